@@ -1,0 +1,7 @@
+//! Guandan (掼蛋) rules engine: cards, combinations, legal moves, the match state machine,
+//! the action log and replay. No Godot dependency, so everything runs under `cargo test`.
+
+pub mod card;
+pub mod deal;
+
+pub use card::{Card, CardId, CardSet, ParseError, Rank, Suit};
