@@ -5,3 +5,9 @@ pub mod card;
 pub mod deal;
 
 pub use card::{Card, CardId, CardSet, ParseError, Rank, Suit};
+pub mod combo;
+pub mod movegen;
+pub mod rules;
+
+pub use combo::{Pattern, Play, PlayKind, beats, classify};
+pub use rules::RuleConfig;

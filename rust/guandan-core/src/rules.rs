@@ -1,0 +1,253 @@
+//! `RuleConfig`: every regional or house variant is data here, never an `if` buried elsewhere.
+
+use serde::{Deserialize, Serialize};
+
+/// Where straight flushes sit among bombs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StraightFlushOrder {
+    /// Competition: 4 < 5 < straight flush < 6 < … < 10 < four jokers.
+    BetweenFiveAndSix,
+    /// Above every plain bomb, below four jokers.
+    AboveAllBombs,
+    /// Beats non-bombs only; every plain bomb beats it.
+    BelowAllBombs,
+}
+
+/// How plain bombs compare with each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BombOrder {
+    /// Competition: more cards wins; equal size compares rank.
+    SizeFirst,
+    /// House rule: higher rank wins; equal rank compares size.
+    RankFirst,
+}
+
+/// What the 1st-place team must achieve in a deal played at its own A to win the match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AcePass {
+    /// Competition rules: 1st place with the partner not last.
+    FirstNotPartnerLast,
+    /// AI competition platform: 1st and 2nd.
+    DoubleDown,
+}
+
+/// How the two tribute cards of a double tribute are routed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DoubleTributeRouting {
+    /// The bigger card goes to the 1st finisher, the smaller to the 2nd.
+    BySize,
+    /// By place regardless of size: last place pays 1st, 3rd place pays 2nd.
+    ByPlace,
+}
+
+/// Who gives to the 1st finisher when both tribute cards are equal (and who leads).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TributeTie {
+    /// The payer next after the 1st finisher in play order (0→1→2→3).
+    NextInPlayOrder,
+    /// The payer next after the 1st finisher clockwise (0→3→2→1).
+    NextClockwise,
+}
+
+/// Who must hold the big jokers for losers to resist tribute after a double-down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResistRule {
+    /// Competition: the two payers together hold both big jokers.
+    Jointly,
+    /// Original design: one payer holds both.
+    SingleHolder,
+}
+
+/// What a receiver returns when no card meets the return limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReturnFallback {
+    /// Return the lowest card held (never a wild).
+    LowestCard,
+    /// No return is made.
+    NoReturn,
+}
+
+/// Fixed seats (0/2 vs 1/3 are the first players to sit) or a seeded random seating.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Teams {
+    Fixed,
+    Random,
+}
+
+/// What happens when a turn's time limit runs out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeoutAction {
+    /// Pass when following; play the smallest single when leading.
+    PassOrSmallest,
+}
+
+/// The complete, immutable rule set of a match. Hashed into the state hash.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RuleConfig {
+    pub name: String,
+    /// A bomb containing wilds loses to a natural bomb of the same size and rank.
+    pub wild_bomb_purity: bool,
+    pub straight_flush_order: StraightFlushOrder,
+    pub bomb_order: BombOrder,
+    /// Wilds may be given as tribute (otherwise the payer gives the highest non-wild card).
+    pub wilds_as_tribute: bool,
+    /// Highest rank allowed for a return; 0 = any rank.
+    pub return_max_rank: u8,
+    /// Level cards may not be returned.
+    pub return_excludes_level_cards: bool,
+    pub return_fallback: ReturnFallback,
+    /// Sequences may use the ace high (10JQKA, QQKKAA, KKKAAA).
+    pub sequences_ace_high: bool,
+    /// Sequences may use the ace low (A2345, AA2233, AAA222).
+    pub sequences_ace_low: bool,
+    /// How many of the two heart level cards are wild (0, 1 or 2).
+    pub wild_count: u8,
+    pub teams: Teams,
+    /// Levels gained by the 1st finisher's team when the partner finishes 2nd, 3rd, 4th.
+    pub levels_per_finish: [u8; 3],
+    pub ace_pass: AcePass,
+    /// Failed deals at A before the team drops back to 2; 0 = never drops.
+    pub ace_failures_before_reset: u8,
+    pub double_tribute_routing: DoubleTributeRouting,
+    pub tribute_tie: TributeTie,
+    pub resist: ResistRule,
+    /// Players announce their card count at or below this many cards (0 = never).
+    pub announce_threshold: u8,
+    /// Seconds per turn, 0 = unlimited. Enforced by the host, which submits `Timeout`.
+    pub turn_time_limit_s: u32,
+    pub timeout_action: TimeoutAction,
+    /// Maximum match duration in minutes, 0 = unlimited. Enforced by the host (`TimeUp`).
+    pub max_match_minutes: u32,
+}
+
+impl Default for RuleConfig {
+    fn default() -> Self {
+        RuleConfig::competition()
+    }
+}
+
+/// Names accepted by [`RuleConfig::preset`].
+pub const PRESETS: [&str; 3] = ["competition", "huaian", "house"];
+
+impl RuleConfig {
+    /// The official competition rules (default).
+    pub fn competition() -> Self {
+        RuleConfig {
+            name: "competition".into(),
+            wild_bomb_purity: false,
+            straight_flush_order: StraightFlushOrder::BetweenFiveAndSix,
+            bomb_order: BombOrder::SizeFirst,
+            wilds_as_tribute: false,
+            return_max_rank: 10,
+            return_excludes_level_cards: true,
+            return_fallback: ReturnFallback::LowestCard,
+            sequences_ace_high: true,
+            sequences_ace_low: true,
+            wild_count: 2,
+            teams: Teams::Fixed,
+            levels_per_finish: [3, 2, 1],
+            ace_pass: AcePass::FirstNotPartnerLast,
+            ace_failures_before_reset: 3,
+            double_tribute_routing: DoubleTributeRouting::BySize,
+            tribute_tie: TributeTie::NextInPlayOrder,
+            resist: ResistRule::Jointly,
+            announce_threshold: 10,
+            turn_time_limit_s: 30,
+            timeout_action: TimeoutAction::PassOrSmallest,
+            max_match_minutes: 0,
+        }
+    }
+
+    /// The Huai'an rules as used by the Guandan AI competition platform.
+    pub fn huaian() -> Self {
+        RuleConfig {
+            name: "huaian".into(),
+            ace_pass: AcePass::DoubleDown,
+            ace_failures_before_reset: 0,
+            return_fallback: ReturnFallback::NoReturn,
+            ..RuleConfig::competition()
+        }
+    }
+
+    /// House rules of the original design specification.
+    pub fn house() -> Self {
+        RuleConfig {
+            name: "house".into(),
+            wild_bomb_purity: true,
+            bomb_order: BombOrder::RankFirst,
+            straight_flush_order: StraightFlushOrder::AboveAllBombs,
+            resist: ResistRule::SingleHolder,
+            ace_failures_before_reset: 0,
+            ..RuleConfig::competition()
+        }
+    }
+
+    pub fn preset(name: &str) -> Option<Self> {
+        match name {
+            "competition" => Some(Self::competition()),
+            "huaian" => Some(Self::huaian()),
+            "house" => Some(Self::house()),
+            _ => None,
+        }
+    }
+
+    /// Checks values a loader could get wrong.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.wild_count > 2 {
+            return Err(format!("wild_count {} is not 0, 1 or 2", self.wild_count));
+        }
+        if self.return_max_rank != 0 && !(2..=14).contains(&self.return_max_rank) {
+            return Err(format!("return_max_rank {} is not 0 or 2-14", self.return_max_rank));
+        }
+        if self.levels_per_finish.iter().any(|&l| l > 12) {
+            return Err("levels_per_finish entries must be 0-12".into());
+        }
+        Ok(())
+    }
+
+    /// Canonical bytes for the state hash (serde field order is the declaration order).
+    pub fn canonical_bytes(&self) -> Vec<u8> {
+        serde_json::to_vec(self).unwrap_or_default()
+    }
+
+    pub fn from_json(text: &str) -> Result<Self, String> {
+        let r: RuleConfig = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        r.validate()?;
+        Ok(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_round_trip_and_differ() {
+        for name in PRESETS {
+            let r = RuleConfig::preset(name).unwrap();
+            assert_eq!(r.name, name);
+            r.validate().unwrap();
+            let back = RuleConfig::from_json(&serde_json::to_string(&r).unwrap()).unwrap();
+            assert_eq!(back, r);
+        }
+        assert_ne!(RuleConfig::competition().canonical_bytes(), RuleConfig::house().canonical_bytes());
+    }
+
+    #[test]
+    fn loader_rejects_bad_values_and_unknown_fields() {
+        assert!(RuleConfig::from_json(r#"{"wild_count": 3}"#).is_err());
+        assert!(RuleConfig::from_json(r#"{"no_such_option": true}"#).is_err());
+        assert!(RuleConfig::from_json(r#"{"return_max_rank": 1}"#).is_err());
+        assert_eq!(RuleConfig::from_json("{}").unwrap(), RuleConfig::competition());
+    }
+}
