@@ -6,8 +6,12 @@ pub mod deal;
 
 pub use card::{Card, CardId, CardSet, ParseError, Rank, Suit};
 pub mod combo;
+pub mod game;
+pub mod log;
 pub mod movegen;
 pub mod rules;
+pub mod sim;
+pub mod view;
 
 pub use combo::{Pattern, Play, PlayKind, beats, classify};
 pub use rules::RuleConfig;

@@ -1,0 +1,818 @@
+//! The match: a state machine over deals, tribute, return, play and level changes.
+//!
+//! `Match::apply` validates an [`Action`] completely and reports what happened as [`Event`]s;
+//! every action carries the next `seq`. All randomness comes from the match seed.
+
+use crate::card::{Card, CardId, CardSet, Rank};
+use crate::combo::{Pattern, Play, beats, choose_reading, classify, rank_order, wild_set};
+use crate::deal::{below, deal_hands, deal_rng};
+use crate::movegen;
+use crate::rules::{AcePass, DoubleTributeRouting, ResistRule, ReturnFallback, RuleConfig, Teams, TributeTie};
+use arrayvec::ArrayVec;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// A seat, 0–3. Seats 0 and 2 are team 0, seats 1 and 3 team 1. Play goes 0→1→2→3.
+pub type Seat = u8;
+
+pub fn team_of(seat: Seat) -> u8 {
+    seat % 2
+}
+pub fn partner_of(seat: Seat) -> Seat {
+    (seat + 2) % 4
+}
+pub fn next_seat(seat: Seat) -> Seat {
+    (seat + 1) % 4
+}
+
+/// What a player (or the host, for timeouts) does.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ActionKind {
+    /// Play these cards; `reading` picks among several readings (default: see `choose_reading`).
+    Play {
+        cards: Vec<CardId>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reading: Option<Pattern>,
+    },
+    Pass,
+    Tribute { card: CardId },
+    Return { card: CardId },
+    /// The seat's turn time ran out (submitted by the host): pass, or the smallest single,
+    /// or the forced tribute / lowest return.
+    Timeout,
+    ProposeSurrender,
+    SurrenderVote { accept: bool },
+    /// The maximum match duration ran out (submitted by the host).
+    TimeUp,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Action {
+    pub seq: u64,
+    pub seat: Seat,
+    #[serde(flatten)]
+    pub kind: ActionKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    Tribute,
+    Return,
+    Play,
+    MatchOver,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchEndReason {
+    /// A team passed its A.
+    AceWon,
+    Surrender,
+    /// The host's maximum duration ran out: higher level wins, equal levels draw.
+    TimeUp,
+}
+
+/// What happened. `TributeGiven` and `ReturnGiven` are private to the two seats involved.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    DealStarted { deal_no: u32, level: Rank, declarer: Option<u8> },
+    TributeRequired { payers: Vec<Seat> },
+    Resisted { payers: Vec<Seat> },
+    TributeGiven { from: Seat, to: Seat, card: CardId },
+    ReturnGiven { from: Seat, to: Seat, card: CardId },
+    TurnStarted { seat: Seat, can_pass: bool },
+    Played { seat: Seat, play: Play },
+    Passed { seat: Seat },
+    TableCleared { leader: Seat },
+    PartnerTakesLead { seat: Seat },
+    CardsLeft { seat: Seat, count: u8 },
+    PlayerFinished { seat: Seat, place: u8 },
+    DealEnded { order: [Seat; 4], winner_team: u8, levels_before: [Rank; 2], levels_after: [Rank; 2] },
+    SurrenderProposed { seat: Seat },
+    SurrenderRejected { seat: Seat },
+    MatchEnded { winner_team: Option<u8>, reason: MatchEndReason },
+}
+
+impl Event {
+    /// Whether `viewer` may see this event (`None` = spectator).
+    pub fn visible_to(&self, viewer: Option<Seat>) -> bool {
+        match self {
+            Event::TributeGiven { from, to, .. } | Event::ReturnGiven { from, to, .. } => {
+                viewer.is_some_and(|v| v == *from || v == *to)
+            }
+            _ => true,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RuleError {
+    #[error("invalid cards: {0}")]
+    InvalidCards(String),
+    #[error("not your turn: seat {seat} acted, it is seat {turn}'s turn")]
+    NotYourTurn { seat: Seat, turn: Seat },
+    #[error("cannot pass when leading")]
+    CannotPass,
+    #[error("card {0} is not in the hand")]
+    CardNotFound(CardId),
+    #[error("seat {0} has no cards left")]
+    HandEmpty(Seat),
+    #[error("invalid tribute or return: {0}")]
+    InvalidTribute(String),
+    #[error("the match is over")]
+    GameOver,
+    #[error("state conflict: {0}")]
+    StateConflict(String),
+    #[error("{0} does not beat the table")]
+    CannotBeat(String),
+}
+
+impl RuleError {
+    /// Stable error codes shared with Godot and the CLI (0 = ok).
+    pub fn code(&self) -> i32 {
+        match self {
+            RuleError::InvalidCards(_) => 1,
+            RuleError::NotYourTurn { .. } => 2,
+            RuleError::CannotPass => 3,
+            RuleError::CardNotFound(_) => 4,
+            RuleError::HandEmpty(_) => 5,
+            RuleError::InvalidTribute(_) => 6,
+            RuleError::GameOver => 7,
+            RuleError::StateConflict(_) => 8,
+            RuleError::CannotBeat(_) => 9,
+        }
+    }
+}
+
+/// One tribute of the current deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tribute {
+    pub payer: Seat,
+    /// Set once every payer has given (cards are routed together).
+    pub receiver: Option<Seat>,
+    pub card: Option<CardId>,
+    /// `None` until returned; stays `None` when no return is owed.
+    pub returned: Option<CardId>,
+    pub return_owed: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Surrender {
+    pub team: u8,
+    pub proposer: Seat,
+    /// Seats that accepted so far (bit per seat).
+    pub accepted: u8,
+}
+
+/// One entry of the public history of the current deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Turn {
+    pub seat: Seat,
+    /// `None` is a pass.
+    pub play: Option<Play>,
+}
+
+/// The complete state of a match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Match {
+    pub rules: RuleConfig,
+    pub seed: u64,
+    /// The `seq` the next action must carry.
+    pub seq: u64,
+    pub deal_no: u32,
+    /// Player sitting at each seat (random teams permute them).
+    pub seating: [u8; 4],
+    pub team_levels: [Rank; 2],
+    pub ace_failures: [u8; 2],
+    /// The team whose level is played (None in the first deal).
+    pub declarer: Option<u8>,
+    pub level: Rank,
+    pub phase: Phase,
+    pub hands: [CardSet; 4],
+    pub turn: Seat,
+    pub table: Option<(Seat, Play)>,
+    pub passes: u8,
+    pub finished: ArrayVec<Seat, 4>,
+    pub last_order: Option<[Seat; 4]>,
+    pub tributes: ArrayVec<Tribute, 2>,
+    /// Who leads once tribute and return are done.
+    pub tribute_leader: Option<Seat>,
+    pub surrender: Option<Surrender>,
+    pub winner: Option<Option<u8>>,
+    pub end_reason: Option<MatchEndReason>,
+    /// Public history of the current deal.
+    pub history: Vec<Turn>,
+    /// Cards played in the current deal.
+    pub played: CardSet,
+}
+
+impl Match {
+    /// A new match: deals the first hand. The first leader is drawn at random.
+    pub fn new(seed: u64, rules: RuleConfig) -> Result<(Match, Vec<Event>), RuleError> {
+        rules.validate().map_err(RuleError::StateConflict)?;
+        let mut seating = [0, 1, 2, 3];
+        if rules.teams == Teams::Random {
+            // Stream u64::MAX is reserved for match-level draws.
+            let mut rng = deal_rng(seed, u32::MAX);
+            for i in (1..4).rev() {
+                seating.swap(i, below(&mut rng, i as u32 + 1) as usize);
+            }
+        }
+        let mut m = Match {
+            rules,
+            seed,
+            seq: 0,
+            deal_no: 0,
+            seating,
+            team_levels: [Rank::TWO; 2],
+            ace_failures: [0; 2],
+            declarer: None,
+            level: Rank::TWO,
+            phase: Phase::Play,
+            hands: [CardSet::EMPTY; 4],
+            turn: 0,
+            table: None,
+            passes: 0,
+            finished: ArrayVec::new(),
+            last_order: None,
+            tributes: ArrayVec::new(),
+            tribute_leader: None,
+            surrender: None,
+            winner: None,
+            end_reason: None,
+            history: Vec::new(),
+            played: CardSet::EMPTY,
+        };
+        let mut events = Vec::new();
+        m.start_deal(&mut events);
+        Ok((m, events))
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::MatchOver
+    }
+
+    pub fn wilds(&self) -> CardSet {
+        wild_set(self.level, &self.rules)
+    }
+
+    fn active(&self, seat: Seat) -> bool {
+        !self.hands[seat as usize].is_empty()
+    }
+
+    fn active_count(&self) -> u8 {
+        (0..4).filter(|&s| self.active(s)).count() as u8
+    }
+
+    fn next_active(&self, seat: Seat) -> Seat {
+        let mut s = next_seat(seat);
+        for _ in 0..4 {
+            if self.active(s) {
+                return s;
+            }
+            s = next_seat(s);
+        }
+        seat
+    }
+
+    fn start_deal(&mut self, events: &mut Vec<Event>) {
+        let mut rng = deal_rng(self.seed, self.deal_no);
+        self.hands = deal_hands(&mut rng);
+        self.level = self.declarer.map_or(Rank::TWO, |t| self.team_levels[t as usize]);
+        self.table = None;
+        self.passes = 0;
+        self.finished.clear();
+        self.tributes.clear();
+        self.tribute_leader = None;
+        self.history.clear();
+        self.played = CardSet::EMPTY;
+        events.push(Event::DealStarted { deal_no: self.deal_no, level: self.level, declarer: self.declarer });
+        let Some(order) = self.last_order else {
+            let leader = below(&mut rng, 4) as Seat;
+            self.begin_play(leader, events);
+            return;
+        };
+        let double_down = team_of(order[0]) == team_of(order[1]);
+        let payers: ArrayVec<Seat, 2> =
+            if double_down { [order[2], order[3]].into_iter().collect() } else { [order[3]].into_iter().collect() };
+        let big = |s: Seat| self.hands[s as usize].count(Card::BIG_JOKER);
+        let resisted = match (payers.len(), self.rules.resist) {
+            (1, _) => big(payers[0]) == 2,
+            (_, ResistRule::Jointly) => payers.iter().map(|&s| big(s)).sum::<u8>() == 2,
+            (_, ResistRule::SingleHolder) => payers.iter().any(|&s| big(s) == 2),
+        };
+        if resisted {
+            events.push(Event::Resisted { payers: payers.to_vec() });
+            self.begin_play(order[0], events);
+            return;
+        }
+        for &payer in &payers {
+            self.tributes.push(Tribute { payer, receiver: None, card: None, returned: None, return_owed: false });
+        }
+        self.phase = Phase::Tribute;
+        events.push(Event::TributeRequired { payers: payers.to_vec() });
+    }
+
+    fn begin_play(&mut self, leader: Seat, events: &mut Vec<Event>) {
+        self.phase = Phase::Play;
+        self.turn = leader;
+        events.push(Event::TurnStarted { seat: leader, can_pass: false });
+    }
+
+    /// Cards the seat may give as tribute: the highest by single order (wilds excluded unless allowed).
+    pub fn tribute_options(&self, seat: Seat) -> CardSet {
+        let hand = self.hands[seat as usize];
+        let pool = if self.rules.wilds_as_tribute { hand } else { hand.minus(self.wilds()) };
+        let best = pool.iter().map(|id| rank_order(Card::from_id(id).rank().0, self.level)).max();
+        CardSet::from_ids(
+            &pool.iter().filter(|&id| Some(rank_order(Card::from_id(id).rank().0, self.level)) == best).collect::<Vec<_>>(),
+        )
+    }
+
+    /// Cards the seat may return (empty when the seat owes no return).
+    pub fn return_options(&self, seat: Seat) -> CardSet {
+        let hand = self.hands[seat as usize];
+        let wilds = self.wilds();
+        let max = if self.rules.return_max_rank == 0 { 16 } else { self.rules.return_max_rank };
+        let ok = |id: &CardId| {
+            let r = Card::from_id(*id).rank();
+            r.0 <= max && !(self.rules.return_excludes_level_cards && r == self.level) && !wilds.contains(*id)
+        };
+        let eligible: Vec<CardId> = hand.iter().filter(ok).collect();
+        if !eligible.is_empty() {
+            return CardSet::from_ids(&eligible);
+        }
+        match self.rules.return_fallback {
+            ReturnFallback::NoReturn => CardSet::EMPTY,
+            ReturnFallback::LowestCard => {
+                let pool = hand.minus(wilds);
+                let low = pool.iter().map(|id| rank_order(Card::from_id(id).rank().0, self.level)).min();
+                CardSet::from_ids(
+                    &pool.iter().filter(|&id| Some(rank_order(Card::from_id(id).rank().0, self.level)) == low).collect::<Vec<_>>(),
+                )
+            }
+        }
+    }
+
+    /// Whether the seat to act may pass.
+    pub fn can_pass(&self) -> bool {
+        self.phase == Phase::Play && self.table.is_some()
+    }
+
+    /// Every distinct legal play for the seat to act (PASS not included).
+    pub fn legal_plays(&self) -> movegen::MoveList {
+        let hand = self.hands[self.turn as usize];
+        movegen::generate(hand, self.table.as_ref().map(|t| &t.1), self.level, &self.rules)
+    }
+
+    /// Validates and applies an action; the state is unchanged on error.
+    pub fn apply(&mut self, action: &Action) -> Result<Vec<Event>, RuleError> {
+        let mut events = Vec::new();
+        self.apply_into(action, &mut events)?;
+        Ok(events)
+    }
+
+    /// Functional form: the next state, leaving `self` untouched.
+    pub fn play(&self, action: &Action) -> Result<Match, RuleError> {
+        let mut next = self.clone();
+        next.apply(action)?;
+        Ok(next)
+    }
+
+    /// Like [`apply`](Self::apply) but appends events to a caller's buffer (no allocation per call).
+    pub fn apply_into(&mut self, action: &Action, events: &mut Vec<Event>) -> Result<(), RuleError> {
+        if action.seq != self.seq {
+            return Err(RuleError::StateConflict(format!("expected seq {}, got {}", self.seq, action.seq)));
+        }
+        if action.seat > 3 {
+            return Err(RuleError::StateConflict(format!("seat {} out of range 0-3", action.seat)));
+        }
+        if self.phase == Phase::MatchOver {
+            return Err(RuleError::GameOver);
+        }
+        let start = events.len();
+        let result = self.dispatch(action.seat, &action.kind, events);
+        match result {
+            Ok(()) => {
+                self.seq += 1;
+                Ok(())
+            }
+            Err(e) => {
+                events.truncate(start);
+                Err(e)
+            }
+        }
+    }
+
+    fn dispatch(&mut self, seat: Seat, kind: &ActionKind, events: &mut Vec<Event>) -> Result<(), RuleError> {
+        match kind {
+            ActionKind::Play { cards, reading } => {
+                self.check_turn(seat)?;
+                let play = self.validate_play(seat, cards, reading.as_ref())?;
+                self.do_play(seat, play, events);
+                Ok(())
+            }
+            ActionKind::Pass => {
+                self.check_turn(seat)?;
+                if !self.can_pass() {
+                    return Err(RuleError::CannotPass);
+                }
+                self.do_pass(seat, events);
+                Ok(())
+            }
+            ActionKind::Tribute { card } => self.do_tribute(seat, *card, events),
+            ActionKind::Return { card } => self.do_return(seat, *card, events),
+            ActionKind::Timeout => self.do_timeout(seat, events),
+            ActionKind::ProposeSurrender => {
+                if self.surrender.is_some() {
+                    return Err(RuleError::StateConflict("a surrender vote is already open".into()));
+                }
+                self.surrender = Some(Surrender { team: team_of(seat), proposer: seat, accepted: 1 << seat });
+                events.push(Event::SurrenderProposed { seat });
+                Ok(())
+            }
+            ActionKind::SurrenderVote { accept } => {
+                let Some(mut s) = self.surrender else {
+                    return Err(RuleError::StateConflict("no surrender vote is open".into()));
+                };
+                if s.accepted & (1 << seat) != 0 {
+                    return Err(RuleError::StateConflict(format!("seat {seat} already voted")));
+                }
+                if !accept {
+                    self.surrender = None;
+                    events.push(Event::SurrenderRejected { seat });
+                    return Ok(());
+                }
+                s.accepted |= 1 << seat;
+                self.surrender = Some(s);
+                if s.accepted == 0b1111 {
+                    self.end_match(Some(1 - s.team), MatchEndReason::Surrender, events);
+                }
+                Ok(())
+            }
+            ActionKind::TimeUp => {
+                let [a, b] = self.team_levels;
+                let winner = match a.cmp(&b) {
+                    std::cmp::Ordering::Greater => Some(0),
+                    std::cmp::Ordering::Less => Some(1),
+                    std::cmp::Ordering::Equal => None,
+                };
+                self.end_match(winner, MatchEndReason::TimeUp, events);
+                Ok(())
+            }
+        }
+    }
+
+    fn check_turn(&self, seat: Seat) -> Result<(), RuleError> {
+        if self.phase != Phase::Play {
+            return Err(RuleError::StateConflict(format!("cannot play during {:?}", self.phase)));
+        }
+        if !self.active(seat) {
+            return Err(RuleError::HandEmpty(seat));
+        }
+        if seat != self.turn {
+            return Err(RuleError::NotYourTurn { seat, turn: self.turn });
+        }
+        Ok(())
+    }
+
+    fn validate_play(&self, seat: Seat, cards: &[CardId], reading: Option<&Pattern>) -> Result<Play, RuleError> {
+        if cards.is_empty() {
+            return Err(RuleError::InvalidCards("no cards".into()));
+        }
+        let mut set = CardSet::EMPTY;
+        for &id in cards {
+            if id as usize >= crate::card::DECK_SIZE {
+                return Err(RuleError::InvalidCards(format!("card id {id} out of range 0-107")));
+            }
+            if set.contains(id) {
+                return Err(RuleError::InvalidCards(format!("card id {id} listed twice")));
+            }
+            set.insert(id);
+        }
+        let hand = self.hands[seat as usize];
+        if let Some(missing) = set.minus(hand).iter().next() {
+            return Err(RuleError::CardNotFound(missing));
+        }
+        let readings = classify(set, self.level, &self.rules);
+        if readings.is_empty() {
+            return Err(RuleError::InvalidCards(format!("{} is no combination", set.notation())));
+        }
+        let table = self.table.as_ref().map(|t| &t.1);
+        let play = match reading {
+            Some(want) => {
+                let p = readings
+                    .iter()
+                    .find(|p| p.pattern == *want)
+                    .copied()
+                    .ok_or_else(|| RuleError::InvalidCards(format!("{} cannot be read as {want}", set.notation())))?;
+                if let Some(t) = table {
+                    if !beats(&p, t, self.level, &self.rules) {
+                        return Err(RuleError::CannotBeat(p.pattern.to_string()));
+                    }
+                }
+                p
+            }
+            None => choose_reading(&readings, table, self.level, &self.rules)
+                .ok_or_else(|| RuleError::CannotBeat(readings[0].pattern.to_string()))?,
+        };
+        Ok(play)
+    }
+
+    fn do_play(&mut self, seat: Seat, play: Play, events: &mut Vec<Event>) {
+        let hand = &mut self.hands[seat as usize];
+        *hand = hand.minus(play.cards);
+        let left = hand.len() as u8;
+        self.played = self.played.union(play.cards);
+        self.table = Some((seat, play));
+        self.passes = 0;
+        self.history.push(Turn { seat, play: Some(play) });
+        events.push(Event::Played { seat, play });
+        if left > 0 && left <= self.rules.announce_threshold {
+            events.push(Event::CardsLeft { seat, count: left });
+        }
+        if left == 0 {
+            self.finished.push(seat);
+            events.push(Event::PlayerFinished { seat, place: self.finished.len() as u8 });
+            let double = self.finished.len() == 2 && team_of(self.finished[0]) == team_of(self.finished[1]);
+            if double || self.finished.len() == 3 {
+                self.end_deal(events);
+                return;
+            }
+        }
+        self.turn = self.next_active(seat);
+        events.push(Event::TurnStarted { seat: self.turn, can_pass: true });
+    }
+
+    fn do_pass(&mut self, seat: Seat, events: &mut Vec<Event>) {
+        self.passes += 1;
+        self.history.push(Turn { seat, play: None });
+        events.push(Event::Passed { seat });
+        let Some((last, _)) = self.table else { return };
+        let active = self.active_count();
+        if self.active(last) && self.passes + 1 == active {
+            self.clear_table(last, events);
+        } else if !self.active(last) && self.passes == active {
+            // Partner takes the lead: the player who went out is not there to lead again.
+            let partner = partner_of(last);
+            events.push(Event::PartnerTakesLead { seat: partner });
+            self.clear_table(partner, events);
+        } else {
+            self.turn = self.next_active(seat);
+            events.push(Event::TurnStarted { seat: self.turn, can_pass: true });
+        }
+    }
+
+    fn clear_table(&mut self, leader: Seat, events: &mut Vec<Event>) {
+        self.table = None;
+        self.passes = 0;
+        events.push(Event::TableCleared { leader });
+        self.turn = leader;
+        events.push(Event::TurnStarted { seat: leader, can_pass: false });
+    }
+
+    fn pending_tribute(&self, seat: Seat) -> Option<usize> {
+        self.tributes.iter().position(|t| t.payer == seat && t.card.is_none())
+    }
+
+    fn do_tribute(&mut self, seat: Seat, card: CardId, events: &mut Vec<Event>) -> Result<(), RuleError> {
+        if self.phase != Phase::Tribute {
+            return Err(RuleError::InvalidTribute(format!("no tribute is due during {:?}", self.phase)));
+        }
+        let Some(i) = self.pending_tribute(seat) else {
+            return Err(RuleError::InvalidTribute(format!("seat {seat} owes no tribute")));
+        };
+        if card as usize >= crate::card::DECK_SIZE || !self.hands[seat as usize].contains(card) {
+            return Err(RuleError::CardNotFound(card));
+        }
+        if !self.tribute_options(seat).contains(card) {
+            return Err(RuleError::InvalidTribute(format!(
+                "{} is not the highest card allowed",
+                Card::from_id(card)
+            )));
+        }
+        self.hands[seat as usize].remove(card);
+        self.tributes[i].card = Some(card);
+        if self.tributes.iter().all(|t| t.card.is_some()) {
+            self.route_tributes(events);
+        }
+        Ok(())
+    }
+
+    fn route_tributes(&mut self, events: &mut Vec<Event>) {
+        let Some(order) = self.last_order else { return };
+        let value = |t: &Tribute| t.card.map_or(0, |c| rank_order(Card::from_id(c).rank().0, self.level));
+        let leader = if self.tributes.len() == 1 {
+            self.tributes[0].receiver = Some(order[0]);
+            self.tributes[0].payer
+        } else {
+            let (a, b) = (value(&self.tributes[0]), value(&self.tributes[1]));
+            // Index of the payer whose card goes to (or, by place, is compared for) the 1st finisher.
+            let tie_first = {
+                let step = |s: Seat| match self.rules.tribute_tie {
+                    TributeTie::NextInPlayOrder => next_seat(s),
+                    TributeTie::NextClockwise => (s + 3) % 4,
+                };
+                let mut s = step(order[0]);
+                while !self.tributes.iter().any(|t| t.payer == s) {
+                    s = step(s);
+                }
+                self.tributes.iter().position(|t| t.payer == s).unwrap_or(0)
+            };
+            let bigger = match a.cmp(&b) {
+                std::cmp::Ordering::Greater => 0,
+                std::cmp::Ordering::Less => 1,
+                std::cmp::Ordering::Equal => tie_first,
+            };
+            let to_first = match self.rules.double_tribute_routing {
+                DoubleTributeRouting::BySize => bigger,
+                DoubleTributeRouting::ByPlace => self.tributes.iter().position(|t| t.payer == order[3]).unwrap_or(0),
+            };
+            self.tributes[to_first].receiver = Some(order[0]);
+            self.tributes[1 - to_first].receiver = Some(order[1]);
+            self.tributes[bigger].payer
+        };
+        for t in self.tributes.iter_mut() {
+            if let (Some(to), Some(card)) = (t.receiver, t.card) {
+                self.hands[to as usize].insert(card);
+                events.push(Event::TributeGiven { from: t.payer, to, card });
+            }
+        }
+        self.tribute_leader = Some(leader);
+        for i in 0..self.tributes.len() {
+            let to = self.tributes[i].receiver.unwrap_or(0);
+            self.tributes[i].return_owed = !self.return_options(to).is_empty();
+        }
+        if self.tributes.iter().any(|t| t.return_owed) {
+            self.phase = Phase::Return;
+        } else {
+            self.begin_play(leader, events);
+        }
+    }
+
+    fn do_return(&mut self, seat: Seat, card: CardId, events: &mut Vec<Event>) -> Result<(), RuleError> {
+        if self.phase != Phase::Return {
+            return Err(RuleError::InvalidTribute(format!("no return is due during {:?}", self.phase)));
+        }
+        let Some(i) = self
+            .tributes
+            .iter()
+            .position(|t| t.receiver == Some(seat) && t.return_owed && t.returned.is_none())
+        else {
+            return Err(RuleError::InvalidTribute(format!("seat {seat} owes no return")));
+        };
+        if card as usize >= crate::card::DECK_SIZE || !self.hands[seat as usize].contains(card) {
+            return Err(RuleError::CardNotFound(card));
+        }
+        if !self.return_options(seat).contains(card) {
+            return Err(RuleError::InvalidTribute(format!("{} may not be returned", Card::from_id(card))));
+        }
+        let to = self.tributes[i].payer;
+        self.hands[seat as usize].remove(card);
+        self.hands[to as usize].insert(card);
+        self.tributes[i].returned = Some(card);
+        events.push(Event::ReturnGiven { from: seat, to, card });
+        if self.tributes.iter().all(|t| !t.return_owed || t.returned.is_some()) {
+            let leader = self.tribute_leader.unwrap_or(0);
+            self.begin_play(leader, events);
+        }
+        Ok(())
+    }
+
+    fn do_timeout(&mut self, seat: Seat, events: &mut Vec<Event>) -> Result<(), RuleError> {
+        match self.phase {
+            Phase::Tribute => {
+                let card = self.tribute_options(seat).iter().next().ok_or_else(|| {
+                    RuleError::InvalidTribute(format!("seat {seat} has nothing to give"))
+                })?;
+                self.do_tribute(seat, card, events)
+            }
+            Phase::Return => {
+                let opts = self.return_options(seat);
+                let card = opts
+                    .iter()
+                    .min_by_key(|&id| (rank_order(Card::from_id(id).rank().0, self.level), id))
+                    .ok_or_else(|| RuleError::InvalidTribute(format!("seat {seat} owes no return")))?;
+                self.do_return(seat, card, events)
+            }
+            Phase::Play => {
+                self.check_turn(seat)?;
+                if self.can_pass() {
+                    self.do_pass(seat, events);
+                } else {
+                    let id = smallest_single(self.hands[seat as usize], self.level).ok_or(RuleError::HandEmpty(seat))?;
+                    let play = classify(CardSet::EMPTY.with(id), self.level, &self.rules)[0];
+                    self.do_play(seat, play, events);
+                }
+                Ok(())
+            }
+            Phase::MatchOver => Err(RuleError::GameOver),
+        }
+    }
+
+    fn end_deal(&mut self, events: &mut Vec<Event>) {
+        // Finishing order; players still holding cards follow by fewer cards left, then play order.
+        let mut order: ArrayVec<Seat, 4> = self.finished.clone();
+        let mut rest: ArrayVec<Seat, 4> = (0..4).filter(|&s| self.active(s)).collect();
+        let after = *self.finished.last().unwrap_or(&0);
+        rest.sort_by_key(|&s| (self.hands[s as usize].len(), (s + 4 - after) % 4));
+        order.extend(rest);
+        let order: [Seat; 4] = [order[0], order[1], order[2], order[3]];
+        let winner = team_of(order[0]);
+        let partner_place = order.iter().position(|&s| s == partner_of(order[0])).unwrap_or(3);
+        let gain = self.rules.levels_per_finish[partner_place - 1];
+        let before = self.team_levels;
+        let mut match_won = false;
+        if let Some(d) = self.declarer {
+            if self.team_levels[d as usize] == Rank::ACE {
+                let passed = winner == d
+                    && match self.rules.ace_pass {
+                        AcePass::FirstNotPartnerLast => partner_place != 3,
+                        AcePass::DoubleDown => partner_place == 1,
+                    };
+                if passed {
+                    match_won = true;
+                } else {
+                    self.ace_failures[d as usize] += 1;
+                    let limit = self.rules.ace_failures_before_reset;
+                    if limit > 0 && self.ace_failures[d as usize] >= limit {
+                        self.team_levels[d as usize] = Rank::TWO;
+                        self.ace_failures[d as usize] = 0;
+                    }
+                }
+            }
+        }
+        if !match_won {
+            let w = &mut self.team_levels[winner as usize];
+            *w = Rank((w.0 + gain).min(14));
+        }
+        self.last_order = Some(order);
+        self.declarer = Some(winner);
+        self.table = None;
+        events.push(Event::DealEnded {
+            order,
+            winner_team: winner,
+            levels_before: before,
+            levels_after: self.team_levels,
+        });
+        if match_won {
+            self.end_match(Some(winner), MatchEndReason::AceWon, events);
+        } else {
+            self.deal_no += 1;
+            self.start_deal(events);
+        }
+    }
+
+    fn end_match(&mut self, winner: Option<u8>, reason: MatchEndReason, events: &mut Vec<Event>) {
+        self.phase = Phase::MatchOver;
+        self.winner = Some(winner);
+        self.end_reason = Some(reason);
+        self.surrender = None;
+        events.push(Event::MatchEnded { winner_team: winner, reason });
+    }
+
+    /// SHA-256 over the canonical encoding of the whole state (rules included), hex.
+    pub fn state_hash(&self) -> String {
+        let bytes = serde_json::to_vec(self).unwrap_or_default();
+        hex::encode(Sha256::digest(&bytes))
+    }
+
+    /// The play an action with these cards would make, without applying it.
+    pub fn preview_play(&self, seat: Seat, cards: &[CardId], reading: Option<&Pattern>) -> Result<Play, RuleError> {
+        self.check_turn(seat)?;
+        self.validate_play(seat, cards, reading)
+    }
+
+    /// Seats that must act now (tribute, return, or the seat whose turn it is).
+    pub fn to_act(&self) -> ArrayVec<Seat, 4> {
+        match self.phase {
+            Phase::Tribute => self.tributes.iter().filter(|t| t.card.is_none()).map(|t| t.payer).collect(),
+            Phase::Return => self
+                .tributes
+                .iter()
+                .filter(|t| t.return_owed && t.returned.is_none())
+                .filter_map(|t| t.receiver)
+                .collect(),
+            Phase::Play => [self.turn].into_iter().collect(),
+            Phase::MatchOver => ArrayVec::new(),
+        }
+    }
+
+    /// Convenience: builds the next action for `seat` with the right `seq`.
+    pub fn action(&self, seat: Seat, kind: ActionKind) -> Action {
+        Action { seq: self.seq, seat, kind }
+    }
+
+    /// Kind of a play action for these cards.
+    pub fn play_kind(play: &Play) -> ActionKind {
+        ActionKind::Play { cards: play.cards.ids(), reading: Some(play.pattern) }
+    }
+}
+
+/// The smallest single in a hand (used by timeouts and the easiest AI).
+pub fn smallest_single(hand: CardSet, level: Rank) -> Option<CardId> {
+    hand.iter().min_by_key(|&id| (rank_order(Card::from_id(id).rank().0, level), id))
+}
