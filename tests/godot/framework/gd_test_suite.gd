@@ -1,0 +1,103 @@
+class_name GdTestSuite
+extends Node
+## Base class of every test file in tests/godot: extend it and write `func test_xxx() -> void:`
+## methods (they may `await`). Each test runs on a fresh instance that is a child of the runner,
+## so the scene tree is there; the instance is freed afterwards, and with it any nodes the test
+## added as its children. Nodes left outside the tree (orphans) fail the test.
+##
+## Checks record a failure and let the test go on. Errors and warnings that Godot or the Rust
+## extension log while the test runs fail it too, unless the test claims them with expect_logged().
+
+var _failures: PackedStringArray = []
+var _logged: Array[String] = []  # "ERROR: ..." / "WARNING: ..." lines logged during this test
+var _log_source := Callable()  # set by the runner: returns (and forgets) the lines logged so far
+
+
+## Override for per-test setup; runs before each test_* method.
+func before_each() -> void:
+	pass
+
+
+## Override for per-test cleanup; runs after each test_* method, even one that failed a check.
+func after_each() -> void:
+	pass
+
+
+func fail(message: String) -> void:
+	_failures.append(message + _where())
+
+
+func expect(condition: bool, message := "expected true") -> bool:
+	if not condition:
+		fail(message)
+	return condition
+
+
+func expect_eq(actual: Variant, expected: Variant, message := "") -> bool:
+	if _same(actual, expected):
+		return true
+	fail("%sexpected %s, got %s" % [_prefix(message), _show(expected), _show(actual)])
+	return false
+
+
+func expect_ne(actual: Variant, unexpected: Variant, message := "") -> bool:
+	if not _same(actual, unexpected):
+		return true
+	fail("%sdid not expect %s" % [_prefix(message), _show(actual)])
+	return false
+
+
+## Claims the first logged error/warning containing `fragment` (it then does not fail the test);
+## fails if none was logged. Use it to check that bad input is reported.
+func expect_logged(fragment: String) -> bool:
+	_collect_log()
+	for i in _logged.size():
+		if fragment in _logged[i]:
+			_logged.remove_at(i)
+			return true
+	fail("expected a logged error/warning containing %s; logged: %s" % [_show(fragment), _logged])
+	return false
+
+
+## Waits `count` process frames (for tests that need the tree to run).
+func frames(count := 1) -> void:
+	for i in count:
+		await get_tree().process_frame
+
+
+func _collect_log() -> void:
+	if _log_source.is_valid():
+		_logged.append_array(_log_source.call())
+
+
+## Called by the runner after the test: the check failures plus every log line not claimed.
+func _outcome() -> PackedStringArray:
+	_collect_log()
+	var out := _failures.duplicate()
+	for line in _logged:
+		out.append("unexpected log: " + line)
+	return out
+
+
+static func _same(a: Variant, b: Variant) -> bool:
+	# `==` between unrelated types is a script error in GDScript 2; compare numbers loosely.
+	var numeric := [TYPE_INT, TYPE_FLOAT]
+	if typeof(a) != typeof(b) and not (typeof(a) in numeric and typeof(b) in numeric):
+		return false
+	return a == b
+
+
+static func _show(value: Variant) -> String:
+	return var_to_str(value) if value is String or value is StringName else str(value)
+
+
+static func _prefix(message: String) -> String:
+	return message + ": " if message else ""
+
+
+## " (at file:line)" of the test code that called a check, when Godot tracks call stacks.
+func _where() -> String:
+	for frame in get_stack():
+		if not String(frame.source).ends_with("gd_test_suite.gd"):
+			return " (at %s:%d)" % [String(frame.source).get_file(), frame.line]
+	return ""
