@@ -1,1 +1,233 @@
-fn main() {}
+//! `guandan` — the headless tool: rules queries, self-play, replay verification.
+//! Every command rejects bad input with a message on stderr and exit code 2.
+
+use clap::{Parser, Subcommand};
+use guandan_core::card::{CardSet, Rank};
+use guandan_core::combo::{Play, beats, choose_reading, classify};
+use guandan_core::log::MatchLog;
+use guandan_core::movegen;
+use guandan_core::rules::{PRESETS, RuleConfig};
+use guandan_core::sim;
+use serde_json::{Value, json};
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(name = "guandan", version, about = "Guandan rules engine and tools")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Every reading of a set of cards, as a JSON array of [type, rank, cards].
+    Classify {
+        #[arg(long)]
+        level: String,
+        #[arg(long, default_value = "competition")]
+        rules: String,
+        /// Cards in competition notation (`S2 HT SB HR`), as one or several arguments.
+        #[arg(required = true)]
+        cards: Vec<String>,
+    },
+    /// Every distinct legal play of a hand (PASS first when following), as JSON.
+    Moves {
+        #[arg(long)]
+        level: String,
+        #[arg(long)]
+        hand: String,
+        /// The play on the table.
+        #[arg(long)]
+        follow: Option<String>,
+        #[arg(long, default_value = "competition")]
+        rules: String,
+    },
+    /// Whether the first set beats the second: prints true/false, exit 0 / 1.
+    Beats {
+        #[arg(long)]
+        level: String,
+        #[arg(long, default_value = "competition")]
+        rules: String,
+        a: String,
+        b: String,
+    },
+    /// Plays N full matches with random legal moves, checking invariants after every action.
+    Selfplay {
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value = "competition")]
+        rules: String,
+    },
+    /// Saved match logs.
+    Replay {
+        #[command(subcommand)]
+        command: ReplayCommand,
+    },
+    /// Prints the four hands of a seeded first deal.
+    Deal {
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+#[derive(Subcommand)]
+enum ReplayCommand {
+    /// Replays a saved log from scratch and checks its hashes.
+    Verify { file: String },
+    /// Plays a random match and saves its log (for tests and tools).
+    Record {
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value = "competition")]
+        rules: String,
+        file: String,
+    },
+}
+
+/// A usage error: message on stderr, exit code 2.
+struct Usage(String);
+
+impl<E: std::fmt::Display> From<E> for Usage {
+    fn from(e: E) -> Self {
+        Usage(e.to_string())
+    }
+}
+
+fn rules_arg(name: &str) -> Result<RuleConfig, Usage> {
+    if let Some(r) = RuleConfig::preset(name) {
+        return Ok(r);
+    }
+    if name.ends_with(".json") {
+        let text = std::fs::read_to_string(name).map_err(|e| Usage(format!("cannot read {name}: {e}")))?;
+        return RuleConfig::from_json(&text).map_err(|e| Usage(format!("{name}: {e}")));
+    }
+    Err(Usage(format!("unknown rules {name:?}: use one of {} or a .json file", PRESETS.join(", "))))
+}
+
+fn cards_arg(text: &str) -> Result<CardSet, Usage> {
+    let set = CardSet::parse(text)?;
+    if set.is_empty() {
+        return Err(Usage("no cards given".into()));
+    }
+    Ok(set)
+}
+
+fn wire(plays: impl IntoIterator<Item = Play>) -> Vec<Value> {
+    plays.into_iter().map(|p| p.to_wire()).collect()
+}
+
+fn default_reading(cards: CardSet, level: Rank, rules: &RuleConfig) -> Result<Play, Usage> {
+    let readings = classify(cards, level, rules);
+    choose_reading(&readings, None, level, rules)
+        .ok_or_else(|| Usage(format!("{} is no combination", cards.notation())))
+}
+
+fn run(cli: Cli) -> Result<ExitCode, Usage> {
+    match cli.command {
+        Command::Classify { level, rules, cards } => {
+            let level = Rank::parse_level(&level)?;
+            let rules = rules_arg(&rules)?;
+            let set = cards_arg(&cards.join(" "))?;
+            println!("{}", Value::Array(wire(classify(set, level, &rules))));
+        }
+        Command::Moves { level, hand, follow, rules } => {
+            let level = Rank::parse_level(&level)?;
+            let rules = rules_arg(&rules)?;
+            let hand = cards_arg(&hand)?;
+            let mut out = Vec::new();
+            let moves = match follow {
+                Some(t) => {
+                    let table = default_reading(cards_arg(&t)?, level, &rules)?;
+                    out.push(json!(["PASS", "PASS", "PASS"]));
+                    movegen::follows(hand, &table, level, &rules)
+                }
+                None => movegen::leads(hand, level, &rules),
+            };
+            out.extend(wire(moves));
+            println!("{}", Value::Array(out));
+        }
+        Command::Beats { level, rules, a, b } => {
+            let level = Rank::parse_level(&level)?;
+            let rules = rules_arg(&rules)?;
+            let (a, b) = (cards_arg(&a)?, cards_arg(&b)?);
+            let table = default_reading(b, level, &rules)?;
+            let ra = classify(a, level, &rules);
+            if ra.is_empty() {
+                return Err(Usage(format!("{} is no combination", a.notation())));
+            }
+            let wins = ra.iter().any(|p| beats(p, &table, level, &rules));
+            println!("{wins}");
+            return Ok(if wins { ExitCode::SUCCESS } else { ExitCode::from(1) });
+        }
+        Command::Selfplay { games, seed, rules } => {
+            let rules = rules_arg(&rules)?;
+            let start = Instant::now();
+            let (mut actions, mut deals, mut wins) = (0u64, 0u64, [0u64; 3]);
+            for g in 0..games {
+                match sim::checked_match(seed.wrapping_add(g), rules.clone()) {
+                    Ok(m) => {
+                        actions += m.seq;
+                        deals += m.deal_no as u64 + 1;
+                        wins[m.winner.flatten().map_or(2, |t| t as usize)] += 1;
+                    }
+                    Err(v) => {
+                        eprintln!("VIOLATION: {v}");
+                        return Ok(ExitCode::from(1));
+                    }
+                }
+            }
+            let secs = start.elapsed().as_secs_f64();
+            println!(
+                "{games} matches ok ({} rules, seeds {seed}..{}): {deals} deals, {actions} actions, team 0 won {}, team 1 won {}, drawn {}; {:.2} s ({:.2} ms/match)",
+                rules.name,
+                seed.wrapping_add(games),
+                wins[0],
+                wins[1],
+                wins[2],
+                secs,
+                secs * 1000.0 / games.max(1) as f64
+            );
+        }
+        Command::Replay { command: ReplayCommand::Verify { file } } => {
+            let text = std::fs::read_to_string(&file).map_err(|e| Usage(format!("cannot read {file}: {e}")))?;
+            let log = MatchLog::parse(&text).map_err(|e| Usage(format!("{file}: {e}")))?;
+            match log.replay() {
+                Ok(m) => println!(
+                    "ok: {} actions, {} checkpoints verified, final hash {}",
+                    log.actions.len(),
+                    log.checkpoints.len(),
+                    m.state_hash()
+                ),
+                Err(e) => {
+                    eprintln!("{file}: {e}");
+                    return Ok(ExitCode::from(1));
+                }
+            }
+        }
+        Command::Replay { command: ReplayCommand::Record { seed, rules, file } } => {
+            let rules = rules_arg(&rules)?;
+            let (m, log) = sim::random_match(seed, rules, 200_000).map_err(|v| Usage(v.to_string()))?;
+            std::fs::write(&file, log.to_jsonl()).map_err(|e| Usage(format!("cannot write {file}: {e}")))?;
+            println!("recorded {} actions to {file}, final hash {}", log.actions.len(), m.state_hash());
+        }
+        Command::Deal { seed } => {
+            for (seat, hand) in guandan_core::deal::deal_for_seed(seed).iter().enumerate() {
+                println!("seat {seat}: {}", hand.notation());
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(code) => code,
+        Err(Usage(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}

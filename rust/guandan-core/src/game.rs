@@ -147,6 +147,22 @@ impl RuleError {
     }
 }
 
+/// A match situation to start from (see [`Match::from_setup`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    pub rules: RuleConfig,
+    pub seed: u64,
+    pub deal_no: u32,
+    pub team_levels: [Rank; 2],
+    pub ace_failures: [u8; 2],
+    pub declarer: Option<u8>,
+    /// Finishing order of the previous deal (tribute is due when set).
+    pub last_order: Option<[Seat; 4]>,
+    pub hands: [CardSet; 4],
+    /// Leader when no tribute is due.
+    pub leader: Seat,
+}
+
 /// One tribute of the current deal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tribute {
@@ -251,6 +267,31 @@ impl Match {
         Ok((m, events))
     }
 
+    /// A match set up mid-way (tests, puzzles, golden scenarios): given hands and match
+    /// situation; cards in no hand count as already played.
+    pub fn from_setup(setup: &Setup) -> Result<(Match, Vec<Event>), RuleError> {
+        let (mut m, _) = Match::new(setup.seed, setup.rules.clone())?;
+        let mut all = CardSet::EMPTY;
+        for h in setup.hands {
+            if !all.intersect(h).is_empty() {
+                return Err(RuleError::InvalidCards("a card is in two hands".into()));
+            }
+            all = all.union(h);
+        }
+        if setup.leader > 3 || setup.declarer.is_some_and(|d| d > 1) {
+            return Err(RuleError::StateConflict("seat or team out of range".into()));
+        }
+        m.team_levels = setup.team_levels;
+        m.ace_failures = setup.ace_failures;
+        m.declarer = setup.declarer;
+        m.last_order = setup.last_order;
+        m.deal_no = setup.deal_no;
+        let mut events = Vec::new();
+        m.setup_deal(setup.hands, setup.leader, &mut events);
+        m.played = CardSet::FULL.minus(all);
+        Ok((m, events))
+    }
+
     pub fn is_over(&self) -> bool {
         self.phase == Phase::MatchOver
     }
@@ -280,7 +321,15 @@ impl Match {
 
     fn start_deal(&mut self, events: &mut Vec<Event>) {
         let mut rng = deal_rng(self.seed, self.deal_no);
-        self.hands = deal_hands(&mut rng);
+        let hands = deal_hands(&mut rng);
+        let first_leader = below(&mut rng, 4) as Seat;
+        self.setup_deal(hands, first_leader, events);
+    }
+
+    /// Starts a deal with these hands: tribute, resisting, or play (`first_leader` leads when no
+    /// tribute is due, i.e. in the first deal).
+    fn setup_deal(&mut self, hands: [CardSet; 4], first_leader: Seat, events: &mut Vec<Event>) {
+        self.hands = hands;
         self.level = self.declarer.map_or(Rank::TWO, |t| self.team_levels[t as usize]);
         self.table = None;
         self.passes = 0;
@@ -291,8 +340,7 @@ impl Match {
         self.played = CardSet::EMPTY;
         events.push(Event::DealStarted { deal_no: self.deal_no, level: self.level, declarer: self.declarer });
         let Some(order) = self.last_order else {
-            let leader = below(&mut rng, 4) as Seat;
-            self.begin_play(leader, events);
+            self.begin_play(first_leader, events);
             return;
         };
         let double_down = team_of(order[0]) == team_of(order[1]);
