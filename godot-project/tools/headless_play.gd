@@ -20,7 +20,7 @@ func _initialize() -> void:
 
 
 func run(args: PackedStringArray) -> int:
-	var options := _parse_args(args)
+	var options := parse_args(args)
 	if options.has("error"):
 		printerr(options.error)
 		printerr(USAGE)
@@ -40,7 +40,8 @@ func run(args: PackedStringArray) -> int:
 	return 0 if ok else 1
 
 
-func _parse_args(args: PackedStringArray) -> Dictionary:
+## {"seed": int} from the command line, or {"error": message}. Static so tests can call it.
+static func parse_args(args: PackedStringArray) -> Dictionary:
 	var options := {"seed": 1}
 	var i := 0
 	while i < args.size():
@@ -53,7 +54,7 @@ func _parse_args(args: PackedStringArray) -> Dictionary:
 			value = arg.trim_prefix("--seed=")
 		else:
 			return {"error": "unknown or incomplete argument: %s" % arg}
-		var seed: Variant = _parse_int64(value)
+		var seed: Variant = parse_int64(value)
 		if seed == null:
 			return {"error": "--seed needs a 64-bit integer, got %s" % var_to_str(value)}
 		options.seed = seed
@@ -62,7 +63,7 @@ func _parse_args(args: PackedStringArray) -> Dictionary:
 
 
 ## The int written in `text`, or null if it is not one or does not fit 64 bits.
-static func _parse_int64(text: String) -> Variant:
+static func parse_int64(text: String) -> Variant:
 	if not text.is_valid_int():
 		return null
 	# to_int() logs an error and saturates when the number is too big: check the digits first.
