@@ -1,0 +1,159 @@
+//! Properties of whole matches: legal moves are accepted, replay reproduces the state, views never
+//! leak hidden cards, and malformed actions are rejected without changing anything.
+
+use guandan_core::card::CardSet;
+use guandan_core::game::{Action, ActionKind, Match, Phase};
+use guandan_core::log::MatchLog;
+use guandan_core::rules::RuleConfig;
+use guandan_core::sim::{check_conservation, random_action, random_match};
+use proptest::prelude::*;
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+
+fn preset(i: u8) -> RuleConfig {
+    [RuleConfig::competition(), RuleConfig::huaian(), RuleConfig::house()][i as usize % 3].clone()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Every generated play is accepted; replaying the log (through its text) gives the same hash.
+    #[test]
+    fn replay_reproduces_the_state(seed in any::<u64>(), ri in 0u8..3) {
+        let (m, log) = random_match(seed, preset(ri), 200_000).map_err(|v| TestCaseError::fail(v.to_string()))?;
+        let text = log.to_jsonl();
+        let back = MatchLog::parse(&text).unwrap();
+        prop_assert_eq!(&back, &log);
+        prop_assert_eq!(back.replay().unwrap().state_hash(), m.state_hash());
+        // A prefix replays to the state at that point.
+        let half = log.actions.len() / 2;
+        let mid = log.replay_to(half).unwrap();
+        prop_assert_eq!(mid.seq as usize, half);
+    }
+
+    /// Views built from the same public history but different hidden hands are equal except for
+    /// the viewer's own hand; no view holds another seat's cards.
+    #[test]
+    fn views_hold_no_hidden_cards(seed in any::<u64>(), steps in 0usize..400) {
+        let (mut m, _) = Match::new(seed, RuleConfig::competition()).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for _ in 0..steps {
+            if m.is_over() { break; }
+            let a = random_action(&m, &mut rng).unwrap();
+            m.apply(&a).unwrap();
+        }
+        for seat in 0..4u8 {
+            let v = m.view(Some(seat));
+            prop_assert_eq!(v.hand, m.hands[seat as usize]);
+            let hidden = (0..4u8).filter(|&o| o != seat).fold(CardSet::EMPTY, |s, o| s.union(m.hands[o as usize]));
+            prop_assert!(v.hand.intersect(hidden).is_empty());
+            for t in &v.tributes {
+                if let Some(c) = t.card {
+                    prop_assert!(t.from == seat || t.to == Some(seat) || m.played.contains(c));
+                }
+            }
+            let json = serde_json::to_string(&v).unwrap();
+            // Swapping two other seats' hands must not change this seat's view.
+            let mut other = m.clone();
+            let (a, b) = ((seat + 1) % 4, (seat + 2) % 4);
+            other.hands.swap(a as usize, b as usize);
+            let mut v2 = other.view(Some(seat));
+            v2.card_counts = v.card_counts;
+            v2.tribute_options = v.tribute_options;
+            v2.return_options = v.return_options;
+            if m.phase == Phase::Play {
+                prop_assert_eq!(serde_json::to_string(&v2).unwrap(), json);
+            }
+        }
+        check_conservation(&m).map_err(TestCaseError::fail)?;
+    }
+
+    /// Garbage actions never panic and never change the state when rejected.
+    #[test]
+    fn malformed_actions_are_rejected_cleanly(seed in any::<u64>(), seat in 0u8..8, seq_off in 0u64..3,
+        cards in prop::collection::vec(0u8..=255, 0..12), kind in 0u8..8) {
+        let (m, _) = Match::new(seed, RuleConfig::competition()).unwrap();
+        let kind = match kind {
+            0 => ActionKind::Play { cards: cards.clone(), reading: None },
+            1 => ActionKind::Pass,
+            2 => ActionKind::Tribute { card: cards.first().copied().unwrap_or(0) },
+            3 => ActionKind::Return { card: cards.first().copied().unwrap_or(0) },
+            4 => ActionKind::Timeout,
+            5 => ActionKind::SurrenderVote { accept: true },
+            6 => ActionKind::ProposeSurrender,
+            _ => ActionKind::Play { cards: vec![], reading: None },
+        };
+        let action = Action { seq: m.seq + seq_off, seat, kind };
+        let mut after = m.clone();
+        match after.apply(&action) {
+            Ok(_) => prop_assert!(after.seq == m.seq + 1),
+            Err(e) => {
+                prop_assert!((1..=9).contains(&e.code()));
+                prop_assert_eq!(&after, &m);
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_input_gets_its_error_code() {
+    let (m, _) = Match::new(11, RuleConfig::competition()).unwrap();
+    let turn = m.turn;
+    let own = m.hands[turn as usize].ids();
+    let other = m.hands[((turn + 1) % 4) as usize].ids()[0];
+    let play = |cards: Vec<u8>| ActionKind::Play { cards, reading: None };
+    let cases: Vec<(Action, i32)> = vec![
+        (m.action(turn, play(vec![])), 1),
+        (m.action(turn, play(vec![own[0], own[0]])), 1),
+        (m.action(turn, play(vec![200])), 1),
+        (m.action(turn, play(vec![other])), 4),
+        (m.action((turn + 1) % 4, play(vec![other])), 2),
+        (m.action(turn, ActionKind::Pass), 3),
+        (m.action(turn, ActionKind::Tribute { card: own[0] }), 6),
+        (m.action(turn, ActionKind::Return { card: own[0] }), 6),
+        (Action { seq: 5, seat: turn, kind: play(vec![own[0]]) }, 8),
+        (m.action(9, ActionKind::Pass), 8),
+        (m.action(turn, ActionKind::SurrenderVote { accept: true }), 8),
+    ];
+    for (action, code) in cases {
+        let mut s = m.clone();
+        let err = s.apply(&action).unwrap_err();
+        assert_eq!(err.code(), code, "{action:?}: {err}");
+        assert_eq!(s, m);
+    }
+}
+
+#[test]
+fn corrupt_logs_are_rejected_or_recovered() {
+    let (_, log) = random_match(5, RuleConfig::competition(), 200_000).unwrap();
+    let text = log.to_jsonl();
+    // Truncated mid-line: strict parse fails, lenient parse recovers the valid prefix.
+    let cut = &text[..text.len() * 2 / 3];
+    assert!(MatchLog::parse(cut).is_err());
+    let (prefix, err) = MatchLog::parse_lenient(cut).unwrap();
+    assert!(err.is_some());
+    let (state, n, problem) = prefix.recover();
+    assert!(problem.is_none());
+    assert_eq!(n, prefix.actions.len());
+    assert_eq!(state.seq as usize, n);
+    // Garbage, empty, wrong version, tampered hash.
+    assert_eq!(MatchLog::parse("").unwrap_err().code(), 20);
+    assert_eq!(MatchLog::parse("{not json").unwrap_err().code(), 21);
+    assert_eq!(MatchLog::parse(&text.replacen("\"version\":1", "\"version\":99", 1)).unwrap_err().code(), 22);
+    let tampered = MatchLog::parse(&text).unwrap();
+    let mut bad = tampered.clone();
+    bad.checkpoints[0].hash = "00".repeat(32);
+    assert_eq!(bad.replay().unwrap_err().code(), 24);
+    let mut reordered = tampered.clone();
+    reordered.actions.swap(0, 1);
+    assert_eq!(reordered.replay().unwrap_err().code(), 23);
+}
+
+#[test]
+fn same_seed_same_match() {
+    let (a, _) = random_match(77, RuleConfig::competition(), 200_000).unwrap();
+    let (b, _) = random_match(77, RuleConfig::competition(), 200_000).unwrap();
+    assert_eq!(a.state_hash(), b.state_hash());
+    let (c, _) = random_match(78, RuleConfig::competition(), 200_000).unwrap();
+    assert_ne!(a.state_hash(), c.state_hash());
+}
