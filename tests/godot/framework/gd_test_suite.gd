@@ -7,6 +7,7 @@ extends Node
 ##
 ## Checks record a failure and let the test go on. Errors and warnings that Godot or the Rust
 ## extension log while the test runs fail it too, unless the test claims them with expect_logged().
+## Script errors cannot be claimed: tools/test-godot fails the run on any "SCRIPT ERROR" line.
 
 var _failures: PackedStringArray = []
 var _logged: Array[String] = []  # "ERROR: ..." / "WARNING: ..." lines logged during this test
