@@ -35,7 +35,8 @@ fn bench(c: &mut Criterion) {
     });
 
     // A full 27-card hand holding both wilds.
-    let hand = CardSet::parse("H2 H2 S3 D3 S4 S5 C5 S6 D7 S7 C8 S9 D9 ST SJ DJ SQ HQ SK CK SA DA HA SB HR D4 C6").unwrap();
+    let hand =
+        CardSet::parse("H2 H2 S3 D3 S4 S5 C5 S6 D7 S7 C8 S9 D9 ST SJ DJ SQ HQ SK CK SA DA HA SB HR D4 C6").unwrap();
     assert_eq!(hand.len(), 27);
     c.bench_function("all leads of 27 cards with both wilds", |b| {
         b.iter(|| black_box(movegen::leads(black_box(hand), level, &rules)))

@@ -147,11 +147,7 @@ impl Card {
     }
 
     pub fn suit(self) -> Suit {
-        if self.0 >= 52 {
-            Suit::Joker
-        } else {
-            Suit::from_index(self.0 / 13).unwrap_or(Suit::Joker)
-        }
+        if self.0 >= 52 { Suit::Joker } else { Suit::from_index(self.0 / 13).unwrap_or(Suit::Joker) }
     }
 
     pub fn rank(self) -> Rank {

@@ -63,10 +63,7 @@ impl PlayKind {
     }
 
     pub fn is_sequence(self) -> bool {
-        matches!(
-            self,
-            PlayKind::Straight | PlayKind::ThreePair | PlayKind::TwoTrips | PlayKind::StraightFlush
-        )
+        matches!(self, PlayKind::Straight | PlayKind::ThreePair | PlayKind::TwoTrips | PlayKind::StraightFlush)
     }
 
     /// Reading priority when a set is ambiguous (lower first): four jokers > bomb > straight
@@ -262,9 +259,8 @@ pub fn classify(cards: CardSet, level: Rank, rules: &RuleConfig) -> Vec<Play> {
     let c = Counts::new(cards, wild_set(level, rules));
     let n = cards.len() as u8;
     let mut out = Vec::new();
-    let mut push = |kind, rank, suit, pure| {
-        out.push(Play { pattern: Pattern { kind, rank, size: n, suit }, cards, pure })
-    };
+    let mut push =
+        |kind, rank, suit, pure| out.push(Play { pattern: Pattern { kind, rank, size: n, suit }, cards, pure });
     if n == 0 {
         return Vec::new();
     }
@@ -298,10 +294,11 @@ pub fn classify(cards: CardSet, level: Rank, rules: &RuleConfig) -> Vec<Play> {
     if n == 4 && c.rank[15] == 2 && c.rank[16] == 2 {
         push(PlayKind::FourKings, 0, None, true);
     }
-    if (4..=10).contains(&n) && jokers == 0 {
-        if let Some(r) = group_rank(&present) {
-            push(PlayKind::Bomb, r, None, w == 0 || r == level.0);
-        }
+    if (4..=10).contains(&n)
+        && jokers == 0
+        && let Some(r) = group_rank(&present)
+    {
+        push(PlayKind::Bomb, r, None, w == 0 || r == level.0);
     }
     if n == 5 {
         classify_sequences(&c, PlayKind::StraightFlush, rules, &mut push);
@@ -385,9 +382,9 @@ fn classify_sequences(
             }
             if kind == PlayKind::Straight && c.w == 0 {
                 // Five natural cards of one suit are a straight flush only.
-                let one_suit = Suit::NATURAL.iter().any(|&s| {
-                    (2..=14).map(|r| c.suit_rank(s, r)).sum::<u8>() == c.naturals.len() as u8
-                });
+                let one_suit = Suit::NATURAL
+                    .iter()
+                    .any(|&s| (2..=14).map(|r| c.suit_rank(s, r)).sum::<u8>() == c.naturals.len() as u8);
                 if one_suit {
                     continue;
                 }
@@ -400,12 +397,7 @@ fn classify_sequences(
 
 /// The reading to use for a set: when following, the highest-priority reading that beats the
 /// table; when leading, the highest-priority reading.
-pub fn choose_reading(
-    readings: &[Play],
-    table: Option<&Play>,
-    level: Rank,
-    rules: &RuleConfig,
-) -> Option<Play> {
+pub fn choose_reading(readings: &[Play], table: Option<&Play>, level: Rank, rules: &RuleConfig) -> Option<Play> {
     match table {
         None => readings.first().copied(),
         Some(t) => readings.iter().find(|p| beats(p, t, level, rules)).copied(),

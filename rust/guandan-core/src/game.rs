@@ -36,13 +36,19 @@ pub enum ActionKind {
         reading: Option<Pattern>,
     },
     Pass,
-    Tribute { card: CardId },
-    Return { card: CardId },
+    Tribute {
+        card: CardId,
+    },
+    Return {
+        card: CardId,
+    },
     /// The seat's turn time ran out (submitted by the host): pass, or the smallest single,
     /// or the forced tribute / lowest return.
     Timeout,
     ProposeSurrender,
-    SurrenderVote { accept: bool },
+    SurrenderVote {
+        accept: bool,
+    },
     /// The maximum match duration ran out (submitted by the host).
     TimeUp,
 }
@@ -376,7 +382,10 @@ impl Match {
         let pool = if self.rules.wilds_as_tribute { hand } else { hand.minus(self.wilds()) };
         let best = pool.iter().map(|id| rank_order(Card::from_id(id).rank().0, self.level)).max();
         CardSet::from_ids(
-            &pool.iter().filter(|&id| Some(rank_order(Card::from_id(id).rank().0, self.level)) == best).collect::<Vec<_>>(),
+            &pool
+                .iter()
+                .filter(|&id| Some(rank_order(Card::from_id(id).rank().0, self.level)) == best)
+                .collect::<Vec<_>>(),
         )
     }
 
@@ -399,7 +408,10 @@ impl Match {
                 let pool = hand.minus(wilds);
                 let low = pool.iter().map(|id| rank_order(Card::from_id(id).rank().0, self.level)).min();
                 CardSet::from_ids(
-                    &pool.iter().filter(|&id| Some(rank_order(Card::from_id(id).rank().0, self.level)) == low).collect::<Vec<_>>(),
+                    &pool
+                        .iter()
+                        .filter(|&id| Some(rank_order(Card::from_id(id).rank().0, self.level)) == low)
+                        .collect::<Vec<_>>(),
                 )
             }
         }
@@ -552,15 +564,14 @@ impl Match {
         let table = self.table.as_ref().map(|t| &t.1);
         let play = match reading {
             Some(want) => {
-                let p = readings
-                    .iter()
-                    .find(|p| p.pattern == *want)
-                    .copied()
-                    .ok_or_else(|| RuleError::InvalidCards(format!("{} cannot be read as {want}", set.notation())))?;
-                if let Some(t) = table {
-                    if !beats(&p, t, self.level, &self.rules) {
-                        return Err(RuleError::CannotBeat(p.pattern.to_string()));
-                    }
+                let p =
+                    readings.iter().find(|p| p.pattern == *want).copied().ok_or_else(|| {
+                        RuleError::InvalidCards(format!("{} cannot be read as {want}", set.notation()))
+                    })?;
+                if let Some(t) = table
+                    && !beats(&p, t, self.level, &self.rules)
+                {
+                    return Err(RuleError::CannotBeat(p.pattern.to_string()));
                 }
                 p
             }
@@ -637,10 +648,7 @@ impl Match {
             return Err(RuleError::CardNotFound(card));
         }
         if !self.tribute_options(seat).contains(card) {
-            return Err(RuleError::InvalidTribute(format!(
-                "{} is not the highest card allowed",
-                Card::from_id(card)
-            )));
+            return Err(RuleError::InvalidTribute(format!("{} is not the highest card allowed", Card::from_id(card))));
         }
         self.hands[seat as usize].remove(card);
         self.tributes[i].card = Some(card);
@@ -705,10 +713,8 @@ impl Match {
         if self.phase != Phase::Return {
             return Err(RuleError::InvalidTribute(format!("no return is due during {:?}", self.phase)));
         }
-        let Some(i) = self
-            .tributes
-            .iter()
-            .position(|t| t.receiver == Some(seat) && t.return_owed && t.returned.is_none())
+        let Some(i) =
+            self.tributes.iter().position(|t| t.receiver == Some(seat) && t.return_owed && t.returned.is_none())
         else {
             return Err(RuleError::InvalidTribute(format!("seat {seat} owes no return")));
         };
@@ -733,9 +739,11 @@ impl Match {
     fn do_timeout(&mut self, seat: Seat, events: &mut Vec<Event>) -> Result<(), RuleError> {
         match self.phase {
             Phase::Tribute => {
-                let card = self.tribute_options(seat).iter().next().ok_or_else(|| {
-                    RuleError::InvalidTribute(format!("seat {seat} has nothing to give"))
-                })?;
+                let card = self
+                    .tribute_options(seat)
+                    .iter()
+                    .next()
+                    .ok_or_else(|| RuleError::InvalidTribute(format!("seat {seat} has nothing to give")))?;
                 self.do_tribute(seat, card, events)
             }
             Phase::Return => {
@@ -751,7 +759,8 @@ impl Match {
                 if self.can_pass() {
                     self.do_pass(seat, events);
                 } else {
-                    let id = smallest_single(self.hands[seat as usize], self.level).ok_or(RuleError::HandEmpty(seat))?;
+                    let id =
+                        smallest_single(self.hands[seat as usize], self.level).ok_or(RuleError::HandEmpty(seat))?;
                     let play = classify(CardSet::EMPTY.with(id), self.level, &self.rules)[0];
                     self.do_play(seat, play, events);
                 }
@@ -774,22 +783,22 @@ impl Match {
         let gain = self.rules.levels_per_finish[partner_place - 1];
         let before = self.team_levels;
         let mut match_won = false;
-        if let Some(d) = self.declarer {
-            if self.team_levels[d as usize] == Rank::ACE {
-                let passed = winner == d
-                    && match self.rules.ace_pass {
-                        AcePass::FirstNotPartnerLast => partner_place != 3,
-                        AcePass::DoubleDown => partner_place == 1,
-                    };
-                if passed {
-                    match_won = true;
-                } else {
-                    self.ace_failures[d as usize] += 1;
-                    let limit = self.rules.ace_failures_before_reset;
-                    if limit > 0 && self.ace_failures[d as usize] >= limit {
-                        self.team_levels[d as usize] = Rank::TWO;
-                        self.ace_failures[d as usize] = 0;
-                    }
+        if let Some(d) = self.declarer
+            && self.team_levels[d as usize] == Rank::ACE
+        {
+            let passed = winner == d
+                && match self.rules.ace_pass {
+                    AcePass::FirstNotPartnerLast => partner_place != 3,
+                    AcePass::DoubleDown => partner_place == 1,
+                };
+            if passed {
+                match_won = true;
+            } else {
+                self.ace_failures[d as usize] += 1;
+                let limit = self.rules.ace_failures_before_reset;
+                if limit > 0 && self.ace_failures[d as usize] >= limit {
+                    self.team_levels[d as usize] = Rank::TWO;
+                    self.ace_failures[d as usize] = 0;
                 }
             }
         }

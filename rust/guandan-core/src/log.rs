@@ -153,7 +153,11 @@ impl MatchLog {
                 if cp.checkpoint == index as u64 + 1 {
                     let actual = m.state_hash();
                     if actual != cp.hash {
-                        return Err(LogError::HashMismatch { actions: cp.checkpoint, expected: cp.hash.clone(), actual });
+                        return Err(LogError::HashMismatch {
+                            actions: cp.checkpoint,
+                            expected: cp.hash.clone(),
+                            actual,
+                        });
                     }
                 }
             }

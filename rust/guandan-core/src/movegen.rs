@@ -4,8 +4,7 @@
 
 use crate::card::{Card, CardId, CardSet, Rank, Suit};
 use crate::combo::{
-    Counts, Pattern, Play, PlayKind, beats, classify, position_rank, rank_order, wild_set,
-    window_range,
+    Counts, Pattern, Play, PlayKind, beats, classify, position_rank, rank_order, wild_set, window_range,
 };
 use crate::rules::RuleConfig;
 use arrayvec::ArrayVec;
@@ -31,9 +30,7 @@ impl<'a> Gen<'a> {
         let (lo, hi) = window_range(PlayKind::StraightFlush, rules);
         for suit in Suit::NATURAL {
             for start in lo..=hi {
-                let have = (start..start + 5)
-                    .filter(|&p| c.suit_rank(suit, position_rank(p)) > 0)
-                    .count() as u8;
+                let have = (start..start + 5).filter(|&p| c.suit_rank(suit, position_rank(p)) > 0).count() as u8;
                 if have + c.w >= 5 {
                     for p in start..start + 5 {
                         sf_use[Card::new(suit, Rank(position_rank(p))).0 as usize] += 1;
@@ -277,10 +274,8 @@ pub fn generate(hand: CardSet, table: Option<&Play>, level: Rank, rules: &RuleCo
 /// `pattern` from `hand`, up to `limit` choices.
 pub fn card_choices(hand: CardSet, pattern: &Pattern, level: Rank, rules: &RuleConfig, limit: usize) -> Vec<CardSet> {
     let c = Counts::new(hand, wild_set(level, rules));
-    let relevant: Vec<Card> = (0..54u8)
-        .map(Card)
-        .filter(|v| c.value[v.0 as usize] > 0 && may_take_part(*v, pattern))
-        .collect();
+    let relevant: Vec<Card> =
+        (0..54u8).map(Card).filter(|v| c.value[v.0 as usize] > 0 && may_take_part(*v, pattern)).collect();
     let mut out = Vec::new();
     let mut chosen = CardSet::EMPTY;
     enumerate_choices(&c, &relevant, 0, pattern.size, &mut chosen, &mut |cards| {

@@ -52,9 +52,8 @@ impl Match {
     /// The view of `seat` (`None` = spectator).
     pub fn view(&self, seat: Option<Seat>) -> PlayerView {
         let sees = |a: Seat, b: Option<Seat>| seat.is_some_and(|v| v == a || Some(v) == b);
-        let shown = |card: Option<CardId>, a: Seat, b: Option<Seat>| {
-            card.filter(|&c| sees(a, b) || self.played.contains(c))
-        };
+        let shown =
+            |card: Option<CardId>, a: Seat, b: Option<Seat>| card.filter(|&c| sees(a, b) || self.played.contains(c));
         let to_act: Vec<Seat> = self.to_act().to_vec();
         let acting = seat.filter(|s| to_act.contains(s));
         PlayerView {

@@ -9,7 +9,12 @@ use proptest::prelude::*;
 use std::collections::BTreeSet;
 
 /// Every pattern some sub-multiset of `hand` can be read as (and that beats `table`, if any).
-fn brute_force(hand: CardSet, table: Option<&guandan_core::Play>, level: Rank, rules: &RuleConfig) -> BTreeSet<Pattern> {
+fn brute_force(
+    hand: CardSet,
+    table: Option<&guandan_core::Play>,
+    level: Rank,
+    rules: &RuleConfig,
+) -> BTreeSet<Pattern> {
     let wilds = hand.intersect(wild_set(level, rules));
     let naturals = hand.minus(wilds);
     // Group natural ids by value so copies are interchangeable.
@@ -71,8 +76,8 @@ fn rules_variant(i: u8) -> RuleConfig {
 
 /// Hands concentrated on a few neighbouring ranks so that every combination type appears.
 fn hand_strategy() -> impl Strategy<Value = (CardSet, Rank, u8)> {
-    (2u8..=14, 1u8..=10, 0u8..4, prop::collection::vec((0u8..6, 0u8..5, 0u8..2), 1..=12), 0u8..=2)
-        .prop_map(|(level, low, rules_i, picks, extra_wilds)| {
+    (2u8..=14, 1u8..=10, 0u8..4, prop::collection::vec((0u8..6, 0u8..5, 0u8..2), 1..=12), 0u8..=2).prop_map(
+        |(level, low, rules_i, picks, extra_wilds)| {
             let mut ids = Vec::new();
             for (dr, suit, copy) in picks {
                 let card = if suit == 4 {
@@ -89,7 +94,8 @@ fn hand_strategy() -> impl Strategy<Value = (CardSet, Rank, u8)> {
             ids.dedup();
             ids.truncate(12);
             (CardSet::from_ids(&ids), Rank(level), rules_i)
-        })
+        },
+    )
 }
 
 proptest! {

@@ -27,10 +27,9 @@ fn variant(name: &str) -> RuleConfig {
         "noacehigh" => RuleConfig { sequences_ace_high: false, ..base },
         "noacelow" => RuleConfig { sequences_ace_low: false, ..base },
         "onewild" => RuleConfig { wild_count: 1, ..base },
-        "sfbelow" => RuleConfig {
-            straight_flush_order: guandan_core::rules::StraightFlushOrder::BelowAllBombs,
-            ..base
-        },
+        "sfbelow" => {
+            RuleConfig { straight_flush_order: guandan_core::rules::StraightFlushOrder::BelowAllBombs, ..base }
+        }
         other => panic!("unknown variant {other}"),
     }
 }
@@ -144,7 +143,8 @@ fn ids_in(hand: CardSet, text: &str) -> Vec<u8> {
 
 fn run_scenario(s: &Value) {
     let name = s["name"].as_str().unwrap();
-    let mut rules_json = serde_json::to_value(RuleConfig::preset(s["rules"].as_str().unwrap_or("competition")).unwrap()).unwrap();
+    let mut rules_json =
+        serde_json::to_value(RuleConfig::preset(s["rules"].as_str().unwrap_or("competition")).unwrap()).unwrap();
     if let Some(patch) = s.get("rules_patch").and_then(Value::as_object) {
         for (k, v) in patch {
             rules_json[k] = v.clone();
@@ -252,7 +252,11 @@ fn run_scenario(s: &Value) {
     if let Some(h) = x.get("hands").and_then(Value::as_object) {
         for (seat, cards) in h {
             let seat: usize = seat.parse().unwrap();
-            assert_eq!(m.hands[seat].notation(), CardSet::parse(cards.as_str().unwrap()).unwrap().notation(), "{name}: hand {seat}");
+            assert_eq!(
+                m.hands[seat].notation(),
+                CardSet::parse(cards.as_str().unwrap()).unwrap().notation(),
+                "{name}: hand {seat}"
+            );
         }
     }
 }
