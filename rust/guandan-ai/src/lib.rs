@@ -1,3 +1,20 @@
-//! Guandan AI agents and move advice (grows with the AI issue).
+//! Guandan AI: agents that see only their seat's view (L1 easy, L2 planning, L3 search), move
+//! advice for humans, a worker service for hosts, and the arena.
 
+pub mod agent;
+pub mod l1;
+
+pub use agent::{Agent, AiLevel, AiProfile, Budget, Decision, Trace};
 pub use guandan_core;
+pub mod arena;
+pub mod l2;
+pub mod plan;
+pub mod service;
+
+/// The agent a profile asks for.
+pub fn make_agent(profile: &AiProfile) -> Box<dyn Agent> {
+    match profile.level {
+        AiLevel::L1 => Box::new(l1::L1),
+        AiLevel::L2 | AiLevel::L3 => Box::new(l2::L2::new(profile.weights, profile.trace)),
+    }
+}

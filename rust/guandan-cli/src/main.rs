@@ -2,6 +2,8 @@
 //! Every command rejects bad input with a message on stderr and exit code 2.
 
 use clap::{Parser, Subcommand};
+use guandan_ai::arena::{self, ArenaConfig};
+use guandan_ai::{AiLevel, AiProfile};
 use guandan_core::card::{CardSet, Rank};
 use guandan_core::combo::{Play, beats, choose_reading, classify};
 use guandan_core::log::MatchLog;
@@ -10,6 +12,8 @@ use guandan_core::rules::{PRESETS, RuleConfig};
 use guandan_core::sim;
 use serde_json::{Value, json};
 use std::process::ExitCode;
+
+mod plot;
 use std::time::Instant;
 
 #[derive(Parser)]
@@ -65,6 +69,32 @@ enum Command {
     Replay {
         #[command(subcommand)]
         command: ReplayCommand,
+    },
+    /// Duplicate-deal arena between two AI levels (each deal played twice, seats swapped).
+    Arena {
+        #[arg(long)]
+        a: String,
+        #[arg(long)]
+        b: String,
+        #[arg(long, default_value_t = 200)]
+        deals: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        #[arg(long, default_value = "competition")]
+        rules: String,
+        /// L3 wall-clock budget per decision (makes results machine-dependent).
+        #[arg(long, conflicts_with = "iterations")]
+        budget_ms: Option<u32>,
+        /// L3 playouts per decision.
+        #[arg(long)]
+        iterations: Option<u32>,
+        #[arg(long)]
+        json: bool,
+        /// Draws win rate and level gain as a PNG chart.
+        #[arg(long)]
+        plot: Option<String>,
     },
     /// Prints the four hands of a seeded first deal.
     Deal {
@@ -212,6 +242,66 @@ fn run(cli: Cli) -> Result<ExitCode, Usage> {
             let (m, log) = sim::random_match(seed, rules, 200_000).map_err(|v| Usage(v.to_string()))?;
             std::fs::write(&file, log.to_jsonl()).map_err(|e| Usage(format!("cannot write {file}: {e}")))?;
             println!("recorded {} actions to {file}, final hash {}", log.actions.len(), m.state_hash());
+        }
+        Command::Arena { a, b, deals, seed, threads, rules, budget_ms, iterations, json, plot } => {
+            let profile = |name: &str| -> Result<AiProfile, Usage> {
+                let level = AiLevel::parse(name)
+                    .ok_or_else(|| Usage(format!("unknown AI level {name:?}: use L1, L2 or L3")))?;
+                let mut p = AiProfile::level(level);
+                if let Some(ms) = budget_ms {
+                    p.budget_ms = ms;
+                    p.iterations = u32::MAX;
+                }
+                if let Some(k) = iterations {
+                    p.iterations = k;
+                }
+                Ok(p)
+            };
+            if deals == 0 {
+                return Err(Usage("--deals must be at least 1".into()));
+            }
+            let cfg = ArenaConfig { a: profile(&a)?, b: profile(&b)?, deals, seed, rules: rules_arg(&rules)?, threads };
+            let bar = indicatif::ProgressBar::new(deals as u64 * 2);
+            if json || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+                bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+            }
+            let start = Instant::now();
+            let report = arena::run(&cfg, &|n| bar.set_position(n as u64));
+            bar.finish_and_clear();
+            if let Some(path) = plot {
+                plot::arena_chart(&report, &path).map_err(|e| Usage(format!("cannot draw {path}: {e}")))?;
+            }
+            if json {
+                println!("{}", serde_json::to_string(&report).map_err(|e| Usage(e.to_string()))?);
+            } else {
+                let [lo, hi] = report.a_deal_win_rate_ci95;
+                println!(
+                    "{} vs {}: {} duplicate deals ({} games), {} rules, seed {}\n  {} deal win rate {:.1}% (95% CI {:.1}-{:.1}%)\n  levels gained per game: {} {:.3}, {} {:.3}\n  decision time: {} p50 {:.3} ms p99 {:.3} ms ({} decisions, {} fallbacks); {} p50 {:.3} ms p99 {:.3} ms\n  wall time {:.1} s",
+                    report.a,
+                    report.b,
+                    report.deals,
+                    report.games,
+                    report.rules,
+                    report.seed,
+                    report.a,
+                    report.a_deal_win_rate * 100.0,
+                    lo * 100.0,
+                    hi * 100.0,
+                    report.a,
+                    report.a_level_gain_per_deal,
+                    report.b,
+                    report.b_level_gain_per_deal,
+                    report.a,
+                    report.a_decision_ms_p50,
+                    report.a_decision_ms_p99,
+                    report.a_decisions,
+                    report.a_fallbacks,
+                    report.b,
+                    report.b_decision_ms_p50,
+                    report.b_decision_ms_p99,
+                    start.elapsed().as_secs_f64()
+                );
+            }
         }
         Command::Deal { seed } => {
             for (seat, hand) in guandan_core::deal::deal_for_seed(seed).iter().enumerate() {

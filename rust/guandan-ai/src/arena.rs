@@ -1,0 +1,244 @@
+//! The arena: duplicate deals between two agent profiles. Every deal is played twice with the
+//! teams' seats swapped, so card luck cancels.
+
+use crate::agent::{Budget, MAX_AI_DECISION_MS};
+use crate::{AiProfile, make_agent};
+use guandan_core::deal::{below, deal_hands, deal_rng};
+use guandan_core::game::{Event, Match, Setup, team_of};
+use guandan_core::rules::RuleConfig;
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+use serde::Serialize;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Debug)]
+pub struct ArenaConfig {
+    pub a: AiProfile,
+    pub b: AiProfile,
+    /// Distinct deals; each is played twice.
+    pub deals: u32,
+    pub seed: u64,
+    pub rules: RuleConfig,
+    pub threads: usize,
+}
+
+/// One game of one deal.
+#[derive(Clone, Debug, Default)]
+pub struct Game {
+    pub a_won: bool,
+    /// Levels the winning team gained.
+    pub gain: u8,
+    pub a_times_us: Vec<u32>,
+    pub b_times_us: Vec<u32>,
+    pub a_fallbacks: u32,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ArenaReport {
+    pub a: String,
+    pub b: String,
+    pub deals: u32,
+    pub games: u32,
+    pub a_deal_win_rate: f64,
+    pub a_deal_win_rate_ci95: [f64; 2],
+    /// Mean levels team A gained per game (0 when it lost).
+    pub a_level_gain_per_deal: f64,
+    pub b_level_gain_per_deal: f64,
+    pub a_decision_ms_p50: f64,
+    pub a_decision_ms_p99: f64,
+    pub b_decision_ms_p50: f64,
+    pub b_decision_ms_p99: f64,
+    pub a_decisions: usize,
+    pub b_decisions: usize,
+    pub a_fallbacks: u32,
+    pub seed: u64,
+    pub rules: String,
+}
+
+/// The starting situation of deal `i` of an arena (level 2, no tribute, drawn leader).
+pub fn deal_setup(seed: u64, i: u32, rules: &RuleConfig) -> Setup {
+    let mut rng = deal_rng(seed, i);
+    let hands = deal_hands(&mut rng);
+    let leader = below(&mut rng, 4) as u8;
+    Setup {
+        rules: rules.clone(),
+        seed: seed ^ i as u64,
+        deal_no: 0,
+        team_levels: [guandan_core::card::Rank::TWO; 2],
+        ace_failures: [0, 0],
+        declarer: None,
+        last_order: None,
+        hands,
+        leader,
+    }
+}
+
+/// Plays one deal to its end; A sits at the even seats when `a_even`.
+pub fn play_deal(setup: &Setup, a: &AiProfile, b: &AiProfile, a_even: bool) -> Game {
+    let (mut m, _) = Match::from_setup(setup).expect("arena setups are valid");
+    let mut agents = [make_agent(a), make_agent(b)];
+    let profiles = [a, b];
+    let mut game = Game::default();
+    let mut events = Vec::new();
+    loop {
+        let Some(&seat) = m.to_act().first() else { break };
+        let is_a = (seat % 2 == 0) == a_even;
+        let who = if is_a { 0 } else { 1 };
+        let view = m.view(Some(seat));
+        let mut rng = ChaCha8Rng::seed_from_u64(setup.seed ^ m.seq.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let budget = Budget::with_soft_ms(profiles[who].budget_ms);
+        let t = Instant::now();
+        let mut decision = agents[who].decide(&view, &mut rng, &budget);
+        let us = t.elapsed().as_micros().min(u32::MAX as u128) as u32;
+        if t.elapsed() > Duration::from_millis(MAX_AI_DECISION_MS) {
+            decision = crate::l1::l1_decision(&view);
+            if is_a {
+                game.a_fallbacks += 1;
+            }
+        }
+        if is_a {
+            game.a_times_us.push(us)
+        } else {
+            game.b_times_us.push(us)
+        }
+        let action = m.action(seat, decision.action);
+        events.clear();
+        if m.apply_into(&action, &mut events).is_err() {
+            // An illegal agent action is an agent bug: play the L1 move so the arena finishes.
+            let fallback = m.action(seat, crate::l1::l1_decision(&view).action);
+            m.apply_into(&fallback, &mut events).expect("L1 plays only legal moves");
+        }
+        if let Some(order) = events.iter().find_map(|e| match e {
+            Event::DealEnded { order, .. } => Some(*order),
+            _ => None,
+        }) {
+            let winner = team_of(order[0]);
+            game.a_won = (winner == 0) == a_even;
+            let partner_place = order.iter().position(|&s| s == (order[0] + 2) % 4).unwrap_or(3);
+            game.gain = setup.rules.levels_per_finish[partner_place - 1];
+            break;
+        }
+    }
+    game
+}
+
+fn percentile(sorted: &[u32], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i] as f64 / 1000.0
+}
+
+/// Wilson score interval for a proportion.
+pub fn wilson95(wins: f64, n: f64) -> [f64; 2] {
+    if n == 0.0 {
+        return [0.0, 1.0];
+    }
+    let z = 1.96;
+    let p = wins / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * ((p * (1.0 - p) + z * z / (4.0 * n)) / n).sqrt() / denom;
+    [(centre - half).max(0.0), (centre + half).min(1.0)]
+}
+
+/// Runs the arena; `progress` is called with the number of finished games.
+pub fn run(cfg: &ArenaConfig, progress: &(dyn Fn(usize) + Sync)) -> ArenaReport {
+    let total = cfg.deals as usize * 2;
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let mut games: Vec<(usize, Game)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..cfg.threads.max(1))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let g = next.fetch_add(1, Ordering::Relaxed);
+                        if g >= total {
+                            break;
+                        }
+                        let setup = deal_setup(cfg.seed, (g / 2) as u32, &cfg.rules);
+                        mine.push((g, play_deal(&setup, &cfg.a, &cfg.b, g % 2 == 0)));
+                        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                    }
+                    mine
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+    });
+    games.sort_by_key(|(g, _)| *g);
+    let n = games.len() as f64;
+    let wins = games.iter().filter(|(_, g)| g.a_won).count() as f64;
+    let a_gain: f64 = games.iter().filter(|(_, g)| g.a_won).map(|(_, g)| g.gain as f64).sum();
+    let b_gain: f64 = games.iter().filter(|(_, g)| !g.a_won).map(|(_, g)| g.gain as f64).sum();
+    let mut at: Vec<u32> = games.iter().flat_map(|(_, g)| g.a_times_us.iter().copied()).collect();
+    let mut bt: Vec<u32> = games.iter().flat_map(|(_, g)| g.b_times_us.iter().copied()).collect();
+    at.sort_unstable();
+    bt.sort_unstable();
+    let label = |p: &AiProfile| format!("{:?}", p.level);
+    ArenaReport {
+        a: label(&cfg.a),
+        b: label(&cfg.b),
+        deals: cfg.deals,
+        games: games.len() as u32,
+        a_deal_win_rate: if n > 0.0 { wins / n } else { 0.0 },
+        a_deal_win_rate_ci95: wilson95(wins, n),
+        a_level_gain_per_deal: if n > 0.0 { a_gain / n } else { 0.0 },
+        b_level_gain_per_deal: if n > 0.0 { b_gain / n } else { 0.0 },
+        a_decision_ms_p50: percentile(&at, 0.5),
+        a_decision_ms_p99: percentile(&at, 0.99),
+        b_decision_ms_p50: percentile(&bt, 0.5),
+        b_decision_ms_p99: percentile(&bt, 0.99),
+        a_decisions: at.len(),
+        b_decisions: bt.len(),
+        a_fallbacks: games.iter().map(|(_, g)| g.a_fallbacks).sum(),
+        seed: cfg.seed,
+        rules: cfg.rules.name.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::AiLevel;
+
+    #[test]
+    fn wilson_interval_brackets_the_rate() {
+        let [lo, hi] = wilson95(70.0, 100.0);
+        assert!(lo < 0.7 && hi > 0.7 && lo > 0.6 && hi < 0.8);
+    }
+
+    /// A guard against regressions (not the measurement): L2 must win most duplicate deals vs L1.
+    #[test]
+    fn l2_beats_l1_in_a_short_duplicate_arena() {
+        let cfg = ArenaConfig {
+            a: AiProfile::level(AiLevel::L2),
+            b: AiProfile::level(AiLevel::L1),
+            deals: 200,
+            seed: 2024,
+            rules: RuleConfig::competition(),
+            threads: 2,
+        };
+        let r = run(&cfg, &|_| {});
+        assert_eq!(r.games, 400);
+        assert!(r.a_deal_win_rate > 0.5, "L2 won only {:.1}% of deals", r.a_deal_win_rate * 100.0);
+    }
+
+    #[test]
+    fn arena_is_reproducible() {
+        let cfg = ArenaConfig {
+            a: AiProfile::level(AiLevel::L2),
+            b: AiProfile::level(AiLevel::L1),
+            deals: 10,
+            seed: 5,
+            rules: RuleConfig::competition(),
+            threads: 2,
+        };
+        let (r1, r2) = (run(&cfg, &|_| {}), run(&cfg, &|_| {}));
+        assert_eq!(r1.a_deal_win_rate, r2.a_deal_win_rate);
+        assert_eq!(r1.a_level_gain_per_deal, r2.a_level_gain_per_deal);
+    }
+}

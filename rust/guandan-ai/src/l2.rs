@@ -1,0 +1,237 @@
+//! L2 (medium): plans its hand and scores every candidate by the plan it leaves, the partner and
+//! the opponents' threat.
+
+use crate::agent::{Agent, Budget, Candidate, Decision, Trace, Weights, duty, legal_plays};
+use crate::plan::{Evaluation, evaluate};
+use guandan_core::card::CardSet;
+use guandan_core::combo::{Play, PlayKind, rank_order, wild_set};
+use guandan_core::game::{ActionKind, Match, Phase, partner_of, team_of};
+use guandan_core::view::PlayerView;
+use rand_chacha::ChaCha8Rng;
+
+pub struct L2 {
+    pub weights: Weights,
+    pub trace: bool,
+}
+
+impl L2 {
+    pub fn new(weights: Weights, trace: bool) -> Self {
+        L2 { weights, trace }
+    }
+}
+
+/// Context of one decision.
+pub struct Situation<'a> {
+    pub view: &'a PlayerView,
+    pub seat: u8,
+    pub wilds: CardSet,
+    pub weights: &'a Weights,
+    /// Fewest cards held by an opponent still in.
+    pub opp_min: u8,
+    pub partner_cards: u8,
+    /// The table's last play and whether the partner made it.
+    pub table: Option<(u8, Play)>,
+    pub partner_on_table: bool,
+    /// Next opponent in turn order still in.
+    pub next_opp_cards: u8,
+    pub current: Evaluation,
+}
+
+impl<'a> Situation<'a> {
+    pub fn new(view: &'a PlayerView, weights: &'a Weights) -> Self {
+        let seat = view.seat.unwrap_or(0);
+        let wilds = wild_set(view.level, &view.rules);
+        let counts = view.card_counts;
+        let opp_min = (0..4u8)
+            .filter(|&s| team_of(s) != team_of(seat) && counts[s as usize] > 0)
+            .map(|s| counts[s as usize])
+            .min()
+            .unwrap_or(27);
+        let next_opp =
+            (1..4u8).map(|d| (seat + d) % 4).find(|&s| counts[s as usize] > 0 && team_of(s) != team_of(seat));
+        let table = view.table;
+        Situation {
+            view,
+            seat,
+            wilds,
+            weights,
+            opp_min,
+            partner_cards: counts[partner_of(seat) as usize],
+            partner_on_table: table.is_some_and(|(s, _)| s == partner_of(seat)),
+            table,
+            next_opp_cards: next_opp.map_or(27, |s| counts[s as usize]),
+            current: evaluate(view.hand, wilds, view.level, weights),
+        }
+    }
+
+    fn order(&self, p: &Play) -> f32 {
+        let k = p.pattern.kind;
+        if k.is_sequence() { p.pattern.rank as f32 + 2.0 } else { rank_order(p.pattern.rank, self.view.level) as f32 }
+    }
+
+    /// Score of playing `p` (or passing when `None`), with its parts.
+    pub fn score(&self, p: Option<&Play>) -> Candidate {
+        let w = self.weights;
+        let (hand_part, mut partner, mut threat);
+        match p {
+            None => {
+                hand_part = self.current.value;
+                partner = if self.partner_on_table { 0.6 } else { 0.0 };
+                // Letting an opponent keep the lead when they are about to go out is dangerous.
+                threat = if !self.partner_on_table && self.table.is_some() { -danger(self.opp_min) * 1.5 } else { 0.0 };
+            }
+            Some(play) => {
+                let rest = self.view.hand.minus(play.cards);
+                let e = evaluate(rest, self.wilds, self.view.level, w);
+                hand_part = e.value;
+                partner = 0.0;
+                threat = 0.0;
+                let kind = play.pattern.kind;
+                let going_out = rest.is_empty();
+                let leading = self.table.is_none();
+                if self.partner_on_table && !going_out {
+                    // Do not overtake a partner who is winning the trick; least of all with a bomb.
+                    partner -= 1.5 + if kind.is_bomb() { 3.0 } else { 0.0 } + self.order(play) / 10.0;
+                    if self.partner_cards <= 3 {
+                        partner -= 2.0;
+                    }
+                }
+                if leading {
+                    // Feed a partner with one or two cards: lead low singles or pairs.
+                    if self.partner_cards == 1 && kind == PlayKind::Single {
+                        partner += 1.2 - self.order(play) / 12.0;
+                    }
+                    if self.partner_cards == 2 && kind == PlayKind::Pair {
+                        partner += 1.2 - self.order(play) / 12.0;
+                    }
+                    // Do not lead what an opponent with that many cards can go out on.
+                    if self.next_opp_cards as usize == play.cards.len() || self.opp_min as usize == play.cards.len() {
+                        threat -= 1.5 - self.order(play) / 20.0;
+                    }
+                    if self.opp_min <= 2 && kind == PlayKind::Single {
+                        threat += self.order(play) / 12.0;
+                    }
+                } else if !self.partner_on_table {
+                    // Taking the lead back from an opponent: worth more as they get close to out.
+                    threat += 0.4 + danger(self.opp_min) * 1.5;
+                    if kind.is_bomb() {
+                        // Spend bombs when it matters.
+                        threat += danger(self.opp_min) * 2.0 - 0.3;
+                    }
+                }
+                if going_out {
+                    partner += 50.0;
+                }
+            }
+        }
+        let score = w.hand * hand_part + w.partner * partner + w.threat * threat;
+        Candidate { play: p.copied(), card: None, score, hand: hand_part, partner, threat, search: None }
+    }
+}
+
+/// 0 when opponents hold many cards, rising to 1 when one is about to go out.
+pub fn danger(opp_min: u8) -> f32 {
+    match opp_min {
+        0 => 0.0,
+        1 => 1.0,
+        2 => 0.85,
+        3 => 0.6,
+        4 => 0.45,
+        5 => 0.3,
+        6..=8 => 0.15,
+        _ => 0.0,
+    }
+}
+
+/// Every candidate of a play decision with its score, best first (stable order on ties).
+pub fn ranked_candidates(view: &PlayerView, weights: &Weights) -> Vec<Candidate> {
+    let sit = Situation::new(view, weights);
+    let mut out: Vec<Candidate> = legal_plays(view).iter().map(|p| sit.score(Some(p))).collect();
+    if view.can_pass() {
+        out.push(sit.score(None));
+    }
+    out.sort_by(|a, b| b.score.total_cmp(&a.score));
+    out
+}
+
+/// The card (among allowed ones) whose loss hurts the plan least.
+pub fn best_card_to_give(view: &PlayerView, options: CardSet, weights: &Weights) -> Option<(u8, Vec<Candidate>)> {
+    let wilds = wild_set(view.level, &view.rules);
+    let mut cands: Vec<Candidate> = options
+        .iter()
+        .map(|id| {
+            let e = evaluate(view.hand.minus(CardSet::EMPTY.with(id)), wilds, view.level, weights);
+            Candidate {
+                play: None,
+                card: Some(id),
+                score: e.value,
+                hand: e.value,
+                partner: 0.0,
+                threat: 0.0,
+                search: None,
+            }
+        })
+        .collect();
+    cands.sort_by(|a, b| b.score.total_cmp(&a.score));
+    Some((cands.first()?.card?, cands))
+}
+
+/// Reason key for a chosen candidate (localized in Godot).
+pub fn reason_for(c: &Candidate, view: &PlayerView) -> (String, Vec<String>) {
+    let partner_on_table = view.table.is_some_and(|(s, _)| Some(s) == view.seat.map(partner_of));
+    match &c.play {
+        None if partner_on_table => ("reason.pass_partner_winning".into(), vec![]),
+        None => ("reason.pass_save_cards".into(), vec![]),
+        Some(p) if p.cards == view.hand => ("reason.go_out".into(), vec![]),
+        Some(p) if p.pattern.kind.is_bomb() => ("reason.bomb_to_stop".into(), vec![p.pattern.kind.name().into()]),
+        Some(p) if c.partner > 0.5 => ("reason.feed_partner".into(), vec![p.pattern.kind.name().into()]),
+        Some(p) if view.table.is_none() => {
+            ("reason.lead_weak_group".into(), vec![p.pattern.kind.name().into(), p.pattern.rank_text()])
+        }
+        Some(p) => ("reason.take_lead".into(), vec![p.pattern.kind.name().into(), p.pattern.rank_text()]),
+    }
+}
+
+/// The L2 decision for a view.
+pub fn l2_decision(view: &PlayerView, weights: &Weights, trace: bool) -> Decision {
+    let name = "L2";
+    match duty(view) {
+        Some(Phase::Tribute) | Some(Phase::Return) => {
+            let tribute = view.phase == Phase::Tribute;
+            let options = if tribute { view.tribute_options } else { view.return_options };
+            let (card, cands) = best_card_to_give(view, options, weights).unwrap_or((0, Vec::new()));
+            let action = if tribute { ActionKind::Tribute { card } } else { ActionKind::Return { card } };
+            let key = if tribute { "reason.tribute_forced" } else { "reason.return_least_useful" };
+            let trace = trace.then(|| Trace {
+                agent: name.into(),
+                candidates: cands,
+                reason: key.into(),
+                reason_args: vec![guandan_core::card::Card::from_id(card).notation()],
+                ..Trace::default()
+            });
+            Decision { action, trace }
+        }
+        _ => {
+            let cands = ranked_candidates(view, weights);
+            let best = cands.first().cloned();
+            let action = match best.as_ref().and_then(|c| c.play) {
+                Some(p) => Match::play_kind(&p),
+                None => ActionKind::Pass,
+            };
+            let trace = trace.then(|| {
+                let (reason, reason_args) = best.as_ref().map(|c| reason_for(c, view)).unwrap_or_default();
+                Trace { agent: name.into(), candidates: cands, reason, reason_args, ..Trace::default() }
+            });
+            Decision { action, trace }
+        }
+    }
+}
+
+impl Agent for L2 {
+    fn name(&self) -> String {
+        "L2".into()
+    }
+    fn decide(&mut self, view: &PlayerView, _rng: &mut ChaCha8Rng, _budget: &Budget) -> Decision {
+        l2_decision(view, &self.weights, self.trace)
+    }
+}
