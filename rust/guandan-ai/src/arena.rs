@@ -160,7 +160,7 @@ pub fn run(cfg: &ArenaConfig, progress: &(dyn Fn(usize) + Sync)) -> ArenaReport 
                             break;
                         }
                         let setup = deal_setup(cfg.seed, (g / 2) as u32, &cfg.rules);
-                        mine.push((g, play_deal(&setup, &cfg.a, &cfg.b, g % 2 == 0)));
+                        mine.push((g, play_deal(&setup, &cfg.a, &cfg.b, g.is_multiple_of(2))));
                         progress(done.fetch_add(1, Ordering::Relaxed) + 1);
                     }
                     mine
