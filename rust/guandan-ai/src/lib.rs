@@ -6,6 +6,7 @@ pub mod l1;
 
 pub use agent::{Agent, AiLevel, AiProfile, Budget, Decision, Trace};
 pub use guandan_core;
+pub mod advisor;
 pub mod arena;
 pub mod l2;
 pub mod plan;
