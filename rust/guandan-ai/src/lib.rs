@@ -9,6 +9,7 @@ pub use guandan_core;
 pub mod advisor;
 pub mod arena;
 pub mod l2;
+pub mod l3;
 pub mod plan;
 pub mod service;
 
@@ -16,6 +17,7 @@ pub mod service;
 pub fn make_agent(profile: &AiProfile) -> Box<dyn Agent> {
     match profile.level {
         AiLevel::L1 => Box::new(l1::L1),
-        AiLevel::L2 | AiLevel::L3 => Box::new(l2::L2::new(profile.weights, profile.trace)),
+        AiLevel::L2 => Box::new(l2::L2::new(profile.weights, profile.trace)),
+        AiLevel::L3 => Box::new(l3::L3::new(profile)),
     }
 }

@@ -32,6 +32,8 @@ pub struct PlayerView {
     pub turn: Seat,
     pub to_act: Vec<Seat>,
     pub table: Option<(Seat, Play)>,
+    /// Passes since the last play on the table.
+    pub passes: u8,
     pub finished: Vec<Seat>,
     pub last_order: Option<[Seat; 4]>,
     pub history: Vec<Turn>,
@@ -49,8 +51,17 @@ impl PlayerView {
 }
 
 impl Match {
+    /// The view without the deal's history: what a fast simulated player needs.
+    pub fn light_view(&self, seat: Seat) -> PlayerView {
+        self.view_inner(Some(seat), false)
+    }
+
     /// The view of `seat` (`None` = spectator).
     pub fn view(&self, seat: Option<Seat>) -> PlayerView {
+        self.view_inner(seat, true)
+    }
+
+    fn view_inner(&self, seat: Option<Seat>, with_history: bool) -> PlayerView {
         let sees = |a: Seat, b: Option<Seat>| seat.is_some_and(|v| v == a || Some(v) == b);
         let shown =
             |card: Option<CardId>, a: Seat, b: Option<Seat>| card.filter(|&c| sees(a, b) || self.played.contains(c));
@@ -70,9 +81,10 @@ impl Match {
             turn: self.turn,
             to_act,
             table: self.table,
+            passes: self.passes,
             finished: self.finished.to_vec(),
             last_order: self.last_order,
-            history: self.history.clone(),
+            history: if with_history { self.history.clone() } else { Vec::new() },
             played: self.played,
             tributes: self
                 .tributes

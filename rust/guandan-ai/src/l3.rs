@@ -1,0 +1,356 @@
+//! L3 (hard): L2's judgement plus memory, inference and search.
+//!
+//! It remembers every card played (the view's public history), infers from passes which ranks a
+//! player probably lacks, samples hidden hands consistent with what it knows (weighted by that
+//! inference), and plays each of its best candidates out to the end of the deal in every sampled
+//! world with L2 playing all seats. The candidate with the best mean outcome (blended with its L2
+//! score) wins. Rollouts are split over the threads it is given; the result does not depend on the
+//! number of threads.
+
+use crate::agent::{Agent, Budget, Candidate, Decision, Trace, Weights, duty};
+use crate::l2::{l2_decision, ranked_candidates, reason_for};
+use guandan_core::card::{Card, CardSet};
+use guandan_core::combo::{PlayKind, rank_order};
+use guandan_core::deal::below;
+use guandan_core::game::{ActionKind, Event, Match, Phase, Seat, team_of};
+use guandan_core::view::PlayerView;
+use rand_chacha::ChaCha8Rng;
+use rand_core::{Rng, SeedableRng};
+
+pub struct L3 {
+    pub weights: Weights,
+    pub iterations: u32,
+    pub threads: u32,
+    pub trace: bool,
+    /// Candidates searched (the L2 top few).
+    pub width: usize,
+    /// Weight of the L2 score against the playout mean.
+    pub prior: f32,
+}
+
+impl L3 {
+    pub fn new(profile: &crate::AiProfile) -> Self {
+        L3 {
+            weights: profile.weights,
+            iterations: profile.iterations.max(1),
+            threads: profile.threads.max(1),
+            trace: profile.trace,
+            width: 4,
+            prior: 0.15,
+        }
+    }
+}
+
+/// Per seat and rank, how likely the seat still holds that rank (1 = no evidence).
+pub type Beliefs = [[f32; 17]; 4];
+
+/// Inference from the public history: a player who passed on a single, pair or triple played by an
+/// opponent probably holds no group of that size above it (they would usually have beaten it).
+pub fn infer(view: &PlayerView) -> Beliefs {
+    let mut b = [[1.0f32; 17]; 4];
+    let mut table: Option<(Seat, guandan_core::combo::Play)> = None;
+    for t in &view.history {
+        match t.play {
+            Some(p) => table = Some((t.seat, p)),
+            None => {
+                let Some((owner, p)) = table else { continue };
+                if team_of(owner) == team_of(t.seat) {
+                    continue;
+                }
+                let k = p.pattern.kind;
+                if !matches!(k, PlayKind::Single | PlayKind::Pair | PlayKind::Trips) {
+                    continue;
+                }
+                let o = rank_order(p.pattern.rank, view.level);
+                for r in 2..=16u8 {
+                    if rank_order(r, view.level) > o {
+                        b[t.seat as usize][r as usize] *= match k {
+                            PlayKind::Single => 0.55,
+                            _ => 0.75,
+                        };
+                    }
+                }
+            }
+        }
+        // A new trick starts after a clear; the history does not mark it, so a play resets.
+    }
+    b
+}
+
+/// Cards the viewer knows another seat holds (tribute given by the viewer, return received...).
+fn known_cards(view: &PlayerView) -> [CardSet; 4] {
+    let mut known = [CardSet::EMPTY; 4];
+    let Some(me) = view.seat else { return known };
+    for t in &view.tributes {
+        if t.from == me
+            && let (Some(to), Some(c)) = (t.to, t.card)
+            && !view.played.contains(c)
+            && to != me
+        {
+            known[to as usize].insert(c);
+        }
+        if t.to == Some(me)
+            && let Some(c) = t.returned
+            && !view.played.contains(c)
+        {
+            known[t.from as usize].insert(c);
+        }
+    }
+    known
+}
+
+/// One world consistent with the view: the other seats' hands drawn from the unseen cards.
+pub fn sample_world(view: &PlayerView, beliefs: &Beliefs, rng: &mut ChaCha8Rng) -> [CardSet; 4] {
+    let me = view.seat.unwrap_or(0) as usize;
+    let known = known_cards(view);
+    let mut hands = [CardSet::EMPTY; 4];
+    hands[me] = view.hand;
+    let mut left = [0u8; 4];
+    let mut unseen = CardSet::FULL.minus(view.hand).minus(view.played);
+    for s in 0..4 {
+        if s == me {
+            continue;
+        }
+        let k = known[s].intersect(unseen);
+        let k = if k.len() <= view.card_counts[s] as usize { k } else { CardSet::EMPTY };
+        hands[s] = k;
+        unseen = unseen.minus(k);
+        left[s] = view.card_counts[s].saturating_sub(k.len() as u8);
+    }
+    let mut cards = unseen.ids();
+    for i in (1..cards.len()).rev() {
+        let j = below(rng, i as u32 + 1) as usize;
+        cards.swap(i, j);
+    }
+    for id in cards {
+        let r = Card::from_id(id).rank().0 as usize;
+        let weights: [f32; 4] =
+            std::array::from_fn(|s| if s == me || left[s] == 0 { 0.0 } else { left[s] as f32 * beliefs[s][r] });
+        let total: f32 = weights.iter().sum();
+        if total <= 0.0 {
+            break;
+        }
+        let mut x = (rng.next_u32() as f32 / u32::MAX as f32) * total;
+        let mut pick = (0..4).find(|&s| left[s] > 0 && s != me).unwrap_or(me);
+        for (s, &w) in weights.iter().enumerate() {
+            if w > 0.0 && x < w {
+                pick = s;
+                break;
+            }
+            x -= w;
+        }
+        hands[pick].insert(id);
+        left[pick] -= 1;
+    }
+    hands
+}
+
+/// The state of a sampled world: the view's public state with these hands.
+pub fn world(view: &PlayerView, hands: [CardSet; 4]) -> Option<Match> {
+    let setup = guandan_core::game::Setup {
+        rules: view.rules.clone(),
+        seed: view.seq,
+        deal_no: view.deal_no,
+        team_levels: view.team_levels,
+        ace_failures: [0, 0],
+        declarer: view.declarer,
+        last_order: None,
+        hands,
+        leader: view.turn,
+    };
+    let (mut m, _) = Match::from_setup(&setup).ok()?;
+    m.level = view.level;
+    m.table = view.table;
+    m.passes = view.passes;
+    m.turn = view.turn;
+    m.finished = view.finished.iter().copied().collect();
+    m.seq = 0;
+    Some(m)
+}
+
+/// Plays a world to the end of the deal with L2 everywhere; the viewer team's outcome.
+fn playout(mut m: Match, me: Seat, weights: &Weights, budget: &Budget) -> f32 {
+    let mut events = Vec::with_capacity(8);
+    for _ in 0..400 {
+        if budget.must_stop() {
+            return 0.0;
+        }
+        let seat = m.turn;
+        let view = m.light_view(seat);
+        let d = l2_decision(&view, weights, false);
+        events.clear();
+        let action = m.action(seat, d.action);
+        if m.apply_into(&action, &mut events).is_err() {
+            return 0.0;
+        }
+        for e in &events {
+            if let Event::DealEnded { order, .. } = e {
+                let partner_place = order.iter().position(|&s| s == (order[0] + 2) % 4).unwrap_or(3);
+                let gain = m.rules.levels_per_finish[partner_place - 1] as f32;
+                return if team_of(order[0]) == team_of(me) { gain } else { -gain };
+            }
+        }
+    }
+    0.0
+}
+
+impl L3 {
+    fn search(&self, view: &PlayerView, rng: &mut ChaCha8Rng, budget: &Budget) -> Decision {
+        let me = view.seat.unwrap_or(0);
+        let mut cands = ranked_candidates(view, &self.weights);
+        if cands.len() <= 1 || view.hand.len() <= 1 {
+            return l2_decision(view, &self.weights, self.trace);
+        }
+        // Going out ends the question.
+        if cands[0].play.is_some_and(|p| p.cards == view.hand) {
+            return l2_decision(view, &self.weights, self.trace);
+        }
+        cands.truncate(self.width);
+        let beliefs = infer(view);
+        let worlds = (self.iterations as usize / cands.len()).max(1);
+        let seeds: Vec<u64> = (0..worlds).map(|_| rng.next_u64()).collect();
+        // sums[c] over worlds; each thread takes every `threads`-th world.
+        let threads = (self.threads as usize).min(worlds).max(1);
+        let per_thread: Vec<(Vec<f32>, u32)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .map(|t| {
+                    let cands = &cands;
+                    let seeds = &seeds;
+                    let beliefs = &beliefs;
+                    scope.spawn(move || {
+                        let mut sums = vec![0.0f32; cands.len()];
+                        let mut done = 0u32;
+                        for w in (t..seeds.len()).step_by(threads) {
+                            if budget.soft_expired() {
+                                break;
+                            }
+                            let mut wr = ChaCha8Rng::seed_from_u64(seeds[w]);
+                            let hands = sample_world(view, beliefs, &mut wr);
+                            let Some(base) = world(view, hands) else { continue };
+                            for (ci, c) in cands.iter().enumerate() {
+                                let mut m = base.clone();
+                                let kind = match c.play {
+                                    Some(p) => Match::play_kind(&p),
+                                    None => ActionKind::Pass,
+                                };
+                                let a = m.action(me, kind);
+                                let mut ev = Vec::new();
+                                if m.apply_into(&a, &mut ev).is_err() {
+                                    continue;
+                                }
+                                let ended = ev.iter().find_map(|e| match e {
+                                    Event::DealEnded { order, .. } => Some(*order),
+                                    _ => None,
+                                });
+                                sums[ci] += match ended {
+                                    Some(order) => {
+                                        let pp = order.iter().position(|&s| s == (order[0] + 2) % 4).unwrap_or(3);
+                                        let g = m.rules.levels_per_finish[pp - 1] as f32;
+                                        if team_of(order[0]) == team_of(me) { g } else { -g }
+                                    }
+                                    None => playout(m, me, &self.weights, budget),
+                                };
+                            }
+                            done += 1;
+                        }
+                        (sums, done)
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or((Vec::new(), 0))).collect()
+        });
+        let done: u32 = per_thread.iter().map(|(_, d)| d).sum();
+        if done == 0 {
+            return l2_decision(view, &self.weights, self.trace);
+        }
+        let mut scored: Vec<Candidate> = cands
+            .iter()
+            .enumerate()
+            .map(|(ci, c)| {
+                let mean = per_thread.iter().map(|(s, _)| s.get(ci).copied().unwrap_or(0.0)).sum::<f32>() / done as f32;
+                Candidate { search: Some(mean), score: mean + self.prior * c.score, ..c.clone() }
+            })
+            .collect();
+        scored.sort_by(|a, b| b.score.total_cmp(&a.score));
+        let best = scored[0].clone();
+        let action = match best.play {
+            Some(p) => Match::play_kind(&p),
+            None => ActionKind::Pass,
+        };
+        let trace = self.trace.then(|| {
+            let (reason, reason_args) = reason_for(&best, view);
+            Trace { agent: "L3".into(), candidates: scored, reason, reason_args, playouts: done, fell_back: false }
+        });
+        Decision { action, trace }
+    }
+}
+
+impl Agent for L3 {
+    fn name(&self) -> String {
+        "L3".into()
+    }
+    fn decide(&mut self, view: &PlayerView, rng: &mut ChaCha8Rng, budget: &Budget) -> Decision {
+        match duty(view) {
+            Some(Phase::Play) => self.search(view, rng, budget),
+            _ => l2_decision(view, &self.weights, self.trace),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use guandan_core::rules::RuleConfig;
+    use guandan_core::sim::random_action;
+
+    #[test]
+    fn sampled_worlds_respect_counts_and_the_viewers_knowledge() {
+        let (mut m, _) = Match::new(12, RuleConfig::competition()).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        for _ in 0..40 {
+            let a = random_action(&m, &mut rng).unwrap();
+            m.apply(&a).unwrap();
+        }
+        let seat = m.turn;
+        let v = m.view(Some(seat));
+        let b = infer(&v);
+        for i in 0..20 {
+            let mut r = ChaCha8Rng::seed_from_u64(i);
+            let hands = sample_world(&v, &b, &mut r);
+            assert_eq!(hands[seat as usize], v.hand);
+            let mut all = v.played;
+            for (s, h) in hands.iter().enumerate() {
+                assert_eq!(h.len(), m.hands[s].len(), "seat {s}");
+                assert!(all.intersect(*h).is_empty());
+                all = all.union(*h);
+            }
+            assert_eq!(all, CardSet::FULL);
+        }
+    }
+
+    /// The agent sees only the view: two states that differ only in hidden hands give the same decision.
+    #[test]
+    fn decisions_do_not_depend_on_hidden_cards() {
+        let (mut m, _) = Match::new(21, RuleConfig::competition()).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        for _ in 0..30 {
+            let a = random_action(&m, &mut rng).unwrap();
+            m.apply(&a).unwrap();
+        }
+        let seat = m.turn;
+        let mut other = m.clone();
+        let (a, b) = (((seat + 1) % 4) as usize, ((seat + 3) % 4) as usize);
+        // Swap one card between two hidden hands (same counts, different cards).
+        let ca = other.hands[a].iter().next().unwrap();
+        let cb = other.hands[b].iter().next().unwrap();
+        other.hands[a] = other.hands[a].minus(CardSet::EMPTY.with(ca)).with(cb);
+        other.hands[b] = other.hands[b].minus(CardSet::EMPTY.with(cb)).with(ca);
+        let profile = crate::AiProfile { iterations: 24, ..crate::AiProfile::level(crate::AiLevel::L3) };
+        for mk in [profile.clone(), crate::AiProfile::level(crate::AiLevel::L2)] {
+            let mut x = crate::make_agent(&mk);
+            let d1 = x.decide(&m.view(Some(seat)), &mut ChaCha8Rng::seed_from_u64(9), &Budget::unlimited());
+            let d2 = x.decide(&other.view(Some(seat)), &mut ChaCha8Rng::seed_from_u64(9), &Budget::unlimited());
+            assert_eq!(d1.action, d2.action);
+        }
+    }
+}
