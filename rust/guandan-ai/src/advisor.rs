@@ -6,7 +6,6 @@ use crate::agent::{AiProfile, legal_plays};
 use crate::l2::{ranked_candidates, reason_for};
 use guandan_core::card::{Card, CardSet, Suit};
 use guandan_core::combo::{Play, PlayKind, beats, classify, position_rank, rank_order, wild_set};
-use guandan_core::movegen::card_choices;
 use guandan_core::view::PlayerView;
 use serde::Serialize;
 
@@ -96,14 +95,13 @@ pub fn selection(view: &PlayerView, selected: CardSet) -> SelectionInfo {
             completions.push(Completion { play: p, missing: p.cards.minus(sel) });
             continue;
         }
-        // Another choice of cards for this play may hold the selection.
+        // Another choice of cards for this play may hold the selection: swap each selected card
+        // in for a card of the same rank (a wild for any card) and check the reading.
         if !sel_ranks.iter().all(|&r| may_hold_rank(&p, r)) {
             continue;
         }
-        if let Some(c) = card_choices(view.hand, &p.pattern, view.level, &view.rules, 64)
-            .into_iter()
-            .filter(|c| sel.is_subset(*c))
-            .min_by_key(|c| c.intersect(wilds).len())
+        if let Some(c) = swap_in(p.cards, sel, wilds)
+            && classify(c, view.level, &view.rules).iter().any(|r| r.pattern == p.pattern)
         {
             completions.push(Completion { play: Play { cards: c, ..p }, missing: c.minus(sel) });
         }
@@ -126,6 +124,26 @@ pub fn selection(view: &PlayerView, selected: CardSet) -> SelectionInfo {
         }
     }
     SelectionInfo { readings, playable, completions, wild_snaps }
+}
+
+/// `cards` with every card of `sel` swapped in for an unselected card of the same rank (any card
+/// for a wild; wilds in `cards` last).
+fn swap_in(cards: CardSet, sel: CardSet, wilds: CardSet) -> Option<CardSet> {
+    let mut out = cards;
+    for x in sel.minus(cards).iter() {
+        let free = out.minus(sel);
+        let rank = Card::from_id(x).rank();
+        let y = if wilds.contains(x) {
+            free.iter().max_by_key(|&id| (wilds.contains(id), id))
+        } else {
+            free.iter()
+                .find(|&id| !wilds.contains(id) && Card::from_id(id).rank() == rank)
+                .or_else(|| free.intersect(wilds).iter().next())
+        }?;
+        out.remove(y);
+        out.insert(x);
+    }
+    Some(out)
 }
 
 fn may_hold_rank(p: &Play, rank: u8) -> bool {

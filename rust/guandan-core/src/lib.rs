@@ -6,6 +6,7 @@ pub mod deal;
 
 pub use card::{Card, CardId, CardSet, ParseError, Rank, Suit};
 pub mod combo;
+pub mod fuzz;
 pub mod game;
 pub mod log;
 pub mod movegen;

@@ -1,0 +1,134 @@
+//! Fuzz entry points shared by the libFuzzer targets (`rust/guandan-core/fuzz/`) and the seeded
+//! `guandan fuzz` driver. Each takes arbitrary bytes; a panic is a finding (either the code under
+//! test panicked, or an invariant below failed).
+
+use crate::card::{Card, CardSet, Rank};
+use crate::combo::classify;
+use crate::game::{Action, ActionKind, Match};
+use crate::log::MatchLog;
+use crate::movegen;
+use crate::rules::RuleConfig;
+use crate::sim::check_conservation;
+
+/// Parsers never panic; what parses prints back to itself.
+pub fn parsers(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    if let Ok(c) = Card::parse(&text) {
+        assert_eq!(Card::parse(&c.notation()), Ok(c));
+    }
+    if let Ok(set) = CardSet::parse(&text) {
+        assert_eq!(CardSet::parse(&set.notation()).map(|s| s.len()), Ok(set.len()));
+    }
+    let _ = Rank::parse_level(&text);
+    let _ = RuleConfig::from_json(&text);
+    if let Ok((log, _)) = MatchLog::parse_lenient(&text) {
+        let _ = log.recover();
+        let _ = log.replay();
+    }
+}
+
+/// Reads bytes as a stream of small numbers.
+struct Bytes<'a> {
+    data: &'a [u8],
+    i: usize,
+}
+
+impl Bytes<'_> {
+    fn next(&mut self) -> Option<u8> {
+        let b = *self.data.get(self.i)?;
+        self.i += 1;
+        Some(b)
+    }
+}
+
+/// Drives a match with actions decoded from bytes: every action either applies (and the state
+/// stays consistent) or is rejected with a code and leaves the state untouched. Also checks that
+/// generated moves are legal and that the move generator agrees with classification.
+pub fn engine(data: &[u8]) {
+    let mut b = Bytes { data, i: 0 };
+    let seed = u64::from(b.next().unwrap_or(0)) | u64::from(b.next().unwrap_or(0)) << 8;
+    let rules = match b.next().unwrap_or(0) % 3 {
+        0 => RuleConfig::competition(),
+        1 => RuleConfig::huaian(),
+        _ => RuleConfig::house(),
+    };
+    let Ok((mut m, _)) = Match::new(seed, rules) else { return };
+    while let Some(op) = b.next() {
+        if m.is_over() {
+            break;
+        }
+        let seat = b.next().unwrap_or(0) % 5;
+        let kind = match op % 8 {
+            // Mostly legal moves, picked by index, so matches get deep.
+            0..=3 => {
+                let to_act = m.to_act();
+                let Some(&s) = to_act.first() else { break };
+                let plays = m.legal_plays();
+                let pick = b.next().unwrap_or(0) as usize;
+                let kind = match m.phase {
+                    crate::game::Phase::Tribute => {
+                        ActionKind::Tribute { card: m.tribute_options(s).iter().next().unwrap_or(0) }
+                    }
+                    crate::game::Phase::Return => {
+                        ActionKind::Return { card: m.return_options(s).iter().next().unwrap_or(0) }
+                    }
+                    _ if plays.is_empty() || (m.can_pass() && pick % 5 == 0) => ActionKind::Pass,
+                    _ => Match::play_kind(&plays[pick % plays.len()]),
+                };
+                let action = m.action(s, kind);
+                m.apply(&action).expect("a generated legal action was rejected");
+                check_conservation(&m).expect("cards conserved");
+                continue;
+            }
+            4 => {
+                let n = b.next().unwrap_or(0) % 12;
+                let cards: Vec<u8> = (0..n).map(|_| b.next().unwrap_or(0)).collect();
+                ActionKind::Play { cards, reading: None }
+            }
+            5 => ActionKind::Pass,
+            6 => ActionKind::Tribute { card: b.next().unwrap_or(0) },
+            _ => ActionKind::Return { card: b.next().unwrap_or(0) },
+        };
+        let seq_skew = u64::from(b.next().unwrap_or(0) % 3 == 0);
+        let action = Action { seq: m.seq + seq_skew, seat, kind };
+        let before = m.clone();
+        match m.apply(&action) {
+            Ok(_) => check_conservation(&m).expect("cards conserved"),
+            Err(e) => {
+                assert!((1..=9).contains(&e.code()));
+                assert!(m == before, "a rejected action changed the state");
+            }
+        }
+    }
+    // Generated moves are legal and legal moves are generated (for the seat to act, if playing).
+    if m.phase == crate::game::Phase::Play {
+        let hand = m.hands[m.turn as usize];
+        for p in m.legal_plays() {
+            assert!(p.cards.is_subset(hand));
+            assert!(classify(p.cards, m.level, &m.rules).iter().any(|r| r.pattern == p.pattern));
+            let mut next = m.clone();
+            next.apply(&m.action(m.turn, Match::play_kind(&p))).expect("generated play accepted");
+        }
+        let _ = movegen::leads(hand, m.level, &m.rules);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::{Rng, SeedableRng};
+
+    #[test]
+    fn random_bytes_find_nothing() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for _ in 0..300 {
+            let n = (rng.next_u32() % 400) as usize;
+            let data: Vec<u8> = (0..n).map(|_| rng.next_u32() as u8).collect();
+            parsers(&data);
+            engine(&data);
+        }
+        parsers(b"S2 HT SB HR");
+        parsers(b"{\"version\":1,\"seed\":1,\"rules\":{}}\n{\"seq\":0,\"seat\":9,\"type\":\"pass\"}\n");
+    }
+}
