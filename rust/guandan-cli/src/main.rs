@@ -13,6 +13,7 @@ use guandan_core::sim;
 use serde_json::{Value, json};
 use std::process::ExitCode;
 
+mod bench;
 mod bot;
 mod plot;
 use std::time::Instant;
@@ -100,6 +101,26 @@ enum Command {
     /// Plays on the Guandan AI competition platform: JSON messages in, `{"actIndex": i}` out
     /// (stdin/stdout, one per line, or --ws URL).
     Bot(bot::BotArgs),
+    /// Seeded fuzzing of the parsers and the engine API (the libFuzzer targets' entry points).
+    Fuzz {
+        /// `engine`, `parsers` or `all`.
+        #[arg(long, default_value = "all")]
+        target: String,
+        #[arg(long, default_value_t = 10_000)]
+        iterations: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Quick timings of rules and AI decisions on seeded random positions (p50 / p99).
+    Bench {
+        #[arg(long, default_value_t = 2000)]
+        positions: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Positions searched by L3 (slow).
+        #[arg(long, default_value_t = 100)]
+        l3_positions: usize,
+    },
     /// Prints the four hands of a seeded first deal.
     Deal {
         #[arg(long, default_value_t = 1)]
@@ -308,12 +329,44 @@ fn run(cli: Cli) -> Result<ExitCode, Usage> {
             }
         }
         Command::Bot(args) => bot::run(args).map_err(Usage)?,
+        Command::Fuzz { target, iterations, seed } => return fuzz_cmd(&target, iterations, seed),
+        Command::Bench { positions, seed, l3_positions } => bench::run(positions, seed, l3_positions),
         Command::Deal { seed } => {
             for (seat, hand) in guandan_core::deal::deal_for_seed(seed).iter().enumerate() {
                 println!("seat {seat}: {}", hand.notation());
             }
         }
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn fuzz_cmd(target: &str, iterations: u64, seed: u64) -> Result<ExitCode, Usage> {
+    use rand_core::{Rng, SeedableRng};
+    let targets: Vec<(&str, fn(&[u8]))> = match target {
+        "engine" => vec![("engine", guandan_core::fuzz::engine)],
+        "parsers" => vec![("parsers", guandan_core::fuzz::parsers)],
+        "all" => vec![("engine", guandan_core::fuzz::engine), ("parsers", guandan_core::fuzz::parsers)],
+        other => return Err(Usage(format!("unknown fuzz target {other:?}: engine, parsers or all"))),
+    };
+    // Findings are reported here, not as a crash trace.
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let start = Instant::now();
+    for i in 0..iterations {
+        let n = (rng.next_u32() % 600) as usize;
+        let data: Vec<u8> = (0..n).map(|_| rng.next_u32() as u8).collect();
+        for (name, f) in &targets {
+            if let Err(e) = std::panic::catch_unwind(|| f(&data)) {
+                let msg =
+                    e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()));
+                let path = format!("fuzz-{name}-{seed}-{i}.bin");
+                let _ = std::fs::write(&path, &data);
+                eprintln!("FINDING in {name} at iteration {i}: {}; input saved to {path}", msg.unwrap_or_default());
+                return Ok(ExitCode::from(1));
+            }
+        }
+    }
+    println!("{iterations} inputs x {} target(s), no findings ({:.1} s)", targets.len(), start.elapsed().as_secs_f64());
     Ok(ExitCode::SUCCESS)
 }
 
