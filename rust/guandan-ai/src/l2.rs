@@ -35,6 +35,9 @@ pub struct Situation<'a> {
     /// Next opponent in turn order still in.
     pub next_opp_cards: u8,
     pub current: Evaluation,
+    /// Above 1 when the levels at stake call for fighting (behind, opponents at A, a double down
+    /// within reach); below 1 when comfortably ahead.
+    pub aggression: f32,
 }
 
 impl<'a> Situation<'a> {
@@ -50,6 +53,16 @@ impl<'a> Situation<'a> {
         let next_opp =
             (1..4u8).map(|d| (seat + d) % 4).find(|&s| counts[s as usize] > 0 && team_of(s) != team_of(seat));
         let table = view.table;
+        let mine = view.team_levels[team_of(seat) as usize].0 as f32;
+        let theirs = view.team_levels[1 - team_of(seat) as usize].0 as f32;
+        let mut aggression = 1.0 + (theirs - mine) * 0.04;
+        if theirs >= 14.0 {
+            aggression += 0.3;
+        }
+        // Partner already first: second place makes a double down (+3), worth fighting for.
+        if view.finished.first() == Some(&partner_of(seat)) {
+            aggression += 0.4;
+        }
         Situation {
             view,
             seat,
@@ -61,6 +74,7 @@ impl<'a> Situation<'a> {
             table,
             next_opp_cards: next_opp.map_or(27, |s| counts[s as usize]),
             current: evaluate(view.hand, wilds, view.level, weights),
+            aggression: aggression.clamp(0.7, 1.6),
         }
     }
 
@@ -124,7 +138,7 @@ impl<'a> Situation<'a> {
                 }
             }
         }
-        let score = w.hand * hand_part + w.partner * partner + w.threat * threat;
+        let score = w.hand * hand_part + w.partner * partner + w.threat * self.aggression * threat;
         Candidate { play: p.copied(), card: None, score, hand: hand_part, partner, threat, search: None }
     }
 }
