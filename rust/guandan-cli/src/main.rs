@@ -342,7 +342,8 @@ fn run(cli: Cli) -> Result<ExitCode, Usage> {
 
 fn fuzz_cmd(target: &str, iterations: u64, seed: u64) -> Result<ExitCode, Usage> {
     use rand_core::{Rng, SeedableRng};
-    let targets: Vec<(&str, fn(&[u8]))> = match target {
+    type Target = (&'static str, fn(&[u8]));
+    let targets: Vec<Target> = match target {
         "engine" => vec![("engine", guandan_core::fuzz::engine)],
         "parsers" => vec![("parsers", guandan_core::fuzz::parsers)],
         "all" => vec![("engine", guandan_core::fuzz::engine), ("parsers", guandan_core::fuzz::parsers)],

@@ -72,7 +72,7 @@ pub fn engine(data: &[u8]) {
                     crate::game::Phase::Return => {
                         ActionKind::Return { card: m.return_options(s).iter().next().unwrap_or(0) }
                     }
-                    _ if plays.is_empty() || (m.can_pass() && pick % 5 == 0) => ActionKind::Pass,
+                    _ if plays.is_empty() || (m.can_pass() && pick.is_multiple_of(5)) => ActionKind::Pass,
                     _ => Match::play_kind(&plays[pick % plays.len()]),
                 };
                 let action = m.action(s, kind);
@@ -89,7 +89,7 @@ pub fn engine(data: &[u8]) {
             6 => ActionKind::Tribute { card: b.next().unwrap_or(0) },
             _ => ActionKind::Return { card: b.next().unwrap_or(0) },
         };
-        let seq_skew = u64::from(b.next().unwrap_or(0) % 3 == 0);
+        let seq_skew = u64::from(b.next().unwrap_or(0).is_multiple_of(3));
         let action = Action { seq: m.seq + seq_skew, seat, kind };
         let before = m.clone();
         match m.apply(&action) {
