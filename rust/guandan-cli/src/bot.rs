@@ -30,6 +30,9 @@ use std::time::{Duration, Instant};
 #[path = "bot_ws.rs"]
 mod ws;
 
+/// L3 playouts allowed when a time budget is given (far more than fit in any sane budget).
+const BUDGETED_ITERATIONS: u32 = 1_000_000;
+
 /// `guandan bot` arguments.
 #[derive(clap::Args, Debug, Clone)]
 pub struct BotArgs {
@@ -67,7 +70,8 @@ pub fn run(args: BotArgs) -> Result<(), String> {
     let mut profile = AiProfile::level(level);
     if let Some(ms) = args.budget_ms {
         profile.budget_ms = ms;
-        profile.iterations = u32::MAX;
+        // The clock decides; the cap only bounds what L3 allocates for its worlds up front.
+        profile.iterations = profile.iterations.max(BUDGETED_ITERATIONS);
     }
     let mut bot = Bot::new(profile, rules, args.seed)?;
     match &args.ws {
@@ -139,6 +143,27 @@ impl WireRank {
     }
 }
 
+/// An integer that may arrive as a number or as digits in a string.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum WireInt {
+    Int(i64),
+    Text(String),
+}
+
+impl WireInt {
+    pub fn get(&self) -> Option<i64> {
+        match self {
+            WireInt::Int(i) => Some(*i),
+            WireInt::Text(t) => t.trim().parse().ok(),
+        }
+    }
+}
+
+fn int(v: &Lenient<WireInt>) -> Option<i64> {
+    v.0.as_ref().and_then(WireInt::get)
+}
+
 /// The cards of an action: a list, or the text `PASS`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(untagged)]
@@ -166,7 +191,7 @@ pub enum WireAction {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct PublicSeat {
-    pub rest: Lenient<i64>,
+    pub rest: Lenient<WireInt>,
     pub play_area: Lenient<WireAction>,
 }
 
@@ -179,26 +204,30 @@ pub struct Message {
     pub stage: Lenient<String>,
     #[serde(alias = "handCard")]
     pub hand_cards: Lenient<Vec<String>>,
-    pub my_pos: Lenient<i64>,
+    pub my_pos: Lenient<WireInt>,
     pub public_info: Lenient<Vec<Lenient<PublicSeat>>>,
     pub self_rank: Lenient<WireRank>,
     pub oppo_rank: Lenient<WireRank>,
     pub cur_rank: Lenient<WireRank>,
-    pub cur_pos: Lenient<i64>,
+    pub cur_pos: Lenient<WireInt>,
     pub cur_action: Lenient<WireAction>,
-    pub greater_pos: Lenient<i64>,
+    pub greater_pos: Lenient<WireInt>,
     pub greater_action: Lenient<WireAction>,
     pub action_list: Lenient<Vec<Value>>,
-    pub index_range: Lenient<i64>,
+    pub index_range: Lenient<WireInt>,
     /// Tribute or return: `[[from, to, card], ...]`.
     pub result: Lenient<Vec<(i64, i64, String)>>,
-    pub anti_nums: Lenient<i64>,
+    pub anti_nums: Lenient<WireInt>,
     pub anti_pos: Lenient<Vec<i64>>,
     pub order: Lenient<Vec<i64>>,
 }
 
-fn seat(v: &Lenient<i64>) -> Option<Seat> {
-    v.0.filter(|s| (0..4).contains(s)).map(|s| s as Seat)
+fn seat(v: &Lenient<WireInt>) -> Option<Seat> {
+    seat_of(int(v)?)
+}
+
+fn seat_of(v: i64) -> Option<Seat> {
+    (0..4).contains(&v).then_some(v as Seat)
 }
 
 /// A card in competition notation, leniently (`s10`, `C10` and `CT` are all the ten of clubs).
@@ -378,8 +407,12 @@ impl Bot {
                 return None;
             }
         };
-        let Ok(msg) = serde_json::from_value::<Message>(value) else {
+        if !value.is_object() {
             log(format!("ignored a message that is not a JSON object: {}", clip(text)));
+            return None;
+        }
+        let Ok(msg) = serde_json::from_value::<Message>(value) else {
+            log(format!("ignored a message that does not parse: {}", clip(text)));
             return None;
         };
         match msg.kind.0.as_deref() {
@@ -389,7 +422,7 @@ impl Bot {
                 None
             }
             other => {
-                log(format!("ignored a message of type {other:?}: {}", clip(text)));
+                log(format!("ignored a message of type {}: {}", other.unwrap_or("(none)"), clip(text)));
                 None
             }
         }
@@ -427,7 +460,7 @@ impl Bot {
             }
             "tribute" => {
                 for (from, to, card) in msg.result.0.iter().flatten() {
-                    let (Some(from), Some(to)) = (seat(&Lenient(Some(*from))), seat(&Lenient(Some(*to)))) else {
+                    let (Some(from), Some(to)) = (seat_of(*from), seat_of(*to)) else {
                         continue;
                     };
                     let card = parse_card(card).map(|c| c.ids()[0]);
@@ -449,11 +482,11 @@ impl Bot {
             }
             "anti-tribute" => log(format!(
                 "{} player(s) resisted the tribute: {:?}",
-                msg.anti_nums.0.unwrap_or(0),
+                int(&msg.anti_nums).unwrap_or(0),
                 msg.anti_pos.0.clone().unwrap_or_default()
             )),
             "episodeOver" => {
-                let order: Vec<Seat> = msg.order.0.iter().flatten().filter_map(|&s| seat(&Lenient(Some(s)))).collect();
+                let order: Vec<Seat> = msg.order.0.iter().flatten().filter_map(|&s| seat_of(s)).collect();
                 if let [a, b, c, d] = order[..] {
                     self.last_order = Some([a, b, c, d]);
                 }
@@ -471,13 +504,13 @@ impl Bot {
     /// The index to answer an `act` with (always inside the list when the list is not empty).
     pub fn act(&mut self, msg: &Message) -> usize {
         let list: Vec<Act> = msg.action_list.0.iter().flatten().map(Act::from_value).collect();
-        let max = match (list.len(), msg.index_range.0) {
+        let max = match (list.len(), int(&msg.index_range)) {
             (0, r) => r.unwrap_or(0).max(0) as usize,
             (n, Some(r)) if r >= 0 => (n - 1).min(r as usize),
             (n, _) => n - 1,
         };
         if list.is_empty() {
-            log("an act without an actionList: answering 0");
+            log("an act without a usable actionList (missing, empty or not a list): answering 0");
             return 0;
         }
         let index = if list.len() == 1 { 0 } else { self.choose(msg, &list) };
@@ -578,7 +611,7 @@ impl Bot {
         let public: Vec<PublicSeat> =
             msg.public_info.0.iter().flatten().map(|p| p.0.clone().unwrap_or_default()).collect();
         for (s, p) in public.iter().enumerate().take(4) {
-            if let Some(rest) = p.rest.0.filter(|r| (0..=30).contains(r)) {
+            if let Some(rest) = int(&p.rest).filter(|r| (0..=30).contains(r)) {
                 counts[s] = rest as u8;
             }
         }
@@ -609,6 +642,12 @@ impl Bot {
             }
         } else {
             None
+        };
+        // Passes since the play on the table.
+        let passes = if table.is_some() {
+            self.turns.iter().rev().take_while(|t| matches!(t.act, Act::Pass)).count().min(3) as u8
+        } else {
+            0
         };
         let finished: Vec<Seat> = (0..4u8).filter(|&s| counts[s as usize] == 0).collect();
         let team_levels = {
@@ -641,6 +680,7 @@ impl Bot {
         v.turn = me;
         v.to_act = vec![me];
         v.table = table;
+        v.passes = passes;
         v.finished = finished;
         v.last_order = self.last_order;
         v.history = history;
@@ -770,4 +810,183 @@ fn common_count(a: &[Card], b: &[Card]) -> usize {
         }
     }
     n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn act(v: Value) -> Act {
+        Act::from_value(&v)
+    }
+
+    fn cards(text: &str) -> Vec<Card> {
+        text.split_whitespace().map(|c| parse_card(c).unwrap()).collect()
+    }
+
+    fn bot() -> Bot {
+        Bot::new(AiProfile::level(AiLevel::L2), RuleConfig::huaian(), 1).unwrap()
+    }
+
+    #[test]
+    fn ranks_as_characters_or_integers() {
+        let r = |v: Value| serde_json::from_value::<WireRank>(v).unwrap().value();
+        assert_eq!(r(json!("T")), Some(10));
+        assert_eq!(r(json!("10")), Some(10));
+        assert_eq!(r(json!("a")), Some(14));
+        assert_eq!(r(json!(14)), Some(14));
+        assert_eq!(r(json!(1)), Some(14));
+        assert_eq!(r(json!(2)), Some(2));
+        assert_eq!(r(json!("B")), Some(15));
+        assert_eq!(r(json!(16)), Some(16));
+        assert_eq!(r(json!("JOKER")), Some(0));
+        assert_eq!(r(json!(17)), None);
+        assert_eq!(r(json!("X")), None);
+        assert_eq!(serde_json::from_value::<WireRank>(json!(15)).unwrap().level(), None);
+    }
+
+    #[test]
+    fn actions_normalize_across_platform_spellings() {
+        let kings = Act::Play { kind: PlayKind::FourKings, rank: Some(0), cards: Some(cards("SB SB HR HR")) };
+        assert_eq!(act(json!(["Bomb", "JOKER", ["SB", "SB", "HR", "HR"]])), kings);
+        assert_eq!(act(json!(["FourKings", "JOKER", ["SB", "SB", "HR", "HR"]])), kings);
+        assert_eq!(act(json!(["Bomb", 0, ["SB", "SB", "HR", "HR"]])), kings);
+        let low = |rank: Value| act(json!(["Straight", rank, ["SA", "S2", "H3", "S4", "S5"]]));
+        assert!(matches!(low(json!("A")), Act::Play { rank: Some(1), .. }));
+        assert!(matches!(low(json!(14)), Act::Play { rank: Some(1), .. }));
+        assert!(matches!(low(json!(1)), Act::Play { rank: Some(1), .. }));
+        assert!(matches!(
+            act(json!(["Straight", "T", ["ST", "SJ", "HQ", "SK", "SA"]])),
+            Act::Play { kind: PlayKind::Straight, rank: Some(10), .. }
+        ));
+        assert!(matches!(act(json!(["Single", "A", ["SA"]])), Act::Play { rank: Some(14), .. }));
+        assert_eq!(act(json!(["PASS", "PASS", "PASS"])), Act::Pass);
+        assert_eq!(act(json!(["PASS", "PASS", []])), Act::Pass);
+        assert_eq!(act(json!(["tribute", "tribute", ["S3"]])), Act::Tribute(Some(cards("S3"))));
+        assert_eq!(act(json!(["back", "back", ["C10"]])), Act::Back(Some(cards("CT"))));
+        assert!(matches!(
+            act(json!({"type": "Pair", "rank": "5", "actions": ["S5", "D5"]})),
+            Act::Play { kind: PlayKind::Pair, rank: Some(5), .. }
+        ));
+        assert_eq!(act(json!(["Teleport", "5", ["S5"]])), Act::Unknown);
+        assert_eq!(act(json!(42)), Act::Unknown);
+        assert!(matches!(act(json!(["Single", "5", ["XX"]])), Act::Play { cards: None, .. }));
+    }
+
+    #[test]
+    fn cards_parse_leniently() {
+        assert_eq!(parse_card("s10"), parse_card("ST"));
+        assert_eq!(parse_card("C10").map(|c| c.notation()), Some("CT".into()));
+        assert_eq!(parse_card("sb"), Some(Card::SMALL_JOKER));
+        assert_eq!(parse_card("HR"), Some(Card::BIG_JOKER));
+        assert_eq!(parse_card("Z9"), None);
+        assert_eq!(parse_card("S"), None);
+    }
+
+    fn view_with(hand: &str, level: u8) -> PlayerView {
+        let mut v = bot().template.clone();
+        v.hand = CardSet::parse(hand).unwrap();
+        v.level = Rank(level);
+        v
+    }
+
+    fn play(hand: CardSet, text: &str, level: u8) -> ActionKind {
+        let ids = ids_for(&cards(text), CardSet::FULL.minus(hand));
+        let p = classify(ids, Rank(level), &RuleConfig::huaian())[0];
+        Match::play_kind(&p)
+    }
+
+    #[test]
+    fn a_play_maps_to_the_listed_entry_with_the_same_cards() {
+        let v = view_with("S5 D5 C5 H2 S9", 2);
+        let list: Vec<Act> = [
+            json!(["PASS", "PASS", "PASS"]),
+            json!(["Pair", "5", ["S5", "H2"]]),
+            json!(["Pair", "5", ["S5", "D5"]]),
+            json!(["Pair", "9", ["S9", "H2"]]),
+        ]
+        .into_iter()
+        .map(act)
+        .collect();
+        assert_eq!(map_decision(&play(v.hand, "D5 S5", 2), &list, &v), 2);
+        assert_eq!(map_decision(&play(v.hand, "S5 H2", 2), &list, &v), 1);
+        // A copy choice the platform did not list: same type, rank and size.
+        assert_eq!(map_decision(&play(v.hand, "C5 D5", 2), &list, &v), 2);
+        assert_eq!(map_decision(&ActionKind::Pass, &list, &v), 0);
+        // Not listed at all: PASS when following.
+        assert_eq!(map_decision(&play(v.hand, "S9", 2), &list, &v), 0);
+    }
+
+    #[test]
+    fn bombs_of_one_rank_map_by_size_and_a_lead_falls_back_to_the_smallest() {
+        let v = view_with("S7 H7 C7 D7 D7 S3", 2);
+        let list: Vec<Act> = [
+            json!(["Bomb", "7", ["S7", "H7", "C7", "D7"]]),
+            json!(["Bomb", "7", ["S7", "H7", "C7", "D7", "D7"]]),
+            json!(["Single", "3", ["S3"]]),
+            json!(["Single", "7", ["S7"]]),
+        ]
+        .into_iter()
+        .map(act)
+        .collect();
+        assert_eq!(map_decision(&play(v.hand, "S7 H7 C7 D7 D7", 2), &list, &v), 1);
+        assert_eq!(map_decision(&play(v.hand, "S7 H7 C7 D7", 2), &list, &v), 0);
+        // A pass on a lead is impossible: the smallest non-bomb instead.
+        assert_eq!(map_decision(&ActionKind::Pass, &list, &v), 2);
+    }
+
+    #[test]
+    fn answers_stay_inside_the_list_and_index_range() {
+        let mut b = bot();
+        let answer = |b: &mut Bot, v: Value| -> usize {
+            let text = b.handle_text(&v.to_string()).expect("an act is answered");
+            serde_json::from_str::<Value>(&text).unwrap()["actIndex"].as_u64().unwrap() as usize
+        };
+        let list = json!([["Single", "4", ["S4"]], ["Single", "7", ["D7"]], ["Single", "9", ["S9"]]]);
+        let msg = json!({"type": "act", "stage": "play", "handCards": ["S4", "D7", "S9"], "curRank": "2",
+            "actionList": list, "indexRange": 0});
+        assert_eq!(answer(&mut b, msg), 0);
+        let msg = json!({"type": "act", "stage": "play", "handCards": ["S4", "D7", "S9"], "curRank": "2",
+            "actionList": list, "indexRange": "2"});
+        assert!(answer(&mut b, msg) <= 2);
+        let msg = json!({"type": "act", "stage": "play", "actionList": list, "indexRange": 99});
+        assert!(answer(&mut b, msg) < 3);
+        let msg = json!({"type": "act", "stage": "back", "handCards": ["S4", "D7", "S9"], "curRank": "2",
+            "actionList": [["back", "back", ["S4"]], ["back", "back", ["D7"]]], "indexRange": 1});
+        assert!(answer(&mut b, msg) < 2);
+        // Notifications and junk get no answer.
+        assert_eq!(b.handle_text(r#"{"type":"notify","stage":"play","curPos":1}"#), None);
+        assert_eq!(b.handle_text("not json"), None);
+        assert_eq!(b.handle_text("[1,2]"), None);
+        assert_eq!(b.handle_text(""), None);
+    }
+
+    #[test]
+    fn notifications_build_the_history_and_the_table() {
+        let mut b = bot();
+        b.handle_text(r#"{"type":"notify","stage":"beginning","handCards":["S4","D7","S9"],"myPos":2}"#);
+        b.handle_text(
+            r#"{"type":"notify","stage":"play","curPos":0,"curAction":["Pair","8",["S8","H8"]],"greaterPos":0}"#,
+        );
+        b.handle_text(r#"{"type":"notify","stage":"play","curPos":1,"curAction":["PASS","PASS","PASS"]}"#);
+        // A follow with no greaterAction: the table comes from the notifications.
+        let msg: Message = serde_json::from_value(json!({"type": "act", "stage": "play",
+            "handCards": ["S4", "D7", "S9", "S9"], "curRank": "2",
+            "actionList": [["PASS", "PASS", "PASS"], ["Pair", "9", ["S9", "S9"]]]}))
+        .unwrap();
+        let list: Vec<Act> = msg.action_list.0.iter().flatten().map(Act::from_value).collect();
+        let v = b.view(&msg, &list, Phase::Play).unwrap();
+        assert_eq!(v.seat, Some(2));
+        let (owner, table) = v.table.unwrap();
+        assert_eq!((owner, table.pattern.kind, table.pattern.rank), (0, PlayKind::Pair, 8));
+        assert_eq!(v.passes, 1);
+        assert_eq!(v.history.len(), 2);
+        assert_eq!(v.played.len(), 2);
+        assert!(v.played.intersect(v.hand).is_empty());
+        assert_eq!(v.card_counts, [25, 27, 4, 27]);
+        b.handle_text(r#"{"type":"notify","stage":"episodeOver","order":[0,2,1,3]}"#);
+        assert_eq!(b.last_order, Some([0, 2, 1, 3]));
+        assert!(b.turns.is_empty());
+    }
 }
