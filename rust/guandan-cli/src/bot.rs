@@ -350,6 +350,8 @@ pub struct Bot {
     my_pos: Option<Seat>,
     deals: u32,
     turns: Vec<SeenTurn>,
+    /// Cards each seat held when play began (27, moved by tributes and returns).
+    start_counts: [u8; 4],
     tributes: Vec<SeenTribute>,
     last_order: Option<[Seat; 4]>,
     level: Option<Rank>,
@@ -368,6 +370,7 @@ impl Bot {
             my_pos: None,
             deals: 0,
             turns: Vec::new(),
+            start_counts: [27; 4],
             tributes: Vec::new(),
             last_order: None,
             level: None,
@@ -431,6 +434,13 @@ impl Bot {
     fn new_deal(&mut self) {
         self.turns.clear();
         self.tributes.clear();
+        self.start_counts = [27; 4];
+    }
+
+    /// A card moved from one seat to another (tribute or return).
+    fn moved(&mut self, from: Seat, to: Seat) {
+        self.start_counts[from as usize] = self.start_counts[from as usize].saturating_sub(1);
+        self.start_counts[to as usize] = self.start_counts[to as usize].saturating_add(1);
     }
 
     fn notify(&mut self, msg: &Message, text: &str) {
@@ -465,19 +475,20 @@ impl Bot {
                     };
                     let card = parse_card(card).map(|c| c.ids()[0]);
                     self.tributes.push(SeenTribute { from, to: Some(to), card, returned: None });
+                    self.moved(from, to);
                 }
             }
             "back" => {
                 for (from, to, card) in msg.result.0.iter().flatten() {
+                    let (Some(from), Some(to)) = (seat_of(*from), seat_of(*to)) else {
+                        continue;
+                    };
                     let card = parse_card(card).map(|c| c.ids()[0]);
                     // The return goes from the receiver back to the payer.
-                    if let Some(t) = self
-                        .tributes
-                        .iter_mut()
-                        .find(|t| t.to.is_some_and(|r| r as i64 == *from) && t.from as i64 == *to)
-                    {
+                    if let Some(t) = self.tributes.iter_mut().find(|t| t.to == Some(from) && t.from == to) {
                         t.returned = card;
                     }
+                    self.moved(from, to);
                 }
             }
             "anti-tribute" => log(format!(
@@ -593,13 +604,19 @@ impl Bot {
         // Cards played this deal, as ids that are not in the hand.
         let mut played = CardSet::EMPTY;
         let mut history = Vec::new();
-        let mut counts = [27u8; 4];
+        let mut counts = self.start_counts;
+        // Finishing order as the plays tell it.
+        let mut finished: Vec<Seat> = Vec::new();
         for t in &self.turns {
             match &t.act {
                 Act::Play { kind, rank, cards: Some(cards) } => {
                     let ids = ids_for(cards, hand.union(played));
                     played = played.union(ids);
-                    counts[t.seat as usize] = counts[t.seat as usize].saturating_sub(cards.len() as u8);
+                    let left = &mut counts[t.seat as usize];
+                    *left = left.saturating_sub(cards.len() as u8);
+                    if *left == 0 && !finished.contains(&t.seat) {
+                        finished.push(t.seat);
+                    }
                     if let Some(p) = reading(*kind, *rank, ids, level, rules) {
                         history.push(Turn { seat: t.seat, play: Some(p) });
                     }
@@ -649,7 +666,13 @@ impl Bot {
         } else {
             0
         };
-        let finished: Vec<Seat> = (0..4u8).filter(|&s| counts[s as usize] == 0).collect();
+        // Seats the platform says are out but whose last play we missed.
+        for s in 0..4u8 {
+            if counts[s as usize] == 0 && !finished.contains(&s) {
+                finished.push(s);
+            }
+        }
+        finished.retain(|&s| counts[s as usize] == 0);
         let team_levels = {
             let mine = msg.self_rank.0.as_ref().and_then(WireRank::level).unwrap_or(level);
             let theirs = msg.oppo_rank.0.as_ref().and_then(WireRank::level).unwrap_or(Rank::TWO);
@@ -761,19 +784,23 @@ pub fn map_decision(action: &ActionKind, list: &[Act], view: &PlayerView) -> usi
                 .map(|p| (p.kind, p.rank));
             let mine = multiset(&set.iter().map(Card::from_id).collect::<Vec<_>>());
             let Some((kind, rank)) = pattern else { return fb() };
-            // Same type and rank required; then the same number of cards; then most cards in common.
+            // Same type, and the same rank or exactly the same cards (in case the platform writes
+            // a rank differently); then the same rank, the same cards, the same number of cards,
+            // most cards in common, the first listed.
             list.iter()
                 .enumerate()
                 .filter_map(|(i, a)| match a {
-                    Act::Play { kind: k, rank: r, cards } if *k == kind && *r == Some(rank) => {
+                    Act::Play { kind: k, rank: r, cards } if *k == kind => {
                         let theirs = cards.as_deref().map(multiset).unwrap_or_default();
-                        let common = common_count(&mine, &theirs);
-                        Some(((theirs.len() == mine.len()) as u8, common, std::cmp::Reverse(i))).map(|key| (key, i))
+                        let same_rank = *r == Some(rank);
+                        let exact = theirs == mine;
+                        let key = (same_rank, exact, theirs.len() == mine.len(), common_count(&mine, &theirs));
+                        (same_rank || exact).then_some((key, std::cmp::Reverse(i)))
                     }
                     _ => None,
                 })
-                .max_by_key(|(key, _)| *key)
-                .map(|(_, i)| i)
+                .max()
+                .map(|(_, std::cmp::Reverse(i))| i)
                 .unwrap_or_else(|| {
                     log(format!("the agent's {kind:?} {rank} is not in the actionList: falling back"));
                     fb()
@@ -916,6 +943,13 @@ mod tests {
         assert_eq!(map_decision(&ActionKind::Pass, &list, &v), 0);
         // Not listed at all: PASS when following.
         assert_eq!(map_decision(&play(v.hand, "S9", 2), &list, &v), 0);
+        // A rank written another way (highest card of a straight) still matches by its cards.
+        let v = view_with("S3 D4 C5 S6 H7 S9", 2);
+        let list: Vec<Act> = [json!(["Straight", "7", ["S3", "D4", "C5", "S6", "H7"]]), json!(["Single", "9", ["S9"]])]
+            .into_iter()
+            .map(act)
+            .collect();
+        assert_eq!(map_decision(&play(v.hand, "S3 D4 C5 S6 H7", 2), &list, &v), 0);
     }
 
     #[test]
