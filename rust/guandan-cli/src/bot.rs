@@ -6,6 +6,14 @@
 //! keeps what the notifications tell (plays, tributes, finishing order), builds the seat's
 //! [`PlayerView`], asks the agent, and maps its decision back onto an index of `actionList`.
 //!
+//! Messages: `notify` `beginning` (`handCards`, `myPos`), `play` (`curPos`, `curAction`,
+//! `greaterPos`, `greaterAction`), `tribute` / `back` (`result`: `[[from, to, card], ...]`),
+//! `anti-tribute` (`antiNums`, `antiPos`), `episodeOver` (`order`), `gameOver`, `gameResult`; `act`
+//! `play` / `tribute` / `back` with `handCards`, `publicInfo` (per seat `rest` and `playArea`),
+//! `selfRank`, `oppoRank`, `curRank`, `curPos`, `curAction`, `greaterPos`, `greaterAction`,
+//! `actionList` (`[type, rank, cards]`, PASS first when following; `["tribute", "tribute", [card]]`,
+//! `["back", "back", [card]]`) and `indexRange` (the last valid index).
+//!
 //! Every field is parsed leniently: a field of an unexpected type counts as missing, ranks may be
 //! characters (`"T"`, `"10"`) or integers (2–14, 15/16 for the jokers, 1 for the ace), four jokers
 //! may be `FourKings` or `["Bomb", "JOKER", ...]`, and a turn is a lead exactly when
