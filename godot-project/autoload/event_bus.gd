@@ -34,3 +34,17 @@ signal screen_requested(screen: StringName)
 ## The UI language changed (a TranslationServer locale such as "en" or "zh_CN").
 @warning_ignore("unused_signal")
 signal locale_changed(locale: String)
+
+## The menu asks for a match. config: {mode: &"training" | &"match", rules: "competition" |
+## "huaian" | "house", ai_levels: [int, int, int] (seats 1..3, 1 easy .. 3 hard), seed: int
+## (optional; random when missing)}.
+@warning_ignore("unused_signal")
+signal match_requested(config: Dictionary)
+
+## The replay list asks to watch a saved match (a record name from ReplayRecorder's list).
+@warning_ignore("unused_signal")
+signal replay_requested(record: String)
+
+## A running screen needs input blocked (true) or released (false): animations, transitions.
+@warning_ignore("unused_signal")
+signal input_lock_changed(locked: bool)

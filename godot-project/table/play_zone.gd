@@ -1,0 +1,151 @@
+class_name PlayZone
+extends Control
+## The centre of the table: each seat's latest play (at most four groups) or its "pass". A seat's
+## older play is swept away when it plays again; when the table clears, every group is gathered
+## into the middle and vanishes. Card views come from the CardLayer (the pool) and go back to it.
+
+## Where each seat's group sits (this node's coordinates): centre point, and how the group grows
+## from it (-1 grows left from the point, 0 centred, 1 grows right).
+var slot_centers: Array[Vector2] = [Vector2.ZERO, Vector2.ZERO, Vector2.ZERO, Vector2.ZERO]
+var slot_align: Array[int] = [0, -1, 0, 1]
+var layer: CardLayer
+var card_height := 90.0
+
+var _shown: Array[PackedInt32Array] = [PackedInt32Array(), PackedInt32Array(), PackedInt32Array(), PackedInt32Array()]
+var _passes: Array[Label] = []
+var _tween: Tween
+
+
+func _ready() -> void:
+	mouse_filter = Control.MOUSE_FILTER_IGNORE
+	for seat in 4:
+		var l := Label.new()
+		l.name = "Pass%d" % seat
+		l.text = "PASS_LABEL"
+		l.add_theme_font_size_override(&"font_size", 30)
+		l.add_theme_color_override(&"font_color", Color(0.9, 0.92, 0.88, 0.9))
+		l.add_theme_constant_override(&"outline_size", 6)
+		l.add_theme_color_override(&"font_outline_color", Color(0, 0, 0, 0.6))
+		l.visible = false
+		add_child(l)
+		_passes.append(l)
+
+
+func _exit_tree() -> void:
+	if _tween != null:
+		_tween.kill()
+
+
+func card_size() -> Vector2:
+	return Vector2(card_height / CardView.ASPECT, card_height)
+
+
+## Ids shown for a seat.
+func shown(seat: int) -> PackedInt32Array:
+	return _shown[seat].duplicate()
+
+
+func group_count() -> int:
+	var n := 0
+	for seat in 4:
+		if not _shown[seat].is_empty() or _passes[seat].visible:
+			n += 1
+	return n
+
+
+## Shows a play for `seat`. `views` are views already on screen (the player's own cards taken
+## from the hand) that fly to the slot; other cards appear at `from` (global) and fly in. Returns
+## the seconds the animation takes.
+func show_play(seat: int, ids: PackedInt32Array, from: Vector2, views: Array[CardView] = [], level := 2) -> float:
+	clear_seat(seat)
+	var sorted := Cards.sorted(ids, level)
+	_shown[seat] = sorted
+	var sz := card_size()
+	var step := sz.x * 0.42
+	var width := sz.x + step * maxi(sorted.size() - 1, 0)
+	var c := slot_centers[seat]
+	var x0 := c.x - width / 2.0
+	if slot_align[seat] < 0:
+		x0 = c.x - width
+	elif slot_align[seat] > 0:
+		x0 = c.x
+	var origin := layer.to_layer(global_position)
+	var t := Settings.anim_time(0.28)
+	var by_id := {}
+	for v in views:
+		by_id[v.card_id] = v
+	for i in sorted.size():
+		var id := sorted[i]
+		var view: CardView = by_id.get(id)
+		if view == null:
+			view = layer.view_for(id)
+			view.size = sz * 0.7
+			view.position = layer.to_layer(from) - view.size / 2.0
+		view.level = level
+		view.face_up = true
+		view.z_index = 200 + seat * 20 + i
+		var target := origin + Vector2(x0 + step * i, c.y - sz.y / 2.0)
+		if t > 0.0:
+			view.new_tween().set_parallel(true)
+			view.tween.tween_property(view, "position", target, t).set_trans(Tween.TRANS_QUAD).set_ease(Tween.EASE_OUT)
+			view.tween.tween_property(view, "size", sz, t)
+		else:
+			view.stop_tween()
+			view.position = target
+			view.size = sz
+	return t
+
+
+func show_pass(seat: int) -> void:
+	clear_seat(seat)
+	var l := _passes[seat]
+	l.visible = true
+	l.reset_size()
+	var c := slot_centers[seat]
+	var x := c.x - l.size.x / 2.0
+	if slot_align[seat] < 0:
+		x = c.x - l.size.x
+	elif slot_align[seat] > 0:
+		x = c.x
+	l.position = Vector2(x, c.y - l.size.y / 2.0)
+
+
+## Removes a seat's group at once (its cards go back to the pool).
+func clear_seat(seat: int) -> void:
+	_passes[seat].visible = false
+	for id in _shown[seat]:
+		layer.release(id)
+	_shown[seat] = PackedInt32Array()
+
+
+## Gathers every group into the middle, fading, then returns the cards to the pool. Returns the
+## seconds it takes (0 when animations are off: cleared at once).
+func gather(to_local: Vector2) -> float:
+	for l in _passes:
+		l.visible = false
+	var t := Settings.anim_time(0.35)
+	var ids := PackedInt32Array()
+	for seat in 4:
+		ids.append_array(_shown[seat])
+		_shown[seat] = PackedInt32Array()
+	if t <= 0.0 or ids.is_empty():
+		for id in ids:
+			layer.release(id)
+		return 0.0
+	var target := layer.to_layer(global_position) + to_local - card_size() * 0.25
+	for id in ids:
+		var view := layer.find_view(id)
+		if view == null:
+			continue
+		view.new_tween().set_parallel(true)
+		view.tween.tween_property(view, "position", target, t).set_trans(Tween.TRANS_CUBIC).set_ease(Tween.EASE_IN)
+		view.tween.tween_property(view, "size", card_size() * 0.5, t)
+		view.tween.tween_property(view, "modulate:a", 0.0, t)
+		view.tween.chain().tween_callback(layer.release.bind(id))
+	return t
+
+
+## Clears everything at once (new deal, rebuild).
+func reset() -> void:
+	for seat in 4:
+		clear_seat(seat)

@@ -1,0 +1,156 @@
+class_name SeatBadge
+extends PanelContainer
+## One seat at the table as the others see it: name, team, a card back with the number of cards
+## left (no per-card nodes for hidden hands), the finishing place, "thinking…", a turn highlight
+## and the seat's countdown bar.
+
+const ACTIVE_BORDER := Color(1.0, 0.84, 0.3)
+const WARN_COLOR := Color(1.0, 0.45, 0.35)
+
+var seat := 0
+## Cards left; -1 hides the count (the local player's own badge).
+var count := 27:
+	set(v):
+		count = v
+		_update()
+var place := 0:
+	set(v):
+		place = v
+		_update()
+var thinking := false:
+	set(v):
+		thinking = v
+		_update()
+var active := false:
+	set(v):
+		active = v
+		_update_style()
+## At or below this many cards the count turns red (announced by the engine's cards_left).
+var warn_at := 10
+var ai_level := 0
+
+var _name: Label
+var _sub: Label
+var _count: Label
+var _place: Label
+var _back: CardView
+var _bar: ProgressBar
+var _style: StyleBoxFlat
+var _deadline_ms := 0
+var _limit_ms := 0
+
+
+func _init(seat_index: int, with_back := true) -> void:
+	seat = seat_index
+	name = "Seat%d" % seat_index
+	mouse_filter = Control.MOUSE_FILTER_IGNORE
+	_style = StyleBoxFlat.new()
+	_style.bg_color = Color(0.03, 0.1, 0.07, 0.82)
+	_style.set_corner_radius_all(12)
+	_style.set_border_width_all(2)
+	_style.content_margin_left = 10
+	_style.content_margin_right = 10
+	_style.content_margin_top = 6
+	_style.content_margin_bottom = 6
+	add_theme_stylebox_override(&"panel", _style)
+	var row := HBoxContainer.new()
+	row.add_theme_constant_override(&"separation", 10)
+	add_child(row)
+	if with_back:
+		var back_box := Control.new()
+		back_box.custom_minimum_size = Vector2(44, 62)
+		row.add_child(back_box)
+		_back = CardView.new()
+		_back.face_up = false
+		_back.size = Vector2(44, 62)
+		back_box.add_child(_back)
+		_count = Label.new()
+		_count.add_theme_font_size_override(&"font_size", 26)
+		_count.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
+		_count.vertical_alignment = VERTICAL_ALIGNMENT_CENTER
+		_count.set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
+		_count.add_theme_constant_override(&"outline_size", 6)
+		_count.add_theme_color_override(&"font_outline_color", Color(0, 0, 0, 0.85))
+		back_box.add_child(_count)
+	var col := VBoxContainer.new()
+	col.add_theme_constant_override(&"separation", 0)
+	row.add_child(col)
+	_name = Label.new()
+	_name.add_theme_font_size_override(&"font_size", 20)
+	col.add_child(_name)
+	_sub = Label.new()
+	_sub.add_theme_font_size_override(&"font_size", 15)
+	_sub.add_theme_color_override(&"font_color", Color(0.85, 0.9, 0.85, 0.85))
+	col.add_child(_sub)
+	_place = Label.new()
+	_place.add_theme_font_size_override(&"font_size", 18)
+	_place.add_theme_color_override(&"font_color", Color(1.0, 0.85, 0.35))
+	col.add_child(_place)
+	_bar = ProgressBar.new()
+	_bar.show_percentage = false
+	_bar.custom_minimum_size = Vector2(0, 6)
+	_bar.max_value = 1.0
+	_bar.visible = false
+	col.add_child(_bar)
+	set_process(false)
+
+
+func _ready() -> void:
+	_update()
+	_update_style()
+
+
+## Starts (limit > 0) or hides (limit 0) the countdown bar.
+func set_countdown(limit_s: float) -> void:
+	_limit_ms = int(limit_s * 1000.0)
+	_deadline_ms = Time.get_ticks_msec() + _limit_ms
+	_bar.visible = _limit_ms > 0
+	_bar.value = 1.0
+	set_process(_limit_ms > 0)
+
+
+func _process(_delta: float) -> void:
+	var left := _deadline_ms - Time.get_ticks_msec()
+	_bar.value = clampf(float(left) / maxf(_limit_ms, 1), 0.0, 1.0)
+	if left <= 0:
+		set_process(false)
+
+
+## The point cards fly from/to for this seat (global).
+func card_anchor() -> Vector2:
+	if _back != null and _back.is_inside_tree():
+		return _back.get_global_rect().get_center()
+	return get_global_rect().get_center()
+
+
+func _notification(what: int) -> void:
+	if what == NOTIFICATION_TRANSLATION_CHANGED:
+		_update()
+
+
+func _update() -> void:
+	if _name == null:
+		return
+	_name.text = tr("SEAT_%d" % seat)
+	var team := tr("TEAM_US") if seat % 2 == 0 else tr("TEAM_THEM")
+	var sub := team
+	if ai_level > 0:
+		sub += " · " + tr(["AI_EASY", "AI_NORMAL", "AI_HARD"][clampi(ai_level, 1, 3) - 1])
+	if thinking:
+		sub += " · " + tr("THINKING")
+	_sub.text = sub
+	_place.text = UiKit.place_text(place) if place > 0 else ""
+	_place.visible = place > 0
+	if _count != null:
+		_count.text = str(count) if count >= 0 else ""
+		_count.add_theme_color_override(&"font_color", WARN_COLOR if count >= 0 and count <= warn_at else Color.WHITE)
+		_back.modulate.a = 0.35 if count == 0 else 1.0
+
+
+func _update_style() -> void:
+	if _style == null:
+		return
+	_style.border_color = ACTIVE_BORDER if active else Color(0.91, 0.76, 0.44, 0.35)
+	_style.set_border_width_all(4 if active else 2)
+	_style.shadow_size = 10 if active and Settings.effects_on() else 0
+	_style.shadow_color = Color(1.0, 0.8, 0.3, 0.35)

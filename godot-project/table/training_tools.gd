@@ -1,0 +1,214 @@
+extends Control
+## The table's advice layer. In every mode: the readings of an ambiguous selection as buttons
+## ("Play as Straight 4–8" / "as Three pairs"). In training mode (and while Settings hints is on):
+## hints on demand that cycle through the alternatives, the wild snap (when the selection is one
+## card short, the wild that completes it lifts and glows), the "why" panel with the AI's reasons,
+## the heat map over the hand, and the AI debug overlay (Settings ai_debug).
+## All rules knowledge comes from the MatchController (MoveAdvisor in Rust).
+
+var table: Control  # table.gd
+
+var _why: PanelContainer
+var _why_label: Label
+var _debug: PanelContainer
+var _debug_label: Label
+var _hints: Array = []
+var _hint_index := -1
+var _info := {}
+var _info_for := PackedInt32Array()
+var _debug_lines: PackedStringArray = []
+
+
+func _ready() -> void:
+	name = "Training"
+	mouse_filter = Control.MOUSE_FILTER_IGNORE
+	set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
+	_why = PanelContainer.new()
+	_why.name = "WhyPanel"
+	_why.mouse_filter = Control.MOUSE_FILTER_IGNORE
+	_why_label = UiKit.label("", 18)
+	_why_label.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+	_why_label.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
+	_why.add_child(_why_label)
+	_why.visible = false
+	add_child(_why)
+	_debug = PanelContainer.new()
+	_debug.name = "AiDebug"
+	_debug.mouse_filter = Control.MOUSE_FILTER_IGNORE
+	_debug_label = UiKit.label("", 14, Color(0.8, 1.0, 0.85))
+	_debug_label.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+	_debug_label.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
+	_debug.add_child(_debug_label)
+	_debug.visible = false
+	add_child(_debug)
+
+
+func layout(middle: Rect2, _frame_size: Vector2) -> void:
+	var w := clampf(middle.size.x * 0.26, 220.0, 340.0)
+	_why.position = Vector2(middle.position.x + 6.0, middle.position.y + 4.0)
+	_why.custom_minimum_size = Vector2(w, 0)
+	_why.size = Vector2(w, 0)
+	_debug.custom_minimum_size = Vector2(w, 0)
+	_debug.size = Vector2(w, 0)
+	_debug.position = Vector2(middle.end.x - w - 6.0, middle.position.y + 4.0)
+
+
+func is_training() -> bool:
+	return table.mode == &"training"
+
+
+func hints_on() -> bool:
+	return is_training() and bool(Settings.get_value(&"hints"))
+
+
+## The advisor's reading of the current selection ({} when there is none or no advisor).
+func selection_info() -> Dictionary:
+	var sel: PackedInt32Array = table.hand.selected_ids()
+	if sel.is_empty() or table.duty != &"play":
+		return {}
+	if sel != _info_for:
+		_info_for = sel
+		_info = table.controller.selection(sel)
+	return _info
+
+
+## The hints shown so far this turn (tests read them).
+func current_hints() -> Array:
+	return _hints
+
+
+## Shows the next hint: selects its cards, highlights them, explains why.
+func next_hint() -> void:
+	if not hints_on() or table.duty != &"play":
+		return
+	if _hints.is_empty():
+		_hints = table.controller.hints(5)
+		_hint_index = -1
+	if _hints.is_empty():
+		table.toast(tr("NO_HINT"))
+		return
+	_hint_index = (_hint_index + 1) % _hints.size()
+	var h: Dictionary = _hints[_hint_index]
+	var play: Dictionary = h.get("play", {})
+	var cards := PackedInt32Array(play.get("cards", PackedInt32Array()))
+	if cards.is_empty():
+		table.hand.clear_selection()
+		table.hand.set_hinted(PackedInt32Array())
+	else:
+		table.hand.set_selected(cards)
+		table.hand.set_hinted(cards)
+	var what := tr("HINT_PASS") if cards.is_empty() else PlayText.describe(play)
+	var text := tr("HINT_FMT").format({i = _hint_index + 1, n = _hints.size(), play = what})
+	var reason := String(h.get("reason", ""))
+	if reason != "" and Settings.get_value(&"why_panel"):
+		text += "\n" + PlayText.reason(reason, Array(h.get("reason_args", [])))
+	_show_why(text)
+
+
+func on_duty(what: StringName) -> void:
+	_hints = []
+	_hint_index = -1
+	_info_for = PackedInt32Array()
+	_show_why("")
+	if what == &"play":
+		_apply_heat()
+
+
+func on_hand_changed() -> void:
+	_info_for = PackedInt32Array()
+	_apply_heat()
+
+
+func on_cards_played(_seat: int) -> void:
+	_hints = []
+	_hint_index = -1
+	_clear_readings()
+	table.hand.set_snap(PackedInt32Array())
+	table.hand.set_hinted(PackedInt32Array())
+	_show_why("")
+
+
+func on_selection_changed() -> void:
+	_update_readings()
+
+
+func on_ai_decided(seat: int) -> void:
+	if not Settings.get_value(&"ai_debug"):
+		_debug.visible = false
+		return
+	var trace: Dictionary = table.controller.ai_trace(seat)
+	var line := "%s: " % tr("SEAT_%d" % seat)
+	if trace.is_empty():
+		line += "—"
+	else:
+		line += "%s %s" % [trace.get("agent", ""), PlayText.reason(String(trace.get("reason", "")), Array(trace.get("reason_args", [])))]
+		var cands: Array = trace.get("candidates", [])
+		for i in mini(cands.size(), 3):
+			var c: Dictionary = cands[i]
+			var what := tr("HINT_PASS") if c.get("play", {}).is_empty() else PlayText.describe(c.play)
+			line += "\n   %s  %.2f" % [what, float(c.get("score", 0.0))]
+	_debug_lines.append(line)
+	while _debug_lines.size() > 4:
+		_debug_lines.remove_at(0)
+	_debug_label.text = "\n".join(_debug_lines)
+	_debug.visible = true
+
+
+func refresh() -> void:
+	if not Settings.get_value(&"ai_debug"):
+		_debug.visible = false
+	if not hints_on():
+		_why.visible = false
+		table.hand.set_snap(PackedInt32Array())
+	_apply_heat()
+
+
+func _update_readings() -> void:
+	_clear_readings()
+	var info := selection_info()
+	var snap := PackedInt32Array()
+	if not info.is_empty():
+		var readings: Array = info.get("readings", [])
+		var playable: Array = info.get("playable", [])
+		if readings.size() >= 2:
+			var playable_index := {}
+			for p: Dictionary in playable:
+				playable_index[int(p.get("index", -1))] = true
+			for p: Dictionary in readings:
+				var b := UiKit.button("", table.play_selection.bind(int(p.get("index", -1))), 18, Vector2(0, 44))
+				b.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+				b.text = tr("PLAY_AS_FMT").format({play = PlayText.describe(p)})
+				b.focus_mode = Control.FOCUS_NONE
+				b.disabled = not playable_index.has(int(p.get("index", -1)))
+				table.readings_box.add_child(b)
+		if hints_on():
+			for s: Dictionary in info.get("wild_snaps", []):
+				snap.append(int(s.get("wild", -1)))
+			if not snap.is_empty():
+				var s0: Dictionary = info.wild_snaps[0]
+				_show_why(tr("WILD_SNAP_FMT").format({card = PlayText.card_text(snap[0]),
+					rank = Cards.rank_label(int(s0.get("as_rank", 2))), play = PlayText.describe(s0.get("play", {}))}))
+	table.hand.set_snap(snap)
+
+
+func _clear_readings() -> void:
+	for c in table.readings_box.get_children():
+		table.readings_box.remove_child(c)
+		c.queue_free()
+
+
+func _apply_heat() -> void:
+	if is_training() and Settings.get_value(&"heat_map") and table.duty != &"" and not table.spectator:
+		var colors := {}
+		var heat: Dictionary = table.controller.heat_map()
+		for id: int in heat:
+			colors[id] = table.HEAT_COLORS.get(String(heat[id]), Color(0, 0, 0, 0))
+		table.hand.set_heat(colors)
+	else:
+		table.hand.set_heat({})
+
+
+func _show_why(text: String) -> void:
+	_why_label.text = text
+	_why.visible = text != "" and hints_on()
+	_why.reset_size()

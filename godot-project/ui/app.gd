@@ -1,0 +1,96 @@
+extends Control
+## The game's shell (main scene): shows one screen at a time and switches on EventBus requests,
+## with a short fade during which input is blocked.
+##
+## Screens: &"menu", &"table" (after EventBus.match_requested), &"replays", &"replay" (after
+## EventBus.replay_requested), &"settings". A screen scene may define `open(params: Dictionary)`;
+## it is called before the screen enters the tree.
+
+const SCREENS := {
+	&"menu": "res://menu/main_menu.tscn",
+	&"table": "res://table/table.tscn",
+	&"replays": "res://replay/replay_list.tscn",
+	&"replay": "res://replay/replay_player.tscn",
+	&"settings": "res://settings/settings_screen.tscn",
+}
+
+var current: Control
+var current_name: StringName
+
+var _fade: ColorRect
+var _fade_tween: Tween
+
+
+func _ready() -> void:
+	var felt := preload("res://table/felt.gd").new()
+	felt.name = "Felt"
+	add_child(felt)
+	_fade = ColorRect.new()
+	_fade.name = "Fade"
+	_fade.color = Color(0, 0, 0, 0)
+	_fade.mouse_filter = Control.MOUSE_FILTER_IGNORE
+	_fade.set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
+	_fade.z_index = 100
+	add_child(_fade)
+	EventBus.screen_requested.connect(_on_screen_requested)
+	EventBus.match_requested.connect(func(config: Dictionary) -> void: show_screen(&"table", config))
+	EventBus.replay_requested.connect(func(record: String) -> void: show_screen(&"replay", {record = record}))
+	_apply_dpi()
+	show_screen(&"menu")
+
+
+func _exit_tree() -> void:
+	if _fade_tween != null:
+		_fade_tween.kill()
+
+
+## Replaces the current screen. Immediate when animations are off.
+func show_screen(screen: StringName, params := {}) -> void:
+	if not SCREENS.has(screen):
+		push_warning("App: unknown screen %s" % screen)
+		return
+	var t := Settings.anim_time(0.15)
+	if current != null and t > 0.0 and is_inside_tree():
+		_fade.mouse_filter = Control.MOUSE_FILTER_STOP
+		if _fade_tween != null:
+			_fade_tween.kill()
+		_fade_tween = create_tween()
+		_fade_tween.tween_property(_fade, "color:a", 1.0, t)
+		await _fade_tween.finished
+	if current != null:
+		remove_child(current)
+		current.queue_free()
+	var scene: PackedScene = load(SCREENS[screen])
+	current = scene.instantiate()
+	current_name = screen
+	if current.has_method(&"open"):
+		current.open(params)
+	add_child(current)
+	move_child(_fade, -1)
+	if _fade.color.a > 0.0:
+		_fade_tween = create_tween()
+		_fade_tween.tween_property(_fade, "color:a", 0.0, t)
+		await _fade_tween.finished
+	_fade.mouse_filter = Control.MOUSE_FILTER_IGNORE
+
+
+func _on_screen_requested(screen: StringName) -> void:
+	if screen == &"quit":
+		get_tree().quit()
+		return
+	show_screen(screen)
+
+
+func _notification(what: int) -> void:
+	if what == NOTIFICATION_WM_GO_BACK_REQUEST and current_name != &"menu":
+		show_screen(&"menu")
+
+
+func _apply_dpi() -> void:
+	var k := UiLayout.desktop_dpi_scale()
+	if k <= 1.0 or get_window().mode != Window.MODE_WINDOWED:
+		return
+	var usable := DisplayServer.screen_get_usable_rect().size
+	var wanted := Vector2i(Vector2(get_window().size) * k)
+	get_window().size = Vector2i(mini(wanted.x, usable.x), mini(wanted.y, usable.y))
+	get_window().move_to_center()

@@ -1,0 +1,56 @@
+class_name UiKit
+extends RefCounted
+## Small builders for the screens that lay themselves out in code. Texts are translation keys:
+## Labels and Buttons translate them automatically and follow language changes.
+
+
+static func label(key: String, font_size := 22, color := Color(0, 0, 0, 0)) -> Label:
+	var l := Label.new()
+	l.text = key
+	l.add_theme_font_size_override(&"font_size", font_size)
+	if color.a > 0.0:
+		l.add_theme_color_override(&"font_color", color)
+	return l
+
+
+static func button(key: String, on_pressed: Callable, font_size := 24, min_size := Vector2(0, 56)) -> Button:
+	var b := Button.new()
+	b.text = key
+	b.add_theme_font_size_override(&"font_size", font_size)
+	b.custom_minimum_size = min_size
+	b.focus_mode = Control.FOCUS_ALL
+	if on_pressed.is_valid():
+		b.pressed.connect(on_pressed)
+	return b
+
+
+## An OptionButton whose items are translation keys; ids are the item indices.
+static func options(keys: Array, selected := 0, font_size := 22) -> OptionButton:
+	var o := OptionButton.new()
+	for key: String in keys:
+		o.add_item(key)
+	o.selected = clampi(selected, 0, keys.size() - 1)
+	o.add_theme_font_size_override(&"font_size", font_size)
+	o.custom_minimum_size = Vector2(200, 48)
+	return o
+
+
+static func vbox(separation := 12) -> VBoxContainer:
+	var v := VBoxContainer.new()
+	v.add_theme_constant_override(&"separation", separation)
+	return v
+
+
+static func hbox(separation := 12) -> HBoxContainer:
+	var h := HBoxContainer.new()
+	h.add_theme_constant_override(&"separation", separation)
+	return h
+
+
+static func panel() -> PanelContainer:
+	return PanelContainer.new()
+
+
+## "1st", "2nd"… or 头游, 二游… for a finishing place 1..4.
+static func place_text(place: int) -> String:
+	return TranslationServer.translate("PLACE_%d" % clampi(place, 1, 4))

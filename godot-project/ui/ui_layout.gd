@@ -1,0 +1,34 @@
+class_name UiLayout
+extends RefCounted
+## Layout decisions that depend on the device: tablet layout, card size, DPI.
+
+
+## Tablet layout (larger cards, wider hand): a big touch screen, or a squarish (4:3-like) view.
+static func is_tablet(view_size: Vector2) -> bool:
+	if view_size.x / maxf(view_size.y, 1.0) < 1.55:
+		return true
+	if OS.has_feature("mobile"):
+		var dpi := float(DisplayServer.screen_get_dpi())
+		var px := Vector2(DisplayServer.screen_get_size())
+		if dpi > 0.0 and px.length() / dpi >= 7.0:
+			return true
+	return false
+
+
+## The hand's card height for a view of this size (before the hand shrinks it for many cards).
+static func hand_card_height(view_size: Vector2) -> float:
+	var k := float(Settings.get_value(&"card_size"))
+	var h := view_size.y * (0.25 if is_tablet(view_size) else 0.215)
+	return clampf(h, 110.0, 260.0) * k
+
+
+## Scale for desktop windows on high-DPI screens (1 elsewhere): the window is enlarged by it so
+## the game keeps its physical size.
+static func desktop_dpi_scale() -> float:
+	if OS.has_feature("mobile") or DisplayServer.get_name() == "headless":
+		return 1.0
+	var scale := DisplayServer.screen_get_scale()
+	var dpi := float(DisplayServer.screen_get_dpi())
+	if dpi >= 144.0:
+		scale = maxf(scale, dpi / 96.0)
+	return clampf(scale, 1.0, 3.0)
