@@ -1,28 +1,47 @@
 extends SceneTree
-## Headless play: deals a seeded match with the Rust engine and prints what happened.
-## Run through `tools/play --headless [--seed N]`, which does
+## Headless play: a whole seeded match of four AI seats through GuandanEngine, printed as it goes.
+## Run through `tools/play --headless [--seed N] [--level L] [--rules NAME]`, which does
 ##   tools/godot --headless --path godot-project --script res://tools/headless_play.gd -- --seed N
 ## after importing the project (without the import the extension is not loaded in --script mode).
 ##
-## Built to grow with the engine: run() walks the phases of a match and each phase is one
-## function that prints its part; when the engine can play whole matches, the play loop goes
-## between the deal and the summary. Exit code: 0 ok, 1 engine problem, 2 bad arguments.
+## The script knows no rule: it starts the match and prints what the engine's signals report
+## (each deal's result, then the match result), the way the game's table scene does. Exit code:
+## 0 ok, 1 engine problem (or the match did not end in time), 2 bad arguments.
 
 const SEAT_NAMES: Array[String] = ["South", "East", "North", "West"]
-const USAGE := "usage: headless_play.gd -- [--seed N]   (N: any 64-bit integer, default 1)"
+const LEVEL_NAMES := ["", "", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+const USAGE := "usage: headless_play.gd -- [--seed N] [--level 1|2|3] [--rules competition|huaian|house] [--verbose]"
+## Give up (exit 1) if the match has not ended after this many seconds.
+const TIME_LIMIT_S := 120.0
 
 var _engine: Node  # GuandanEngine
-var _advisor: RefCounted  # MoveAdvisor
+var _advisor: RefCounted  # MoveAdvisor (card notation only)
+var _options := {}
+var _started_usec := 0
+var _plays := 0
+var _exit_code := -1
 
 
 func _initialize() -> void:
-	quit(run(OS.get_cmdline_user_args()))
+	var code := start(OS.get_cmdline_user_args())
+	if code >= 0:
+		quit(code)
 
 
-func run(args: PackedStringArray) -> int:
-	var options := parse_args(args)
-	if options.has("error"):
-		printerr(options.error)
+func _process(_delta: float) -> bool:
+	if _exit_code >= 0:
+		return true
+	if _engine != null and (Time.get_ticks_usec() - _started_usec) / 1e6 > TIME_LIMIT_S:
+		printerr("the match did not end within %d s" % TIME_LIMIT_S)
+		_finish(1)
+	return false
+
+
+## Starts the match; returns an exit code if it cannot start, -1 when it runs.
+func start(args: PackedStringArray) -> int:
+	_options = parse_args(args)
+	if _options.has("error"):
+		printerr(_options.error)
 		printerr(USAGE)
 		return 2
 	if not ClassDB.class_exists(&"GuandanEngine"):
@@ -31,33 +50,61 @@ func run(args: PackedStringArray) -> int:
 	# Created through ClassDB so this script still parses when the extension is missing.
 	_engine = ClassDB.instantiate(&"GuandanEngine")
 	_advisor = ClassDB.instantiate(&"MoveAdvisor")
-	var seed: int = options.seed
-	print("Guandan headless play, engine %s, seed %d" % [_engine.version(), seed])
-	var hands: Array[PackedInt32Array] = _engine.deal(seed)
-	_print_deal(hands)
-	var ok := _print_summary(hands)
-	_engine.free()
-	return 0 if ok else 1
+	_engine.use_turn_timer = false
+	_engine.ai_frame_budget_ms = 12.0
+	for sig in ["deal_started", "tribute_phase", "tribute_given", "card_returned", "cards_played",
+			"player_finished", "deal_ended", "match_ended", "error"]:
+		_engine.connect(sig, Callable(self, "_on_" + sig))
+	root.add_child(_engine)
+	var rules: Resource = load("res://resources/rules/%s.tres" % _options.rules)
+	var level: int = _options.level
+	print("Guandan headless play, engine %s, seed %d, rules %s, four AI seats at level %d" % [
+		_engine.version(), _options.seed, _options.rules, level])
+	_started_usec = Time.get_ticks_usec()
+	var code: int = _engine.start_match(rules, [level, level, level, level], _options.seed)
+	if code != 0:
+		printerr("start_match failed with code %d: %s" % [code, _engine.get_last_error()])
+		return 1
+	return -1
 
 
-## {"seed": int} from the command line, or {"error": message}. Static so tests can call it.
+## {"seed", "level", "rules", "verbose"} from the command line, or {"error": message}.
+## Static so tests can call it.
 static func parse_args(args: PackedStringArray) -> Dictionary:
-	var options := {"seed": 1}
+	var options := {"seed": 1, "level": 2, "rules": "competition", "verbose": false}
 	var i := 0
 	while i < args.size():
 		var arg := args[i]
-		var value := ""
-		if arg == "--seed" and i + 1 < args.size():
+		if arg == "--verbose":
+			options.verbose = true
 			i += 1
-			value = args[i]
-		elif arg.begins_with("--seed="):
-			value = arg.trim_prefix("--seed=")
-		else:
+			continue
+		var key := ""
+		var value := ""
+		for name in ["seed", "level", "rules"]:
+			if arg == "--" + name and i + 1 < args.size():
+				key = name
+				i += 1
+				value = args[i]
+			elif arg.begins_with("--%s=" % name):
+				key = name
+				value = arg.trim_prefix("--%s=" % name)
+		if key == "":
 			return {"error": "unknown or incomplete argument: %s" % arg}
-		var seed: Variant = parse_int64(value)
-		if seed == null:
-			return {"error": "--seed needs a 64-bit integer, got %s" % var_to_str(value)}
-		options.seed = seed
+		match key:
+			"seed":
+				var seed: Variant = parse_int64(value)
+				if seed == null:
+					return {"error": "--seed needs a 64-bit integer, got %s" % var_to_str(value)}
+				options.seed = seed
+			"level":
+				if value not in ["1", "2", "3"]:
+					return {"error": "--level needs 1, 2 or 3, got %s" % var_to_str(value)}
+				options.level = value.to_int()
+			"rules":
+				if value not in ["competition", "huaian", "house"]:
+					return {"error": "--rules needs competition, huaian or house, got %s" % var_to_str(value)}
+				options.rules = value
 		i += 1
 	return options
 
@@ -74,30 +121,71 @@ static func parse_int64(text: String) -> Variant:
 	return text.to_int()
 
 
-func _print_deal(hands: Array[PackedInt32Array]) -> void:
-	print("Deal:")
-	for seat in hands.size():
-		var hand := hands[seat]
-		print("  seat %d %-5s (%d): %s" % [seat, SEAT_NAMES[seat], hand.size(), _advisor.hand_notation(hand)])
+static func level_name(level: int) -> String:
+	return LEVEL_NAMES[level] if level >= 2 and level < LEVEL_NAMES.size() else str(level)
 
 
-## Checks the deal and prints the summary; false if the deal is not a partition of both decks.
-func _print_summary(hands: Array[PackedInt32Array]) -> bool:
-	var seen := {}
-	var jokers := PackedStringArray()
-	for seat in hands.size():
-		var count := 0
-		for id in hands[seat]:
-			seen[id] = seen.get(id, 0) + 1
-			if _advisor.card_notation(id) in ["SB", "HR"]:
-				count += 1
-		jokers.append("%s %d" % [SEAT_NAMES[seat], count])
-	var sizes := hands.map(func(hand: PackedInt32Array) -> int: return hand.size())
-	var deck_size := ClassDB.class_get_integer_constant(&"GuandanEngine", &"DECK_SIZE")
-	var complete := seen.size() == deck_size and seen.values().all(func(n: int) -> bool: return n == 1)
-	print("Summary: %d seats, cards per seat %s, %d distinct card ids dealt%s" % [
-		hands.size(), sizes, seen.size(), " (each id exactly once)" if complete else ""])
-	print("  jokers per seat: %s" % ", ".join(jokers))
-	if not complete:
-		printerr("deal is not a partition of the two decks!")
-	return complete
+func _on_deal_started(deal_no: int, level: int, declarer: int) -> void:
+	var team := "team %d's level" % declarer if declarer >= 0 else "first deal"
+	print("Deal %d at %s (%s)" % [deal_no + 1, level_name(level), team])
+	if _options.verbose:
+		for seat in 4:
+			print("  %-5s %s" % [SEAT_NAMES[seat], _advisor.hand_notation(_engine.get_seat_hand(seat))])
+
+
+func _on_tribute_phase(payers: PackedInt32Array, resisted: bool) -> void:
+	var names := Array(payers).map(func(s: int) -> String: return SEAT_NAMES[s])
+	print("  tribute due from %s%s" % [", ".join(names), ": resisted (they hold both big jokers)" if resisted else ""])
+
+
+func _on_tribute_given(from: int, to: int, card: int) -> void:
+	print("  tribute %s -> %s: %s" % [SEAT_NAMES[from], SEAT_NAMES[to], _advisor.card_notation(card)])
+
+
+func _on_card_returned(from: int, to: int, card: int) -> void:
+	print("  return  %s -> %s: %s" % [SEAT_NAMES[from], SEAT_NAMES[to], _advisor.card_notation(card)])
+
+
+func _on_cards_played(seat: int, play: Dictionary) -> void:
+	_plays += 1
+	if _options.verbose:
+		print("  %-5s %-22s %s" % [SEAT_NAMES[seat], play.text, _advisor.hand_notation(play.cards)])
+
+
+func _on_player_finished(seat: int, place: int) -> void:
+	if _options.verbose:
+		print("  %s goes out, place %d" % [SEAT_NAMES[seat], place])
+
+
+func _on_deal_ended(order: PackedInt32Array, level_changes: Dictionary) -> void:
+	var names := Array(order).map(func(s: int) -> String: return SEAT_NAMES[s])
+	var before: PackedInt32Array = level_changes.before
+	var after: PackedInt32Array = level_changes.after
+	print("  order %s; team %d wins the deal; levels %s/%s -> %s/%s" % [" ".join(names),
+		level_changes.winner_team, level_name(before[0]), level_name(before[1]),
+		level_name(after[0]), level_name(after[1])])
+
+
+func _on_match_ended(winner_team: int, reason: String) -> void:
+	var seconds := (Time.get_ticks_usec() - _started_usec) / 1e6
+	var levels: PackedInt32Array = _engine.get_team_levels()
+	var result := "draw" if winner_team < 0 else "team %d (%s) wins" % [winner_team,
+		" & ".join([SEAT_NAMES[winner_team], SEAT_NAMES[winner_team + 2]])]
+	print("Match over after %d deals, %d actions, %d plays: %s (%s); levels %s/%s" % [
+		_engine.get_deal_number() + 1, _engine.get_action_count(), _plays, result, reason,
+		level_name(levels[0]), level_name(levels[1])])
+	print("state hash %s; %.2f s" % [_engine.get_state_hash(), seconds])
+	_finish(0)
+
+
+func _on_error(code: int, message: String) -> void:
+	printerr("engine error %d: %s" % [code, message])
+	_finish(1)
+
+
+func _finish(code: int) -> void:
+	if _exit_code >= 0:
+		return
+	_exit_code = code
+	_engine.queue_free()
+	quit(code)

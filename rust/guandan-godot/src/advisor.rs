@@ -1,39 +1,294 @@
-//! `MoveAdvisor`: card and move presentation help for the UI; grows into the AI's hints.
+//! `MoveAdvisor`: training help for the local player — hints with reason keys, the readings of
+//! a selection, legal plays for a selection, wild-snap suggestions, heat-map weights — and the
+//! AI trace for the debug overlay. Everything comes from `guandan_ai::advisor` applied to the
+//! local player's view of an attached `GuandanEngine`; nothing of other hands leaks.
 
 use godot::prelude::*;
+use guandan_ai::AiProfile;
+use guandan_ai::advisor::{self, SelectionInfo};
+use guandan_core::CardSet;
+use guandan_core::combo::{Play, beats, choose_reading, classify};
+use guandan_core::view::PlayerView;
 
 use crate::args;
+use crate::convert::{self, ids, play_dict};
+use crate::engine::GuandanEngine;
+use crate::resources::AiProfileRes;
 
-/// Stateless helper; create with `MoveAdvisor.new()`.
+/// Move help for the local player of a `GuandanEngine`.
+///
+/// `attach(engine)` once; then every query reads the engine's current state from the local
+/// player's view. Queries return empty results (and warn) when no engine is attached, the
+/// engine was freed, or it has no match with a human seat. Card ids are validated like
+/// `GuandanEngine.play` does; bad ids give an empty result and a warning.
 #[derive(GodotClass)]
 #[class(init, base = RefCounted)]
-pub struct MoveAdvisor {}
+pub struct MoveAdvisor {
+    engine: Option<InstanceId>,
+    profile: AiProfile,
+    #[init(val = true)]
+    hints_enabled: bool,
+}
 
 #[godot_api]
 impl MoveAdvisor {
+    /// Reads from this engine from now on (null detaches).
+    #[func]
+    pub fn attach(&mut self, engine: Option<Gd<GuandanEngine>>) {
+        self.engine = engine.map(|e| e.instance_id());
+    }
+
+    /// The weights of this profile rank the hints; its `hint_enabled` switches hints on or off
+    /// (null = default weights, hints on).
+    #[func]
+    pub fn set_profile(&mut self, profile: Option<Gd<AiProfileRes>>) {
+        let Some(profile) = profile else {
+            self.profile = AiProfile::default();
+            self.hints_enabled = true;
+            return;
+        };
+        let p = profile.bind();
+        match p.profile() {
+            Ok(ai) => {
+                self.profile = ai;
+                self.hints_enabled = p.hint_enabled();
+            }
+            Err(f) => godot_warn!("MoveAdvisor.set_profile: {} (profile unchanged)", f.message),
+        }
+    }
+
+    /// Whether hints are on (the profile's `hint_enabled`).
+    #[func]
+    pub fn hints_enabled(&self) -> bool {
+        self.hints_enabled
+    }
+
+    /// The recommended move for the local player now: `{pass, play, reason, reason_args, score}`
+    /// (`play` is `{}` for a pass; `reason` is a translation key such as `reason.go_out`).
+    /// `{}` when it is not the local player's turn to play or hints are off.
+    #[func]
+    pub fn hint(&self) -> VarDictionary {
+        self.hints(1).iter_shared().next().unwrap_or_default()
+    }
+
+    /// The recommended move and its alternatives, best first (at most `limit`), each shaped as
+    /// in `hint()`.
+    #[func]
+    pub fn hints(&self, #[opt(default = 5)] limit: i64) -> Array<VarDictionary> {
+        if !self.hints_enabled {
+            return Array::new();
+        }
+        let Some(view) = self.view("hints") else { return Array::new() };
+        let limit = limit.clamp(0, 64) as usize;
+        advisor::advise(&view, &self.profile, limit)
+            .hints
+            .iter()
+            .map(|h| {
+                let reason_args: PackedStringArray = h.reason_args.iter().map(|a| GString::from(a.as_str())).collect();
+                vdict! {
+                    "pass" => h.play.is_none(),
+                    "play" => &h.play.as_ref().map(play_dict).unwrap_or_default(),
+                    "reason" => h.reason.as_str(),
+                    "reason_args" => &reason_args,
+                    "score" => f64::from(h.score),
+                }
+            })
+            .collect()
+    }
+
+    /// Every reading of exactly these cards: `[{index, play, playable, default}]`. `index` is
+    /// what `GuandanEngine.play(card_ids, index)` takes; `playable` = may be played now (leads
+    /// anything, or beats the table); `default` marks the reading `play(card_ids)` would pick.
+    #[func]
+    pub fn readings(&self, card_ids: PackedInt32Array) -> Array<VarDictionary> {
+        let Some(view) = self.view("readings") else { return Array::new() };
+        let Some(set) = self.selection_set("readings", &card_ids) else { return Array::new() };
+        let readings = classify(set, view.level, &view.rules);
+        let table = view.table.as_ref().map(|t| &t.1);
+        let default = choose_reading(&readings, table, view.level, &view.rules);
+        readings
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                vdict! {
+                    "index" => i as i64,
+                    "play" => &play_dict(p),
+                    "playable" => table.is_none_or(|t| beats(p, t, view.level, &view.rules)),
+                    "default" => default.is_some_and(|d| d.pattern == p.pattern),
+                }
+            })
+            .collect()
+    }
+
+    /// What a selection of the local hand is and can become: `{readings, playable, completions,
+    /// wild_snaps}` — `readings`/`playable` are plays (see `readings()` for indices),
+    /// `completions` `[{play, missing}]` are legal plays containing the selection with the card
+    /// ids still to add (smallest first, at most 8), `wild_snaps` as in `wild_snaps()`.
+    #[func]
+    pub fn selection(&self, card_ids: PackedInt32Array) -> VarDictionary {
+        let Some(info) = self.selection_info("selection", &card_ids) else { return VarDictionary::new() };
+        let readings = convert::plays_array(&info.readings);
+        let playable = convert::plays_array(&info.playable);
+        vdict! {
+            "readings" => &readings,
+            "playable" => &playable,
+            "completions" => &completions(&info),
+            "wild_snaps" => &wild_snaps(&info),
+        }
+    }
+
+    /// Legal plays for a selection: with an empty selection, every play the local player may make now
+    /// (leads, or the plays that beat the table); otherwise the playable readings of exactly the
+    /// selection followed by the legal plays that contain it.
+    #[func]
+    pub fn legal_plays(&self, card_ids: PackedInt32Array) -> Array<VarDictionary> {
+        let Some(view) = self.view("legal_plays") else { return Array::new() };
+        if card_ids.is_empty() {
+            if !is_to_play(&view) {
+                return Array::new();
+            }
+            let plays: Vec<Play> = guandan_ai::agent::legal_plays(&view).to_vec();
+            return convert::plays_array(&plays);
+        }
+        let Some(info) = self.selection_info("legal_plays", &card_ids) else { return Array::new() };
+        if !is_to_play(&view) {
+            return Array::new();
+        }
+        let mut plays = info.playable.clone();
+        plays.extend(info.completions.iter().map(|c| c.play));
+        convert::plays_array(&plays)
+    }
+
+    /// Wilds of the local hand that turn the selection into a playable combination (pairs and
+    /// up): `[{wild, play, as_rank, as_suit}]` — the wild's id, the play it makes, and the rank
+    /// (2–14) and suit letter (`""` unless a straight flush) it stands for.
+    #[func]
+    pub fn wild_snaps(&self, card_ids: PackedInt32Array) -> Array<VarDictionary> {
+        self.selection_info("wild_snaps", &card_ids).map_or_else(Array::new, |info| wild_snaps(&info))
+    }
+
+    /// Training heat map of the local hand: `{card_id: {bomb, straight, wild, danger}}`, each 0–1.
+    #[func]
+    pub fn heat_map(&self) -> VarDictionary {
+        let Some(view) = self.view("heat_map") else { return VarDictionary::new() };
+        let mut out = VarDictionary::new();
+        for h in advisor::heat_map(&view) {
+            let weights = vdict! {
+                "bomb" => f64::from(h.bomb),
+                "straight" => f64::from(h.straight),
+                "wild" => f64::from(h.wild),
+                "danger" => f64::from(h.danger),
+            };
+            out.set(i64::from(h.id), &weights);
+        }
+        out
+    }
+
+    /// The last decision of an AI seat whose profile has `debug` on, for the debug overlay:
+    /// `{agent, reason, reason_args, playouts, fell_back, candidates: [{pass, play, card, score,
+    /// hand, partner, threat, search}]}`; `{}` if there is none.
+    #[func]
+    pub fn ai_trace(&self, seat: i64) -> VarDictionary {
+        let Some(engine) = self.engine_gd("ai_trace") else { return VarDictionary::new() };
+        let Some(seat) = u8::try_from(seat).ok().filter(|s| *s < 4) else {
+            godot_warn!("MoveAdvisor.ai_trace: seat {seat} is not 0..3");
+            return VarDictionary::new();
+        };
+        engine.bind().trace(seat).map_or_else(VarDictionary::new, convert::trace_dict)
+    }
+
     /// Competition notation of one card id (`S2`, `HT`, `SB` small joker, `HR` big joker).
     /// An id outside 0..107 gives `""` and a warning.
     #[func]
-    pub fn card_notation(&self, id: i64) -> String {
+    pub fn card_notation(&self, id: i64) -> GString {
         match args::card_notation(id) {
-            Some(text) => text,
+            Some(text) => GString::from(text.as_str()),
             None => {
                 godot_warn!("MoveAdvisor.card_notation: card id {id} is not in 0..107");
-                String::new()
+                GString::new()
             }
         }
     }
 
-    /// Space-separated notation of a hand, sorted by rank then suit (jokers last). Ids must be
-    /// distinct and in 0..107; otherwise `""` and a warning.
+    /// Space-separated notation of a set of cards, sorted by rank then suit (jokers last). Ids
+    /// must be distinct and in 0..107; otherwise `""` and a warning.
     #[func]
-    pub fn hand_notation(&self, ids: PackedInt32Array) -> String {
+    pub fn hand_notation(&self, ids: PackedInt32Array) -> GString {
         match args::card_set(ids.as_slice()) {
-            Ok(set) => set.notation(),
+            Ok(set) => GString::from(set.notation().as_str()),
             Err(e) => {
                 godot_warn!("MoveAdvisor.hand_notation: {e}");
-                String::new()
+                GString::new()
             }
         }
+    }
+}
+
+fn is_to_play(view: &PlayerView) -> bool {
+    view.phase == guandan_core::game::Phase::Play && view.seat == Some(view.turn)
+}
+
+fn completions(info: &SelectionInfo) -> Array<VarDictionary> {
+    info.completions.iter().map(|c| vdict! { "play" => &play_dict(&c.play), "missing" => &ids(c.missing) }).collect()
+}
+
+fn wild_snaps(info: &SelectionInfo) -> Array<VarDictionary> {
+    info.wild_snaps
+        .iter()
+        .map(|w| {
+            vdict! {
+                "wild" => i64::from(w.wild),
+                "play" => &play_dict(&w.play),
+                "as_rank" => i64::from(w.as_rank),
+                "as_suit" => w.as_suit.map(|s| s.letter().to_string()).unwrap_or_default().as_str(),
+            }
+        })
+        .collect()
+}
+
+impl MoveAdvisor {
+    fn engine_gd(&self, what: &str) -> Option<Gd<GuandanEngine>> {
+        let Some(id) = self.engine else {
+            godot_warn!("MoveAdvisor.{what}: no engine attached (call attach(engine))");
+            return None;
+        };
+        match Gd::<GuandanEngine>::try_from_instance_id(id) {
+            Ok(e) => Some(e),
+            Err(_) => {
+                godot_warn!("MoveAdvisor.{what}: the attached engine was freed");
+                None
+            }
+        }
+    }
+
+    /// The local player's view, or `None` (with a warning) when there is none.
+    fn view(&self, what: &str) -> Option<PlayerView> {
+        let engine = self.engine_gd(what)?;
+        let e = engine.bind();
+        let Some(s) = e.session() else {
+            godot_warn!("MoveAdvisor.{what}: the engine has no match");
+            return None;
+        };
+        let Some(local) = s.local else {
+            godot_warn!("MoveAdvisor.{what}: the match has no human seat");
+            return None;
+        };
+        Some(s.m.view(Some(local)))
+    }
+
+    fn selection_set(&self, what: &str, card_ids: &PackedInt32Array) -> Option<CardSet> {
+        match args::card_set(card_ids.as_slice()) {
+            Ok(set) => Some(set),
+            Err(e) => {
+                godot_warn!("MoveAdvisor.{what}: {e}");
+                None
+            }
+        }
+    }
+
+    fn selection_info(&self, what: &str, card_ids: &PackedInt32Array) -> Option<SelectionInfo> {
+        let view = self.view(what)?;
+        let set = self.selection_set(what, card_ids)?;
+        Some(advisor::selection(&view, set))
     }
 }

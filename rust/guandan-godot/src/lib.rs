@@ -1,25 +1,34 @@
 //! GDExtension exposing the Guandan rules (`guandan-core`) and AI (`guandan-ai`) to Godot.
 //!
-//! Registered classes (see each module): [`GuandanEngine`](engine::GuandanEngine) (Node),
-//! [`MoveAdvisor`](advisor::MoveAdvisor) (RefCounted), [`ReplayRecorder`](replay::ReplayRecorder)
-//! (RefCounted).
+//! Registered classes: [`GuandanEngine`](engine::GuandanEngine) (Node: runs a match, signals
+//! every change), [`MoveAdvisor`](advisor::MoveAdvisor) (RefCounted: hints and selection help),
+//! [`ReplayRecorder`](replay::ReplayRecorder) (RefCounted: records, files, playback), and the
+//! resources [`GuandanRules`](resources::GuandanRules) and `AiProfile`
+//! ([`AiProfileRes`](resources::AiProfileRes)). The GDScript API is documented in
+//! docs/godot-api.md and, through `register-docs`, in the editor's help.
 //!
 //! Every `#[func]` is a boundary with untrusted GDScript input: it validates its arguments and
-//! never panics. Bad input yields a neutral result (empty string/array, `false`) and a Godot
-//! warning (`push_warning`), so scripts keep running and the test suite sees the message.
-//! The argument checks themselves live in [`args`] as plain Rust, covered by `cargo test`.
+//! never panics. Actions return an error code ([`codes`]); queries return a neutral value
+//! (empty array/dictionary, -1) and log a warning. Warnings never contain hand contents.
+//! The parts that need no engine ([`args`], [`session`], the record checks in [`replay`], the
+//! resource conversions) are plain Rust covered by `cargo test`.
 
 use godot::init::{ExtensionLibrary, gdextension};
 
 pub mod advisor;
 pub mod args;
+pub mod codes;
+pub mod convert;
 pub mod engine;
 pub mod replay;
+pub mod resources;
+pub mod session;
 
 struct GuandanExtension;
 
 // SAFETY: we use only safe gdext APIs, keep the default safeguard levels and the
-// `experimental-threads` feature off, so all Godot objects are touched from the main thread.
-// The entry symbol is gdext's default, `gdext_rust_init`, as named in guandan.gdextension.
+// `experimental-threads` feature off, so all Godot objects are touched from the main thread
+// (AI worker threads see plain Rust snapshots only). The entry symbol is gdext's default,
+// `gdext_rust_init`, as named in guandan.gdextension.
 #[gdextension]
 unsafe impl ExtensionLibrary for GuandanExtension {}

@@ -1,0 +1,297 @@
+//! Rust values → the dictionaries and packed arrays GDScript receives. One shape per kind of
+//! value, documented in docs/godot-api.md ("Data shapes"); every class uses these functions.
+
+use godot::prelude::*;
+use guandan_ai::agent::{Candidate, Trace};
+use guandan_core::card::{CardId, CardSet};
+use guandan_core::combo::{Play, PlayKind, wild_set};
+use guandan_core::game::{Match, Phase, Seat, Turn};
+
+use crate::session::{Out, reason_name};
+
+pub const PHASE_NONE: i64 = 0;
+pub const PHASE_TRIBUTE: i64 = 1;
+pub const PHASE_RETURN: i64 = 2;
+pub const PHASE_PLAY: i64 = 3;
+pub const PHASE_MATCH_OVER: i64 = 4;
+
+pub fn phase_int(p: Phase) -> i64 {
+    match p {
+        Phase::Tribute => PHASE_TRIBUTE,
+        Phase::Return => PHASE_RETURN,
+        Phase::Play => PHASE_PLAY,
+        Phase::MatchOver => PHASE_MATCH_OVER,
+    }
+}
+
+pub fn phase_name(p: Phase) -> &'static str {
+    match p {
+        Phase::Tribute => "tribute",
+        Phase::Return => "return",
+        Phase::Play => "play",
+        Phase::MatchOver => "match_over",
+    }
+}
+
+/// Translation key of a play kind (`play.straight`, ...).
+pub fn name_key(kind: PlayKind) -> &'static str {
+    match kind {
+        PlayKind::Single => "play.single",
+        PlayKind::Pair => "play.pair",
+        PlayKind::Trips => "play.trips",
+        PlayKind::ThreeWithTwo => "play.three_with_two",
+        PlayKind::Straight => "play.straight",
+        PlayKind::ThreePair => "play.three_pair",
+        PlayKind::TwoTrips => "play.two_trips",
+        PlayKind::StraightFlush => "play.straight_flush",
+        PlayKind::Bomb => "play.bomb",
+        PlayKind::FourKings => "play.four_kings",
+    }
+}
+
+pub fn ids(set: CardSet) -> PackedInt32Array {
+    set.iter().map(i32::from).collect()
+}
+
+pub fn seats(seats: &[Seat]) -> PackedInt32Array {
+    seats.iter().map(|&s| i32::from(s)).collect()
+}
+
+pub fn opt_seat(s: Option<u8>) -> i64 {
+    s.map_or(-1, i64::from)
+}
+
+pub fn opt_card(c: Option<CardId>) -> i64 {
+    c.map_or(-1, i64::from)
+}
+
+/// A play: `{type, rank, rank_text, size, suit, cards, bomb, name_key, text}`.
+pub fn play_dict(p: &Play) -> VarDictionary {
+    let pat = &p.pattern;
+    vdict! {
+        "type" => pat.kind.name(),
+        "rank" => i64::from(pat.rank),
+        "rank_text" => pat.rank_text().as_str(),
+        "size" => i64::from(pat.size),
+        "suit" => pat.suit.map(|s| s.letter().to_string()).unwrap_or_default().as_str(),
+        "cards" => &ids(p.cards),
+        "bomb" => pat.kind.is_bomb(),
+        "name_key" => name_key(pat.kind),
+        "text" => pat.to_string().as_str(),
+    }
+}
+
+pub fn plays_array(plays: &[Play]) -> Array<VarDictionary> {
+    plays.iter().map(play_dict).collect()
+}
+
+/// A history entry: `{seat, pass, play}` (`play` is `{}` for a pass).
+pub fn turn_dict(t: &Turn) -> VarDictionary {
+    vdict! {
+        "seat" => i64::from(t.seat),
+        "pass" => t.play.is_none(),
+        "play" => &t.play.as_ref().map(play_dict).unwrap_or_default(),
+    }
+}
+
+/// The table: `{}` when empty, else `{seat, play}`.
+pub fn table_dict(table: Option<&(Seat, Play)>) -> VarDictionary {
+    match table {
+        None => VarDictionary::new(),
+        Some((seat, play)) => vdict! { "seat" => i64::from(*seat), "play" => &play_dict(play) },
+    }
+}
+
+/// A whole match state. `show_hand(seat)` decides which hands are filled in (others are empty
+/// arrays; the counts are always there).
+pub fn state_dict(m: &Match, show_hand: impl Fn(Seat) -> bool) -> VarDictionary {
+    let hands: Array<PackedInt32Array> =
+        (0..4u8).map(|s| if show_hand(s) { ids(m.hands[s as usize]) } else { PackedInt32Array::new() }).collect();
+    let counts: PackedInt32Array = m.hands.iter().map(|h| h.len() as i32).collect();
+    let history: Array<VarDictionary> = m.history.iter().map(turn_dict).collect();
+    vdict! {
+        "seq" => m.seq as i64,
+        "deal_no" => i64::from(m.deal_no),
+        "phase" => phase_int(m.phase),
+        "phase_name" => phase_name(m.phase),
+        "level" => i64::from(m.level.0),
+        "team_levels" => &PackedInt32Array::from(&[i32::from(m.team_levels[0].0), i32::from(m.team_levels[1].0)]),
+        "declarer" => opt_seat(m.declarer),
+        "turn" => if m.phase == Phase::Play { i64::from(m.turn) } else { -1 },
+        "to_act" => &seats(&m.to_act()),
+        "can_pass" => m.can_pass(),
+        "table" => &table_dict(m.table.as_ref()),
+        "card_counts" => &counts,
+        "hands" => &hands,
+        "finished" => &seats(&m.finished),
+        "last_order" => &m.last_order.map(|o| seats(&o)).unwrap_or_default(),
+        "history" => &history,
+        "played" => &ids(m.played),
+        "wilds" => &ids(wild_set(m.level, &m.rules)),
+        "over" => m.is_over(),
+        "winner_team" => m.winner.flatten().map_or(-1, i64::from),
+        "end_reason" => m.end_reason.map(reason_name).unwrap_or(""),
+        "state_hash" => m.state_hash().as_str(),
+    }
+}
+
+/// One AI candidate: `{pass, play, card, score, hand, partner, threat, search}`.
+pub fn candidate_dict(c: &Candidate) -> VarDictionary {
+    vdict! {
+        "pass" => c.play.is_none() && c.card.is_none(),
+        "play" => &c.play.as_ref().map(play_dict).unwrap_or_default(),
+        "card" => opt_card(c.card),
+        "score" => f64::from(c.score),
+        "hand" => f64::from(c.hand),
+        "partner" => f64::from(c.partner),
+        "threat" => f64::from(c.threat),
+        "search" => c.search.map_or(f64::NAN, f64::from),
+    }
+}
+
+/// An AI decision trace: `{agent, reason, reason_args, playouts, fell_back, candidates}`.
+pub fn trace_dict(t: &Trace) -> VarDictionary {
+    let args: PackedStringArray = t.reason_args.iter().map(|a| GString::from(a.as_str())).collect();
+    let cands: Array<VarDictionary> = t.candidates.iter().map(candidate_dict).collect();
+    vdict! {
+        "agent" => t.agent.as_str(),
+        "reason" => t.reason.as_str(),
+        "reason_args" => &args,
+        "playouts" => i64::from(t.playouts),
+        "fell_back" => t.fell_back,
+        "candidates" => &cands,
+    }
+}
+
+/// The signal an [`Out`] becomes, and its arguments by name: `{signal, ...}`. The replay recorder
+/// hands these out for each step; the engine emits the same names and arguments as signals.
+pub fn out_dict(o: &Out) -> VarDictionary {
+    let mut d = VarDictionary::new();
+    let mut set = |k: &str, v: Variant| {
+        d.set(k, &v);
+    };
+    match o {
+        Out::MatchStarted { seed, local } => {
+            set("signal", "match_started".to_variant());
+            set("seed", crate::args::seed_to_int(*seed).to_variant());
+            set("local_seat", opt_seat(*local).to_variant());
+        }
+        Out::DealStarted { deal_no, level, declarer } => {
+            set("signal", "deal_started".to_variant());
+            set("deal_no", i64::from(*deal_no).to_variant());
+            set("level", i64::from(level.0).to_variant());
+            set("declarer", opt_seat(*declarer).to_variant());
+        }
+        Out::HandChanged { hand } => {
+            set("signal", "hand_changed".to_variant());
+            set("hand", ids(*hand).to_variant());
+        }
+        Out::TributePhase { payers, resisted } => {
+            set("signal", "tribute_phase".to_variant());
+            set("payers", seats(payers).to_variant());
+            set("resisted", resisted.to_variant());
+        }
+        Out::TributeGiven { from, to, card } => {
+            set("signal", "tribute_given".to_variant());
+            set("from", i64::from(*from).to_variant());
+            set("to", i64::from(*to).to_variant());
+            set("card", opt_card(*card).to_variant());
+        }
+        Out::ReturnPhase { receivers } => {
+            set("signal", "return_phase".to_variant());
+            set("receivers", seats(receivers).to_variant());
+        }
+        Out::ReturnGiven { from, to, card } => {
+            set("signal", "card_returned".to_variant());
+            set("from", i64::from(*from).to_variant());
+            set("to", i64::from(*to).to_variant());
+            set("card", opt_card(*card).to_variant());
+        }
+        Out::TurnStarted { seat, can_pass, time_limit } => {
+            set("signal", "turn_started".to_variant());
+            set("seat", i64::from(*seat).to_variant());
+            set("can_pass", can_pass.to_variant());
+            set("time_limit", time_limit.to_variant());
+        }
+        Out::CardsPlayed { seat, play } => {
+            set("signal", "cards_played".to_variant());
+            set("seat", i64::from(*seat).to_variant());
+            set("play", play_dict(play).to_variant());
+        }
+        Out::Passed { seat } => {
+            set("signal", "passed".to_variant());
+            set("seat", i64::from(*seat).to_variant());
+        }
+        Out::TableCleared { leader } => {
+            set("signal", "table_cleared".to_variant());
+            set("leader", i64::from(*leader).to_variant());
+        }
+        Out::PartnerTakesLead { seat } => {
+            set("signal", "partner_takes_lead".to_variant());
+            set("seat", i64::from(*seat).to_variant());
+        }
+        Out::CardsLeft { seat, count } => {
+            set("signal", "cards_left".to_variant());
+            set("seat", i64::from(*seat).to_variant());
+            set("count", i64::from(*count).to_variant());
+        }
+        Out::PlayerFinished { seat, place } => {
+            set("signal", "player_finished".to_variant());
+            set("seat", i64::from(*seat).to_variant());
+            set("place", i64::from(*place).to_variant());
+        }
+        Out::DealEnded { order, winner_team, levels_before, levels_after } => {
+            set("signal", "deal_ended".to_variant());
+            set("order", seats(order).to_variant());
+            set("level_changes", level_changes(*winner_team, levels_before, levels_after).to_variant());
+        }
+        Out::SurrenderProposed { seat } => {
+            set("signal", "surrender_proposed".to_variant());
+            set("seat", i64::from(*seat).to_variant());
+        }
+        Out::SurrenderVoted { seat, accept } => {
+            set("signal", "surrender_voted".to_variant());
+            set("seat", i64::from(*seat).to_variant());
+            set("accept", accept.to_variant());
+        }
+        Out::MatchEnded { winner_team, reason } => {
+            set("signal", "match_ended".to_variant());
+            set("winner_team", opt_seat(*winner_team).to_variant());
+            set("reason", reason_name(*reason).to_variant());
+        }
+        Out::AiThinking { seat } => {
+            set("signal", "ai_thinking".to_variant());
+            set("seat", i64::from(*seat).to_variant());
+        }
+        Out::AiDecided { seat, elapsed_ms, fell_back } => {
+            set("signal", "ai_decided".to_variant());
+            set("seat", i64::from(*seat).to_variant());
+            set("elapsed_ms", elapsed_ms.to_variant());
+            set("fell_back", fell_back.to_variant());
+        }
+        Out::TimedOut { seat } => {
+            set("signal", "turn_timed_out".to_variant());
+            set("seat", i64::from(*seat).to_variant());
+        }
+        Out::Error { code, message } => {
+            set("signal", "error".to_variant());
+            set("code", code.to_variant());
+            set("message", message.as_str().to_variant());
+        }
+    }
+    d
+}
+
+/// `{winner_team, before, after}`; `before`/`after` are the two teams' level ranks (2–14).
+pub fn level_changes(
+    winner_team: u8,
+    before: &[guandan_core::card::Rank; 2],
+    after: &[guandan_core::card::Rank; 2],
+) -> VarDictionary {
+    let pair = |r: &[guandan_core::card::Rank; 2]| PackedInt32Array::from(&[i32::from(r[0].0), i32::from(r[1].0)]);
+    vdict! {
+        "winner_team" => i64::from(winner_team),
+        "before" => &pair(before),
+        "after" => &pair(after),
+    }
+}
