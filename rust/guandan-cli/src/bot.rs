@@ -50,6 +50,9 @@ pub struct BotArgs {
     /// Wall-clock budget per decision in ms (L3 searches until it runs out).
     #[arg(long)]
     pub budget_ms: Option<u32>,
+    /// Threads an L3 search may use.
+    #[arg(long, default_value_t = 1)]
+    pub threads: u32,
     /// The platform's WebSocket, e.g. ws://127.0.0.1:23456/game/client0 (default: JSON lines on
     /// stdin, answers on stdout).
     #[arg(long)]
@@ -76,6 +79,7 @@ pub fn run(args: BotArgs) -> Result<(), String> {
         }
     };
     let mut profile = AiProfile::level(level);
+    profile.threads = args.threads.max(1);
     if let Some(ms) = args.budget_ms {
         profile.budget_ms = ms;
         // The clock decides; the cap only bounds what L3 allocates for its worlds up front.
