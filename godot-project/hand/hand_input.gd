@@ -105,6 +105,8 @@ func motion(pos: Vector2, _now_ms: int) -> void:
 
 
 func release(pos: Vector2, now_ms: int) -> void:
+	if state == State.TOUCH_DOWN and pos.distance_to(_start) > move_slop:
+		state = State.DRAGGING  # moved without motion events in between
 	match state:
 		State.TOUCH_DOWN:
 			state = State.RELEASED

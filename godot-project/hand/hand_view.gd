@@ -181,9 +181,10 @@ func clear() -> void:
 
 # --- selection ---------------------------------------------------------------------------------
 
+## The selected cards in display order (left to right).
 func selected_ids() -> PackedInt32Array:
 	var out := PackedInt32Array()
-	for id in _ids:
+	for id in _display_order():
 		if _selected.has(id):
 			out.append(id)
 	return out
