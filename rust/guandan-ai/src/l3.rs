@@ -208,23 +208,25 @@ impl L3 {
         cands.truncate(self.width);
         let beliefs = infer(view);
         let worlds = (self.iterations as usize / cands.len()).max(1);
-        let seeds: Vec<u64> = (0..worlds).map(|_| rng.next_u64()).collect();
+        // World seeds are derived, not stored: a time budget may ask for "unlimited" worlds.
+        let base = rng.next_u64();
+        let world_seed = |w: usize| base ^ (w as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         // sums[c] over worlds; each thread takes every `threads`-th world.
         let threads = (self.threads as usize).min(worlds).max(1);
         let per_thread: Vec<(Vec<f32>, u32)> = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..threads)
                 .map(|t| {
                     let cands = &cands;
-                    let seeds = &seeds;
                     let beliefs = &beliefs;
+                    let world_seed = &world_seed;
                     scope.spawn(move || {
                         let mut sums = vec![0.0f32; cands.len()];
                         let mut done = 0u32;
-                        for w in (t..seeds.len()).step_by(threads) {
+                        for w in (t..worlds).step_by(threads) {
                             if budget.soft_expired() {
                                 break;
                             }
-                            let mut wr = ChaCha8Rng::seed_from_u64(seeds[w]);
+                            let mut wr = ChaCha8Rng::seed_from_u64(world_seed(w));
                             let hands = sample_world(view, beliefs, &mut wr);
                             let Some(base) = world(view, hands) else { continue };
                             for (ci, c) in cands.iter().enumerate() {
