@@ -14,6 +14,9 @@ var _players: Array[AudioStreamPlayer] = []
 var _next := 0
 ## Names played so far (newest last, at most 64): lets tests check what was heard.
 var history: Array[StringName] = []
+## False with the Dummy audio driver (headless runs, Xvfb screenshots): nothing is mixed there,
+## so streams are not started at all (they would only pile up as playbacks).
+var _audible := true
 
 
 func _ready() -> void:
@@ -30,6 +33,7 @@ func _ready() -> void:
 		add_child(player)
 		_players.append(player)
 	Settings.changed.connect(_on_settings_changed)
+	_audible = AudioServer.get_driver_name() != "Dummy"
 	_apply_volume()
 
 
@@ -41,7 +45,7 @@ func play(name: StringName, pitch := 1.0) -> void:
 	history.append(name)
 	if history.size() > 64:
 		history.pop_front()
-	if Settings.get_value(&"muted") or float(Settings.get_value(&"sfx_volume")) <= 0.0:
+	if not _audible or Settings.get_value(&"muted") or float(Settings.get_value(&"sfx_volume")) <= 0.0:
 		return
 	var player := _players[_next]
 	_next = (_next + 1) % _players.size()

@@ -23,6 +23,18 @@ func _init() -> void:
 	mouse_filter = Control.MOUSE_FILTER_IGNORE
 
 
+## Creates free views up to `count` in total (the table does it once per match, before the first
+## deal, so no deal ever creates card nodes).
+func prewarm(count := MAX_CARDS) -> void:
+	while created_count < mini(count, MAX_CARDS):
+		var view := CardView.new()
+		view.name = "Card%d" % created_count
+		view.visible = false
+		created_count += 1
+		add_child(view)
+		_free.append(view)
+
+
 ## The view showing `id`, taken from the pool when it is not shown yet.
 func view_for(id: int) -> CardView:
 	var view: CardView = _by_id.get(id)

@@ -84,10 +84,13 @@ func start(cfg: Dictionary) -> int:
 			engine.connect(name, _forward.bind(name))
 	if ClassDB.class_exists(&"MoveAdvisor") and advisor == null:
 		advisor = ClassDB.instantiate(&"MoveAdvisor")
+		advisor.attach(engine)
 	var levels: Array = config.get("ai_levels", [2, 2, 2])
-	var seats: Array = ["human", int(levels[0]), int(levels[1]), int(levels[2])]
+	var debug := bool(config.get("ai_debug", Settings.get_value(&"ai_debug")))
+	var seats: Array = ["human", _profile(int(levels[0]), debug), _profile(int(levels[1]), debug),
+		_profile(int(levels[2]), debug)]
 	if config.get("all_ai", false):
-		seats[0] = int(config.get("human_seat_level", 2))
+		seats[0] = _profile(int(config.get("human_seat_level", 2)), debug)
 	var mode: StringName = config.get("mode", &"training")
 	engine.use_turn_timer = bool(config.get("turn_timer", mode == &"match"))
 	engine.ai_min_think_ms = int(config.get("ai_min_think_ms", 400))
@@ -171,34 +174,45 @@ func return_card(card: int) -> int:
 
 # --- advice (training) -------------------------------------------------------------------------
 
-## Hints for the local player, best first: [{play: {} (pass) or a play dictionary, reason,
-## reason_args}]. Empty when it is not the local player's turn.
+## Hints for the local player, best first: [{pass, play: {} (pass) or a play dictionary, reason,
+## reason_args, score}]. Empty when it is not the local player's turn.
 func hints(limit := 5) -> Array:
-	if advisor == null or engine == null or not advisor.has_method(&"hints"):
+	if advisor == null or local_seat() < 0:
 		return []
-	return advisor.hints(engine, limit)
+	return advisor.hints(limit)
 
 
-## What the selected cards are and can become: {readings: [play + index], playable: [...],
-## completions: [...], wild_snaps: [{wild, play, as_rank, as_suit}]}.
+## What the selected cards are and can become: {readings: [play dictionary + index, playable,
+## default], playable: [the playable ones], wild_snaps: [{wild, play, as_rank, as_suit}]}.
 func selection(cards: PackedInt32Array) -> Dictionary:
-	if advisor == null or engine == null or not advisor.has_method(&"selection"):
+	if advisor == null or local_seat() < 0 or cards.is_empty():
 		return {}
-	return advisor.selection(engine, cards)
+	var readings: Array = []
+	var playable: Array = []
+	for r: Dictionary in advisor.readings(cards):
+		var p: Dictionary = r.play.duplicate()
+		p.index = r.index
+		p.playable = r.playable
+		p.default = r.default
+		readings.append(p)
+		if r.playable:
+			playable.append(p)
+	return {readings = readings, playable = playable, wild_snaps = advisor.wild_snaps(cards)}
 
 
-## Heat map of the local hand: card id -> category name ("bomb", "straight", "wild", …).
+## Heat map of the local hand: card id -> {bomb, straight, wild, danger} (each 0..1).
 func heat_map() -> Dictionary:
-	if advisor == null or engine == null or not advisor.has_method(&"heat_map"):
+	if advisor == null or local_seat() < 0:
 		return {}
-	return advisor.heat_map(engine)
+	return advisor.heat_map()
 
 
-## The AI trace of the last decision of `seat` (AI debug overlay), or {}.
+## The AI's reasons for the last decision of `seat` (AI debug overlay; AI seats are created with
+## their profile's `debug` on when Settings ai_debug is), or {}.
 func ai_trace(seat: int) -> Dictionary:
-	if engine == null or not engine.has_method(&"get_ai_trace"):
+	if advisor == null:
 		return {}
-	return engine.get_ai_trace(seat)
+	return advisor.ai_trace(seat)
 
 
 # --- records -----------------------------------------------------------------------------------
@@ -224,8 +238,21 @@ func _forward(...args: Array) -> void:
 	event_received.emit(event)
 
 
+## The AI profile resource of a level (res://resources/ai/easy|medium|hard.tres), a copy with
+## `debug` on when the AI's reasons should be kept for the overlay.
+static func _profile(level: int, debug: bool) -> Variant:
+	var path := "res://resources/ai/%s.tres" % ["easy", "medium", "hard"][clampi(level, 1, 3) - 1]
+	if not ResourceLoader.exists(path):
+		return clampi(level, 1, 3)
+	var profile: Resource = load(path)
+	if debug:
+		profile = profile.duplicate()
+		profile.set(&"debug", true)
+	return profile
+
+
 static func _rules(preset: String) -> Resource:
-	var path := "res://resources/rules_%s.tres" % preset
+	var path := "res://resources/rules/%s.tres" % preset
 	if ResourceLoader.exists(path):
 		return load(path)
 	if ClassDB.class_exists(&"GuandanRules"):

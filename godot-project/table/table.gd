@@ -22,13 +22,13 @@ signal deal_panel_shown(event: Dictionary)
 signal match_panel_shown(event: Dictionary)
 
 const TrainingTools := preload("res://table/training_tools.gd")
+## Heat map colours (training): red bomb material, blue straight material, yellow wilds, grey
+## "danger" (a lone low card that will be hard to get rid of). Alpha scales with the weight.
 const HEAT_COLORS := {
-	"bomb": Color(0.95, 0.2, 0.2, 0.32),
-	"straight": Color(0.2, 0.45, 1.0, 0.3),
-	"wild": Color(1.0, 0.85, 0.1, 0.38),
-	"pair": Color(0.2, 0.8, 0.4, 0.25),
-	"triple": Color(0.65, 0.35, 0.95, 0.28),
-	"single": Color(0, 0, 0, 0),
+	"bomb": Color(0.95, 0.15, 0.15, 0.4),
+	"straight": Color(0.15, 0.4, 1.0, 0.38),
+	"wild": Color(1.0, 0.82, 0.05, 0.45),
+	"danger": Color(0.25, 0.22, 0.3, 0.4),
 }
 
 var config := {}
@@ -84,6 +84,9 @@ var _turn_deadline_ms := 0
 var _turn_limit_ms := 0
 var _middle := Rect2()
 var _wait_tween: Tween
+## Set when the table leaves the tree: coroutines waiting on a tween or a panel are released
+## and stop at their next check, so none outlives the table.
+var _closing := false
 var _toast_tween: Tween
 var _shake_tween: Tween
 
@@ -114,10 +117,18 @@ func _ready() -> void:
 		_show_error(code)
 
 
+signal _waited
+
+
 func _exit_tree() -> void:
+	_closing = true
 	for t in [_wait_tween, _toast_tween, _shake_tween]:
 		if t != null:
 			t.kill()
+	_queue.clear()
+	_waited.emit()
+	if modal.is_open():
+		modal.press(&"")
 
 
 # --- building ------------------------------------------------------------------------------------
@@ -193,6 +204,7 @@ func _build() -> void:
 	layer.name = "Cards"
 	_frame.add_child(layer)
 	layer.set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
+	layer.prewarm()
 	hand.layer = layer
 	zone.layer = layer
 	hand.group_view = Settings.get_value(&"group_view")
@@ -349,7 +361,7 @@ func _drain() -> void:
 	while not _queue.is_empty():
 		var event: Dictionary = _queue.pop_front()
 		await _handle(event)
-		if not is_inside_tree():
+		if _closing:
 			return
 		event_handled.emit(event)
 	_draining = false
@@ -456,6 +468,8 @@ func _on_hand_changed(ids: PackedInt32Array) -> void:
 		var t := Settings.anim_time(0.3) + (0.018 * ids.size() if Settings.animations_on() else 0.0)
 		_deal_sounds(ids.size())
 		await _wait(t)
+		if _closing:
+			return
 	else:
 		hand.set_cards(ids)
 	counts[0 if spectator else local_seat] = ids.size()
@@ -477,6 +491,8 @@ func _on_tribute_phase(e: Dictionary) -> void:
 	banner.announce(text, 1.2)
 	Sfx.play(&"tribute")
 	await _wait(Settings.anim_time(0.6))
+	if _closing:
+		return
 	if not bool(e.resisted) and not spectator and local_seat in payers:
 		_begin_duty(&"tribute")
 
@@ -514,6 +530,8 @@ func _on_exchange(from: int, to: int, card: int, is_tribute: bool) -> void:
 			.set_trans(Tween.TRANS_QUAD).set_ease(Tween.EASE_IN_OUT)
 	Sfx.play(&"deal")
 	await _wait(t + 0.05)
+	if _closing:
+		return
 	if view == _flying_back:
 		_flying_back.visible = false
 	elif card >= 0 and not (card in hand.cards()):
@@ -568,6 +586,8 @@ func _on_cards_played(seat: int, play: Dictionary) -> void:
 		Sfx.play(&"play")
 	training.on_cards_played(seat)
 	await _wait(t)
+	if _closing:
+		return
 
 
 func _on_passed(seat: int) -> void:
@@ -587,6 +607,8 @@ func _on_table_cleared(leader: int, partner: bool) -> void:
 	var key := "PARTNER_TAKES_LEAD_FMT" if partner else "TABLE_CLEARED_FMT"
 	banner.announce(tr(key).format({seat = tr("SEAT_%d" % leader)}), 1.0)
 	await _wait(maxf(t, Settings.anim_time(0.5)))
+	if _closing:
+		return
 
 
 func _on_player_finished(seat: int, place: int) -> void:
@@ -596,6 +618,8 @@ func _on_player_finished(seat: int, place: int) -> void:
 	_update_counts()
 	banner.announce(tr("FINISHED_FMT").format({seat = tr("SEAT_%d" % seat), place = UiKit.place_text(place)}), 0.9)
 	await _wait(Settings.anim_time(0.5))
+	if _closing:
+		return
 
 
 func _on_deal_ended(e: Dictionary) -> void:
@@ -628,6 +652,8 @@ func _on_deal_ended(e: Dictionary) -> void:
 	_lock(true)
 	deal_panel_shown.emit(e)
 	await modal.closed
+	if _closing:
+		return
 
 
 func _on_match_ended(e: Dictionary) -> void:
@@ -655,6 +681,8 @@ func _on_match_ended(e: Dictionary) -> void:
 	_lock(true)
 	match_panel_shown.emit(e)
 	var choice: StringName = await modal.closed
+	if _closing:
+		return
 	match choice:
 		&"replay":
 			EventBus.replay_requested.emit(last_record)
@@ -746,6 +774,8 @@ func play_selection(reading: int) -> int:
 		modal.open(tr("CONFIRM_PLAY_TITLE"), [text], [[&"yes", "BTN_PLAY"], [&"no", "BTN_CANCEL"]])
 		_lock(true)
 		var answer: StringName = await modal.closed
+		if _closing:
+			return -1
 		_lock(false)
 		if answer != &"yes" or duty != &"play":
 			return -1
@@ -800,6 +830,8 @@ func _on_grouping_requested(_at: Vector2) -> void:
 	modal.open(tr("GROUPING_TITLE"), [], buttons)
 	_lock(true)
 	var choice: StringName = await modal.closed
+	if _closing:
+		return
 	_lock(_draining)
 	match choice:
 		&"group":
@@ -817,6 +849,8 @@ func _open_pause_menu() -> void:
 	modal.open(tr("PAUSE_TITLE"), [], [[&"resume", "BTN_RESUME"], [&"menu", "BTN_LEAVE"]])
 	_lock(true)
 	var choice: StringName = await modal.closed
+	if _closing:
+		return
 	if choice == &"menu":
 		leave()
 		return
@@ -912,11 +946,12 @@ func _shake(strength: float) -> void:
 
 ## Waits `seconds` on a tween bound to this node (never resumes if the table is freed).
 func _wait(seconds: float) -> void:
-	if seconds <= 0.0:
+	if seconds <= 0.0 or _closing:
 		return
 	_wait_tween = create_tween()
 	_wait_tween.tween_interval(seconds)
-	await _wait_tween.finished
+	_wait_tween.tween_callback(_waited.emit)
+	await _waited
 
 
 func toast(text: String) -> void:

@@ -199,13 +199,28 @@ func _clear_readings() -> void:
 
 func _apply_heat() -> void:
 	if is_training() and Settings.get_value(&"heat_map") and table.duty != &"" and not table.spectator:
-		var colors := {}
-		var heat: Dictionary = table.controller.heat_map()
-		for id: int in heat:
-			colors[id] = table.HEAT_COLORS.get(String(heat[id]), Color(0, 0, 0, 0))
-		table.hand.set_heat(colors)
+		table.hand.set_heat(heat_colors(table.controller.heat_map(), table.HEAT_COLORS))
 	else:
 		table.hand.set_heat({})
+
+
+## Card id -> overlay colour from the advisor's weights {bomb, straight, wild, danger}: the
+## strongest category wins; its weight scales the colour's alpha.
+static func heat_colors(heat: Dictionary, palette: Dictionary) -> Dictionary:
+	var colors := {}
+	for id: Variant in heat:
+		var weights: Dictionary = heat[id]
+		var best := ""
+		var best_w := 0.05
+		for cat: String in palette:
+			var w := float(weights.get(cat, 0.0))
+			if w > best_w:
+				best = cat
+				best_w = w
+		if best != "":
+			var c: Color = palette[best]
+			colors[int(id)] = Color(c, c.a * clampf(best_w, 0.35, 1.0))
+	return colors
 
 
 func _show_why(text: String) -> void:

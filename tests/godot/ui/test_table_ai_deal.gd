@@ -1,0 +1,71 @@
+extends GdTestSuite
+## The table scene plays whole deals with four AI seats (the table watches): every event is
+## shown, the centre never holds more than four groups, the history fills, finishing places are
+## given, the end-of-deal panel comes up — and the second deal creates no new card nodes.
+
+var table: Control
+
+
+func before_each() -> void:
+	Settings.reset_for_tests()
+	Settings.set_value(&"anim_speed", 0.0)
+
+
+func after_each() -> void:
+	Settings.reset_for_tests()
+
+
+## A table for `config`, not yet in the tree (connect to it, then add it).
+func _make_table(config: Dictionary) -> Control:
+	var t: Control = load("res://table/table.tscn").instantiate()
+	t.open(config)
+	return t
+
+
+## Waits (real time, up to `seconds`) until `cond` is true; false on timeout.
+func _until(cond: Callable, seconds := 60.0) -> bool:
+	var end := Time.get_ticks_msec() + int(seconds * 1000.0)
+	while not cond.call():
+		if Time.get_ticks_msec() > end:
+			return false
+		await get_tree().process_frame
+	return true
+
+
+func test_four_ai_seats_play_two_deals() -> void:
+	table = _make_table({mode = &"training", all_ai = true, ai_levels = [1, 1, 1], human_seat_level = 1,
+		seed = 11, ai_min_think_ms = 0, turn_timer = false, rules = "competition"})
+	var seen := {}
+	var max_groups := [0]
+	table.event_handled.connect(func(e: Dictionary) -> void:
+		seen[e["signal"]] = int(seen.get(e["signal"], 0)) + 1
+		max_groups[0] = maxi(max_groups[0], table.zone.group_count()))
+	var panels: Array = []
+	table.deal_panel_shown.connect(func(e: Dictionary) -> void: panels.append(e))
+	add_child(table)
+	expect(await _until(func() -> bool: return panels.size() >= 1), "the first deal ends")
+	if panels.is_empty():
+		return
+	expect(table.spectator, "a table of four AIs is watched")
+	for name in [&"match_started", &"deal_started", &"turn_started", &"cards_played", &"passed",
+			&"table_cleared", &"player_finished"]:
+		expect(seen.has(name), "saw %s" % name)
+	expect(max_groups[0] <= 4, "at most four groups in the centre (%d)" % max_groups[0])
+	expect(table.history.lines().size() >= 1, "the history has rounds")
+	expect(table.history.lines().size() <= int(Settings.get_value(&"history_rounds")), "only the last rounds kept")
+	var placed := 0
+	for p in table.places:
+		if p > 0:
+			placed += 1
+	expect(placed >= 2, "finishing places given")
+	expect(table.modal.is_open(), "end-of-deal panel is up")
+	var nodes_after_first: int = table.layer.created_count
+	expect(nodes_after_first <= 108, "at most 108 card nodes")
+	var node_count := Performance.get_monitor(Performance.OBJECT_NODE_COUNT)
+
+	table.modal.press(&"next")
+	expect(await _until(func() -> bool: return panels.size() >= 2 or table.match_over), "the second deal ends")
+	expect(seen.get(&"deal_started", 0) >= 2, "a second deal started")
+	expect_eq(table.layer.created_count, nodes_after_first, "the second deal reuses the card nodes")
+	var grown := Performance.get_monitor(Performance.OBJECT_NODE_COUNT) - node_count
+	expect(grown <= 12, "no per-card nodes in the second deal (node count grew by %d)" % grown)
