@@ -102,13 +102,12 @@ pub fn table_dict(table: Option<&(Seat, Play)>) -> VarDictionary {
     }
 }
 
-/// A whole match state. `show_hand(seat)` decides which hands are filled in (others are empty
+/// A whole match state (without the deal's history: see `get_history`). `show_hand(seat)` decides which hands are filled in (others are empty
 /// arrays; the counts are always there).
 pub fn state_dict(m: &Match, show_hand: impl Fn(Seat) -> bool) -> VarDictionary {
     let hands: Array<PackedInt32Array> =
         (0..4u8).map(|s| if show_hand(s) { ids(m.hands[s as usize]) } else { PackedInt32Array::new() }).collect();
     let counts: PackedInt32Array = m.hands.iter().map(|h| h.len() as i32).collect();
-    let history: Array<VarDictionary> = m.history.iter().map(turn_dict).collect();
     vdict! {
         "seq" => m.seq as i64,
         "deal_no" => i64::from(m.deal_no),
@@ -125,13 +124,12 @@ pub fn state_dict(m: &Match, show_hand: impl Fn(Seat) -> bool) -> VarDictionary 
         "hands" => &hands,
         "finished" => &seats(&m.finished),
         "last_order" => &m.last_order.map(|o| seats(&o)).unwrap_or_default(),
-        "history" => &history,
+        "history_length" => m.history.len() as i64,
         "played" => &ids(m.played),
         "wilds" => &ids(wild_set(m.level, &m.rules)),
         "over" => m.is_over(),
         "winner_team" => m.winner.flatten().map_or(-1, i64::from),
         "end_reason" => m.end_reason.map(reason_name).unwrap_or(""),
-        "state_hash" => m.state_hash().as_str(),
     }
 }
 

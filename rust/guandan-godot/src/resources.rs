@@ -6,6 +6,7 @@
 use godot::classes::{IResource, Resource};
 use godot::prelude::*;
 use guandan_ai::agent::{AiLevel, Weights};
+use guandan_core::classify;
 use guandan_core::rules::{PRESETS, RuleConfig};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -297,6 +298,35 @@ impl GuandanRules {
                 GString::new()
             }
         }
+    }
+
+    /// Whether `cards` beats `table_cards` at `level` (2–14) under these rules: the table is
+    /// read by its default reading, `cards` by the first of its readings that beats it (as
+    /// `GuandanEngine.play` does). False, with a warning, for invalid rules or card ids, a level
+    /// outside 2–14, or sets that are no combination.
+    #[func]
+    pub fn beats(&self, cards: PackedInt32Array, table_cards: PackedInt32Array, level: i64) -> bool {
+        let checked = (|| {
+            let rules = self.config().map_err(|f| f.message)?;
+            let level = u8::try_from(level)
+                .ok()
+                .filter(|l| (2..=14).contains(l))
+                .ok_or_else(|| format!("level {level} is not in 2..14"))?;
+            let level = guandan_core::Rank(level);
+            let a = crate::args::card_set(cards.as_slice()).map_err(|e| e.to_string())?;
+            let b = crate::args::card_set(table_cards.as_slice()).map_err(|e| e.to_string())?;
+            let table = guandan_core::combo::choose_reading(&classify(b, level, &rules), None, level, &rules)
+                .ok_or("table_cards are no combination")?;
+            let readings = classify(a, level, &rules);
+            if readings.is_empty() {
+                return Err("cards are no combination".to_string());
+            }
+            Ok(guandan_core::combo::choose_reading(&readings, Some(&table), level, &rules).is_some())
+        })();
+        checked.unwrap_or_else(|e| {
+            godot_warn!("GuandanRules.beats: {e}");
+            false
+        })
     }
 
     /// Reads options from `RuleConfig` JSON (missing fields take the competition value);

@@ -1,0 +1,175 @@
+extends EngineTestSuite
+## Starting, restarting, pausing and freeing engines: malformed calls get codes, the AI hard limit
+## holds, nothing of an old match reaches a new one, and no thread or object outlives its engine.
+
+
+func test_calls_without_a_match_or_without_a_human_get_codes() -> void:
+	var engine := make_engine()
+	for call in [func() -> int: return engine.play(PackedInt32Array([1])),
+			func() -> int: return engine.pass_turn(),
+			func() -> int: return engine.give_tribute(1),
+			func() -> int: return engine.return_card(1),
+			func() -> int: return engine.propose_surrender(),
+			func() -> int: return engine.surrender_vote(true)]:
+		expect_eq(call.call(), GuandanEngine.ERR_NO_MATCH)
+		expect_logged("rejected with code 10")
+	expect_eq(engine.get_phase(), GuandanEngine.PHASE_NONE)
+	expect_eq(engine.get_hand(), PackedInt32Array())
+	expect_eq(engine.get_table(), {})
+	expect_eq(engine.get_state(), {})
+	engine.start_match(null, [1, 1, 1, 1], 3)
+	expect_eq(engine.pass_turn(), GuandanEngine.ERR_NOT_HUMAN, "an all-AI match has no local player")
+	expect_logged("rejected with code 11")
+	expect_eq(engine.get_last_error(), "every seat is played by the AI")
+
+
+func test_malformed_start_arguments_are_rejected() -> void:
+	var engine := make_engine()
+	var errors := []
+	engine.error.connect(func(code: int, message: String) -> void: errors.append([code, message]))
+	var bad_seats := [[], [null, 1, 1], [null, 1, 1, 1, 1], [null, 7, 1, 1], [null, "robot", 1, 1],
+		[null, Vector2.ZERO, 1, 1], [null, Node, 1, 1]]
+	for seats in bad_seats:
+		expect_eq(engine.start_match(null, seats, 1), GuandanEngine.ERR_BAD_ARGUMENT, "seats %s" % [seats])
+		expect_logged("rejected with code 12")
+	expect_eq(errors.size(), bad_seats.size(), "an error signal per rejected call")
+	expect(errors[3][1].contains("seat 1") and errors[3][1].contains("level 7"), errors[3][1])
+	var rules := GuandanRules.new()
+	rules.wild_count = 5
+	expect_eq(engine.start_match(rules, [null, 1, 1, 1], 1), GuandanEngine.ERR_BAD_ARGUMENT)
+	expect_logged("rejected with code 12")
+	expect(engine.get_last_error().contains("wild_count"), engine.get_last_error())
+	var profile := AiProfile.new()
+	profile.threads = 0
+	expect_eq(engine.start_match(null, [null, profile, 1, 1], 1), GuandanEngine.ERR_BAD_ARGUMENT)
+	expect_logged("rejected with code 12")
+	expect(not engine.has_match(), "nothing started")
+	expect_eq(engine.get_seat_hand(9), PackedInt32Array())
+	expect_eq(engine.get_team_of(-1), -1)
+	# Any int seed works, and "human" is a human seat.
+	expect_eq(engine.start_match(null, ["human", 1, 1, 1], -9223372036854775807 - 1), GuandanEngine.OK)
+	expect_eq(engine.get_seed(), -9223372036854775807 - 1)
+	expect_eq(engine.get_seat_hand(1), PackedInt32Array(), "another seat's hand is hidden")
+	expect_logged("hidden from the local player")
+	expect_eq(engine.get_seat_hand(0), engine.get_hand())
+
+
+func test_an_impossible_ai_budget_still_acts_within_the_hard_limit() -> void:
+	var engine := make_engine()
+	engine.ai_hard_limit_ms = 250
+	var greedy := AiProfile.for_level(3)
+	greedy.budget_ms = 100000000
+	greedy.iterations = 100000000
+	var asked := {}
+	var waits := []
+	engine.ai_thinking.connect(func(seat: int) -> void: asked[seat] = Time.get_ticks_msec())
+	engine.ai_decided.connect(func(seat: int, _ms: float, _fell_back: bool) -> void:
+		waits.append(Time.get_ticks_msec() - asked[seat]))
+	engine.start_match(null, [greedy, greedy, greedy, greedy], 12)
+	expect(await run_until(func() -> bool: return waits.size() >= 8, 20.0), "eight decisions")
+	for wait in waits:
+		# The hard limit plus a frame or two of slack for picking up the answer.
+		expect(wait <= 250 + 200, "a decision took %d ms" % wait)
+
+
+func test_past_the_hard_limit_the_easy_choice_is_played() -> void:
+	var engine := make_engine()
+	engine.ai_hard_limit_ms = 0
+	var decided := []
+	engine.ai_decided.connect(func(seat: int, _ms: float, fell_back: bool) -> void: decided.append(fell_back))
+	engine.start_match(null, [3, 3, 3, 3], 2)
+	expect(await run_until(func() -> bool: return decided.size() >= 20, 20.0), "the match goes on")
+	expect(decided.all(func(f: bool) -> bool: return f), "every decision fell back")
+	expect_eq(engine.ai_hard_limit_ms, 0)
+	engine.ai_hard_limit_ms = 999999
+	expect_eq(engine.ai_hard_limit_ms, 3000, "the hard limit is at most 3000 ms")
+
+
+func test_freeing_the_engine_while_an_ai_thinks() -> void:
+	var services := GuandanEngine.live_ai_services()
+	var threads := GuandanEngine.os_thread_count()
+	var engine := make_engine()
+	engine.ai_min_think_ms = 60000
+	engine.start_match(null, [2, 2, 2, 2], 5)
+	await frames(2)
+	expect(engine.is_ai_thinking(), "an AI is thinking")
+	expect_eq(GuandanEngine.live_ai_services(), services + 1)
+	engine.free()
+	expect_eq(GuandanEngine.live_ai_services(), services, "the worker service is gone")
+	expect_eq(GuandanEngine.os_thread_count(), threads, "its thread is joined")
+
+
+func test_a_new_match_never_receives_the_old_matchs_ai_results() -> void:
+	# Engine A starts seed 1 and, while an AI result is pending, restarts with seed 2; engine B
+	# plays seed 2 from the start. Both must play exactly the same match.
+	var a := make_engine()
+	a.ai_min_think_ms = 100
+	var log := watch(a)
+	a.start_match(null, [2, 2, 2, 2], 1)
+	await frames(1)
+	expect(a.is_ai_thinking(), "a result is pending")
+	a.ai_min_think_ms = 0
+	a.start_match(null, [2, 2, 2, 2], 2)
+	var b := make_engine()
+	b.start_match(null, [2, 2, 2, 2], 2)
+	var done := func() -> bool: return a.is_match_over() and b.is_match_over()
+	expect(await run_until(done, 60.0), "both end")
+	expect_eq(a.get_log_text(), b.get_log_text(), "the same actions")
+	expect_eq(a.get_state_hash(), b.get_state_hash())
+	var restart := names(log).rfind("match_started")
+	expect_eq(names(log).slice(0, restart).filter(func(n: String) -> bool: return n == "cards_played"), [],
+		"no play of the first match")
+
+
+func test_leaving_the_tree_cancels_ai_work_and_coming_back_resumes() -> void:
+	var services := GuandanEngine.live_ai_services()
+	var engine := make_engine()
+	engine.ai_min_think_ms = 60000
+	engine.start_match(null, [1, 1, 1, 1], 6)
+	await frames(1)
+	expect(engine.is_ai_thinking())
+	remove_child(engine)
+	expect(not engine.is_ai_thinking(), "leaving the tree cancels")
+	expect_eq(GuandanEngine.live_ai_services(), services, "and stops the worker")
+	engine.ai_min_think_ms = 0
+	add_child(engine)
+	var before := engine.get_action_count()
+	expect(await run_until(func() -> bool: return engine.get_action_count() > before + 10, 10.0), "play resumes")
+
+
+func test_pause_holds_the_ai() -> void:
+	var engine := make_engine()
+	engine.paused = true
+	engine.start_match(null, [1, 1, 1, 1], 6)
+	await frames(5)
+	expect_eq(engine.get_action_count(), 0, "nothing happens while paused")
+	engine.paused = false
+	expect(await run_until(func() -> bool: return engine.get_action_count() > 0, 10.0), "play starts")
+	engine.stop_match()
+	expect(not engine.has_match())
+	expect(not engine.is_ai_thinking())
+
+
+func test_a_hundred_matches_started_and_freed_leave_nothing_behind() -> void:
+	var services := GuandanEngine.live_ai_services()
+	var threads := GuandanEngine.os_thread_count()
+	# The first engines fill one-time caches (resources, method tables): count after a warm-up.
+	for i in 3:
+		var warm := make_engine()
+		warm.start_match(load(COMPETITION), [2, 2, 2, 2], i)
+		await get_tree().process_frame
+		warm.free()
+	var objects := Performance.get_monitor(Performance.OBJECT_COUNT)
+	for i in 100:
+		var engine := GuandanEngine.new()
+		add_child(engine)
+		engine.start_match(load(COMPETITION), [null, 2, 2, 2] if i % 2 else [2, 2, 2, 2], i)
+		await get_tree().process_frame
+		if i % 3 == 0:
+			engine.queue_free()
+			await get_tree().process_frame
+		else:
+			engine.free()
+	expect_eq(GuandanEngine.live_ai_services(), services, "no worker service left")
+	expect_eq(GuandanEngine.os_thread_count(), threads, "no thread left")
+	expect_eq(Performance.get_monitor(Performance.OBJECT_COUNT), objects, "no object left")

@@ -1,0 +1,49 @@
+extends EngineTestSuite
+## Engine calls from GDScript stay well under a millisecond: a play (with its signals), a pass,
+## a hint, the readings of a selection, the whole state. Prints the measured figures.
+
+const TURNS := 60
+
+
+func test_calls_are_well_under_a_millisecond() -> void:
+	var engine := make_engine()
+	var advisor := MoveAdvisor.new()
+	advisor.attach(engine)
+	var times := {"play/pass": [], "hint": [], "readings": [], "get_state": [], "get_hand": []}
+	engine.start_match(null, [null, 2, 2, 2], 31)
+	for turn in TURNS:
+		var ok := await run_until(func() -> bool:
+			if engine.is_local_turn() and engine.get_phase() == GuandanEngine.PHASE_TRIBUTE:
+				engine.give_tribute(engine.get_tribute_options()[0])
+			elif engine.is_local_turn() and engine.get_phase() == GuandanEngine.PHASE_RETURN:
+				engine.return_card(engine.get_return_options()[0])
+			return engine.is_match_over() or (engine.is_local_turn() and engine.get_phase() == GuandanEngine.PHASE_PLAY))
+		if not expect(ok, "turn %d comes" % turn) or engine.is_match_over():
+			break
+		var t := Time.get_ticks_usec()
+		var hint := advisor.hint()
+		times.hint.append(Time.get_ticks_usec() - t)
+		t = Time.get_ticks_usec()
+		advisor.readings(engine.get_hand().slice(0, 3))
+		times.readings.append(Time.get_ticks_usec() - t)
+		t = Time.get_ticks_usec()
+		engine.get_state()
+		times.get_state.append(Time.get_ticks_usec() - t)
+		t = Time.get_ticks_usec()
+		engine.get_hand()
+		times.get_hand.append(Time.get_ticks_usec() - t)
+		t = Time.get_ticks_usec()
+		var code := engine.pass_turn() if hint.pass else engine.play(hint.play.cards)
+		times["play/pass"].append(Time.get_ticks_usec() - t)
+		expect_eq(code, GuandanEngine.OK)
+	for what: String in times:
+		var samples: Array = times[what]
+		if not expect(samples.size() >= 20, "%s measured %d times" % [what, samples.size()]):
+			continue
+		samples.sort()
+		var mean: float = samples.reduce(func(a: int, b: int) -> int: return a + b, 0) / float(samples.size())
+		var median: int = samples[samples.size() / 2]
+		print("       %-10s mean %4.0f us, median %4d us, max %5d us (%d calls)" % [
+			what, mean, median, samples[-1], samples.size()])
+		expect(mean < 1000.0, "%s takes %.0f us on average" % [what, mean])
+		expect(median < 500, "%s takes %d us typically" % [what, median])
