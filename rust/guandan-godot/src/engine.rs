@@ -430,7 +430,7 @@ impl GuandanEngine {
         self.session.is_some()
     }
 
-    /// The match seed (-1 bits etc. as passed to `start_match`); 0 without a match.
+    /// The match seed as passed to `start_match`; 0 without a match.
     #[func]
     pub fn get_seed(&self) -> i64 {
         self.session.as_ref().map_or(0, |s| args::seed_to_int(s.m.seed))
