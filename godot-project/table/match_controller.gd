@@ -46,6 +46,9 @@ const PHASE_MATCH_OVER := 4
 var config := {}
 var engine: Node  # GuandanEngine
 var advisor: RefCounted  # MoveAdvisor
+## The replay record of this match (user://records/<name>.jsonl), saved at the end of each deal
+## and when the player leaves; one file per match.
+var record_name := ""
 
 
 static func available() -> bool:
@@ -96,6 +99,8 @@ func start(cfg: Dictionary) -> int:
 	engine.ai_min_think_ms = int(config.get("ai_min_think_ms", 400))
 	var match_seed_value: int = config.get("seed", randi() << 31 | randi())
 	config.seed = match_seed_value
+	record_name = "match_%s_%d" % [Time.get_datetime_string_from_system(false).replace(":", "-").replace("T", "_"),
+		absi(match_seed_value) % 100000]
 	var rules: Resource = _rules(String(config.get("rules", "competition")))
 	return engine.start_match(rules, seats, match_seed_value)
 
@@ -217,16 +222,16 @@ func ai_trace(seat: int) -> Dictionary:
 
 # --- records -----------------------------------------------------------------------------------
 
-## Saves the match so far as a replay record; returns its name, or "" on failure.
+## Saves the match so far as its replay record (config save_record: false turns it off, for
+## tests); returns the record name, or "" when nothing was saved.
 func save_record() -> String:
-	if engine == null or not engine.has_match() or not ClassDB.class_exists(&"ReplayRecorder"):
+	if not config.get("save_record", true) or engine == null or not engine.has_match() \
+			or engine.get_action_count() == 0 or not ClassDB.class_exists(&"ReplayRecorder"):
 		return ""
 	var recorder: RefCounted = ClassDB.instantiate(&"ReplayRecorder")
 	if recorder.record(engine) != 0:
 		return ""
-	var name := "match_%s_%d" % [Time.get_datetime_string_from_system(false).replace(":", "-").replace("T", "_"),
-		absi(match_seed()) % 100000]
-	return name if recorder.save(name) == 0 else ""
+	return record_name if recorder.save(record_name) == 0 else ""
 
 
 func _forward(...args: Array) -> void:

@@ -34,7 +34,7 @@ func _until(cond: Callable, seconds := 60.0) -> bool:
 
 func test_four_ai_seats_play_two_deals() -> void:
 	table = _make_table({mode = &"training", all_ai = true, ai_levels = [1, 1, 1], human_seat_level = 1,
-		seed = 11, ai_min_think_ms = 0, turn_timer = false, rules = "competition"})
+		seed = 11, ai_min_think_ms = 0, turn_timer = false, save_record = false, rules = "competition"})
 	var seen := {}
 	var max_groups := [0]
 	table.event_handled.connect(func(e: Dictionary) -> void:

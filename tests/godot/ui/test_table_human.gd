@@ -69,7 +69,7 @@ func _select(cards: PackedInt32Array) -> String:
 
 func test_a_scripted_human_plays_a_deal_with_input_events() -> void:
 	table = load("res://table/table.tscn").instantiate()
-	table.open({mode = &"training", ai_levels = [1, 1, 1], seed = 5, ai_min_think_ms = 0, turn_timer = false,
+	table.open({mode = &"training", ai_levels = [1, 1, 1], seed = 5, ai_min_think_ms = 0, turn_timer = false, save_record = false,
 		rules = "competition"})
 	var panels: Array = []
 	table.deal_panel_shown.connect(func(e: Dictionary) -> void: panels.append(e))

@@ -1,0 +1,80 @@
+extends Control
+## The saved matches (ReplayRecorder's user://records/*.jsonl), newest first, each with Watch
+## and Delete.
+
+var _list: VBoxContainer
+var _empty: Label
+
+
+func _ready() -> void:
+	set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
+	var safe := SafeArea.new()
+	add_child(safe)
+	var column := UiKit.vbox(12)
+	safe.add_child(column)
+	var top := UiKit.hbox(16)
+	column.add_child(top)
+	var back := UiKit.button("BACK", EventBus.screen_requested.emit.bind(&"menu"), 22, Vector2(140, 52))
+	back.name = "Back"
+	top.add_child(back)
+	top.add_child(UiKit.label("REPLAYS_TITLE", 40, Color(0.98, 0.85, 0.45)))
+	var scroll := ScrollContainer.new()
+	scroll.size_flags_vertical = Control.SIZE_EXPAND_FILL
+	scroll.horizontal_scroll_mode = ScrollContainer.SCROLL_MODE_DISABLED
+	column.add_child(scroll)
+	_list = UiKit.vbox(8)
+	_list.name = "List"
+	_list.size_flags_horizontal = Control.SIZE_EXPAND_FILL
+	scroll.add_child(_list)
+	_empty = UiKit.label("REPLAY_EMPTY", 22)
+	_empty.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
+	column.add_child(_empty)
+	refresh()
+	back.grab_focus.call_deferred()
+
+
+## Record names, newest first.
+static func records() -> PackedStringArray:
+	if not ClassDB.class_exists(&"ReplayRecorder"):
+		return PackedStringArray()
+	var names: PackedStringArray = ClassDB.class_call_static(&"ReplayRecorder", &"list_records")
+	var sorted := Array(names)
+	sorted.sort()
+	sorted.reverse()
+	return PackedStringArray(sorted)
+
+
+func refresh() -> void:
+	for c in _list.get_children():
+		_list.remove_child(c)
+		c.queue_free()
+	var names := records()
+	_empty.visible = names.is_empty()
+	for record in names:
+		var row := UiKit.hbox(12)
+		row.name = record
+		var label := UiKit.label(_describe(record), 20)
+		label.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+		label.size_flags_horizontal = Control.SIZE_EXPAND_FILL
+		row.add_child(label)
+		var watch := UiKit.button("BTN_WATCH", EventBus.replay_requested.emit.bind(record), 20, Vector2(130, 46))
+		watch.name = "Watch"
+		row.add_child(watch)
+		var delete := UiKit.button("BTN_DELETE", _delete.bind(record), 20, Vector2(130, 46))
+		delete.name = "Delete"
+		row.add_child(delete)
+		_list.add_child(row)
+
+
+## "2026-11-30 05:20" from "match_2026-11-30_05-20-11_12345"; other names as they are.
+static func _describe(record: String) -> String:
+	var parts := record.split("_")
+	if parts.size() >= 3 and parts[0] == "match":
+		var time := parts[2].replace("-", ":")
+		return "%s %s" % [parts[1], time.substr(0, 5)]
+	return record
+
+
+func _delete(record: String) -> void:
+	ClassDB.class_call_static(&"ReplayRecorder", &"delete_record", record)
+	refresh()

@@ -1,0 +1,376 @@
+extends Control
+## Plays back a saved match (ReplayRecorder): every hand open, each seat's latest play of the
+## round in the centre, levels, finishing places and the round history — at any position.
+## Step, seek (slider), play/pause with a speed, and "AI's view": what the AI would weigh for the
+## seat that decides at this point (MoveAdvisor on an engine resumed there, paused).
+## The screen is redrawn from the recorder's state at each position (pooled card views, so
+## seeking allocates no nodes).
+
+## The shown position changed (tests wait on it).
+signal position_shown(position: int)
+
+const SPEEDS: Array[float] = [0.5, 1.0, 2.0, 4.0]
+const STEP_SECONDS := 0.9
+
+var record := ""
+var recorder: RefCounted  # ReplayRecorder
+var layer: CardLayer
+var hand: HandView
+var zone: PlayZone
+var history: HistoryPanel
+var badges: Array[SeatBadge] = []
+var open_hands: Array[OpenHand] = []
+var modal: Modal
+var slider: HSlider
+var playing := false
+
+var _frame: Control
+var _top: HBoxContainer
+var _controls: HBoxContainer
+var _position_label: Label
+var _deal_label: Label
+var _play_button: Button
+var _speed: OptionButton
+var _error: Label
+var _elapsed := 0.0
+var _setting_slider := false
+var _level := 2
+var _events := {}  # position -> events of the action that led there (cache)
+
+
+## Called by the app before the screen enters the tree: {record: name}.
+func open(params: Dictionary) -> void:
+	record = String(params.get("record", ""))
+
+
+func _ready() -> void:
+	set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
+	_build()
+	resized.connect(_layout)
+	_frame.resized.connect(_layout)
+	if not ClassDB.class_exists(&"ReplayRecorder"):
+		_fail()
+		return
+	recorder = ClassDB.instantiate(&"ReplayRecorder")
+	if record == "" or recorder.load(record) != 0:
+		_fail()
+		return
+	slider.max_value = recorder.get_action_count()
+	_layout()
+	show_position(0)
+	set_process(true)
+
+
+func _fail() -> void:
+	_error.visible = true
+	_controls.visible = false
+	set_process(false)
+
+
+func _build() -> void:
+	var safe := SafeArea.new()
+	safe.base_margin = 6
+	add_child(safe)
+	_frame = Control.new()
+	_frame.name = "Frame"
+	_frame.mouse_filter = Control.MOUSE_FILTER_IGNORE
+	safe.add_child(_frame)
+	_top = UiKit.hbox(14)
+	_frame.add_child(_top)
+	var back := UiKit.button("BACK", EventBus.screen_requested.emit.bind(&"replays"), 20, Vector2(110, 44))
+	back.name = "Back"
+	back.focus_mode = Control.FOCUS_NONE
+	_top.add_child(back)
+	_top.add_child(UiKit.label("REPLAYS_TITLE", 24, Color(0.98, 0.85, 0.45)))
+	_deal_label = UiKit.label("", 20)
+	_deal_label.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+	_top.add_child(_deal_label)
+	_position_label = UiKit.label("", 20, Color(1.0, 0.9, 0.6))
+	_position_label.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+	_top.add_child(_position_label)
+
+	for seat in 4:
+		var badge := SeatBadge.new(seat, false)
+		_frame.add_child(badge)
+		badges.append(badge)
+	zone = PlayZone.new()
+	zone.name = "PlayZone"
+	_frame.add_child(zone)
+	history = HistoryPanel.new()
+	_frame.add_child(history)
+	hand = HandView.new()
+	hand.name = "Hand"
+	_frame.add_child(hand)
+	for seat in 4:
+		var oh := OpenHand.new()
+		oh.name = "OpenHand%d" % seat
+		_frame.add_child(oh)
+		open_hands.append(oh)
+	layer = CardLayer.new()
+	layer.name = "Cards"
+	_frame.add_child(layer)
+	layer.set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
+	layer.prewarm()
+	hand.layer = layer
+	hand.locked = true
+	zone.layer = layer
+	for oh in open_hands:
+		oh.layer = layer
+
+	_controls = UiKit.hbox(10)
+	_controls.name = "Controls"
+	_controls.alignment = BoxContainer.ALIGNMENT_CENTER
+	_frame.add_child(_controls)
+	_control_button("⏮", seek.bind(0), "Start")
+	_control_button("BTN_STEP_BACK", step_back, "StepBack")
+	_play_button = _control_button("BTN_PLAY_PAUSE", toggle_play, "PlayPause")
+	_control_button("BTN_STEP_FORWARD", step_forward, "StepForward")
+	_control_button("⏭", func() -> void: seek(int(slider.max_value)), "End")
+	slider = HSlider.new()
+	slider.name = "Seek"
+	slider.custom_minimum_size = Vector2(220, 40)
+	slider.step = 1
+	slider.size_flags_horizontal = Control.SIZE_EXPAND_FILL
+	slider.focus_mode = Control.FOCUS_NONE
+	slider.value_changed.connect(func(v: float) -> void:
+		if not _setting_slider:
+			seek(int(v)))
+	_controls.add_child(slider)
+	_speed = UiKit.options(["×0.5", "×1", "×2", "×4"], 1, 18)
+	_speed.name = "Speed"
+	_speed.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+	_speed.custom_minimum_size = Vector2(90, 44)
+	_speed.focus_mode = Control.FOCUS_NONE
+	_controls.add_child(_speed)
+	_control_button("BTN_AI_VIEW", show_ai_view, "AiView")
+
+	_error = UiKit.label("REPLAY_LOAD_FAILED", 26, Color(1, 0.7, 0.6))
+	_error.set_anchors_and_offsets_preset(Control.PRESET_CENTER)
+	_error.visible = false
+	_frame.add_child(_error)
+	modal = Modal.new()
+	add_child(modal)
+
+
+func _control_button(key: String, callback: Callable, node_name: String) -> Button:
+	var b := UiKit.button(key, callback, 18, Vector2(0, 44))
+	b.name = node_name
+	b.focus_mode = Control.FOCUS_NONE
+	if key.length() <= 2:
+		b.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+	_controls.add_child(b)
+	return b
+
+
+func _layout() -> void:
+	var s := _frame.size
+	if s.x < 10.0:
+		return
+	_top.position = Vector2.ZERO
+	_top.size = Vector2(s.x, 48)
+	var card_h := clampf(s.y * 0.2, 100.0, 200.0)
+	var hand_h := card_h + 16.0
+	hand.card_height = card_h
+	hand.position = Vector2(0, s.y - hand_h)
+	hand.size = Vector2(s.x, hand_h)
+	_controls.position = Vector2(8, s.y - hand_h - 54.0)
+	_controls.size = Vector2(s.x - 16.0, 48)
+	var side_w := minf(300.0, s.x * 0.22)
+	history.position = Vector2(s.x - side_w, 52)
+	history.size = Vector2(side_w, s.y - hand_h - 54.0 - 58.0)
+	var m := Rect2(0, 50, s.x - side_w - 6.0, s.y - hand_h - 54.0 - 52.0)
+	var open_h := clampf(m.size.y * 0.2, 48.0, 90.0)
+	zone.card_height = clampf(card_h * 0.55, 56.0, 110.0)
+	zone.size = s
+	for b in badges:
+		b.reset_size()
+	badges[2].position = Vector2(m.get_center().x - badges[2].size.x / 2.0, m.position.y)
+	open_hands[2].position = Vector2(m.position.x + m.size.x * 0.22, badges[2].position.y + badges[2].size.y + 2.0)
+	open_hands[2].size = Vector2(m.size.x * 0.56, open_h)
+	badges[3].position = Vector2(m.position.x + 4.0, m.get_center().y - open_h)
+	open_hands[3].position = Vector2(m.position.x + 4.0, badges[3].position.y + badges[3].size.y + 2.0)
+	open_hands[3].size = Vector2(m.size.x * 0.3, open_h)
+	badges[1].position = Vector2(m.end.x - badges[1].size.x - 4.0, m.get_center().y - open_h)
+	open_hands[1].position = Vector2(m.end.x - m.size.x * 0.3 - 4.0, badges[1].position.y + badges[1].size.y + 2.0)
+	open_hands[1].size = Vector2(m.size.x * 0.3, open_h)
+	badges[0].position = Vector2(8.0, _controls.position.y - badges[0].size.y - 6.0)
+	for oh in open_hands:
+		oh.card_height = open_h
+	var top_row := open_hands[2].position.y + open_h
+	zone.slot_centers[2] = Vector2(m.get_center().x, top_row + zone.card_height * 0.6)
+	zone.slot_centers[0] = Vector2(m.get_center().x, m.end.y - zone.card_height * 0.6)
+	zone.slot_centers[3] = Vector2(open_hands[3].position.x + open_hands[3].size.x + 16.0, m.get_center().y)
+	zone.slot_centers[1] = Vector2(open_hands[1].position.x - 16.0, m.get_center().y)
+	if recorder != null and recorder.has_record():
+		_render()
+
+
+func current_position() -> int:
+	return recorder.get_position() if recorder != null else 0
+
+
+func step_forward() -> void:
+	if recorder != null and recorder.get_position() < recorder.get_action_count():
+		recorder.step_forward()
+		_render()
+
+
+func step_back() -> void:
+	if recorder != null and recorder.get_position() > 0:
+		recorder.step_back()
+		_render()
+
+
+func seek(n: int) -> void:
+	if recorder == null:
+		return
+	recorder.seek(clampi(n, 0, recorder.get_action_count()))
+	_render()
+
+
+func toggle_play() -> void:
+	playing = not playing
+	_elapsed = 0.0
+
+
+func show_position(n: int) -> void:
+	seek(n)
+
+
+func _process(delta: float) -> void:
+	if not playing or recorder == null:
+		return
+	_elapsed += delta * SPEEDS[maxi(_speed.selected, 0)]
+	if _elapsed >= STEP_SECONDS:
+		_elapsed = 0.0
+		if recorder.get_position() >= recorder.get_action_count():
+			playing = false
+		else:
+			step_forward()
+
+
+## Redraws everything from the recorder's state at its position.
+func _render() -> void:
+	var st: Dictionary = recorder.get_state()
+	var pos: int = recorder.get_position()
+	_level = int(st.get("level", 2))
+	hand.set_level(_level)
+	for oh in open_hands:
+		oh.level = _level
+	var hands: Array = st.get("hands", [])
+	zone.reset()
+	if hands.size() == 4:
+		hand.set_cards(hands[0])
+		for seat in range(1, 4):
+			open_hands[seat].set_cards(hands[seat])
+	var finished := PackedInt32Array(st.get("finished", PackedInt32Array()))
+	var turn := int(st.get("turn", -1))
+	for seat in 4:
+		badges[seat].count = -1
+		badges[seat].place = finished.find(seat) + 1
+		badges[seat].active = seat == turn
+	var rounds := ReplayRounds.rounds(_deal_events(pos, int(st.get("history_length", 0))))
+	var latest := ReplayRounds.latest(rounds)
+	for seat: int in latest:
+		var p: Dictionary = latest[seat]
+		if p.is_empty():
+			zone.show_pass(seat)
+		else:
+			zone.show_play(seat, PackedInt32Array(p.cards), zone.global_position + zone.slot_centers[seat], [], _level)
+	history.clear()
+	for r in rounds:
+		if r.entries.is_empty():
+			continue
+		history.new_round()
+		for e: Array in r.entries:
+			history.add(e[0], e[1])
+	var team := PackedInt32Array(st.get("team_levels", PackedInt32Array([2, 2])))
+	_deal_label.text = "%s · %s" % [tr("DEAL_ENDED_FMT").format({n = int(st.get("deal_no", 0)) + 1}),
+		tr("LEVELS_FMT").format({us = Cards.rank_label(team[0]), them = Cards.rank_label(team[1])})]
+	_position_label.text = tr("REPLAY_POSITION_FMT").format({pos = pos, total = recorder.get_action_count()})
+	_setting_slider = true
+	slider.value = pos
+	_setting_slider = false
+	position_shown.emit(pos)
+
+
+## The events of the last `turns` actions before `pos` (the plays and passes of the deal so far),
+## in order. The recorder is moved to compute missing ones and put back at `pos`.
+func _deal_events(pos: int, turns: int) -> Array:
+	var out: Array = []
+	var moved := false
+	for p in range(maxi(pos - turns, 0) + 1, pos + 1):
+		if not _events.has(p):
+			recorder.seek(p)
+			moved = true
+			_events[p] = recorder.get_events()
+		out.append_array(_events[p])
+	if moved:
+		recorder.seek(pos)
+	return out
+
+
+## The AI's view of the decision at this point: the ranked candidates with reasons for the seat
+## that must act (an engine resumed here, paused, with that seat as the "human" the advisor helps).
+func ai_view() -> Dictionary:
+	var st: Dictionary = recorder.get_state()
+	var to_act := PackedInt32Array(st.get("to_act", PackedInt32Array()))
+	if to_act.is_empty() or not ClassDB.class_exists(&"GuandanEngine"):
+		return {}
+	var seat := to_act[0]
+	var engine: Node = ClassDB.instantiate(&"GuandanEngine")
+	engine.paused = true
+	engine.use_turn_timer = false
+	add_child(engine)
+	var seats: Array = [1, 1, 1, 1]
+	seats[seat] = "human"
+	var out := {seat = seat, hints = []}
+	if engine.resume_from(recorder, seats) == 0:
+		var advisor: RefCounted = ClassDB.instantiate(&"MoveAdvisor")
+		advisor.attach(engine)
+		if engine.get_phase() == 3:
+			out.hints = advisor.hints(5)
+		elif engine.get_phase() == 1:
+			out.options = engine.get_tribute_options()
+		elif engine.get_phase() == 2:
+			out.options = engine.get_return_options()
+		advisor.attach(null)
+		engine.stop_match()
+	remove_child(engine)
+	engine.free()
+	return out
+
+
+func show_ai_view() -> void:
+	if recorder == null or modal.is_open():
+		return
+	playing = false
+	var view := ai_view()
+	var lines: Array = []
+	if view.is_empty():
+		lines.append(tr("AI_VIEW_NONE"))
+	else:
+		for h: Dictionary in view.get("hints", []):
+			var what := tr("HINT_PASS") if (h.get("play", {}) as Dictionary).is_empty() else PlayText.describe(h.play)
+			lines.append("%s  (%.2f)\n%s" % [what, float(h.get("score", 0.0)),
+				PlayText.reason(String(h.get("reason", "")), Array(h.get("reason_args", [])))])
+		for id in PackedInt32Array(view.get("options", PackedInt32Array())):
+			lines.append(PlayText.card_text(id))
+	var title := tr("AI_VIEW_TITLE_FMT").format({seat = tr("SEAT_%d" % int(view.get("seat", 0)))}) if not view.is_empty() else tr("BTN_AI_VIEW")
+	modal.open(title, lines, [[&"close", "BACK"]])
+
+
+func _unhandled_key_input(event: InputEvent) -> void:
+	var key := event as InputEventKey
+	if key == null or not key.pressed or modal.is_open():
+		return
+	match key.keycode:
+		KEY_RIGHT:
+			step_forward()
+		KEY_LEFT:
+			step_back()
+		KEY_SPACE:
+			toggle_play()
+		_:
+			return
+	get_viewport().set_input_as_handled()

@@ -1,0 +1,33 @@
+class_name ReplayRounds
+extends RefCounted
+## The rounds of a deal from the engine's events (replays): plays and passes grouped into rounds,
+## a round ending where the table was cleared (or the partner took the lead). Used by the replay
+## screen to draw the centre and the history sidebar at any position.
+
+
+## [{entries: [[seat, play or {} for a pass]]}] oldest first, from events in order ({signal, …}).
+static func rounds(events: Array) -> Array[Dictionary]:
+	var out: Array[Dictionary] = [{entries = []}]
+	for e: Dictionary in events:
+		match StringName(e.get("signal", "")):
+			&"cards_played":
+				out[-1].entries.append([int(e.seat), e.play])
+			&"passed":
+				out[-1].entries.append([int(e.seat), {}])
+			&"table_cleared", &"partner_takes_lead":
+				if not out[-1].entries.is_empty():
+					out.append({entries = []})
+			&"deal_started":
+				out = [{entries = []}]
+	return out
+
+
+## Each seat's latest entry in the current (last) round: seat -> play ({} = pass); seats that have
+## not acted in the round are missing.
+static func latest(rounds_list: Array[Dictionary]) -> Dictionary:
+	var out := {}
+	if rounds_list.is_empty():
+		return out
+	for e: Array in rounds_list[-1].entries:
+		out[e[0]] = e[1]
+	return out
