@@ -16,7 +16,7 @@ const GOLD := Color(0.95, 0.74, 0.2)
 const BACK := Color(0.55, 0.1, 0.14)
 const BACK_LINE := Color(0.68, 0.2, 0.24)
 const SELECTED_TINT := Color(0.3, 0.6, 1.0, 0.22)
-const HINT_BORDER := Color(1.0, 0.84, 0.2)
+const HINT_BORDER := Color(0.25, 0.95, 1.0)  # cyan: never confused with the gold of wilds
 
 static var _rank_font: Font
 static var _text_font: Font

@@ -11,7 +11,8 @@ func _ready() -> void:
 	horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
 	vertical_alignment = VERTICAL_ALIGNMENT_CENTER
 	auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	add_theme_font_size_override(&"font_size", 40)
+	autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
+	add_theme_font_size_override(&"font_size", 36)
 	add_theme_color_override(&"font_color", Color(1.0, 0.9, 0.55))
 	add_theme_constant_override(&"outline_size", 10)
 	add_theme_color_override(&"font_outline_color", Color(0.05, 0.05, 0.02, 0.9))

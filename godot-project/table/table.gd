@@ -89,6 +89,7 @@ var _wait_tween: Tween
 var _closing := false
 var _toast_tween: Tween
 var _shake_tween: Tween
+var _tribute_hide_tween: Tween
 
 
 ## Called by the app before the table enters the tree (see ui/app.gd).
@@ -330,14 +331,18 @@ func _layout() -> void:
 	zone.slot_centers[1] = Vector2(east.position.x - gap, m.get_center().y)
 	zone.slot_align = [0, -1, 0, 1]
 
-	banner.position = Vector2(m.position.x, m.get_center().y - 40.0)
-	banner.size = Vector2(m.size.x, 80.0)
+	# Between the west and east badges, so a long announcement wraps instead of covering them.
+	var banner_x := west.position.x + west.size.x + 8.0
+	banner.position = Vector2(banner_x, m.get_center().y - 60.0)
+	banner.size = Vector2(maxf(east.position.x - 8.0 - banner_x, 200.0), 120.0)
 	_status.position = Vector2(m.position.x, m.end.y - 34.0 - play_h)
 	_status.size = Vector2(m.size.x, 30.0)
 	_toast.position = Vector2(0, s.y - hand_h - bar_h - 40.0)
 	_toast.size = Vector2(s.x, 34.0)
 	_tribute_info.reset_size()
-	_tribute_info.position = Vector2(m.get_center().x - _tribute_info.size.x / 2.0, m.get_center().y - _tribute_info.size.y / 2.0)
+	# Between the north play and the south play, clear of both.
+	_tribute_info.position = Vector2(m.get_center().x - _tribute_info.size.x / 2.0,
+		(zone.slot_centers[2].y + zone.slot_centers[0].y) / 2.0 - _tribute_info.size.y / 2.0)
 	training.layout(m, s)
 
 
@@ -544,8 +549,6 @@ func _on_turn_started(seat: int, pass_ok: bool, time_limit: float) -> void:
 	for s in 4:
 		badges[s].active = s == seat
 		badges[s].set_countdown(time_limit if s == seat and s != local_seat else 0.0)
-	if _tribute_info.visible and history.lines().is_empty():
-		_hide_tribute_info_later()
 	if seat == local_seat and not spectator:
 		_begin_duty(&"play")
 		_turn_limit_ms = int(time_limit * 1000.0)
@@ -571,6 +574,8 @@ func _on_cards_played(seat: int, play: Dictionary) -> void:
 	counts[seat] = maxi(counts[seat] - ids.size(), 0)
 	_update_counts()
 	badges[seat].thinking = false
+	if _tribute_info.visible:
+		_hide_tribute_info_later()
 	history.add(seat, play)
 	var t := zone.show_play(seat, ids, from, views, level)
 	var type := String(play.get("type", ""))
@@ -702,10 +707,8 @@ func _begin_duty(what: StringName) -> void:
 	training.on_duty(what)
 	match what:
 		&"tribute":
-			toast(tr("TRIBUTE_PROMPT"))
 			hand.set_hinted(controller.tribute_options())
 		&"return":
-			toast(tr("RETURN_PROMPT"))
 			hand.set_hinted(controller.return_options())
 	_refresh_controls()
 
@@ -729,6 +732,10 @@ func _refresh_controls() -> void:
 		_status.text = tr("WAITING_FOR_FMT").format({seat = tr("SEAT_%d" % turn_seat)})
 	elif duty == &"play" and idle:
 		_status.text = tr("YOUR_TURN") if can_pass else tr("YOUR_LEAD")
+	elif duty == &"tribute":
+		_status.text = tr("TRIBUTE_PROMPT")
+	elif duty == &"return":
+		_status.text = tr("RETURN_PROMPT")
 	else:
 		_status.text = ""
 	training.refresh()
@@ -979,6 +986,11 @@ func _add_tribute_line(text: String) -> void:
 	_layout()
 
 
+## Whether the tribute / return / resist lines are on screen (tests, screenshots).
+func tribute_info_shown() -> bool:
+	return _tribute_info.visible
+
+
 func _clear_tribute_info() -> void:
 	for c in _tribute_lines.get_children():
 		_tribute_lines.remove_child(c)
@@ -987,6 +999,8 @@ func _clear_tribute_info() -> void:
 
 
 func _hide_tribute_info_later() -> void:
-	var tw := create_tween()
-	tw.tween_interval(maxf(Settings.anim_time(2.0), 0.8))
-	tw.tween_callback(_clear_tribute_info)
+	if _tribute_hide_tween != null and _tribute_hide_tween.is_valid():
+		return
+	_tribute_hide_tween = create_tween()
+	_tribute_hide_tween.tween_interval(maxf(Settings.anim_time(1.5), 0.6))
+	_tribute_hide_tween.tween_callback(_clear_tribute_info)

@@ -46,10 +46,11 @@ func _ready() -> void:
 func layout(middle: Rect2, _frame_size: Vector2) -> void:
 	var w := clampf(middle.size.x * 0.26, 220.0, 340.0)
 	_why.position = Vector2(middle.position.x + 6.0, middle.position.y + 4.0)
-	_why.custom_minimum_size = Vector2(w, 0)
-	_why.size = Vector2(w, 0)
-	_debug.custom_minimum_size = Vector2(w, 0)
-	_debug.size = Vector2(w, 0)
+	# An autowrapping label needs a width, or its container grows it one word per line.
+	_why_label.custom_minimum_size = Vector2(w - 32.0, 0)
+	_why.reset_size()
+	_debug_label.custom_minimum_size = Vector2(w - 32.0, 0)
+	_debug.reset_size()
 	_debug.position = Vector2(middle.end.x - w - 6.0, middle.position.y + 4.0)
 
 
@@ -152,6 +153,7 @@ func on_ai_decided(seat: int) -> void:
 		_debug_lines.remove_at(0)
 	_debug_label.text = "\n".join(_debug_lines)
 	_debug.visible = true
+	_debug.reset_size()
 
 
 func refresh() -> void:

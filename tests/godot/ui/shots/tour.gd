@@ -1,0 +1,159 @@
+extends Node
+## A scripted tour of the real game in a window, saving screenshots: the menu, the table
+## mid-deal in training mode with a hint shown, the end-of-deal panel and the tribute step.
+## Run by tools/test-ui under Xvfb (software renderer) for each language and resolution:
+##   tools/godot --path godot-project --resolution 1280x720 --audio-driver Dummy \
+##       res://tests_godot/ui/shots/tour.tscn -- --out DIR --locale en [--seed N]
+## Writes DIR/<locale>_<W>x<H>_<shot>.png and prints one line per file. The human seat follows
+## the advisor's first hint, so the match is the same every run. Exit code 0 = every shot saved.
+
+const SHOTS: Array[String] = ["menu", "table_hint", "deal_end", "tribute"]
+
+var _out := ""
+var _locale := "en"
+var _seed := 1
+var _prefix := ""
+var _saved: Array[String] = []
+var _app: Control
+var _probe := false  # --probe 1: no screenshots, print the deal-2 tribute (to pick a seed)
+
+
+func _ready() -> void:
+	var args := OS.get_cmdline_user_args()
+	for i in range(0, args.size() - 1, 2):
+		match args[i]:
+			"--out":
+				_out = args[i + 1]
+			"--locale":
+				_locale = args[i + 1]
+			"--seed":
+				_seed = args[i + 1].to_int()
+			"--probe":
+				_probe = args[i + 1] == "1"
+	if _out == "":
+		printerr("tour: --out DIR is required")
+		get_tree().quit(2)
+		return
+	DirAccess.make_dir_recursive_absolute(_out)
+	Settings.use_file_for_tests("")
+	Settings.set_value(&"locale", _locale)
+	Settings.set_value(&"anim_speed", 2.0)
+	var size := get_viewport().get_visible_rect().size
+	var win := DisplayServer.window_get_size()
+	_prefix = "%s_%dx%d" % [_locale, win.x, win.y]
+	print("tour: %s, viewport %s" % [_prefix, size])
+	_app = load("res://ui/app.tscn").instantiate()
+	add_child(_app)
+	var ok := await _run()
+	get_tree().quit(0 if ok and _saved.size() == SHOTS.size() else 1)
+
+
+func _run() -> bool:
+	await _frames(30)
+	await _shot("menu")
+	EventBus.match_requested.emit({mode = &"training", rules = "competition", ai_levels = [2, 2, 2], seed = _seed,
+		ai_min_think_ms = 0, turn_timer = false, save_record = false})
+	if not await _until(func() -> bool: return _table() != null, 10.0):
+		return _fail("no table")
+	var table: Control = _table()
+	var my_turns := 0
+	var hint_shown := false
+	var deal_end_shown := false
+	var deadline := Time.get_ticks_msec() + 240000
+	while Time.get_ticks_msec() < deadline:
+		await _frames(1)
+		if table.modal.is_open():
+			if not deal_end_shown:
+				await _settle(table)
+				await _shot("deal_end")
+				deal_end_shown = true
+			table.modal.press(&"next")
+			continue
+		if not table.is_idle():
+			continue
+		if _probe and table.tribute_info_shown():
+			print("probe: seed %d deal 2 tribute: %s" % [_seed, table._tribute_lines.get_children().map(func(l: Label) -> String: return l.text)])
+			return true
+		if deal_end_shown and (table.duty == &"tribute" or table.duty == &"return"
+				or (table.tribute_info_shown() and table.history.lines().is_empty())):
+			await _settle(table)
+			await _shot("tribute")
+			return true
+		if table.duty == &"play":
+			my_turns += 1
+			if my_turns >= 3 and not hint_shown and _first_hint_plays(table):
+				table._on_hint_pressed()
+				await _settle(table)
+				await _shot("table_hint")
+				hint_shown = true
+			_play_first_hint(table)
+		elif table.duty == &"tribute" or table.duty == &"return":
+			var options: PackedInt32Array = table.controller.tribute_options() if table.duty == &"tribute" else table.controller.return_options()
+			table.hand.set_selected(PackedInt32Array([options[0]]))
+			table._on_play_pressed()
+	return _fail("timed out (turns %d, hint %s, deal end %s)" % [my_turns, hint_shown, deal_end_shown])
+
+
+func _play_first_hint(table: Control) -> void:
+	var hints: Array = table.controller.hints(1)
+	var cards := PackedInt32Array()
+	if not hints.is_empty():
+		cards = PackedInt32Array((hints[0].get("play", {}) as Dictionary).get("cards", PackedInt32Array()))
+	if cards.is_empty() and table.can_pass:
+		table._on_pass_pressed()
+		return
+	if cards.is_empty():
+		cards = PackedInt32Array([table.hand.display_order()[0]])
+	table.hand.set_selected(cards)
+	table.play_selection(-1)
+
+
+func _first_hint_plays(table: Control) -> bool:
+	var hints: Array = table.controller.hints(1)
+	return not hints.is_empty() and not (hints[0].get("play", {}) as Dictionary).is_empty()
+
+
+## Lets animations and the banner finish so the shot shows a still table.
+func _settle(table: Control) -> void:
+	await _frames(10)
+	await _until(func() -> bool: return not table.banner.is_showing(), 5.0)
+	await _frames(10)
+
+
+func _table() -> Control:
+	var current: Control = _app.current
+	return current if current != null and _app.current_name == &"table" else null
+
+
+func _shot(name: String) -> void:
+	if _probe:
+		_saved.append(name)
+		return
+	await RenderingServer.frame_post_draw
+	var image := get_viewport().get_texture().get_image()
+	var path := _out.path_join("%s_%s.png" % [_prefix, name])
+	var err := image.save_png(path)
+	if err == OK:
+		_saved.append(path)
+		print("tour: saved %s (%dx%d)" % [path, image.get_width(), image.get_height()])
+	else:
+		printerr("tour: cannot write %s: %s" % [path, error_string(err)])
+
+
+func _fail(why: String) -> bool:
+	printerr("tour: %s: %s" % [_prefix, why])
+	return false
+
+
+func _frames(n: int) -> void:
+	for i in n:
+		await get_tree().process_frame
+
+
+func _until(cond: Callable, seconds: float) -> bool:
+	var end := Time.get_ticks_msec() + int(seconds * 1000.0)
+	while not cond.call():
+		if Time.get_ticks_msec() > end:
+			return false
+		await get_tree().process_frame
+	return true
