@@ -72,6 +72,14 @@ func test_a_scripted_human_gets_the_right_error_codes_and_the_match_goes_on() ->
 	expect_eq(errors.size(), failed_calls, "one error signal per failed call")
 	expect(errors.all(func(e: Array) -> bool: return e[0] > 0 and e[1] != ""), "error signals carry code and message")
 	expect_eq(of(log, "match_ended").size(), 1, "the match went on to its end")
+	# Tribute and return cards are shown only to the two seats involved.
+	var exchanges: Array = of(log, "tribute_given") + of(log, "card_returned")
+	expect(exchanges.any(func(e: Array) -> bool: return 0 not in [e[0], e[1]]), "some exchange without seat 0")
+	for e in exchanges:
+		if 0 in [e[0], e[1]]:
+			expect(e[2] >= 0, "seat 0 sees its own exchange %s" % [e])
+		else:
+			expect_eq(e[2], -1, "seat 0 does not see %s" % [e])
 
 
 ## The illegal plays of a turn, once each per match; returns how many calls failed.

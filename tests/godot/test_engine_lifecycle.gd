@@ -67,6 +67,7 @@ func test_an_impossible_ai_budget_still_acts_within_the_hard_limit() -> void:
 		waits.append(Time.get_ticks_msec() - asked[seat]))
 	engine.start_match(null, [greedy, greedy, greedy, greedy], 12)
 	expect(await run_until(func() -> bool: return waits.size() >= 8, 20.0), "eight decisions")
+	print("       decisions with an endless budget and a 250 ms hard limit: %s ms" % [waits])
 	for wait in waits:
 		# The hard limit plus a frame or two of slack for picking up the answer.
 		expect(wait <= 250 + 200, "a decision took %d ms" % wait)
@@ -88,13 +89,20 @@ func test_past_the_hard_limit_the_easy_choice_is_played() -> void:
 func test_freeing_the_engine_while_an_ai_thinks() -> void:
 	var services := GuandanEngine.live_ai_services()
 	var threads := GuandanEngine.os_thread_count()
+	# An L3 search with an endless budget keeps the worker busy until it is cancelled.
+	var endless := AiProfile.for_level(3)
+	endless.budget_ms = 100000000
+	endless.iterations = 100000000
 	var engine := make_engine()
-	engine.ai_min_think_ms = 60000
-	engine.start_match(null, [2, 2, 2, 2], 5)
+	engine.start_match(null, [endless, endless, endless, endless], 5)
 	await frames(2)
 	expect(engine.is_ai_thinking(), "an AI is thinking")
 	expect_eq(GuandanEngine.live_ai_services(), services + 1)
+	var start := Time.get_ticks_msec()
 	engine.free()
+	var took := Time.get_ticks_msec() - start
+	print("       freeing an engine mid-search took %d ms" % took)
+	expect(took < 500, "the search is cancelled at once (%d ms)" % took)
 	expect_eq(GuandanEngine.live_ai_services(), services, "the worker service is gone")
 	expect_eq(GuandanEngine.os_thread_count(), threads, "its thread is joined")
 
