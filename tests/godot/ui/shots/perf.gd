@@ -1,0 +1,82 @@
+extends Node
+## Frame times of a full AI deal in the windowed game: the table (four AI seats, the table
+## watching), animations on at the given speed, software rendering under Xvfb. Run by
+## tools/test-ui:
+##   tools/godot --path godot-project --resolution 1280x720 --audio-driver Dummy \
+##       res://tests_godot/ui/shots/perf.tscn -- --out DIR [--seed N] [--anim 2]
+## Writes DIR/frame_times.csv (frame, usec) and prints a summary line:
+##   perf: frames N, median X ms, p95 Y ms, worst Z ms, nodes N (card views C), deal S s
+## Figures are for comparing versions on the same machine, not absolute.
+
+var _out := ""
+var _seed := 11
+var _anim := 2.0
+var _times: PackedInt64Array = []
+var _last_us := 0
+var _recording := false
+var _max_nodes := 0
+
+
+func _ready() -> void:
+	var args := OS.get_cmdline_user_args()
+	for i in range(0, args.size() - 1, 2):
+		match args[i]:
+			"--out":
+				_out = args[i + 1]
+			"--seed":
+				_seed = args[i + 1].to_int()
+			"--anim":
+				_anim = args[i + 1].to_float()
+	DirAccess.make_dir_recursive_absolute(_out)
+	Settings.use_file_for_tests("")
+	Settings.set_value(&"locale", "en")
+	Settings.set_value(&"anim_speed", _anim)
+	if "--low-perf" in args:
+		Settings.set_value(&"low_perf", true)
+	var app: Control = load("res://ui/app.tscn").instantiate()
+	add_child(app)
+	for i in 10:
+		await get_tree().process_frame
+	var panels: Array = []
+	EventBus.match_requested.emit({mode = &"training", all_ai = true, ai_levels = [2, 2, 2], human_seat_level = 2,
+		seed = _seed, ai_min_think_ms = 0, turn_timer = false, save_record = false})
+	while app.current_name != &"table":
+		await get_tree().process_frame
+	var table: Control = app.current
+	table.deal_panel_shown.connect(func(e: Dictionary) -> void: panels.append(e))
+	var start := Time.get_ticks_msec()
+	_last_us = Time.get_ticks_usec()
+	_recording = true
+	while panels.is_empty() and Time.get_ticks_msec() - start < 600000:
+		await get_tree().process_frame
+	_recording = false
+	var seconds := (Time.get_ticks_msec() - start) / 1000.0
+	if panels.is_empty():
+		printerr("perf: the deal did not end in time")
+		get_tree().quit(1)
+		return
+	var f := FileAccess.open(_out.path_join("frame_times.csv"), FileAccess.WRITE)
+	f.store_line("frame,usec")
+	for i in _times.size():
+		f.store_line("%d,%d" % [i, _times[i]])
+	f.close()
+	var sorted := _times.duplicate()
+	sorted.sort()
+	var n := sorted.size()
+	var summary := "perf: frames %d, median %.1f ms, p95 %.1f ms, worst %.1f ms, nodes %d (card views %d), deal %.1f s" % [
+		n, sorted[n / 2] / 1000.0, sorted[int(n * 0.95)] / 1000.0, sorted[n - 1] / 1000.0, _max_nodes,
+		table.layer.created_count, seconds]
+	print(summary)
+	var s := FileAccess.open(_out.path_join("summary.txt"), FileAccess.WRITE)
+	s.store_line(summary)
+	s.close()
+	get_tree().quit(0)
+
+
+func _process(_delta: float) -> void:
+	if not _recording:
+		return
+	var now := Time.get_ticks_usec()
+	_times.append(now - _last_us)
+	_last_us = now
+	_max_nodes = maxi(_max_nodes, int(Performance.get_monitor(Performance.OBJECT_NODE_COUNT)))
