@@ -46,8 +46,8 @@ func is_open() -> bool:
 ## buttons [[id, label key], …] (the first gets the focus).
 func open(title: String, lines: Array, buttons: Array) -> void:
 	for c in _body.get_children():
-		_body.remove_child(c)
-		c.queue_free()
+		c.visible = false
+		c.queue_free()  # not removed now: it may be the button whose signal brought us here
 	var t := UiKit.label(title, 32, Color(0.98, 0.85, 0.45))
 	t.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
 	t.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
@@ -81,7 +81,12 @@ func open(title: String, lines: Array, buttons: Array) -> void:
 	else:
 		modulate.a = 1.0
 	if first != null:
-		first.grab_focus.call_deferred()
+		_focus.call_deferred(first)
+
+
+func _focus(b: Button) -> void:
+	if is_instance_valid(b) and b.is_inside_tree() and b.visible:
+		b.grab_focus()
 
 
 ## Presses a button by id (tests, keyboard).
@@ -91,7 +96,10 @@ func press(id: StringName) -> void:
 
 
 func button(id: StringName) -> Button:
-	return find_child(String(id), true, false) as Button
+	for b in find_children(String(id), "Button", true, false):
+		if not b.is_queued_for_deletion():
+			return b
+	return null
 
 
 func _close(id: StringName) -> void:

@@ -1,0 +1,41 @@
+extends GdTestSuite
+## Nothing the UI connects to the autoloads outlives its node: after a screen (with a running
+## match) is freed, EventBus and Settings have exactly the connections they had before, no tween
+## keeps running, and no AI worker is left.
+
+
+func before_each() -> void:
+	Settings.reset_for_tests()
+	Settings.set_value(&"anim_speed", 1.0)
+
+
+func after_each() -> void:
+	Settings.reset_for_tests()
+
+
+func _connections(obj: Object) -> int:
+	var n := 0
+	for s in obj.get_signal_list():
+		n += obj.get_signal_connection_list(s.name).size()
+	return n
+
+
+func test_screens_leave_no_connections_behind() -> void:
+	var bus_before := _connections(EventBus)
+	var settings_before := _connections(Settings)
+	for path in ["res://ui/app.tscn", "res://menu/main_menu.tscn", "res://settings/settings_screen.tscn",
+			"res://replay/replay_list.tscn", "res://table/table.tscn"]:
+		var screen: Node = load(path).instantiate()
+		if screen.has_method(&"open"):
+			screen.open({mode = &"training", all_ai = true, ai_levels = [1, 1, 1], human_seat_level = 1, seed = 3,
+				ai_min_think_ms = 0, turn_timer = false, save_record = false})
+		add_child(screen)
+		await frames(20)  # a match runs, cards fly, tweens start
+		if path.ends_with("app.tscn") or path.ends_with("table.tscn"):
+			expect(_connections(Settings) > settings_before, "%s listens to Settings" % path)
+		screen.queue_free()
+		await frames(2)
+		expect_eq(_connections(EventBus), bus_before, "%s: EventBus connections gone" % path)
+		expect_eq(_connections(Settings), settings_before, "%s: Settings connections gone" % path)
+	expect_eq(get_tree().get_processed_tweens().size(), 0, "no tween outlives its node")
+	expect_eq(GuandanEngine.live_ai_services(), 0, "no AI worker left")

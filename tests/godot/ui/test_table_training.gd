@@ -1,0 +1,160 @@
+extends GdTestSuite
+## Training extras at the table: wild snap, every reading of an ambiguous selection as a button
+## (and playing one), the heat map, the AI debug overlay; then the end-of-deal and end-of-match
+## panels and the confirmation before playing.
+
+const WILDS := [13, 67]  # hearts 2: wild in the first deal (level 2)
+
+var table: Control
+
+
+func before_each() -> void:
+	Settings.reset_for_tests()
+	Settings.set_value(&"anim_speed", 0.0)
+
+
+func after_each() -> void:
+	Settings.reset_for_tests()
+
+
+func _until(cond: Callable, seconds := 30.0) -> bool:
+	var end := Time.get_ticks_msec() + int(seconds * 1000.0)
+	while not cond.call():
+		if Time.get_ticks_msec() > end:
+			return false
+		await get_tree().process_frame
+	return true
+
+
+## A seed whose first deal gives seat 0 the lead, a wild and four singles in a row (4 5 6 7 …);
+## returns [seed, run of four card ids, wild id] or [].
+func _find_seed() -> Array:
+	var engine := GuandanEngine.new()
+	add_child(engine)
+	engine.use_turn_timer = false
+	engine.paused = true
+	for seed in range(1, 400):
+		var hand: PackedInt32Array = engine.deal(seed)[0]
+		var wild := -1
+		for w in WILDS:
+			if w in hand:
+				wild = w
+		if wild < 0:
+			continue
+		var by_rank := {}
+		for id in hand:
+			if not Cards.is_joker(id) and id != wild:
+				by_rank[Cards.rank(id)] = id
+		for low in range(3, 11):
+			if by_rank.has(low) and by_rank.has(low + 1) and by_rank.has(low + 2) and by_rank.has(low + 3):
+				engine.start_match(null, ["human", 1, 1, 1], seed)
+				if engine.get_turn() == 0:
+					var run := PackedInt32Array([by_rank[low], by_rank[low + 1], by_rank[low + 2], by_rank[low + 3]])
+					engine.stop_match()
+					engine.queue_free()
+					return [seed, run, wild]
+				break
+	engine.queue_free()
+	return []
+
+
+func _open(config: Dictionary) -> void:
+	table = load("res://table/table.tscn").instantiate()
+	table.open(config)
+	add_child(table)
+	await frames(2)
+
+
+func test_wild_snap_readings_heat_map_and_ai_debug() -> void:
+	var found := await _find_seed()
+	if not expect(not found.is_empty(), "a seed with a wild and a run"):
+		return
+	Settings.set_value(&"heat_map", true)
+	Settings.set_value(&"ai_debug", true)
+	await _open({mode = &"training", ai_levels = [1, 1, 1], seed = found[0], ai_min_think_ms = 0,
+		turn_timer = false, save_record = false})
+	expect(await _until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my lead")
+	var hand: HandView = table.hand
+	var heated := 0
+	for id in hand.cards():
+		if table.layer.find_view(id).heat.a > 0.0:
+			heated += 1
+	expect(heated > 0, "the heat map colours cards")
+	# One card selected: the wild that makes it a pair lifts and glows.
+	var run: PackedInt32Array = found[1]
+	hand.set_selected(PackedInt32Array([run[0]]))
+	var snapped := hand.snapped_ids()
+	expect(snapped.size() == 1 and snapped[0] in WILDS, "wild snap on a wild (%s)" % snapped)
+	if snapped.size() == 1:
+		expect(table.layer.find_view(snapped[0]).glow > 0.0, "the wild glows")
+	expect(table.training._why.visible, "the why panel explains the snap")
+	# Four in a row and the wild: a straight at two windows (and maybe more readings).
+	var sel := run.duplicate()
+	sel.append(found[2])
+	hand.set_selected(sel)
+	var buttons: Array = table.readings_box.get_children()
+	expect(buttons.size() >= 2, "one button per reading (%d)" % buttons.size())
+	for b: Button in buttons:
+		expect(b.text.begins_with("Play as "), "button text %s" % b.text)
+	expect(hand.snapped_ids().is_empty(), "no snap once the wild is selected")
+	var played: Array = []
+	table.event_handled.connect(func(e: Dictionary) -> void:
+		if e["signal"] == &"cards_played" and int(e.seat) == 0:
+			played.append(e.play))
+	var last: Button = buttons[-1]
+	var wanted := last.text
+	last.pressed.emit()
+	expect(await _until(func() -> bool: return not played.is_empty()), "the reading was played")
+	if not played.is_empty():
+		expect_eq("Play as " + PlayText.describe(played[0]), wanted, "played as the chosen reading")
+	expect(await _until(func() -> bool: return table.training._debug.visible), "AI debug overlay shows decisions")
+	expect(table.training._debug_label.text.length() > 5, "with the AI's reasons")
+
+
+func test_confirm_before_playing() -> void:
+	Settings.set_value(&"confirm_play", true)
+	await _open({mode = &"match", ai_levels = [1, 1, 1], seed = 3, ai_min_think_ms = 0, turn_timer = false,
+		save_record = false})
+	expect(await _until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
+	var advice: Array = table.controller.advisor.legal_plays(PackedInt32Array())
+	if not expect(not advice.is_empty(), "legal plays"):
+		return
+	var cards := PackedInt32Array(advice[0].cards)
+	table.hand.set_selected(cards)
+	table._on_play_pressed()
+	expect(table.modal.is_open(), "asks before playing")
+	expect_eq(table.hand.cards().size(), 27, "nothing played yet")
+	table.modal.press(&"yes")
+	expect(await _until(func() -> bool: return table.hand.cards().size() == 27 - cards.size()), "played after yes")
+	expect(not table.hint_button.visible, "no hints in a full match")
+
+
+func test_end_of_deal_and_end_of_match_panels() -> void:
+	await _open({mode = &"training", all_ai = true, ai_levels = [1, 1, 1], human_seat_level = 1, seed = 4,
+		ai_min_think_ms = 0, turn_timer = false, save_record = false})
+	var requested: Array = []
+	var on_replay := func(r: String) -> void: requested.append(r)
+	EventBus.replay_requested.connect(on_replay)
+	table.controller.set_paused(true)
+	table.controller.engine.stop_match()
+	table._enqueue({"signal": &"deal_ended", "order": PackedInt32Array([2, 0, 1, 3]),
+		"level_changes": {winner_team = 0, before = PackedInt32Array([2, 2]), after = PackedInt32Array([5, 2])}})
+	expect(table.modal.is_open(), "end-of-deal panel")
+	var text := _panel_text()
+	for part in ["1st  North", "2nd  You", "Last  West", "Our team: 2 → 5 (+3)", "Opponents: 2 → 2 (±0)"]:
+		expect(part in text, "deal panel shows %s" % part)
+	table.modal.press(&"next")
+	table.last_record = ""
+	table._enqueue({"signal": &"match_ended", "winner_team": 0, "reason": "ace_won"})
+	expect(table.modal.is_open(), "end-of-match panel")
+	expect("Your team wins the match!" in _panel_text(), "winner shown")
+	expect(table.modal.button(&"menu") != null and table.modal.button(&"again") != null, "menu and play again")
+	table.modal.press(&"menu")
+	EventBus.replay_requested.disconnect(on_replay)
+
+
+func _panel_text() -> String:
+	var out := PackedStringArray()
+	for l in table.modal.panel.find_children("*", "Label", true, false):
+		out.append((l as Label).text)
+	return "\n".join(out)
