@@ -121,11 +121,11 @@ func _build() -> void:
 	_controls.name = "Controls"
 	_controls.alignment = BoxContainer.ALIGNMENT_CENTER
 	_frame.add_child(_controls)
-	_control_button("⏮", seek.bind(0), "Start")
+	_control_button("|◀", seek.bind(0), "Start")
 	_control_button("BTN_STEP_BACK", step_back, "StepBack")
 	_play_button = _control_button("BTN_PLAY_PAUSE", toggle_play, "PlayPause")
 	_control_button("BTN_STEP_FORWARD", step_forward, "StepForward")
-	_control_button("⏭", func() -> void: seek(int(slider.max_value)), "End")
+	_control_button("▶|", func() -> void: seek(int(slider.max_value)), "End")
 	slider = HSlider.new()
 	slider.name = "Seek"
 	slider.custom_minimum_size = Vector2(220, 40)
@@ -189,10 +189,10 @@ func _layout() -> void:
 	open_hands[2].size = Vector2(m.size.x * 0.56, open_h)
 	badges[3].position = Vector2(m.position.x + 4.0, m.get_center().y - open_h)
 	open_hands[3].position = Vector2(m.position.x + 4.0, badges[3].position.y + badges[3].size.y + 2.0)
-	open_hands[3].size = Vector2(m.size.x * 0.3, open_h)
+	open_hands[3].size = Vector2(m.size.x * 0.3, open_h * 1.45)
 	badges[1].position = Vector2(m.end.x - badges[1].size.x - 4.0, m.get_center().y - open_h)
 	open_hands[1].position = Vector2(m.end.x - m.size.x * 0.3 - 4.0, badges[1].position.y + badges[1].size.y + 2.0)
-	open_hands[1].size = Vector2(m.size.x * 0.3, open_h)
+	open_hands[1].size = Vector2(m.size.x * 0.3, open_h * 1.45)
 	badges[0].position = Vector2(8.0, _controls.position.y - badges[0].size.y - 6.0)
 	for oh in open_hands:
 		oh.card_height = open_h

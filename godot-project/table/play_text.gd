@@ -23,9 +23,17 @@ static func describe(play: Dictionary) -> String:
 	return TranslationServer.translate("PLAY_FMT").format({kind = kind, rank = rank})
 
 
-## "T" -> "10"; other rank letters unchanged.
+## The engine's rank letter as shown: "T" -> "10", "B" / "R" -> the small / big joker; others
+## unchanged.
 static func rank_display(rank_text: String) -> String:
-	return "10" if rank_text == "T" else rank_text
+	match rank_text:
+		"T":
+			return "10"
+		"B":
+			return TranslationServer.translate("CARD_SMALL_JOKER")
+		"R":
+			return TranslationServer.translate("CARD_BIG_JOKER")
+	return rank_text
 
 
 ## A sequence position 1..14 (1 = low ace, 14 = high ace) as a rank label.

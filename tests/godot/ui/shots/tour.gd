@@ -1,13 +1,14 @@
 extends Node
 ## A scripted tour of the real game in a window, saving screenshots: the menu, the table
-## mid-deal in training mode with a hint shown, the end-of-deal panel and the tribute step.
+## mid-deal in training mode with a hint shown, the end-of-deal panel and the tribute step; then
+## the settings screen, the replay list and the replay player (on this match, then deleted).
 ## Run by tools/test-ui under Xvfb (software renderer) for each language and resolution:
 ##   tools/godot --path godot-project --resolution 1280x720 --audio-driver Dummy \
 ##       res://tests_godot/ui/shots/tour.tscn -- --out DIR --locale en [--seed N]
 ## Writes DIR/<locale>_<W>x<H>_<shot>.png and prints one line per file. The human seat follows
 ## the advisor's first hint, so the match is the same every run. Exit code 0 = every shot saved.
 
-const SHOTS: Array[String] = ["menu", "table_hint", "deal_end", "tribute"]
+const SHOTS: Array[String] = ["menu", "table_hint", "deal_end", "tribute", "settings", "replays", "replay"]
 
 var _out := ""
 var _locale := "en"
@@ -78,7 +79,7 @@ func _run() -> bool:
 				or (table.tribute_info_shown() and table.history.lines().is_empty())):
 			await _settle(table)
 			await _shot("tribute")
-			return true
+			return await _other_screens(table)
 		if table.duty == &"play":
 			my_turns += 1
 			if my_turns >= 3 and not hint_shown and _first_hint_plays(table):
@@ -106,6 +107,30 @@ func _play_first_hint(table: Control) -> void:
 		cards = PackedInt32Array([table.hand.display_order()[0]])
 	table.hand.set_selected(cards)
 	table.play_selection(-1)
+
+
+func _other_screens(table: Control) -> bool:
+	if _probe:
+		return true
+	table.controller.config.save_record = true
+	var record: String = table.controller.save_record()
+	EventBus.screen_requested.emit(&"settings")
+	await _until(func() -> bool: return _app.current_name == &"settings", 5.0)
+	await _frames(20)
+	await _shot("settings")
+	EventBus.screen_requested.emit(&"replays")
+	await _until(func() -> bool: return _app.current_name == &"replays", 5.0)
+	await _frames(20)
+	await _shot("replays")
+	EventBus.replay_requested.emit(record)
+	await _until(func() -> bool: return _app.current_name == &"replay", 5.0)
+	var player: Control = _app.current
+	await _frames(5)
+	player.seek(int(player.recorder.get_action_count() * 0.4))
+	await _frames(20)
+	await _shot("replay")
+	ClassDB.class_call_static(&"ReplayRecorder", &"delete_record", record)
+	return record != ""
 
 
 func _first_hint_plays(table: Control) -> bool:
