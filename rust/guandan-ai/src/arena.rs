@@ -4,7 +4,7 @@
 use crate::agent::{Budget, MAX_AI_DECISION_MS};
 use crate::{AiProfile, make_agent};
 use guandan_core::deal::{below, deal_hands, deal_rng};
-use guandan_core::game::{Event, Match, Setup, team_of};
+use guandan_core::game::{Event, Match, Setup, deal_gain, team_of};
 use guandan_core::rules::RuleConfig;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -115,8 +115,7 @@ pub fn play_deal(setup: &Setup, a: &AiProfile, b: &AiProfile, a_even: bool) -> G
         }) {
             let winner = team_of(order[0]);
             game.a_won = (winner == 0) == a_even;
-            let partner_place = order.iter().position(|&s| s == (order[0] + 2) % 4).unwrap_or(3);
-            game.gain = setup.rules.levels_per_finish[partner_place - 1];
+            game.gain = deal_gain(&order, &setup.rules);
             break;
         }
     }

@@ -12,7 +12,7 @@ use crate::l2::{l2_decision, ranked_candidates, reason_for};
 use guandan_core::card::{Card, CardSet};
 use guandan_core::combo::{PlayKind, rank_order};
 use guandan_core::deal::below;
-use guandan_core::game::{ActionKind, Event, Match, Phase, Seat, team_of};
+use guandan_core::game::{ActionKind, Event, Match, Phase, Seat, deal_gain, team_of};
 use guandan_core::view::PlayerView;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -168,6 +168,12 @@ pub fn world(view: &PlayerView, hands: [CardSet; 4]) -> Option<Match> {
     Some(m)
 }
 
+/// A finished deal from the viewer team's side: + levels won, − levels conceded.
+fn outcome(order: &[Seat; 4], rules: &guandan_core::rules::RuleConfig, me: Seat) -> f32 {
+    let gain = deal_gain(order, rules) as f32;
+    if team_of(order[0]) == team_of(me) { gain } else { -gain }
+}
+
 /// Plays a world to the end of the deal with L2 everywhere; the viewer team's outcome.
 fn playout(mut m: Match, me: Seat, weights: &Weights, budget: &Budget) -> f32 {
     let mut events = Vec::with_capacity(8);
@@ -185,9 +191,7 @@ fn playout(mut m: Match, me: Seat, weights: &Weights, budget: &Budget) -> f32 {
         }
         for e in &events {
             if let Event::DealEnded { order, .. } = e {
-                let partner_place = order.iter().position(|&s| s == (order[0] + 2) % 4).unwrap_or(3);
-                let gain = m.rules.levels_per_finish[partner_place - 1] as f32;
-                return if team_of(order[0]) == team_of(me) { gain } else { -gain };
+                return outcome(order, &m.rules, me);
             }
         }
     }
@@ -245,11 +249,7 @@ impl L3 {
                                     _ => None,
                                 });
                                 sums[ci] += match ended {
-                                    Some(order) => {
-                                        let pp = order.iter().position(|&s| s == (order[0] + 2) % 4).unwrap_or(3);
-                                        let g = m.rules.levels_per_finish[pp - 1] as f32;
-                                        if team_of(order[0]) == team_of(me) { g } else { -g }
-                                    }
+                                    Some(order) => outcome(&order, &m.rules, me),
                                     None => playout(m, me, &self.weights, budget),
                                 };
                             }

@@ -25,6 +25,16 @@ pub fn next_seat(seat: Seat) -> Seat {
     (seat + 1) % 4
 }
 
+/// Place (0 = 1st … 3 = last) of the 1st finisher's partner in a deal's finishing order.
+pub fn partner_place(order: &[Seat; 4]) -> usize {
+    order.iter().position(|&s| s == partner_of(order[0])).unwrap_or(3)
+}
+
+/// Levels the winning team of a deal gains with this finishing order.
+pub fn deal_gain(order: &[Seat; 4], rules: &RuleConfig) -> u8 {
+    rules.levels_per_finish[partner_place(order).clamp(1, 3) - 1]
+}
+
 /// What a player (or the host, for timeouts) does.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -376,17 +386,18 @@ impl Match {
         events.push(Event::TurnStarted { seat: leader, can_pass: false });
     }
 
+    /// The cards of `pool` of the highest (or lowest) single order.
+    fn extreme_cards(&self, pool: CardSet, highest: bool) -> CardSet {
+        let order = |id: CardId| rank_order(Card::from_id(id).rank().0, self.level);
+        let target = if highest { pool.iter().map(order).max() } else { pool.iter().map(order).min() };
+        pool.iter().filter(|&id| Some(order(id)) == target).fold(CardSet::EMPTY, CardSet::with)
+    }
+
     /// Cards the seat may give as tribute: the highest by single order (wilds excluded unless allowed).
     pub fn tribute_options(&self, seat: Seat) -> CardSet {
         let hand = self.hands[seat as usize];
         let pool = if self.rules.wilds_as_tribute { hand } else { hand.minus(self.wilds()) };
-        let best = pool.iter().map(|id| rank_order(Card::from_id(id).rank().0, self.level)).max();
-        CardSet::from_ids(
-            &pool
-                .iter()
-                .filter(|&id| Some(rank_order(Card::from_id(id).rank().0, self.level)) == best)
-                .collect::<Vec<_>>(),
-        )
+        self.extreme_cards(pool, true)
     }
 
     /// Cards the seat may return (empty when the seat owes no return).
@@ -404,16 +415,7 @@ impl Match {
         }
         match self.rules.return_fallback {
             ReturnFallback::NoReturn => CardSet::EMPTY,
-            ReturnFallback::LowestCard => {
-                let pool = hand.minus(wilds);
-                let low = pool.iter().map(|id| rank_order(Card::from_id(id).rank().0, self.level)).min();
-                CardSet::from_ids(
-                    &pool
-                        .iter()
-                        .filter(|&id| Some(rank_order(Card::from_id(id).rank().0, self.level)) == low)
-                        .collect::<Vec<_>>(),
-                )
-            }
+            ReturnFallback::LowestCard => self.extreme_cards(hand.minus(wilds), false),
         }
     }
 
@@ -779,8 +781,8 @@ impl Match {
         order.extend(rest);
         let order: [Seat; 4] = [order[0], order[1], order[2], order[3]];
         let winner = team_of(order[0]);
-        let partner_place = order.iter().position(|&s| s == partner_of(order[0])).unwrap_or(3);
-        let gain = self.rules.levels_per_finish[partner_place - 1];
+        let partner_place = partner_place(&order);
+        let gain = deal_gain(&order, &self.rules);
         let before = self.team_levels;
         let mut match_won = false;
         if let Some(d) = self.declarer
