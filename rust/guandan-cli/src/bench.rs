@@ -83,5 +83,14 @@ pub fn run(n: usize, seed: u64, l3_n: usize) {
     let mut l3 = make_agent(&AiProfile::level(AiLevel::L3));
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let us = views.iter().take(l3_n).map(|v| time(|| l3.decide(v, &mut rng, &Budget::unlimited()))).collect();
-    report("L3 decision (default budget)", us);
+    report("L3 decision (160 playouts)", us);
+    // A 300 ms time budget (machine-dependent depth): how close to the budget decisions stay.
+    let timed = AiProfile { budget_ms: 300, iterations: u32::MAX, ..AiProfile::level(AiLevel::L3) };
+    let mut l3t = make_agent(&timed);
+    let us = views
+        .iter()
+        .take(l3_n)
+        .map(|v| time(|| l3t.decide(v, &mut rng, &guandan_ai::agent::Budget::with_soft_ms(300))))
+        .collect();
+    report("L3 decision (300 ms budget)", us);
 }
