@@ -21,6 +21,8 @@ pub struct ArenaConfig {
     pub seed: u64,
     pub rules: RuleConfig,
     pub threads: usize,
+    /// Whole matches (each played twice, seats swapped) after the deals; 0 = none.
+    pub matches: u32,
 }
 
 /// One game of one deal.
@@ -52,6 +54,13 @@ pub struct ArenaReport {
     pub a_decisions: usize,
     pub b_decisions: usize,
     pub a_fallbacks: u32,
+    /// Whole matches played (twice each), when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matches: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub a_match_win_rate: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub a_match_win_rate_ci95: Option<[f64; 2]>,
     pub seed: u64,
     pub rules: String,
 }
@@ -74,52 +83,79 @@ pub fn deal_setup(seed: u64, i: u32, rules: &RuleConfig) -> Setup {
     }
 }
 
-/// Plays one deal to its end; A sits at the even seats when `a_even`.
-pub fn play_deal(setup: &Setup, a: &AiProfile, b: &AiProfile, a_even: bool) -> Game {
-    let (mut m, _) = Match::from_setup(setup).expect("arena setups are valid");
-    let mut agents = [make_agent(a), make_agent(b)];
-    let profiles = [a, b];
-    let mut game = Game::default();
-    let mut events = Vec::new();
-    loop {
-        let Some(&seat) = m.to_act().first() else { break };
-        let is_a = (seat % 2 == 0) == a_even;
+/// Two agent profiles at a table: A at the even seats when `a_even`.
+struct Table<'a> {
+    agents: [Box<dyn crate::Agent>; 2],
+    profiles: [&'a AiProfile; 2],
+    a_even: bool,
+    game: Game,
+}
+
+impl<'a> Table<'a> {
+    fn new(a: &'a AiProfile, b: &'a AiProfile, a_even: bool) -> Self {
+        Table { agents: [make_agent(a), make_agent(b)], profiles: [a, b], a_even, game: Game::default() }
+    }
+
+    /// One decision of the seat to act, applied; `false` when nobody is to act.
+    fn step(&mut self, m: &mut Match, seed: u64, events: &mut Vec<Event>) -> bool {
+        let Some(&seat) = m.to_act().first() else { return false };
+        let is_a = (seat % 2 == 0) == self.a_even;
         let who = if is_a { 0 } else { 1 };
         let view = m.view(Some(seat));
-        let mut rng = ChaCha8Rng::seed_from_u64(setup.seed ^ m.seq.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        let budget = Budget::with_soft_ms(profiles[who].budget_ms);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ m.seq.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let budget = Budget::with_soft_ms(self.profiles[who].budget_ms);
         let t = Instant::now();
-        let mut decision = agents[who].decide(&view, &mut rng, &budget);
+        let mut decision = self.agents[who].decide(&view, &mut rng, &budget);
         let us = t.elapsed().as_micros().min(u32::MAX as u128) as u32;
         if t.elapsed() > Duration::from_millis(MAX_AI_DECISION_MS) {
             decision = crate::l1::l1_decision(&view);
             if is_a {
-                game.a_fallbacks += 1;
+                self.game.a_fallbacks += 1;
             }
         }
         if is_a {
-            game.a_times_us.push(us)
+            self.game.a_times_us.push(us)
         } else {
-            game.b_times_us.push(us)
+            self.game.b_times_us.push(us)
         }
         let action = m.action(seat, decision.action);
         events.clear();
-        if m.apply_into(&action, &mut events).is_err() {
+        if m.apply_into(&action, events).is_err() {
             // An illegal agent action is an agent bug: play the L1 move so the arena finishes.
             let fallback = m.action(seat, crate::l1::l1_decision(&view).action);
-            m.apply_into(&fallback, &mut events).expect("L1 plays only legal moves");
+            m.apply_into(&fallback, events).expect("L1 plays only legal moves");
         }
+        true
+    }
+}
+
+/// Plays one deal to its end; A sits at the even seats when `a_even`.
+pub fn play_deal(setup: &Setup, a: &AiProfile, b: &AiProfile, a_even: bool) -> Game {
+    let (mut m, _) = Match::from_setup(setup).expect("arena setups are valid");
+    let mut table = Table::new(a, b, a_even);
+    let mut events = Vec::new();
+    while table.step(&mut m, setup.seed, &mut events) {
         if let Some(order) = events.iter().find_map(|e| match e {
             Event::DealEnded { order, .. } => Some(*order),
             _ => None,
         }) {
-            let winner = team_of(order[0]);
-            game.a_won = (winner == 0) == a_even;
-            game.gain = deal_gain(&order, &setup.rules);
+            table.game.a_won = (team_of(order[0]) == 0) == a_even;
+            table.game.gain = deal_gain(&order, &setup.rules);
             break;
         }
     }
-    game
+    table.game
+}
+
+/// Plays a whole match (2 to the end); `Some(true)` when A's team won, `None` for a draw or a
+/// match cut off after `max_actions`.
+pub fn play_match(seed: u64, rules: &RuleConfig, a: &AiProfile, b: &AiProfile, a_even: bool) -> (Option<bool>, Game) {
+    let (mut m, _) = Match::new(seed, rules.clone()).expect("arena rules are valid");
+    let mut table = Table::new(a, b, a_even);
+    let mut events = Vec::new();
+    while m.seq < 50_000 && table.step(&mut m, seed, &mut events) {}
+    let won = m.winner.flatten().map(|t| (t == 0) == a_even);
+    (won, table.game)
 }
 
 fn percentile(sorted: &[u32], p: f64) -> f64 {
@@ -143,13 +179,11 @@ pub fn wilson95(wins: f64, n: f64) -> [f64; 2] {
     [(centre - half).max(0.0), (centre + half).min(1.0)]
 }
 
-/// Runs the arena; `progress` is called with the number of finished games.
-pub fn run(cfg: &ArenaConfig, progress: &(dyn Fn(usize) + Sync)) -> ArenaReport {
-    let total = cfg.deals as usize * 2;
+/// Runs `total` jobs over the configured threads; results in job order.
+fn parallel<T: Send>(threads: usize, total: usize, job: &(dyn Fn(usize) -> T + Sync)) -> Vec<T> {
     let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let mut games: Vec<(usize, Game)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..cfg.threads.max(1))
+    let mut out: Vec<(usize, T)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads.max(1))
             .map(|_| {
                 scope.spawn(|| {
                     let mut mine = Vec::new();
@@ -158,9 +192,7 @@ pub fn run(cfg: &ArenaConfig, progress: &(dyn Fn(usize) + Sync)) -> ArenaReport 
                         if g >= total {
                             break;
                         }
-                        let setup = deal_setup(cfg.seed, (g / 2) as u32, &cfg.rules);
-                        mine.push((g, play_deal(&setup, &cfg.a, &cfg.b, g.is_multiple_of(2))));
-                        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                        mine.push((g, job(g)));
                     }
                     mine
                 })
@@ -168,13 +200,33 @@ pub fn run(cfg: &ArenaConfig, progress: &(dyn Fn(usize) + Sync)) -> ArenaReport 
             .collect();
         handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
     });
-    games.sort_by_key(|(g, _)| *g);
+    out.sort_by_key(|(g, _)| *g);
+    out.into_iter().map(|(_, t)| t).collect()
+}
+
+/// Runs the arena; `progress` is called with the number of finished games.
+pub fn run(cfg: &ArenaConfig, progress: &(dyn Fn(usize) + Sync)) -> ArenaReport {
+    let total = cfg.deals as usize * 2;
+    let done = AtomicUsize::new(0);
+    let games: Vec<Game> = parallel(cfg.threads, total, &|g| {
+        let setup = deal_setup(cfg.seed, (g / 2) as u32, &cfg.rules);
+        let game = play_deal(&setup, &cfg.a, &cfg.b, g.is_multiple_of(2));
+        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+        game
+    });
+    let match_results: Vec<(Option<bool>, Game)> = parallel(cfg.threads, cfg.matches as usize * 2, &|g| {
+        let r = play_match(cfg.seed.wrapping_add((g / 2) as u64), &cfg.rules, &cfg.a, &cfg.b, g.is_multiple_of(2));
+        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+        r
+    });
+    let match_wins = match_results.iter().filter(|(w, _)| *w == Some(true)).count() as f64;
+    let match_n = match_results.len() as f64;
     let n = games.len() as f64;
-    let wins = games.iter().filter(|(_, g)| g.a_won).count() as f64;
-    let a_gain: f64 = games.iter().filter(|(_, g)| g.a_won).map(|(_, g)| g.gain as f64).sum();
-    let b_gain: f64 = games.iter().filter(|(_, g)| !g.a_won).map(|(_, g)| g.gain as f64).sum();
-    let mut at: Vec<u32> = games.iter().flat_map(|(_, g)| g.a_times_us.iter().copied()).collect();
-    let mut bt: Vec<u32> = games.iter().flat_map(|(_, g)| g.b_times_us.iter().copied()).collect();
+    let wins = games.iter().filter(|g| g.a_won).count() as f64;
+    let a_gain: f64 = games.iter().filter(|g| g.a_won).map(|g| g.gain as f64).sum();
+    let b_gain: f64 = games.iter().filter(|g| !g.a_won).map(|g| g.gain as f64).sum();
+    let mut at: Vec<u32> = games.iter().flat_map(|g| g.a_times_us.iter().copied()).collect();
+    let mut bt: Vec<u32> = games.iter().flat_map(|g| g.b_times_us.iter().copied()).collect();
     at.sort_unstable();
     bt.sort_unstable();
     let label = |p: &AiProfile| format!("{:?}", p.level);
@@ -193,7 +245,10 @@ pub fn run(cfg: &ArenaConfig, progress: &(dyn Fn(usize) + Sync)) -> ArenaReport 
         b_decision_ms_p99: percentile(&bt, 0.99),
         a_decisions: at.len(),
         b_decisions: bt.len(),
-        a_fallbacks: games.iter().map(|(_, g)| g.a_fallbacks).sum(),
+        a_fallbacks: games.iter().map(|g| g.a_fallbacks).sum(),
+        matches: (cfg.matches > 0).then_some(cfg.matches),
+        a_match_win_rate: (cfg.matches > 0).then(|| match_wins / match_n),
+        a_match_win_rate_ci95: (cfg.matches > 0).then(|| wilson95(match_wins, match_n)),
         seed: cfg.seed,
         rules: cfg.rules.name.clone(),
     }
@@ -220,6 +275,7 @@ mod tests {
             seed: 2024,
             rules: RuleConfig::competition(),
             threads: 2,
+            matches: 0,
         };
         let r = run(&cfg, &|_| {});
         assert_eq!(r.games, 400);
@@ -235,6 +291,7 @@ mod tests {
             seed: 5,
             rules: RuleConfig::competition(),
             threads: 2,
+            matches: 0,
         };
         let (r1, r2) = (run(&cfg, &|_| {}), run(&cfg, &|_| {}));
         assert_eq!(r1.a_deal_win_rate, r2.a_deal_win_rate);

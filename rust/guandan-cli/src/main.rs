@@ -80,6 +80,9 @@ enum Command {
         b: String,
         #[arg(long, default_value_t = 200)]
         deals: u32,
+        /// Also play this many whole matches (each twice, seats swapped).
+        #[arg(long, default_value_t = 0)]
+        matches: u32,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         #[arg(long, default_value_t = 2)]
@@ -268,7 +271,7 @@ fn run(cli: Cli) -> Result<ExitCode, Usage> {
             std::fs::write(&file, log.to_jsonl()).map_err(|e| Usage(format!("cannot write {file}: {e}")))?;
             println!("recorded {} actions to {file}, final hash {}", log.actions.len(), m.state_hash());
         }
-        Command::Arena { a, b, deals, seed, threads, rules, budget_ms, iterations, json, plot } => {
+        Command::Arena { a, b, deals, matches, seed, threads, rules, budget_ms, iterations, json, plot } => {
             let profile = |name: &str| -> Result<AiProfile, Usage> {
                 let level = AiLevel::parse(name)
                     .ok_or_else(|| Usage(format!("unknown AI level {name:?}: use L1, L2 or L3")))?;
@@ -285,8 +288,16 @@ fn run(cli: Cli) -> Result<ExitCode, Usage> {
             if deals == 0 {
                 return Err(Usage("--deals must be at least 1".into()));
             }
-            let cfg = ArenaConfig { a: profile(&a)?, b: profile(&b)?, deals, seed, rules: rules_arg(&rules)?, threads };
-            let bar = indicatif::ProgressBar::new(deals as u64 * 2);
+            let cfg = ArenaConfig {
+                a: profile(&a)?,
+                b: profile(&b)?,
+                deals,
+                seed,
+                rules: rules_arg(&rules)?,
+                threads,
+                matches,
+            };
+            let bar = indicatif::ProgressBar::new((deals as u64 + matches as u64) * 2);
             if json || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
                 bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
             }
@@ -326,6 +337,17 @@ fn run(cli: Cli) -> Result<ExitCode, Usage> {
                     report.b_decision_ms_p99,
                     start.elapsed().as_secs_f64()
                 );
+                if let (Some(m), Some(rate), Some([lo, hi])) =
+                    (report.matches, report.a_match_win_rate, report.a_match_win_rate_ci95)
+                {
+                    println!(
+                        "  whole matches: {m} x 2, {} won {:.1}% (95% CI {:.1}-{:.1}%)",
+                        report.a,
+                        rate * 100.0,
+                        lo * 100.0,
+                        hi * 100.0
+                    );
+                }
             }
         }
         Command::Bot(args) => bot::run(args).map_err(Usage)?,

@@ -243,6 +243,9 @@ mod tests {
             a_decisions: 0,
             b_decisions: 0,
             a_fallbacks: 0,
+            matches: None,
+            a_match_win_rate: None,
+            a_match_win_rate_ci95: None,
             seed: 1,
             rules: "competition".into(),
         }
