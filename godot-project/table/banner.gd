@@ -2,6 +2,9 @@ class_name Banner
 extends Label
 ## Big centred announcements ("Table cleared", "Partner takes the lead", "Bomb!") that fade out.
 
+const MAX_FONT := 38
+const MIN_FONT := 20
+
 var _tween: Tween
 
 
@@ -11,8 +14,7 @@ func _ready() -> void:
 	horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
 	vertical_alignment = VERTICAL_ALIGNMENT_CENTER
 	auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
-	add_theme_font_size_override(&"font_size", 36)
+	add_theme_font_size_override(&"font_size", MAX_FONT)
 	add_theme_color_override(&"font_color", Color(1.0, 0.9, 0.55))
 	add_theme_constant_override(&"outline_size", 10)
 	add_theme_color_override(&"font_outline_color", Color(0.05, 0.05, 0.02, 0.9))
@@ -28,6 +30,7 @@ func _exit_tree() -> void:
 ## Shows `text` (already translated) for about `hold` seconds.
 func announce(text: String, hold := 1.1) -> void:
 	self.text = text
+	_fit()
 	if _tween != null:
 		_tween.kill()
 	var t := Settings.anim_time(0.2)
@@ -45,6 +48,20 @@ func announce(text: String, hold := 1.1) -> void:
 	_tween.tween_property(self, "scale", Vector2.ONE, t).set_trans(Tween.TRANS_BACK).set_ease(Tween.EASE_OUT)
 	_tween.chain().tween_interval(hold)
 	_tween.chain().tween_property(self, "modulate:a", 0.0, t * 1.5)
+
+
+## The largest font size (MIN_FONT..MAX_FONT) at which the text fits the banner's width, so a long
+## announcement never runs over the seats beside it.
+func refit() -> void:
+	_fit()
+
+
+func _fit() -> void:
+	var font := get_theme_font(&"font")
+	var fs := MAX_FONT
+	while fs > MIN_FONT and font.get_string_size(text, HORIZONTAL_ALIGNMENT_LEFT, -1, fs).x + 24.0 > size.x:
+		fs -= 2
+	add_theme_font_size_override(&"font_size", fs)
 
 
 func is_showing() -> bool:

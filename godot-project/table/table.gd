@@ -335,7 +335,8 @@ func _layout() -> void:
 	var banner_x := west.position.x + west.size.x + 8.0
 	banner.position = Vector2(banner_x, m.get_center().y - 60.0)
 	banner.size = Vector2(maxf(east.position.x - 8.0 - banner_x, 200.0), 120.0)
-	_status.position = Vector2(m.position.x, m.end.y - 34.0 - play_h)
+	banner.refit()
+	_status.position = Vector2(m.position.x, zone.slot_centers[0].y - play_h / 2.0 - 36.0)
 	_status.size = Vector2(m.size.x, 30.0)
 	_toast.position = Vector2(0, s.y - hand_h - bar_h - 40.0)
 	_toast.size = Vector2(s.x, 34.0)
@@ -743,8 +744,11 @@ func _refresh_controls() -> void:
 
 func _process(_delta: float) -> void:
 	if _my_countdown.visible and _turn_limit_ms > 0:
-		var left := _turn_deadline_ms - Time.get_ticks_msec()
-		_my_countdown.value = clampf(float(left) / _turn_limit_ms, 0.0, 1.0)
+		# The engine's clock is the truth (it stops while the table animates); local time is the
+		# fallback when it has none.
+		var left_s: float = controller.time_left() if controller.engine != null else -1.0
+		var left := left_s * 1000.0 if left_s >= 0.0 else float(_turn_deadline_ms - Time.get_ticks_msec())
+		_my_countdown.value = clampf(left / _turn_limit_ms, 0.0, 1.0)
 
 
 func _on_play_pressed() -> void:

@@ -16,6 +16,7 @@ var _seed := 1
 var _prefix := ""
 var _saved: Array[String] = []
 var _app: Control
+var _anim := 2.0  # animation speed (--anim)
 var _probe := false  # --probe 1: no screenshots, print the deal-2 tribute (to pick a seed)
 
 
@@ -31,6 +32,8 @@ func _ready() -> void:
 				_seed = args[i + 1].to_int()
 			"--probe":
 				_probe = args[i + 1] == "1"
+			"--anim":
+				_anim = args[i + 1].to_float()
 	if _out == "":
 		printerr("tour: --out DIR is required")
 		get_tree().quit(2)
@@ -38,7 +41,7 @@ func _ready() -> void:
 	DirAccess.make_dir_recursive_absolute(_out)
 	Settings.use_file_for_tests("")
 	Settings.set_value(&"locale", _locale)
-	Settings.set_value(&"anim_speed", 2.0)
+	Settings.set_value(&"anim_speed", _anim)
 	var size := get_viewport().get_visible_rect().size
 	var win := DisplayServer.window_get_size()
 	_prefix = "%s_%dx%d" % [_locale, win.x, win.y]
