@@ -18,6 +18,8 @@ const BACK_LINE := Color(0.68, 0.2, 0.24)
 const SELECTED_TINT := Color(0.3, 0.6, 1.0, 0.22)
 const HINT_BORDER := Color(0.25, 0.95, 1.0)  # cyan: never confused with the gold of wilds
 
+## One font for everything on a card, imported as a multichannel signed distance field: glyphs are
+## rendered from one atlas at any size (crisp when cards scale, no per-size rasterizing).
 static var _rank_font: Font
 static var _text_font: Font
 
@@ -87,7 +89,7 @@ func _init() -> void:
 	focus_mode = Control.FOCUS_NONE
 	if _rank_font == null:
 		_rank_font = load("res://fonts/guandan_sans_bold.otf")
-		_text_font = load("res://fonts/guandan_sans.otf")
+		_text_font = _rank_font
 
 
 func _notification(what: int) -> void:

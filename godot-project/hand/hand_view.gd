@@ -108,7 +108,8 @@ func set_cards(ids: PackedInt32Array, from := Vector2.INF, stagger := 0.0) -> vo
 			fresh.append(view)
 			if from != Vector2.INF:
 				view.size = _card_size if _card_size != Vector2.ZERO else Vector2(card_height / CardView.ASPECT, card_height)
-				view.position = layer.to_layer(from) - view.size / 2.0
+				view.scale = Vector2.ONE * 0.5
+				view.position = layer.to_layer(from) - view.size / 4.0
 	_ids = ids.duplicate()
 	input.cancel()
 	_relayout(from != Vector2.INF, stagger if Settings.animations_on() else 0.0)
@@ -426,14 +427,20 @@ func _apply(order: PackedInt32Array, animate: bool, stagger := 0.0) -> void:
 		view.group_color = GROUP_COLORS[_manual[id] % GROUP_COLORS.size()] if _manual.has(id) else Color(0, 0, 0, 0)
 		view.selected = _shown_selected(id)
 		if t > 0.0 and view.visible:
+			# Size is set at once (a size tween redraws every frame); scale eases a card that
+			# arrives with another size (dealt, or back from elsewhere).
 			var delay := stagger * i
+			var start_scale := view.size.x * view.scale.x / slot.size.x if view.size.x > 0.0 else 0.7
+			view.size = slot.size
+			view.scale = Vector2.ONE * clampf(start_scale, 0.3, 2.0)
 			view.new_tween().set_parallel(true)
 			view.tween.tween_property(view, "position", target, t).set_trans(Tween.TRANS_CUBIC) \
 					.set_ease(Tween.EASE_OUT).set_delay(delay)
-			view.tween.tween_property(view, "size", slot.size, t).set_delay(delay)
+			view.tween.tween_property(view, "scale", Vector2.ONE, t).set_delay(delay)
 		else:
 			view.stop_tween()
 			view.size = slot.size
+			view.scale = Vector2.ONE
 			view.position = target
 
 

@@ -77,22 +77,29 @@ func show_play(seat: int, ids: PackedInt32Array, from: Vector2, views: Array[Car
 	for i in sorted.size():
 		var id := sorted[i]
 		var view: CardView = by_id.get(id)
+		var start_scale := 1.0
 		if view == null:
 			view = layer.view_for(id)
-			view.size = sz * 0.7
-			view.position = layer.to_layer(from) - view.size / 2.0
+			view.position = layer.to_layer(from) - sz * 0.35
+			start_scale = 0.7
+		elif view.size.x > 0.0:
+			start_scale = view.size.x * view.scale.x / sz.x
 		view.level = level
 		view.face_up = true
 		view.z_index = 200 + seat * 20 + i
+		# Drawn at the final size at once; the flight animates position and scale only (a size
+		# tween would redraw the card every frame).
+		view.size = sz
 		var target := origin + Vector2(x0 + step * i, c.y - sz.y / 2.0)
 		if t > 0.0:
+			view.scale = Vector2.ONE * start_scale
 			view.new_tween().set_parallel(true)
 			view.tween.tween_property(view, "position", target, t).set_trans(Tween.TRANS_QUAD).set_ease(Tween.EASE_OUT)
-			view.tween.tween_property(view, "size", sz, t)
+			view.tween.tween_property(view, "scale", Vector2.ONE, t)
 		else:
 			view.stop_tween()
 			view.position = target
-			view.size = sz
+			view.scale = Vector2.ONE
 	return t
 
 
@@ -139,7 +146,7 @@ func gather(to_local: Vector2) -> float:
 			continue
 		view.new_tween().set_parallel(true)
 		view.tween.tween_property(view, "position", target, t).set_trans(Tween.TRANS_CUBIC).set_ease(Tween.EASE_IN)
-		view.tween.tween_property(view, "size", card_size() * 0.5, t)
+		view.tween.tween_property(view, "scale", Vector2.ONE * 0.5, t)
 		view.tween.tween_property(view, "modulate:a", 0.0, t)
 		view.tween.chain().tween_callback(layer.release.bind(id))
 	return t
