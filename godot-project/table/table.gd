@@ -49,6 +49,7 @@ var play_button: Button
 var sort_button: Button
 var readings_box: HBoxContainer
 var history_button: Button
+var heat_button: Button  # training only
 
 var local_seat := 0
 var spectator := false
@@ -166,6 +167,14 @@ func _build() -> void:
 	_top_bar.add_child(spacer)
 	_mode_label = UiKit.label("MODE_TRAINING" if mode == &"training" else "MODE_MATCH", 18, Color(0.8, 0.95, 0.85))
 	_top_bar.add_child(_mode_label)
+	if mode == &"training":
+		heat_button = UiKit.button("BTN_HEAT_MAP", func() -> void:
+			Settings.set_value(&"heat_map", heat_button.button_pressed), 18, Vector2(0, 44))
+		heat_button.name = "HeatButton"
+		heat_button.focus_mode = Control.FOCUS_NONE
+		heat_button.toggle_mode = true
+		heat_button.button_pressed = Settings.get_value(&"heat_map")
+		_top_bar.add_child(heat_button)
 	history_button = UiKit.button("HISTORY_TITLE", _toggle_history, 18, Vector2(0, 44))
 	history_button.name = "HistoryButton"
 	history_button.focus_mode = Control.FOCUS_NONE
@@ -857,7 +866,11 @@ func _open_pause_menu() -> void:
 	if modal.is_open():
 		return
 	controller.set_paused(true)
-	modal.open(tr("PAUSE_TITLE"), [], [[&"resume", "BTN_RESUME"], [&"menu", "BTN_LEAVE"]])
+	var buttons: Array = [[&"resume", "BTN_RESUME"]]
+	if not spectator and not match_over and controller.engine != null and controller.engine.has_match():
+		buttons.append([&"surrender", "BTN_SURRENDER"])
+	buttons.append([&"menu", "BTN_LEAVE"])
+	modal.open(tr("PAUSE_TITLE"), [], buttons)
 	_lock(true)
 	var choice: StringName = await modal.closed
 	if _closing:
@@ -865,6 +878,11 @@ func _open_pause_menu() -> void:
 	if choice == &"menu":
 		leave()
 		return
+	if choice == &"surrender":
+		# The partner and both opponents vote; AI seats accept at once, so the match ends.
+		var code: int = controller.engine.propose_surrender()
+		if code != 0:
+			_show_error(code)
 	if not _draining:
 		controller.set_paused(false)
 		_lock(false)

@@ -84,7 +84,7 @@ def main() -> int:
 
     for src, style, name in ((args.regular, "Regular", "guandan_sans.otf"),
                              (args.bold, "Bold", "guandan_sans_bold.otf")):
-        font = TTFont(src, fontNumber=SC_INDEX, lazy=False)
+        font = TTFont(src, fontNumber=SC_INDEX, lazy=False, recalcTimestamp=False)  # reproducible output
         cmap = font.getBestCmap()
         missing = sorted(c for c in chars if ord(c) not in cmap)
         if missing:

@@ -158,3 +158,19 @@ func _panel_text() -> String:
 	for l in table.modal.panel.find_children("*", "Label", true, false):
 		out.append((l as Label).text)
 	return "\n".join(out)
+
+
+func test_surrender_from_the_pause_menu_ends_the_match() -> void:
+	await _open({mode = &"match", ai_levels = [1, 1, 1], seed = 8, ai_min_think_ms = 0, turn_timer = false,
+		save_record = false})
+	expect(await _until(func() -> bool: return table.is_idle()), "table idle")
+	var ended: Array = []
+	table.match_panel_shown.connect(func(e: Dictionary) -> void: ended.append(e))
+	table._open_pause_menu()
+	expect(table.modal.button(&"surrender") != null, "surrender offered")
+	table.modal.press(&"surrender")
+	expect(await _until(func() -> bool: return not ended.is_empty()), "the match ends")
+	if not ended.is_empty():
+		expect_eq(String(ended[0].reason), "surrender")
+		expect("A team surrendered." in _panel_text(), "reason shown")
+	expect(table.heat_button == null, "no heat map button in a full match")
