@@ -374,15 +374,18 @@ func _relayout(animate := false, stagger := 0.0) -> void:
 	if n > 20:
 		ch *= 1.0 - 0.15 * (minf(n, 28) - 20.0) / 8.0
 	var cw := ch / CardView.ASPECT
-	var units_min := 1.0 + (n - 1) * MIN_VISIBLE + gaps * GROUP_GAP
+	# Each cluster shows its last card whole, then a gap: width = (n - nk) steps + nk cards +
+	# (nk - 1) gaps for nk clusters.
+	var nk := maxi(clusters.size(), 1)
+	var units_min := (n - nk) * MIN_VISIBLE + nk + gaps * GROUP_GAP
 	if cw * units_min > avail:
 		cw = avail / units_min
 		ch = cw * CardView.ASPECT
 	var step := cw * MAX_VISIBLE
-	if n > 1:
-		step = clampf((avail - cw - gaps * GROUP_GAP * cw) / (n - 1), cw * MIN_VISIBLE, cw * MAX_VISIBLE)
+	if n > nk:
+		step = clampf((avail - nk * cw - gaps * GROUP_GAP * cw) / (n - nk), cw * MIN_VISIBLE, cw * MAX_VISIBLE)
 	_card_size = Vector2(cw, ch)
-	var total := cw + maxf(n - 1, 0) * step + gaps * GROUP_GAP * cw
+	var total := (n - nk) * step + nk * cw + gaps * GROUP_GAP * cw
 	var x := (size.x - total) / 2.0
 	var base_y := size.y - ch - 6.0
 	var order := PackedInt32Array()

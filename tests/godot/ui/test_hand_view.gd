@@ -175,6 +175,13 @@ func test_group_view_and_manual_groups() -> void:
 	expect(layer.find_view(ids[6]).group_color.a > 0.0, "grouped cards share a colour")
 	hand.ungroup()
 	expect(hand.manual_groups().is_empty())
+	# A full hand in many clusters still fits.
+	hand.set_cards(_deal27())
+	hand.set_selected(hand.display_order().slice(0, 2))
+	hand.group_selection()
+	for id in hand.cards():
+		var r := hand.slot_of(id)
+		expect(r.position.x >= 0.0 and r.end.x <= hand.size.x + 0.01, "grouped card %d inside the hand" % id)
 
 
 func test_pool_reuses_card_nodes() -> void:

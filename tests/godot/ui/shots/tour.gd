@@ -1,6 +1,7 @@
 extends Node
 ## A scripted tour of the real game in a window, saving screenshots: the menu, the table
-## mid-deal in training mode with a hint shown, the end-of-deal panel and the tribute step; then
+## mid-deal in training mode with a hint shown, the hand's grouping view (with a manual group),
+## the end-of-deal panel and the tribute step; then
 ## the settings screen, the replay list and the replay player (on this match, then deleted).
 ## Run by tools/test-ui under Xvfb (software renderer) for each language and resolution:
 ##   tools/godot --path godot-project --resolution 1280x720 --audio-driver Dummy \
@@ -8,7 +9,8 @@ extends Node
 ## Writes DIR/<locale>_<W>x<H>_<shot>.png and prints one line per file. The human seat follows
 ## the advisor's first hint, so the match is the same every run. Exit code 0 = every shot saved.
 
-const SHOTS: Array[String] = ["menu", "table_hint", "deal_end", "tribute", "settings", "replays", "replay"]
+const SHOTS: Array[String] = ["menu", "table_hint", "hand_groups", "deal_end", "tribute", "settings", "replays",
+	"replay"]
 
 var _out := ""
 var _locale := "en"
@@ -90,6 +92,18 @@ func _run() -> bool:
 				await _settle(table)
 				await _shot("table_hint")
 				hint_shown = true
+				# The grouping view, with a manual group of the first two singles' neighbours.
+				table.hand.clear_selection()
+				table.hand.group_view = true
+				var order: PackedInt32Array = table.hand.display_order()
+				table.hand.set_selected(order.slice(order.size() - 3, order.size() - 1))
+				table.hand.group_selection()
+				table.hand.set_heat({})
+				await _settle(table)
+				await _shot("hand_groups")
+				table.hand.ungroup()
+				table.hand.group_view = false
+				await _frames(2)
 			_play_first_hint(table)
 		elif table.duty == &"tribute" or table.duty == &"return":
 			var options: PackedInt32Array = table.controller.tribute_options() if table.duty == &"tribute" else table.controller.return_options()
