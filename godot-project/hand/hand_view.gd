@@ -31,8 +31,9 @@ var level := 2
 ## Card height before shrinking (set by the table's layout).
 var card_height := 150.0:
 	set(v):
-		card_height = v
-		_relayout()
+		if card_height != v:
+			card_height = v
+			_relayout()
 ## Input is ignored while locked (an animation or transition is running).
 var locked := false:
 	set(v):

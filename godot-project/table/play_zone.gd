@@ -103,6 +103,22 @@ func show_play(seat: int, ids: PackedInt32Array, from: Vector2, views: Array[Car
 	return t
 
 
+## Puts every shown group back in its slot at once (after a resize: slots moved).
+func relayout(level := 2) -> void:
+	for seat in 4:
+		if not _shown[seat].is_empty():
+			var ids := _shown[seat]
+			var views: Array[CardView] = []
+			for id in ids:
+				var v := layer.find_view(id)
+				if v != null:
+					v.stop_tween()
+					views.append(v)
+			_place(seat, ids, views, level)
+		elif _passes[seat].visible:
+			show_pass(seat)
+
+
 func show_pass(seat: int) -> void:
 	clear_seat(seat)
 	var l := _passes[seat]
@@ -115,6 +131,25 @@ func show_pass(seat: int) -> void:
 	elif slot_align[seat] > 0:
 		x = c.x
 	l.position = Vector2(x, c.y - l.size.y / 2.0)
+
+
+func _place(seat: int, ids: PackedInt32Array, views: Array[CardView], level: int) -> void:
+	var sz := card_size()
+	var step := sz.x * 0.42
+	var width := sz.x + step * maxi(ids.size() - 1, 0)
+	var c := slot_centers[seat]
+	var x0 := c.x - width / 2.0
+	if slot_align[seat] < 0:
+		x0 = c.x - width
+	elif slot_align[seat] > 0:
+		x0 = c.x
+	var origin := layer.to_layer(global_position)
+	for i in views.size():
+		var view := views[i]
+		view.level = level
+		view.size = sz
+		view.scale = Vector2.ONE
+		view.position = origin + Vector2(x0 + step * ids.find(view.card_id), c.y - sz.y / 2.0)
 
 
 ## Removes a seat's group at once (its cards go back to the pool).

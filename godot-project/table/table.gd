@@ -349,11 +349,9 @@ func _layout() -> void:
 	_status.size = Vector2(m.size.x, 30.0)
 	_toast.position = Vector2(0, s.y - hand_h - bar_h - 40.0)
 	_toast.size = Vector2(s.x, 34.0)
-	_tribute_info.reset_size()
-	# Between the north play and the south play, clear of both.
-	_tribute_info.position = Vector2(m.get_center().x - _tribute_info.size.x / 2.0,
-		(zone.slot_centers[2].y + zone.slot_centers[0].y) / 2.0 - _tribute_info.size.y / 2.0)
+	_place_tribute_info()
 	training.layout(m, s)
+	zone.relayout(level)
 
 
 # --- the event queue -----------------------------------------------------------------------------
@@ -1005,12 +1003,19 @@ func _add_tribute_line(text: String) -> void:
 	l.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
 	_tribute_lines.add_child(l)
 	_tribute_info.visible = true
-	_layout()
+	_place_tribute_info.call_deferred()  # the panel has its new size after this frame's sort
 
 
 ## Whether the tribute / return / resist lines are on screen (tests, screenshots).
 func tribute_info_shown() -> bool:
 	return _tribute_info.visible
+
+
+## Between the north play and the south play, clear of both.
+func _place_tribute_info() -> void:
+	_tribute_info.reset_size()
+	_tribute_info.position = Vector2(_middle.get_center().x - _tribute_info.size.x / 2.0,
+		(zone.slot_centers[2].y + zone.slot_centers[0].y) / 2.0 - _tribute_info.size.y / 2.0)
 
 
 func _clear_tribute_info() -> void:
