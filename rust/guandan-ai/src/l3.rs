@@ -215,7 +215,8 @@ impl L3 {
         // World seeds are derived, not stored: a time budget may ask for "unlimited" worlds.
         let base = rng.next_u64();
         let world_seed = |w: usize| base ^ (w as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        // sums[c] over worlds; each thread takes every `threads`-th world.
+        // sums[c] over worlds; each thread takes every `threads`-th world. Outcomes are whole
+        // numbers of levels, so the sums are exact and independent of how worlds are split.
         let threads = (self.threads as usize).min(worlds).max(1);
         let per_thread: Vec<(Vec<f32>, u32)> = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..threads)
@@ -328,6 +329,31 @@ mod tests {
             }
             assert_eq!(all, CardSet::FULL);
         }
+    }
+
+    #[test]
+    fn the_search_result_does_not_depend_on_threads() {
+        let (mut m, _) = Match::new(33, RuleConfig::competition()).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        for _ in 0..25 {
+            let a = random_action(&m, &mut rng).unwrap();
+            m.apply(&a).unwrap();
+        }
+        let view = m.view(Some(m.turn));
+        let run = |threads| {
+            let p = crate::AiProfile {
+                iterations: 40,
+                threads,
+                trace: true,
+                ..crate::AiProfile::level(crate::AiLevel::L3)
+            };
+            let d = L3::new(&p).decide(&view, &mut ChaCha8Rng::seed_from_u64(5), &Budget::unlimited());
+            let t = d.trace.unwrap();
+            (d.action, t.candidates.iter().map(|c| c.search).collect::<Vec<_>>(), t.playouts)
+        };
+        let one = run(1);
+        assert!(one.2 > 0, "the position must be searched");
+        assert_eq!(one, run(2));
     }
 
     /// The agent sees only the view: two states that differ only in hidden hands give the same decision.
