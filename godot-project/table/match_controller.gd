@@ -72,7 +72,8 @@ func _exit_tree() -> void:
 ## Starts a match. config: {mode: &"training" | &"match" | &"watch", rules: preset name,
 ## ai_levels: [e, n, w] (1..3), seed: int (optional), all_ai: bool (a match of four AIs that the
 ## table only watches), human_seat_level: int (AI level for seat 0 when all_ai),
-## ai_min_think_ms: int (pace of the AIs; default 400), turn_timer: bool (default: on in matches)}.
+## ai_min_think_ms: int (pace of the AIs; default 400), turn_timer: bool (default: on in matches),
+## turn_time_limit_s: int (overrides the preset's turn clock), save_record: bool (default true)}.
 ## Returns the engine's code (0 = OK).
 func start(cfg: Dictionary) -> int:
 	config = cfg.duplicate(true)
@@ -102,6 +103,9 @@ func start(cfg: Dictionary) -> int:
 	record_name = "match_%s_%d" % [Time.get_datetime_string_from_system(false).replace(":", "-").replace("T", "_"),
 		absi(match_seed_value) % 100000]
 	var rules: Resource = _rules(String(config.get("rules", "competition")))
+	if config.has("turn_time_limit_s") and rules != null:
+		rules = rules.duplicate()
+		rules.set(&"turn_time_limit_s", int(config.turn_time_limit_s))
 	return engine.start_match(rules, seats, match_seed_value)
 
 

@@ -1,7 +1,7 @@
 extends GdTestSuite
 ## Training extras at the table: wild snap, every reading of an ambiguous selection as a button
 ## (and playing one), the heat map, the AI debug overlay; then the end-of-deal and end-of-match
-## panels and the confirmation before playing.
+## panels, the confirmation before playing, surrender, and the turn clock of a full match.
 
 const WILDS := [13, 67]  # hearts 2: wild in the first deal (level 2)
 
@@ -174,3 +174,17 @@ func test_surrender_from_the_pause_menu_ends_the_match() -> void:
 		expect_eq(String(ended[0].reason), "surrender")
 		expect("A team surrendered." in _panel_text(), "reason shown")
 	expect(table.heat_button == null, "no heat map button in a full match")
+
+
+func test_the_turn_clock_shows_and_passes_for_the_player() -> void:
+	await _open({mode = &"match", ai_levels = [1, 1, 1], seed = 6, ai_min_think_ms = 0, turn_time_limit_s = 1,
+		save_record = false})
+	var timed_out: Array = []
+	table.event_handled.connect(func(e: Dictionary) -> void:
+		if e["signal"] == &"turn_timed_out" and int(e.seat) == 0:
+			timed_out.append(e))
+	expect(await _until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
+	expect(table._my_countdown.visible, "the countdown bar shows")
+	await frames(3)
+	expect(table._my_countdown.value < 1.0, "and runs down")
+	expect(await _until(func() -> bool: return not timed_out.is_empty(), 5.0), "the engine acts when time runs out")
