@@ -188,3 +188,27 @@ func test_the_turn_clock_shows_and_passes_for_the_player() -> void:
 	await frames(3)
 	expect(table._my_countdown.value < 1.0, "and runs down")
 	expect(await _until(func() -> bool: return not timed_out.is_empty(), 5.0), "the engine acts when time runs out")
+
+
+func test_keyboard_shortcuts() -> void:
+	var Pointer := preload("res://tests_godot/ui/pointer.gd")
+	var pointer = Pointer.new(get_viewport())
+	await _open({mode = &"training", ai_levels = [1, 1, 1], seed = 9, ai_min_think_ms = 0, turn_timer = false,
+		save_record = false})
+	# Wait for a turn where passing is allowed (someone else leads).
+	var ok := await _until(func() -> bool:
+		if table.is_idle() and table.duty == &"play" and not table.can_pass:
+			table.hand.set_selected(PackedInt32Array([table.hand.display_order()[0]]))
+			table.play_selection(-1)  # lead the smallest card and wait for the next turn
+		return table.is_idle() and table.duty == &"play" and table.can_pass)
+	if not expect(ok, "a turn that may pass"):
+		return
+	pointer.key(KEY_SPACE)
+	expect(not table.training.current_hints().is_empty(), "Space: hint")
+	var grouped: bool = table.hand.group_view
+	pointer.key(KEY_S)
+	expect_eq(table.hand.group_view, not grouped, "S: sort view")
+	pointer.key(KEY_S)
+	pointer.key(KEY_P)
+	expect(await _until(func() -> bool: return table.duty != &"play" or table.history.lines().any(
+		func(l: String) -> bool: return "You: pass" in l)), "P: pass")
