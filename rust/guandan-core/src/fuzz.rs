@@ -80,20 +80,42 @@ pub fn engine(data: &[u8]) {
                 check_conservation(&m).expect("cards conserved");
                 continue;
             }
+            // A few cards of the acting seat's own hand: often a combination.
             4 => {
+                let hand = m.hands[m.turn as usize].ids();
+                let n = b.next().unwrap_or(0) % 6 + 1;
+                let cards: Vec<u8> = (0..n)
+                    .filter_map(|_| hand.get(b.next().unwrap_or(0) as usize % hand.len().max(1)).copied())
+                    .collect();
+                ActionKind::Play { cards, reading: None }
+            }
+            5 => {
                 let n = b.next().unwrap_or(0) % 12;
                 let cards: Vec<u8> = (0..n).map(|_| b.next().unwrap_or(0)).collect();
                 ActionKind::Play { cards, reading: None }
             }
-            5 => ActionKind::Pass,
+            6 if seat.is_multiple_of(2) => ActionKind::Pass,
             6 => ActionKind::Tribute { card: b.next().unwrap_or(0) },
             _ => ActionKind::Return { card: b.next().unwrap_or(0) },
         };
+        let seat = if op % 8 == 4 { m.turn } else { seat };
         let seq_skew = u64::from(b.next().unwrap_or(0).is_multiple_of(3));
         let action = Action { seq: m.seq + seq_skew, seat, kind };
         let before = m.clone();
         match m.apply(&action) {
-            Ok(_) => check_conservation(&m).expect("cards conserved"),
+            Ok(events) => {
+                check_conservation(&m).expect("cards conserved");
+                // Legal moves are generated: any play the engine accepted is in the move list.
+                for e in &events {
+                    if let crate::game::Event::Played { play, .. } = e {
+                        assert!(
+                            before.legal_plays().iter().any(|p| p.pattern == play.pattern),
+                            "accepted {} was not generated",
+                            play.pattern
+                        );
+                    }
+                }
+            }
             Err(e) => {
                 assert!((1..=9).contains(&e.code()));
                 assert!(m == before, "a rejected action changed the state");
