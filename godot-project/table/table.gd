@@ -663,6 +663,7 @@ func _on_deal_ended(e: Dictionary) -> void:
 	last_record = controller.save_record()
 	modal.open(tr("DEAL_ENDED_FMT").format({n = deal_no + 1}) + " — " + title, lines, [[&"next", "BTN_NEXT_DEAL"]])
 	_lock(true)
+	_refresh_controls()
 	deal_panel_shown.emit(e)
 	await modal.closed
 	if _closing:
@@ -736,7 +737,10 @@ func _refresh_controls() -> void:
 	play_button.disabled = not acting or selected.is_empty() or (duty != &"play" and selected.size() != 1)
 	play_button.text = {&"tribute": "BTN_GIVE_TRIBUTE", &"return": "BTN_RETURN"}.get(duty, "BTN_PLAY")
 	hand.waiting = not spectator and duty == &"" and not match_over
-	if duty == &"" and not spectator and turn_seat >= 0 and turn_seat != local_seat and not match_over:
+	if modal.is_open():
+		# The panel speaks for the table; a status line behind it would be stale.
+		_status.text = ""
+	elif duty == &"" and not spectator and turn_seat >= 0 and turn_seat != local_seat and not match_over:
 		_status.text = tr("WAITING_FOR_FMT").format({seat = tr("SEAT_%d" % turn_seat)})
 	elif duty == &"play" and idle:
 		_status.text = tr("YOUR_TURN") if can_pass else tr("YOUR_LEAD")
