@@ -66,6 +66,16 @@ func frames(count := 1) -> void:
 		await get_tree().process_frame
 
 
+## Awaits frames until `cond` returns true or `seconds` pass; returns whether it came true.
+func wait_until(cond: Callable, seconds := 60.0) -> bool:
+	var end := Time.get_ticks_msec() + int(seconds * 1000.0)
+	while not cond.call():
+		if Time.get_ticks_msec() > end:
+			return false
+		await get_tree().process_frame
+	return true
+
+
 func _collect_log() -> void:
 	if _log_source.is_valid():
 		_logged.append_array(_log_source.call())

@@ -17,22 +17,13 @@ func after_each() -> void:
 	Settings.reset_for_tests()
 
 
-func _until(cond: Callable, seconds := 60.0) -> bool:
-	var end := Time.get_ticks_msec() + int(seconds * 1000.0)
-	while not cond.call():
-		if Time.get_ticks_msec() > end:
-			return false
-		await get_tree().process_frame
-	return true
-
-
 ## Plays AI actions until `actions` are recorded, saves the record and returns its name.
 func _record_match(actions: int) -> String:
 	var controller := MatchController.new()
 	add_child(controller)
 	controller.start({all_ai = true, ai_levels = [1, 1, 1], human_seat_level = 1, seed = 21, ai_min_think_ms = 0,
 		turn_timer = false})
-	await _until(func() -> bool: return controller.engine.get_action_count() >= actions)
+	await wait_until(func() -> bool: return controller.engine.get_action_count() >= actions)
 	var name := controller.save_record()
 	controller.queue_free()
 	return name
@@ -94,7 +85,7 @@ func test_replay_list_and_player() -> void:
 	player.modal.press(&"close")
 	player.playing = true
 	var at: int = player.current_position()
-	expect(await _until(func() -> bool: return player.current_position() > at, 5.0), "playback advances")
+	expect(await wait_until(func() -> bool: return player.current_position() > at, 5.0), "playback advances")
 	player.playing = false
 
 

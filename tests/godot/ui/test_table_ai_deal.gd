@@ -23,15 +23,6 @@ func _make_table(config: Dictionary) -> Control:
 
 
 ## Waits (real time, up to `seconds`) until `cond` is true; false on timeout.
-func _until(cond: Callable, seconds := 60.0) -> bool:
-	var end := Time.get_ticks_msec() + int(seconds * 1000.0)
-	while not cond.call():
-		if Time.get_ticks_msec() > end:
-			return false
-		await get_tree().process_frame
-	return true
-
-
 func test_four_ai_seats_play_two_deals() -> void:
 	table = _make_table({mode = &"training", all_ai = true, ai_levels = [1, 1, 1], human_seat_level = 1,
 		seed = 11, ai_min_think_ms = 0, turn_timer = false, save_record = false, rules = "competition"})
@@ -43,7 +34,7 @@ func test_four_ai_seats_play_two_deals() -> void:
 	var panels: Array = []
 	table.deal_panel_shown.connect(func(e: Dictionary) -> void: panels.append(e))
 	add_child(table)
-	expect(await _until(func() -> bool: return panels.size() >= 1), "the first deal ends")
+	expect(await wait_until(func() -> bool: return panels.size() >= 1), "the first deal ends")
 	if panels.is_empty():
 		return
 	expect(table.spectator, "a table of four AIs is watched")
@@ -64,7 +55,7 @@ func test_four_ai_seats_play_two_deals() -> void:
 	var node_count := Performance.get_monitor(Performance.OBJECT_NODE_COUNT)
 
 	table.modal.press(&"next")
-	expect(await _until(func() -> bool: return panels.size() >= 2 or table.match_over), "the second deal ends")
+	expect(await wait_until(func() -> bool: return panels.size() >= 2 or table.match_over), "the second deal ends")
 	expect(seen.get(&"deal_started", 0) >= 2, "a second deal started")
 	expect_eq(table.layer.created_count, nodes_after_first, "the second deal reuses the card nodes")
 	var grown := Performance.get_monitor(Performance.OBJECT_NODE_COUNT) - node_count

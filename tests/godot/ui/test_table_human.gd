@@ -19,15 +19,6 @@ func after_each() -> void:
 	Settings.reset_for_tests()
 
 
-func _until(cond: Callable, seconds := 60.0) -> bool:
-	var end := Time.get_ticks_msec() + int(seconds * 1000.0)
-	while not cond.call():
-		if Time.get_ticks_msec() > end:
-			return false
-		await get_tree().process_frame
-	return true
-
-
 func _sleep(ms: int) -> void:
 	var end := Time.get_ticks_msec() + ms
 	while Time.get_ticks_msec() < end:
@@ -78,7 +69,7 @@ func test_a_scripted_human_plays_a_deal_with_input_events() -> void:
 	var used := {}
 	var turns := 0
 	while panels.is_empty() and turns < 60:
-		var ready := await _until(func() -> bool:
+		var ready := await wait_until(func() -> bool:
 			return not panels.is_empty() or (table.is_idle() and table.duty == &"play"))
 		if not expect(ready, "my turn comes (or the deal ends)") or not panels.is_empty():
 			break
@@ -123,7 +114,7 @@ func test_a_scripted_human_plays_a_deal_with_input_events() -> void:
 				2:
 					pointer.key(KEY_ENTER)
 					used["enter"] = true
-		var acted := await _until(func() -> bool: return table.duty != &"play" or not panels.is_empty(), 10.0)
+		var acted := await wait_until(func() -> bool: return table.duty != &"play" or not panels.is_empty(), 10.0)
 		expect(acted, "the action was taken (turn %d)" % turns)
 		if not cards.is_empty() and acted:
 			for id in cards:

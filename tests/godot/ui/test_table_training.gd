@@ -17,15 +17,6 @@ func after_each() -> void:
 	Settings.reset_for_tests()
 
 
-func _until(cond: Callable, seconds := 30.0) -> bool:
-	var end := Time.get_ticks_msec() + int(seconds * 1000.0)
-	while not cond.call():
-		if Time.get_ticks_msec() > end:
-			return false
-		await get_tree().process_frame
-	return true
-
-
 ## A seed whose first deal gives seat 0 the lead, a wild and four singles in a row (4 5 6 7 …);
 ## returns [seed, run of four card ids, wild id] or [].
 func _find_seed() -> Array:
@@ -73,7 +64,7 @@ func test_wild_snap_readings_heat_map_and_ai_debug() -> void:
 	Settings.set_value(&"ai_debug", true)
 	await _open({mode = &"training", ai_levels = [1, 1, 1], seed = found[0], ai_min_think_ms = 0,
 		turn_timer = false, save_record = false})
-	expect(await _until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my lead")
+	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my lead")
 	var hand: HandView = table.hand
 	var heated := 0
 	for id in hand.cards():
@@ -104,10 +95,10 @@ func test_wild_snap_readings_heat_map_and_ai_debug() -> void:
 	var last: Button = buttons[-1]
 	var wanted := last.text
 	last.pressed.emit()
-	expect(await _until(func() -> bool: return not played.is_empty()), "the reading was played")
+	expect(await wait_until(func() -> bool: return not played.is_empty()), "the reading was played")
 	if not played.is_empty():
 		expect_eq("Play as " + PlayText.describe(played[0]), wanted, "played as the chosen reading")
-	expect(await _until(func() -> bool: return table.training._debug.visible), "AI debug overlay shows decisions")
+	expect(await wait_until(func() -> bool: return table.training._debug.visible), "AI debug overlay shows decisions")
 	expect(table.training._debug_label.text.length() > 5, "with the AI's reasons")
 
 
@@ -115,7 +106,7 @@ func test_confirm_before_playing() -> void:
 	Settings.set_value(&"confirm_play", true)
 	await _open({mode = &"match", ai_levels = [1, 1, 1], seed = 3, ai_min_think_ms = 0, turn_timer = false,
 		save_record = false})
-	expect(await _until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
+	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
 	var advice: Array = table.controller.advisor.legal_plays(PackedInt32Array())
 	if not expect(not advice.is_empty(), "legal plays"):
 		return
@@ -125,7 +116,7 @@ func test_confirm_before_playing() -> void:
 	expect(table.modal.is_open(), "asks before playing")
 	expect_eq(table.hand.cards().size(), 27, "nothing played yet")
 	table.modal.press(&"yes")
-	expect(await _until(func() -> bool: return table.hand.cards().size() == 27 - cards.size()), "played after yes")
+	expect(await wait_until(func() -> bool: return table.hand.cards().size() == 27 - cards.size()), "played after yes")
 	expect(not table.hint_button.visible, "no hints in a full match")
 
 
@@ -163,13 +154,13 @@ func _panel_text() -> String:
 func test_surrender_from_the_pause_menu_ends_the_match() -> void:
 	await _open({mode = &"match", ai_levels = [1, 1, 1], seed = 8, ai_min_think_ms = 0, turn_timer = false,
 		save_record = false})
-	expect(await _until(func() -> bool: return table.is_idle()), "table idle")
+	expect(await wait_until(func() -> bool: return table.is_idle()), "table idle")
 	var ended: Array = []
 	table.match_panel_shown.connect(func(e: Dictionary) -> void: ended.append(e))
 	table._open_pause_menu()
 	expect(table.modal.button(&"surrender") != null, "surrender offered")
 	table.modal.press(&"surrender")
-	expect(await _until(func() -> bool: return not ended.is_empty()), "the match ends")
+	expect(await wait_until(func() -> bool: return not ended.is_empty()), "the match ends")
 	if not ended.is_empty():
 		expect_eq(String(ended[0].reason), "surrender")
 		expect("A team surrendered." in _panel_text(), "reason shown")
@@ -183,11 +174,11 @@ func test_the_turn_clock_shows_and_passes_for_the_player() -> void:
 	table.event_handled.connect(func(e: Dictionary) -> void:
 		if e["signal"] == &"turn_timed_out" and int(e.seat) == 0:
 			timed_out.append(e))
-	expect(await _until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
+	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
 	expect(table._my_countdown.visible, "the countdown bar shows")
 	await frames(3)
 	expect(table._my_countdown.value < 1.0, "and runs down")
-	expect(await _until(func() -> bool: return not timed_out.is_empty(), 5.0), "the engine acts when time runs out")
+	expect(await wait_until(func() -> bool: return not timed_out.is_empty(), 5.0), "the engine acts when time runs out")
 
 
 func test_keyboard_shortcuts() -> void:
@@ -196,7 +187,7 @@ func test_keyboard_shortcuts() -> void:
 	await _open({mode = &"training", ai_levels = [1, 1, 1], seed = 9, ai_min_think_ms = 0, turn_timer = false,
 		save_record = false})
 	# Wait for a turn where passing is allowed (someone else leads).
-	var ok := await _until(func() -> bool:
+	var ok := await wait_until(func() -> bool:
 		if table.is_idle() and table.duty == &"play" and not table.can_pass:
 			table.hand.set_selected(PackedInt32Array([table.hand.display_order()[0]]))
 			table.play_selection(-1)  # lead the smallest card and wait for the next turn
@@ -210,5 +201,5 @@ func test_keyboard_shortcuts() -> void:
 	expect_eq(table.hand.group_view, not grouped, "S: sort view")
 	pointer.key(KEY_S)
 	pointer.key(KEY_P)
-	expect(await _until(func() -> bool: return table.duty != &"play" or table.history.lines().any(
+	expect(await wait_until(func() -> bool: return table.duty != &"play" or table.history.lines().any(
 		func(l: String) -> bool: return "You: pass" in l)), "P: pass")
