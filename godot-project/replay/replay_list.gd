@@ -7,21 +7,10 @@ var _empty: Label
 
 
 func _ready() -> void:
-	set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
-	var safe := SafeArea.new()
-	add_child(safe)
-	var column := UiKit.vbox(12)
-	safe.add_child(column)
-	var top := UiKit.hbox(16)
-	column.add_child(top)
-	var back := UiKit.button("BACK", EventBus.screen_requested.emit.bind(&"menu"), 22, Vector2(140, 52))
-	back.name = "Back"
-	top.add_child(back)
-	top.add_child(UiKit.label("REPLAYS_TITLE", 40, Color(0.98, 0.85, 0.45)))
-	var scroll := ScrollContainer.new()
-	scroll.size_flags_vertical = Control.SIZE_EXPAND_FILL
-	scroll.horizontal_scroll_mode = ScrollContainer.SCROLL_MODE_DISABLED
-	column.add_child(scroll)
+	var page := UiKit.page(self, "REPLAYS_TITLE", &"menu")
+	var column: VBoxContainer = page[0]
+	var scroll: ScrollContainer = page[1]
+	var back: Button = page[2]
 	_list = UiKit.vbox(8)
 	_list.name = "List"
 	_list.size_flags_horizontal = Control.SIZE_EXPAND_FILL

@@ -23,22 +23,9 @@ var _controls := {}  # key -> Control
 
 
 func _ready() -> void:
-	set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
-	var safe := SafeArea.new()
-	add_child(safe)
-	var column := UiKit.vbox(12)
-	safe.add_child(column)
-	var top := UiKit.hbox(16)
-	column.add_child(top)
-	var back := UiKit.button("BACK", EventBus.screen_requested.emit.bind(&"menu"), 22, Vector2(140, 52))
-	back.name = "Back"
-	top.add_child(back)
-	top.add_child(UiKit.label("MENU_SETTINGS", 40, Color(0.98, 0.85, 0.45)))
-
-	var scroll := ScrollContainer.new()
-	scroll.size_flags_vertical = Control.SIZE_EXPAND_FILL
-	scroll.horizontal_scroll_mode = ScrollContainer.SCROLL_MODE_DISABLED
-	column.add_child(scroll)
+	var page := UiKit.page(self, "MENU_SETTINGS", &"menu")
+	var scroll: ScrollContainer = page[1]
+	var back: Button = page[2]
 	var center := CenterContainer.new()
 	center.size_flags_horizontal = Control.SIZE_EXPAND_FILL
 	scroll.add_child(center)

@@ -51,6 +51,28 @@ static func panel() -> PanelContainer:
 	return PanelContainer.new()
 
 
+## Builds a full-screen page in `owner` inside the safe area: a top row with a Back button (to
+## `back_screen`) and the title, then a scroll area filling the rest.
+## Returns [column: VBoxContainer, scroll: ScrollContainer, back: Button].
+static func page(owner: Control, title_key: String, back_screen: StringName) -> Array:
+	owner.set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
+	var safe := SafeArea.new()
+	owner.add_child(safe)
+	var column := vbox(12)
+	safe.add_child(column)
+	var top := hbox(16)
+	column.add_child(top)
+	var back := button("BACK", EventBus.screen_requested.emit.bind(back_screen), 22, Vector2(140, 52))
+	back.name = "Back"
+	top.add_child(back)
+	top.add_child(label(title_key, 40, Color(0.98, 0.85, 0.45)))
+	var scroll := ScrollContainer.new()
+	scroll.size_flags_vertical = Control.SIZE_EXPAND_FILL
+	scroll.horizontal_scroll_mode = ScrollContainer.SCROLL_MODE_DISABLED
+	column.add_child(scroll)
+	return [column, scroll, back]
+
+
 ## "1st", "2nd"… or 头游, 二游… for a finishing place 1..4.
 static func place_text(place: int) -> String:
 	return TranslationServer.translate("PLACE_%d" % clampi(place, 1, 4))
