@@ -68,13 +68,7 @@ func _fail() -> void:
 
 
 func _build() -> void:
-	var safe := SafeArea.new()
-	safe.base_margin = 6
-	add_child(safe)
-	_frame = Control.new()
-	_frame.name = "Frame"
-	_frame.mouse_filter = Control.MOUSE_FILTER_IGNORE
-	safe.add_child(_frame)
+	_frame = UiKit.safe_frame(self, 6)
 	_top = UiKit.hbox(14)
 	_frame.add_child(_top)
 	var back := UiKit.button("BACK", EventBus.screen_requested.emit.bind(&"replays"), 20, Vector2(110, 44))

@@ -62,13 +62,8 @@ func show_play(seat: int, ids: PackedInt32Array, from: Vector2, views: Array[Car
 	_shown[seat] = sorted
 	var sz := card_size()
 	var step := sz.x * 0.42
-	var width := sz.x + step * maxi(sorted.size() - 1, 0)
 	var c := slot_centers[seat]
-	var x0 := c.x - width / 2.0
-	if slot_align[seat] < 0:
-		x0 = c.x - width
-	elif slot_align[seat] > 0:
-		x0 = c.x
+	var x0 := _row_start(seat, sorted.size(), sz.x, step)
 	var origin := layer.to_layer(global_position)
 	var t := Settings.anim_time(0.28)
 	var by_id := {}
@@ -133,16 +128,22 @@ func show_pass(seat: int) -> void:
 	l.position = Vector2(x, c.y - l.size.y / 2.0)
 
 
+## Left edge of a row of `count` overlapping cards in `seat`'s slot, by the slot's alignment.
+func _row_start(seat: int, count: int, card_w: float, step: float) -> float:
+	var width := card_w + step * maxi(count - 1, 0)
+	var cx := slot_centers[seat].x
+	if slot_align[seat] < 0:
+		return cx - width
+	if slot_align[seat] > 0:
+		return cx
+	return cx - width / 2.0
+
+
 func _place(seat: int, ids: PackedInt32Array, views: Array[CardView], level: int) -> void:
 	var sz := card_size()
 	var step := sz.x * 0.42
-	var width := sz.x + step * maxi(ids.size() - 1, 0)
 	var c := slot_centers[seat]
-	var x0 := c.x - width / 2.0
-	if slot_align[seat] < 0:
-		x0 = c.x - width
-	elif slot_align[seat] > 0:
-		x0 = c.x
+	var x0 := _row_start(seat, ids.size(), sz.x, step)
 	var origin := layer.to_layer(global_position)
 	for i in views.size():
 		var view := views[i]

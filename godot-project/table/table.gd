@@ -136,13 +136,7 @@ func _exit_tree() -> void:
 # --- building ------------------------------------------------------------------------------------
 
 func _build() -> void:
-	var safe := SafeArea.new()
-	safe.base_margin = 6
-	add_child(safe)
-	_frame = Control.new()
-	_frame.name = "Frame"
-	_frame.mouse_filter = Control.MOUSE_FILTER_IGNORE
-	safe.add_child(_frame)
+	_frame = UiKit.safe_frame(self, 6)
 	_frame.resized.connect(_layout)
 
 	_top_bar = UiKit.hbox(14)

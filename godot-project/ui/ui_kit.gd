@@ -51,6 +51,18 @@ static func panel() -> PanelContainer:
 	return PanelContainer.new()
 
 
+## A free-layout frame filling `owner`'s safe area (margin `base_margin`); it ignores the mouse.
+static func safe_frame(owner: Control, base_margin: int) -> Control:
+	var safe := SafeArea.new()
+	safe.base_margin = base_margin
+	owner.add_child(safe)
+	var frame := Control.new()
+	frame.name = "Frame"
+	frame.mouse_filter = Control.MOUSE_FILTER_IGNORE
+	safe.add_child(frame)
+	return frame
+
+
 ## Builds a full-screen page in `owner` inside the safe area: a top row with a Back button (to
 ## `back_screen`) and the title, then a scroll area filling the rest.
 ## Returns [column: VBoxContainer, scroll: ScrollContainer, back: Button].
