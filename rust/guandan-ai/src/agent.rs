@@ -44,11 +44,120 @@ pub struct Weights {
     pub turn_cost: f32,
     /// Value kept by holding a bomb.
     pub bomb_value: f32,
+    /// Bonus for passing while the partner wins the trick.
+    pub pass_partner: f32,
+    /// Cost of passing while an opponent who is close to out keeps the lead (× danger).
+    pub pass_danger: f32,
+    /// Cost of overtaking a partner who wins the trick.
+    pub overtake: f32,
+    /// Extra cost of overtaking the partner with a bomb.
+    pub overtake_bomb: f32,
+    /// Extra cost of overtaking a partner holding three cards or fewer.
+    pub overtake_close: f32,
+    /// Bonus for leading a low single (pair) to a partner holding one (two) cards.
+    pub feed: f32,
+    /// Cost of leading a group of the size an opponent can go out on.
+    pub lead_risk: f32,
+    /// Bonus for taking the lead back from an opponent.
+    pub take_lead: f32,
+    /// Extra bonus for taking the lead back from an opponent close to out (× danger).
+    pub take_lead_danger: f32,
+    /// Bonus for bombing an opponent close to out (× danger).
+    pub bomb_danger: f32,
+    /// Cost of spending a bomb at all.
+    pub bomb_cost: f32,
+}
+
+impl Weights {
+    /// The weights L2 played with before self-play tuning (issue 11): `AiProfile::v1`.
+    pub const V1: Weights = Weights {
+        hand: 1.0,
+        partner: 1.0,
+        threat: 1.0,
+        turn_cost: 1.0,
+        bomb_value: 1.2,
+        pass_partner: 0.6,
+        pass_danger: 1.5,
+        overtake: 1.5,
+        overtake_bomb: 3.0,
+        overtake_close: 2.0,
+        feed: 1.2,
+        lead_risk: 1.5,
+        take_lead: 0.4,
+        take_lead_danger: 1.5,
+        bomb_danger: 2.0,
+        bomb_cost: 0.3,
+    };
+
+    /// The weights as a vector (for tuning), in field order.
+    pub fn to_vec(&self) -> Vec<f32> {
+        vec![
+            self.hand,
+            self.partner,
+            self.threat,
+            self.turn_cost,
+            self.bomb_value,
+            self.pass_partner,
+            self.pass_danger,
+            self.overtake,
+            self.overtake_bomb,
+            self.overtake_close,
+            self.feed,
+            self.lead_risk,
+            self.take_lead,
+            self.take_lead_danger,
+            self.bomb_danger,
+            self.bomb_cost,
+        ]
+    }
+
+    /// The inverse of [`Weights::to_vec`]; `None` unless exactly 16 finite values.
+    pub fn from_slice(v: &[f32]) -> Option<Weights> {
+        let &[
+            hand,
+            partner,
+            threat,
+            turn_cost,
+            bomb_value,
+            pass_partner,
+            pass_danger,
+            overtake,
+            overtake_bomb,
+            overtake_close,
+            feed,
+            lead_risk,
+            take_lead,
+            take_lead_danger,
+            bomb_danger,
+            bomb_cost,
+        ] = v
+        else {
+            return None;
+        };
+        v.iter().all(|x| x.is_finite()).then_some(Weights {
+            hand,
+            partner,
+            threat,
+            turn_cost,
+            bomb_value,
+            pass_partner,
+            pass_danger,
+            overtake,
+            overtake_bomb,
+            overtake_close,
+            feed,
+            lead_risk,
+            take_lead,
+            take_lead_danger,
+            bomb_danger,
+            bomb_cost,
+        })
+    }
 }
 
 impl Default for Weights {
     fn default() -> Self {
-        Weights { hand: 1.0, partner: 1.0, threat: 1.0, turn_cost: 1.0, bomb_value: 1.2 }
+        Weights::V1
     }
 }
 
@@ -67,17 +176,47 @@ pub struct AiProfile {
     pub weights: Weights,
     /// Record a trace of candidates and scores.
     pub trace: bool,
+    /// How L3 searches (each improvement of issue 11 is a switch here).
+    pub search: SearchConfig,
+}
+
+/// L3's search switches. `SearchConfig::V1` is the search as it was before issue 11.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SearchConfig {
+    /// Candidates searched (the L2 top few).
+    pub width: u32,
+    /// Weight of the L2 score against the playout mean.
+    pub prior: f32,
+    /// Successive halving: all `width` candidates share the first worlds, the better half goes on
+    /// to the next round, and so on (the same total playouts as a flat split).
+    pub halving: bool,
+    /// A cap on the work of one decision, in cards: each playout costs the number of cards still
+    /// in hand when it starts (0 = no cap). Full hands then get fewer worlds than endgames, so
+    /// the slowest decisions stay bounded while `iterations` caps the rest. Counted, not timed.
+    pub work: u32,
+}
+
+impl SearchConfig {
+    pub const V1: SearchConfig = SearchConfig { width: 4, prior: 0.15, halving: false, work: 0 };
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig { width: 8, prior: 0.15, halving: true, work: 16_000 }
+    }
 }
 
 impl Default for AiProfile {
     fn default() -> Self {
         AiProfile {
             level: AiLevel::L2,
-            iterations: 160,
+            iterations: 400,
             budget_ms: 0,
             threads: 1,
             weights: Weights::default(),
             trace: false,
+            search: SearchConfig::default(),
         }
     }
 }
@@ -85,6 +224,11 @@ impl Default for AiProfile {
 impl AiProfile {
     pub fn level(level: AiLevel) -> Self {
         AiProfile { level, ..AiProfile::default() }
+    }
+
+    /// The agent of that level as it played before issue 11 (the arena's `L2v1`, `L3v1`).
+    pub fn v1(level: AiLevel) -> Self {
+        AiProfile { level, iterations: 160, weights: Weights::V1, search: SearchConfig::V1, ..AiProfile::default() }
     }
 }
 

@@ -229,7 +229,15 @@ pub fn run(cfg: &ArenaConfig, progress: &(dyn Fn(usize) + Sync)) -> ArenaReport 
     let mut bt: Vec<u32> = games.iter().flat_map(|g| g.b_times_us.iter().copied()).collect();
     at.sort_unstable();
     bt.sort_unstable();
-    let label = |p: &AiProfile| format!("{:?}", p.level);
+    let label = |p: &AiProfile| {
+        if *p == AiProfile::level(p.level) {
+            format!("{:?}", p.level)
+        } else if *p == AiProfile::v1(p.level) {
+            format!("{:?}v1", p.level)
+        } else {
+            format!("{:?}*", p.level)
+        }
+    };
     ArenaReport {
         a: label(&cfg.a),
         b: label(&cfg.b),

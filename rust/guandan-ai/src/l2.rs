@@ -90,9 +90,13 @@ impl<'a> Situation<'a> {
         match p {
             None => {
                 hand_part = self.current.value;
-                partner = if self.partner_on_table { 0.6 } else { 0.0 };
+                partner = if self.partner_on_table { w.pass_partner } else { 0.0 };
                 // Letting an opponent keep the lead when they are about to go out is dangerous.
-                threat = if !self.partner_on_table && self.table.is_some() { -danger(self.opp_min) * 1.5 } else { 0.0 };
+                threat = if !self.partner_on_table && self.table.is_some() {
+                    -danger(self.opp_min) * w.pass_danger
+                } else {
+                    0.0
+                };
             }
             Some(play) => {
                 let rest = self.view.hand.minus(play.cards);
@@ -105,32 +109,33 @@ impl<'a> Situation<'a> {
                 let leading = self.table.is_none();
                 if self.partner_on_table && !going_out {
                     // Do not overtake a partner who is winning the trick; least of all with a bomb.
-                    partner -= 1.5 + if kind.is_bomb() { 3.0 } else { 0.0 } + self.order(play) / 10.0;
+                    partner -=
+                        w.overtake + if kind.is_bomb() { w.overtake_bomb } else { 0.0 } + self.order(play) / 10.0;
                     if self.partner_cards <= 3 {
-                        partner -= 2.0;
+                        partner -= w.overtake_close;
                     }
                 }
                 if leading {
                     // Feed a partner with one or two cards: lead low singles or pairs.
                     if self.partner_cards == 1 && kind == PlayKind::Single {
-                        partner += 1.2 - self.order(play) / 12.0;
+                        partner += w.feed - self.order(play) / 12.0;
                     }
                     if self.partner_cards == 2 && kind == PlayKind::Pair {
-                        partner += 1.2 - self.order(play) / 12.0;
+                        partner += w.feed - self.order(play) / 12.0;
                     }
                     // Do not lead what an opponent with that many cards can go out on.
                     if self.next_opp_cards as usize == play.cards.len() || self.opp_min as usize == play.cards.len() {
-                        threat -= 1.5 - self.order(play) / 20.0;
+                        threat -= w.lead_risk - self.order(play) / 20.0;
                     }
                     if self.opp_min <= 2 && kind == PlayKind::Single {
                         threat += self.order(play) / 12.0;
                     }
                 } else if !self.partner_on_table {
                     // Taking the lead back from an opponent: worth more as they get close to out.
-                    threat += 0.4 + danger(self.opp_min) * 1.5;
+                    threat += w.take_lead + danger(self.opp_min) * w.take_lead_danger;
                     if kind.is_bomb() {
                         // Spend bombs when it matters.
-                        threat += danger(self.opp_min) * 2.0 - 0.3;
+                        threat += danger(self.opp_min) * w.bomb_danger - w.bomb_cost;
                     }
                 }
                 if going_out {

@@ -7,7 +7,7 @@
 //! score) wins. Rollouts are split over the threads it is given; the result does not depend on the
 //! number of threads.
 
-use crate::agent::{Agent, Budget, Candidate, Decision, Trace, Weights, duty};
+use crate::agent::{Agent, Budget, Candidate, Decision, SearchConfig, Trace, Weights, duty};
 use crate::l2::{l2_decision, ranked_candidates, reason_for};
 use guandan_core::card::{Card, CardSet};
 use guandan_core::combo::{PlayKind, rank_order};
@@ -22,10 +22,7 @@ pub struct L3 {
     pub iterations: u32,
     pub threads: u32,
     pub trace: bool,
-    /// Candidates searched (the L2 top few).
-    pub width: usize,
-    /// Weight of the L2 score against the playout mean.
-    pub prior: f32,
+    pub search: SearchConfig,
 }
 
 impl L3 {
@@ -35,8 +32,7 @@ impl L3 {
             iterations: profile.iterations.max(1),
             threads: profile.threads.max(1),
             trace: profile.trace,
-            width: 4,
-            prior: 0.15,
+            search: profile.search,
         }
     }
 }
@@ -198,61 +194,59 @@ fn playout(mut m: Match, me: Seat, weights: &Weights, budget: &Budget) -> f32 {
     0.0
 }
 
+/// Plays candidate `c` for `me` in world `base`, then the deal to its end; the viewer team's outcome.
+fn evaluate_in(base: &Match, me: Seat, c: &Candidate, weights: &Weights, budget: &Budget) -> Option<f32> {
+    let mut m = base.clone();
+    let kind = match c.play {
+        Some(p) => Match::play_kind(&p),
+        None => ActionKind::Pass,
+    };
+    let a = m.action(me, kind);
+    let mut ev = Vec::new();
+    m.apply_into(&a, &mut ev).ok()?;
+    let ended = ev.iter().find_map(|e| match e {
+        Event::DealEnded { order, .. } => Some(*order),
+        _ => None,
+    });
+    Some(match ended {
+        Some(order) => outcome(&order, &m.rules, me),
+        None => playout(m, me, weights, budget),
+    })
+}
+
 impl L3 {
-    fn search(&self, view: &PlayerView, rng: &mut ChaCha8Rng, budget: &Budget) -> Decision {
+    /// Sums of playout outcomes of `alive` candidates over worlds `first..first + count`, and the
+    /// worlds played. Each thread takes every `threads`-th world; outcomes are whole numbers of
+    /// levels, so the sums are exact and independent of how the worlds are split.
+    #[allow(clippy::too_many_arguments)]
+    fn play_worlds(
+        &self,
+        view: &PlayerView,
+        cands: &[Candidate],
+        alive: &[usize],
+        beliefs: &Beliefs,
+        world_seed: &(dyn Fn(usize) -> u64 + Sync),
+        first: usize,
+        count: usize,
+        budget: &Budget,
+    ) -> (Vec<f32>, u32) {
         let me = view.seat.unwrap_or(0);
-        let mut cands = ranked_candidates(view, &self.weights);
-        if cands.len() <= 1 || view.hand.len() <= 1 {
-            return l2_decision(view, &self.weights, self.trace);
-        }
-        // Going out ends the question.
-        if cands[0].play.is_some_and(|p| p.cards == view.hand) {
-            return l2_decision(view, &self.weights, self.trace);
-        }
-        cands.truncate(self.width);
-        let beliefs = infer(view);
-        let worlds = (self.iterations as usize / cands.len()).max(1);
-        // World seeds are derived, not stored: a time budget may ask for "unlimited" worlds.
-        let base = rng.next_u64();
-        let world_seed = |w: usize| base ^ (w as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        // sums[c] over worlds; each thread takes every `threads`-th world. Outcomes are whole
-        // numbers of levels, so the sums are exact and independent of how worlds are split.
-        let threads = (self.threads as usize).min(worlds).max(1);
+        let threads = (self.threads as usize).min(count).max(1);
         let per_thread: Vec<(Vec<f32>, u32)> = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..threads)
                 .map(|t| {
-                    let cands = &cands;
-                    let beliefs = &beliefs;
-                    let world_seed = &world_seed;
                     scope.spawn(move || {
-                        let mut sums = vec![0.0f32; cands.len()];
+                        let mut sums = vec![0.0f32; alive.len()];
                         let mut done = 0u32;
-                        for w in (t..worlds).step_by(threads) {
+                        for w in (first + t..first + count).step_by(threads) {
                             if budget.soft_expired() {
                                 break;
                             }
                             let mut wr = ChaCha8Rng::seed_from_u64(world_seed(w));
                             let hands = sample_world(view, beliefs, &mut wr);
                             let Some(base) = world(view, hands) else { continue };
-                            for (ci, c) in cands.iter().enumerate() {
-                                let mut m = base.clone();
-                                let kind = match c.play {
-                                    Some(p) => Match::play_kind(&p),
-                                    None => ActionKind::Pass,
-                                };
-                                let a = m.action(me, kind);
-                                let mut ev = Vec::new();
-                                if m.apply_into(&a, &mut ev).is_err() {
-                                    continue;
-                                }
-                                let ended = ev.iter().find_map(|e| match e {
-                                    Event::DealEnded { order, .. } => Some(*order),
-                                    _ => None,
-                                });
-                                sums[ci] += match ended {
-                                    Some(order) => outcome(&order, &m.rules, me),
-                                    None => playout(m, me, &self.weights, budget),
-                                };
+                            for (i, &ci) in alive.iter().enumerate() {
+                                sums[i] += evaluate_in(&base, me, &cands[ci], &self.weights, budget).unwrap_or(0.0);
                             }
                             done += 1;
                         }
@@ -262,19 +256,79 @@ impl L3 {
                 .collect();
             handles.into_iter().map(|h| h.join().unwrap_or((Vec::new(), 0))).collect()
         });
-        let done: u32 = per_thread.iter().map(|(_, d)| d).sum();
-        if done == 0 {
+        let mut sums = vec![0.0f32; alive.len()];
+        for (s, _) in &per_thread {
+            for (acc, x) in sums.iter_mut().zip(s) {
+                *acc += x;
+            }
+        }
+        (sums, per_thread.iter().map(|(_, d)| d).sum())
+    }
+
+    fn search(&self, view: &PlayerView, rng: &mut ChaCha8Rng, budget: &Budget) -> Decision {
+        let mut cands = ranked_candidates(view, &self.weights);
+        if cands.len() <= 1 || view.hand.len() <= 1 {
             return l2_decision(view, &self.weights, self.trace);
         }
-        let mut scored: Vec<Candidate> = cands
+        // Going out ends the question.
+        if cands[0].play.is_some_and(|p| p.cards == view.hand) {
+            return l2_decision(view, &self.weights, self.trace);
+        }
+        cands.truncate(self.search.width.max(1) as usize);
+        let beliefs = infer(view);
+        // World seeds are derived, not stored: a time budget may ask for "unlimited" worlds.
+        let base = rng.next_u64();
+        let world_seed = move |w: usize| base ^ (w as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let n = cands.len();
+        // Rounds: one flat round, or successive halving (ceil(log2 n) rounds sharing the budget).
+        let rounds = if self.search.halving { (usize::BITS - (n - 1).leading_zeros()).max(1) as usize } else { 1 };
+        let per_round = (self.iterations as usize / rounds).max(1);
+        let mut sums = vec![0.0f32; n];
+        let mut seen = vec![0u32; n];
+        let mut alive: Vec<usize> = (0..n).collect();
+        let mut next_world = 0usize;
+        let mut total = 0u32;
+        let score = |ci: usize, sums: &[f32], seen: &[u32]| {
+            let mean = if seen[ci] > 0 { sums[ci] / seen[ci] as f32 } else { 0.0 };
+            mean + self.search.prior * cands[ci].score
+        };
+        let cards: u32 = view.card_counts.iter().map(|&c| c as u32).sum::<u32>().max(1);
+        let work_round = self.search.work as usize / rounds;
+        for round in 0..rounds {
+            let mut worlds = (per_round / alive.len()).max(1);
+            if self.search.work > 0 {
+                worlds = worlds.min((work_round / (alive.len() * cards as usize)).max(2));
+            }
+            let (s, done) = self.play_worlds(view, &cands, &alive, &beliefs, &world_seed, next_world, worlds, budget);
+            next_world += worlds;
+            total += done;
+            for (i, &ci) in alive.iter().enumerate() {
+                sums[ci] += s[i];
+                seen[ci] += done;
+            }
+            if done == 0 || round + 1 == rounds {
+                break;
+            }
+            // Keep the better half (stable: ties keep the L2 order).
+            alive.sort_by(|&a, &b| score(b, &sums, &seen).total_cmp(&score(a, &sums, &seen)).then(a.cmp(&b)));
+            alive.truncate(alive.len().div_ceil(2));
+            alive.sort_unstable();
+        }
+        if total == 0 {
+            return l2_decision(view, &self.weights, self.trace);
+        }
+        let mut scored: Vec<(bool, Candidate)> = cands
             .iter()
             .enumerate()
             .map(|(ci, c)| {
-                let mean = per_thread.iter().map(|(s, _)| s.get(ci).copied().unwrap_or(0.0)).sum::<f32>() / done as f32;
-                Candidate { search: Some(mean), score: mean + self.prior * c.score, ..c.clone() }
+                let searched = seen[ci] > 0;
+                let mean = searched.then(|| sums[ci] / seen[ci] as f32);
+                (alive.contains(&ci), Candidate { search: mean, score: score(ci, &sums, &seen), ..c.clone() })
             })
             .collect();
-        scored.sort_by(|a, b| b.score.total_cmp(&a.score));
+        // The survivors of the last round first, best score first.
+        scored.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.score.total_cmp(&a.1.score)));
+        let scored: Vec<Candidate> = scored.into_iter().map(|(_, c)| c).collect();
         let best = scored[0].clone();
         let action = match best.play {
             Some(p) => Match::play_kind(&p),
@@ -282,7 +336,7 @@ impl L3 {
         };
         let trace = self.trace.then(|| {
             let (reason, reason_args) = reason_for(&best, view);
-            Trace { agent: "L3".into(), candidates: scored, reason, reason_args, playouts: done, fell_back: false }
+            Trace { agent: "L3".into(), candidates: scored, reason, reason_args, playouts: total, fell_back: false }
         });
         Decision { action, trace }
     }

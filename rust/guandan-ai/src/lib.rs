@@ -12,6 +12,7 @@ pub mod l2;
 pub mod l3;
 pub mod plan;
 pub mod service;
+pub mod tune;
 
 /// The agent a profile asks for.
 pub fn make_agent(profile: &AiProfile) -> Box<dyn Agent> {

@@ -35,35 +35,65 @@ fn positions(n: usize, seed: u64) -> Vec<PlayerView> {
     out
 }
 
-fn report(name: &str, mut us: Vec<f64>) {
-    if us.is_empty() {
-        return;
-    }
-    us.sort_by(f64::total_cmp);
-    let at = |p: f64| us[((us.len() as f64 - 1.0) * p).round() as usize];
-    println!(
-        "{name:<28} n={:<6} p50 {:>9.3} ms  p99 {:>9.3} ms  max {:>9.3} ms",
-        us.len(),
-        at(0.5) / 1000.0,
-        at(0.99) / 1000.0,
-        at(1.0) / 1000.0
-    );
+/// One timed decision: wall-clock and, where the OS tells, the CPU time (µs). The CPU
+/// time is what a decision costs on one free core; the wall time includes waiting for a core the
+/// machine's other processes hold.
+struct Sample {
+    wall: f64,
+    cpu: Option<f64>,
 }
 
-fn time<T>(f: impl FnOnce() -> T) -> f64 {
+/// The process's CPU time so far, all threads (µs); the bench runs one decision at a time.
+#[cfg(unix)]
+fn process_cpu_us() -> Option<f64> {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid, writable timespec; the call only writes into it.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    (rc == 0).then(|| ts.tv_sec as f64 * 1e6 + ts.tv_nsec as f64 / 1000.0)
+}
+
+#[cfg(not(unix))]
+fn process_cpu_us() -> Option<f64> {
+    None
+}
+
+fn report(name: &str, samples: Vec<Sample>) {
+    if samples.is_empty() {
+        return;
+    }
+    let line = |mut us: Vec<f64>| {
+        us.sort_by(f64::total_cmp);
+        let at = |p: f64| us[((us.len() as f64 - 1.0) * p).round() as usize] / 1000.0;
+        format!("p50 {:>9.3} ms  p99 {:>9.3} ms  max {:>9.3} ms", at(0.5), at(0.99), at(1.0))
+    };
+    let n = samples.len();
+    let cpu: Option<Vec<f64>> = samples.iter().map(|s| s.cpu).collect();
+    println!("{name:<30} n={n:<6} wall {}", line(samples.iter().map(|s| s.wall).collect()));
+    if let Some(cpu) = cpu {
+        println!("{:<39} cpu  {}", "", line(cpu));
+    }
+}
+
+fn time<T>(f: impl FnOnce() -> T) -> Sample {
+    let c = process_cpu_us();
     let t = Instant::now();
     std::hint::black_box(f());
-    t.elapsed().as_secs_f64() * 1e6
+    let wall = t.elapsed().as_secs_f64() * 1e6;
+    Sample { wall, cpu: c.zip(process_cpu_us()).map(|(a, b)| (b - a).max(0.0)) }
 }
 
 pub fn run(n: usize, seed: u64, l3_n: usize) {
     let views = positions(n.max(1), seed);
     println!("{} positions (seed {seed}); times per decision on this machine", views.len());
-    for level in [AiLevel::L1, AiLevel::L2] {
-        let mut agent = make_agent(&AiProfile::level(level));
+    for (name, profile) in [
+        ("L1", AiProfile::level(AiLevel::L1)),
+        ("L2", AiProfile::level(AiLevel::L2)),
+        ("L2v1", AiProfile::v1(AiLevel::L2)),
+    ] {
+        let mut agent = make_agent(&profile);
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let us = views.iter().map(|v| time(|| agent.decide(v, &mut rng, &Budget::unlimited()))).collect();
-        report(&format!("{level:?} decision"), us);
+        report(&format!("{name} decision"), us);
     }
     let profile = AiProfile::default();
     report("advisor hint", views.iter().map(|v| time(|| advisor::advise(v, &profile, 5))).collect());
@@ -80,13 +110,19 @@ pub fn run(n: usize, seed: u64, l3_n: usize) {
             .collect(),
     );
     report("advisor heat map", views.iter().map(|v| time(|| advisor::heat_map(v))).collect());
-    let mut l3 = make_agent(&AiProfile::level(AiLevel::L3));
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let us = views.iter().take(l3_n).map(|v| time(|| l3.decide(v, &mut rng, &Budget::unlimited()))).collect();
-    report("L3 decision (160 playouts)", us);
+    for (name, profile) in [
+        ("L3 decision (default)", AiProfile::level(AiLevel::L3)),
+        ("L3v1 decision (160 playouts)", AiProfile::v1(AiLevel::L3)),
+    ] {
+        let mut l3 = make_agent(&profile);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let us = views.iter().take(l3_n).map(|v| time(|| l3.decide(v, &mut rng, &Budget::unlimited()))).collect();
+        report(name, us);
+    }
     // A 300 ms time budget (machine-dependent depth): how close to the budget decisions stay.
     let timed = AiProfile { budget_ms: 300, iterations: u32::MAX, ..AiProfile::level(AiLevel::L3) };
     let mut l3t = make_agent(&timed);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let us = views
         .iter()
         .take(l3_n)

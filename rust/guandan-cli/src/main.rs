@@ -101,6 +101,32 @@ enum Command {
         #[arg(long)]
         plot: Option<String>,
     },
+    /// Tunes an AI's weights by self-play: a (1+λ) evolution strategy in the duplicate arena
+    /// against a fixed opponent; prints each generation and writes the tuned profile as JSON.
+    Tune {
+        /// The profile tuned (L2, L3, L2v1, L3v1 or a .json file); its weights start the search.
+        #[arg(long, default_value = "L2v1")]
+        start: String,
+        #[arg(long, default_value = "L2v1")]
+        opponent: String,
+        #[arg(long, default_value_t = 300)]
+        deals: u32,
+        #[arg(long, default_value_t = 20)]
+        generations: u32,
+        #[arg(long, default_value_t = 8)]
+        children: u32,
+        #[arg(long, default_value_t = 0.3)]
+        sigma: f32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        #[arg(long, default_value = "competition")]
+        rules: String,
+        /// Where the tuned profile goes (JSON); printed when absent.
+        #[arg(long)]
+        out: Option<String>,
+    },
     /// Plays on the Guandan AI competition platform: JSON messages in, `{"actIndex": i}` out
     /// (stdin/stdout, one per line, or --ws URL).
     Bot(bot::BotArgs),
@@ -152,6 +178,22 @@ impl<E: std::fmt::Display> From<E> for Usage {
     fn from(e: E) -> Self {
         Usage(e.to_string())
     }
+}
+
+/// An arena contestant: `L1`–`L3`, `L2v1`/`L3v1` (the agents before issue 11) or a JSON
+/// `AiProfile` file (absent fields take the defaults).
+fn arena_profile(name: &str) -> Result<AiProfile, Usage> {
+    if let Some(level) = AiLevel::parse(name) {
+        return Ok(AiProfile::level(level));
+    }
+    if let Some(level) = name.strip_suffix("v1").and_then(AiLevel::parse) {
+        return Ok(AiProfile::v1(level));
+    }
+    if name.ends_with(".json") {
+        let text = std::fs::read_to_string(name).map_err(|e| Usage(format!("cannot read {name}: {e}")))?;
+        return serde_json::from_str(&text).map_err(|e| Usage(format!("{name} is not an AiProfile: {e}")));
+    }
+    Err(Usage(format!("unknown AI {name:?}: use L1, L2, L3, L2v1, L3v1 or a profile .json file")))
 }
 
 fn rules_arg(name: &str) -> Result<RuleConfig, Usage> {
@@ -271,11 +313,42 @@ fn run(cli: Cli) -> Result<ExitCode, Usage> {
             std::fs::write(&file, log.to_jsonl()).map_err(|e| Usage(format!("cannot write {file}: {e}")))?;
             println!("recorded {} actions to {file}, final hash {}", log.actions.len(), m.state_hash());
         }
+        Command::Tune { start, opponent, deals, generations, children, sigma, seed, threads, rules, out } => {
+            if deals == 0 || children == 0 || !(sigma.is_finite() && sigma > 0.0) {
+                return Err(Usage("--deals and --children must be at least 1, --sigma above 0".into()));
+            }
+            let cfg = guandan_ai::tune::TuneConfig {
+                start: arena_profile(&start)?,
+                opponent: arena_profile(&opponent)?,
+                rules: rules_arg(&rules)?,
+                deals,
+                generations,
+                children,
+                sigma,
+                seed,
+                threads,
+            };
+            let report = guandan_ai::tune::tune(&cfg, &|g| {
+                eprintln!(
+                    "generation {:>3}: parent {:.1}%, best child {:.1}%{}",
+                    g.generation,
+                    g.parent * 100.0,
+                    g.best_child * 100.0,
+                    if g.accepted { " (accepted)" } else { "" }
+                )
+            });
+            let profile = AiProfile { weights: report.weights, ..cfg.start.clone() };
+            let text = serde_json::to_string_pretty(&profile).map_err(|e| Usage(e.to_string()))?;
+            match out {
+                Some(path) => {
+                    std::fs::write(&path, text + "\n").map_err(|e| Usage(format!("cannot write {path}: {e}")))?
+                }
+                None => println!("{text}"),
+            }
+        }
         Command::Arena { a, b, deals, matches, seed, threads, rules, budget_ms, iterations, json, plot } => {
             let profile = |name: &str| -> Result<AiProfile, Usage> {
-                let level = AiLevel::parse(name)
-                    .ok_or_else(|| Usage(format!("unknown AI level {name:?}: use L1, L2 or L3")))?;
-                let mut p = AiProfile::level(level);
+                let mut p = arena_profile(name)?;
                 if let Some(ms) = budget_ms {
                     p.budget_ms = ms;
                     p.iterations = u32::MAX;

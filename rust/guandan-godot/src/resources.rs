@@ -481,8 +481,9 @@ pub fn profile_from_parts(
         iterations,
         budget_ms,
         threads: threads as u32,
-        weights: Weights { hand, partner, threat, turn_cost, bomb_value },
+        weights: Weights { hand, partner, threat, turn_cost, bomb_value, ..Weights::default() },
         trace,
+        ..guandan_ai::AiProfile::default()
     })
 }
 
