@@ -155,9 +155,34 @@ impl Weights {
     }
 }
 
+impl Weights {
+    /// Tuned by self-play against `V1` (issue 11); regenerate with
+    /// `guandan tune --start L2v1 --opponent L2v1 --deals 400 --generations 30 --children 8 --seed 1
+    /// --out rust/guandan-ai/tuning/l2.json` (about 7 minutes on one core; the result does not
+    /// depend on `--threads`).
+    pub const TUNED: Weights = Weights {
+        hand: 1.3657826,
+        partner: 1.5915003,
+        threat: 1.7299471,
+        turn_cost: 3.1215277,
+        bomb_value: 1.3982915,
+        pass_partner: 1.765635,
+        pass_danger: 1.8485994,
+        overtake: 0.172044,
+        overtake_bomb: 0.7836779,
+        overtake_close: 1.7616055,
+        feed: 1.0337847,
+        lead_risk: 1.4302112,
+        take_lead: 1.1098993,
+        take_lead_danger: 1.2352057,
+        bomb_danger: 15.339736,
+        bomb_cost: 0.6797176,
+    };
+}
+
 impl Default for Weights {
     fn default() -> Self {
-        Weights::V1
+        Weights::TUNED
     }
 }
 
