@@ -356,3 +356,26 @@ pub fn act(agent: &mut dyn Agent, m: &Match, rng: &mut ChaCha8Rng) -> Option<(u8
     let view = m.view(Some(seat));
     Some((seat, agent.decide(&view, rng, &Budget::unlimited())))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_round_trip_through_a_vector() {
+        for w in [Weights::V1, Weights::TUNED] {
+            assert_eq!(Weights::from_slice(&w.to_vec()), Some(w));
+        }
+        assert_eq!(Weights::from_slice(&[1.0; 15]), None);
+        let mut v = Weights::V1.to_vec();
+        v[3] = f32::NAN;
+        assert_eq!(Weights::from_slice(&v), None);
+    }
+
+    #[test]
+    fn v1_profiles_keep_the_agents_before_tuning() {
+        let p = AiProfile::v1(AiLevel::L3);
+        assert_eq!((p.iterations, p.weights, p.search), (160, Weights::V1, SearchConfig::V1));
+        assert_ne!(AiProfile::level(AiLevel::L3), p);
+    }
+}

@@ -394,20 +394,64 @@ mod tests {
             m.apply(&a).unwrap();
         }
         let view = m.view(Some(m.turn));
-        let run = |threads| {
-            let p = crate::AiProfile {
-                iterations: 40,
-                threads,
-                trace: true,
-                ..crate::AiProfile::level(crate::AiLevel::L3)
+        // Today's search (successive halving over 8) and the flat search of v1.
+        for base in [crate::AiProfile::level(crate::AiLevel::L3), crate::AiProfile::v1(crate::AiLevel::L3)] {
+            let run = |threads| {
+                let p = crate::AiProfile { iterations: 40, threads, trace: true, ..base.clone() };
+                let d = L3::new(&p).decide(&view, &mut ChaCha8Rng::seed_from_u64(5), &Budget::unlimited());
+                let t = d.trace.unwrap();
+                (d.action, t.candidates.iter().map(|c| c.search).collect::<Vec<_>>(), t.playouts)
             };
-            let d = L3::new(&p).decide(&view, &mut ChaCha8Rng::seed_from_u64(5), &Budget::unlimited());
-            let t = d.trace.unwrap();
-            (d.action, t.candidates.iter().map(|c| c.search).collect::<Vec<_>>(), t.playouts)
+            let one = run(1);
+            assert!(one.2 > 0, "the position must be searched");
+            assert_eq!(one, run(2));
+            assert_eq!(one, run(3));
+        }
+    }
+
+    /// The work cap is counted in cards: a full-hand lead gets few worlds, the same profile
+    /// searches an endgame with its whole `iterations`.
+    #[test]
+    fn the_work_cap_bounds_full_hands_not_endgames() {
+        let flat = |work| crate::AiProfile {
+            iterations: 400,
+            trace: true,
+            search: SearchConfig { width: 4, prior: 0.15, halving: false, work },
+            ..crate::AiProfile::level(crate::AiLevel::L3)
         };
-        let one = run(1);
-        assert!(one.2 > 0, "the position must be searched");
-        assert_eq!(one, run(2));
+        let playouts = |p: &crate::AiProfile, m: &Match| {
+            let d = L3::new(p).decide(&m.view(Some(m.turn)), &mut ChaCha8Rng::seed_from_u64(2), &Budget::unlimited());
+            d.trace.expect("searched").playouts
+        };
+        let (start, _) = Match::new(8, RuleConfig::competition()).unwrap();
+        assert_eq!(start.hands.iter().map(|h| h.len()).sum::<usize>(), 108);
+        // 4 candidates × 108 cards × 3 worlds.
+        assert_eq!(playouts(&flat(4 * 108 * 3), &start), 3);
+        assert_eq!(playouts(&flat(0), &start), 100);
+        // Late in a deal the same cap no longer binds.
+        let mut m = start.clone();
+        let mut rng = ChaCha8Rng::seed_from_u64(6);
+        // A lead with a few cards in hand, late in the deal.
+        let endgame = |m: &Match| {
+            m.phase == Phase::Play
+                && m.table.is_none()
+                && m.hands[m.turn as usize].len() >= 3
+                && m.hands.iter().map(|h| h.len()).sum::<usize>() <= 40
+        };
+        while !endgame(&m) {
+            let a = random_action(&m, &mut rng).unwrap();
+            m.apply(&a).unwrap();
+            assert_eq!(m.deal_no, 0, "no late lead in this deal: pick another seed");
+        }
+        let d = L3::new(&flat(4 * 108 * 3)).decide(
+            &m.view(Some(m.turn)),
+            &mut ChaCha8Rng::seed_from_u64(2),
+            &Budget::unlimited(),
+        );
+        let t = d.trace.expect("searched");
+        let n = t.candidates.iter().filter(|c| c.search.is_some()).count() as u32;
+        assert!(n >= 2, "an endgame with a choice");
+        assert!(t.playouts > 3, "{} playouts", t.playouts);
     }
 
     /// The agent sees only the view: two states that differ only in hidden hands give the same decision.

@@ -1,0 +1,58 @@
+//! `guandan arena` contestants: today's agents, the agents before issue 11 (`L2v1`, `L3v1`) and
+//! profile files; `guandan tune` writes a profile the arena reads back.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("guandan-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn guandan(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_guandan")).args(args).output().expect("run guandan")
+}
+
+fn report(out: &std::process::Output) -> serde_json::Value {
+    assert!(out.status.success(), "failed: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("a JSON report")
+}
+
+#[test]
+fn the_arena_plays_today_against_v1() {
+    let r = report(&guandan(&["arena", "--a", "L2", "--b", "L2v1", "--deals", "3", "--seed", "4", "--json"]));
+    assert_eq!(r["a"], "L2");
+    assert_eq!(r["b"], "L2v1");
+    assert_eq!(r["games"], 6);
+}
+
+#[test]
+fn tune_writes_a_profile_the_arena_reads() {
+    let dir = temp_dir("tune");
+    let file = dir.join("tuned.json");
+    let path = file.to_str().unwrap();
+    let args = ["tune", "--deals", "2", "--generations", "1", "--children", "2", "--seed", "3", "--out", path];
+    let out = guandan(&args);
+    assert!(out.status.success(), "tune failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("generation   0"));
+    let profile: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(profile["level"], "L2");
+    assert!(profile["weights"]["bomb_danger"].as_f64().is_some_and(f64::is_finite));
+    let r = report(&guandan(&["arena", "--a", path, "--b", "L2v1", "--deals", "2", "--json"]));
+    assert_eq!(r["games"], 4);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_bad_contestant_is_a_usage_error() {
+    let dir = temp_dir("bad-profile");
+    let file = dir.join("bad.json");
+    std::fs::write(&file, "{\"level\": \"L9\"}").unwrap();
+    for a in ["L4", "/nonexistent-dir/p.json", file.to_str().unwrap()] {
+        let out = guandan(&["arena", "--a", a, "--b", "L1", "--deals", "1"]);
+        assert_eq!(out.status.code(), Some(2), "{a}");
+        assert!(!String::from_utf8_lossy(&out.stderr).is_empty());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
