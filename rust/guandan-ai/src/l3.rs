@@ -296,10 +296,14 @@ impl L3 {
         let work_round = self.search.work as usize / rounds;
         for round in 0..rounds {
             let mut worlds = (per_round / alive.len()).max(1);
-            if self.search.work > 0 {
+            // A time budget (machine-dependent by choice) replaces the work cap; each round may
+            // use its share of it.
+            if self.search.work > 0 && budget.soft.is_none() {
                 worlds = worlds.min((work_round / (alive.len() * cards as usize)).max(2));
             }
-            let (s, done) = self.play_worlds(view, &cands, &alive, &beliefs, &world_seed, next_world, worlds, budget);
+            let share =
+                Budget { soft: budget.soft.map(|t| t.mul_f64((round + 1) as f64 / rounds as f64)), ..budget.clone() };
+            let (s, done) = self.play_worlds(view, &cands, &alive, &beliefs, &world_seed, next_world, worlds, &share);
             next_world += worlds;
             total += done;
             for (i, &ci) in alive.iter().enumerate() {
