@@ -220,15 +220,17 @@ pub struct SearchConfig {
     /// in hand when it starts (0 = no cap). Full hands then get fewer worlds than endgames, so
     /// the slowest decisions stay bounded while `iterations` caps the rest. Counted, not timed.
     pub work: u32,
+    /// Belief: a tribute received caps the payer's ranks at the tribute card's.
+    pub tribute_belief: bool,
 }
 
 impl SearchConfig {
-    pub const V1: SearchConfig = SearchConfig { width: 4, prior: 0.15, halving: false, work: 0 };
+    pub const V1: SearchConfig = SearchConfig { width: 4, prior: 0.15, halving: false, work: 0, tribute_belief: false };
 }
 
 impl Default for SearchConfig {
     fn default() -> Self {
-        SearchConfig { width: 8, prior: 0.15, halving: true, work: 16_000 }
+        SearchConfig { width: 8, prior: 0.15, halving: true, work: 16_000, tribute_belief: true }
     }
 }
 

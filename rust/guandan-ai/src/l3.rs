@@ -73,6 +73,21 @@ pub fn infer(view: &PlayerView) -> Beliefs {
     b
 }
 
+/// Inference from a tribute the viewer received: the payer had to give its highest card (wild
+/// hearts excepted), so it holds no higher rank — apart from level cards, which may be wilds.
+pub fn infer_tribute(view: &PlayerView, b: &mut Beliefs) {
+    let Some(me) = view.seat else { return };
+    for t in &view.tributes {
+        let (Some(card), true) = (t.card, t.to == Some(me)) else { continue };
+        let o = rank_order(Card::from_id(card).rank().0, view.level);
+        for r in 2..=16u8 {
+            if rank_order(r, view.level) > o {
+                b[t.from as usize][r as usize] *= if r == view.level.0 { 0.3 } else { 0.02 };
+            }
+        }
+    }
+}
+
 /// Cards the viewer knows another seat holds (tribute given by the viewer, return received...).
 fn known_cards(view: &PlayerView) -> [CardSet; 4] {
     let mut known = [CardSet::EMPTY; 4];
@@ -275,7 +290,10 @@ impl L3 {
             return l2_decision(view, &self.weights, self.trace);
         }
         cands.truncate(self.search.width.max(1) as usize);
-        let beliefs = infer(view);
+        let mut beliefs = infer(view);
+        if self.search.tribute_belief {
+            infer_tribute(view, &mut beliefs);
+        }
         // World seeds are derived, not stored: a time budget may ask for "unlimited" worlds.
         let base = rng.next_u64();
         let world_seed = move |w: usize| base ^ (w as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -389,6 +407,28 @@ mod tests {
         }
     }
 
+    /// A tribute received caps the payer's ranks at the tribute card's (level cards only weakened).
+    #[test]
+    fn a_received_tribute_caps_the_payers_ranks() {
+        let (m, _) = Match::new(12, RuleConfig::competition()).unwrap();
+        let mut v = m.view(Some(0));
+        let nine = CardSet::parse("S9").unwrap().iter().next().unwrap();
+        v.tributes = vec![guandan_core::view::SeenTribute { from: 1, to: Some(0), card: Some(nine), returned: None }];
+        let mut b = infer(&v);
+        let before = b;
+        infer_tribute(&v, &mut b);
+        let level = v.level.0 as usize;
+        assert!(b[1][13] < 0.05 && b[1][16] < 0.05, "K and the big joker are out");
+        assert!(b[1][level] > 0.1 && b[1][level] < before[1][level], "level cards may still be wild hearts");
+        assert_eq!(b[1][5], before[1][5]);
+        assert_eq!((b[0], b[2], b[3]), (before[0], before[2], before[3]));
+        // Somebody else's tribute (not seen by the viewer's seat) teaches nothing.
+        v.tributes[0].to = Some(2);
+        let mut c = before;
+        infer_tribute(&v, &mut c);
+        assert_eq!(c, before);
+    }
+
     #[test]
     fn the_search_result_does_not_depend_on_threads() {
         let (mut m, _) = Match::new(33, RuleConfig::competition()).unwrap();
@@ -420,7 +460,7 @@ mod tests {
         let flat = |work| crate::AiProfile {
             iterations: 400,
             trace: true,
-            search: SearchConfig { width: 4, prior: 0.15, halving: false, work },
+            search: SearchConfig { width: 4, prior: 0.15, halving: false, work, tribute_belief: false },
             ..crate::AiProfile::level(crate::AiLevel::L3)
         };
         let playouts = |p: &crate::AiProfile, m: &Match| {
