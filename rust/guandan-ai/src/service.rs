@@ -260,7 +260,7 @@ mod tests {
         let id = svc.submit(request(&m, 0, AiLevel::L2));
         let r = svc.wait(id).unwrap();
         assert_eq!(r.id, id);
-        assert_eq!(r.seat, m.turn);
+        assert_eq!(r.seat, m.turn());
         let mut next = m.clone();
         next.apply(&m.action(r.seat, r.decision.action)).unwrap();
     }
@@ -285,7 +285,7 @@ mod tests {
         std::thread::sleep(Duration::from_millis(1));
         let r = svc.wait(id).unwrap();
         assert!(r.fell_back);
-        assert_eq!(r.decision.action, l1::l1_decision(&m.view(Some(m.turn))).action);
+        assert_eq!(r.decision.action, l1::l1_decision(&m.view(Some(m.turn()))).action);
     }
 
     #[test]
