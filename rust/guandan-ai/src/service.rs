@@ -94,6 +94,13 @@ fn run_job(job: &Job) -> AiResult {
     }
 }
 
+/// Makes one decision on the calling thread with the service's safeguards: a panicking agent,
+/// or one still searching at `hard`, is answered by L1. For hosts without worker threads
+/// (tests, the CLI, a server's blocking pool). The result's `id` is 0.
+pub fn decide(req: &AiRequest, hard: Duration) -> AiResult {
+    run_job(&Job { id: 0, req: req.clone(), cancel: Arc::new(AtomicBool::new(false)), hard })
+}
+
 impl AiService {
     /// A service with `threads` workers (at least one).
     pub fn new(threads: usize) -> Self {
