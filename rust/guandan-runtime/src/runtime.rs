@@ -266,36 +266,37 @@ impl Runtime {
 
     /// Advances the clocks by `elapsed`: a human duty past the turn limit times out (pass, the
     /// smallest single when leading, the forced tribute or lowest return), and a match past its
-    /// maximum duration ends by time. Nothing runs when clocks are off.
-    pub fn tick(&mut self, elapsed: Duration) -> Vec<Notice> {
+    /// maximum duration ends by time. Nothing runs when clocks are off. An error means the rules
+    /// refused the timeout action (nothing was applied for that seat).
+    pub fn tick(&mut self, elapsed: Duration) -> Result<Vec<Notice>, RuntimeError> {
         let dt = elapsed.as_secs_f64();
         if !self.clocks || self.m.is_over() {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         let minutes = self.m.rules().max_match_minutes;
         self.match_clock += dt;
         if minutes > 0 && self.match_clock >= f64::from(minutes) * 60.0 {
-            return self.apply(0, ActionKind::TimeUp).unwrap_or_default();
+            return Ok(self.apply(0, ActionKind::TimeUp)?);
         }
         if self.clock_seq != self.m.seq() {
             self.clock_seq = self.m.seq();
             self.turn_clock = 0.0;
         }
         let duties = self.human_duties();
-        let Some(&first) = duties.first() else { return Vec::new() };
+        let Some(&first) = duties.first() else { return Ok(Vec::new()) };
         self.turn_clock += dt;
         let limit = self.turn_limit(first);
         if limit <= 0.0 || self.turn_clock < limit {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         let mut notices = Vec::new();
         for seat in duties {
             if self.m.to_act().contains(&seat) {
                 notices.push(Notice::everyone(self.m.seq(), Out::TimedOut { seat }));
-                notices.extend(self.apply(seat, ActionKind::Timeout).unwrap_or_default());
+                notices.extend(self.apply(seat, ActionKind::Timeout)?);
             }
         }
-        notices
+        Ok(notices)
     }
 
     // ----- internals -----

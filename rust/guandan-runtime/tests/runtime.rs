@@ -244,21 +244,21 @@ fn clocks_time_out_humans_only_and_end_the_match_by_time() {
     assert!(first.iter().any(|n| matches!(n.out, Out::TurnStarted { time_limit_s, .. } if time_limit_s == 10.0)));
     let turn = rt.state().turn();
     assert_eq!(rt.time_left(turn), Some(10.0));
-    assert!(rt.tick(Duration::from_secs(9)).is_empty());
-    let timed = rt.tick(Duration::from_secs(2));
+    assert!(rt.tick(Duration::from_secs(9)).unwrap().is_empty());
+    let timed = rt.tick(Duration::from_secs(2)).unwrap();
     assert!(matches!(timed[0].out, Out::TimedOut { seat } if seat == turn));
     assert_eq!(rt.log().actions.len(), 1);
     // AI seats have no clock.
     let seats = [ai(AiLevel::L1), ai(AiLevel::L1), ai(AiLevel::L1), ai(AiLevel::L1)];
     let (mut rt, first) = Runtime::start(RuntimeConfig { seed: 6, rules: rules.clone(), seats, clocks: true }).unwrap();
     assert!(first.iter().all(|n| !matches!(n.out, Out::TurnStarted { time_limit_s, .. } if time_limit_s != 0.0)));
-    assert!(rt.tick(Duration::from_secs(60)).is_empty());
+    assert!(rt.tick(Duration::from_secs(60)).unwrap().is_empty());
     // The match clock.
     rules.max_match_minutes = 1;
     let seats = [Controller::Human, Controller::Human, Controller::Human, Controller::Human];
     let (mut rt, _) = Runtime::start(RuntimeConfig { seed: 6, rules, seats, clocks: true }).unwrap();
-    rt.tick(Duration::from_secs(5));
-    let ended = rt.tick(Duration::from_secs(61));
+    rt.tick(Duration::from_secs(5)).unwrap();
+    let ended = rt.tick(Duration::from_secs(61)).unwrap();
     assert!(ended.iter().any(|n| matches!(n.out, Out::MatchEnded { .. })));
     assert!(rt.state().is_over());
 }
