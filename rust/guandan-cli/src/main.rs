@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 use std::process::ExitCode;
 
 mod bench;
+mod bomb_rate;
 mod bot;
 mod plot;
 use std::time::Instant;
@@ -113,6 +114,20 @@ enum Command {
         iterations: u64,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+    },
+    /// How often bombs are dealt and played (compare dealing rules, e.g. --rules no_shuffle).
+    BombRate {
+        #[arg(long, default_value_t = 50)]
+        matches: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value = "competition")]
+        rules: String,
+        /// The AI at every seat (L1, L2, L3).
+        #[arg(long, default_value = "L2")]
+        ai: String,
+        #[arg(long)]
+        json: bool,
     },
     /// Quick timings of rules and AI decisions on seeded random positions (p50 / p99).
     Bench {
@@ -365,6 +380,24 @@ fn run(cli: Cli) -> Result<ExitCode, Usage> {
         }
         Command::Bot(args) => bot::run(args).map_err(Usage)?,
         Command::Fuzz { target, iterations, seed } => return fuzz_cmd(&target, iterations, seed),
+        Command::BombRate { matches, seed, rules, ai, json } => {
+            let level =
+                AiLevel::parse(&ai).ok_or_else(|| Usage(format!("unknown AI level {ai:?}: use L1, L2 or L3")))?;
+            let r = bomb_rate::measure(&rules_arg(&rules)?, &AiProfile::level(level), matches, seed).map_err(Usage)?;
+            if json {
+                println!("{}", serde_json::to_string(&r).unwrap_or_default());
+            } else {
+                println!(
+                    "{} rules, {} matches, {} deals: {:.2} natural bombs dealt a hand, {:.1}% of hands dealt a bomb of 6+ cards, {:.2} bombs played a deal",
+                    r.rules,
+                    r.matches,
+                    r.deals,
+                    r.bombs_dealt_per_hand,
+                    r.hands_with_big_bomb * 100.0,
+                    r.bombs_played_per_deal
+                );
+            }
+        }
         Command::Bench { positions, seed, l3_positions } => bench::run(positions, seed, l3_positions),
         Command::Deal { seed } => {
             for (seat, hand) in guandan_core::deal::deal_for_seed(seed).iter().enumerate() {
