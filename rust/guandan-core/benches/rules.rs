@@ -44,7 +44,7 @@ fn bench(c: &mut Criterion) {
 
     let (m0, _) = Match::new(9, rules.clone()).unwrap();
     let lead = m0.legal_plays()[0];
-    let action = m0.action(m0.turn, ActionKind::Play { cards: lead.cards.ids(), reading: Some(lead.pattern) });
+    let action = m0.action(m0.turn(), ActionKind::Play { cards: lead.cards.ids(), reading: Some(lead.pattern) });
     c.bench_function("apply one play", |b| {
         let mut events = Vec::with_capacity(8);
         b.iter_batched_ref(
@@ -65,9 +65,10 @@ fn bench(c: &mut Criterion) {
         mid.apply(&a).unwrap();
     }
     c.bench_function("serialize + deserialize match state", |b| {
+        // Through `Setup`, the only way a stored position comes back (validated).
         b.iter(|| {
-            let json = serde_json::to_vec(black_box(&mid)).unwrap();
-            black_box(serde_json::from_slice::<Match>(&json).unwrap())
+            let json = serde_json::to_vec(&black_box(&mid).to_setup()).unwrap();
+            black_box(Match::from_setup(&serde_json::from_slice(&json).unwrap()).unwrap())
         })
     });
 
@@ -77,11 +78,11 @@ fn bench(c: &mut Criterion) {
             seed += 1;
             let (mut m, _) = Match::new(seed, rules.clone()).unwrap();
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            while m.deal_no == 0 {
+            while m.deal_no() == 0 {
                 let a = random_action(&m, &mut rng).unwrap();
                 m.apply(&a).unwrap();
             }
-            black_box(m.seq)
+            black_box(m.seq())
         })
     });
 
