@@ -1108,9 +1108,5 @@ impl GuandanEngine {
 
 /// For `ReplayRecorder::snapshot`: a log cut at `n` actions with its checkpoints.
 pub(crate) fn truncated_log(log: &MatchLog, n: usize) -> MatchLog {
-    MatchLog {
-        header: log.header.clone(),
-        actions: log.actions[..n.min(log.actions.len())].to_vec(),
-        checkpoints: log.checkpoints.iter().filter(|c| c.checkpoint as usize <= n).cloned().collect(),
-    }
+    log.truncated(n)
 }
