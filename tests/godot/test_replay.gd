@@ -16,7 +16,7 @@ func after_each() -> void:
 func _recorded_match(seed := 21) -> Array:
 	var engine := make_engine()
 	engine.start_match(load(COMPETITION), [1, 1, 1, 1], seed)
-	expect(await run_until(func() -> bool: return engine.is_match_over(), 60.0), "the match ends")
+	expect(await wait_until(func() -> bool: return engine.is_match_over(), 60.0), "the match ends")
 	var recorder := ReplayRecorder.new()
 	expect_eq(recorder.record(engine), GuandanEngine.OK)
 	return [engine, recorder]
@@ -176,7 +176,7 @@ func test_a_match_resumes_from_a_record() -> void:
 	expect_eq(engine.get_state_hash(), recorder.get_state_hash(), "the exact state is restored")
 	expect_eq(engine.get_action_count(), 150)
 	expect_eq(names(log).slice(0, 2), ["match_started", "deal_started"])
-	expect(await run_until(func() -> bool: return engine.is_match_over(), 60.0), "and plays on to the end")
+	expect(await wait_until(func() -> bool: return engine.is_match_over(), 60.0), "and plays on to the end")
 	var again := ReplayRecorder.new()
 	expect_eq(again.record(engine), GuandanEngine.OK, "the resumed match's record replays")
 	expect_eq(again.to_text().split("\n").slice(0, 150), recorder.to_text().split("\n").slice(0, 150),

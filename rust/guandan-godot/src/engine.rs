@@ -250,6 +250,10 @@ impl GuandanEngine {
     /// A match started; `local_seat` is the human seat the engine acts for (-1: none).
     #[signal]
     fn match_started(seed: i64, local_seat: i64);
+    /// Hot-seat: the engine now acts for, and shows the hand of, the human `seat` that must act
+    /// (followed by `hand_changed` with that seat's hand).
+    #[signal]
+    fn viewer_changed(seat: i64);
     /// A deal started at `level` (rank 2–14); `declarer` is the team whose level it is (-1 in the first deal).
     #[signal]
     fn deal_started(deal_no: i64, level: i64, declarer: i64);

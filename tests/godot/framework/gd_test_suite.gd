@@ -8,8 +8,14 @@ extends Node
 ## Checks record a failure and let the test go on. Errors and warnings that Godot or the Rust
 ## extension log while the test runs fail it too, unless the test claims them with expect_logged().
 ## Script errors cannot be claimed: tools/test-godot fails the run on any "SCRIPT ERROR" line.
+## A test that makes no check at all fails ("checked nothing"), and each test has its own time
+## limit (DEFAULT_TIMEOUT_S; override timeout_for() for a longer one).
+
+## Seconds one test may take before the runner fails it and goes on with the next.
+const DEFAULT_TIMEOUT_S := 90.0
 
 var _failures: PackedStringArray = []
+var _checks := 0  # checks made (expect*, fail): a test that makes none has tested nothing
 var _logged: Array[String] = []  # "ERROR: ..." / "WARNING: ..." lines logged during this test
 var _log_source := Callable()  # set by the runner: returns (and forgets) the lines logged so far
 
@@ -24,17 +30,25 @@ func after_each() -> void:
 	pass
 
 
+## The time limit of test `method` in seconds.
+func timeout_for(_method: StringName) -> float:
+	return DEFAULT_TIMEOUT_S
+
+
 func fail(message: String) -> void:
+	_checks += 1
 	_failures.append(message + _where())
 
 
 func expect(condition: bool, message := "expected true") -> bool:
+	_checks += 1
 	if not condition:
 		fail(message)
 	return condition
 
 
 func expect_eq(actual: Variant, expected: Variant, message := "") -> bool:
+	_checks += 1
 	if _same(actual, expected):
 		return true
 	fail("%sexpected %s, got %s" % [_prefix(message), _show(expected), _show(actual)])
@@ -42,6 +56,7 @@ func expect_eq(actual: Variant, expected: Variant, message := "") -> bool:
 
 
 func expect_ne(actual: Variant, unexpected: Variant, message := "") -> bool:
+	_checks += 1
 	if not _same(actual, unexpected):
 		return true
 	fail("%sdid not expect %s" % [_prefix(message), _show(actual)])
@@ -51,6 +66,7 @@ func expect_ne(actual: Variant, unexpected: Variant, message := "") -> bool:
 ## Claims the first logged error/warning containing `fragment` (it then does not fail the test);
 ## fails if none was logged. Use it to check that bad input is reported.
 func expect_logged(fragment: String) -> bool:
+	_checks += 1
 	_collect_log()
 	for i in _logged.size():
 		if fragment in _logged[i]:
@@ -76,6 +92,14 @@ func wait_until(cond: Callable, seconds := 60.0) -> bool:
 	return true
 
 
+## Waits `ms` of real time, frame by frame (timers count frame deltas, which can jump in a
+## headless run).
+func sleep(ms: int) -> void:
+	var end := Time.get_ticks_msec() + ms
+	while Time.get_ticks_msec() < end:
+		await get_tree().process_frame
+
+
 func _collect_log() -> void:
 	if _log_source.is_valid():
 		_logged.append_array(_log_source.call())
@@ -85,6 +109,8 @@ func _collect_log() -> void:
 func _outcome() -> PackedStringArray:
 	_collect_log()
 	var out := _failures.duplicate()
+	if _checks == 0:
+		out.append("checked nothing: a test must make at least one check (expect*, fail)")
 	for line in _logged:
 		out.append("unexpected log: " + line)
 	return out

@@ -15,8 +15,8 @@ func after_each() -> void:
 
 func test_a_whole_match_from_first_deal_to_the_end_panel() -> void:
 	var table: Control = load("res://table/table.tscn").instantiate()
-	table.open({mode = &"training", ai_levels = [2, 2, 2], seed = 77, ai_min_think_ms = 0, turn_timer = false,
-		save_record = false})
+	table.open({config = MatchConfig.with({mode = &"training", ai_levels = [2, 2, 2], seed = 77, ai_min_think_ms = 0, turn_timer = 0,
+		save_record = false})})
 	var deals := [0]
 	var ended: Array = []
 	var duties := {}

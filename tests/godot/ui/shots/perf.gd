@@ -38,8 +38,8 @@ func _ready() -> void:
 	for i in 10:
 		await get_tree().process_frame
 	var panels: Array = []
-	EventBus.match_requested.emit({mode = &"training", all_ai = true, ai_levels = [2, 2, 2], human_seat_level = 2,
-		seed = _seed, ai_min_think_ms = 0, turn_timer = false, save_record = false})
+	EventBus.match_requested.emit(MatchConfig.with({mode = &"training", all_ai = true, ai_levels = [2, 2, 2], human_seat_level = 2,
+		seed = _seed, ai_min_think_ms = 0, turn_timer = 0, save_record = false}))
 	while app.current_name != &"table":
 		await get_tree().process_frame
 	var table: Control = app.current
