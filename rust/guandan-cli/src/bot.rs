@@ -24,7 +24,7 @@ use guandan_ai::agent::{Budget, MAX_AI_DECISION_MS};
 use guandan_ai::{Agent, AiLevel, AiProfile, make_agent};
 use guandan_core::card::{Card, CardSet, Rank};
 use guandan_core::combo::{Play, PlayKind, classify, rank_order};
-use guandan_core::game::{ActionKind, Match, Phase, Seat, Turn, team_of};
+use guandan_core::game::{ActionKind, Match, Phase, Seat, Team, Turn, team_of};
 use guandan_core::rules::{PRESETS, RuleConfig};
 use guandan_core::view::{PlayerView, SeenTribute};
 use rand_chacha::ChaCha8Rng;
@@ -688,11 +688,11 @@ impl Bot {
         let team_levels = {
             let mine = msg.self_rank.0.as_ref().and_then(WireRank::level).unwrap_or(level);
             let theirs = msg.oppo_rank.0.as_ref().and_then(WireRank::level).unwrap_or(Rank::TWO);
-            if team_of(me) == 0 { [mine, theirs] } else { [theirs, mine] }
+            if team_of(me) == Team::ZERO { [mine, theirs] } else { [theirs, mine] }
         };
         // The team whose level is played, when the levels tell.
-        let (mine, theirs) = (team_of(me), 1 - team_of(me));
-        let declarer = match (team_levels[mine as usize] == level, team_levels[theirs as usize] == level) {
+        let (mine, theirs) = (team_of(me), team_of(me).other());
+        let declarer = match (team_levels[mine.index()] == level, team_levels[theirs.index()] == level) {
             (true, false) => Some(mine),
             (false, true) => Some(theirs),
             _ => None,

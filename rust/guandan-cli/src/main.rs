@@ -227,9 +227,9 @@ fn run(cli: Cli) -> Result<ExitCode, Usage> {
             for g in 0..games {
                 match sim::checked_match(seed.wrapping_add(g), rules.clone()) {
                     Ok(m) => {
-                        actions += m.seq;
-                        deals += m.deal_no as u64 + 1;
-                        wins[m.winner.flatten().map_or(2, |t| t as usize)] += 1;
+                        actions += m.seq();
+                        deals += m.deal_no() as u64 + 1;
+                        wins[m.outcome().and_then(|o| o.winner()).map_or(2, |t| t.index())] += 1;
                     }
                     Err(v) => {
                         eprintln!("VIOLATION: {v}");
