@@ -50,7 +50,7 @@ func test_malformed_start_arguments_are_rejected() -> void:
 	expect_eq(engine.start_match(null, ["human", 1, 1, 1], -9223372036854775807 - 1), GuandanEngine.OK)
 	expect_eq(engine.get_seed(), -9223372036854775807 - 1)
 	expect_eq(engine.get_seat_hand(1), PackedInt32Array(), "another seat's hand is hidden")
-	expect_logged("hidden from the local player")
+	expect_logged("hidden from the viewer")
 	expect_eq(engine.get_seat_hand(0), engine.get_hand())
 
 

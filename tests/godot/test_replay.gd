@@ -84,7 +84,10 @@ func test_corrupt_files_give_codes_never_crashes() -> void:
 		good.replace("{\"version\":1,", "{\"version\":99,"): GuandanEngine.ERR_LOG_VERSION,
 		good.substr(0, good.length() - 20): GuandanEngine.ERR_LOG_MALFORMED,
 		good.replace(checkpoint, checkpoint.substr(0, checkpoint.length() - 10) + "00000000\"}"): GuandanEngine.ERR_LOG_HASH,
-		"\n".join(lines.slice(0, 1) + lines.slice(2)): GuandanEngine.ERR_LOG_REJECTED,
+		# The first action missing: the final checkpoint now lies past the end.
+		"\n".join(lines.slice(0, 1) + lines.slice(2)): GuandanEngine.ERR_LOG_CHECKPOINT,
+		# The first two actions swapped: the second does not fit the start.
+		"\n".join(lines.slice(0, 1) + lines.slice(2, 3) + lines.slice(1, 2) + lines.slice(3)): GuandanEngine.ERR_LOG_REJECTED,
 	}
 	var recorder := ReplayRecorder.new()
 	for text: String in cases:
