@@ -2,7 +2,7 @@ extends EngineTestSuite
 ## GuandanRules and AiProfile: the shipped .tres files load, match the Rust presets, edit and
 ## save like any resource, and change the engine's behaviour.
 
-const PRESETS := ["competition", "huaian", "house"]
+const PRESETS := ["competition", "huaian", "house", "no_shuffle"]
 const SAVED := "user://test_resources_rules.tres"
 
 # Card ids: deck * 54 + suit * 13 + (rank - 2), suits S H C D.

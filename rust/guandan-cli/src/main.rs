@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 use std::process::ExitCode;
 
 mod bench;
+mod bomb_rate;
 mod bot;
 mod plot;
 use std::time::Instant;
@@ -114,6 +115,20 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// How often bombs are dealt and played (compare dealing rules, e.g. --rules no_shuffle).
+    BombRate {
+        #[arg(long, default_value_t = 50)]
+        matches: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value = "competition")]
+        rules: String,
+        /// The AI at every seat (L1, L2, L3).
+        #[arg(long, default_value = "L2")]
+        ai: String,
+        #[arg(long)]
+        json: bool,
+    },
     /// Quick timings of rules and AI decisions on seeded random positions (p50 / p99).
     Bench {
         #[arg(long, default_value_t = 2000)]
@@ -133,8 +148,13 @@ enum Command {
 
 #[derive(Subcommand)]
 enum ReplayCommand {
-    /// Replays a saved log from scratch and checks its hashes.
-    Verify { file: String },
+    /// Replays a saved log from scratch and checks its hashes (exit 0 valid, 1 damaged, 2 unreadable).
+    Verify {
+        file: String,
+        /// One JSON object: {ok, code, name, message, actions, checkpoints, hash}.
+        #[arg(long)]
+        json: bool,
+    },
     /// Plays a random match and saves its log (for tests and tools).
     Record {
         #[arg(long, default_value_t = 1)]
@@ -249,20 +269,28 @@ fn run(cli: Cli) -> Result<ExitCode, Usage> {
                 secs * 1000.0 / games.max(1) as f64
             );
         }
-        Command::Replay { command: ReplayCommand::Verify { file } } => {
+        Command::Replay { command: ReplayCommand::Verify { file, json } } => {
             let text = std::fs::read_to_string(&file).map_err(|e| Usage(format!("cannot read {file}: {e}")))?;
-            let log = MatchLog::parse(&text).map_err(|e| Usage(format!("{file}: {e}")))?;
-            match log.replay() {
-                Ok(m) => println!(
+            // Core's one verifier, as the game and the server use it.
+            let verdict = MatchLog::parse(&text).and_then(|log| log.replay().map(|m| (log, m)));
+            let report = match &verdict {
+                Ok((log, m)) => serde_json::json!({"ok": true, "code": 0, "name": "ok", "message": "",
+                    "actions": log.actions.len(), "checkpoints": log.checkpoints.len(), "hash": m.state_hash()}),
+                Err(e) => serde_json::json!({"ok": false, "code": e.code().code(), "name": e.code().name(),
+                    "message": e.to_string()}),
+            };
+            match (&verdict, json) {
+                (_, true) => println!("{report}"),
+                (Ok((log, m)), false) => println!(
                     "ok: {} actions, {} checkpoints verified, final hash {}",
                     log.actions.len(),
                     log.checkpoints.len(),
                     m.state_hash()
                 ),
-                Err(e) => {
-                    eprintln!("{file}: {e}");
-                    return Ok(ExitCode::from(1));
-                }
+                (Err(e), false) => eprintln!("{file}: {e} (code {})", e.code()),
+            }
+            if verdict.is_err() {
+                return Ok(ExitCode::from(1));
             }
         }
         Command::Replay { command: ReplayCommand::Record { seed, rules, file } } => {
@@ -352,6 +380,24 @@ fn run(cli: Cli) -> Result<ExitCode, Usage> {
         }
         Command::Bot(args) => bot::run(args).map_err(Usage)?,
         Command::Fuzz { target, iterations, seed } => return fuzz_cmd(&target, iterations, seed),
+        Command::BombRate { matches, seed, rules, ai, json } => {
+            let level =
+                AiLevel::parse(&ai).ok_or_else(|| Usage(format!("unknown AI level {ai:?}: use L1, L2 or L3")))?;
+            let r = bomb_rate::measure(&rules_arg(&rules)?, &AiProfile::level(level), matches, seed).map_err(Usage)?;
+            if json {
+                println!("{}", serde_json::to_string(&r).unwrap_or_default());
+            } else {
+                println!(
+                    "{} rules, {} matches, {} deals: {:.2} natural bombs dealt a hand, {:.1}% of hands dealt a bomb of 6+ cards, {:.2} bombs played a deal",
+                    r.rules,
+                    r.matches,
+                    r.deals,
+                    r.bombs_dealt_per_hand,
+                    r.hands_with_big_bomb * 100.0,
+                    r.bombs_played_per_deal
+                );
+            }
+        }
         Command::Bench { positions, seed, l3_positions } => bench::run(positions, seed, l3_positions),
         Command::Deal { seed } => {
             for (seat, hand) in guandan_core::deal::deal_for_seed(seed).iter().enumerate() {

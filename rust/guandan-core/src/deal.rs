@@ -44,6 +44,27 @@ pub fn deal_hands(rng: &mut ChaCha8Rng) -> [CardSet; 4] {
     hands
 }
 
+/// Deals a deck in order: card `i` goes to seat `(i / packet) % 4` (packets of `packet` cards,
+/// seat 0 first).
+pub fn deal_in_packets(deck: &[CardId], packet: usize) -> [CardSet; 4] {
+    let mut hands = [CardSet::EMPTY; 4];
+    for (i, &id) in deck.iter().enumerate() {
+        hands[(i / packet.max(1)) % 4].insert(id);
+    }
+    hands
+}
+
+/// The no-shuffle deal (不洗牌): `played_in_order` (the previous deal's cards as they were played,
+/// then the cards left in hands) cut at a seeded point and dealt in packets.
+pub fn deal_unshuffled(played_in_order: &[CardId], packet: usize, rng: &mut ChaCha8Rng) -> [CardSet; 4] {
+    let mut deck = played_in_order.to_vec();
+    if !deck.is_empty() {
+        let cut = below(rng, deck.len() as u32) as usize;
+        deck.rotate_left(cut);
+    }
+    deal_in_packets(&deck, packet)
+}
+
 /// The four hands of deal 0 of a match with this seed.
 pub fn deal_for_seed(seed: u64) -> [CardSet; 4] {
     deal_hands(&mut deal_rng(seed, 0))
@@ -80,6 +101,24 @@ mod tests {
         let hands = deal_for_seed(1);
         let first: Vec<CardId> = hands[0].iter().take(5).collect();
         assert_eq!(first, GOLDEN_SEED1_SEAT0_FIRST5);
+    }
+
+    #[test]
+    fn unshuffled_deals_keep_packets_together() {
+        let deck: Vec<CardId> = (0..DECK_SIZE as CardId).collect();
+        let hands = deal_unshuffled(&deck, 3, &mut deal_rng(4, 1));
+        let mut all = CardSet::EMPTY;
+        for h in hands {
+            assert_eq!(h.len(), 27);
+            all = all.union(h);
+        }
+        assert_eq!(all, CardSet::FULL);
+        // Runs of three consecutive cards (mod the cut) land in one hand.
+        let seat_of = |id: CardId| hands.iter().position(|h| h.contains(id)).unwrap();
+        let together = (0..DECK_SIZE as CardId - 2)
+            .filter(|&i| seat_of(i) == seat_of(i + 1) && seat_of(i) == seat_of(i + 2))
+            .count();
+        assert!(together >= 30, "{together}");
     }
 
     const GOLDEN_SEED1_SEAT0_FIRST5: [CardId; 5] = [2, 6, 7, 9, 10];

@@ -6,9 +6,9 @@
 
 use crate::card::{Card, CardId, CardSet, Rank};
 use crate::combo::{Pattern, Play, beats, choose_reading, classify, rank_order, wild_set};
-use crate::deal::{below, deal_hands, deal_rng};
+use crate::deal::{below, deal_hands, deal_rng, deal_unshuffled};
 use crate::movegen;
-use crate::rules::{AcePass, DoubleTributeRouting, ResistRule, ReturnFallback, RuleConfig, Teams, TributeTie};
+use crate::rules::{AcePass, Dealing, DoubleTributeRouting, ResistRule, ReturnFallback, RuleConfig, Teams, TributeTie};
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -290,9 +290,21 @@ impl Match {
 
     fn start_deal(&mut self, events: &mut Vec<Event>) {
         let mut rng = deal_rng(self.seed, self.deal_no);
-        let hands = deal_hands(&mut rng);
+        let hands = match self.rules.dealing {
+            Dealing::NoShuffle { packet } if self.deal_no > 0 => {
+                deal_unshuffled(&self.cards_in_play_order(), packet as usize, &mut rng)
+            }
+            _ => deal_hands(&mut rng),
+        };
         let first_leader = below(&mut rng, 4) as Seat;
         self.setup_deal(hands, first_leader, events);
+    }
+
+    /// The deal's cards as they were played (each play's cards by id), then those left in hands.
+    fn cards_in_play_order(&self) -> Vec<CardId> {
+        let plays = self.history.iter().filter_map(|t| t.play).flat_map(|p| p.cards.iter());
+        let left = self.hands.iter().flat_map(|h| h.iter());
+        plays.chain(left).collect()
     }
 
     /// Starts a deal with these hands: tribute, resisting, or play (`first_leader` leads when no

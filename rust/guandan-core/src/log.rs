@@ -41,7 +41,7 @@ pub enum LogError {
     #[error("line {line}: {message}")]
     Malformed { line: usize, message: String },
     #[error("unsupported log version {0} (this build reads up to {LOG_VERSION})")]
-    Version(u32),
+    Version(u64),
     #[error("action {index} rejected: {error}")]
     Rejected { index: usize, error: RuleError },
     #[error("hash mismatch after {actions} actions: log says {expected}, replay gives {actual}")]
@@ -76,10 +76,9 @@ pub struct MatchLog {
 /// Upgrades an older header/line to the current format. Version 1 is the first; later versions
 /// add their conversions here.
 fn migrate(header: serde_json::Value) -> Result<serde_json::Value, LogError> {
-    // A version that does not fit a u32 (or is no number) is unsupported, never truncated.
-    let v = header.get("version").and_then(|v| v.as_u64()).map_or(Ok(0), u32::try_from).unwrap_or(u32::MAX);
-    match v {
-        LOG_VERSION => Ok(header),
+    // Compared as the full number: a huge version is unsupported, never truncated to a small one.
+    match header.get("version").and_then(|v| v.as_u64()).unwrap_or(0) {
+        v if v == u64::from(LOG_VERSION) => Ok(header),
         other => Err(LogError::Version(other)),
     }
 }

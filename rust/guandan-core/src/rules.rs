@@ -90,6 +90,25 @@ pub enum TimeoutAction {
     PassOrSmallest,
 }
 
+/// How each deal after the first is dealt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Dealing {
+    /// A seeded shuffle of both decks, one card at a time (competition).
+    Shuffled,
+    /// No shuffle (不洗牌): the deck is the previous deal's cards in the order they were played
+    /// (then the cards left in hands, seat by seat), cut at a seeded point and dealt in packets
+    /// of `packet` cards (1, 3, 9 or 27) from seat 0 round. Played groups stay together, so
+    /// bombs are common. The first deal of a match is always shuffled.
+    NoShuffle { packet: u8 },
+}
+
+impl Dealing {
+    pub fn is_shuffled(&self) -> bool {
+        *self == Dealing::Shuffled
+    }
+}
+
 /// The complete, immutable rule set of a match. Hashed into the state hash.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -128,6 +147,10 @@ pub struct RuleConfig {
     pub timeout_action: TimeoutAction,
     /// Maximum match duration in minutes, 0 = unlimited. Enforced by the host (`TimeUp`).
     pub max_match_minutes: u32,
+    /// Left out of the encoding when shuffled, so rule sets (and state hashes) saved before
+    /// this option existed read and hash the same.
+    #[serde(skip_serializing_if = "Dealing::is_shuffled")]
+    pub dealing: Dealing,
 }
 
 impl Default for RuleConfig {
@@ -137,7 +160,7 @@ impl Default for RuleConfig {
 }
 
 /// Names accepted by [`RuleConfig::preset`].
-pub const PRESETS: [&str; 3] = ["competition", "huaian", "house"];
+pub const PRESETS: [&str; 4] = ["competition", "huaian", "house", "no_shuffle"];
 
 impl RuleConfig {
     /// The official competition rules (default).
@@ -165,6 +188,7 @@ impl RuleConfig {
             turn_time_limit_s: 30,
             timeout_action: TimeoutAction::PassOrSmallest,
             max_match_minutes: 0,
+            dealing: Dealing::Shuffled,
         }
     }
 
@@ -192,11 +216,17 @@ impl RuleConfig {
         }
     }
 
+    /// Competition rules dealt without shuffling (不洗牌), in packets of three.
+    pub fn no_shuffle() -> Self {
+        RuleConfig { name: "no_shuffle".into(), dealing: Dealing::NoShuffle { packet: 3 }, ..RuleConfig::competition() }
+    }
+
     pub fn preset(name: &str) -> Option<Self> {
         match name {
             "competition" => Some(Self::competition()),
             "huaian" => Some(Self::huaian()),
             "house" => Some(Self::house()),
+            "no_shuffle" => Some(Self::no_shuffle()),
             _ => None,
         }
     }
@@ -211,6 +241,11 @@ impl RuleConfig {
         }
         if self.levels_per_finish.iter().any(|&l| l > 12) {
             return Err("levels_per_finish entries must be 0-12".into());
+        }
+        if let Dealing::NoShuffle { packet } = self.dealing
+            && !matches!(packet, 1 | 3 | 9 | 27)
+        {
+            return Err(format!("dealing packet {packet} is not 1, 3, 9 or 27 (27 cards a hand)"));
         }
         Ok(())
     }
@@ -249,5 +284,14 @@ mod tests {
         assert!(RuleConfig::from_json(r#"{"no_such_option": true}"#).is_err());
         assert!(RuleConfig::from_json(r#"{"return_max_rank": 1}"#).is_err());
         assert_eq!(RuleConfig::from_json("{}").unwrap(), RuleConfig::competition());
+        assert!(RuleConfig::from_json(r#"{"dealing": {"kind": "no_shuffle", "packet": 4}}"#).is_err());
+    }
+
+    #[test]
+    fn shuffled_dealing_is_left_out_of_the_encoding() {
+        let text = serde_json::to_string(&RuleConfig::competition()).unwrap();
+        assert!(!text.contains("dealing"), "old rule sets must keep their encoding (and hashes)");
+        let ns = serde_json::to_string(&RuleConfig::no_shuffle()).unwrap();
+        assert!(ns.contains(r#""dealing":{"kind":"no_shuffle","packet":3}"#), "{ns}");
     }
 }

@@ -159,3 +159,22 @@ fn same_seed_same_match() {
     let (c, _) = random_match(78, RuleConfig::competition(), 200_000).unwrap();
     assert_ne!(a.state_hash(), c.state_hash());
 }
+
+#[test]
+fn no_shuffle_matches_replay_to_the_same_hash_and_deal_from_the_played_order() {
+    let (m, log) = random_match(21, RuleConfig::no_shuffle(), 200_000).unwrap();
+    assert!(m.deal_no() > 0);
+    let replayed = MatchLog::parse(&log.to_jsonl()).unwrap().replay().unwrap();
+    assert_eq!(replayed.state_hash(), m.state_hash());
+    // The second deal differs from the shuffled deal the same seed would give.
+    let mut shuffled_rules = RuleConfig::no_shuffle();
+    shuffled_rules.dealing = guandan_core::rules::Dealing::Shuffled;
+    let first_deal_end = log.checkpoints[0].checkpoint as usize;
+    let a = log.replay_to(first_deal_end).unwrap();
+    let mut other = log.clone();
+    other.header.rules = shuffled_rules;
+    other.checkpoints.clear();
+    let b = other.replay_to(first_deal_end).unwrap();
+    assert_eq!(a.deal_no(), 1);
+    assert_ne!(a.hands(), b.hands());
+}

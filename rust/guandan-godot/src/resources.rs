@@ -7,7 +7,7 @@ use godot::classes::{IResource, Resource};
 use godot::prelude::*;
 use guandan_ai::agent::{AiLevel, Weights};
 use guandan_core::classify;
-use guandan_core::rules::{PRESETS, RuleConfig};
+use guandan_core::rules::{Dealing, PRESETS, RuleConfig};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -73,6 +73,7 @@ pub struct RulesData {
     pub turn_time_limit_s: i64,
     pub timeout_action: i64,
     pub max_match_minutes: i64,
+    pub no_shuffle_packet: i64,
 }
 
 impl RulesData {
@@ -102,6 +103,10 @@ impl RulesData {
             turn_time_limit_s: r.turn_time_limit_s.into(),
             timeout_action: enum_index(&TIMEOUT_ACTION, &r.timeout_action),
             max_match_minutes: r.max_match_minutes.into(),
+            no_shuffle_packet: match r.dealing {
+                Dealing::Shuffled => 0,
+                Dealing::NoShuffle { packet } => packet.into(),
+            },
         }
     }
 
@@ -138,6 +143,10 @@ impl RulesData {
             turn_time_limit_s: seconds(self.turn_time_limit_s, "turn_time_limit_s")?,
             timeout_action: enum_value(&TIMEOUT_ACTION, self.timeout_action, "timeout_action")?,
             max_match_minutes: seconds(self.max_match_minutes, "max_match_minutes")?,
+            dealing: match self.no_shuffle_packet {
+                0 => Dealing::Shuffled,
+                p => Dealing::NoShuffle { packet: small(p, "no_shuffle_packet", 27)? },
+            },
         };
         r.validate()?;
         Ok(r)
@@ -232,6 +241,11 @@ pub struct GuandanRules {
     /// `use_turn_timer` is on.
     #[export(range = (0.0, 1440.0, suffix = "min"))]
     max_match_minutes: i64,
+    /// 0 = shuffled deals; 1, 3, 9 or 27 = no shuffle (不洗牌): each deal after the first is the
+    /// previous deal's cards in the order played, cut, and dealt in packets of this many cards.
+    #[export(enum = (Shuffled = 0, NoShufflePacketsOf1 = 1, NoShufflePacketsOf3 = 3, NoShufflePacketsOf9 = 9, NoShufflePacketsOf27 = 27))]
+    #[export_group(name = "Dealing")]
+    no_shuffle_packet: i64,
 }
 
 #[godot_api]
@@ -374,6 +388,7 @@ impl GuandanRules {
             turn_time_limit_s: 0,
             timeout_action: 0,
             max_match_minutes: 0,
+            no_shuffle_packet: 0,
         }
     }
 
@@ -414,6 +429,7 @@ impl GuandanRules {
             turn_time_limit_s: self.turn_time_limit_s,
             timeout_action: self.timeout_action,
             max_match_minutes: self.max_match_minutes,
+            no_shuffle_packet: self.no_shuffle_packet,
         }
     }
 
@@ -448,6 +464,7 @@ impl GuandanRules {
         self.turn_time_limit_s = d.turn_time_limit_s;
         self.timeout_action = d.timeout_action;
         self.max_match_minutes = d.max_match_minutes;
+        self.no_shuffle_packet = d.no_shuffle_packet;
     }
 }
 
