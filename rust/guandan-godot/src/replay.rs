@@ -101,6 +101,7 @@ pub fn write_atomic(dir: &std::path::Path, stem: &str, text: &str) -> Result<Pat
         std::fs::rename(&tmp, &target).map_err(|e| io("cannot rename", e))
     })();
     if result.is_err() {
+        // Best effort: the write already failed and that error is what the caller gets.
         let _ = std::fs::remove_file(&tmp);
     }
     result.map(|()| target)
