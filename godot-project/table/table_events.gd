@@ -8,6 +8,9 @@ extends Node
 ## Every GuandanEngine signal has exactly one handler in HANDLERS (tests/godot/ui/test_boundary.gd
 ## checks the table against ClassDB, so a new engine signal cannot be forgotten here).
 
+## Emitted by the tween `wait` runs (and on leaving the tree, to release a waiting handler).
+signal _waited
+
 ## Engine signal -> the method that shows it (it may await).
 const HANDLERS := {
 	&"match_started": &"_on_match_started",
@@ -45,8 +48,6 @@ var _shake_tween: Tween
 ## Set when the table leaves the tree: coroutines waiting on a tween or a panel are released
 ## and stop at their next check, so none outlives the table.
 var _closing := false
-
-signal _waited
 
 
 func _exit_tree() -> void:
