@@ -16,6 +16,9 @@ const DEFAULT_TIMEOUT_S := 90.0
 
 var _failures: PackedStringArray = []
 var _checks := 0  # checks made (expect*, fail): a test that makes none has tested nothing
+## Set by the runner when the test ran past its time limit: the waiting helpers return at once,
+## so the test unwinds instead of staying suspended.
+var _cancelled := false
 var _logged: Array[String] = []  # "ERROR: ..." / "WARNING: ..." lines logged during this test
 var _log_source := Callable()  # set by the runner: returns (and forgets) the lines logged so far
 
@@ -79,6 +82,8 @@ func expect_logged(fragment: String) -> bool:
 ## Waits `count` process frames (for tests that need the tree to run).
 func frames(count := 1) -> void:
 	for i in count:
+		if _cancelled:
+			return
 		await get_tree().process_frame
 
 
@@ -86,7 +91,7 @@ func frames(count := 1) -> void:
 func wait_until(cond: Callable, seconds := 60.0) -> bool:
 	var end := Time.get_ticks_msec() + int(seconds * 1000.0)
 	while not cond.call():
-		if Time.get_ticks_msec() > end:
+		if Time.get_ticks_msec() > end or _cancelled:
 			return false
 		await get_tree().process_frame
 	return true
@@ -96,7 +101,7 @@ func wait_until(cond: Callable, seconds := 60.0) -> bool:
 ## headless run).
 func sleep(ms: int) -> void:
 	var end := Time.get_ticks_msec() + ms
-	while Time.get_ticks_msec() < end:
+	while Time.get_ticks_msec() < end and not _cancelled:
 		await get_tree().process_frame
 
 

@@ -114,15 +114,22 @@ func _run_test(script: GDScript, method: StringName, timeout_s := -1.0) -> Packe
 	var deadline := Time.get_ticks_msec() + int(limit * 1000.0)
 	while not done[0] and Time.get_ticks_msec() < deadline:
 		await get_tree().process_frame
+	var suite_timed_out: bool = not done[0]
 	if not done[0]:
 		suite.fail("timed out after %.0f s" % limit)
+		# Let it unwind: its waiting helpers now return at once. A test stuck on some other
+		# signal stays suspended and is dropped with its instance.
+		suite._cancelled = true
+		var grace := Time.get_ticks_msec() + 2000
+		while not done[0] and Time.get_ticks_msec() < grace:
+			await get_tree().process_frame
 	suite.after_each()
 	var problems := suite._outcome()
 	remove_child(suite)
 	# A test that timed out is still suspended in an await: freeing its instance drops it.
 	suite.free()
 	var orphans := int(Performance.get_monitor(Performance.OBJECT_ORPHAN_NODE_COUNT) - orphans_before)
-	if orphans > 0 and done[0]:
+	if orphans > 0 and not suite_timed_out:
 		problems.append("%d node(s) left outside the tree: free what the test creates" % orphans)
 	return problems
 

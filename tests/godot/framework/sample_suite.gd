@@ -22,3 +22,8 @@ func test_passes() -> void:
 
 func test_fails_a_check() -> void:
 	expect_eq(1 + 1, 3, "arithmetic")
+
+
+func test_waits_frames_forever() -> void:
+	expect(true)
+	await wait_until(func() -> bool: return false, 3600.0)
