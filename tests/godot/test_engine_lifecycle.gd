@@ -165,17 +165,17 @@ func test_a_hundred_matches_started_and_freed_leave_nothing_behind() -> void:
 	for i in 3:
 		var warm := make_engine()
 		warm.start_match(load(COMPETITION), [2, 2, 2, 2], i)
-		await get_tree().process_frame
+		await frames(1)
 		warm.free()
 	var objects := Performance.get_monitor(Performance.OBJECT_COUNT)
 	for i in 100:
 		var engine := GuandanEngine.new()
 		add_child(engine)
 		engine.start_match(load(COMPETITION), [null, 2, 2, 2] if i % 2 else [2, 2, 2, 2], i)
-		await get_tree().process_frame
+		await frames(1)
 		if i % 3 == 0:
 			engine.queue_free()
-			await get_tree().process_frame
+			await frames(1)
 		else:
 			engine.free()
 	expect_eq(GuandanEngine.live_ai_services(), services, "no worker service left")

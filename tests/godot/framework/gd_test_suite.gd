@@ -81,28 +81,22 @@ func expect_logged(fragment: String) -> bool:
 
 ## Waits `count` process frames (for tests that need the tree to run).
 func frames(count := 1) -> void:
-	for i in count:
-		if _cancelled:
-			return
-		await get_tree().process_frame
+	await Waits.frames(get_tree(), count, _is_cancelled)
 
 
 ## Awaits frames until `cond` returns true or `seconds` pass; returns whether it came true.
 func wait_until(cond: Callable, seconds := 60.0) -> bool:
-	var end := Time.get_ticks_msec() + int(seconds * 1000.0)
-	while not cond.call():
-		if Time.get_ticks_msec() > end or _cancelled:
-			return false
-		await get_tree().process_frame
-	return true
+	return await Waits.until(get_tree(), cond, seconds, _is_cancelled)
 
 
 ## Waits `ms` of real time, frame by frame (timers count frame deltas, which can jump in a
 ## headless run).
 func sleep(ms: int) -> void:
-	var end := Time.get_ticks_msec() + ms
-	while Time.get_ticks_msec() < end and not _cancelled:
-		await get_tree().process_frame
+	await Waits.sleep(get_tree(), ms, _is_cancelled)
+
+
+func _is_cancelled() -> bool:
+	return _cancelled
 
 
 func _collect_log() -> void:

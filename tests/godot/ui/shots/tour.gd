@@ -188,14 +188,8 @@ func _fail(why: String) -> bool:
 
 
 func _frames(n: int) -> void:
-	for i in n:
-		await get_tree().process_frame
+	await Waits.frames(get_tree(), n)
 
 
 func _until(cond: Callable, seconds: float) -> bool:
-	var end := Time.get_ticks_msec() + int(seconds * 1000.0)
-	while not cond.call():
-		if Time.get_ticks_msec() > end:
-			return false
-		await get_tree().process_frame
-	return true
+	return await Waits.until(get_tree(), cond, seconds)
