@@ -60,8 +60,9 @@ pub struct Turn {
 /// built whole from a validated [`Setup`]); read it through the accessors.
 ///
 /// The serialized form is the state hashed by [`Match::state_hash`] and must stay stable: it is
-/// what recorded checkpoints were taken of.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// what recorded checkpoints were taken of. There is deliberately no `Deserialize`: a stored
+/// position comes back through [`Setup`], which is validated.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Match {
     pub(crate) rules: RuleConfig,
     pub(crate) seed: u64,
