@@ -140,7 +140,6 @@ func apply_locale() -> void:
 	var locale := effective_locale()
 	if TranslationServer.get_locale() != locale:
 		TranslationServer.set_locale(locale)
-		EventBus.locale_changed.emit(locale)
 
 
 ## Seconds an animation of `base` seconds takes now: 0 when animations are off; low-performance

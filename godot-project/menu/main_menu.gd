@@ -98,11 +98,11 @@ func _ready() -> void:
 
 
 ## The config the Training or Play button sends (also used by tests).
-func match_config(mode: StringName) -> Dictionary:
+func match_config(mode: StringName) -> MatchConfig:
 	var levels: Array[int] = []
 	for o in _levels:
 		levels.append(o.selected + 1)
-	return {mode = mode, rules = RULES[maxi(_rules.selected, 0)], ai_levels = levels}
+	return MatchConfig.with({mode = mode, rules = RULES[maxi(_rules.selected, 0)], ai_levels = levels})
 
 
 func _start(mode: StringName) -> void:

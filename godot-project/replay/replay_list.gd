@@ -1,6 +1,6 @@
 extends Control
-## The saved matches (ReplayRecorder's user://records/*.jsonl), newest first, each with Watch
-## and Delete.
+## The saved matches (user://records/*.jsonl, through the MatchController), newest first, each
+## with Watch and Delete.
 
 var _list: VBoxContainer
 var _empty: Label
@@ -22,22 +22,11 @@ func _ready() -> void:
 	back.grab_focus.call_deferred()
 
 
-## Record names, newest first.
-static func records() -> PackedStringArray:
-	if not ClassDB.class_exists(&"ReplayRecorder"):
-		return PackedStringArray()
-	var names: PackedStringArray = ClassDB.class_call_static(&"ReplayRecorder", &"list_records")
-	var sorted := Array(names)
-	sorted.sort()
-	sorted.reverse()
-	return PackedStringArray(sorted)
-
-
 func refresh() -> void:
 	for c in _list.get_children():
 		_list.remove_child(c)
 		c.queue_free()
-	var names := records()
+	var names := MatchController.list_records()
 	_empty.visible = names.is_empty()
 	for record in names:
 		var row := UiKit.hbox(12)
@@ -65,5 +54,5 @@ static func _describe(record: String) -> String:
 
 
 func _delete(record: String) -> void:
-	ClassDB.class_call_static(&"ReplayRecorder", &"delete_record", record)
+	MatchController.delete_record(record)
 	refresh()

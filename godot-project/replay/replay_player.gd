@@ -1,10 +1,10 @@
 extends Control
-## Plays back a saved match (ReplayRecorder): every hand open, each seat's latest play of the
-## round in the centre, levels, finishing places and the round history — at any position.
-## Step, seek (slider), play/pause with a speed, and "AI's view": what the AI would weigh for the
-## seat that decides at this point (MoveAdvisor on an engine resumed there, paused).
-## The screen is redrawn from the recorder's state at each position (pooled card views, so
-## seeking allocates no nodes).
+## Plays back a saved match (through its MatchController): every hand open, each seat's latest
+## play of the round in the centre, levels, finishing places and the round history — at any
+## position. Step, seek (slider), play/pause with a speed, and "AI's view": what the AI would
+## weigh for the seat that decides at this point (MatchController.ai_view).
+## The screen is redrawn from the record's state at each position (pooled card views, so seeking
+## allocates no nodes).
 
 ## The shown position changed (tests wait on it).
 signal position_shown(position: int)
@@ -13,7 +13,7 @@ const SPEEDS: Array[float] = [0.5, 1.0, 2.0, 4.0]
 const STEP_SECONDS := 0.9
 
 var record := ""
-var recorder: RefCounted  # ReplayRecorder
+var controller: MatchController
 var layer: CardLayer
 var hand: HandView
 var zone: PlayZone
@@ -48,14 +48,13 @@ func _ready() -> void:
 	_build()
 	resized.connect(_layout)
 	_frame.resized.connect(_layout)
-	if not ClassDB.class_exists(&"ReplayRecorder"):
+	controller = MatchController.new()
+	controller.name = "MatchController"
+	add_child(controller)
+	if record == "" or controller.open_record(record) != 0:
 		_fail()
 		return
-	recorder = ClassDB.instantiate(&"ReplayRecorder")
-	if record == "" or recorder.load(record) != 0:
-		_fail()
-		return
-	slider.max_value = recorder.get_action_count()
+	slider.max_value = controller.record_length()
 	_layout()
 	show_position(0)
 	set_process(true)
@@ -195,30 +194,28 @@ func _layout() -> void:
 	zone.slot_centers[0] = Vector2(m.get_center().x, m.end.y - zone.card_height * 0.6)
 	zone.slot_centers[3] = Vector2(open_hands[3].position.x + open_hands[3].size.x + 16.0, m.get_center().y)
 	zone.slot_centers[1] = Vector2(open_hands[1].position.x - 16.0, m.get_center().y)
-	if recorder != null and recorder.has_record():
+	if controller != null and controller.has_record():
 		_render()
 
 
 func current_position() -> int:
-	return recorder.get_position() if recorder != null else 0
+	return controller.record_position() if controller != null else 0
 
 
 func step_forward() -> void:
-	if recorder != null and recorder.get_position() < recorder.get_action_count():
-		recorder.step_forward()
+	if controller != null and controller.step_forward():
 		_render()
 
 
 func step_back() -> void:
-	if recorder != null and recorder.get_position() > 0:
-		recorder.step_back()
+	if controller != null and controller.step_back():
 		_render()
 
 
 func seek(n: int) -> void:
-	if recorder == null:
+	if controller == null or not controller.has_record():
 		return
-	recorder.seek(clampi(n, 0, recorder.get_action_count()))
+	controller.seek(n)
 	_render()
 
 
@@ -232,21 +229,21 @@ func show_position(n: int) -> void:
 
 
 func _process(delta: float) -> void:
-	if not playing or recorder == null:
+	if not playing or controller == null or not controller.has_record():
 		return
 	_elapsed += delta * SPEEDS[maxi(_speed.selected, 0)]
 	if _elapsed >= STEP_SECONDS:
 		_elapsed = 0.0
-		if recorder.get_position() >= recorder.get_action_count():
+		if controller.record_position() >= controller.record_length():
 			playing = false
 		else:
 			step_forward()
 
 
-## Redraws everything from the recorder's state at its position.
+## Redraws everything from the record's state at the playback position.
 func _render() -> void:
-	var st: Dictionary = recorder.get_state()
-	var pos: int = recorder.get_position()
+	var st := controller.record_state()
+	var pos := controller.record_position()
 	_level = int(st.get("level", 2))
 	hand.set_level(_level)
 	for oh in open_hands:
@@ -281,7 +278,7 @@ func _render() -> void:
 	var team := PackedInt32Array(st.get("team_levels", PackedInt32Array([2, 2])))
 	_deal_label.text = "%s · %s" % [tr("DEAL_ENDED_FMT").format({n = int(st.get("deal_no", 0)) + 1}),
 		tr("LEVELS_FMT").format({us = Cards.rank_label(team[0]), them = Cards.rank_label(team[1])})]
-	_position_label.text = tr("REPLAY_POSITION_FMT").format({pos = pos, total = recorder.get_action_count()})
+	_position_label.text = tr("REPLAY_POSITION_FMT").format({pos = pos, total = controller.record_length()})
 	_setting_slider = true
 	slider.value = pos
 	_setting_slider = false
@@ -289,54 +286,28 @@ func _render() -> void:
 
 
 ## The events of the last `turns` actions before `pos` (the plays and passes of the deal so far),
-## in order. The recorder is moved to compute missing ones and put back at `pos`.
+## in order. The playback is moved to compute missing ones and put back at `pos`.
 func _deal_events(pos: int, turns: int) -> Array:
 	var out: Array = []
 	var moved := false
 	for p in range(maxi(pos - turns, 0) + 1, pos + 1):
 		if not _events.has(p):
-			recorder.seek(p)
+			controller.seek(p)
 			moved = true
-			_events[p] = recorder.get_events()
+			_events[p] = controller.record_events()
 		out.append_array(_events[p])
 	if moved:
-		recorder.seek(pos)
+		controller.seek(pos)
 	return out
 
 
-## The AI's view of the decision at this point: the ranked candidates with reasons for the seat
-## that must act (an engine resumed here, paused, with that seat as the "human" the advisor helps).
+## The AI's view of the decision at this point (see MatchController.ai_view).
 func ai_view() -> Dictionary:
-	var st: Dictionary = recorder.get_state()
-	var to_act := PackedInt32Array(st.get("to_act", PackedInt32Array()))
-	if to_act.is_empty() or not ClassDB.class_exists(&"GuandanEngine"):
-		return {}
-	var seat := to_act[0]
-	var engine: Node = ClassDB.instantiate(&"GuandanEngine")
-	engine.paused = true
-	engine.use_turn_timer = false
-	add_child(engine)
-	var seats: Array = [1, 1, 1, 1]
-	seats[seat] = "human"
-	var out := {seat = seat, hints = []}
-	if engine.resume_from(recorder, seats) == 0:
-		var advisor: RefCounted = ClassDB.instantiate(&"MoveAdvisor")
-		advisor.attach(engine)
-		if engine.get_phase() == 3:
-			out.hints = advisor.hints(5)
-		elif engine.get_phase() == 1:
-			out.options = engine.get_tribute_options()
-		elif engine.get_phase() == 2:
-			out.options = engine.get_return_options()
-		advisor.attach(null)
-		engine.stop_match()
-	remove_child(engine)
-	engine.free()
-	return out
+	return controller.ai_view() if controller != null and controller.has_record() else {}
 
 
 func show_ai_view() -> void:
-	if recorder == null or modal.is_open():
+	if controller == null or not controller.has_record() or modal.is_open():
 		return
 	playing = false
 	var view := ai_view()

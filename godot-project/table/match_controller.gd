@@ -1,65 +1,46 @@
 class_name MatchController
 extends Node
-## The only script that talks to the Rust GuandanEngine / MoveAdvisor / ReplayRecorder
-## (GDExtension, see docs/godot-api.md). The table sees a match as a stream of event
-## dictionaries — `{signal: &"cards_played", seat: 1, play: {...}}`, the engine's signal names
-## and argument names — plus a few calls. Replays produce the same dictionaries, so the table
-## draws a live match and a replay with the same code.
+## The only script that talks to the Rust extension's GuandanEngine, MoveAdvisor and
+## ReplayRecorder (see docs/godot-api.md): live matches, the local player's actions, advice,
+## surrender, saving records, the record list and replay playback all go through here
+## (tests/godot/ui/test_boundary.gd checks that no other game script names those classes).
 ##
-## Engine classes are created through ClassDB so this script still loads without the extension
-## (the menu then says so instead of failing to parse).
+## The table sees a match as a stream of event dictionaries — `{signal: &"cards_played", seat: 1,
+## play: {...}}`, the engine's signal names and argument names, read from ClassDB — plus a few
+## calls. Replays produce the same dictionaries, so the table draws a live match and a replay with
+## the same code.
 
 ## One engine signal, as `{signal: StringName, <argument name>: value, …}`.
 signal event_received(event: Dictionary)
 
-## Argument names of every engine signal, in order (mirrors GuandanEngine's signals).
-const SIGNALS := {
-	&"match_started": ["seed", "local_seat"],
-	&"deal_started": ["deal_no", "level", "declarer"],
-	&"hand_changed": ["hand"],
-	&"tribute_phase": ["payers", "resisted"],
-	&"tribute_given": ["from", "to", "card"],
-	&"return_phase": ["receivers"],
-	&"card_returned": ["from", "to", "card"],
-	&"turn_started": ["seat", "can_pass", "time_limit"],
-	&"cards_played": ["seat", "play"],
-	&"passed": ["seat"],
-	&"table_cleared": ["leader"],
-	&"partner_takes_lead": ["seat"],
-	&"cards_left": ["seat", "count"],
-	&"player_finished": ["seat", "place"],
-	&"deal_ended": ["order", "level_changes"],
-	&"surrender_proposed": ["seat"],
-	&"surrender_voted": ["seat", "accept"],
-	&"match_ended": ["winner_team", "reason"],
-	&"ai_thinking": ["seat"],
-	&"ai_decided": ["seat", "elapsed_ms", "fell_back"],
-	&"turn_timed_out": ["seat"],
-	&"error": ["code", "message"],
-}
-const PHASE_TRIBUTE := 1
-const PHASE_RETURN := 2
-const PHASE_PLAY := 3
-const PHASE_MATCH_OVER := 4
+## Signal name -> its argument names, read from ClassDB (never copied by hand).
+static var _signal_args := {}
 
-## The match's configuration as started (see EventBus.match_requested).
-var config := {}
-var engine: Node  # GuandanEngine
-var advisor: RefCounted  # MoveAdvisor
+## The configuration of the running match (null before `start`).
+var config: MatchConfig
+var engine: GuandanEngine
+var advisor: MoveAdvisor
 ## The replay record of this match (user://records/<name>.jsonl), saved at the end of each deal
 ## and when the player leaves; one file per match.
 var record_name := ""
+## The record being played back (`open_record`), or null.
+var recorder: ReplayRecorder
 
 
-static func available() -> bool:
-	return ClassDB.class_exists(&"GuandanEngine")
+## GuandanEngine's signals and their argument names: `{&"cards_played": ["seat", "play"], …}`.
+static func signal_args() -> Dictionary:
+	if _signal_args.is_empty():
+		for info: Dictionary in ClassDB.class_get_signal_list(&"GuandanEngine", true):
+			var names: Array[String] = []
+			for arg: Dictionary in info.args:
+				names.append(String(arg.name))
+			_signal_args[StringName(info.name)] = names
+	return _signal_args
 
 
 static func engine_version() -> String:
-	if not available():
-		return ""
-	var e: Node = ClassDB.instantiate(&"GuandanEngine")
-	var v: String = e.version()
+	var e := GuandanEngine.new()
+	var v := e.version()
 	e.free()
 	return TranslationServer.translate("MAIN_ENGINE_VERSION").format({version = v})
 
@@ -69,50 +50,53 @@ func _exit_tree() -> void:
 		engine.stop_match()
 
 
-## Starts a match. config: {mode: &"training" | &"match" | &"watch", rules: preset name,
-## ai_levels: [e, n, w] (1..3), seed: int (optional), all_ai: bool (a match of four AIs that the
-## table only watches), human_seat_level: int (AI level for seat 0 when all_ai),
-## ai_min_think_ms: int (pace of the AIs; default 400), turn_timer: bool (default: on in matches),
-## turn_time_limit_s: int (overrides the preset's turn clock), save_record: bool (default true)}.
-## Returns the engine's code (0 = OK).
-func start(cfg: Dictionary) -> int:
+## Starts a match as `cfg` says (a copy is kept in `config`; a random seed is drawn when it has
+## none). Returns the engine's code (0 = OK).
+func start(cfg: MatchConfig) -> int:
 	config = cfg.duplicate(true)
-	if not available():
-		push_error("MatchController: GuandanEngine is not registered (build the extension)")
-		return -1
 	if engine == null:
-		engine = ClassDB.instantiate(&"GuandanEngine")
+		engine = GuandanEngine.new()
 		engine.name = "Engine"
 		add_child(engine)
-		for name: StringName in SIGNALS:
+		for name: StringName in signal_args():
 			engine.connect(name, _forward.bind(name))
-	if ClassDB.class_exists(&"MoveAdvisor") and advisor == null:
-		advisor = ClassDB.instantiate(&"MoveAdvisor")
+	if advisor == null:
+		advisor = MoveAdvisor.new()
 		advisor.attach(engine)
-	var levels: Array = config.get("ai_levels", [2, 2, 2])
-	var debug := bool(config.get("ai_debug", Settings.get_value(&"ai_debug")))
-	var seats: Array = ["human", _profile(int(levels[0]), debug), _profile(int(levels[1]), debug),
-		_profile(int(levels[2]), debug)]
-	if config.get("all_ai", false):
-		seats[0] = _profile(int(config.get("human_seat_level", 2)), debug)
-	var mode: StringName = config.get("mode", &"training")
-	engine.use_turn_timer = bool(config.get("turn_timer", mode == &"match"))
-	engine.ai_min_think_ms = int(config.get("ai_min_think_ms", 400))
-	var match_seed_value: int = config.get("seed", randi() << 31 | randi())
-	config.seed = match_seed_value
+	var seats: Array = ["human"]
+	for level in config.ai_levels:
+		seats.append(_profile(level, config.ai_debug))
+	if config.all_ai:
+		seats[0] = _profile(config.human_seat_level, config.ai_debug)
+	engine.use_turn_timer = config.uses_turn_timer()
+	engine.ai_min_think_ms = config.ai_min_think_ms
+	engine.ai_frame_budget_ms = config.ai_frame_budget_ms
+	if not config.has_seed:
+		config.seed = randi() << 31 | randi()
+		config.has_seed = true
 	record_name = "match_%s_%d" % [Time.get_datetime_string_from_system(false).replace(":", "-").replace("T", "_"),
-		absi(match_seed_value) % 100000]
-	var rules: Resource = _rules(String(config.get("rules", "competition")))
-	if config.has("turn_time_limit_s") and rules != null:
+		absi(config.seed) % 100000]
+	var rules := _rules(config.rules)
+	if config.turn_time_limit_s >= 0 and rules != null:
 		rules = rules.duplicate()
-		rules.set(&"turn_time_limit_s", int(config.turn_time_limit_s))
-	return engine.start_match(rules, seats, match_seed_value)
+		rules.turn_time_limit_s = config.turn_time_limit_s
+	return engine.start_match(rules, seats, config.seed)
+
+
+## Ends the match without a result (nothing of it arrives later).
+func stop() -> void:
+	if engine != null:
+		engine.stop_match()
 
 
 ## AI seats and clocks wait while paused (the table pauses while it animates or shows a panel).
 func set_paused(paused: bool) -> void:
 	if engine != null:
 		engine.paused = paused
+
+
+func has_match() -> bool:
+	return engine != null and engine.has_match()
 
 
 func local_seat() -> int:
@@ -124,19 +108,19 @@ func state() -> Dictionary:
 
 
 func hand() -> PackedInt32Array:
-	return engine.get_hand()
+	return engine.get_hand() if engine != null else PackedInt32Array()
 
 
 func seat_hand(seat: int) -> PackedInt32Array:
-	return engine.get_seat_hand(seat)
+	return engine.get_seat_hand(seat) if engine != null else PackedInt32Array()
 
 
 func level() -> int:
-	return engine.get_level()
+	return engine.get_level() if engine != null else 0
 
 
 func wild_cards() -> PackedInt32Array:
-	return engine.get_wild_cards()
+	return engine.get_wild_cards() if engine != null else PackedInt32Array()
 
 
 func is_local_turn() -> bool:
@@ -144,41 +128,61 @@ func is_local_turn() -> bool:
 
 
 func phase() -> int:
-	return engine.get_phase() if engine != null else 0
+	return engine.get_phase() if engine != null else GuandanEngine.PHASE_NONE
 
 
+## Seconds left on the local player's clock; -1 when none runs.
 func time_left() -> float:
-	return engine.get_time_left()
+	return engine.get_time_left() if engine != null else -1.0
 
 
 func tribute_options() -> PackedInt32Array:
-	return engine.get_tribute_options()
+	return engine.get_tribute_options() if engine != null else PackedInt32Array()
 
 
 func return_options() -> PackedInt32Array:
-	return engine.get_return_options()
+	return engine.get_return_options() if engine != null else PackedInt32Array()
 
 
 func match_seed() -> int:
 	return engine.get_seed() if engine != null else 0
 
 
+func action_count() -> int:
+	return engine.get_action_count() if engine != null else 0
+
+
+## SHA-256 of the whole match state (equal hashes = equal matches).
+func state_hash() -> String:
+	return engine.get_state_hash() if engine != null else ""
+
+
+## The message of the engine's last failed call.
+func last_error() -> String:
+	return engine.get_last_error() if engine != null else ""
+
+
 # --- the local player's actions (each returns the engine's code; 0 = OK) -------------------------
 
 func play(cards: PackedInt32Array, reading := -1) -> int:
-	return engine.play(cards, reading)
+	return engine.play(cards, reading) if engine != null else GuandanEngine.ERR_NO_MATCH
 
 
 func pass_turn() -> int:
-	return engine.pass_turn()
+	return engine.pass_turn() if engine != null else GuandanEngine.ERR_NO_MATCH
 
 
 func give_tribute(card: int) -> int:
-	return engine.give_tribute(card)
+	return engine.give_tribute(card) if engine != null else GuandanEngine.ERR_NO_MATCH
 
 
 func return_card(card: int) -> int:
-	return engine.return_card(card)
+	return engine.return_card(card) if engine != null else GuandanEngine.ERR_NO_MATCH
+
+
+## Proposes that the local team surrenders (AI seats accept at once, so the match ends).
+func propose_surrender() -> int:
+	return engine.propose_surrender() if engine != null else GuandanEngine.ERR_NO_MATCH
 
 
 # --- advice (training) -------------------------------------------------------------------------
@@ -209,6 +213,11 @@ func selection(cards: PackedInt32Array) -> Dictionary:
 	return {readings = readings, playable = playable, wild_snaps = advisor.wild_snaps(cards)}
 
 
+## Every play the local player may make now (empty selection), or the plays containing `cards`.
+func legal_plays(cards := PackedInt32Array()) -> Array:
+	return advisor.legal_plays(cards) if advisor != null else []
+
+
 ## Heat map of the local hand: card id -> {bomb, straight, wild, danger} (each 0..1).
 func heat_map() -> Dictionary:
 	if advisor == null or local_seat() < 0:
@@ -217,7 +226,7 @@ func heat_map() -> Dictionary:
 
 
 ## The AI's reasons for the last decision of `seat` (AI debug overlay; AI seats are created with
-## their profile's `debug` on when Settings ai_debug is), or {}.
+## their profile's `debug` on when the config's ai_debug is), or {}.
 func ai_trace(seat: int) -> Dictionary:
 	if advisor == null:
 		return {}
@@ -226,22 +235,128 @@ func ai_trace(seat: int) -> Dictionary:
 
 # --- records -----------------------------------------------------------------------------------
 
-## Saves the match so far as its replay record (config save_record: false turns it off, for
+## Saves the match so far as its replay record (config save_record false turns it off, for
 ## tests); returns the record name, or "" when nothing was saved.
 func save_record() -> String:
-	if not config.get("save_record", true) or engine == null or not engine.has_match() \
-			or engine.get_action_count() == 0 or not ClassDB.class_exists(&"ReplayRecorder"):
+	if config == null or not config.save_record or not has_match() or engine.get_action_count() == 0:
 		return ""
-	var recorder: RefCounted = ClassDB.instantiate(&"ReplayRecorder")
-	if recorder.record(engine) != 0:
+	var rec := ReplayRecorder.new()
+	if rec.record(engine) != GuandanEngine.OK:
 		return ""
-	return record_name if recorder.save(record_name) == 0 else ""
+	return record_name if rec.save(record_name) == GuandanEngine.OK else ""
+
+
+## The saved records (user://records), newest first.
+static func list_records() -> PackedStringArray:
+	var sorted := Array(ReplayRecorder.list_records())
+	sorted.sort()
+	sorted.reverse()
+	return PackedStringArray(sorted)
+
+
+static func delete_record(name: String) -> int:
+	return ReplayRecorder.delete_record(name)
+
+
+# --- replay playback ---------------------------------------------------------------------------
+
+## Loads a saved record for playback, at position 0. Returns the recorder's code (0 = OK).
+func open_record(name: String) -> int:
+	recorder = ReplayRecorder.new()
+	var code := recorder.load(name)
+	if code != GuandanEngine.OK:
+		recorder = null
+	return code
+
+
+## Loads a record from its text (JSON Lines), at position 0. Returns the recorder's code.
+func open_record_text(text: String) -> int:
+	recorder = ReplayRecorder.new()
+	var code := recorder.load_text(text)
+	if code != GuandanEngine.OK:
+		recorder = null
+	return code
+
+
+func has_record() -> bool:
+	return recorder != null and recorder.has_record()
+
+
+func record_length() -> int:
+	return recorder.get_action_count() if recorder != null else 0
+
+
+func record_position() -> int:
+	return recorder.get_position() if recorder != null else 0
+
+
+## Moves the playback to the state after `n` actions (clamped).
+func seek(n: int) -> void:
+	if recorder != null:
+		recorder.seek(clampi(n, 0, recorder.get_action_count()))
+
+
+## One action forward; false at the end (or without a record).
+func step_forward() -> bool:
+	if recorder == null or recorder.get_position() >= recorder.get_action_count():
+		return false
+	return recorder.step_forward() == GuandanEngine.OK
+
+
+## One action back; false at the start (or without a record).
+func step_back() -> bool:
+	if recorder == null or recorder.get_position() <= 0:
+		return false
+	return recorder.step_back() == GuandanEngine.OK
+
+
+## The state at the playback position, every hand visible (see "Data shapes").
+func record_state() -> Dictionary:
+	return recorder.get_state() if recorder != null else {}
+
+
+## What the action that led to the playback position did (event dictionaries).
+func record_events() -> Array:
+	return recorder.get_events() if recorder != null else []
+
+
+## The AI's view of the decision at the playback position: `{seat, hints}` in the play phase,
+## `{seat, options}` for a tribute or return; {} when nobody acts. An engine is resumed there,
+## paused, with that seat as the human the advisor helps, and dropped again.
+func ai_view() -> Dictionary:
+	var st := record_state()
+	var to_act := PackedInt32Array(st.get("to_act", PackedInt32Array()))
+	if to_act.is_empty():
+		return {}
+	var seat := to_act[0]
+	var probe := GuandanEngine.new()
+	probe.paused = true
+	probe.use_turn_timer = false
+	add_child(probe)
+	var seats: Array = [1, 1, 1, 1]
+	seats[seat] = "human"
+	var out := {seat = seat, hints = []}
+	if probe.resume_from(recorder, seats) == GuandanEngine.OK:
+		var help := MoveAdvisor.new()
+		help.attach(probe)
+		match probe.get_phase():
+			GuandanEngine.PHASE_PLAY:
+				out.hints = help.hints(5)
+			GuandanEngine.PHASE_TRIBUTE:
+				out.options = probe.get_tribute_options()
+			GuandanEngine.PHASE_RETURN:
+				out.options = probe.get_return_options()
+		help.attach(null)
+		probe.stop_match()
+	remove_child(probe)
+	probe.free()
+	return out
 
 
 func _forward(...args: Array) -> void:
 	var name: StringName = args.pop_back()
 	var event := {"signal": name}
-	var names: Array = SIGNALS[name]
+	var names: Array = signal_args()[name]
 	for i in mini(names.size(), args.size()):
 		event[names[i]] = args[i]
 	event_received.emit(event)
@@ -249,21 +364,17 @@ func _forward(...args: Array) -> void:
 
 ## The AI profile resource of a level (res://resources/ai/easy|medium|hard.tres), a copy with
 ## `debug` on when the AI's reasons should be kept for the overlay.
-static func _profile(level: int, debug: bool) -> Variant:
+static func _profile(level: int, debug: bool) -> AiProfile:
 	var path := "res://resources/ai/%s.tres" % ["easy", "medium", "hard"][clampi(level, 1, 3) - 1]
-	if not ResourceLoader.exists(path):
-		return clampi(level, 1, 3)
-	var profile: Resource = load(path)
+	var profile: AiProfile = load(path) if ResourceLoader.exists(path) else AiProfile.for_level(clampi(level, 1, 3))
 	if debug:
 		profile = profile.duplicate()
-		profile.set(&"debug", true)
+		profile.debug = true
 	return profile
 
 
-static func _rules(preset: String) -> Resource:
+static func _rules(preset: String) -> GuandanRules:
 	var path := "res://resources/rules/%s.tres" % preset
 	if ResourceLoader.exists(path):
 		return load(path)
-	if ClassDB.class_exists(&"GuandanRules"):
-		return ClassDB.class_call_static(&"GuandanRules", &"preset", preset)
-	return null
+	return GuandanRules.preset(preset)

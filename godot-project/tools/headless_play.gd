@@ -1,10 +1,11 @@
 extends SceneTree
-## Headless play: a whole seeded match of four AI seats through GuandanEngine, printed as it goes.
+## Headless play: a whole seeded match of four AI seats through the game's MatchController (and so
+## GuandanEngine), printed as it goes.
 ## Run through `tools/play --headless [--seed N] [--level L] [--rules NAME]`, which does
 ##   tools/godot --headless --path godot-project --script res://tools/headless_play.gd -- --seed N
 ## after importing the project (without the import the extension is not loaded in --script mode).
 ##
-## The script knows no rule: it starts the match and prints what the engine's signals report
+## The script knows no rule: it starts the match and prints the events the controller forwards
 ## (each deal's result, then the match result), the way the game's table scene does. Exit code:
 ## 0 ok, 1 engine problem (or the match did not end in time), 2 bad arguments.
 
@@ -14,8 +15,7 @@ const USAGE := "usage: headless_play.gd -- [--seed N] [--level 1|2|3] [--rules c
 ## Give up (exit 1) if the match has not ended after this many seconds.
 const TIME_LIMIT_S := 120.0
 
-var _engine: Node  # GuandanEngine
-var _advisor: RefCounted  # MoveAdvisor (card notation only)
+var _controller: MatchController
 var _options := {}
 var _started_usec := 0
 var _plays := 0
@@ -31,7 +31,7 @@ func _initialize() -> void:
 func _process(_delta: float) -> bool:
 	if _exit_code >= 0:
 		return true
-	if _engine != null and (Time.get_ticks_usec() - _started_usec) / 1e6 > TIME_LIMIT_S:
+	if _controller != null and (Time.get_ticks_usec() - _started_usec) / 1e6 > TIME_LIMIT_S:
 		printerr("the match did not end within %d s" % TIME_LIMIT_S)
 		_finish(1)
 	return false
@@ -44,26 +44,18 @@ func start(args: PackedStringArray) -> int:
 		printerr(_options.error)
 		printerr(USAGE)
 		return 2
-	if not ClassDB.class_exists(&"GuandanEngine"):
-		printerr("GuandanEngine is not registered: build it with tools/build-extension, then import")
-		return 1
-	# Created through ClassDB so this script still parses when the extension is missing.
-	_engine = ClassDB.instantiate(&"GuandanEngine")
-	_advisor = ClassDB.instantiate(&"MoveAdvisor")
-	_engine.use_turn_timer = false
-	_engine.ai_frame_budget_ms = 12.0
-	for sig in ["deal_started", "tribute_phase", "tribute_given", "card_returned", "cards_played",
-			"player_finished", "deal_ended", "match_ended", "error"]:
-		_engine.connect(sig, Callable(self, "_on_" + sig))
-	root.add_child(_engine)
-	var rules: Resource = load("res://resources/rules/%s.tres" % _options.rules)
+	_controller = MatchController.new()
+	_controller.event_received.connect(_on_event)
+	root.add_child(_controller)
 	var level: int = _options.level
-	print("Guandan headless play, engine %s, seed %d, rules %s, four AI seats at level %d" % [
-		_engine.version(), _options.seed, _options.rules, level])
+	print("Guandan headless play, %s, seed %d, rules %s, four AI seats at level %d" % [
+		MatchController.engine_version(), _options.seed, _options.rules, level])
 	_started_usec = Time.get_ticks_usec()
-	var code: int = _engine.start_match(rules, [level, level, level, level], _options.seed)
+	var code := _controller.start(MatchConfig.with({all_ai = true, human_seat_level = level,
+		ai_levels = [level, level, level], seed = _options.seed, rules = _options.rules, ai_min_think_ms = 0,
+		turn_timer = 0, ai_frame_budget_ms = 12.0, save_record = false}))
 	if code != 0:
-		printerr("start_match failed with code %d: %s" % [code, _engine.get_last_error()])
+		printerr("start_match failed with code %d: %s" % [code, _controller.last_error()])
 		return 1
 	return -1
 
@@ -125,36 +117,41 @@ static func level_name(level: int) -> String:
 	return LEVEL_NAMES[level] if level >= 2 and level < LEVEL_NAMES.size() else str(level)
 
 
+## Prints the events a reader of the log cares about.
+func _on_event(e: Dictionary) -> void:
+	match e["signal"]:
+		&"deal_started":
+			_on_deal_started(int(e.deal_no), int(e.level), int(e.declarer))
+		&"tribute_phase":
+			var names := Array(e.payers).map(func(s: int) -> String: return SEAT_NAMES[s])
+			print("  tribute due from %s%s" % [", ".join(names),
+				": resisted (they hold both big jokers)" if e.resisted else ""])
+		&"tribute_given":
+			print("  tribute %s -> %s: %s" % [SEAT_NAMES[e.from], SEAT_NAMES[e.to], Cards.notation(e.card)])
+		&"card_returned":
+			print("  return  %s -> %s: %s" % [SEAT_NAMES[e.from], SEAT_NAMES[e.to], Cards.notation(e.card)])
+		&"cards_played":
+			_plays += 1
+			if _options.verbose:
+				print("  %-5s %-22s %s" % [SEAT_NAMES[e.seat], e.play.text, Cards.notation_list(e.play.cards)])
+		&"player_finished":
+			if _options.verbose:
+				print("  %s goes out, place %d" % [SEAT_NAMES[e.seat], e.place])
+		&"deal_ended":
+			_on_deal_ended(PackedInt32Array(e.order), e.level_changes)
+		&"match_ended":
+			_on_match_ended(int(e.winner_team), String(e.reason))
+		&"error":
+			printerr("engine error %d: %s" % [e.code, e.message])
+			_finish(1)
+
+
 func _on_deal_started(deal_no: int, level: int, declarer: int) -> void:
 	var team := "team %d's level" % declarer if declarer >= 0 else "first deal"
 	print("Deal %d at %s (%s)" % [deal_no + 1, level_name(level), team])
 	if _options.verbose:
 		for seat in 4:
-			print("  %-5s %s" % [SEAT_NAMES[seat], _advisor.hand_notation(_engine.get_seat_hand(seat))])
-
-
-func _on_tribute_phase(payers: PackedInt32Array, resisted: bool) -> void:
-	var names := Array(payers).map(func(s: int) -> String: return SEAT_NAMES[s])
-	print("  tribute due from %s%s" % [", ".join(names), ": resisted (they hold both big jokers)" if resisted else ""])
-
-
-func _on_tribute_given(from: int, to: int, card: int) -> void:
-	print("  tribute %s -> %s: %s" % [SEAT_NAMES[from], SEAT_NAMES[to], _advisor.card_notation(card)])
-
-
-func _on_card_returned(from: int, to: int, card: int) -> void:
-	print("  return  %s -> %s: %s" % [SEAT_NAMES[from], SEAT_NAMES[to], _advisor.card_notation(card)])
-
-
-func _on_cards_played(seat: int, play: Dictionary) -> void:
-	_plays += 1
-	if _options.verbose:
-		print("  %-5s %-22s %s" % [SEAT_NAMES[seat], play.text, _advisor.hand_notation(play.cards)])
-
-
-func _on_player_finished(seat: int, place: int) -> void:
-	if _options.verbose:
-		print("  %s goes out, place %d" % [SEAT_NAMES[seat], place])
+			print("  %-5s %s" % [SEAT_NAMES[seat], Cards.notation_list(_controller.seat_hand(seat))])
 
 
 func _on_deal_ended(order: PackedInt32Array, level_changes: Dictionary) -> void:
@@ -168,24 +165,20 @@ func _on_deal_ended(order: PackedInt32Array, level_changes: Dictionary) -> void:
 
 func _on_match_ended(winner_team: int, reason: String) -> void:
 	var seconds := (Time.get_ticks_usec() - _started_usec) / 1e6
-	var levels: PackedInt32Array = _engine.get_team_levels()
+	var st := _controller.state()
+	var levels := PackedInt32Array(st.team_levels)
 	var result := "draw" if winner_team < 0 else "team %d (%s) wins" % [winner_team,
 		" & ".join([SEAT_NAMES[winner_team], SEAT_NAMES[winner_team + 2]])]
 	print("Match over after %d deals, %d actions, %d plays: %s (%s); levels %s/%s" % [
-		_engine.get_deal_number() + 1, _engine.get_action_count(), _plays, result, reason,
+		int(st.deal_no) + 1, _controller.action_count(), _plays, result, reason,
 		level_name(levels[0]), level_name(levels[1])])
-	print("state hash %s; %.2f s" % [_engine.get_state_hash(), seconds])
+	print("state hash %s; %.2f s" % [_controller.state_hash(), seconds])
 	_finish(0)
-
-
-func _on_error(code: int, message: String) -> void:
-	printerr("engine error %d: %s" % [code, message])
-	_finish(1)
 
 
 func _finish(code: int) -> void:
 	if _exit_code >= 0:
 		return
 	_exit_code = code
-	_engine.queue_free()
+	_controller.queue_free()
 	quit(code)

@@ -2,7 +2,7 @@ extends Node
 ## Shows a scene in a real window, waits for it to settle and saves what the window shows as a PNG,
 ## so the game can be looked at without a person (CI, Xvfb). Run through tools/screenshot:
 ##   tools/godot --path godot-project res://tools/screenshot.tscn -- --out /abs/file.png
-##       [--scene res://main/main.tscn] [--frames 30]
+##       [--scene res://ui/app.tscn] [--frames 30]
 ## Exit code: 0 saved, 1 could not save, 2 bad arguments or scene.
 
 
@@ -11,7 +11,7 @@ func _ready() -> void:
 
 
 func _run(args: PackedStringArray) -> int:
-	var options := {"scene": "res://main/main.tscn", "out": "", "frames": "30"}
+	var options := {"scene": "res://ui/app.tscn", "out": "", "frames": "30"}
 	for i in range(0, args.size() - 1, 2):
 		var key := args[i].trim_prefix("--")
 		if not options.has(key):

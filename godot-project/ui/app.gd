@@ -33,7 +33,7 @@ func _ready() -> void:
 	_fade.z_index = 100
 	add_child(_fade)
 	EventBus.screen_requested.connect(_on_screen_requested)
-	EventBus.match_requested.connect(func(config: Dictionary) -> void: show_screen(&"table", config))
+	EventBus.match_requested.connect(func(config: MatchConfig) -> void: show_screen(&"table", {config = config}))
 	EventBus.replay_requested.connect(func(record: String) -> void: show_screen(&"replay", {record = record}))
 	_apply_dpi()
 	show_screen(&"menu")

@@ -1,7 +1,7 @@
 class_name EngineTestSuite
 extends GdTestSuite
 ## Helpers for the GuandanEngine tests: engines owned by the test, a log of every signal, and
-## waiting on the engine while the scene tree runs (AI seats act from the engine's _process).
+## signal helpers (waiting is the suite base's wait_until: AI seats act from the engine's _process).
 
 const COMPETITION := "res://resources/rules/competition.tres"
 const HOUSE := "res://resources/rules/house.tres"
@@ -36,16 +36,6 @@ static func of(log: Array, signal_name: String) -> Array:
 
 static func names(log: Array) -> Array:
 	return log.map(func(e: Array) -> String: return e[0])
-
-
-## Lets frames pass until `condition` is true or `timeout_s` passed; returns whether it held.
-func run_until(condition: Callable, timeout_s := 30.0) -> bool:
-	var deadline := Time.get_ticks_msec() + int(timeout_s * 1000.0)
-	while not condition.call():
-		if Time.get_ticks_msec() > deadline:
-			return false
-		await get_tree().process_frame
-	return true
 
 
 ## Card ids of `hand` whose single card reading does not beat the table (a "cannot beat" play),

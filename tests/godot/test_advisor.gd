@@ -7,7 +7,7 @@ extends EngineTestSuite
 func _my_turn(seed := 5) -> GuandanEngine:
 	var engine := make_engine()
 	engine.start_match(null, [null, 1, 1, 1], seed)
-	var ok := await run_until(func() -> bool:
+	var ok := await wait_until(func() -> bool:
 		return engine.is_local_turn() and engine.get_phase() == GuandanEngine.PHASE_PLAY)
 	expect(ok, "seat 0 gets a turn")
 	return engine
@@ -175,7 +175,7 @@ func test_ai_trace_only_for_debug_profiles() -> void:
 			var hint := advisor.hint()
 			expect_eq(engine.pass_turn() if hint.pass else engine.play(hint.play.cards), GuandanEngine.OK)
 		return 1 in decided and 2 in decided
-	expect(await run_until(human_acts), "seats 1 and 2 decide")
+	expect(await wait_until(human_acts), "seats 1 and 2 decide")
 	var trace := advisor.ai_trace(1)
 	expect_eq(trace.agent, "L2")
 	expect(String(trace.reason).begins_with("reason."), "reason key %s" % trace.reason)

@@ -18,7 +18,7 @@ func test_four_l2_seats_play_a_full_match_and_its_replay_reproduces_it() -> void
 	var start := Time.get_ticks_usec()
 	expect_eq(engine.start_match(load(COMPETITION), [2, 2, 2, 2], 42), GuandanEngine.OK)
 	expect_eq(engine.get_local_seat(), -1, "no human seat")
-	if not expect(await run_until(func() -> bool: return over[0], 60.0), "the match ends within 60 s"):
+	if not expect(await wait_until(func() -> bool: return over[0], 60.0), "the match ends within 60 s"):
 		return
 	var seconds := (Time.get_ticks_usec() - start) / 1e6
 	print("       full 4-AI L2 match, seed 42: %d deals, %d actions, %.2f s" % [
@@ -76,7 +76,7 @@ func test_ai_matches_are_deterministic_per_seed() -> void:
 		var over := [false]
 		engine.match_ended.connect(func(_w: int, _r: String) -> void: over[0] = true)
 		engine.start_match(load(HOUSE), [1, 2, 1, 2], 7)
-		expect(await run_until(func() -> bool: return over[0], 60.0), "run %d ends" % run)
+		expect(await wait_until(func() -> bool: return over[0], 60.0), "run %d ends" % run)
 		hashes.append(engine.get_state_hash())
 		engine.queue_free()
 	expect_eq(hashes[0], hashes[1], "same seed, same seats, same rules: same match")

@@ -28,7 +28,7 @@ func test_a_scripted_human_gets_the_right_error_codes_and_the_match_goes_on() ->
 	_expect_code(_engine.start_match(null, [null, 1, 1, 1], 11), GuandanEngine.OK, "start")
 	var failed_calls := 0
 	while true:
-		var ready := await run_until(func() -> bool: return _engine.is_local_turn() or _engine.is_match_over())
+		var ready := await wait_until(func() -> bool: return _engine.is_local_turn() or _engine.is_match_over())
 		if not expect(ready, "the human gets a duty or the match ends"):
 			return
 		if _engine.is_match_over():
@@ -146,7 +146,7 @@ func test_signal_handlers_may_call_back_into_the_engine() -> void:
 				expect(id not in _engine.get_hand(), "played cards left the hand"))
 	_engine.match_ended.connect(func(_w: int, _r: String) -> void: over[0] = true)
 	expect_eq(_engine.start_match(null, [null, 2, 2, 2], 3), GuandanEngine.OK)
-	expect(await run_until(func() -> bool: return over[0], 90.0), "the match ends")
+	expect(await wait_until(func() -> bool: return over[0], 90.0), "the match ends")
 	expect(acted[0] > 10, "the human played from handlers (%d times)" % acted[0])
 	expect_eq(of(log, "error"), [], "no errors")
 	# Signals keep their order although the handler acts in the middle of them: a turn is
@@ -202,11 +202,11 @@ func test_the_turn_timer_acts_for_a_silent_human() -> void:
 	_engine.use_turn_timer = true
 	var log := watch(_engine)
 	_engine.start_match(rules, [null, 1, 1, 1], 5)
-	expect(await run_until(func() -> bool: return _engine.is_local_turn(), 10.0), "the human's turn comes")
+	expect(await wait_until(func() -> bool: return _engine.is_local_turn(), 10.0), "the human's turn comes")
 	var left := _engine.get_time_left()
 	expect(left > 0.0 and left <= 1.0, "time left %f is within the limit" % left)
 	var start := Time.get_ticks_msec()
-	expect(await run_until(func() -> bool: return of(log, "turn_timed_out").size() >= 2, 10.0), "two timeouts")
+	expect(await wait_until(func() -> bool: return of(log, "turn_timed_out").size() >= 2, 10.0), "two timeouts")
 	var elapsed := (Time.get_ticks_msec() - start) / 1000.0
 	expect(elapsed >= 1.0, "a turn lasts its limit (%.2f s for two)" % elapsed)
 	for args in of(log, "turn_started"):

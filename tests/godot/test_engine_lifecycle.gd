@@ -50,7 +50,7 @@ func test_malformed_start_arguments_are_rejected() -> void:
 	expect_eq(engine.start_match(null, ["human", 1, 1, 1], -9223372036854775807 - 1), GuandanEngine.OK)
 	expect_eq(engine.get_seed(), -9223372036854775807 - 1)
 	expect_eq(engine.get_seat_hand(1), PackedInt32Array(), "another seat's hand is hidden")
-	expect_logged("hidden from the local player")
+	expect_logged("hidden from the viewer")
 	expect_eq(engine.get_seat_hand(0), engine.get_hand())
 
 
@@ -66,7 +66,7 @@ func test_an_impossible_ai_budget_still_acts_within_the_hard_limit() -> void:
 	engine.ai_decided.connect(func(seat: int, _ms: float, _fell_back: bool) -> void:
 		waits.append(Time.get_ticks_msec() - asked[seat]))
 	engine.start_match(null, [greedy, greedy, greedy, greedy], 12)
-	expect(await run_until(func() -> bool: return waits.size() >= 8, 20.0), "eight decisions")
+	expect(await wait_until(func() -> bool: return waits.size() >= 8, 20.0), "eight decisions")
 	print("       decisions with an endless budget and a 250 ms hard limit: %s ms" % [waits])
 	for wait in waits:
 		# The hard limit plus a frame or two of slack for picking up the answer.
@@ -79,7 +79,7 @@ func test_past_the_hard_limit_the_easy_choice_is_played() -> void:
 	var decided := []
 	engine.ai_decided.connect(func(seat: int, _ms: float, fell_back: bool) -> void: decided.append(fell_back))
 	engine.start_match(null, [3, 3, 3, 3], 2)
-	expect(await run_until(func() -> bool: return decided.size() >= 20, 20.0), "the match goes on")
+	expect(await wait_until(func() -> bool: return decided.size() >= 20, 20.0), "the match goes on")
 	expect(decided.all(func(f: bool) -> bool: return f), "every decision fell back")
 	expect_eq(engine.ai_hard_limit_ms, 0)
 	engine.ai_hard_limit_ms = 999999
@@ -121,7 +121,7 @@ func test_a_new_match_never_receives_the_old_matchs_ai_results() -> void:
 	var b := make_engine()
 	b.start_match(null, [2, 2, 2, 2], 2)
 	var done := func() -> bool: return a.is_match_over() and b.is_match_over()
-	expect(await run_until(done, 60.0), "both end")
+	expect(await wait_until(done, 60.0), "both end")
 	expect_eq(a.get_log_text(), b.get_log_text(), "the same actions")
 	expect_eq(a.get_state_hash(), b.get_state_hash())
 	var restart := names(log).rfind("match_started")
@@ -142,7 +142,7 @@ func test_leaving_the_tree_cancels_ai_work_and_coming_back_resumes() -> void:
 	engine.ai_min_think_ms = 0
 	add_child(engine)
 	var before := engine.get_action_count()
-	expect(await run_until(func() -> bool: return engine.get_action_count() > before + 10, 10.0), "play resumes")
+	expect(await wait_until(func() -> bool: return engine.get_action_count() > before + 10, 10.0), "play resumes")
 
 
 func test_pause_holds_the_ai() -> void:
@@ -152,7 +152,7 @@ func test_pause_holds_the_ai() -> void:
 	await frames(5)
 	expect_eq(engine.get_action_count(), 0, "nothing happens while paused")
 	engine.paused = false
-	expect(await run_until(func() -> bool: return engine.get_action_count() > 0, 10.0), "play starts")
+	expect(await wait_until(func() -> bool: return engine.get_action_count() > 0, 10.0), "play starts")
 	engine.stop_match()
 	expect(not engine.has_match())
 	expect(not engine.is_ai_thinking())
@@ -165,17 +165,17 @@ func test_a_hundred_matches_started_and_freed_leave_nothing_behind() -> void:
 	for i in 3:
 		var warm := make_engine()
 		warm.start_match(load(COMPETITION), [2, 2, 2, 2], i)
-		await get_tree().process_frame
+		await frames(1)
 		warm.free()
 	var objects := Performance.get_monitor(Performance.OBJECT_COUNT)
 	for i in 100:
 		var engine := GuandanEngine.new()
 		add_child(engine)
 		engine.start_match(load(COMPETITION), [null, 2, 2, 2] if i % 2 else [2, 2, 2, 2], i)
-		await get_tree().process_frame
+		await frames(1)
 		if i % 3 == 0:
 			engine.queue_free()
-			await get_tree().process_frame
+			await frames(1)
 		else:
 			engine.free()
 	expect_eq(GuandanEngine.live_ai_services(), services, "no worker service left")

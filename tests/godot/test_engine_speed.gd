@@ -12,7 +12,7 @@ func test_calls_are_well_under_a_millisecond() -> void:
 	var times := {"play/pass": [], "hint": [], "readings": [], "get_state": [], "get_hand": []}
 	engine.start_match(null, [null, 2, 2, 2], 31)
 	for turn in TURNS:
-		var ok := await run_until(func() -> bool:
+		var ok := await wait_until(func() -> bool:
 			if engine.is_local_turn() and engine.get_phase() == GuandanEngine.PHASE_TRIBUTE:
 				engine.give_tribute(engine.get_tribute_options()[0])
 			elif engine.is_local_turn() and engine.get_phase() == GuandanEngine.PHASE_RETURN:

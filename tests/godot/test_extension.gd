@@ -71,3 +71,21 @@ func _engine() -> GuandanEngine:
 	var engine := GuandanEngine.new()
 	add_child(engine)
 	return engine
+
+
+func test_error_constants_are_core_error_codes() -> void:
+	# guandan-core's ErrorCode is the one table of codes: every ERR_* constant must be one of its
+	# codes under the same name, and every code Godot can meet (below 40, the network protocol's
+	# range) must have its constant.
+	var core: Dictionary = GuandanEngine.error_codes()
+	expect(core.size() >= 40, "core lists its codes (%d)" % core.size())
+	var constants := {}
+	for name in ClassDB.class_get_integer_constant_list(&"GuandanEngine", true):
+		if name.begins_with("ERR_"):
+			constants[name.trim_prefix("ERR_")] = ClassDB.class_get_integer_constant(&"GuandanEngine", name)
+	for name: String in constants:
+		expect_eq(core.get(name), constants[name], "ERR_%s is core's %s" % [name, name])
+	for name: String in core:
+		if int(core[name]) < 40:
+			expect_eq(constants.get(name), core[name], "core's %s (%d) has ERR_%s" % [name, core[name], name])
+	expect_eq(GuandanEngine.OK, 0)

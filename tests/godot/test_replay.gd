@@ -16,7 +16,7 @@ func after_each() -> void:
 func _recorded_match(seed := 21) -> Array:
 	var engine := make_engine()
 	engine.start_match(load(COMPETITION), [1, 1, 1, 1], seed)
-	expect(await run_until(func() -> bool: return engine.is_match_over(), 60.0), "the match ends")
+	expect(await wait_until(func() -> bool: return engine.is_match_over(), 60.0), "the match ends")
 	var recorder := ReplayRecorder.new()
 	expect_eq(recorder.record(engine), GuandanEngine.OK)
 	return [engine, recorder]
@@ -84,7 +84,10 @@ func test_corrupt_files_give_codes_never_crashes() -> void:
 		good.replace("{\"version\":1,", "{\"version\":99,"): GuandanEngine.ERR_LOG_VERSION,
 		good.substr(0, good.length() - 20): GuandanEngine.ERR_LOG_MALFORMED,
 		good.replace(checkpoint, checkpoint.substr(0, checkpoint.length() - 10) + "00000000\"}"): GuandanEngine.ERR_LOG_HASH,
-		"\n".join(lines.slice(0, 1) + lines.slice(2)): GuandanEngine.ERR_LOG_REJECTED,
+		# The first action missing: the final checkpoint now lies past the end.
+		"\n".join(lines.slice(0, 1) + lines.slice(2)): GuandanEngine.ERR_LOG_CHECKPOINT,
+		# The first two actions swapped: the second does not fit the start.
+		"\n".join(lines.slice(0, 1) + lines.slice(2, 3) + lines.slice(1, 2) + lines.slice(3)): GuandanEngine.ERR_LOG_REJECTED,
 	}
 	var recorder := ReplayRecorder.new()
 	for text: String in cases:
@@ -176,7 +179,7 @@ func test_a_match_resumes_from_a_record() -> void:
 	expect_eq(engine.get_state_hash(), recorder.get_state_hash(), "the exact state is restored")
 	expect_eq(engine.get_action_count(), 150)
 	expect_eq(names(log).slice(0, 2), ["match_started", "deal_started"])
-	expect(await run_until(func() -> bool: return engine.is_match_over(), 60.0), "and plays on to the end")
+	expect(await wait_until(func() -> bool: return engine.is_match_over(), 60.0), "and plays on to the end")
 	var again := ReplayRecorder.new()
 	expect_eq(again.record(engine), GuandanEngine.OK, "the resumed match's record replays")
 	expect_eq(again.to_text().split("\n").slice(0, 150), recorder.to_text().split("\n").slice(0, 150),
@@ -185,3 +188,45 @@ func test_a_match_resumes_from_a_record() -> void:
 	expect_logged("rejected with code 12")
 	expect_eq(engine.resume_from(ReplayRecorder.new(), [1, 1, 1, 1]), GuandanEngine.ERR_NO_RECORD)
 	expect_logged("rejected with code 32")
+
+
+func test_resume_announces_the_phase_in_progress() -> void:
+	var made: Array = await _recorded_match(5)
+	var recorder: ReplayRecorder = made[1]
+	# The first position of each phase after the first deal (tribute, return, play).
+	var found := {}
+	for n in range(1, recorder.get_action_count()):
+		recorder.seek(n)
+		var st := recorder.get_state()
+		if int(st.deal_no) >= 1 and not found.has(int(st.phase)):
+			found[int(st.phase)] = n
+		if found.size() >= 3:
+			break
+	for phase in [GuandanEngine.PHASE_TRIBUTE, GuandanEngine.PHASE_RETURN, GuandanEngine.PHASE_PLAY]:
+		if not expect(found.has(phase), "the record has a position in phase %d" % phase):
+			continue
+		recorder.seek(found[phase])
+		var seat: int = PackedInt32Array(recorder.get_state().to_act)[0]
+		var seats: Array = [1, 1, 1, 1]
+		seats[seat] = "human"
+		var engine := make_engine()
+		engine.paused = true  # the AI seats wait: only the announcement is looked at
+		var log := watch(engine)
+		expect_eq(engine.resume_from(recorder, seats), GuandanEngine.OK)
+		expect_eq(engine.get_local_seat(), seat)
+		var got := names(log)
+		expect_eq(got.slice(0, 3), ["match_started", "deal_started", "hand_changed"], "phase %d: the deal and the hand" % phase)
+		expect_eq(of(log, "hand_changed")[0][0], engine.get_hand(), "the human's own hand")
+		match phase:
+			GuandanEngine.PHASE_TRIBUTE:
+				expect(seat in PackedInt32Array(of(log, "tribute_phase")[0][0]), "the tribute is due again from seat %d" % seat)
+				expect(not engine.get_tribute_options().is_empty(), "and the human may pay it")
+				expect_eq(engine.give_tribute(engine.get_tribute_options()[0]), GuandanEngine.OK)
+			GuandanEngine.PHASE_RETURN:
+				expect("tribute_phase" in got and "tribute_given" in got, "the tributes are shown again: %s" % [got])
+				expect(seat in PackedInt32Array(of(log, "return_phase")[0][0]), "the return is due again from seat %d" % seat)
+				expect(not engine.get_return_options().is_empty(), "and the human may return")
+				expect_eq(engine.return_card(engine.get_return_options()[0]), GuandanEngine.OK)
+			GuandanEngine.PHASE_PLAY:
+				expect_eq(of(log, "turn_started")[0][0], seat, "the turn is announced again")
+		engine.queue_free()

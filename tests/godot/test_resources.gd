@@ -69,7 +69,7 @@ func test_the_engine_plays_by_the_given_rules() -> void:
 		if seat == 0:
 			limits.append(limit))
 	engine.start_match(timed, [null, 1, 1, 1], 3)
-	expect(await run_until(func() -> bool: return not limits.is_empty(), 10.0), "seat 0 gets a turn")
+	expect(await wait_until(func() -> bool: return not limits.is_empty(), 10.0), "seat 0 gets a turn")
 	expect_eq(limits[0], 7.0, "the resource's turn limit reaches the table")
 
 

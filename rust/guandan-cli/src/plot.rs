@@ -1,4 +1,4 @@
-//! Arena charts: "win rate and level gain per opponent" as a PNG.
+//! Charts as PNG: the arena's "win rate and level gain per opponent", and the stats' win rate over time.
 //!
 //! Drawn with `plotters` on its bitmap backend. Text uses `ab_glyph` with DejaVu Sans, which the
 //! binary embeds from `assets/fonts/` (Bitstream Vera license, see `assets/fonts/`), so charts
@@ -220,6 +220,53 @@ where
 fn legend_name<'a>(side: &str, mut names: impl Iterator<Item = &'a str>) -> String {
     let first = names.next().unwrap_or("");
     if names.all(|n| n == first) { format!("{side} ({first})") } else { side.to_string() }
+}
+
+/// `guandan stats --plot`: each player's match win rate after each record, as lines.
+pub fn win_rate_history(path: &str, series: &[(String, Vec<f64>)]) -> Result<(), String> {
+    let longest = series.iter().map(|(_, v)| v.len()).max().unwrap_or(0);
+    if longest == 0 {
+        return Err("no records to draw".into());
+    }
+    register_font()?;
+    let root = BitMapBackend::new(path, (WIDTH, HEIGHT)).into_drawing_area();
+    draw_history(&root, series, longest).map_err(|e| e.to_string())?;
+    root.present().map_err(|e| e.to_string())
+}
+
+fn draw_history(root: &DrawingArea<BitMapBackend<'_>, Shift>, series: &[(String, Vec<f64>)], n: usize) -> DrawResult {
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(root)
+        .caption("Match win rate over the records", (FAMILY, 24).into_font().color(&INK))
+        .margin(16)
+        .x_label_area_size(40)
+        .y_label_area_size(56)
+        .build_cartesian_2d(1f64..(n.max(2) as f64), 0f64..100f64)?;
+    chart
+        .configure_mesh()
+        .light_line_style(GRID)
+        .x_labels(n.clamp(2, 20))
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .x_desc("records")
+        .y_desc("% of matches won")
+        .label_style((FAMILY, 14).into_font().color(&INK))
+        .draw()?;
+    for (i, (name, rates)) in series.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        let start = n - rates.len() + 1;
+        let points = rates.iter().enumerate().map(|(k, r)| ((start + k) as f64, r * 100.0));
+        chart
+            .draw_series(LineSeries::new(points, color.stroke_width(2)))?
+            .label(name.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(GRID)
+        .label_font((FAMILY, 14).into_font().color(&INK))
+        .draw()?;
+    Ok(())
 }
 
 #[cfg(test)]

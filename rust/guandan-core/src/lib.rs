@@ -16,6 +16,7 @@ pub mod rules;
 pub mod seat;
 pub mod setup;
 pub mod sim;
+pub mod stats;
 pub mod view;
 
 pub use combo::{Pattern, Play, PlayKind, beats, classify};

@@ -18,6 +18,29 @@ pub struct Header {
     pub version: u32,
     pub seed: u64,
     pub rules: RuleConfig,
+    /// Who played, for statistics and lists; never read by the rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<MatchMeta>,
+}
+
+/// What a host knows about a match besides its rules: who sat where.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchMeta {
+    pub players: [PlayerMeta; 4],
+    /// The host's mode name (`training`, `match`, `online`…), empty when unknown.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub mode: String,
+}
+
+/// One seat's player.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerMeta {
+    /// Display name; empty when the host gave none.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    /// The AI level (`L1`, `L2`, `L3`) of an AI seat; `None` for a human.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ai: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -71,6 +94,15 @@ pub struct MatchLog {
     pub header: Header,
     pub actions: Vec<Action>,
     pub checkpoints: Vec<Checkpoint>,
+    /// Thinking time of each action in ms, when the host measured it (the `ms` of an action line).
+    pub think_ms: Vec<Option<u32>>,
+}
+
+/// The optional `ms` of an action line.
+#[derive(Deserialize)]
+struct ThinkTime {
+    #[serde(default)]
+    ms: Option<u32>,
 }
 
 /// Upgrades an older header/line to the current format. Version 1 is the first; later versions
@@ -85,11 +117,28 @@ fn migrate(header: serde_json::Value) -> Result<serde_json::Value, LogError> {
 
 impl MatchLog {
     pub fn new(seed: u64, rules: RuleConfig) -> Self {
-        MatchLog { header: Header { version: LOG_VERSION, seed, rules }, actions: Vec::new(), checkpoints: Vec::new() }
+        MatchLog {
+            header: Header { version: LOG_VERSION, seed, rules, meta: None },
+            actions: Vec::new(),
+            checkpoints: Vec::new(),
+            think_ms: Vec::new(),
+        }
     }
 
     /// Records an applied action; adds a checkpoint when the action ended a deal or the match.
     pub fn record(&mut self, action: &Action, events: &[Event], state: &Match) {
+        self.record_timed(action, events, state, None);
+    }
+
+    /// [`record`](Self::record) with the time the player took, when the host measured it.
+    pub fn record_timed(
+        &mut self,
+        action: &Action,
+        events: &[Event],
+        state: &Match,
+        think: Option<std::time::Duration>,
+    ) {
+        self.think_ms.push(think.map(|d| d.as_millis().min(u128::from(u32::MAX)) as u32));
         self.actions.push(action.clone());
         if events.iter().any(|e| matches!(e, Event::DealEnded { .. } | Event::MatchEnded { .. })) {
             self.checkpoints.push(Checkpoint { checkpoint: self.actions.len() as u64, hash: state.state_hash() });
@@ -101,7 +150,12 @@ impl MatchLog {
         out.push('\n');
         let mut cps = self.checkpoints.iter().peekable();
         for (i, a) in self.actions.iter().enumerate() {
-            out.push_str(&serde_json::to_string(a).unwrap_or_default());
+            let mut line = serde_json::to_string(a).unwrap_or_default();
+            if let Some(ms) = self.think_ms.get(i).copied().flatten() {
+                line.pop();
+                line.push_str(&format!(",\"ms\":{ms}}}"));
+            }
+            out.push_str(&line);
             out.push('\n');
             while let Some(cp) = cps.next_if(|cp| cp.checkpoint == i as u64 + 1) {
                 out.push_str(&serde_json::to_string(cp).unwrap_or_default());
@@ -129,10 +183,23 @@ impl MatchLog {
         let header: Header = serde_json::from_value(migrate(raw)?)
             .map_err(|e| LogError::Malformed { line: 1, message: e.to_string() })?;
         header.rules.validate().map_err(|m| LogError::Malformed { line: 1, message: m })?;
-        let mut log = MatchLog { header, actions: Vec::new(), checkpoints: Vec::new() };
+        let mut log = MatchLog { header, actions: Vec::new(), checkpoints: Vec::new(), think_ms: Vec::new() };
         for (i, line) in lines {
             match serde_json::from_str::<Line>(line) {
-                Ok(Line::Action(a)) => log.actions.push(a),
+                Ok(Line::Action(a)) => {
+                    let think = if line.contains("\"ms\"") {
+                        match serde_json::from_str::<ThinkTime>(line) {
+                            Ok(t) => t.ms,
+                            Err(e) => {
+                                return Ok((log, Some(LogError::Malformed { line: i + 1, message: e.to_string() })));
+                            }
+                        }
+                    } else {
+                        None
+                    };
+                    log.think_ms.push(think);
+                    log.actions.push(a)
+                }
                 Ok(Line::Checkpoint(c)) => {
                     // A checkpoint follows the action it was taken after, once.
                     let placed = c.checkpoint == log.actions.len() as u64
@@ -245,6 +312,44 @@ impl MatchLog {
             header: self.header.clone(),
             actions: self.actions[..n].to_vec(),
             checkpoints: self.checkpoints.iter().filter(|c| c.checkpoint as usize <= n).cloned().collect(),
+            think_ms: self.think_ms.iter().take(n).copied().collect(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::random_action;
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::SeedableRng;
+
+    #[test]
+    fn thinking_times_and_players_survive_the_text_and_change_no_hash() {
+        let (mut m, _) = Match::new(4, RuleConfig::competition()).unwrap();
+        let mut log = MatchLog::new(4, RuleConfig::competition());
+        let mut plain = log.clone();
+        log.header.meta = Some(MatchMeta {
+            players: std::array::from_fn(|s| PlayerMeta {
+                name: if s == 0 { "You".into() } else { String::new() },
+                ai: (s != 0).then(|| "L2".to_string()),
+            }),
+            mode: "training".into(),
+        });
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        for i in 0..200u64 {
+            let a = random_action(&m, &mut rng).unwrap();
+            let events = m.apply(&a).unwrap();
+            let think = (i % 3 != 0).then(|| std::time::Duration::from_millis(i * 7));
+            log.record_timed(&a, &events, &m, think);
+            plain.record(&a, &events, &m);
+        }
+        let text = log.to_jsonl();
+        assert!(text.contains(r#""ms":7}"#) && text.contains(r#""name":"You""#));
+        let back = MatchLog::parse(&text).unwrap();
+        assert_eq!(back, log);
+        assert_eq!(back.replay().unwrap().state_hash(), plain.replay().unwrap().state_hash());
+        // A record without them reads as before.
+        assert_eq!(MatchLog::parse(&plain.to_jsonl()).unwrap().think_ms, vec![None; 200]);
     }
 }

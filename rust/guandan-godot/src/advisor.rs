@@ -265,15 +265,15 @@ impl MoveAdvisor {
     fn view(&self, what: &str) -> Option<PlayerView> {
         let engine = self.engine_gd(what)?;
         let e = engine.bind();
-        let Some(s) = e.session() else {
+        let Some(rt) = e.runtime() else {
             godot_warn!("MoveAdvisor.{what}: the engine has no match");
             return None;
         };
-        let Some(local) = s.local else {
+        let Some(local) = e.local() else {
             godot_warn!("MoveAdvisor.{what}: the match has no human seat");
             return None;
         };
-        Some(s.m.view(Some(local)))
+        Some(rt.state().view(Some(local)))
     }
 
     fn selection_set(&self, what: &str, card_ids: &PackedInt32Array) -> Option<CardSet> {

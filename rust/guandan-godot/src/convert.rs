@@ -7,7 +7,8 @@ use guandan_core::card::{CardId, CardSet};
 use guandan_core::combo::{Play, PlayKind, wild_set};
 use guandan_core::game::{Match, Phase, Seat, Turn};
 
-use crate::session::{Out, reason_name};
+use crate::forward::Emit;
+use guandan_runtime::Out;
 
 pub const PHASE_NONE: i64 = 0;
 pub const PHASE_TRIBUTE: i64 = 1;
@@ -129,7 +130,7 @@ pub fn state_dict(m: &Match, show_hand: impl Fn(Seat) -> bool) -> VarDictionary 
         "wilds" => &ids(wild_set(m.level(), m.rules())),
         "over" => m.is_over(),
         "winner_team" => m.outcome().and_then(|o| o.winner()).map_or(-1, |t| i64::from(u8::from(t))),
-        "end_reason" => m.outcome().map_or("", |o| reason_name(o.reason())),
+        "end_reason" => m.outcome().map_or("", |o| o.reason().name()),
     }
 }
 
@@ -161,26 +162,48 @@ pub fn trace_dict(t: &Trace) -> VarDictionary {
     }
 }
 
-/// The signal an [`Out`] becomes, and its arguments by name: `{signal, ...}`. The replay recorder
-/// hands these out for each step; the engine emits the same names and arguments as signals.
-pub fn out_dict(o: &Out) -> VarDictionary {
+/// The signal an [`Emit`] becomes, and its arguments by name: `{signal, ...}`. The replay
+/// recorder hands these out for each step; the engine emits the same names and arguments as
+/// signals. `None` for what the engine does not emit.
+pub fn signal_dict(e: &Emit) -> Option<VarDictionary> {
     let mut d = VarDictionary::new();
     let mut set = |k: &str, v: Variant| {
         d.set(k, &v);
     };
-    match o {
-        Out::MatchStarted { seed, local } => {
+    let out = match e {
+        Emit::MatchStarted { seed, local } => {
             set("signal", "match_started".to_variant());
             set("seed", crate::args::seed_to_int(*seed).to_variant());
             set("local_seat", opt_seat(*local).to_variant());
+            return Some(d);
         }
+        Emit::ViewerChanged { seat } => {
+            set("signal", "viewer_changed".to_variant());
+            set("seat", i64::from(*seat).to_variant());
+            return Some(d);
+        }
+        Emit::AiThinking { seat } => {
+            set("signal", "ai_thinking".to_variant());
+            set("seat", i64::from(*seat).to_variant());
+            return Some(d);
+        }
+        Emit::Error { code, message } => {
+            set("signal", "error".to_variant());
+            set("code", code.to_variant());
+            set("message", message.as_str().to_variant());
+            return Some(d);
+        }
+        Emit::Runtime(out) => out,
+    };
+    match out {
+        Out::MatchStarted { .. } | Out::ControllerChanged { .. } => return None,
         Out::DealStarted { deal_no, level, declarer } => {
             set("signal", "deal_started".to_variant());
             set("deal_no", i64::from(*deal_no).to_variant());
             set("level", i64::from(level.0).to_variant());
-            set("declarer", opt_seat(*declarer).to_variant());
+            set("declarer", opt_seat(declarer.map(u8::from)).to_variant());
         }
-        Out::HandChanged { hand } => {
+        Out::HandChanged { hand, .. } => {
             set("signal", "hand_changed".to_variant());
             set("hand", ids(*hand).to_variant());
         }
@@ -205,11 +228,11 @@ pub fn out_dict(o: &Out) -> VarDictionary {
             set("to", i64::from(*to).to_variant());
             set("card", opt_card(*card).to_variant());
         }
-        Out::TurnStarted { seat, can_pass, time_limit } => {
+        Out::TurnStarted { seat, can_pass, time_limit_s } => {
             set("signal", "turn_started".to_variant());
             set("seat", i64::from(*seat).to_variant());
             set("can_pass", can_pass.to_variant());
-            set("time_limit", time_limit.to_variant());
+            set("time_limit", time_limit_s.to_variant());
         }
         Out::CardsPlayed { seat, play } => {
             set("signal", "cards_played".to_variant());
@@ -238,10 +261,10 @@ pub fn out_dict(o: &Out) -> VarDictionary {
             set("seat", i64::from(*seat).to_variant());
             set("place", i64::from(*place).to_variant());
         }
-        Out::DealEnded { order, winner_team, levels_before, levels_after } => {
+        Out::DealEnded { order, winner, levels_before, levels_after } => {
             set("signal", "deal_ended".to_variant());
             set("order", seats(order).to_variant());
-            set("level_changes", level_changes(*winner_team, levels_before, levels_after).to_variant());
+            set("level_changes", level_changes(*winner, levels_before, levels_after).to_variant());
         }
         Out::SurrenderProposed { seat } => {
             set("signal", "surrender_proposed".to_variant());
@@ -252,14 +275,10 @@ pub fn out_dict(o: &Out) -> VarDictionary {
             set("seat", i64::from(*seat).to_variant());
             set("accept", accept.to_variant());
         }
-        Out::MatchEnded { winner_team, reason } => {
+        Out::MatchEnded { outcome } => {
             set("signal", "match_ended".to_variant());
-            set("winner_team", opt_seat(*winner_team).to_variant());
-            set("reason", reason_name(*reason).to_variant());
-        }
-        Out::AiThinking { seat } => {
-            set("signal", "ai_thinking".to_variant());
-            set("seat", i64::from(*seat).to_variant());
+            set("winner_team", outcome.winner().map_or(-1, |t| i64::from(u8::from(t))).to_variant());
+            set("reason", outcome.reason().name().to_variant());
         }
         Out::AiDecided { seat, elapsed_ms, fell_back } => {
             set("signal", "ai_decided".to_variant());
@@ -271,24 +290,19 @@ pub fn out_dict(o: &Out) -> VarDictionary {
             set("signal", "turn_timed_out".to_variant());
             set("seat", i64::from(*seat).to_variant());
         }
-        Out::Error { code, message } => {
-            set("signal", "error".to_variant());
-            set("code", code.to_variant());
-            set("message", message.as_str().to_variant());
-        }
     }
-    d
+    Some(d)
 }
 
 /// `{winner_team, before, after}`; `before`/`after` are the two teams' level ranks (2–14).
 pub fn level_changes(
-    winner_team: u8,
+    winner_team: guandan_core::game::Team,
     before: &[guandan_core::card::Rank; 2],
     after: &[guandan_core::card::Rank; 2],
 ) -> VarDictionary {
     let pair = |r: &[guandan_core::card::Rank; 2]| PackedInt32Array::from(&[i32::from(r[0].0), i32::from(r[1].0)]);
     vdict! {
-        "winner_team" => i64::from(winner_team),
+        "winner_team" => i64::from(u8::from(winner_team)),
         "before" => &pair(before),
         "after" => &pair(after),
     }

@@ -10,8 +10,9 @@
 //! Every `#[func]` is a boundary with untrusted GDScript input: it validates its arguments and
 //! never panics. Actions return an error code ([`codes`]); queries return a neutral value
 //! (empty array/dictionary, -1) and log a warning. Warnings never contain hand contents.
-//! The parts that need no engine ([`args`], [`session`], the record checks in [`replay`], the
-//! resource conversions) are plain Rust covered by `cargo test`.
+//! `GuandanEngine` is a thin node over guandan-runtime's `Runtime`; the parts that need no
+//! engine ([`args`], [`forward`] — the runtime's notices filtered for the node's viewer — the
+//! record checks in [`replay`], the resource conversions) are plain Rust covered by `cargo test`.
 
 use godot::init::{ExtensionLibrary, gdextension};
 
@@ -20,9 +21,9 @@ pub mod args;
 pub mod codes;
 pub mod convert;
 pub mod engine;
+pub mod forward;
 pub mod replay;
 pub mod resources;
-pub mod session;
 
 struct GuandanExtension;
 

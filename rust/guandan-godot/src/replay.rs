@@ -2,9 +2,10 @@
 //! saved to and loaded from `user://records/`, and played back step by step.
 //!
 //! Records are guandan-core's versioned JSON Lines (`MatchLog`), the same files the `guandan`
-//! CLI reads. A record is replayed from scratch when it is taken or loaded, checking every
-//! checkpoint, so a recorder that holds a record holds a valid one; corrupt input leaves the
-//! recorder empty and returns an error code (20–24, 30–32) with a message.
+//! CLI reads. A record is replayed from scratch when it is taken or loaded by guandan-core's one
+//! verifier (`MatchLog::replay_with`, which the CLI and the server use too), so a recorder that
+//! holds a record holds a valid one; corrupt input leaves the recorder empty and returns an
+//! error code (20–25, 30–32) with a message.
 
 use std::path::PathBuf;
 
@@ -14,10 +15,13 @@ use guandan_core::game::{Action, ActionKind, Match};
 use guandan_core::log::{LogError, MatchLog};
 
 use crate::codes::{self, Fail};
-use crate::convert::{self, ids, out_dict};
+use crate::convert::{self, ids, signal_dict};
 use crate::engine::GuandanEngine;
+use crate::forward::Forwarder;
 use crate::resources::GuandanRules;
-use crate::session::Session;
+use guandan_core::error::ErrorCode;
+use guandan_runtime::{Controller, Runtime};
+use std::cell::RefCell;
 
 /// A state kept every this many actions, so seeking replays at most this many.
 const SNAPSHOT_EVERY: usize = 32;
@@ -34,36 +38,19 @@ struct Loaded {
     final_hash: String,
 }
 
-/// Replays the whole log from scratch, checking each checkpoint, and keeps snapshots.
+/// Verifies the whole log with core's replay verifier and keeps playback snapshots.
 fn verify(log: MatchLog) -> Result<Loaded, LogError> {
-    let (mut m, _) = Match::new(log.header.seed, log.header.rules.clone())
+    let mut snapshots = Vec::new();
+    let last = log.replay_with(|index, _, _, m| {
+        if (index + 1) % SNAPSHOT_EVERY == 0 {
+            snapshots.push((index + 1, m.clone()));
+        }
+    })?;
+    // The verifier accepted the header, so its start position exists.
+    let (start, _) = Match::new(log.header.seed, log.header.rules.clone())
         .map_err(|error| LogError::Rejected { index: 0, error })?;
-    let mut snapshots = vec![(0, m.clone())];
-    let mut events = Vec::new();
-    let mut cps = log.checkpoints.iter().peekable();
-    for (index, a) in log.actions.iter().enumerate() {
-        events.clear();
-        m.apply_into(a, &mut events).map_err(|error| LogError::Rejected { index, error })?;
-        let done = index + 1;
-        while let Some(cp) = cps.next_if(|cp| cp.checkpoint as usize <= done) {
-            if cp.checkpoint as usize == done {
-                let actual = m.state_hash();
-                if actual != cp.hash {
-                    return Err(LogError::HashMismatch { actions: cp.checkpoint, expected: cp.hash.clone(), actual });
-                }
-            }
-        }
-        if done % SNAPSHOT_EVERY == 0 {
-            snapshots.push((done, m.clone()));
-        }
-    }
-    if let Some(cp) = cps.next() {
-        return Err(LogError::Malformed {
-            line: 0,
-            message: format!("checkpoint after {} actions, but the record has {}", cp.checkpoint, log.actions.len()),
-        });
-    }
-    Ok(Loaded { final_hash: m.state_hash(), log, snapshots })
+    snapshots.insert(0, (0, start));
+    Ok(Loaded { final_hash: last.state_hash(), log, snapshots })
 }
 
 impl Loaded {
@@ -72,8 +59,11 @@ impl Loaded {
         let (start, snap) = self.snapshots.iter().rev().find(|(k, _)| *k <= n).unwrap_or(&self.snapshots[0]);
         let mut m = snap.clone();
         for a in &self.log.actions[*start..n] {
-            // Verified on load: every action applies.
-            let _ = m.apply(a);
+            if let Err(e) = m.apply(a) {
+                // Verified on load, so this cannot happen; say so rather than show a wrong state.
+                godot_error!("ReplayRecorder: a verified record failed to replay (code {})", e.code().code());
+                break;
+            }
         }
         m
     }
@@ -100,7 +90,7 @@ pub fn check_name(name: &str) -> Result<&str, Fail> {
 /// flushed to disk, then renamed over the target.
 pub fn write_atomic(dir: &std::path::Path, stem: &str, text: &str) -> Result<PathBuf, Fail> {
     use std::io::Write;
-    let io = |what: &str, e: std::io::Error| Fail::new(codes::ERR_IO, format!("{what}: {e}"));
+    let io = |what: &str, e: std::io::Error| Fail::new(ErrorCode::Io, format!("{what}: {e}"));
     std::fs::create_dir_all(dir).map_err(|e| io("cannot create the records directory", e))?;
     let target = dir.join(format!("{stem}.{RECORD_EXT}"));
     let tmp = dir.join(format!(".{stem}.{RECORD_EXT}.{}.tmp", std::process::id()));
@@ -111,6 +101,7 @@ pub fn write_atomic(dir: &std::path::Path, stem: &str, text: &str) -> Result<Pat
         std::fs::rename(&tmp, &target).map_err(|e| io("cannot rename", e))
     })();
     if result.is_err() {
+        // Best effort: the write already failed and that error is what the caller gets.
         let _ = std::fs::remove_file(&tmp);
     }
     result.map(|()| target)
@@ -119,14 +110,14 @@ pub fn write_atomic(dir: &std::path::Path, stem: &str, text: &str) -> Result<Pat
 /// Reads a record file (size-limited, UTF-8).
 pub fn read_record(path: &std::path::Path) -> Result<String, Fail> {
     let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => Fail::new(codes::ERR_NOT_FOUND, "no such record"),
-        _ => Fail::new(codes::ERR_IO, format!("cannot read the record: {e}")),
+        std::io::ErrorKind::NotFound => Fail::new(ErrorCode::NotFound, "no such record"),
+        _ => Fail::new(ErrorCode::Io, format!("cannot read the record: {e}")),
     })?;
     if meta.len() > MAX_RECORD_BYTES {
-        return Err(Fail::new(codes::ERR_IO, format!("record is {} bytes, more than {MAX_RECORD_BYTES}", meta.len())));
+        return Err(Fail::new(ErrorCode::Io, format!("record is {} bytes, more than {MAX_RECORD_BYTES}", meta.len())));
     }
-    let bytes = std::fs::read(path).map_err(|e| Fail::new(codes::ERR_IO, format!("cannot read the record: {e}")))?;
-    String::from_utf8(bytes).map_err(|_| Fail::new(codes::ERR_LOG_MALFORMED, "record is not UTF-8 text"))
+    let bytes = std::fs::read(path).map_err(|e| Fail::new(ErrorCode::Io, format!("cannot read the record: {e}")))?;
+    String::from_utf8(bytes).map_err(|_| Fail::new(ErrorCode::LogMalformed, "record is not UTF-8 text"))
 }
 
 /// Parses and verifies record text.
@@ -149,6 +140,9 @@ pub struct ReplayRecorder {
     position: usize,
     state: Option<Match>,
     last_error: String,
+    /// A runtime standing at some position of the record, to translate the next action into
+    /// events (`get_events` walks forward through a deal one action at a time).
+    cursor: RefCell<Option<Runtime>>,
 }
 
 #[godot_api]
@@ -161,9 +155,9 @@ impl ReplayRecorder {
             let engine = engine.ok_or_else(|| Fail::bad_argument("engine is null"))?;
             let log = engine
                 .bind()
-                .session()
-                .map(|s| s.log.clone())
-                .ok_or_else(|| Fail::new(codes::ERR_NO_MATCH, "the engine has no match"))?;
+                .runtime()
+                .map(|rt| rt.log().clone())
+                .ok_or_else(|| Fail::new(ErrorCode::NoMatch, "the engine has no match"))?;
             Ok(verify(log)?)
         })();
         self.take(r, "record", true)
@@ -193,7 +187,7 @@ impl ReplayRecorder {
                 .loaded
                 .as_ref()
                 .map(|l| l.log.to_jsonl())
-                .ok_or_else(|| Fail::new(codes::ERR_NO_RECORD, "nothing recorded"))?;
+                .ok_or_else(|| Fail::new(ErrorCode::NoRecord, "nothing recorded"))?;
             write_atomic(&records_dir(), &stem, &text).map(|_| ())
         })();
         self.report("save", r)
@@ -234,15 +228,15 @@ impl ReplayRecorder {
     pub fn delete_record(name: GString) -> i64 {
         let r = check_name(&name.to_string()).and_then(|stem| {
             std::fs::remove_file(records_dir().join(format!("{stem}.{RECORD_EXT}"))).map_err(|e| match e.kind() {
-                std::io::ErrorKind::NotFound => Fail::new(codes::ERR_NOT_FOUND, "no such record"),
-                _ => Fail::new(codes::ERR_IO, format!("cannot delete: {e}")),
+                std::io::ErrorKind::NotFound => Fail::new(ErrorCode::NotFound, "no such record"),
+                _ => Fail::new(ErrorCode::Io, format!("cannot delete: {e}")),
             })
         });
         match r {
             Ok(()) => codes::OK,
             Err(f) => {
-                godot_warn!("ReplayRecorder.delete_record: {} ({})", f.message, f.code);
-                f.code
+                godot_warn!("ReplayRecorder.delete_record: {} ({})", f.message, f.num());
+                f.num()
             }
         }
     }
@@ -265,6 +259,7 @@ impl ReplayRecorder {
         self.loaded = None;
         self.state = None;
         self.position = 0;
+        *self.cursor.borrow_mut() = None;
     }
 
     /// The recorded match seed (0 when empty).
@@ -296,7 +291,7 @@ impl ReplayRecorder {
     #[func]
     pub fn seek(&mut self, n: i64) -> i64 {
         let r = (|| {
-            let loaded = self.loaded.as_ref().ok_or_else(|| Fail::new(codes::ERR_NO_RECORD, "nothing recorded"))?;
+            let loaded = self.loaded.as_ref().ok_or_else(|| Fail::new(ErrorCode::NoRecord, "nothing recorded"))?;
             let count = loaded.log.actions.len();
             let n = usize::try_from(n)
                 .ok()
@@ -313,7 +308,7 @@ impl ReplayRecorder {
     #[func]
     pub fn step_forward(&mut self) -> i64 {
         let r = (|| {
-            let loaded = self.loaded.as_ref().ok_or_else(|| Fail::new(codes::ERR_NO_RECORD, "nothing recorded"))?;
+            let loaded = self.loaded.as_ref().ok_or_else(|| Fail::new(ErrorCode::NoRecord, "nothing recorded"))?;
             let a = loaded
                 .log
                 .actions
@@ -343,19 +338,37 @@ impl ReplayRecorder {
     #[func]
     pub fn get_events(&self) -> Array<VarDictionary> {
         let Some(loaded) = &self.loaded else { return Array::new() };
-        let header = &loaded.log.header;
-        // Every seat "AI": the session is an all-seeing spectator.
-        let spectator = || std::array::from_fn(|_| Some(guandan_ai::AiProfile::default()));
-        if self.position == 0 {
-            return match Session::new(header.seed, header.rules.clone(), spectator(), 0.0) {
-                Ok((_, outs)) => outs.iter().map(out_dict).collect(),
-                Err(_) => Array::new(),
+        // Every seat human, seen omnisciently: every card shown, no hand updates (as for an
+        // AI-only table); the runtime translates, so the events are exactly the engine's.
+        let humans = || std::array::from_fn(|_| Controller::Human);
+        let (rt, notices) = if self.position == 0 {
+            let cfg = guandan_runtime::RuntimeConfig {
+                seed: loaded.log.header.seed,
+                rules: loaded.log.header.rules.clone(),
+                seats: humans(),
+                clocks: false,
             };
-        }
-        let mut before = loaded.state_at(self.position - 1);
-        let Ok(events) = before.apply(&loaded.log.actions[self.position - 1]) else { return Array::new() };
-        let mut session = Session::resume(MatchLog::new(header.seed, header.rules.clone()), before, spectator());
-        session.translate(&events, 0.0).iter().map(out_dict).collect()
+            match Runtime::start(cfg) {
+                Ok(x) => x,
+                Err(_) => return Array::new(),
+            }
+        } else {
+            let before = self.position - 1;
+            let mut cursor = self.cursor.borrow_mut().take();
+            if cursor.as_ref().is_none_or(|rt| rt.log().actions.len() != before) {
+                cursor = Runtime::resume(loaded.log.truncated(before), humans(), false).ok().map(|(rt, _)| rt);
+            }
+            let Some(mut rt) = cursor else { return Array::new() };
+            let a = &loaded.log.actions[before];
+            match rt.act(a.seat, a.kind.clone()) {
+                Ok(notices) => (rt, notices),
+                Err(_) => return Array::new(),
+            }
+        };
+        let mut fw = Forwarder::omniscient();
+        let events = fw.forward(&rt, &notices).iter().filter_map(signal_dict).collect();
+        *self.cursor.borrow_mut() = Some(rt);
+        events
     }
 
     /// Action `i` of the record: `{seq, seat, type, cards, card, accept}` (`type` is `play`,
@@ -410,11 +423,10 @@ impl ReplayRecorder {
         }
     }
 
-    /// The record cut at the current position and the state there (for `GuandanEngine.resume_from`).
-    pub(crate) fn snapshot(&self) -> Result<(MatchLog, Match), Fail> {
-        let loaded = self.loaded.as_ref().ok_or_else(|| Fail::new(codes::ERR_NO_RECORD, "nothing recorded"))?;
-        let state = self.current().ok_or_else(|| Fail::new(codes::ERR_NO_RECORD, "nothing recorded"))?;
-        Ok((crate::engine::truncated_log(&loaded.log, self.position), state))
+    /// The record cut at the current position (for `GuandanEngine.resume_from`).
+    pub(crate) fn log_at_position(&self) -> Result<MatchLog, Fail> {
+        let loaded = self.loaded.as_ref().ok_or_else(|| Fail::new(ErrorCode::NoRecord, "nothing recorded"))?;
+        Ok(loaded.log.truncated(self.position))
     }
 
     fn take(&mut self, r: Result<Loaded, Fail>, what: &str, at_end: bool) -> i64 {
@@ -431,9 +443,9 @@ impl ReplayRecorder {
             Ok(()) => codes::OK,
             Err(f) => {
                 // Record errors name line numbers and hashes, never hands.
-                godot_warn!("ReplayRecorder.{what}: {} (code {})", f.message, f.code);
-                self.last_error = f.message;
-                f.code
+                godot_warn!("ReplayRecorder.{what}: {} (code {})", f.message, f.num());
+                self.last_error = f.message.clone();
+                f.num()
             }
         }
     }
@@ -524,18 +536,18 @@ mod tests {
     fn damaged_records_are_refused_with_codes() {
         let log = recorded_match(6);
         let text = log.to_jsonl();
-        assert_eq!(parse_and_verify("").err().unwrap().code, codes::ERR_LOG_EMPTY);
-        assert_eq!(parse_and_verify("{not json").err().unwrap().code, codes::ERR_LOG_MALFORMED);
+        assert_eq!(parse_and_verify("").err().unwrap().code, ErrorCode::LogEmpty);
+        assert_eq!(parse_and_verify("{not json").err().unwrap().code, ErrorCode::LogMalformed);
         let newer = text.replacen("\"version\":1", "\"version\":99", 1);
-        assert_eq!(parse_and_verify(&newer).err().unwrap().code, codes::ERR_LOG_VERSION);
+        assert_eq!(parse_and_verify(&newer).err().unwrap().code, ErrorCode::LogVersion);
         // A changed seed deals other cards: the first action no longer applies, or a hash differs.
         let seed = log.header.seed;
         let reseeded = text.replacen(&format!("\"seed\":{seed}"), &format!("\"seed\":{}", seed + 1), 1);
         let code = parse_and_verify(&reseeded).err().unwrap().code;
-        assert!(code == codes::ERR_LOG_REJECTED || code == codes::ERR_LOG_HASH, "{code}");
+        assert!(code == ErrorCode::LogRejected || code == ErrorCode::LogHash, "{code}");
         if let Some(cp) = log.checkpoints.first() {
             let bad = text.replacen(&cp.hash, &"0".repeat(64), 1);
-            assert_eq!(parse_and_verify(&bad).err().unwrap().code, codes::ERR_LOG_HASH);
+            assert_eq!(parse_and_verify(&bad).err().unwrap().code, ErrorCode::LogHash);
         }
         assert!(parse_and_verify(&text).is_ok());
     }
@@ -549,7 +561,7 @@ mod tests {
         assert_eq!(read_record(&path).unwrap(), "again\n");
         let names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(names.len(), 1, "{names:?}");
-        assert_eq!(read_record(&dir.join("none.jsonl")).unwrap_err().code, codes::ERR_NOT_FOUND);
+        assert_eq!(read_record(&dir.join("none.jsonl")).unwrap_err().code, ErrorCode::NotFound);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -288,7 +288,7 @@ impl GuandanRules {
             }
             None => {
                 godot_warn!("GuandanRules.apply_preset: unknown preset {name:?}");
-                codes::ERR_BAD_ARGUMENT
+                codes::num(guandan_core::error::ErrorCode::BadArgument)
             }
         }
     }
@@ -354,7 +354,7 @@ impl GuandanRules {
             }
             Err(e) => {
                 godot_warn!("GuandanRules.load_json: {e}");
-                codes::ERR_BAD_ARGUMENT
+                codes::num(guandan_core::error::ErrorCode::BadArgument)
             }
         }
     }

@@ -8,7 +8,7 @@ use guandan_ai::service::{AiRequest, AiResult};
 use guandan_core::card::CardSet;
 use guandan_core::error::ErrorCode;
 use guandan_core::game::{ActionKind, Event, Match, Phase, RuleError, Seat};
-use guandan_core::log::{LogError, MatchLog};
+use guandan_core::log::{LogError, MatchLog, MatchMeta, PlayerMeta};
 use guandan_core::rules::RuleConfig;
 use guandan_core::view::PlayerView;
 use std::time::Duration;
@@ -86,13 +86,26 @@ pub struct Runtime {
     turn_clock: f64,
     clock_seq: u64,
     match_clock: f64,
+    /// The host feeds time ([`Runtime::tick`]): human actions are recorded with their thinking time.
+    ticked: bool,
 }
 
 impl Runtime {
     /// A new match; the notices announce it (match start, deal start, hands, first duty).
     pub fn start(cfg: RuntimeConfig) -> Result<(Runtime, Vec<Notice>), RuleError> {
         let (m, events) = Match::new(cfg.seed, cfg.rules.clone())?;
-        let mut rt = Runtime::around(m, MatchLog::new(cfg.seed, cfg.rules), cfg.seats, cfg.clocks);
+        let mut log = MatchLog::new(cfg.seed, cfg.rules);
+        log.header.meta = Some(MatchMeta {
+            players: std::array::from_fn(|s| PlayerMeta {
+                name: String::new(),
+                ai: match &cfg.seats[s] {
+                    Controller::Ai(p) => Some(format!("{:?}", p.level)),
+                    Controller::Human => None,
+                },
+            }),
+            mode: String::new(),
+        });
+        let mut rt = Runtime::around(m, log, cfg.seats, cfg.clocks);
         let mut notices = vec![Notice::everyone(0, Out::MatchStarted { seed: cfg.seed })];
         notices.extend(rt.translate(&events));
         Ok((rt, notices))
@@ -120,6 +133,7 @@ impl Runtime {
             turn_clock: 0.0,
             clock_seq: 0,
             match_clock: 0.0,
+            ticked: false,
         }
     }
 
@@ -162,13 +176,18 @@ impl Runtime {
         if limit <= 0.0 || !self.human_duties().contains(&seat) {
             return None;
         }
-        let used = if self.clock_seq == self.m.seq() { self.turn_clock } else { 0.0 };
-        Some((limit - used).max(0.0))
+        Some((limit - self.current_turn_clock()).max(0.0))
     }
 
     /// The AI decision being waited for: its seat and the `seq` it is for.
     pub fn pending_ai(&self) -> Option<(Seat, u64)> {
         self.pending.map(|p| (p.seat, p.seq))
+    }
+
+    /// Names the players and the mode in the record (for statistics and record lists); the
+    /// rules never read it. `start` fills in each seat's AI level.
+    pub fn set_meta(&mut self, meta: MatchMeta) {
+        self.log.header.meta = Some(meta);
     }
 
     pub fn set_ai_hard_limit(&mut self, limit: Duration) {
@@ -186,7 +205,8 @@ impl Runtime {
         if self.is_ai(seat) {
             return Err(RuntimeError::NotHuman(seat));
         }
-        Ok(self.apply(seat, kind)?)
+        let think = self.ticked.then(|| Duration::from_secs_f64(self.current_turn_clock()));
+        Ok(self.apply_timed(seat, kind, think)?)
     }
 
     /// Hands a seat to the AI or back to its human (auto-play, hosting). A decision in flight
@@ -248,7 +268,7 @@ impl Runtime {
             vec![Notice::everyone(self.m.seq(), Out::AiDecided { seat: r.seat, elapsed_ms, fell_back: r.fell_back })];
         let easy = guandan_ai::l1::l1_decision(&self.m.view(Some(r.seat))).action;
         for kind in [r.decision.action, easy, ActionKind::Timeout] {
-            if let Ok(more) = self.apply(r.seat, kind) {
+            if let Ok(more) = self.apply_timed(r.seat, kind, Some(r.elapsed)) {
                 notices.extend(more);
                 return notices;
             }
@@ -270,21 +290,26 @@ impl Runtime {
     /// refused the timeout action (nothing was applied for that seat).
     pub fn tick(&mut self, elapsed: Duration) -> Result<Vec<Notice>, RuntimeError> {
         let dt = elapsed.as_secs_f64();
-        if !self.clocks || self.m.is_over() {
+        if self.m.is_over() {
             return Ok(Vec::new());
         }
-        let minutes = self.m.rules().max_match_minutes;
-        self.match_clock += dt;
-        if minutes > 0 && self.match_clock >= f64::from(minutes) * 60.0 {
-            return Ok(self.apply(0, ActionKind::TimeUp)?);
-        }
+        // Time runs whether or not clocks are enforced: it is the players' thinking time.
+        self.ticked = true;
         if self.clock_seq != self.m.seq() {
             self.clock_seq = self.m.seq();
             self.turn_clock = 0.0;
         }
+        self.turn_clock += dt;
+        self.match_clock += dt;
+        if !self.clocks {
+            return Ok(Vec::new());
+        }
+        let minutes = self.m.rules().max_match_minutes;
+        if minutes > 0 && self.match_clock >= f64::from(minutes) * 60.0 {
+            return Ok(self.apply(0, ActionKind::TimeUp)?);
+        }
         let duties = self.human_duties();
         let Some(&first) = duties.first() else { return Ok(Vec::new()) };
-        self.turn_clock += dt;
         let limit = self.turn_limit(first);
         if limit <= 0.0 || self.turn_clock < limit {
             return Ok(Vec::new());
@@ -293,7 +318,8 @@ impl Runtime {
         for seat in duties {
             if self.m.to_act().contains(&seat) {
                 notices.push(Notice::everyone(self.m.seq(), Out::TimedOut { seat }));
-                notices.extend(self.apply(seat, ActionKind::Timeout)?);
+                let think = Duration::from_secs_f64(self.current_turn_clock());
+                notices.extend(self.apply_timed(seat, ActionKind::Timeout, Some(think))?);
             }
         }
         Ok(notices)
@@ -301,16 +327,26 @@ impl Runtime {
 
     // ----- internals -----
 
+    /// Seconds since the current state's duty began (0 after an action the host has not ticked past).
+    fn current_turn_clock(&self) -> f64 {
+        if self.clock_seq == self.m.seq() { self.turn_clock } else { 0.0 }
+    }
+
     fn turn_limit(&self, seat: Seat) -> f64 {
         if !self.clocks || self.is_ai(seat) { 0.0 } else { f64::from(self.m.rules().turn_time_limit_s) }
     }
 
-    /// Applies and records an action, then lets AI seats vote on an open surrender.
     fn apply(&mut self, seat: Seat, kind: ActionKind) -> Result<Vec<Notice>, RuleError> {
+        self.apply_timed(seat, kind, None)
+    }
+
+    /// Applies and records an action (with the time the player took, when known), then lets AI
+    /// seats vote on an open surrender.
+    fn apply_timed(&mut self, seat: Seat, kind: ActionKind, think: Option<Duration>) -> Result<Vec<Notice>, RuleError> {
         let accepted_vote = matches!(kind, ActionKind::SurrenderVote { accept: true });
         let action = self.m.action(seat, kind);
         let events = self.m.apply(&action)?;
-        self.log.record(&action, &events, &self.m);
+        self.log.record_timed(&action, &events, &self.m, think);
         if self.pending.is_some_and(|p| p.seq != self.m.seq()) {
             self.pending = None;
         }

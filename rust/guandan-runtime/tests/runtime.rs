@@ -272,3 +272,24 @@ fn surrender_is_voted_by_ai_seats_at_once() {
     assert_eq!(votes, 3);
     assert!(matches!(notices.last().map(|n| &n.out), Some(Out::MatchEnded { .. })));
 }
+
+#[test]
+fn the_record_names_ai_levels_and_times_decisions() {
+    let seats = [Controller::Human, ai(AiLevel::L2), ai(AiLevel::L1), ai(AiLevel::L3)];
+    let (mut rt, _) = Runtime::start(config(14, seats)).unwrap();
+    let meta = rt.log().header.meta.clone().unwrap();
+    let levels: Vec<Option<String>> = meta.players.iter().map(|p| p.ai.clone()).collect();
+    assert_eq!(levels, [None, Some("L2".into()), Some("L1".into()), Some("L3".into())]);
+    // Seat 0 thinks 2.5 s (clocks off: not enforced, still measured), then acts.
+    while rt.state().turn() != 0 {
+        rt.decide_now().unwrap();
+    }
+    rt.tick(Duration::from_millis(2500)).unwrap();
+    let play = rt.state().legal_plays()[0];
+    rt.act(0, guandan_core::game::Match::play_kind(&play)).unwrap();
+    let n = rt.log().actions.len();
+    assert_eq!(rt.log().think_ms[n - 1], Some(2500));
+    assert!(rt.log().think_ms[..n - 1].iter().all(Option::is_some), "AI decisions carry their time");
+    let text = rt.log().to_jsonl();
+    assert_eq!(MatchLog::parse(&text).unwrap().think_ms, rt.log().think_ms);
+}

@@ -8,8 +8,17 @@ extends Node
 ## Checks record a failure and let the test go on. Errors and warnings that Godot or the Rust
 ## extension log while the test runs fail it too, unless the test claims them with expect_logged().
 ## Script errors cannot be claimed: tools/test-godot fails the run on any "SCRIPT ERROR" line.
+## A test that makes no check at all fails ("checked nothing"), and each test has its own time
+## limit (DEFAULT_TIMEOUT_S; override timeout_for() for a longer one).
+
+## Seconds one test may take before the runner fails it and goes on with the next.
+const DEFAULT_TIMEOUT_S := 90.0
 
 var _failures: PackedStringArray = []
+var _checks := 0  # checks made (expect*, fail): a test that makes none has tested nothing
+## Set by the runner when the test ran past its time limit: the waiting helpers return at once,
+## so the test unwinds instead of staying suspended.
+var _cancelled := false
 var _logged: Array[String] = []  # "ERROR: ..." / "WARNING: ..." lines logged during this test
 var _log_source := Callable()  # set by the runner: returns (and forgets) the lines logged so far
 
@@ -24,17 +33,25 @@ func after_each() -> void:
 	pass
 
 
+## The time limit of test `method` in seconds.
+func timeout_for(_method: StringName) -> float:
+	return DEFAULT_TIMEOUT_S
+
+
 func fail(message: String) -> void:
+	_checks += 1
 	_failures.append(message + _where())
 
 
 func expect(condition: bool, message := "expected true") -> bool:
+	_checks += 1
 	if not condition:
 		fail(message)
 	return condition
 
 
 func expect_eq(actual: Variant, expected: Variant, message := "") -> bool:
+	_checks += 1
 	if _same(actual, expected):
 		return true
 	fail("%sexpected %s, got %s" % [_prefix(message), _show(expected), _show(actual)])
@@ -42,6 +59,7 @@ func expect_eq(actual: Variant, expected: Variant, message := "") -> bool:
 
 
 func expect_ne(actual: Variant, unexpected: Variant, message := "") -> bool:
+	_checks += 1
 	if not _same(actual, unexpected):
 		return true
 	fail("%sdid not expect %s" % [_prefix(message), _show(actual)])
@@ -51,6 +69,7 @@ func expect_ne(actual: Variant, unexpected: Variant, message := "") -> bool:
 ## Claims the first logged error/warning containing `fragment` (it then does not fail the test);
 ## fails if none was logged. Use it to check that bad input is reported.
 func expect_logged(fragment: String) -> bool:
+	_checks += 1
 	_collect_log()
 	for i in _logged.size():
 		if fragment in _logged[i]:
@@ -62,18 +81,22 @@ func expect_logged(fragment: String) -> bool:
 
 ## Waits `count` process frames (for tests that need the tree to run).
 func frames(count := 1) -> void:
-	for i in count:
-		await get_tree().process_frame
+	await Waits.frames(get_tree(), count, _is_cancelled)
 
 
 ## Awaits frames until `cond` returns true or `seconds` pass; returns whether it came true.
 func wait_until(cond: Callable, seconds := 60.0) -> bool:
-	var end := Time.get_ticks_msec() + int(seconds * 1000.0)
-	while not cond.call():
-		if Time.get_ticks_msec() > end:
-			return false
-		await get_tree().process_frame
-	return true
+	return await Waits.until(get_tree(), cond, seconds, _is_cancelled)
+
+
+## Waits `ms` of real time, frame by frame (timers count frame deltas, which can jump in a
+## headless run).
+func sleep(ms: int) -> void:
+	await Waits.sleep(get_tree(), ms, _is_cancelled)
+
+
+func _is_cancelled() -> bool:
+	return _cancelled
 
 
 func _collect_log() -> void:
@@ -85,6 +108,8 @@ func _collect_log() -> void:
 func _outcome() -> PackedStringArray:
 	_collect_log()
 	var out := _failures.duplicate()
+	if _checks == 0:
+		out.append("checked nothing: a test must make at least one check (expect*, fail)")
 	for line in _logged:
 		out.append("unexpected log: " + line)
 	return out

@@ -3,8 +3,10 @@ extends Node
 ## res://tests_godot (Godot only loads scripts from inside its project) and runs this scene:
 ##   tools/godot --headless --path godot-project res://tests_godot/framework/runner.tscn [-- FILTER]
 ## It finds every test_*.gd below res://tests_godot, runs each test_* method on a fresh instance
-## (see gd_test_suite.gd), prints one line per test and, as its very last line,
-## "N passed, N failed"; it quits with exit code 1 if anything failed or nothing ran.
+## (see gd_test_suite.gd) within that test's time limit, prints one line per test and, as its
+## very last line, "N passed, N failed"; it quits with exit code 1 if anything failed or nothing
+## ran. A test that makes no check fails, and so does one that runs past its time limit (the
+## runner then frees it and goes on).
 ## FILTER (optional): only tests whose "file.gd:method" contains it.
 
 const TEST_ROOT := "res://tests_godot"
@@ -90,21 +92,44 @@ func _run_file(path: String, filter: String) -> Array[int]:
 	return [passed, failed]
 
 
-func _run_test(script: GDScript, method: StringName) -> PackedStringArray:
+## Runs one test method on a fresh instance of `script`; returns its problems (empty = passed).
+## `timeout_s` < 0: the suite's own limit for that method.
+func _run_test(script: GDScript, method: StringName, timeout_s := -1.0) -> PackedStringArray:
 	_logger.take()  # drop whatever was logged between tests
 	var orphans_before := Performance.get_monitor(Performance.OBJECT_ORPHAN_NODE_COUNT)
 	var suite: GdTestSuite = script.new()
 	suite._log_source = _logger.take
 	add_child(suite)
+	var limit := timeout_s if timeout_s >= 0.0 else suite.timeout_for(method)
 	suite.before_each()
-	# A script error inside the test aborts only the test method; the logger reports it.
-	await suite.call(method)
+	# The runner does not await the test itself, so it can stop waiting for it. A script error
+	# inside the test aborts only the test method; the logger reports it.
+	var done := [false]
+	var state: Variant = suite.call(method)
+	if state is Object and (state as Object).has_signal(&"completed"):
+		# A coroutine: call() returned its state at the first await.
+		(state as Object).connect(&"completed", func(_result: Variant = null) -> void: done[0] = true)
+	else:
+		done[0] = true
+	var deadline := Time.get_ticks_msec() + int(limit * 1000.0)
+	while not done[0] and Time.get_ticks_msec() < deadline:
+		await get_tree().process_frame
+	var suite_timed_out: bool = not done[0]
+	if not done[0]:
+		suite.fail("timed out after %.0f s" % limit)
+		# Let it unwind: its waiting helpers now return at once. A test stuck on some other
+		# signal stays suspended and is dropped with its instance.
+		suite._cancelled = true
+		var grace := Time.get_ticks_msec() + 2000
+		while not done[0] and Time.get_ticks_msec() < grace:
+			await get_tree().process_frame
 	suite.after_each()
 	var problems := suite._outcome()
 	remove_child(suite)
+	# A test that timed out is still suspended in an await: freeing its instance drops it.
 	suite.free()
 	var orphans := int(Performance.get_monitor(Performance.OBJECT_ORPHAN_NODE_COUNT) - orphans_before)
-	if orphans > 0:
+	if orphans > 0 and not suite_timed_out:
 		problems.append("%d node(s) left outside the tree: free what the test creates" % orphans)
 	return problems
 

@@ -33,12 +33,6 @@ func after_each() -> void:
 	Settings.reset_for_tests()
 
 
-## Waits real time (timers count frame deltas, which can jump in a headless run).
-func _sleep(ms: int) -> void:
-	var end := Time.get_ticks_msec() + ms
-	while Time.get_ticks_msec() < end:
-		await get_tree().process_frame
-
 
 ## 27 cards from the two decks, mixed.
 func _deal27() -> PackedInt32Array:
@@ -104,7 +98,7 @@ func test_tap_toggles_and_ctrl_click_adds() -> void:
 	expect_eq(hand.selected_ids(), PackedInt32Array([order[2], order[5]]))
 	pointer.tap(_center_of(order[2]), true)  # Ctrl-click on a selected card keeps it
 	expect_eq(hand.selected_ids(), PackedInt32Array([order[2], order[5]]))
-	await _sleep(350)  # not a double tap
+	await sleep(350)  # not a double tap
 	pointer.tap(_center_of(order[2]))
 	expect_eq(hand.selected_ids(), PackedInt32Array([order[5]]), "a plain tap toggles off")
 
@@ -142,16 +136,16 @@ func test_double_tap_plays_and_long_press_groups() -> void:
 	pointer.double_tap(_center_of(order[7]))
 	expect_eq(played[0], 1, "double tap asks to play")
 	expect_eq(hand.selected_ids(), PackedInt32Array([order[7]]), "the card stays selected")
-	await _sleep(350)
+	await sleep(350)
 	pointer.press(_center_of(order[12]))
-	await _sleep(600)
+	await sleep(600)
 	pointer.release(_center_of(order[12]))
 	expect_eq(grouping.size(), 1, "long press opens grouping")
 	expect(not (order[12] in hand.selected_ids()), "a long press does not toggle")
 	# Moving more than 5 px cancels the long press.
 	pointer.press(_center_of(order[15]))
 	pointer.move(_center_of(order[15]) + Vector2(7, 0))
-	await _sleep(600)
+	await sleep(600)
 	pointer.release(_center_of(order[15]) + Vector2(7, 0))
 	expect_eq(grouping.size(), 1, "no long press after moving")
 

@@ -27,8 +27,8 @@ func test_screens_leave_no_connections_behind() -> void:
 			"res://replay/replay_list.tscn", "res://table/table.tscn"]:
 		var screen: Node = load(path).instantiate()
 		if screen.has_method(&"open"):
-			screen.open({mode = &"training", all_ai = true, ai_levels = [1, 1, 1], human_seat_level = 1, seed = 3,
-				ai_min_think_ms = 0, turn_timer = false, save_record = false})
+			screen.open({config = MatchConfig.with({mode = &"training", all_ai = true, ai_levels = [1, 1, 1], human_seat_level = 1, seed = 3,
+				ai_min_think_ms = 0, turn_timer = 0, save_record = false})})
 		add_child(screen)
 		await frames(20)  # a match runs, cards fly, tweens start
 		if path.ends_with("app.tscn") or path.ends_with("table.tscn"):

@@ -13,7 +13,7 @@ func before_each() -> void:
 
 func after_each() -> void:
 	if record != "":
-		ClassDB.class_call_static(&"ReplayRecorder", &"delete_record", record)
+		MatchController.delete_record(record)
 	Settings.reset_for_tests()
 
 
@@ -21,9 +21,9 @@ func after_each() -> void:
 func _record_match(actions: int) -> String:
 	var controller := MatchController.new()
 	add_child(controller)
-	controller.start({all_ai = true, ai_levels = [1, 1, 1], human_seat_level = 1, seed = 21, ai_min_think_ms = 0,
-		turn_timer = false})
-	await wait_until(func() -> bool: return controller.engine.get_action_count() >= actions)
+	controller.start(MatchConfig.with({all_ai = true, ai_levels = [1, 1, 1], human_seat_level = 1, seed = 21, ai_min_think_ms = 0,
+		turn_timer = 0}))
+	await wait_until(func() -> bool: return controller.action_count() >= actions)
 	var name := controller.save_record()
 	controller.queue_free()
 	return name
@@ -42,7 +42,7 @@ func test_replay_list_and_player() -> void:
 	player.open({record = record})
 	add_child(player)
 	await frames(2)
-	var total: int = player.recorder.get_action_count()
+	var total: int = player.controller.record_length()
 	expect(total >= 120, "record has the actions (%d)" % total)
 	expect_eq(player.current_position(), 0)
 	expect_eq(_cards_shown(player), 108, "every card is shown at the start")
@@ -50,7 +50,7 @@ func test_replay_list_and_player() -> void:
 		player.step_forward()
 	expect_eq(player.current_position(), 40)
 	var shown := _cards_shown(player)
-	var st: Dictionary = player.recorder.get_state()
+	var st: Dictionary = player.controller.record_state()
 	var in_hands := 0
 	for c in PackedInt32Array(st.card_counts):
 		in_hands += c

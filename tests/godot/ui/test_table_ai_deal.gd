@@ -16,16 +16,15 @@ func after_each() -> void:
 
 
 ## A table for `config`, not yet in the tree (connect to it, then add it).
-func _make_table(config: Dictionary) -> Control:
+func _make_table(config: MatchConfig) -> Control:
 	var t: Control = load("res://table/table.tscn").instantiate()
-	t.open(config)
+	t.open({config = config})
 	return t
 
 
-## Waits (real time, up to `seconds`) until `cond` is true; false on timeout.
 func test_four_ai_seats_play_two_deals() -> void:
-	table = _make_table({mode = &"training", all_ai = true, ai_levels = [1, 1, 1], human_seat_level = 1,
-		seed = 11, ai_min_think_ms = 0, turn_timer = false, save_record = false, rules = "competition"})
+	table = _make_table(MatchConfig.with({mode = &"training", all_ai = true, ai_levels = [1, 1, 1], human_seat_level = 1,
+		seed = 11, ai_min_think_ms = 0, turn_timer = 0, save_record = false, rules = "competition"}))
 	var seen := {}
 	var max_groups := [0]
 	table.event_handled.connect(func(e: Dictionary) -> void:

@@ -19,11 +19,6 @@ func after_each() -> void:
 	Settings.reset_for_tests()
 
 
-func _sleep(ms: int) -> void:
-	var end := Time.get_ticks_msec() + ms
-	while Time.get_ticks_msec() < end:
-		await get_tree().process_frame
-
 
 func _center(c: Control) -> Vector2:
 	return c.get_global_rect().get_center()
@@ -60,8 +55,8 @@ func _select(cards: PackedInt32Array) -> String:
 
 func test_a_scripted_human_plays_a_deal_with_input_events() -> void:
 	table = load("res://table/table.tscn").instantiate()
-	table.open({mode = &"training", ai_levels = [1, 1, 1], seed = 5, ai_min_think_ms = 0, turn_timer = false, save_record = false,
-		rules = "competition"})
+	table.open({config = MatchConfig.with({mode = &"training", ai_levels = [1, 1, 1], seed = 5, ai_min_think_ms = 0, turn_timer = 0, save_record = false,
+		rules = "competition"})})
 	var panels: Array = []
 	table.deal_panel_shown.connect(func(e: Dictionary) -> void: panels.append(e))
 	add_child(table)
@@ -106,7 +101,7 @@ func test_a_scripted_human_plays_a_deal_with_input_events() -> void:
 					pointer.tap(_center(table.play_button))
 					used["play button"] = true
 				1:
-					await _sleep(320)
+					await sleep(320)
 					var last := cards[cards.size() - 1]
 					pointer.tap(_card_point(last))  # unselects it …
 					pointer.tap(_card_point(last))  # … and the double tap plays (re-selecting it)

@@ -22,7 +22,7 @@ func after_each() -> void:
 func _find_seed() -> Array:
 	var engine := GuandanEngine.new()
 	add_child(engine)
-	engine.use_turn_timer = false
+	engine.use_turn_timer = 0
 	engine.paused = true
 	for seed in range(1, 400):
 		var hand: PackedInt32Array = engine.deal(seed)[0]
@@ -49,9 +49,9 @@ func _find_seed() -> Array:
 	return []
 
 
-func _open(config: Dictionary) -> void:
+func _open(config: MatchConfig) -> void:
 	table = load("res://table/table.tscn").instantiate()
-	table.open(config)
+	table.open({config = config})
 	add_child(table)
 	await frames(2)
 
@@ -62,8 +62,8 @@ func test_wild_snap_readings_heat_map_and_ai_debug() -> void:
 		return
 	Settings.set_value(&"heat_map", true)
 	Settings.set_value(&"ai_debug", true)
-	await _open({mode = &"training", ai_levels = [1, 1, 1], seed = found[0], ai_min_think_ms = 0,
-		turn_timer = false, save_record = false})
+	await _open(MatchConfig.with({mode = &"training", ai_levels = [1, 1, 1], seed = found[0], ai_min_think_ms = 0,
+		turn_timer = 0, save_record = false}))
 	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my lead")
 	var hand: HandView = table.hand
 	var heated := 0
@@ -104,10 +104,10 @@ func test_wild_snap_readings_heat_map_and_ai_debug() -> void:
 
 func test_confirm_before_playing() -> void:
 	Settings.set_value(&"confirm_play", true)
-	await _open({mode = &"match", ai_levels = [1, 1, 1], seed = 3, ai_min_think_ms = 0, turn_timer = false,
-		save_record = false})
+	await _open(MatchConfig.with({mode = &"match", ai_levels = [1, 1, 1], seed = 3, ai_min_think_ms = 0, turn_timer = 0,
+		save_record = false}))
 	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
-	var advice: Array = table.controller.advisor.legal_plays(PackedInt32Array())
+	var advice: Array = table.controller.legal_plays()
 	if not expect(not advice.is_empty(), "legal plays"):
 		return
 	var cards := PackedInt32Array(advice[0].cards)
@@ -121,14 +121,14 @@ func test_confirm_before_playing() -> void:
 
 
 func test_end_of_deal_and_end_of_match_panels() -> void:
-	await _open({mode = &"training", all_ai = true, ai_levels = [1, 1, 1], human_seat_level = 1, seed = 4,
-		ai_min_think_ms = 0, turn_timer = false, save_record = false})
+	await _open(MatchConfig.with({mode = &"training", all_ai = true, ai_levels = [1, 1, 1], human_seat_level = 1, seed = 4,
+		ai_min_think_ms = 0, turn_timer = 0, save_record = false}))
 	var requested: Array = []
 	var on_replay := func(r: String) -> void: requested.append(r)
 	EventBus.replay_requested.connect(on_replay)
 	table.controller.set_paused(true)
-	table.controller.engine.stop_match()
-	table._enqueue({"signal": &"deal_ended", "order": PackedInt32Array([2, 0, 1, 3]),
+	table.controller.stop()
+	table.events.enqueue({"signal": &"deal_ended", "order": PackedInt32Array([2, 0, 1, 3]),
 		"level_changes": {winner_team = 0, before = PackedInt32Array([2, 2]), after = PackedInt32Array([5, 2])}})
 	expect(table.modal.is_open(), "end-of-deal panel")
 	var text := _panel_text()
@@ -136,7 +136,7 @@ func test_end_of_deal_and_end_of_match_panels() -> void:
 		expect(part in text, "deal panel shows %s" % part)
 	table.modal.press(&"next")
 	table.last_record = ""
-	table._enqueue({"signal": &"match_ended", "winner_team": 0, "reason": "ace_won"})
+	table.events.enqueue({"signal": &"match_ended", "winner_team": 0, "reason": "ace_won"})
 	expect(table.modal.is_open(), "end-of-match panel")
 	expect("Your team wins the match!" in _panel_text(), "winner shown")
 	expect(table.modal.button(&"menu") != null and table.modal.button(&"again") != null, "menu and play again")
@@ -152,12 +152,12 @@ func _panel_text() -> String:
 
 
 func test_surrender_from_the_pause_menu_ends_the_match() -> void:
-	await _open({mode = &"match", ai_levels = [1, 1, 1], seed = 8, ai_min_think_ms = 0, turn_timer = false,
-		save_record = false})
+	await _open(MatchConfig.with({mode = &"match", ai_levels = [1, 1, 1], seed = 8, ai_min_think_ms = 0, turn_timer = 0,
+		save_record = false}))
 	expect(await wait_until(func() -> bool: return table.is_idle()), "table idle")
 	var ended: Array = []
 	table.match_panel_shown.connect(func(e: Dictionary) -> void: ended.append(e))
-	table._open_pause_menu()
+	table.pause_menu.open()
 	expect(table.modal.button(&"surrender") != null, "surrender offered")
 	table.modal.press(&"surrender")
 	expect(await wait_until(func() -> bool: return not ended.is_empty()), "the match ends")
@@ -168,24 +168,24 @@ func test_surrender_from_the_pause_menu_ends_the_match() -> void:
 
 
 func test_the_turn_clock_shows_and_passes_for_the_player() -> void:
-	await _open({mode = &"match", ai_levels = [1, 1, 1], seed = 6, ai_min_think_ms = 0, turn_time_limit_s = 1,
-		save_record = false})
+	await _open(MatchConfig.with({mode = &"match", ai_levels = [1, 1, 1], seed = 6, ai_min_think_ms = 0, turn_time_limit_s = 1,
+		save_record = false}))
 	var timed_out: Array = []
 	table.event_handled.connect(func(e: Dictionary) -> void:
 		if e["signal"] == &"turn_timed_out" and int(e.seat) == 0:
 			timed_out.append(e))
 	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
-	expect(table._my_countdown.visible, "the countdown bar shows")
+	expect(table.my_countdown.visible, "the countdown bar shows")
 	await frames(3)
-	expect(table._my_countdown.value < 1.0, "and runs down")
+	expect(table.my_countdown.value < 1.0, "and runs down")
 	expect(await wait_until(func() -> bool: return not timed_out.is_empty(), 5.0), "the engine acts when time runs out")
 
 
 func test_keyboard_shortcuts() -> void:
 	var Pointer := preload("res://tests_godot/ui/pointer.gd")
 	var pointer = Pointer.new(get_viewport())
-	await _open({mode = &"training", ai_levels = [1, 1, 1], seed = 9, ai_min_think_ms = 0, turn_timer = false,
-		save_record = false})
+	await _open(MatchConfig.with({mode = &"training", ai_levels = [1, 1, 1], seed = 9, ai_min_think_ms = 0, turn_timer = 0,
+		save_record = false}))
 	# Wait for a turn where passing is allowed (someone else leads).
 	var ok := await wait_until(func() -> bool:
 		if table.is_idle() and table.duty == &"play" and not table.can_pass:

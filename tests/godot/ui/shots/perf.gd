@@ -35,20 +35,17 @@ func _ready() -> void:
 		Settings.set_value(&"low_perf", true)
 	var app: Control = load("res://ui/app.tscn").instantiate()
 	add_child(app)
-	for i in 10:
-		await get_tree().process_frame
+	await Waits.frames(get_tree(), 10)
 	var panels: Array = []
-	EventBus.match_requested.emit({mode = &"training", all_ai = true, ai_levels = [2, 2, 2], human_seat_level = 2,
-		seed = _seed, ai_min_think_ms = 0, turn_timer = false, save_record = false})
-	while app.current_name != &"table":
-		await get_tree().process_frame
+	EventBus.match_requested.emit(MatchConfig.with({mode = &"training", all_ai = true, ai_levels = [2, 2, 2], human_seat_level = 2,
+		seed = _seed, ai_min_think_ms = 0, turn_timer = 0, save_record = false}))
+	await Waits.until(get_tree(), func() -> bool: return app.current_name == &"table", 30.0)
 	var table: Control = app.current
 	table.deal_panel_shown.connect(func(e: Dictionary) -> void: panels.append(e))
 	var start := Time.get_ticks_msec()
 	_last_us = Time.get_ticks_usec()
 	_recording = true
-	while panels.is_empty() and Time.get_ticks_msec() - start < 600000:
-		await get_tree().process_frame
+	await Waits.until(get_tree(), func() -> bool: return not panels.is_empty(), 600.0)
 	_recording = false
 	var seconds := (Time.get_ticks_msec() - start) / 1000.0
 	if panels.is_empty():

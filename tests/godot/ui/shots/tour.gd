@@ -57,8 +57,8 @@ func _ready() -> void:
 func _run() -> bool:
 	await _frames(30)
 	await _shot("menu")
-	EventBus.match_requested.emit({mode = &"training", rules = "competition", ai_levels = [2, 2, 2], seed = _seed,
-		ai_min_think_ms = 0, turn_timer = false, save_record = false})
+	EventBus.match_requested.emit(MatchConfig.with({mode = &"training", rules = "competition", ai_levels = [2, 2, 2], seed = _seed,
+		ai_min_think_ms = 0, turn_timer = 0, save_record = false}))
 	if not await _until(func() -> bool: return _table() != null, 10.0):
 		return _fail("no table")
 	var table: Control = _table()
@@ -78,7 +78,7 @@ func _run() -> bool:
 		if not table.is_idle():
 			continue
 		if _probe and table.tribute_info_shown():
-			print("probe: seed %d deal 2 tribute: %s" % [_seed, table._tribute_lines.get_children().map(func(l: Label) -> String: return l.text)])
+			print("probe: seed %d deal 2 tribute: %s" % [_seed, table.tribute_panel.lines()])
 			return true
 		if deal_end_shown and (table.duty == &"tribute" or table.duty == &"return"
 				or (table.tribute_info_shown() and table.history.lines().is_empty())):
@@ -143,7 +143,7 @@ func _other_screens(table: Control) -> bool:
 	await _until(func() -> bool: return _app.current_name == &"replay", 5.0)
 	var player: Control = _app.current
 	await _frames(5)
-	player.seek(int(player.recorder.get_action_count() * 0.4))
+	player.seek(int(player.controller.record_length() * 0.4))
 	await _frames(20)
 	await _shot("replay")
 	ClassDB.class_call_static(&"ReplayRecorder", &"delete_record", record)
@@ -188,14 +188,8 @@ func _fail(why: String) -> bool:
 
 
 func _frames(n: int) -> void:
-	for i in n:
-		await get_tree().process_frame
+	await Waits.frames(get_tree(), n)
 
 
 func _until(cond: Callable, seconds: float) -> bool:
-	var end := Time.get_ticks_msec() + int(seconds * 1000.0)
-	while not cond.call():
-		if Time.get_ticks_msec() > end:
-			return false
-		await get_tree().process_frame
-	return true
+	return await Waits.until(get_tree(), cond, seconds)

@@ -1,0 +1,63 @@
+class_name MatchConfig
+extends Resource
+## What a match is started with: the menu fills one, EventBus.match_requested carries it, the
+## table hands it to its MatchController. Typed fields instead of a free-form Dictionary, so a
+## misspelt option is an error where it is written, not a silently ignored key.
+
+## &"training" (hints, no turn clock) or &"match" (turn clock, no hints).
+@export var mode: StringName = &"training"
+## A rule preset: "competition", "huaian" or "house" (res://resources/rules/<name>.tres).
+@export var rules := "competition"
+## AI levels (1 easy .. 3 hard) of seats 1, 2, 3 (east, north, west).
+@export var ai_levels: Array[int] = [2, 2, 2]
+## The match seed; `has_seed` false = a random one is drawn when the match starts.
+@export var seed := 0
+@export var has_seed := false
+## A match of four AIs that the table only watches; seat 0 then plays at `human_seat_level`.
+@export var all_ai := false
+@export var human_seat_level := 2
+## Keep each AI decision's reasons for the debug overlay (the table sets it from Settings).
+@export var ai_debug := false
+## Least time between asking an AI and its move, so play can be followed by eye.
+@export var ai_min_think_ms := 400
+## How long one frame may wait for AI answers, in ms (the engine's ai_frame_budget_ms).
+@export var ai_frame_budget_ms := 4.0
+## The turn clock: -1 = the mode's default (on in matches), 0 = off, 1 = on.
+@export_range(-1, 1) var turn_timer := -1
+## Overrides the preset's turn time in seconds (-1 = the preset's).
+@export var turn_time_limit_s := -1
+## Save the match as a replay record (off in tests that must leave no files).
+@export var save_record := true
+
+
+## A config with these fields set, e.g. `MatchConfig.with({mode = &"match", seed = 5})`; `seed`
+## also sets `has_seed`. An unknown field is an error (and is ignored).
+static func with(fields: Dictionary) -> MatchConfig:
+	var c := MatchConfig.new()
+	var known := {}
+	for p: Dictionary in c.get_property_list():
+		if int(p.usage) & PROPERTY_USAGE_SCRIPT_VARIABLE:
+			known[StringName(p.name)] = true
+	for key: Variant in fields:
+		if not known.has(StringName(key)):
+			push_error("MatchConfig: unknown field %s" % key)
+			continue
+		if key == "ai_levels":
+			c.ai_levels.assign(fields[key])
+		else:
+			c.set(StringName(key), fields[key])
+	if fields.has("seed"):
+		c.has_seed = true
+	return c
+
+
+## Whether the turn clock runs.
+func uses_turn_timer() -> bool:
+	return mode == &"match" if turn_timer < 0 else turn_timer == 1
+
+
+## The same match again with a fresh seed ("Play again").
+func again() -> MatchConfig:
+	var c: MatchConfig = duplicate(true)
+	c.has_seed = false
+	return c

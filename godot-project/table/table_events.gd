@@ -1,0 +1,432 @@
+class_name TableEvents
+extends Node
+## The table's event queue and its handlers. Engine events arrive from the MatchController as
+## dictionaries and are handled strictly one after another: each handler may animate, and while
+## the queue is not empty the engine is paused and the hand's input is locked. So fast AI turns
+## never overlap on screen and the turn clock only runs when the table is idle.
+##
+## Every GuandanEngine signal has exactly one handler in HANDLERS (tests/godot/ui/test_boundary.gd
+## checks the table against ClassDB, so a new engine signal cannot be forgotten here).
+
+## Emitted by the tween `wait` runs (and on leaving the tree, to release a waiting handler).
+signal _waited
+
+## Engine signal -> the method that shows it (it may await).
+const HANDLERS := {
+	&"match_started": &"_on_match_started",
+	&"viewer_changed": &"_on_viewer_changed",
+	&"deal_started": &"_on_deal_started",
+	&"hand_changed": &"_on_hand_changed",
+	&"tribute_phase": &"_on_tribute_phase",
+	&"tribute_given": &"_on_tribute_given",
+	&"return_phase": &"_on_return_phase",
+	&"card_returned": &"_on_card_returned",
+	&"turn_started": &"_on_turn_started",
+	&"cards_played": &"_on_cards_played",
+	&"passed": &"_on_passed",
+	&"table_cleared": &"_on_table_cleared",
+	&"partner_takes_lead": &"_on_partner_takes_lead",
+	&"cards_left": &"_on_cards_left",
+	&"player_finished": &"_on_player_finished",
+	&"deal_ended": &"_on_deal_ended",
+	&"surrender_proposed": &"_on_surrender",
+	&"surrender_voted": &"_on_surrender",
+	&"match_ended": &"_on_match_ended",
+	&"ai_thinking": &"_on_ai_thinking",
+	&"ai_decided": &"_on_ai_decided",
+	&"turn_timed_out": &"_on_turn_timed_out",
+	&"error": &"_on_error",
+}
+
+var table: Control  # table.gd
+
+var _queue: Array[Dictionary] = []
+var _draining := false
+var _fresh_deal := false
+var _wait_tween: Tween
+var _shake_tween: Tween
+## Set when the table leaves the tree: coroutines waiting on a tween or a panel are released
+## and stop at their next check, so none outlives the table.
+var _closing := false
+
+
+func _exit_tree() -> void:
+	_closing = true
+	for t in [_wait_tween, _shake_tween]:
+		if t != null:
+			t.kill()
+	_queue.clear()
+	_waited.emit()
+
+
+func enqueue(event: Dictionary) -> void:
+	_queue.append(event)
+	table.controller.set_paused(true)
+	if not _draining:
+		_drain()
+
+
+## True while events wait to be shown (or one is being shown).
+func busy() -> bool:
+	return _draining or not _queue.is_empty()
+
+
+func _drain() -> void:
+	_draining = true
+	table.lock_input(true)
+	while not _queue.is_empty():
+		var event: Dictionary = _queue.pop_front()
+		var method: StringName = HANDLERS.get(event["signal"], &"")
+		if method == &"":
+			push_warning("TableEvents: no handler for %s" % event["signal"])
+		else:
+			await Callable(self, method).call(event)
+		if _closing:
+			return
+		table.event_handled.emit(event)
+	_draining = false
+	if not table.modal.is_open():
+		table.controller.set_paused(false)
+		table.lock_input(false)
+	table.refresh_controls()
+	table.became_idle.emit()
+
+
+# --- handlers (one per engine signal) ------------------------------------------------------------
+
+func _on_match_started(e: Dictionary) -> void:
+	table.local_seat = int(e.local_seat)
+	table.spectator = table.local_seat < 0
+	table.match_over = false
+	table.badges[0].ai_level = table.config.human_seat_level if table.spectator else 0
+
+
+func _on_viewer_changed(e: Dictionary) -> void:
+	# Hot-seat: the engine now acts for (and shows the hand of) another human seat.
+	table.local_seat = int(e.seat)
+
+
+func _on_deal_started(e: Dictionary) -> void:
+	table.deal_no = int(e.deal_no)
+	table.level = int(e.level)
+	table.declarer = int(e.declarer)
+	var st: Dictionary = table.controller.state()
+	if st.has("team_levels"):
+		table.team_levels = PackedInt32Array(st.team_levels)
+	table.zone.reset()
+	table.history.clear()
+	table.tribute_panel.clear()
+	table.places = PackedInt32Array([0, 0, 0, 0])
+	table.counts = PackedInt32Array([27, 27, 27, 27])
+	for seat in 4:
+		table.badges[seat].place = 0
+		table.badges[seat].thinking = false
+		table.badges[seat].active = false
+	table.update_counts()
+	table.hand.clear()
+	table.hand.set_level(table.level)
+	table.duty = &""
+	_fresh_deal = true
+	table.update_top_bar()
+	table.banner.announce(tr("DEAL_START_FMT").format({n = table.deal_no + 1, level = Cards.rank_label(table.level)}), 0.9)
+	if table.spectator:
+		await _show_hand(table.controller.seat_hand(0))
+
+
+func _on_hand_changed(e: Dictionary) -> void:
+	await _show_hand(PackedInt32Array(e.hand))
+
+
+func _show_hand(ids: PackedInt32Array) -> void:
+	if _fresh_deal:
+		_fresh_deal = false
+		var center: Vector2 = table.frame.global_position + table.middle.get_center()
+		table.hand.set_cards(ids, center, 0.018)
+		var t := Settings.anim_time(0.3) + (0.018 * ids.size() if Settings.animations_on() else 0.0)
+		_deal_sounds(ids.size())
+		await wait(t)
+		if _closing:
+			return
+	else:
+		table.hand.set_cards(ids)
+	table.counts[0 if table.spectator else table.local_seat] = ids.size()
+	table.update_counts()
+	table.training.on_hand_changed()
+
+
+func _on_tribute_phase(e: Dictionary) -> void:
+	var payers := PackedInt32Array(e.payers)
+	var names := PackedStringArray()
+	for seat in payers:
+		names.append(tr("SEAT_%d" % seat))
+	var text: String
+	if bool(e.resisted):
+		text = tr("RESIST_FMT").format({seats = tr("LIST_SEP").join(names)})
+	else:
+		text = tr("TRIBUTE_FMT").format({seats = tr("LIST_SEP").join(names)})
+	table.tribute_panel.add_line(text)
+	table.banner.announce(text, 1.2)
+	Sfx.play(&"tribute")
+	await wait(Settings.anim_time(0.6))
+	if _closing:
+		return
+	if not bool(e.resisted) and not table.spectator and table.local_seat in payers:
+		table.begin_duty(&"tribute")
+
+
+func _on_tribute_given(e: Dictionary) -> void:
+	await _exchange(int(e.from), int(e.to), int(e.card), true)
+
+
+func _on_return_phase(e: Dictionary) -> void:
+	var receivers := PackedInt32Array(e.receivers)
+	if not table.spectator and table.local_seat in receivers:
+		table.begin_duty(&"return")
+
+
+func _on_card_returned(e: Dictionary) -> void:
+	await _exchange(int(e.from), int(e.to), int(e.card), false)
+
+
+## A tribute (or a return) moves from one seat to another; `card` -1 = not shown to us.
+func _exchange(from: int, to: int, card: int, is_tribute: bool) -> void:
+	var key := "TRIBUTE_GIVEN_FMT" if is_tribute else "RETURN_GIVEN_FMT"
+	var what := PlayText.card_text(card) if card >= 0 else tr("A_CARD")
+	table.tribute_panel.add_line(tr(key).format({from = tr("SEAT_%d" % from), to = tr("SEAT_%d" % to), card = what}))
+	if from == table.local_seat or to == table.local_seat:
+		table.duty = &"" if from == table.local_seat else table.duty
+		table.refresh_controls()
+	var t := Settings.anim_time(0.45)
+	if t <= 0.0:
+		return
+	var start: Vector2 = table.seat_anchor(from)
+	var end: Vector2 = table.seat_anchor(to)
+	var layer: CardLayer = table.layer
+	var flying_back: CardView = table.flying_back
+	var view: CardView
+	if card >= 0 and not layer.is_shown(card):
+		view = layer.view_for(card)
+		view.level = table.level
+	else:
+		view = flying_back
+		view.visible = true
+	view.z_index = 450
+	view.size = table.zone.card_size()
+	view.position = layer.to_layer(start) - view.size / 2.0
+	view.new_tween().tween_property(view, "position", layer.to_layer(end) - view.size / 2.0, t) \
+			.set_trans(Tween.TRANS_QUAD).set_ease(Tween.EASE_IN_OUT)
+	Sfx.play(&"deal")
+	await wait(t + 0.05)
+	if _closing:
+		return
+	if view == flying_back:
+		flying_back.visible = false
+	elif card >= 0 and not (card in table.hand.cards()):
+		layer.release(card)
+
+
+func _on_turn_started(e: Dictionary) -> void:
+	table.start_turn(int(e.seat), bool(e.can_pass), float(e.time_limit))
+
+
+func _on_cards_played(e: Dictionary) -> void:
+	var seat := int(e.seat)
+	var play: Dictionary = e.play
+	var ids := PackedInt32Array(play.get("cards", PackedInt32Array()))
+	var views: Array[CardView] = []
+	var from: Vector2 = table.seat_anchor(seat)
+	if (seat == table.local_seat and not table.spectator) or (table.spectator and seat == 0):
+		views = table.hand.detach(ids)
+		if seat == table.local_seat:
+			table.end_duty()
+	table.counts[seat] = maxi(table.counts[seat] - ids.size(), 0)
+	table.update_counts()
+	table.badges[seat].thinking = false
+	if table.tribute_panel.visible:
+		table.tribute_panel.hide_later()
+	table.history.add(seat, play)
+	var t: float = table.zone.show_play(seat, ids, from, views, table.level)
+	var type := String(play.get("type", ""))
+	if type == "FourKings":
+		Sfx.play(&"four_jokers")
+		table.banner.announce(tr("play.four_kings"), 1.0)
+		_shake(14.0)
+	elif bool(play.get("bomb", false)):
+		Sfx.play(&"bomb")
+		table.banner.announce(tr("BOMB_BANNER"), 0.8)
+		_shake(8.0)
+	else:
+		Sfx.play(&"play")
+	table.training.on_cards_played(seat)
+	await wait(t)
+
+
+func _on_passed(e: Dictionary) -> void:
+	var seat := int(e.seat)
+	table.zone.show_pass(seat)
+	table.history.add(seat, {})
+	table.badges[seat].thinking = false
+	Sfx.play(&"pass")
+	if seat == table.local_seat:
+		table.end_duty()
+
+
+func _on_table_cleared(e: Dictionary) -> void:
+	await _clear_table(int(e.leader), false)
+
+
+func _on_partner_takes_lead(e: Dictionary) -> void:
+	await _clear_table(int(e.seat), true)
+
+
+func _clear_table(leader: int, partner: bool) -> void:
+	var t: float = table.zone.gather(table.middle.get_center())
+	Sfx.play(&"table_cleared")
+	table.history.new_round()
+	var key := "PARTNER_TAKES_LEAD_FMT" if partner else "TABLE_CLEARED_FMT"
+	table.banner.announce(tr(key).format({seat = tr("SEAT_%d" % leader)}), 1.0)
+	await wait(maxf(t, Settings.anim_time(0.5)))
+
+
+func _on_cards_left(e: Dictionary) -> void:
+	var seat := int(e.seat)
+	table.counts[seat] = int(e.count)
+	table.badges[seat].warn_at = maxi(table.badges[seat].warn_at, 0)
+	table.update_counts()
+
+
+func _on_player_finished(e: Dictionary) -> void:
+	var seat := int(e.seat)
+	var place := int(e.place)
+	table.places[seat] = place
+	table.badges[seat].place = place
+	table.counts[seat] = 0
+	table.update_counts()
+	table.banner.announce(tr("FINISHED_FMT").format({seat = tr("SEAT_%d" % seat), place = UiKit.place_text(place)}), 0.9)
+	await wait(Settings.anim_time(0.5))
+
+
+func _on_deal_ended(e: Dictionary) -> void:
+	table.end_duty()
+	for b: SeatBadge in table.badges:
+		b.active = false
+		b.set_countdown(0.0)
+	var order := PackedInt32Array(e.order)
+	var changes: Dictionary = e.level_changes
+	var before := PackedInt32Array(changes.get("before", table.team_levels))
+	var after := PackedInt32Array(changes.get("after", table.team_levels))
+	table.team_levels = after
+	table.update_top_bar()
+	var winner := int(changes.get("winner_team", -1))
+	var lines: Array = []
+	for i in order.size():
+		lines.append("%s  %s" % [UiKit.place_text(i + 1), tr("SEAT_%d" % order[i])])
+	for team in 2:
+		var delta := after[team] - before[team]
+		lines.append(tr("LEVEL_CHANGE_FMT").format({team = tr("TEAM_US" if team == 0 else "TEAM_THEM"),
+			before = Cards.rank_label(before[team]), after = Cards.rank_label(after[team]),
+			delta = ("+%d" % delta) if delta > 0 else ("%d" % delta) if delta < 0 else "±0"}))
+	var my_team: int = 0 if table.spectator else table.local_seat % 2
+	var title := tr("DEAL_WON") if winner == my_team else tr("DEAL_LOST")
+	if winner == my_team:
+		Sfx.play(&"win")
+	table.last_record = table.controller.save_record()
+	table.modal.open(tr("DEAL_ENDED_FMT").format({n = table.deal_no + 1}) + " — " + title, lines, [[&"next", "BTN_NEXT_DEAL"]])
+	table.lock_input(true)
+	table.refresh_controls()
+	table.deal_panel_shown.emit(e)
+	await table.modal.closed
+
+
+func _on_surrender(_e: Dictionary) -> void:
+	pass  # The match ends right after (AI seats accept at once); match_ended shows the result.
+
+
+func _on_match_ended(e: Dictionary) -> void:
+	table.match_over = true
+	table.duty = &""
+	var winner := int(e.winner_team)
+	var my_team: int = 0 if table.spectator else table.local_seat % 2
+	var title: String
+	if winner < 0:
+		title = tr("MATCH_DRAW")
+	elif winner == my_team:
+		title = tr("MATCH_WON")
+		Sfx.play(&"win")
+	else:
+		title = tr("MATCH_LOST")
+	table.last_record = table.controller.save_record()
+	var lines: Array = [tr("MATCH_REASON_" + String(e.reason).to_upper())]
+	lines.append(tr("FINAL_LEVELS_FMT").format({us = Cards.rank_label(table.team_levels[0]),
+		them = Cards.rank_label(table.team_levels[1])}))
+	var buttons: Array = []
+	if table.last_record != "":
+		buttons.append([&"replay", "BTN_WATCH_REPLAY"])
+	buttons.append([&"again", "BTN_PLAY_AGAIN"])
+	buttons.append([&"menu", "BTN_MENU"])
+	table.modal.open(title, lines, buttons)
+	table.lock_input(true)
+	table.match_panel_shown.emit(e)
+	var choice: StringName = await table.modal.closed
+	if _closing:
+		return
+	match choice:
+		&"replay":
+			EventBus.replay_requested.emit(table.last_record)
+		&"again":
+			EventBus.match_requested.emit(table.config.again())
+		_:
+			EventBus.screen_requested.emit(&"menu")
+
+
+func _on_ai_thinking(e: Dictionary) -> void:
+	table.badges[int(e.seat)].thinking = true
+
+
+func _on_ai_decided(e: Dictionary) -> void:
+	table.badges[int(e.seat)].thinking = false
+	table.training.on_ai_decided(int(e.seat))
+
+
+func _on_turn_timed_out(e: Dictionary) -> void:
+	if int(e.seat) == table.local_seat:
+		table.toast(tr("TIMED_OUT"))
+
+
+func _on_error(e: Dictionary) -> void:
+	table.show_error(int(e.code))
+
+
+# --- animation helpers ---------------------------------------------------------------------------
+
+## Waits `seconds` on a tween bound to this node (never resumes if the table is freed).
+func wait(seconds: float) -> void:
+	if seconds <= 0.0 or _closing:
+		return
+	_wait_tween = create_tween()
+	_wait_tween.tween_interval(seconds)
+	_wait_tween.tween_callback(_waited.emit)
+	await _waited
+
+
+func _deal_sounds(n: int) -> void:
+	if not Settings.animations_on():
+		Sfx.play(&"deal")
+		return
+	var tw := create_tween()
+	for i in mini(n / 3, 9):
+		tw.tween_callback(Sfx.play.bind(&"deal", randf_range(0.9, 1.1)))
+		tw.tween_interval(0.05)
+
+
+func _shake(strength: float) -> void:
+	if not Settings.effects_on():
+		return
+	if _shake_tween != null:
+		_shake_tween.kill()
+	_shake_tween = create_tween()
+	var frame: Control = table.frame
+	for i in 6:
+		var off := Vector2(randf_range(-1, 1), randf_range(-1, 1)) * strength * (1.0 - i / 6.0)
+		_shake_tween.tween_property(frame, "position", off, 0.04)
+	_shake_tween.tween_property(frame, "position", Vector2.ZERO, 0.04)

@@ -1,0 +1,683 @@
+//! `GuandanEngine`: a thin node over guandan-runtime's [`Runtime`]. GDScript starts a match,
+//! calls the viewer's actions and listens to signals; the runtime does the rules, the log, the
+//! AI driving decisions and the clocks. The node adds what only a Godot host has: an AI worker
+//! service drained in `process()` ([`ai`]), the frame clock fed to `Runtime::tick`, signals for
+//! the runtime's notices filtered for its viewer ([`crate::forward`]), and the getters
+//! ([`state`]).
+//!
+//! Threads: workers only ever see plain Rust snapshots (`AiRequest`); results are drained in
+//! `process()` on the main thread. Re-entrancy: every state change is applied first, then its
+//! signals are queued and emitted one by one from `&mut self` through `signals()`, so a handler
+//! may call back into the engine; a call made while signals are being emitted queues its own
+//! signals behind the ones already waiting, keeping the order.
+
+mod ai;
+mod state;
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use godot::classes::{INode, Node, Os};
+use godot::prelude::*;
+use guandan_ai::AiProfile;
+use guandan_ai::agent::{MAX_AI_DECISION_MS, Trace};
+use guandan_core::card::CardId;
+use guandan_core::combo::classify;
+use guandan_core::error::ErrorCode;
+use guandan_core::game::{ActionKind, Seat};
+use guandan_core::rules::RuleConfig;
+use guandan_runtime::{Controller, Notice, Out, Runtime, RuntimeConfig};
+
+use crate::args;
+use crate::codes::{self, Fail, num};
+use crate::convert::{self, ids, opt_seat, play_dict, seats};
+use crate::forward::{Emit, Forwarder};
+use crate::resources::{AiProfileRes, GuandanRules};
+
+pub(crate) use ai::live_services;
+
+/// Runs a Guandan match: rules, AI seats, turn timer, and a signal for every change.
+///
+/// Start with `start_match(rules, seats, seed)`. The engine shows one *viewer*: the human seat
+/// (with several human seats — hot-seat — the one that must act, announced by
+/// `viewer_changed`), or every hand when no human plays. The getters expose the viewer's view,
+/// and `play`, `pass_turn`, `give_tribute`, `return_card`, `propose_surrender` and
+/// `surrender_vote` act for the viewer. Every action returns an error code (`OK` = 0, see the
+/// `ERR_*` constants), emits `error(code, message)` when it fails, and never crashes. AI seats
+/// act from `_process`; keep the node in the tree. Free it with `queue_free()`.
+#[derive(GodotClass)]
+#[class(base = Node)]
+pub struct GuandanEngine {
+    base: Base<Node>,
+    /// Enforce the rules' clocks: a human turn past `turn_time_limit_s` times out (pass, or the
+    /// smallest single when leading; forced tribute/return), and a match past
+    /// `max_match_minutes` ends by time. Read when a match starts or resumes; turn it off for
+    /// deterministic tests.
+    #[var]
+    use_turn_timer: bool,
+    /// The least time between an AI being asked and its action being applied, in ms, so the
+    /// table can be followed by eye (0 = as soon as it is ready).
+    #[var]
+    ai_min_think_ms: i64,
+    /// How long one `_process` call may wait for AI answers, in ms; several AI actions can be
+    /// applied in one frame within it. 0 = never wait (one poll per frame).
+    #[var]
+    ai_frame_budget_ms: f64,
+    /// Hard limit of one AI decision in ms (at most 3000): past it the decision is answered by
+    /// the easy level's choice. Setting it cancels the AI work in progress.
+    #[var(set = set_ai_hard_limit_ms)]
+    ai_hard_limit_ms: i64,
+    /// While true, AI seats and clocks wait (e.g. while a dialog is open).
+    #[var]
+    paused: bool,
+
+    runtime: Option<Runtime>,
+    forward: Option<Forwarder>,
+    /// Bumped for every new match: AI results of an older match are dropped.
+    generation: u64,
+    ai: ai::Driver,
+    queue: VecDeque<Emit>,
+    flushing: bool,
+    traces: [Option<Trace>; 4],
+    last_error: String,
+}
+
+#[godot_api]
+impl INode for GuandanEngine {
+    fn init(base: Base<Node>) -> Self {
+        GuandanEngine {
+            base,
+            use_turn_timer: true,
+            ai_min_think_ms: 0,
+            ai_frame_budget_ms: 4.0,
+            ai_hard_limit_ms: MAX_AI_DECISION_MS as i64,
+            paused: false,
+            runtime: None,
+            forward: None,
+            generation: 0,
+            ai: ai::Driver::default(),
+            queue: VecDeque::new(),
+            flushing: false,
+            traces: Default::default(),
+            last_error: String::new(),
+        }
+    }
+
+    fn process(&mut self, delta: f64) {
+        if self.runtime.is_none() {
+            return;
+        }
+        if !self.paused {
+            self.tick_clocks(delta);
+            self.run_ai();
+        }
+        self.flush();
+    }
+
+    fn exit_tree(&mut self) {
+        // Leaving the tree cancels AI work: drop the service (joins its worker); it is created
+        // again when the node is back in the tree and an AI must act.
+        self.ai.stop_service();
+        if let Some(rt) = &mut self.runtime {
+            rt.cancel_ai();
+        }
+    }
+}
+
+#[godot_api]
+impl GuandanEngine {
+    /// Players at the table.
+    #[constant]
+    pub const SEATS: i32 = 4;
+    /// Cards in each hand after a deal.
+    #[constant]
+    pub const HAND_SIZE: i32 = 27;
+    /// Cards in the two decks; card ids are `0 ..= DECK_SIZE - 1`.
+    #[constant]
+    pub const DECK_SIZE: i32 = guandan_core::card::DECK_SIZE as i32;
+
+    /// No match (phase).
+    #[constant]
+    pub const PHASE_NONE: i64 = convert::PHASE_NONE;
+    /// Losers give tribute (phase).
+    #[constant]
+    pub const PHASE_TRIBUTE: i64 = convert::PHASE_TRIBUTE;
+    /// Receivers return a card (phase).
+    #[constant]
+    pub const PHASE_RETURN: i64 = convert::PHASE_RETURN;
+    /// Cards are played (phase).
+    #[constant]
+    pub const PHASE_PLAY: i64 = convert::PHASE_PLAY;
+    /// The match is over (phase).
+    #[constant]
+    pub const PHASE_MATCH_OVER: i64 = convert::PHASE_MATCH_OVER;
+
+    // Error codes: guandan-core's ErrorCode numbers (`error_codes()` lists them all; a Godot
+    // test checks that every code below 40 — the network protocol's range — is here).
+
+    /// Success.
+    #[constant]
+    pub const OK: i64 = codes::OK;
+    /// Card ids out of range, repeated, empty, or no combination.
+    #[constant]
+    pub const ERR_INVALID_CARDS: i64 = num(ErrorCode::InvalidCards);
+    /// It is another seat's turn.
+    #[constant]
+    pub const ERR_NOT_YOUR_TURN: i64 = num(ErrorCode::NotYourTurn);
+    /// The leader may not pass.
+    #[constant]
+    pub const ERR_CANNOT_PASS: i64 = num(ErrorCode::CannotPass);
+    /// A card is not in the player's hand.
+    #[constant]
+    pub const ERR_CARD_NOT_FOUND: i64 = num(ErrorCode::CardNotFound);
+    /// The player has no cards left.
+    #[constant]
+    pub const ERR_HAND_EMPTY: i64 = num(ErrorCode::HandEmpty);
+    /// Not a card the player may give or return now, or nothing is owed.
+    #[constant]
+    pub const ERR_INVALID_TRIBUTE: i64 = num(ErrorCode::InvalidTribute);
+    /// The match is over.
+    #[constant]
+    pub const ERR_GAME_OVER: i64 = num(ErrorCode::GameOver);
+    /// Wrong phase, duplicate vote, or a similar conflict.
+    #[constant]
+    pub const ERR_STATE_CONFLICT: i64 = num(ErrorCode::StateConflict);
+    /// The play does not beat the table.
+    #[constant]
+    pub const ERR_CANNOT_BEAT: i64 = num(ErrorCode::CannotBeat);
+    /// No match is running.
+    #[constant]
+    pub const ERR_NO_MATCH: i64 = num(ErrorCode::NoMatch);
+    /// There is no human seat to act for.
+    #[constant]
+    pub const ERR_NOT_HUMAN: i64 = num(ErrorCode::NotHuman);
+    /// A malformed argument (seat list, reading index, resource, name...).
+    #[constant]
+    pub const ERR_BAD_ARGUMENT: i64 = num(ErrorCode::BadArgument);
+    /// A position no legal match can reach.
+    #[constant]
+    pub const ERR_BAD_SETUP: i64 = num(ErrorCode::BadSetup);
+    /// Empty record (ReplayRecorder).
+    #[constant]
+    pub const ERR_LOG_EMPTY: i64 = num(ErrorCode::LogEmpty);
+    /// Malformed record line (ReplayRecorder).
+    #[constant]
+    pub const ERR_LOG_MALFORMED: i64 = num(ErrorCode::LogMalformed);
+    /// Unsupported record version (ReplayRecorder).
+    #[constant]
+    pub const ERR_LOG_VERSION: i64 = num(ErrorCode::LogVersion);
+    /// The record holds an illegal action (ReplayRecorder).
+    #[constant]
+    pub const ERR_LOG_REJECTED: i64 = num(ErrorCode::LogRejected);
+    /// Replaying the record does not give the recorded state hash (ReplayRecorder).
+    #[constant]
+    pub const ERR_LOG_HASH: i64 = num(ErrorCode::LogHash);
+    /// A checkpoint past the record's end, out of order or repeated (ReplayRecorder).
+    #[constant]
+    pub const ERR_LOG_CHECKPOINT: i64 = num(ErrorCode::LogCheckpoint);
+    /// Reading or writing a file failed (ReplayRecorder).
+    #[constant]
+    pub const ERR_IO: i64 = num(ErrorCode::Io);
+    /// No record file of that name (ReplayRecorder).
+    #[constant]
+    pub const ERR_NOT_FOUND: i64 = num(ErrorCode::NotFound);
+    /// The recorder holds no record (ReplayRecorder).
+    #[constant]
+    pub const ERR_NO_RECORD: i64 = num(ErrorCode::NoRecord);
+
+    // ----- signals (emitted after the state is updated, in this order of events) -----
+
+    /// A match started; `local_seat` is the seat the engine shows and acts for (-1: none, an
+    /// AI-only table).
+    #[signal]
+    fn match_started(seed: i64, local_seat: i64);
+    /// Hot-seat: the engine now acts for, and shows the hand of, the human `seat` that must act
+    /// (followed by `hand_changed` with that seat's hand; read its duty with the getters).
+    #[signal]
+    fn viewer_changed(seat: i64);
+    /// A deal started at `level` (rank 2–14); `declarer` is the team whose level it is (-1 in the first deal).
+    #[signal]
+    fn deal_started(deal_no: i64, level: i64, declarer: i64);
+    /// The viewer's hand changed (new deal, tribute, return, own play): all its card ids.
+    #[signal]
+    fn hand_changed(hand: PackedInt32Array);
+    /// Tribute is due from `payers`; when `resisted` they hold both big jokers and pay nothing.
+    #[signal]
+    fn tribute_phase(payers: PackedInt32Array, resisted: bool);
+    /// A tribute went from `from` to `to`; `card` is -1 unless the viewer gave or got it.
+    #[signal]
+    fn tribute_given(from: i64, to: i64, card: i64);
+    /// The tribute receivers in `receivers` now return one card each.
+    #[signal]
+    fn return_phase(receivers: PackedInt32Array);
+    /// A return went from `from` to `to`; `card` is -1 unless the viewer gave or got it.
+    #[signal]
+    fn card_returned(from: i64, to: i64, card: i64);
+    /// `seat` is to play; it may pass when `can_pass`; `time_limit` is its time in seconds
+    /// (0 = unlimited: AI seats, timer off, or the rules have no limit).
+    #[signal]
+    fn turn_started(seat: i64, can_pass: bool, time_limit: f64);
+    /// `seat` played `play` (see "Data shapes" in docs/godot-api.md).
+    #[signal]
+    fn cards_played(seat: i64, play: VarDictionary);
+    /// `seat` passed.
+    #[signal]
+    fn passed(seat: i64);
+    /// Everyone passed: the table is empty and `leader` leads.
+    #[signal]
+    fn table_cleared(leader: i64);
+    /// The player who played last has gone out and all passed: the partner `seat` leads.
+    #[signal]
+    fn partner_takes_lead(seat: i64);
+    /// `seat` holds `count` cards, at or below the rules' announce threshold.
+    #[signal]
+    fn cards_left(seat: i64, count: i64);
+    /// `seat` has no cards left and takes `place` (1–3).
+    #[signal]
+    fn player_finished(seat: i64, place: i64);
+    /// The deal ended: `order` is the finishing order; `level_changes` is
+    /// `{winner_team, before, after}` with the two teams' levels before and after.
+    #[signal]
+    fn deal_ended(order: PackedInt32Array, level_changes: VarDictionary);
+    /// `seat` proposed to surrender.
+    #[signal]
+    fn surrender_proposed(seat: i64);
+    /// `seat` voted on the open surrender proposal.
+    #[signal]
+    fn surrender_voted(seat: i64, accept: bool);
+    /// The match ended: `winner_team` 0 or 1 (-1 = draw); `reason` is `ace_won`, `surrender` or `time_up`.
+    #[signal]
+    fn match_ended(winner_team: i64, reason: GString);
+    /// An AI seat started thinking.
+    #[signal]
+    fn ai_thinking(seat: i64);
+    /// An AI seat decided after `elapsed_ms`; `fell_back` when the hard limit cut it short.
+    #[signal]
+    fn ai_decided(seat: i64, elapsed_ms: f64, fell_back: bool);
+    /// A human turn ran out of time; the engine acted for `seat`.
+    #[signal]
+    fn turn_timed_out(seat: i64);
+    /// A call failed (the call also returned `code`), or a clock problem was recovered from.
+    #[signal]
+    fn error(code: i64, message: GString);
+
+    // ----- match control -----
+
+    /// Starts a new match, discarding any running one (its pending AI work and queued signals
+    /// are dropped; nothing of it arrives later).
+    ///
+    /// `rules`: a `GuandanRules` resource, or null for the competition rules. `seats`: four
+    /// entries, each `null` or `"human"` (a human seat), an int 1–3 (AI of that level with
+    /// default settings) or an `AiProfile`. `seed`: any int. Returns `OK`, or
+    /// `ERR_BAD_ARGUMENT` (the old match, if any, keeps running).
+    #[func]
+    pub fn start_match(&mut self, rules: Option<Gd<GuandanRules>>, seats: VarArray, seed: i64) -> i64 {
+        let r = parse_rules(rules).and_then(|rules| {
+            let cfg = RuntimeConfig {
+                seed: args::seed_from_int(seed),
+                rules,
+                seats: parse_seats(&seats)?,
+                clocks: self.use_turn_timer,
+            };
+            Runtime::start(cfg).map_err(Fail::from)
+        });
+        let r = r.map(|(rt, notices)| self.install(rt, &notices));
+        self.finish("start_match", r)
+    }
+
+    /// Restores a recorded match at the recorder's current position and plays on from there
+    /// with these seats (as in `start_match`). The phase in progress is announced again (the
+    /// deal, the viewer's hand, then the tribute, the return with the tributes already given,
+    /// or the turn). Returns `OK`, `ERR_NO_RECORD` or `ERR_BAD_ARGUMENT`.
+    #[func]
+    pub fn resume_from(&mut self, recorder: Option<Gd<crate::replay::ReplayRecorder>>, seats: VarArray) -> i64 {
+        let r = (|| {
+            let recorder = recorder.ok_or_else(|| Fail::bad_argument("recorder is null"))?;
+            let seats = parse_seats(&seats)?;
+            let log = recorder.bind().log_at_position()?;
+            Runtime::resume(log, seats, self.use_turn_timer).map_err(Fail::from)
+        })();
+        let r = r.map(|(rt, notices)| self.install(rt, &notices));
+        self.finish("resume_from", r)
+    }
+
+    /// Ends the running match without a result (AI work cancelled, queued signals dropped).
+    #[func]
+    pub fn stop_match(&mut self) {
+        self.discard_match();
+    }
+
+    // ----- the viewer's actions -----
+
+    /// Plays these cards (ids from the viewer's hand). `reading` picks one of the readings that
+    /// `MoveAdvisor.readings(card_ids)` lists (its `index`); -1 = the default reading (the
+    /// strongest that beats the table). Returns `OK` or an `ERR_*` code.
+    #[func]
+    pub fn play(&mut self, card_ids: PackedInt32Array, #[opt(default = -1)] reading: i64) -> i64 {
+        let r = self.play_kind(&card_ids, reading).and_then(|kind| self.act(kind));
+        self.finish("play", r)
+    }
+
+    /// Passes (only when following). Returns `OK` or an `ERR_*` code.
+    #[func]
+    pub fn pass_turn(&mut self) -> i64 {
+        let r = self.act(ActionKind::Pass);
+        self.finish("pass_turn", r)
+    }
+
+    /// Gives this card as tribute (one of `get_tribute_options()`). Returns `OK` or an `ERR_*` code.
+    #[func]
+    pub fn give_tribute(&mut self, card_id: i64) -> i64 {
+        let r = checked_card(card_id).and_then(|card| self.act(ActionKind::Tribute { card }));
+        self.finish("give_tribute", r)
+    }
+
+    /// Returns this card to the tribute payer (one of `get_return_options()`). Returns `OK` or an `ERR_*` code.
+    #[func]
+    pub fn return_card(&mut self, card_id: i64) -> i64 {
+        let r = checked_card(card_id).and_then(|card| self.act(ActionKind::Return { card }));
+        self.finish("return_card", r)
+    }
+
+    /// Proposes that the viewer's team surrenders. The partner and both opponents must accept;
+    /// AI seats accept at once. Returns `OK` or an `ERR_*` code.
+    #[func]
+    pub fn propose_surrender(&mut self) -> i64 {
+        let r = self.act(ActionKind::ProposeSurrender);
+        self.finish("propose_surrender", r)
+    }
+
+    /// Votes on the open surrender proposal. Returns `OK` or an `ERR_*` code.
+    #[func]
+    pub fn surrender_vote(&mut self, accept: bool) -> i64 {
+        let r = self.act(ActionKind::SurrenderVote { accept });
+        self.finish("surrender_vote", r)
+    }
+
+    // ----- misc -----
+
+    /// Every error code of the project (guandan-core's `ErrorCode`): `{NAME: code}` with names
+    /// in upper case (`INVALID_CARDS`, `LOG_CHECKPOINT`, …). The `ERR_*` constants are the ones
+    /// Godot meets; tests check them against this table.
+    #[func]
+    pub fn error_codes() -> VarDictionary {
+        let mut d = VarDictionary::new();
+        for &c in ErrorCode::ALL {
+            d.set(c.name().to_uppercase(), num(c));
+        }
+        d
+    }
+
+    /// Deals the two decks for a match seed: four `PackedInt32Array` hands (seat 0..3), 27 card
+    /// ids each, increasing. Any int is a valid seed (negative ones are read as their `u64` bits);
+    /// the same seed always gives the same deal, on every platform.
+    #[func]
+    pub fn deal(&self, seed: i64) -> Array<PackedInt32Array> {
+        guandan_core::deal::deal_for_seed(args::seed_from_int(seed)).iter().map(|hand| ids(*hand)).collect()
+    }
+
+    /// The version of the Rust crates, for about screens and bug reports.
+    #[func]
+    pub fn version(&self) -> GString {
+        GString::from(env!("CARGO_PKG_VERSION"))
+    }
+
+    /// AI worker services alive in this process (one per engine with AI work); for leak tests.
+    #[func]
+    pub fn live_ai_services() -> i64 {
+        live_services()
+    }
+
+    /// Threads of this process (Linux: /proc/self/task), -1 where unknown; for leak tests.
+    #[func]
+    pub fn os_thread_count() -> i64 {
+        std::fs::read_dir("/proc/self/task").map_or(-1, |d| d.count() as i64)
+    }
+
+    #[func]
+    fn set_ai_hard_limit_ms(&mut self, ms: i64) {
+        self.ai_hard_limit_ms = ms.clamp(0, MAX_AI_DECISION_MS as i64);
+        // The limit is fixed per service: start a new one.
+        self.ai.stop_service();
+        if let Some(rt) = &mut self.runtime {
+            rt.cancel_ai();
+            rt.set_ai_hard_limit(Duration::from_millis(self.ai_hard_limit_ms as u64));
+        }
+    }
+}
+
+// ----- internals: forwarding the runtime -----
+
+fn checked_card(id: i64) -> Result<CardId, Fail> {
+    args::card_id(id).ok_or_else(|| Fail::new(ErrorCode::InvalidCards, format!("card id {id} is not in 0..107")))
+}
+
+fn parse_rules(rules: Option<Gd<GuandanRules>>) -> Result<RuleConfig, Fail> {
+    match rules {
+        None => Ok(RuleConfig::competition()),
+        Some(r) => r.bind().config(),
+    }
+}
+
+/// Four seats: `null`/`"human"` = human, 1–3 = AI level, `AiProfile` = AI.
+pub(crate) fn parse_seats(seats: &VarArray) -> Result<[Controller; 4], Fail> {
+    if seats.len() != 4 {
+        return Err(Fail::bad_argument(format!("seats must have 4 entries, got {}", seats.len())));
+    }
+    let mut out: [Controller; 4] = std::array::from_fn(|_| Controller::Human);
+    for (i, v) in seats.iter_shared().enumerate() {
+        out[i] = parse_seat(&v).map_err(|e| Fail::bad_argument(format!("seat {i}: {e}")))?;
+    }
+    Ok(out)
+}
+
+fn parse_seat(v: &Variant) -> Result<Controller, String> {
+    if v.is_nil() {
+        return Ok(Controller::Human);
+    }
+    if let Ok(text) = v.try_to::<GString>() {
+        return if text == "human" { Ok(Controller::Human) } else { Err(format!("unknown seat kind {text:?}")) };
+    }
+    if let Ok(level) = v.try_to::<i64>() {
+        let level = match level {
+            1 => guandan_ai::AiLevel::L1,
+            2 => guandan_ai::AiLevel::L2,
+            3 => guandan_ai::AiLevel::L3,
+            other => return Err(format!("AI level {other} is not 1, 2 or 3")),
+        };
+        return Ok(Controller::Ai(AiProfile::level(level)));
+    }
+    if let Ok(profile) = v.try_to::<Gd<AiProfileRes>>() {
+        return profile.bind().profile().map(Controller::Ai).map_err(|f| f.message);
+    }
+    Err(format!("expected null, \"human\", 1-3 or an AiProfile, got {}", v.get_type().ord()))
+}
+
+impl GuandanEngine {
+    pub(crate) fn runtime(&self) -> Option<&Runtime> {
+        self.runtime.as_ref()
+    }
+
+    /// The seat the engine shows and acts for; `None` without a match or on an AI-only table.
+    pub(crate) fn local(&self) -> Option<Seat> {
+        self.forward.as_ref().and_then(Forwarder::local)
+    }
+
+    pub(crate) fn trace(&self, seat: Seat) -> Option<&Trace> {
+        self.traces.get(seat as usize)?.as_ref()
+    }
+
+    /// Makes `rt` the running match (dropping the old one) and announces it.
+    fn install(&mut self, mut rt: Runtime, notices: &[Notice]) {
+        self.discard_match();
+        rt.set_ai_hard_limit(Duration::from_millis(self.ai_hard_limit_ms.clamp(0, MAX_AI_DECISION_MS as i64) as u64));
+        let mut forward = Forwarder::new(&rt);
+        self.queue.extend(forward.forward(&rt, notices));
+        self.runtime = Some(rt);
+        self.forward = Some(forward);
+        self.after_change();
+    }
+
+    /// Drops the match and everything in flight for it.
+    fn discard_match(&mut self) {
+        self.generation += 1;
+        self.ai.discard(self.generation);
+        self.runtime = None;
+        self.forward = None;
+        self.queue.clear();
+        self.traces = Default::default();
+    }
+
+    /// The action `kind` for the viewer, applied by the runtime.
+    fn act(&mut self, kind: ActionKind) -> Result<(), Fail> {
+        let rt = self.runtime.as_mut().ok_or_else(|| Fail::new(ErrorCode::NoMatch, "no match is running"))?;
+        let seat = self
+            .forward
+            .as_ref()
+            .and_then(Forwarder::local)
+            .ok_or_else(|| Fail::new(ErrorCode::NotHuman, "every seat is played by the AI"))?;
+        let notices = rt.act(seat, kind)?;
+        self.forward_notices(&notices);
+        self.after_change();
+        Ok(())
+    }
+
+    /// The play action for a selection of the viewer's hand and a reading index.
+    fn play_kind(&self, card_ids: &PackedInt32Array, reading: i64) -> Result<ActionKind, Fail> {
+        let rt = self.runtime.as_ref().ok_or_else(|| Fail::new(ErrorCode::NoMatch, "no match is running"))?;
+        let set = args::card_set(card_ids.as_slice()).map_err(|e| Fail::new(ErrorCode::InvalidCards, e.to_string()))?;
+        let reading = match reading {
+            -1 => None,
+            r => {
+                let m = rt.state();
+                let readings = classify(set, m.level(), m.rules());
+                let Some(p) = usize::try_from(r).ok().and_then(|i| readings.get(i)) else {
+                    return Err(Fail::bad_argument(format!(
+                        "reading {r} is out of range: the selection has {} reading(s) (-1 = default)",
+                        readings.len()
+                    )));
+                };
+                Some(p.pattern)
+            }
+        };
+        Ok(ActionKind::Play { cards: set.ids(), reading })
+    }
+
+    /// Queues what the viewer may receive of the runtime's notices.
+    fn forward_notices(&mut self, notices: &[Notice]) {
+        if let (Some(rt), Some(fw)) = (&self.runtime, &mut self.forward) {
+            self.queue.extend(fw.forward(rt, notices));
+        }
+    }
+
+    /// After any change: drop AI work for an older state, ask the next AI.
+    fn after_change(&mut self) {
+        let seq = self.runtime.as_ref().map(|rt| rt.state().seq());
+        self.ai.drop_stale(seq);
+        if !self.paused {
+            self.schedule_ai();
+        }
+    }
+
+    fn tick_clocks(&mut self, delta: f64) {
+        if !delta.is_finite() || delta < 0.0 {
+            return;
+        }
+        let Some(rt) = &mut self.runtime else { return };
+        match rt.tick(Duration::from_secs_f64(delta)) {
+            Ok(notices) if notices.is_empty() => {}
+            Ok(notices) => {
+                self.forward_notices(&notices);
+                self.after_change();
+            }
+            Err(e) => {
+                godot_error!("GuandanEngine: the clock's timeout action was refused (code {})", e.code().code());
+                let fail = Fail::from(e);
+                self.queue.push_back(Emit::Error { code: fail.num(), message: fail.message });
+            }
+        }
+    }
+
+    /// Ends a call: flushes signals and returns the code; a failure is logged at WARN without
+    /// card details (those only at DEBUG, i.e. with `--verbose`), kept for `get_last_error`
+    /// and emitted as `error`.
+    fn finish(&mut self, what: &str, r: Result<(), Fail>) -> i64 {
+        let code = match r {
+            Ok(()) => codes::OK,
+            Err(f) => {
+                let code = f.num();
+                godot_warn!("GuandanEngine.{what}: rejected with code {code} ({})", f.code.describe());
+                if Os::singleton().is_stdout_verbose() {
+                    godot_print!("[DEBUG] GuandanEngine.{what}: {}", f.message);
+                }
+                self.last_error = f.message.clone();
+                self.queue.push_back(Emit::Error { code, message: f.message });
+                code
+            }
+        };
+        self.flush();
+        code
+    }
+
+    /// Emits queued signals in order. Not re-entered: a call made by a handler queues behind.
+    fn flush(&mut self) {
+        if self.flushing {
+            return;
+        }
+        self.flushing = true;
+        while let Some(e) = self.queue.pop_front() {
+            self.emit(e);
+        }
+        self.flushing = false;
+    }
+
+    fn emit(&mut self, e: Emit) {
+        let mut sig = self.signals();
+        let out = match e {
+            Emit::MatchStarted { seed, local } => {
+                return sig.match_started().emit(args::seed_to_int(seed), opt_seat(local));
+            }
+            Emit::ViewerChanged { seat } => return sig.viewer_changed().emit(i64::from(seat)),
+            Emit::AiThinking { seat } => return sig.ai_thinking().emit(i64::from(seat)),
+            Emit::Error { code, message } => return sig.error().emit(code, &GString::from(message.as_str())),
+            Emit::Runtime(out) => out,
+        };
+        match out {
+            // Turned into `Emit::MatchStarted` / dropped by the forwarder.
+            Out::MatchStarted { .. } | Out::ControllerChanged { .. } => {}
+            Out::DealStarted { deal_no, level, declarer } => {
+                sig.deal_started().emit(i64::from(deal_no), i64::from(level.0), opt_seat(declarer.map(u8::from)))
+            }
+            Out::HandChanged { hand, .. } => sig.hand_changed().emit(&ids(hand)),
+            Out::TributePhase { payers, resisted } => sig.tribute_phase().emit(&seats(&payers), resisted),
+            Out::TributeGiven { from, to, card } => {
+                sig.tribute_given().emit(i64::from(from), i64::from(to), convert::opt_card(card))
+            }
+            Out::ReturnPhase { receivers } => sig.return_phase().emit(&seats(&receivers)),
+            Out::ReturnGiven { from, to, card } => {
+                sig.card_returned().emit(i64::from(from), i64::from(to), convert::opt_card(card))
+            }
+            Out::TurnStarted { seat, can_pass, time_limit_s } => {
+                sig.turn_started().emit(i64::from(seat), can_pass, time_limit_s)
+            }
+            Out::CardsPlayed { seat, play } => sig.cards_played().emit(i64::from(seat), &play_dict(&play)),
+            Out::Passed { seat } => sig.passed().emit(i64::from(seat)),
+            Out::TableCleared { leader } => sig.table_cleared().emit(i64::from(leader)),
+            Out::PartnerTakesLead { seat } => sig.partner_takes_lead().emit(i64::from(seat)),
+            Out::CardsLeft { seat, count } => sig.cards_left().emit(i64::from(seat), i64::from(count)),
+            Out::PlayerFinished { seat, place } => sig.player_finished().emit(i64::from(seat), i64::from(place)),
+            Out::DealEnded { order, winner, levels_before, levels_after } => {
+                sig.deal_ended().emit(&seats(&order), &convert::level_changes(winner, &levels_before, &levels_after))
+            }
+            Out::SurrenderProposed { seat } => sig.surrender_proposed().emit(i64::from(seat)),
+            Out::SurrenderVoted { seat, accept } => sig.surrender_voted().emit(i64::from(seat), accept),
+            Out::MatchEnded { outcome } => sig
+                .match_ended()
+                .emit(outcome.winner().map_or(-1, |t| i64::from(u8::from(t))), &GString::from(outcome.reason().name())),
+            Out::AiDecided { seat, elapsed_ms, fell_back } => {
+                sig.ai_decided().emit(i64::from(seat), elapsed_ms, fell_back)
+            }
+            Out::TimedOut { seat } => sig.turn_timed_out().emit(i64::from(seat)),
+        }
+    }
+}
