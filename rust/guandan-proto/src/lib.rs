@@ -8,10 +8,12 @@
 //! the new `action_seq`, the `state_hash` and the events it may see. `heartbeat` every 5 s.
 
 mod codes;
+mod wire;
 pub use codes::ErrorCode;
+pub use wire::{TableView, WireEvent, WirePlay, WireTurn};
 
-use guandan_core::game::{ActionKind, Event, Seat};
-use guandan_core::view::PlayerView;
+use guandan_core::card::CardSet;
+use guandan_core::game::{ActionKind, Seat};
 use serde::{Deserialize, Serialize};
 
 /// This build's protocol version.
@@ -210,7 +212,7 @@ pub enum ServerMsg {
     State {
         action_seq: u64,
         state_hash: String,
-        view: PlayerView,
+        view: TableView,
     },
     /// One applied action: the events this recipient may see; `prompt` is this recipient's own
     /// (light) view when it must act now.
@@ -218,9 +220,9 @@ pub enum ServerMsg {
         action_seq: u64,
         state_hash: String,
         seat: Seat,
-        events: Vec<Event>,
+        events: Vec<WireEvent>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        prompt: Option<PlayerView>,
+        prompt: Option<TableView>,
     },
     /// The server's AI took over (`on`) or gave back a seat.
     Hosting {
@@ -242,6 +244,25 @@ pub enum ServerMsg {
 }
 
 impl ServerMsg {
+    /// Every card id this message shows its recipient (for leak checks).
+    pub fn cards(&self) -> CardSet {
+        match self {
+            ServerMsg::Applied { events, prompt, .. } => {
+                events.iter().fold(prompt.as_ref().map_or(CardSet::EMPTY, TableView::cards), |s, e| s.union(e.cards()))
+            }
+            ServerMsg::State { view, .. } => view.cards(),
+            ServerMsg::Welcome { .. }
+            | ServerMsg::Error { .. }
+            | ServerMsg::Redirect { .. }
+            | ServerMsg::Joined { .. }
+            | ServerMsg::Room { .. }
+            | ServerMsg::Hosting { .. }
+            | ServerMsg::Pong
+            | ServerMsg::MatchStored { .. }
+            | ServerMsg::Bye { .. } => CardSet::EMPTY,
+        }
+    }
+
     pub fn error(code: ErrorCode, message: impl Into<String>) -> ServerMsg {
         ServerMsg::Error { code: code.code(), name: code.name().into(), message: message.into(), seq: None }
     }

@@ -7,7 +7,7 @@ use guandan_core::game::{Action, ActionKind, Event, Match, Phase, RuleError, Sea
 use guandan_core::log::{LogError, MatchLog};
 use guandan_core::rules::RuleConfig;
 use guandan_core::view::PlayerView;
-use guandan_proto::ServerMsg;
+use guandan_proto::{ServerMsg, TableView, WireEvent};
 
 /// Who receives a message: a seat or a spectator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,9 +92,9 @@ impl Game {
             action_seq: m.seq,
             state_hash: m.state_hash(),
             seat: action.seat,
-            events: events.iter().filter(|e| e.visible_to(seat)).cloned().collect(),
+            events: events.iter().filter(|e| e.visible_to(seat)).map(WireEvent::from).collect(),
             prompt: match seat {
-                Some(s) if prompt && m.to_act().contains(&s) => Some(m.light_view(s)),
+                Some(s) if prompt && m.to_act().contains(&s) => Some(TableView::from(&m.light_view(s))),
                 _ => None,
             },
         }
@@ -126,7 +126,7 @@ impl Game {
 
 pub fn state_msg(m: &Match, v: Viewer) -> ServerMsg {
     let view: PlayerView = m.view(v.seat());
-    ServerMsg::State { action_seq: m.seq, state_hash: m.state_hash(), view }
+    ServerMsg::State { action_seq: m.seq, state_hash: m.state_hash(), view: TableView::from(&view) }
 }
 
 /// Whether these events end a round for delayed spectating (table cleared or a new deal).
