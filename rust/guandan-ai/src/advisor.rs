@@ -241,7 +241,7 @@ pub fn heat_map(view: &PlayerView) -> Vec<CardHeat> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use guandan_core::game::{Match, Setup};
+    use guandan_core::game::{DealSetup, Match};
     use guandan_core::rules::RuleConfig;
 
     fn view_with(hand: &str, table: Option<&str>) -> PlayerView {
@@ -249,7 +249,7 @@ mod tests {
         let rules = RuleConfig::competition();
         let other = CardSet::parse("D9 D9 C9 C9").unwrap().minus(h);
         let spare: Vec<u8> = CardSet::FULL.minus(h).minus(other).iter().take(2).collect();
-        let setup = Setup {
+        let setup = DealSetup {
             rules,
             seed: 1,
             deal_no: 0,
@@ -260,9 +260,9 @@ mod tests {
             hands: [h, other, CardSet::EMPTY.with(spare[0]), CardSet::EMPTY.with(spare[1])],
             leader: if table.is_some() { 1 } else { 0 },
         };
-        let (mut m, _) = Match::from_setup(&setup).unwrap();
+        let (mut m, _) = Match::from_deal(&setup).unwrap();
         if let Some(t) = table {
-            let cards = CardSet::parse(t).unwrap().intersect(m.hands[1]);
+            let cards = CardSet::parse(t).unwrap().intersect(m.hands()[1]);
             let a = m.action(1, guandan_core::game::ActionKind::Play { cards: cards.ids(), reading: None });
             m.apply(&a).unwrap();
         }

@@ -4,7 +4,7 @@
 use crate::agent::{Budget, MAX_AI_DECISION_MS};
 use crate::{AiProfile, make_agent};
 use guandan_core::deal::{below, deal_hands, deal_rng};
-use guandan_core::game::{Event, Match, Setup, deal_gain, team_of};
+use guandan_core::game::{DealSetup, Event, Match, Team, deal_gain, team_of};
 use guandan_core::rules::RuleConfig;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -66,11 +66,11 @@ pub struct ArenaReport {
 }
 
 /// The starting situation of deal `i` of an arena (level 2, no tribute, drawn leader).
-pub fn deal_setup(seed: u64, i: u32, rules: &RuleConfig) -> Setup {
+pub fn deal_setup(seed: u64, i: u32, rules: &RuleConfig) -> DealSetup {
     let mut rng = deal_rng(seed, i);
     let hands = deal_hands(&mut rng);
     let leader = below(&mut rng, 4) as u8;
-    Setup {
+    DealSetup {
         rules: rules.clone(),
         seed: seed ^ i as u64,
         deal_no: 0,
@@ -102,7 +102,7 @@ impl<'a> Table<'a> {
         let is_a = (seat % 2 == 0) == self.a_even;
         let who = if is_a { 0 } else { 1 };
         let view = m.view(Some(seat));
-        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ m.seq.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ m.seq().wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let budget = Budget::with_soft_ms(self.profiles[who].budget_ms);
         let t = Instant::now();
         let mut decision = self.agents[who].decide(&view, &mut rng, &budget);
@@ -130,8 +130,8 @@ impl<'a> Table<'a> {
 }
 
 /// Plays one deal to its end; A sits at the even seats when `a_even`.
-pub fn play_deal(setup: &Setup, a: &AiProfile, b: &AiProfile, a_even: bool) -> Game {
-    let (mut m, _) = Match::from_setup(setup).expect("arena setups are valid");
+pub fn play_deal(setup: &DealSetup, a: &AiProfile, b: &AiProfile, a_even: bool) -> Game {
+    let (mut m, _) = Match::from_deal(setup).expect("arena setups are valid");
     let mut table = Table::new(a, b, a_even);
     let mut events = Vec::new();
     while table.step(&mut m, setup.seed, &mut events) {
@@ -139,7 +139,7 @@ pub fn play_deal(setup: &Setup, a: &AiProfile, b: &AiProfile, a_even: bool) -> G
             Event::DealEnded { order, .. } => Some(*order),
             _ => None,
         }) {
-            table.game.a_won = (team_of(order[0]) == 0) == a_even;
+            table.game.a_won = (team_of(order[0]) == Team::ZERO) == a_even;
             table.game.gain = deal_gain(&order, &setup.rules);
             break;
         }
@@ -153,8 +153,8 @@ pub fn play_match(seed: u64, rules: &RuleConfig, a: &AiProfile, b: &AiProfile, a
     let (mut m, _) = Match::new(seed, rules.clone()).expect("arena rules are valid");
     let mut table = Table::new(a, b, a_even);
     let mut events = Vec::new();
-    while m.seq < 50_000 && table.step(&mut m, seed, &mut events) {}
-    let won = m.winner.flatten().map(|t| (t == 0) == a_even);
+    while m.seq() < 50_000 && table.step(&mut m, seed, &mut events) {}
+    let won = m.outcome().and_then(|o| o.winner()).map(|t| (t == Team::ZERO) == a_even);
     (won, table.game)
 }
 

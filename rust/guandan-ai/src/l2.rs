@@ -53,8 +53,8 @@ impl<'a> Situation<'a> {
         let next_opp =
             (1..4u8).map(|d| (seat + d) % 4).find(|&s| counts[s as usize] > 0 && team_of(s) != team_of(seat));
         let table = view.table;
-        let mine = view.team_levels[team_of(seat) as usize].0 as f32;
-        let theirs = view.team_levels[1 - team_of(seat) as usize].0 as f32;
+        let mine = view.team_levels[team_of(seat).index()].0 as f32;
+        let theirs = view.team_levels[team_of(seat).other().index()].0 as f32;
         let mut aggression = 1.0 + (theirs - mine) * 0.04;
         if theirs >= 14.0 {
             aggression += 0.3;

@@ -145,27 +145,35 @@ pub fn sample_world(view: &PlayerView, beliefs: &Beliefs, rng: &mut ChaCha8Rng) 
     hands
 }
 
-/// The state of a sampled world: the view's public state with these hands.
+/// The state of a sampled world: the view's public position with these hands. The deal's
+/// history is left out (playouts do not need it) and the action count restarts at 0.
 pub fn world(view: &PlayerView, hands: [CardSet; 4]) -> Option<Match> {
+    let played = CardSet::FULL.minus(hands.iter().fold(CardSet::EMPTY, |all, h| all.union(*h)));
     let setup = guandan_core::game::Setup {
         rules: view.rules.clone(),
         seed: view.seq,
+        seq: 0,
         deal_no: view.deal_no,
+        seating: [0, 1, 2, 3],
         team_levels: view.team_levels,
         ace_failures: [0, 0],
         declarer: view.declarer,
-        last_order: None,
+        level: view.level,
+        phase: Phase::Play,
         hands,
-        leader: view.turn,
+        turn: view.turn,
+        table: view.table,
+        passes: view.passes,
+        finished: view.finished.clone(),
+        last_order: None,
+        tributes: Vec::new(),
+        tribute_leader: None,
+        surrender: None,
+        outcome: None,
+        history: Vec::new(),
+        played,
     };
-    let (mut m, _) = Match::from_setup(&setup).ok()?;
-    m.level = view.level;
-    m.table = view.table;
-    m.passes = view.passes;
-    m.turn = view.turn;
-    m.finished = view.finished.iter().copied().collect();
-    m.seq = 0;
-    Some(m)
+    Match::from_setup(&setup).ok()
 }
 
 /// A finished deal from the viewer team's side: + levels won, − levels conceded.
@@ -181,7 +189,7 @@ fn playout(mut m: Match, me: Seat, weights: &Weights, budget: &Budget) -> f32 {
         if budget.must_stop() {
             return 0.0;
         }
-        let seat = m.turn;
+        let seat = m.turn();
         let view = m.light_view(seat);
         let d = l2_decision(&view, weights, false);
         events.clear();
@@ -191,7 +199,7 @@ fn playout(mut m: Match, me: Seat, weights: &Weights, budget: &Budget) -> f32 {
         }
         for e in &events {
             if let Event::DealEnded { order, .. } = e {
-                return outcome(order, &m.rules, me);
+                return outcome(order, m.rules(), me);
             }
         }
     }
@@ -250,7 +258,7 @@ impl L3 {
                                     _ => None,
                                 });
                                 sums[ci] += match ended {
-                                    Some(order) => outcome(&order, &m.rules, me),
+                                    Some(order) => outcome(&order, m.rules(), me),
                                     None => playout(m, me, &self.weights, budget),
                                 };
                             }
@@ -314,7 +322,7 @@ mod tests {
             let a = random_action(&m, &mut rng).unwrap();
             m.apply(&a).unwrap();
         }
-        let seat = m.turn;
+        let seat = m.turn();
         let v = m.view(Some(seat));
         let b = infer(&v);
         for i in 0..20 {
@@ -323,7 +331,7 @@ mod tests {
             assert_eq!(hands[seat as usize], v.hand);
             let mut all = v.played;
             for (s, h) in hands.iter().enumerate() {
-                assert_eq!(h.len(), m.hands[s].len(), "seat {s}");
+                assert_eq!(h.len(), m.hands()[s].len(), "seat {s}");
                 assert!(all.intersect(*h).is_empty());
                 all = all.union(*h);
             }
@@ -339,7 +347,7 @@ mod tests {
             let a = random_action(&m, &mut rng).unwrap();
             m.apply(&a).unwrap();
         }
-        let view = m.view(Some(m.turn));
+        let view = m.view(Some(m.turn()));
         let run = |threads| {
             let p = crate::AiProfile {
                 iterations: 40,
@@ -365,14 +373,15 @@ mod tests {
             let a = random_action(&m, &mut rng).unwrap();
             m.apply(&a).unwrap();
         }
-        let seat = m.turn;
-        let mut other = m.clone();
+        let seat = m.turn();
+        let mut setup = m.to_setup();
         let (a, b) = (((seat + 1) % 4) as usize, ((seat + 3) % 4) as usize);
         // Swap one card between two hidden hands (same counts, different cards).
-        let ca = other.hands[a].iter().next().unwrap();
-        let cb = other.hands[b].iter().next().unwrap();
-        other.hands[a] = other.hands[a].minus(CardSet::EMPTY.with(ca)).with(cb);
-        other.hands[b] = other.hands[b].minus(CardSet::EMPTY.with(cb)).with(ca);
+        let ca = setup.hands[a].iter().next().unwrap();
+        let cb = setup.hands[b].iter().next().unwrap();
+        setup.hands[a] = setup.hands[a].minus(CardSet::EMPTY.with(ca)).with(cb);
+        setup.hands[b] = setup.hands[b].minus(CardSet::EMPTY.with(cb)).with(ca);
+        let other = Match::from_setup(&setup).unwrap();
         let profile = crate::AiProfile { iterations: 24, ..crate::AiProfile::level(crate::AiLevel::L3) };
         for mk in [profile.clone(), crate::AiProfile::level(crate::AiLevel::L2)] {
             let mut x = crate::make_agent(&mk);

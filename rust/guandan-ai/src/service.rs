@@ -94,6 +94,13 @@ fn run_job(job: &Job) -> AiResult {
     }
 }
 
+/// Makes one decision on the calling thread with the service's safeguards: a panicking agent,
+/// or one still searching at `hard`, is answered by L1. For hosts without worker threads
+/// (tests, the CLI, a server's blocking pool). The result's `id` is 0.
+pub fn decide(req: &AiRequest, hard: Duration) -> AiResult {
+    run_job(&Job { id: 0, req: req.clone(), cancel: Arc::new(AtomicBool::new(false)), hard })
+}
+
 impl AiService {
     /// A service with `threads` workers (at least one).
     pub fn new(threads: usize) -> Self {
@@ -260,7 +267,7 @@ mod tests {
         let id = svc.submit(request(&m, 0, AiLevel::L2));
         let r = svc.wait(id).unwrap();
         assert_eq!(r.id, id);
-        assert_eq!(r.seat, m.turn);
+        assert_eq!(r.seat, m.turn());
         let mut next = m.clone();
         next.apply(&m.action(r.seat, r.decision.action)).unwrap();
     }
@@ -285,7 +292,7 @@ mod tests {
         std::thread::sleep(Duration::from_millis(1));
         let r = svc.wait(id).unwrap();
         assert!(r.fell_back);
-        assert_eq!(r.decision.action, l1::l1_decision(&m.view(Some(m.turn))).action);
+        assert_eq!(r.decision.action, l1::l1_decision(&m.view(Some(m.turn()))).action);
     }
 
     #[test]

@@ -20,11 +20,11 @@ fn positions(n: usize, seed: u64) -> Vec<PlayerView> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ g);
         g += 1;
         for step in 0.. {
-            if m.is_over() || m.deal_no > 2 || out.len() >= n {
+            if m.is_over() || m.deal_no() > 2 || out.len() >= n {
                 break;
             }
-            if m.phase == Phase::Play && step % 7 == 0 {
-                out.push(m.view(Some(m.turn)));
+            if m.phase() == Phase::Play && step % 7 == 0 {
+                out.push(m.view(Some(m.turn())));
             }
             let Some(a) = random_action(&m, &mut rng) else { break };
             if m.apply(&a).is_err() {

@@ -133,8 +133,13 @@ enum Command {
 
 #[derive(Subcommand)]
 enum ReplayCommand {
-    /// Replays a saved log from scratch and checks its hashes.
-    Verify { file: String },
+    /// Replays a saved log from scratch and checks its hashes (exit 0 valid, 1 damaged, 2 unreadable).
+    Verify {
+        file: String,
+        /// One JSON object: {ok, code, name, message, actions, checkpoints, hash}.
+        #[arg(long)]
+        json: bool,
+    },
     /// Plays a random match and saves its log (for tests and tools).
     Record {
         #[arg(long, default_value_t = 1)]
@@ -227,9 +232,9 @@ fn run(cli: Cli) -> Result<ExitCode, Usage> {
             for g in 0..games {
                 match sim::checked_match(seed.wrapping_add(g), rules.clone()) {
                     Ok(m) => {
-                        actions += m.seq;
-                        deals += m.deal_no as u64 + 1;
-                        wins[m.winner.flatten().map_or(2, |t| t as usize)] += 1;
+                        actions += m.seq();
+                        deals += m.deal_no() as u64 + 1;
+                        wins[m.outcome().and_then(|o| o.winner()).map_or(2, |t| t.index())] += 1;
                     }
                     Err(v) => {
                         eprintln!("VIOLATION: {v}");
@@ -249,20 +254,28 @@ fn run(cli: Cli) -> Result<ExitCode, Usage> {
                 secs * 1000.0 / games.max(1) as f64
             );
         }
-        Command::Replay { command: ReplayCommand::Verify { file } } => {
+        Command::Replay { command: ReplayCommand::Verify { file, json } } => {
             let text = std::fs::read_to_string(&file).map_err(|e| Usage(format!("cannot read {file}: {e}")))?;
-            let log = MatchLog::parse(&text).map_err(|e| Usage(format!("{file}: {e}")))?;
-            match log.replay() {
-                Ok(m) => println!(
+            // Core's one verifier, as the game and the server use it.
+            let verdict = MatchLog::parse(&text).and_then(|log| log.replay().map(|m| (log, m)));
+            let report = match &verdict {
+                Ok((log, m)) => serde_json::json!({"ok": true, "code": 0, "name": "ok", "message": "",
+                    "actions": log.actions.len(), "checkpoints": log.checkpoints.len(), "hash": m.state_hash()}),
+                Err(e) => serde_json::json!({"ok": false, "code": e.code().code(), "name": e.code().name(),
+                    "message": e.to_string()}),
+            };
+            match (&verdict, json) {
+                (_, true) => println!("{report}"),
+                (Ok((log, m)), false) => println!(
                     "ok: {} actions, {} checkpoints verified, final hash {}",
                     log.actions.len(),
                     log.checkpoints.len(),
                     m.state_hash()
                 ),
-                Err(e) => {
-                    eprintln!("{file}: {e}");
-                    return Ok(ExitCode::from(1));
-                }
+                (Err(e), false) => eprintln!("{file}: {e} (code {})", e.code()),
+            }
+            if verdict.is_err() {
+                return Ok(ExitCode::from(1));
             }
         }
         Command::Replay { command: ReplayCommand::Record { seed, rules, file } } => {

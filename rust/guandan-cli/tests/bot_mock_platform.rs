@@ -8,7 +8,7 @@ use guandan_ai::l2::{best_card_to_give, ranked_candidates};
 use guandan_ai::{AiLevel, AiProfile, Budget, make_agent};
 use guandan_core::card::{Card, CardSet};
 use guandan_core::combo::Play;
-use guandan_core::game::{ActionKind, Event, Match, Phase, Seat, team_of};
+use guandan_core::game::{ActionKind, Event, Match, Phase, Seat, Team, team_of};
 use guandan_core::movegen;
 use guandan_core::rules::RuleConfig;
 use rand_chacha::ChaCha8Rng;
@@ -91,15 +91,15 @@ struct Mock {
 }
 
 impl Mock {
-    fn rank(&self, team: u8) -> String {
-        self.m.team_levels[team as usize].char().to_string()
+    fn rank(&self, team: Team) -> String {
+        self.m.team_levels()[team.index()].char().to_string()
     }
 
     fn notify(&mut self, events: &[Event]) {
         for e in events {
             let msg = match e {
                 Event::DealStarted { .. } => Some(json!({"type": "notify", "stage": "beginning",
-                    "handCards": notation(self.m.hands[self.me as usize]), "myPos": self.me})),
+                    "handCards": notation(self.m.hands()[self.me as usize]), "myPos": self.me})),
                 Event::TributeGiven { from, to, card } => {
                     self.tributes.push(json!([from, to, Card::from_id(*card).notation()]));
                     None
@@ -113,12 +113,12 @@ impl Mock {
                 Event::Played { seat, play } => Some(json!({"type": "notify", "stage": "play", "curPos": seat,
                     "curAction": play.to_wire(), "greaterPos": seat, "greaterAction": play.to_wire()})),
                 Event::Passed { seat } => {
-                    let (gp, ga) = self.m.table.map_or((json!(-1), json!(PASS)), |(s, p)| (json!(s), p.to_wire()));
+                    let (gp, ga) = self.m.table().map_or((json!(-1), json!(PASS)), |(s, p)| (json!(s), p.to_wire()));
                     Some(json!({"type": "notify", "stage": "play", "curPos": seat, "curAction": PASS,
                         "greaterPos": gp, "greaterAction": ga}))
                 }
                 Event::DealEnded { order, .. } => Some(json!({"type": "notify", "stage": "episodeOver",
-                    "order": order, "curRank": self.m.level.char().to_string(), "restCards": []})),
+                    "order": order, "curRank": self.m.level().char().to_string(), "restCards": []})),
                 Event::MatchEnded { .. } => {
                     Some(json!({"type": "notify", "stage": "gameOver", "curTimes": 1, "settingTimes": 1}))
                 }
@@ -128,11 +128,11 @@ impl Mock {
                 self.bot.send(&msg);
             }
             // The platform announces all tributes (returns) at once, when the last one is in.
-            if self.m.phase != Phase::Tribute && !self.tributes.is_empty() {
+            if self.m.phase() != Phase::Tribute && !self.tributes.is_empty() {
                 let result = std::mem::take(&mut self.tributes);
                 self.bot.send(&json!({"type": "notify", "stage": "tribute", "result": result}));
             }
-            if self.m.phase != Phase::Return && !self.returns.is_empty() {
+            if self.m.phase() != Phase::Return && !self.returns.is_empty() {
                 let result = std::mem::take(&mut self.returns);
                 self.bot.send(&json!({"type": "notify", "stage": "back", "result": result}));
             }
@@ -142,10 +142,10 @@ impl Mock {
     /// The bot's turn: the act message, its answer, and the engine action it stands for.
     fn bot_turn(&mut self) -> ActionKind {
         let me = self.me;
-        let hand = self.m.hands[me as usize];
-        let (stage, entries): (&str, Vec<Entry>) = match self.m.phase {
+        let hand = self.m.hands()[me as usize];
+        let (stage, entries): (&str, Vec<Entry>) = match self.m.phase() {
             Phase::Tribute | Phase::Return => {
-                let tribute = self.m.phase == Phase::Tribute;
+                let tribute = self.m.phase() == Phase::Tribute;
                 let options = if tribute { self.m.tribute_options(me) } else { self.m.return_options(me) };
                 let mut seen = Vec::new();
                 let entries = options
@@ -162,12 +162,12 @@ impl Mock {
                 (if tribute { "tribute" } else { "back" }, entries)
             }
             _ => {
-                let table = self.m.table.map(|(_, p)| p);
+                let table = self.m.table().map(|(_, p)| p);
                 let mut entries = Vec::new();
                 if table.is_some() {
                     entries.push(Entry::Pass);
                 }
-                let moves = movegen::generate(hand, table.as_ref(), self.m.level, &self.m.rules);
+                let moves = movegen::generate(hand, table, self.m.level(), self.m.rules());
                 entries.extend(moves.iter().map(|p| Entry::Play(*p)));
                 ("play", entries)
             }
@@ -181,16 +181,16 @@ impl Mock {
             })
             .collect();
         // Like the platform, a lead still names the last play as the "greater" one (stale).
-        let last = self.m.history.iter().rev().find_map(|t| t.play.map(|p| (t.seat, p)));
-        let (gp, ga) = match (self.m.table, last) {
-            (Some((s, p)), _) | (None, Some((s, p))) => (json!(s), p.to_wire()),
+        let last = self.m.history().iter().rev().find_map(|t| t.play.map(|p| (t.seat, p)));
+        let (gp, ga) = match (self.m.table(), last) {
+            (Some(&(s, p)), _) | (None, Some((s, p))) => (json!(s), p.to_wire()),
             (None, None) => (json!(-1), Value::Null),
         };
-        let public: Vec<Value> = (0..4).map(|s| json!({"rest": self.m.hands[s].len(), "playArea": null})).collect();
+        let public: Vec<Value> = (0..4).map(|s| json!({"rest": self.m.hands()[s].len(), "playArea": null})).collect();
         let n = wire.len();
         let msg = json!({"type": "act", "stage": stage, "handCards": notation(hand), "publicInfo": public,
-            "selfRank": self.rank(team_of(me)), "oppoRank": self.rank(1 - team_of(me)),
-            "curRank": self.m.level.char().to_string(), "curPos": -1, "curAction": null,
+            "selfRank": self.rank(team_of(me)), "oppoRank": self.rank(team_of(me).other()),
+            "curRank": self.m.level().char().to_string(), "curPos": -1, "curAction": null,
             "greaterPos": gp, "greaterAction": ga, "actionList": wire, "indexRange": n - 1});
         let index = self.bot.ask(&msg);
         assert!(index < n, "index {index} outside a list of {n}");
@@ -241,7 +241,7 @@ impl Mock {
         } else {
             self.differences.push(format!(
                 "deal {} {stage}: bot {} (score {mine:?}), L2 {} (score {top})",
-                self.m.deal_no,
+                self.m.deal_no(),
                 key(&chosen),
                 key(&truth)
             ));
@@ -267,7 +267,7 @@ fn play_match(seed: u64, me: Seat, max_deals: u32, args: &[&str]) -> Mock {
     let mut others = make_agent(&AiProfile::level(AiLevel::L2));
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for _ in 0..20_000 {
-        if mock.m.is_over() || mock.m.deal_no >= max_deals {
+        if mock.m.is_over() || mock.m.deal_no() >= max_deals {
             break;
         }
         let seat = mock.m.to_act()[0];
@@ -288,11 +288,11 @@ fn the_bot_plays_whole_deals_on_a_mock_platform_like_l2_on_the_true_view() {
     let mut stages = [0usize; 3];
     for (seed, me) in [(1u64, 1u8), (2, 0), (3, 3), (4, 2)] {
         let mock = play_match(seed, me, 8, &["--ai", "L2"]);
-        assert!(mock.m.deal_no >= 3 || mock.m.is_over(), "seed {seed}: only {} deals", mock.m.deal_no);
+        assert!(mock.m.deal_no() >= 3 || mock.m.is_over(), "seed {seed}: only {} deals", mock.m.deal_no());
         for (total, n) in stages.iter_mut().zip(mock.stages) {
             *total += n;
         }
-        eprintln!("seed {seed} seat {me}: {} deals, acts {:?}", mock.m.deal_no, mock.stages);
+        eprintln!("seed {seed} seat {me}: {} deals, acts {:?}", mock.m.deal_no(), mock.stages);
         let (same, total, diffs) = (mock.same_as_l2, mock.acts, mock.differences.clone());
         let log = mock.bot.finish();
         assert!(!log.contains("falling back"), "seed {seed}: a decision did not map onto the list:\n{log}");

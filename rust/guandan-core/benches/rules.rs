@@ -44,7 +44,7 @@ fn bench(c: &mut Criterion) {
 
     let (m0, _) = Match::new(9, rules.clone()).unwrap();
     let lead = m0.legal_plays()[0];
-    let action = m0.action(m0.turn, ActionKind::Play { cards: lead.cards.ids(), reading: Some(lead.pattern) });
+    let action = m0.action(m0.turn(), ActionKind::Play { cards: lead.cards.ids(), reading: Some(lead.pattern) });
     c.bench_function("apply one play", |b| {
         let mut events = Vec::with_capacity(8);
         b.iter_batched_ref(
@@ -77,11 +77,11 @@ fn bench(c: &mut Criterion) {
             seed += 1;
             let (mut m, _) = Match::new(seed, rules.clone()).unwrap();
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            while m.deal_no == 0 {
+            while m.deal_no() == 0 {
                 let a = random_action(&m, &mut rng).unwrap();
                 m.apply(&a).unwrap();
             }
-            black_box(m.seq)
+            black_box(m.seq())
         })
     });
 

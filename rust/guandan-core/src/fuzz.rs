@@ -27,6 +27,19 @@ pub fn parsers(data: &[u8]) {
     }
 }
 
+/// An explicit reading for a play of `cards`: one of its own readings (by `pick`), or, one time
+/// in four, the first reading of the acting hand's first generated play (usually wrong for these
+/// cards, which the engine must refuse cleanly).
+fn pick_reading(m: &Match, cards: &[u8], pick: u8) -> Option<crate::combo::Pattern> {
+    let set = CardSet::from_ids(cards);
+    let readings = classify(set, m.level, &m.rules);
+    match pick % 4 {
+        0 => None,
+        1 => m.legal_plays().first().map(|p| p.pattern),
+        _ => readings.get(pick as usize % readings.len().max(1)).map(|p| p.pattern),
+    }
+}
+
 /// Reads bytes as a stream of small numbers.
 struct Bytes<'a> {
     data: &'a [u8],
@@ -80,14 +93,16 @@ pub fn engine(data: &[u8]) {
                 check_conservation(&m).expect("cards conserved");
                 continue;
             }
-            // A few cards of the acting seat's own hand: often a combination.
+            // A few cards of the acting seat's own hand: often a combination, sometimes with an
+            // explicit reading (any of the selection's readings, or one of another selection).
             4 => {
                 let hand = m.hands[m.turn as usize].ids();
                 let n = b.next().unwrap_or(0) % 6 + 1;
                 let cards: Vec<u8> = (0..n)
                     .filter_map(|_| hand.get(b.next().unwrap_or(0) as usize % hand.len().max(1)).copied())
                     .collect();
-                ActionKind::Play { cards, reading: None }
+                let reading = pick_reading(&m, &cards, b.next().unwrap_or(0));
+                ActionKind::Play { cards, reading }
             }
             5 => {
                 let n = b.next().unwrap_or(0) % 12;
@@ -105,7 +120,7 @@ pub fn engine(data: &[u8]) {
         match m.apply(&action) {
             Ok(events) => {
                 check_conservation(&m).expect("cards conserved");
-                // Legal moves are generated: any play the engine accepted is in the move list.
+                // Legal is generated: a play the engine accepted is in the move list (same reading).
                 for e in &events {
                     if let crate::game::Event::Played { play, .. } = e {
                         assert!(
@@ -117,8 +132,19 @@ pub fn engine(data: &[u8]) {
                 }
             }
             Err(e) => {
-                assert!((1..=9).contains(&e.code()));
+                assert!(e.code().code() <= 9, "rule errors use codes 1-9, got {}", e.code());
                 assert!(m == before, "a rejected action changed the state");
+                // Generated is legal: when a play was refused, every generated play of the same
+                // reading is accepted with that reading given explicitly.
+                if let (ActionKind::Play { reading: Some(want), .. }, crate::game::Phase::Play) =
+                    (&action.kind, m.phase)
+                    && action.seat == m.turn
+                    && action.seq == m.seq
+                {
+                    for p in m.legal_plays().iter().filter(|p| p.pattern == *want) {
+                        m.play(&m.action(m.turn, Match::play_kind(p))).expect("a generated play was refused");
+                    }
+                }
             }
         }
     }

@@ -1,7 +1,8 @@
 //! The match: a state machine over deals, tribute, return, play and level changes.
 //!
 //! `Match::apply` validates an [`Action`] completely and reports what happened as [`Event`]s;
-//! every action carries the next `seq`. All randomness comes from the match seed.
+//! every action carries the next `seq`. All randomness comes from the match seed. The state is
+//! sealed: it changes only through actions, and is read through accessors.
 
 use crate::card::{Card, CardId, CardSet, Rank};
 use crate::combo::{Pattern, Play, beats, choose_reading, classify, rank_order, wild_set};
@@ -12,18 +13,10 @@ use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-/// A seat, 0–3. Seats 0 and 2 are team 0, seats 1 and 3 team 1. Play goes 0→1→2→3.
-pub type Seat = u8;
-
-pub fn team_of(seat: Seat) -> u8 {
-    seat % 2
-}
-pub fn partner_of(seat: Seat) -> Seat {
-    (seat + 2) % 4
-}
-pub fn next_seat(seat: Seat) -> Seat {
-    (seat + 1) % 4
-}
+pub use crate::error::{ErrorCode, RuleError};
+pub use crate::event::{Action, ActionKind, EndReason, Event, Outcome, Phase};
+pub use crate::seat::{Seat, Team, next_seat, partner_of, team_of};
+pub use crate::setup::{DealSetup, Setup, SetupError};
 
 /// Place (0 = 1st … 3 = last) of the 1st finisher's partner in a deal's finishing order.
 pub fn partner_place(order: &[Seat; 4]) -> usize {
@@ -33,150 +26,6 @@ pub fn partner_place(order: &[Seat; 4]) -> usize {
 /// Levels the winning team of a deal gains with this finishing order.
 pub fn deal_gain(order: &[Seat; 4], rules: &RuleConfig) -> u8 {
     rules.levels_per_finish[partner_place(order).clamp(1, 3) - 1]
-}
-
-/// What a player (or the host, for timeouts) does.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum ActionKind {
-    /// Play these cards; `reading` picks among several readings (default: see `choose_reading`).
-    Play {
-        cards: Vec<CardId>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        reading: Option<Pattern>,
-    },
-    Pass,
-    Tribute {
-        card: CardId,
-    },
-    Return {
-        card: CardId,
-    },
-    /// The seat's turn time ran out (submitted by the host): pass, or the smallest single,
-    /// or the forced tribute / lowest return.
-    Timeout,
-    ProposeSurrender,
-    SurrenderVote {
-        accept: bool,
-    },
-    /// The maximum match duration ran out (submitted by the host).
-    TimeUp,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Action {
-    pub seq: u64,
-    pub seat: Seat,
-    #[serde(flatten)]
-    pub kind: ActionKind,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Phase {
-    Tribute,
-    Return,
-    Play,
-    MatchOver,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MatchEndReason {
-    /// A team passed its A.
-    AceWon,
-    Surrender,
-    /// The host's maximum duration ran out: higher level wins, equal levels draw.
-    TimeUp,
-}
-
-/// What happened. `TributeGiven` and `ReturnGiven` are private to the two seats involved.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "event", rename_all = "snake_case")]
-pub enum Event {
-    DealStarted { deal_no: u32, level: Rank, declarer: Option<u8> },
-    TributeRequired { payers: Vec<Seat> },
-    Resisted { payers: Vec<Seat> },
-    TributeGiven { from: Seat, to: Seat, card: CardId },
-    ReturnGiven { from: Seat, to: Seat, card: CardId },
-    TurnStarted { seat: Seat, can_pass: bool },
-    Played { seat: Seat, play: Play },
-    Passed { seat: Seat },
-    TableCleared { leader: Seat },
-    PartnerTakesLead { seat: Seat },
-    CardsLeft { seat: Seat, count: u8 },
-    PlayerFinished { seat: Seat, place: u8 },
-    DealEnded { order: [Seat; 4], winner_team: u8, levels_before: [Rank; 2], levels_after: [Rank; 2] },
-    SurrenderProposed { seat: Seat },
-    SurrenderRejected { seat: Seat },
-    MatchEnded { winner_team: Option<u8>, reason: MatchEndReason },
-}
-
-impl Event {
-    /// Whether `viewer` may see this event (`None` = spectator).
-    pub fn visible_to(&self, viewer: Option<Seat>) -> bool {
-        match self {
-            Event::TributeGiven { from, to, .. } | Event::ReturnGiven { from, to, .. } => {
-                viewer.is_some_and(|v| v == *from || v == *to)
-            }
-            _ => true,
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RuleError {
-    #[error("invalid cards: {0}")]
-    InvalidCards(String),
-    #[error("not your turn: seat {seat} acted, it is seat {turn}'s turn")]
-    NotYourTurn { seat: Seat, turn: Seat },
-    #[error("cannot pass when leading")]
-    CannotPass,
-    #[error("card {0} is not in the hand")]
-    CardNotFound(CardId),
-    #[error("seat {0} has no cards left")]
-    HandEmpty(Seat),
-    #[error("invalid tribute or return: {0}")]
-    InvalidTribute(String),
-    #[error("the match is over")]
-    GameOver,
-    #[error("state conflict: {0}")]
-    StateConflict(String),
-    #[error("{0} does not beat the table")]
-    CannotBeat(String),
-}
-
-impl RuleError {
-    /// Stable error codes shared with Godot and the CLI (0 = ok).
-    pub fn code(&self) -> i32 {
-        match self {
-            RuleError::InvalidCards(_) => 1,
-            RuleError::NotYourTurn { .. } => 2,
-            RuleError::CannotPass => 3,
-            RuleError::CardNotFound(_) => 4,
-            RuleError::HandEmpty(_) => 5,
-            RuleError::InvalidTribute(_) => 6,
-            RuleError::GameOver => 7,
-            RuleError::StateConflict(_) => 8,
-            RuleError::CannotBeat(_) => 9,
-        }
-    }
-}
-
-/// A match situation to start from (see [`Match::from_setup`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Setup {
-    pub rules: RuleConfig,
-    pub seed: u64,
-    pub deal_no: u32,
-    pub team_levels: [Rank; 2],
-    pub ace_failures: [u8; 2],
-    pub declarer: Option<u8>,
-    /// Finishing order of the previous deal (tribute is due when set).
-    pub last_order: Option<[Seat; 4]>,
-    pub hands: [CardSet; 4],
-    /// Leader when no tribute is due.
-    pub leader: Seat,
 }
 
 /// One tribute of the current deal.
@@ -193,7 +42,7 @@ pub struct Tribute {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Surrender {
-    pub team: u8,
+    pub team: Team,
     pub proposer: Seat,
     /// Seats that accepted so far (bit per seat).
     pub accepted: u8,
@@ -207,43 +56,57 @@ pub struct Turn {
     pub play: Option<Play>,
 }
 
-/// The complete state of a match.
+/// The complete state of a match. Private: it changes only through [`Match::apply`] (or is
+/// built whole from a validated [`Setup`]); read it through the accessors.
+///
+/// The serialized form is the state hashed by [`Match::state_hash`] and must stay stable: it is
+/// what recorded checkpoints were taken of.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Match {
-    pub rules: RuleConfig,
-    pub seed: u64,
+    pub(crate) rules: RuleConfig,
+    pub(crate) seed: u64,
     /// The `seq` the next action must carry.
-    pub seq: u64,
-    pub deal_no: u32,
+    pub(crate) seq: u64,
+    pub(crate) deal_no: u32,
     /// Player sitting at each seat (random teams permute them).
-    pub seating: [u8; 4],
-    pub team_levels: [Rank; 2],
-    pub ace_failures: [u8; 2],
+    pub(crate) seating: [u8; 4],
+    pub(crate) team_levels: [Rank; 2],
+    pub(crate) ace_failures: [u8; 2],
     /// The team whose level is played (None in the first deal).
-    pub declarer: Option<u8>,
-    pub level: Rank,
-    pub phase: Phase,
-    pub hands: [CardSet; 4],
-    pub turn: Seat,
-    pub table: Option<(Seat, Play)>,
-    pub passes: u8,
-    pub finished: ArrayVec<Seat, 4>,
-    pub last_order: Option<[Seat; 4]>,
-    pub tributes: ArrayVec<Tribute, 2>,
+    pub(crate) declarer: Option<Team>,
+    pub(crate) level: Rank,
+    pub(crate) phase: Phase,
+    pub(crate) hands: [CardSet; 4],
+    pub(crate) turn: Seat,
+    pub(crate) table: Option<(Seat, Play)>,
+    pub(crate) passes: u8,
+    pub(crate) finished: ArrayVec<Seat, 4>,
+    pub(crate) last_order: Option<[Seat; 4]>,
+    pub(crate) tributes: ArrayVec<Tribute, 2>,
     /// Who leads once tribute and return are done.
-    pub tribute_leader: Option<Seat>,
-    pub surrender: Option<Surrender>,
-    pub winner: Option<Option<u8>>,
-    pub end_reason: Option<MatchEndReason>,
+    pub(crate) tribute_leader: Option<Seat>,
+    pub(crate) surrender: Option<Surrender>,
+    /// The outcome, stored as the two fields of the first save format (`winner`: `Some(None)`
+    /// is a draw) so that state hashes stay comparable; read it as [`Match::outcome`].
+    pub(crate) winner: Option<Option<Team>>,
+    pub(crate) end_reason: Option<EndReason>,
     /// Public history of the current deal.
-    pub history: Vec<Turn>,
+    pub(crate) history: Vec<Turn>,
     /// Cards played in the current deal.
-    pub played: CardSet,
+    pub(crate) played: CardSet,
 }
 
 impl Match {
     /// A new match: deals the first hand. The first leader is drawn at random.
     pub fn new(seed: u64, rules: RuleConfig) -> Result<(Match, Vec<Event>), RuleError> {
+        let mut m = Match::empty(seed, rules)?;
+        let mut events = Vec::new();
+        m.start_deal(&mut events);
+        Ok((m, events))
+    }
+
+    /// A match before its first deal: validated rules, seating drawn from the seed.
+    pub(crate) fn empty(seed: u64, rules: RuleConfig) -> Result<Match, RuleError> {
         rules.validate().map_err(RuleError::StateConflict)?;
         let mut seating = [0, 1, 2, 3];
         if rules.teams == Teams::Random {
@@ -253,7 +116,7 @@ impl Match {
                 seating.swap(i, below(&mut rng, i as u32 + 1) as usize);
             }
         }
-        let mut m = Match {
+        Ok(Match {
             rules,
             seed,
             seq: 0,
@@ -277,16 +140,14 @@ impl Match {
             end_reason: None,
             history: Vec::new(),
             played: CardSet::EMPTY,
-        };
-        let mut events = Vec::new();
-        m.start_deal(&mut events);
-        Ok((m, events))
+        })
     }
 
-    /// A match set up mid-way (tests, puzzles, golden scenarios): given hands and match
-    /// situation; cards in no hand count as already played.
-    pub fn from_setup(setup: &Setup) -> Result<(Match, Vec<Event>), RuleError> {
-        let (mut m, _) = Match::new(setup.seed, setup.rules.clone())?;
+    /// A match from the start of a deal with given hands (tests, arena, golden scenarios): the
+    /// tribute due from `last_order` is worked out as in a real deal; cards in no hand count as
+    /// already played.
+    pub fn from_deal(setup: &DealSetup) -> Result<(Match, Vec<Event>), RuleError> {
+        let mut m = Match::empty(setup.seed, setup.rules.clone())?;
         let mut all = CardSet::EMPTY;
         for h in setup.hands {
             if !all.intersect(h).is_empty() {
@@ -294,8 +155,8 @@ impl Match {
             }
             all = all.union(h);
         }
-        if setup.leader > 3 || setup.declarer.is_some_and(|d| d > 1) {
-            return Err(RuleError::StateConflict("seat or team out of range".into()));
+        if setup.leader > 3 || setup.last_order.is_some_and(|o| !crate::setup::is_permutation(&o)) {
+            return Err(RuleError::StateConflict("seat out of range".into()));
         }
         m.team_levels = setup.team_levels;
         m.ace_failures = setup.ace_failures;
@@ -306,6 +167,98 @@ impl Match {
         m.setup_deal(setup.hands, setup.leader, &mut events);
         m.played = CardSet::FULL.minus(all);
         Ok((m, events))
+    }
+
+    // ----- accessors -----
+
+    pub fn rules(&self) -> &RuleConfig {
+        &self.rules
+    }
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+    /// The `seq` the next action must carry (= actions applied so far).
+    pub fn seq(&self) -> u64 {
+        self.seq
+    }
+    pub fn deal_no(&self) -> u32 {
+        self.deal_no
+    }
+    /// Player sitting at each seat (random teams permute them).
+    pub fn seating(&self) -> [u8; 4] {
+        self.seating
+    }
+    pub fn team_levels(&self) -> [Rank; 2] {
+        self.team_levels
+    }
+    pub fn team_level(&self, team: Team) -> Rank {
+        self.team_levels[team.index()]
+    }
+    pub fn ace_failures(&self) -> [u8; 2] {
+        self.ace_failures
+    }
+    /// The team whose level is played (None in the first deal).
+    pub fn declarer(&self) -> Option<Team> {
+        self.declarer
+    }
+    /// The rank played this deal.
+    pub fn level(&self) -> Rank {
+        self.level
+    }
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+    pub fn hands(&self) -> &[CardSet; 4] {
+        &self.hands
+    }
+    pub fn hand(&self, seat: Seat) -> CardSet {
+        self.hands.get(seat as usize).copied().unwrap_or(CardSet::EMPTY)
+    }
+    /// The seat to play (meaningful in the play phase).
+    pub fn turn(&self) -> Seat {
+        self.turn
+    }
+    /// The play to beat and who made it.
+    pub fn table(&self) -> Option<&(Seat, Play)> {
+        self.table.as_ref()
+    }
+    /// Passes since the play on the table.
+    pub fn passes(&self) -> u8 {
+        self.passes
+    }
+    /// Seats out of cards this deal, in order.
+    pub fn finished(&self) -> &[Seat] {
+        &self.finished
+    }
+    /// The previous deal's finishing order.
+    pub fn last_order(&self) -> Option<[Seat; 4]> {
+        self.last_order
+    }
+    pub fn tributes(&self) -> &[Tribute] {
+        &self.tributes
+    }
+    /// Who leads once tribute and return are done.
+    pub fn tribute_leader(&self) -> Option<Seat> {
+        self.tribute_leader
+    }
+    pub fn surrender(&self) -> Option<Surrender> {
+        self.surrender
+    }
+    /// Public history of the current deal.
+    pub fn history(&self) -> &[Turn] {
+        &self.history
+    }
+    /// Cards played in the current deal.
+    pub fn played(&self) -> CardSet {
+        self.played
+    }
+    /// How the match ended (`None` while it runs).
+    pub fn outcome(&self) -> Option<Outcome> {
+        let reason = self.end_reason?;
+        Some(match self.winner.flatten() {
+            Some(team) => Outcome::Decisive { team, reason },
+            None => Outcome::Draw { reason },
+        })
     }
 
     pub fn is_over(&self) -> bool {
@@ -346,7 +299,7 @@ impl Match {
     /// tribute is due, i.e. in the first deal).
     fn setup_deal(&mut self, hands: [CardSet; 4], first_leader: Seat, events: &mut Vec<Event>) {
         self.hands = hands;
-        self.level = self.declarer.map_or(Rank::TWO, |t| self.team_levels[t as usize]);
+        self.level = self.declarer.map_or(Rank::TWO, |t| self.team_levels[t.index()]);
         self.table = None;
         self.passes = 0;
         self.finished.clear();
@@ -511,18 +464,18 @@ impl Match {
                 s.accepted |= 1 << seat;
                 self.surrender = Some(s);
                 if s.accepted == 0b1111 {
-                    self.end_match(Some(1 - s.team), MatchEndReason::Surrender, events);
+                    self.end_match(Some(s.team.other()), EndReason::Surrender, events);
                 }
                 Ok(())
             }
             ActionKind::TimeUp => {
                 let [a, b] = self.team_levels;
                 let winner = match a.cmp(&b) {
-                    std::cmp::Ordering::Greater => Some(0),
-                    std::cmp::Ordering::Less => Some(1),
+                    std::cmp::Ordering::Greater => Some(Team::ZERO),
+                    std::cmp::Ordering::Less => Some(Team::ONE),
                     std::cmp::Ordering::Equal => None,
                 };
-                self.end_match(winner, MatchEndReason::TimeUp, events);
+                self.end_match(winner, EndReason::TimeUp, events);
                 Ok(())
             }
         }
@@ -786,7 +739,7 @@ impl Match {
         let before = self.team_levels;
         let mut match_won = false;
         if let Some(d) = self.declarer
-            && self.team_levels[d as usize] == Rank::ACE
+            && self.team_levels[d.index()] == Rank::ACE
         {
             let passed = winner == d
                 && match self.rules.ace_pass {
@@ -796,41 +749,40 @@ impl Match {
             if passed {
                 match_won = true;
             } else {
-                self.ace_failures[d as usize] += 1;
+                self.ace_failures[d.index()] += 1;
                 let limit = self.rules.ace_failures_before_reset;
-                if limit > 0 && self.ace_failures[d as usize] >= limit {
-                    self.team_levels[d as usize] = Rank::TWO;
-                    self.ace_failures[d as usize] = 0;
+                if limit > 0 && self.ace_failures[d.index()] >= limit {
+                    self.team_levels[d.index()] = Rank::TWO;
+                    self.ace_failures[d.index()] = 0;
                 }
             }
         }
         if !match_won {
-            let w = &mut self.team_levels[winner as usize];
+            let w = &mut self.team_levels[winner.index()];
             *w = Rank((w.0 + gain).min(14));
         }
         self.last_order = Some(order);
         self.declarer = Some(winner);
         self.table = None;
-        events.push(Event::DealEnded {
-            order,
-            winner_team: winner,
-            levels_before: before,
-            levels_after: self.team_levels,
-        });
+        events.push(Event::DealEnded { order, winner, levels_before: before, levels_after: self.team_levels });
         if match_won {
-            self.end_match(Some(winner), MatchEndReason::AceWon, events);
+            self.end_match(Some(winner), EndReason::AceWon, events);
         } else {
             self.deal_no += 1;
             self.start_deal(events);
         }
     }
 
-    fn end_match(&mut self, winner: Option<u8>, reason: MatchEndReason, events: &mut Vec<Event>) {
+    fn end_match(&mut self, winner: Option<Team>, reason: EndReason, events: &mut Vec<Event>) {
         self.phase = Phase::MatchOver;
         self.winner = Some(winner);
         self.end_reason = Some(reason);
         self.surrender = None;
-        events.push(Event::MatchEnded { winner_team: winner, reason });
+        let outcome = match winner {
+            Some(team) => Outcome::Decisive { team, reason },
+            None => Outcome::Draw { reason },
+        };
+        events.push(Event::MatchEnded { outcome });
     }
 
     /// SHA-256 over the canonical encoding of the whole state (rules included), hex.

@@ -6,11 +6,15 @@ pub mod deal;
 
 pub use card::{Card, CardId, CardSet, ParseError, Rank, Suit};
 pub mod combo;
+pub mod error;
+pub mod event;
 pub mod fuzz;
 pub mod game;
 pub mod log;
 pub mod movegen;
 pub mod rules;
+pub mod seat;
+pub mod setup;
 pub mod sim;
 pub mod view;
 

@@ -5,7 +5,8 @@
 //! either an action `{"seq":…,"seat":…,"type":…}` or a checkpoint `{"checkpoint":seq,"hash":"…"}`.
 //! A truncated or damaged tail can be recovered up to the last valid line.
 
-use crate::game::{Action, Event, Match, RuleError};
+use crate::error::{ErrorCode, RuleError};
+use crate::game::{Action, Event, Match};
 use crate::rules::RuleConfig;
 use serde::{Deserialize, Serialize};
 
@@ -40,22 +41,26 @@ pub enum LogError {
     #[error("line {line}: {message}")]
     Malformed { line: usize, message: String },
     #[error("unsupported log version {0} (this build reads up to {LOG_VERSION})")]
-    Version(u32),
+    Version(u64),
     #[error("action {index} rejected: {error}")]
     Rejected { index: usize, error: RuleError },
     #[error("hash mismatch after {actions} actions: log says {expected}, replay gives {actual}")]
     HashMismatch { actions: u64, expected: String, actual: String },
+    /// A checkpoint that does not follow the action it was taken after: past the end, out of
+    /// order, or a duplicate.
+    #[error("checkpoint {checkpoint}: {problem}")]
+    Checkpoint { checkpoint: u64, problem: String },
 }
 
 impl LogError {
-    /// Error code for hosts (Godot, CLI): 20 + kind.
-    pub fn code(&self) -> i32 {
+    pub fn code(&self) -> ErrorCode {
         match self {
-            LogError::Empty => 20,
-            LogError::Malformed { .. } => 21,
-            LogError::Version(_) => 22,
-            LogError::Rejected { .. } => 23,
-            LogError::HashMismatch { .. } => 24,
+            LogError::Empty => ErrorCode::LogEmpty,
+            LogError::Malformed { .. } => ErrorCode::LogMalformed,
+            LogError::Version(_) => ErrorCode::LogVersion,
+            LogError::Rejected { .. } => ErrorCode::LogRejected,
+            LogError::HashMismatch { .. } => ErrorCode::LogHash,
+            LogError::Checkpoint { .. } => ErrorCode::LogCheckpoint,
         }
     }
 }
@@ -71,9 +76,9 @@ pub struct MatchLog {
 /// Upgrades an older header/line to the current format. Version 1 is the first; later versions
 /// add their conversions here.
 fn migrate(header: serde_json::Value) -> Result<serde_json::Value, LogError> {
-    let v = header.get("version").and_then(|v| v.as_u64()).unwrap_or(0) as u32;
-    match v {
-        LOG_VERSION => Ok(header),
+    // Compared as the full number: a huge version is unsupported, never truncated to a small one.
+    match header.get("version").and_then(|v| v.as_u64()).unwrap_or(0) {
+        v if v == u64::from(LOG_VERSION) => Ok(header),
         other => Err(LogError::Version(other)),
     }
 }
@@ -128,57 +133,118 @@ impl MatchLog {
         for (i, line) in lines {
             match serde_json::from_str::<Line>(line) {
                 Ok(Line::Action(a)) => log.actions.push(a),
-                Ok(Line::Checkpoint(c)) => log.checkpoints.push(c),
+                Ok(Line::Checkpoint(c)) => {
+                    // A checkpoint follows the action it was taken after, once.
+                    let placed = c.checkpoint == log.actions.len() as u64
+                        && log.checkpoints.last().is_none_or(|p| p.checkpoint < c.checkpoint);
+                    if !placed {
+                        let problem = format!(
+                            "on line {} after {} actions (past the end, out of order or repeated)",
+                            i + 1,
+                            log.actions.len()
+                        );
+                        return Ok((log, Some(LogError::Checkpoint { checkpoint: c.checkpoint, problem })));
+                    }
+                    log.checkpoints.push(c)
+                }
                 Err(e) => return Ok((log, Some(LogError::Malformed { line: i + 1, message: e.to_string() }))),
             }
         }
         Ok((log, None))
     }
 
-    /// Replays every action from scratch and checks every checkpoint.
-    pub fn replay(&self) -> Result<Match, LogError> {
-        self.replay_to(self.actions.len())
-    }
-
-    /// The state after the first `n` actions (checkpoints up to there are checked).
-    pub fn replay_to(&self, n: usize) -> Result<Match, LogError> {
-        let (mut m, _) = Match::new(self.header.seed, self.header.rules.clone())
-            .map_err(|error| LogError::Rejected { index: 0, error })?;
-        let mut events = Vec::new();
-        let mut cps = self.checkpoints.iter().peekable();
-        for (index, a) in self.actions.iter().take(n).enumerate() {
-            events.clear();
-            m.apply_into(a, &mut events).map_err(|error| LogError::Rejected { index, error })?;
-            while let Some(cp) = cps.next_if(|cp| cp.checkpoint <= index as u64 + 1) {
-                if cp.checkpoint == index as u64 + 1 {
-                    let actual = m.state_hash();
-                    if actual != cp.hash {
-                        return Err(LogError::HashMismatch {
-                            actions: cp.checkpoint,
-                            expected: cp.hash.clone(),
-                            actual,
-                        });
-                    }
-                }
-            }
+    /// Checkpoints strictly increasing, none past the last action, none before the first.
+    pub fn check_checkpoints(&self) -> Result<(), LogError> {
+        let mut last = 0;
+        for cp in &self.checkpoints {
+            let problem = if cp.checkpoint > self.actions.len() as u64 {
+                format!("past the end ({} actions)", self.actions.len())
+            } else if cp.checkpoint <= last {
+                "out of order or repeated".to_string()
+            } else {
+                last = cp.checkpoint;
+                continue;
+            };
+            return Err(LogError::Checkpoint { checkpoint: cp.checkpoint, problem });
         }
-        Ok(m)
+        Ok(())
     }
 
-    /// Replays as far as the actions are valid: the state and how many actions it holds.
-    pub fn recover(&self) -> (Match, usize, Option<LogError>) {
-        let (mut m, _) = match Match::new(self.header.seed, self.header.rules.clone()) {
+    /// The one replay verifier: replays the first `limit` actions from scratch, checking every
+    /// checkpoint on the way, and calls `step(index, action, events, state)` after each action.
+    /// Returns the last good state, how many actions it holds, and the first problem.
+    fn run(
+        &self,
+        limit: usize,
+        mut step: impl FnMut(usize, &Action, &[Event], &Match),
+    ) -> (Match, usize, Option<LogError>) {
+        let start = Match::new(self.header.seed, self.header.rules.clone());
+        let (mut m, _) = match start {
             Ok(x) => x,
             Err(error) => {
                 let (m, _) = Match::new(self.header.seed, RuleConfig::competition()).expect("default rules are valid");
                 return (m, 0, Some(LogError::Rejected { index: 0, error }));
             }
         };
-        for (index, a) in self.actions.iter().enumerate() {
-            if let Err(error) = m.apply(a) {
+        if let Err(e) = self.check_checkpoints() {
+            return (m, 0, Some(e));
+        }
+        let mut events = Vec::new();
+        let mut cps = self.checkpoints.iter().peekable();
+        for (index, a) in self.actions.iter().take(limit).enumerate() {
+            events.clear();
+            if let Err(error) = m.apply_into(a, &mut events) {
                 return (m, index, Some(LogError::Rejected { index, error }));
             }
+            if let Some(cp) = cps.next_if(|cp| cp.checkpoint == index as u64 + 1) {
+                let actual = m.state_hash();
+                if actual != cp.hash {
+                    let e = LogError::HashMismatch { actions: cp.checkpoint, expected: cp.hash.clone(), actual };
+                    return (m, index + 1, Some(e));
+                }
+            }
+            step(index, a, &events, &m);
         }
-        (m, self.actions.len(), None)
+        let n = limit.min(self.actions.len());
+        (m, n, None)
+    }
+
+    /// Replays every action from scratch, checking every checkpoint, and calls
+    /// `step(index, action, events, state)` after each: what every reader of records (CLI,
+    /// game, server) verifies with.
+    pub fn replay_with(&self, step: impl FnMut(usize, &Action, &[Event], &Match)) -> Result<Match, LogError> {
+        match self.run(self.actions.len(), step) {
+            (m, _, None) => Ok(m),
+            (_, _, Some(e)) => Err(e),
+        }
+    }
+
+    /// Replays every action from scratch and checks every checkpoint.
+    pub fn replay(&self) -> Result<Match, LogError> {
+        self.replay_with(|_, _, _, _| {})
+    }
+
+    /// The state after the first `n` actions (checkpoints up to there are checked).
+    pub fn replay_to(&self, n: usize) -> Result<Match, LogError> {
+        match self.run(n, |_, _, _, _| {}) {
+            (m, _, None) => Ok(m),
+            (_, _, Some(e)) => Err(e),
+        }
+    }
+
+    /// Replays as far as the record is valid: the state, how many actions it holds, and the
+    /// first problem (`None` when the whole record is good).
+    pub fn recover(&self) -> (Match, usize, Option<LogError>) {
+        self.run(self.actions.len(), |_, _, _, _| {})
+    }
+
+    /// The record cut after its first `n` actions, with the checkpoints up to there.
+    pub fn truncated(&self, n: usize) -> MatchLog {
+        let n = n.min(self.actions.len());
+        MatchLog {
+            header: self.header.clone(),
+            actions: self.actions[..n].to_vec(),
+            checkpoints: self.checkpoints.iter().filter(|c| c.checkpoint as usize <= n).cloned().collect(),
+        }
     }
 }

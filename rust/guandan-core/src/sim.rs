@@ -44,15 +44,7 @@ pub fn random_action(m: &Match, rng: &mut ChaCha8Rng) -> Option<Action> {
 
 /// Cards in hands, on their way as tribute, and played this deal, are the two decks exactly once.
 pub fn check_conservation(m: &Match) -> Result<(), String> {
-    let mut all = CardSet::EMPTY;
-    let limbo = m.tributes.iter().filter(|t| t.receiver.is_none()).filter_map(|t| t.card);
-    let parts = m.hands.iter().copied().chain([m.played]).chain(limbo.map(|c| CardSet::EMPTY.with(c)));
-    for part in parts {
-        if !all.intersect(part).is_empty() {
-            return Err(format!("card in two places: {:?}", all.intersect(part)));
-        }
-        all = all.union(part);
-    }
+    let all = crate::setup::accounted_cards(&m.hands, m.played, &m.tributes)?;
     if m.phase != Phase::MatchOver && all != CardSet::FULL {
         return Err(format!("cards lost: {:?}", CardSet::FULL.minus(all)));
     }

@@ -2,7 +2,7 @@
 
 use crate::card::{CardId, CardSet, Rank};
 use crate::combo::Play;
-use crate::game::{Match, Phase, Seat, Turn};
+use crate::game::{Match, Phase, Seat, Team, Turn};
 use crate::rules::RuleConfig;
 use serde::{Deserialize, Serialize};
 
@@ -26,7 +26,7 @@ pub struct PlayerView {
     pub phase: Phase,
     pub level: Rank,
     pub team_levels: [Rank; 2],
-    pub declarer: Option<u8>,
+    pub declarer: Option<Team>,
     pub hand: CardSet,
     pub card_counts: [u8; 4],
     pub turn: Seat,

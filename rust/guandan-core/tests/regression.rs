@@ -6,7 +6,7 @@
 
 use guandan_core::card::{Card, CardSet, Rank};
 use guandan_core::combo::{beats, choose_reading, classify};
-use guandan_core::game::{Action, ActionKind, Event, Match, Setup};
+use guandan_core::game::{Action, ActionKind, DealSetup, Event, Match, Team};
 use guandan_core::movegen;
 use guandan_core::rules::RuleConfig;
 use serde_json::Value;
@@ -119,8 +119,9 @@ fn event_tag(e: &Event) -> String {
         Event::TributeGiven { from, to, card } => format!("TributeGiven {from} {to} {}", Card::from_id(*card)),
         Event::ReturnGiven { from, to, card } => format!("ReturnGiven {from} {to} {}", Card::from_id(*card)),
         Event::Resisted { .. } => "Resisted".into(),
-        Event::MatchEnded { winner_team, reason } => {
-            format!("MatchEnded {} {reason:?}", winner_team.map_or("draw".into(), |t| t.to_string()))
+        Event::MatchEnded { outcome } => {
+            let winner = outcome.winner().map_or("draw".into(), |t| u8::from(t).to_string());
+            format!("MatchEnded {winner} {:?}", outcome.reason())
         }
         Event::SurrenderRejected { seat } => format!("SurrenderRejected {seat}"),
         Event::TurnStarted { seat, .. } => format!("TurnStarted {seat}"),
@@ -169,21 +170,21 @@ fn run_scenario(s: &Value) {
         })
         .collect();
     let levels = s.get("team_levels").map_or([2, 2], |v| serde_json::from_value::<[u8; 2]>(v.clone()).unwrap());
-    let setup = Setup {
+    let setup = DealSetup {
         rules,
         seed: 1,
         deal_no: s.get("deal_no").and_then(Value::as_u64).unwrap_or(0) as u32,
         team_levels: [Rank(levels[0]), Rank(levels[1])],
         ace_failures: s.get("ace_failures").map_or([0, 0], |v| serde_json::from_value(v.clone()).unwrap()),
-        declarer: s.get("declarer").and_then(Value::as_u64).map(|d| d as u8),
+        declarer: s.get("declarer").and_then(Value::as_u64).and_then(|d| Team::new(d as u8)),
         last_order: s.get("last_order").map(|v| serde_json::from_value(v.clone()).unwrap()),
         hands: [hands[0], hands[1], hands[2], hands[3]],
         leader: s.get("leader").and_then(Value::as_u64).unwrap_or(0) as u8,
     };
-    let (mut m, mut events) = Match::from_setup(&setup).unwrap();
+    let (mut m, mut events) = Match::from_deal(&setup).unwrap();
     for (i, step) in s["steps"].as_array().unwrap().iter().enumerate() {
         let seat = step["seat"].as_u64().unwrap() as u8;
-        let hand = m.hands[seat as usize];
+        let hand = m.hands()[seat as usize];
         let kind = if let Some(c) = step.get("play") {
             ActionKind::Play { cards: ids_in(hand, c.as_str().unwrap()), reading: None }
         } else if step.get("pass").is_some() {
@@ -203,7 +204,7 @@ fn run_scenario(s: &Value) {
         } else {
             panic!("{name}: step {i}: unknown step {step}");
         };
-        let action = Action { seq: m.seq, seat, kind };
+        let action = Action { seq: m.seq(), seat, kind };
         let before = m.clone();
         match (m.apply(&action), step.get("error").and_then(Value::as_i64)) {
             (Ok(ev), None) => events.extend(ev),
@@ -228,32 +229,32 @@ fn run_scenario(s: &Value) {
         }
     }
     if let Some(p) = x.get("phase") {
-        assert_eq!(serde_json::to_value(m.phase).unwrap(), *p, "{name}: phase");
+        assert_eq!(serde_json::to_value(m.phase()).unwrap(), *p, "{name}: phase");
     }
     if let Some(t) = x.get("turn") {
-        assert_eq!(m.turn as u64, t.as_u64().unwrap(), "{name}: turn");
+        assert_eq!(m.turn() as u64, t.as_u64().unwrap(), "{name}: turn");
     }
     if let Some(l) = x.get("team_levels") {
-        assert_eq!(serde_json::to_value(m.team_levels).unwrap(), *l, "{name}: team levels");
+        assert_eq!(serde_json::to_value(m.team_levels()).unwrap(), *l, "{name}: team levels");
     }
     if let Some(f) = x.get("ace_failures") {
-        assert_eq!(serde_json::to_value(m.ace_failures).unwrap(), *f, "{name}: ace failures");
+        assert_eq!(serde_json::to_value(m.ace_failures()).unwrap(), *f, "{name}: ace failures");
     }
     if let Some(o) = x.get("last_order") {
-        assert_eq!(serde_json::to_value(m.last_order).unwrap(), *o, "{name}: last order");
+        assert_eq!(serde_json::to_value(m.last_order()).unwrap(), *o, "{name}: last order");
     }
     if let Some(d) = x.get("deal_no") {
-        assert_eq!(m.deal_no as u64, d.as_u64().unwrap(), "{name}: deal number");
+        assert_eq!(m.deal_no() as u64, d.as_u64().unwrap(), "{name}: deal number");
     }
     if let Some(w) = x.get("winner") {
-        let got = m.winner.map(|w| w.map_or("draw".to_string(), |t| t.to_string()));
+        let got = m.outcome().map(|o| o.winner().map_or("draw".to_string(), |t| u8::from(t).to_string()));
         assert_eq!(got.as_deref(), w.as_str(), "{name}: winner");
     }
     if let Some(h) = x.get("hands").and_then(Value::as_object) {
         for (seat, cards) in h {
             let seat: usize = seat.parse().unwrap();
             assert_eq!(
-                m.hands[seat].notation(),
+                m.hands()[seat].notation(),
                 CardSet::parse(cards.as_str().unwrap()).unwrap().notation(),
                 "{name}: hand {seat}"
             );

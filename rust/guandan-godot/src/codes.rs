@@ -53,13 +53,13 @@ impl Fail {
 
 impl From<RuleError> for Fail {
     fn from(e: RuleError) -> Self {
-        Fail::new(i64::from(e.code()), e.to_string())
+        Fail::new(i64::from(e.code().code()), e.to_string())
     }
 }
 
 impl From<LogError> for Fail {
     fn from(e: LogError) -> Self {
-        Fail::new(i64::from(e.code()), e.to_string())
+        Fail::new(i64::from(e.code().code()), e.to_string())
     }
 }
 

@@ -106,30 +106,30 @@ pub fn table_dict(table: Option<&(Seat, Play)>) -> VarDictionary {
 /// arrays; the counts are always there).
 pub fn state_dict(m: &Match, show_hand: impl Fn(Seat) -> bool) -> VarDictionary {
     let hands: Array<PackedInt32Array> =
-        (0..4u8).map(|s| if show_hand(s) { ids(m.hands[s as usize]) } else { PackedInt32Array::new() }).collect();
-    let counts: PackedInt32Array = m.hands.iter().map(|h| h.len() as i32).collect();
+        (0..4u8).map(|s| if show_hand(s) { ids(m.hands()[s as usize]) } else { PackedInt32Array::new() }).collect();
+    let counts: PackedInt32Array = m.hands().iter().map(|h| h.len() as i32).collect();
     vdict! {
-        "seq" => m.seq as i64,
-        "deal_no" => i64::from(m.deal_no),
-        "phase" => phase_int(m.phase),
-        "phase_name" => phase_name(m.phase),
-        "level" => i64::from(m.level.0),
-        "team_levels" => &PackedInt32Array::from(&[i32::from(m.team_levels[0].0), i32::from(m.team_levels[1].0)]),
-        "declarer" => opt_seat(m.declarer),
-        "turn" => if m.phase == Phase::Play { i64::from(m.turn) } else { -1 },
+        "seq" => m.seq() as i64,
+        "deal_no" => i64::from(m.deal_no()),
+        "phase" => phase_int(m.phase()),
+        "phase_name" => phase_name(m.phase()),
+        "level" => i64::from(m.level().0),
+        "team_levels" => &PackedInt32Array::from(&[i32::from(m.team_levels()[0].0), i32::from(m.team_levels()[1].0)]),
+        "declarer" => opt_seat(m.declarer().map(u8::from)),
+        "turn" => if m.phase() == Phase::Play { i64::from(m.turn()) } else { -1 },
         "to_act" => &seats(&m.to_act()),
         "can_pass" => m.can_pass(),
-        "table" => &table_dict(m.table.as_ref()),
+        "table" => &table_dict(m.table()),
         "card_counts" => &counts,
         "hands" => &hands,
-        "finished" => &seats(&m.finished),
-        "last_order" => &m.last_order.map(|o| seats(&o)).unwrap_or_default(),
-        "history_length" => m.history.len() as i64,
-        "played" => &ids(m.played),
-        "wilds" => &ids(wild_set(m.level, &m.rules)),
+        "finished" => &seats(m.finished()),
+        "last_order" => &m.last_order().map(|o| seats(&o)).unwrap_or_default(),
+        "history_length" => m.history().len() as i64,
+        "played" => &ids(m.played()),
+        "wilds" => &ids(wild_set(m.level(), m.rules())),
         "over" => m.is_over(),
-        "winner_team" => m.winner.flatten().map_or(-1, i64::from),
-        "end_reason" => m.end_reason.map(reason_name).unwrap_or(""),
+        "winner_team" => m.outcome().and_then(|o| o.winner()).map_or(-1, |t| i64::from(u8::from(t))),
+        "end_reason" => m.outcome().map_or("", |o| reason_name(o.reason())),
     }
 }
 

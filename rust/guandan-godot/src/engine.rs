@@ -364,7 +364,7 @@ impl GuandanEngine {
             let pattern = match reading {
                 -1 => None,
                 r => {
-                    let readings = classify(set, s.m.level, &s.m.rules);
+                    let readings = classify(set, s.m.level(), s.m.rules());
                     let Some(p) = usize::try_from(r).ok().and_then(|i| readings.get(i)) else {
                         return Err(Fail::bad_argument(format!(
                             "reading {r} is out of range: the selection has {} reading(s) (-1 = default)",
@@ -433,45 +433,45 @@ impl GuandanEngine {
     /// The match seed as passed to `start_match`; 0 without a match.
     #[func]
     pub fn get_seed(&self) -> i64 {
-        self.session.as_ref().map_or(0, |s| args::seed_to_int(s.m.seed))
+        self.session.as_ref().map_or(0, |s| args::seed_to_int(s.m.seed()))
     }
 
     /// A new `GuandanRules` holding the match's rules (null without a match).
     #[func]
     pub fn get_rules(&self) -> Option<Gd<GuandanRules>> {
-        self.session.as_ref().map(|s| GuandanRules::from_config(&s.m.rules))
+        self.session.as_ref().map(|s| GuandanRules::from_config(s.m.rules()))
     }
 
     /// `PHASE_NONE`, `PHASE_TRIBUTE`, `PHASE_RETURN`, `PHASE_PLAY` or `PHASE_MATCH_OVER`.
     #[func]
     pub fn get_phase(&self) -> i64 {
-        self.session.as_ref().map_or(convert::PHASE_NONE, |s| convert::phase_int(s.m.phase))
+        self.session.as_ref().map_or(convert::PHASE_NONE, |s| convert::phase_int(s.m.phase()))
     }
 
     /// The current deal, counted from 0.
     #[func]
     pub fn get_deal_number(&self) -> i64 {
-        self.session.as_ref().map_or(0, |s| i64::from(s.m.deal_no))
+        self.session.as_ref().map_or(0, |s| i64::from(s.m.deal_no()))
     }
 
     /// The rank being played this deal (2–14; A = 14); its hearts are wild.
     #[func]
     pub fn get_level(&self) -> i64 {
-        self.session.as_ref().map_or(0, |s| i64::from(s.m.level.0))
+        self.session.as_ref().map_or(0, |s| i64::from(s.m.level().0))
     }
 
     /// The two teams' levels (team 0 = seats 0 and 2, team 1 = seats 1 and 3).
     #[func]
     pub fn get_team_levels(&self) -> PackedInt32Array {
         self.session.as_ref().map_or_else(PackedInt32Array::new, |s| {
-            PackedInt32Array::from(&[i32::from(s.m.team_levels[0].0), i32::from(s.m.team_levels[1].0)])
+            PackedInt32Array::from(&[i32::from(s.m.team_levels()[0].0), i32::from(s.m.team_levels()[1].0)])
         })
     }
 
     /// The team whose level is played (-1 in the first deal).
     #[func]
     pub fn get_declarer(&self) -> i64 {
-        self.session.as_ref().map_or(-1, |s| opt_seat(s.m.declarer))
+        self.session.as_ref().map_or(-1, |s| opt_seat(s.m.declarer().map(u8::from)))
     }
 
     /// The team of a seat (0 or 1); -1 for a bad seat.
@@ -496,7 +496,7 @@ impl GuandanEngine {
     #[func]
     pub fn get_turn(&self) -> i64 {
         match &self.session {
-            Some(s) if s.m.phase == Phase::Play => i64::from(s.m.turn),
+            Some(s) if s.m.phase() == Phase::Play => i64::from(s.m.turn()),
             _ => -1,
         }
     }
@@ -523,7 +523,7 @@ impl GuandanEngine {
     #[func]
     pub fn get_hand(&self) -> PackedInt32Array {
         match &self.session {
-            Some(Session { local: Some(l), m, .. }) => ids(m.hands[*l as usize]),
+            Some(Session { local: Some(l), m, .. }) => ids(m.hands()[*l as usize]),
             _ => PackedInt32Array::new(),
         }
     }
@@ -541,43 +541,45 @@ impl GuandanEngine {
             godot_warn!("GuandanEngine.get_seat_hand: seat {seat}'s hand is hidden from the local player");
             return PackedInt32Array::new();
         }
-        ids(s.m.hands[seat as usize])
+        ids(s.m.hands()[seat as usize])
     }
 
     /// Cards held by each seat.
     #[func]
     pub fn get_card_counts(&self) -> PackedInt32Array {
-        self.session.as_ref().map_or_else(PackedInt32Array::new, |s| s.m.hands.iter().map(|h| h.len() as i32).collect())
+        self.session
+            .as_ref()
+            .map_or_else(PackedInt32Array::new, |s| s.m.hands().iter().map(|h| h.len() as i32).collect())
     }
 
     /// The play to beat: `{}` when the table is empty, else `{seat, play}`.
     #[func]
     pub fn get_table(&self) -> VarDictionary {
-        self.session.as_ref().map_or_else(VarDictionary::new, |s| convert::table_dict(s.m.table.as_ref()))
+        self.session.as_ref().map_or_else(VarDictionary::new, |s| convert::table_dict(s.m.table()))
     }
 
     /// Seats that went out this deal, in order.
     #[func]
     pub fn get_finishing_order(&self) -> PackedInt32Array {
-        self.session.as_ref().map_or_else(PackedInt32Array::new, |s| seats(&s.m.finished))
+        self.session.as_ref().map_or_else(PackedInt32Array::new, |s| seats(s.m.finished()))
     }
 
     /// The finishing order of the previous deal (empty in the first).
     #[func]
     pub fn get_last_deal_order(&self) -> PackedInt32Array {
-        self.session.as_ref().and_then(|s| s.m.last_order).map_or_else(PackedInt32Array::new, |o| seats(&o))
+        self.session.as_ref().and_then(|s| s.m.last_order()).map_or_else(PackedInt32Array::new, |o| seats(&o))
     }
 
     /// This deal's plays and passes: `[{seat, pass, play}]`.
     #[func]
     pub fn get_history(&self) -> Array<VarDictionary> {
-        self.session.as_ref().map_or_else(Array::new, |s| s.m.history.iter().map(convert::turn_dict).collect())
+        self.session.as_ref().map_or_else(Array::new, |s| s.m.history().iter().map(convert::turn_dict).collect())
     }
 
     /// Cards played so far this deal.
     #[func]
     pub fn get_played_cards(&self) -> PackedInt32Array {
-        self.session.as_ref().map_or_else(PackedInt32Array::new, |s| ids(s.m.played))
+        self.session.as_ref().map_or_else(PackedInt32Array::new, |s| ids(s.m.played()))
     }
 
     /// The ids of this deal's wild cards (hearts of the level rank, as many as the rules allow).
@@ -607,7 +609,7 @@ impl GuandanEngine {
         s.m.view(s.local)
             .tributes
             .iter()
-            .zip(&s.m.tributes)
+            .zip(s.m.tributes())
             .map(|(seen, real)| {
                 let (card, returned) = if all { (real.card, real.returned) } else { (seen.card, seen.returned) };
                 vdict! {
@@ -623,11 +625,11 @@ impl GuandanEngine {
     /// The open surrender proposal: `{}` or `{team, proposer, accepted: PackedInt32Array}`.
     #[func]
     pub fn get_surrender(&self) -> VarDictionary {
-        match self.session.as_ref().and_then(|s| s.m.surrender) {
+        match self.session.as_ref().and_then(|s| s.m.surrender()) {
             None => VarDictionary::new(),
             Some(v) => {
                 let accepted: Vec<Seat> = (0..4u8).filter(|b| v.accepted & (1 << b) != 0).collect();
-                vdict! { "team" => i64::from(v.team), "proposer" => i64::from(v.proposer), "accepted" => &seats(&accepted) }
+                vdict! { "team" => i64::from(u8::from(v.team)), "proposer" => i64::from(v.proposer), "accepted" => &seats(&accepted) }
             }
         }
     }
@@ -641,13 +643,13 @@ impl GuandanEngine {
     /// The winning team once the match is over (0/1); -1 before, or for a draw.
     #[func]
     pub fn get_winner_team(&self) -> i64 {
-        self.session.as_ref().and_then(|s| s.m.winner.flatten()).map_or(-1, i64::from)
+        self.session.as_ref().and_then(|s| s.m.outcome()?.winner()).map_or(-1, |t| i64::from(u8::from(t)))
     }
 
     /// `ace_won`, `surrender` or `time_up` once the match is over; `""` before.
     #[func]
     pub fn get_end_reason(&self) -> GString {
-        GString::from(self.session.as_ref().and_then(|s| s.m.end_reason).map_or("", reason_name))
+        GString::from(self.session.as_ref().and_then(|s| s.m.outcome()).map_or("", |o| reason_name(o.reason())))
     }
 
     /// The whole state in one dictionary (see "Data shapes"), hands as the local player may see them.
@@ -681,12 +683,12 @@ impl GuandanEngine {
     #[func]
     pub fn get_time_left(&self) -> f64 {
         let Some(s) = &self.session else { return -1.0 };
-        let limit = f64::from(s.m.rules.turn_time_limit_s);
+        let limit = f64::from(s.m.rules().turn_time_limit_s);
         let duty = s.local.is_some_and(|l| s.m.to_act().contains(&l));
         if !self.use_turn_timer || limit <= 0.0 || !duty {
             return -1.0;
         }
-        let used = if self.clock_seq == s.m.seq { self.turn_clock } else { 0.0 };
+        let used = if self.clock_seq == s.m.seq() { self.turn_clock } else { 0.0 };
         (limit - used).max(0.0)
     }
 
@@ -717,15 +719,15 @@ impl GuandanEngine {
             let session = Session::resume(log, state, seat_profiles);
             let m = &session.m;
             let mut outs = vec![
-                Out::MatchStarted { seed: m.seed, local: session.local },
-                Out::DealStarted { deal_no: m.deal_no, level: m.level, declarer: m.declarer },
+                Out::MatchStarted { seed: m.seed(), local: session.local },
+                Out::DealStarted { deal_no: m.deal_no(), level: m.level(), declarer: m.declarer().map(u8::from) },
             ];
             if let Some(l) = session.local {
-                outs.push(Out::HandChanged { hand: m.hands[l as usize] });
+                outs.push(Out::HandChanged { hand: m.hands()[l as usize] });
             }
-            if m.phase == Phase::Play {
-                let limit = if session.is_ai(m.turn) { 0.0 } else { self.turn_limit_for(&m.rules) };
-                outs.push(Out::TurnStarted { seat: m.turn, can_pass: m.can_pass(), time_limit: limit });
+            if m.phase() == Phase::Play {
+                let limit = if session.is_ai(m.turn()) { 0.0 } else { self.turn_limit_for(m.rules()) };
+                outs.push(Out::TurnStarted { seat: m.turn(), can_pass: m.can_pass(), time_limit: limit });
             }
             self.session = Some(session);
             self.queue.extend(outs);
@@ -868,7 +870,7 @@ impl GuandanEngine {
         let Some(s) = self.session.as_ref() else {
             return Err(Fail::new(codes::ERR_NO_MATCH, "no match is running"));
         };
-        let limit = self.turn_limit_for(&s.m.rules);
+        let limit = self.turn_limit_for(s.m.rules());
         let vote = matches!(kind, ActionKind::SurrenderVote { accept: true });
         let s = self.session.as_mut().ok_or_else(|| Fail::new(codes::ERR_NO_MATCH, "no match is running"))?;
         let outs = s.apply(seat, kind, limit)?;
@@ -887,7 +889,7 @@ impl GuandanEngine {
                 break;
             }
         }
-        let seq = self.session.as_ref().map(|s| s.m.seq);
+        let seq = self.session.as_ref().map(|s| s.m.seq());
         if let Some(p) = &self.pending
             && Some(p.seq) != seq
         {
@@ -912,7 +914,7 @@ impl GuandanEngine {
         let Some(s) = &self.session else { return };
         let Some(seat) = s.next_ai_seat() else { return };
         let Some(req) = s.ai_request(seat, self.generation) else { return };
-        let seq = s.m.seq;
+        let seq = s.m.seq();
         let limit = self.ai_hard_limit_ms.clamp(0, MAX_AI_DECISION_MS as i64) as u64;
         let generation = self.generation;
         let svc = self.service.get_or_insert_with(|| Service::new(limit));
@@ -925,7 +927,7 @@ impl GuandanEngine {
     /// Moves a finished decision for the current state into `ready`.
     fn collect_results(&mut self) {
         let Some(svc) = &self.service else { return };
-        let seq = self.session.as_ref().map(|s| s.m.seq);
+        let seq = self.session.as_ref().map(|s| s.m.seq());
         let min_think = Duration::from_millis(self.ai_min_think_ms.clamp(0, 60_000) as u64);
         for result in svc.0.poll() {
             let Some(p) = &self.pending else { continue };
@@ -949,7 +951,7 @@ impl GuandanEngine {
         let Some(ReadyAi { result, .. }) = self.ready.take() else { return false };
         let Some(s) = &self.session else { return false };
         let seat = result.seat;
-        if result.seq != s.m.seq || !s.is_ai(seat) || !s.m.to_act().contains(&seat) {
+        if result.seq != s.m.seq() || !s.is_ai(seat) || !s.m.to_act().contains(&seat) {
             return false;
         }
         let view = s.m.view(Some(seat));
@@ -1008,17 +1010,17 @@ impl GuandanEngine {
         if s.m.is_over() {
             return;
         }
-        let minutes = s.m.rules.max_match_minutes;
+        let minutes = s.m.rules().max_match_minutes;
         self.match_clock += delta;
         if minutes > 0 && self.match_clock >= f64::from(minutes) * 60.0 {
             let _ = self.apply_action(0, ActionKind::TimeUp);
             return;
         }
-        if self.clock_seq != s.m.seq {
-            self.clock_seq = s.m.seq;
+        if self.clock_seq != s.m.seq() {
+            self.clock_seq = s.m.seq();
             self.turn_clock = 0.0;
         }
-        let limit = f64::from(s.m.rules.turn_time_limit_s);
+        let limit = f64::from(s.m.rules().turn_time_limit_s);
         let Some(&seat) = s.human_duties().first() else { return };
         self.turn_clock += delta;
         if limit > 0.0 && self.turn_clock >= limit {

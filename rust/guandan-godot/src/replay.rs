@@ -389,7 +389,7 @@ impl ReplayRecorder {
     #[func]
     pub fn get_hand(&self, seat: i64) -> PackedInt32Array {
         match (self.current(), usize::try_from(seat).ok().filter(|&s| s < 4)) {
-            (Some(m), Some(s)) => ids(m.hands[s]),
+            (Some(m), Some(s)) => ids(m.hands()[s]),
             _ => PackedInt32Array::new(),
         }
     }
@@ -493,7 +493,7 @@ mod tests {
         let mut n = 0u64;
         while !m.is_over() && n < 600 {
             let seat = m.to_act()[0];
-            let kind = match m.phase {
+            let kind = match m.phase() {
                 guandan_core::game::Phase::Play => match m.legal_plays().first() {
                     Some(p) if !m.can_pass() || n.is_multiple_of(3) => Match::play_kind(p),
                     _ if m.can_pass() => ActionKind::Pass,

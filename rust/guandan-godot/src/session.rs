@@ -8,7 +8,7 @@ use guandan_ai::AiProfile;
 use guandan_ai::service::AiRequest;
 use guandan_core::card::{CardId, CardSet, Rank};
 use guandan_core::combo::Play;
-use guandan_core::game::{Action, ActionKind, Event, Match, MatchEndReason, Phase, RuleError, Seat};
+use guandan_core::game::{Action, ActionKind, EndReason, Event, Match, Phase, RuleError, Seat};
 use guandan_core::log::MatchLog;
 use guandan_core::rules::RuleConfig;
 
@@ -88,7 +88,7 @@ pub enum Out {
     },
     MatchEnded {
         winner_team: Option<u8>,
-        reason: MatchEndReason,
+        reason: EndReason,
     },
     AiThinking {
         seat: Seat,
@@ -144,7 +144,7 @@ impl Session {
     /// A match restored from a record (its first `actions.len()` actions), going on from there.
     pub fn resume(log: MatchLog, state: Match, seats: [Option<AiProfile>; 4]) -> Session {
         let local = seats.iter().position(Option::is_none).map(|s| s as Seat);
-        let reported_hand = local.map_or(CardSet::EMPTY, |s| state.hands[s as usize]);
+        let reported_hand = local.map_or(CardSet::EMPTY, |s| state.hands()[s as usize]);
         Session { m: state, log, seats, local, reported_hand }
     }
 
@@ -183,14 +183,14 @@ impl Session {
             generation,
             view: self.m.view(Some(seat)),
             profile,
-            seed: decision_seed(self.m.seed, self.m.seq, seat),
+            seed: decision_seed(self.m.seed(), self.m.seq(), seat),
         })
     }
 
     /// AI seats that still have to vote on an open surrender proposal. AI players always accept:
     /// opponents win by it, and an AI partner follows its human partner's call.
     pub fn pending_ai_votes(&self) -> Vec<Seat> {
-        let Some(s) = self.m.surrender else { return Vec::new() };
+        let Some(s) = self.m.surrender() else { return Vec::new() };
         (0..4u8).filter(|&seat| self.is_ai(seat) && s.accepted & (1 << seat) == 0).collect()
     }
 
@@ -213,7 +213,7 @@ impl Session {
         for (i, e) in events.iter().enumerate() {
             match e {
                 Event::DealStarted { deal_no, level, declarer } => {
-                    out.push(Out::DealStarted { deal_no: *deal_no, level: *level, declarer: *declarer });
+                    out.push(Out::DealStarted { deal_no: *deal_no, level: *level, declarer: declarer.map(u8::from) });
                     hand_slot = Some(out.len());
                 }
                 Event::TributeRequired { payers } => {
@@ -225,7 +225,7 @@ impl Session {
                     if touches_local(*from, *to) {
                         hand_slot = Some(out.len());
                     }
-                    if Some(i) == last_tribute && self.m.phase == Phase::Return {
+                    if Some(i) == last_tribute && self.m.phase() == Phase::Return {
                         let receivers = self.m.to_act().to_vec();
                         if hand_slot == Some(out.len()) {
                             // Keep the hand update right after the tribute that caused it.
@@ -256,21 +256,21 @@ impl Session {
                 Event::PartnerTakesLead { seat } => out.push(Out::PartnerTakesLead { seat: *seat }),
                 Event::CardsLeft { seat, count } => out.push(Out::CardsLeft { seat: *seat, count: *count }),
                 Event::PlayerFinished { seat, place } => out.push(Out::PlayerFinished { seat: *seat, place: *place }),
-                Event::DealEnded { order, winner_team, levels_before, levels_after } => out.push(Out::DealEnded {
+                Event::DealEnded { order, winner, levels_before, levels_after } => out.push(Out::DealEnded {
                     order: *order,
-                    winner_team: *winner_team,
+                    winner_team: u8::from(*winner),
                     levels_before: *levels_before,
                     levels_after: *levels_after,
                 }),
                 Event::SurrenderProposed { seat } => out.push(Out::SurrenderProposed { seat: *seat }),
                 Event::SurrenderRejected { seat } => out.push(Out::SurrenderVoted { seat: *seat, accept: false }),
-                Event::MatchEnded { winner_team, reason } => {
-                    out.push(Out::MatchEnded { winner_team: *winner_team, reason: *reason })
+                Event::MatchEnded { outcome } => {
+                    out.push(Out::MatchEnded { winner_team: outcome.winner().map(u8::from), reason: outcome.reason() })
                 }
             }
         }
         if let Some(local) = self.local
-            && self.m.hands[local as usize] != self.reported_hand
+            && self.m.hands()[local as usize] != self.reported_hand
         {
             let mut tail = out.split_off(hand_slot.unwrap_or(out.len()).min(out.len()));
             self.push_hand(&mut out);
@@ -281,7 +281,7 @@ impl Session {
 
     fn push_hand(&mut self, out: &mut Vec<Out>) {
         if let Some(local) = self.local {
-            let hand = self.m.hands[local as usize];
+            let hand = self.m.hands()[local as usize];
             if hand != self.reported_hand {
                 self.reported_hand = hand;
                 out.push(Out::HandChanged { hand });
@@ -291,12 +291,8 @@ impl Session {
 }
 
 /// Stable text of a match end reason (the `reason` of `match_ended`).
-pub fn reason_name(reason: MatchEndReason) -> &'static str {
-    match reason {
-        MatchEndReason::AceWon => "ace_won",
-        MatchEndReason::Surrender => "surrender",
-        MatchEndReason::TimeUp => "time_up",
-    }
+pub fn reason_name(reason: EndReason) -> &'static str {
+    reason.name()
 }
 
 #[cfg(test)]
@@ -304,6 +300,7 @@ mod tests {
     use super::*;
     use guandan_ai::AiLevel;
     use guandan_ai::service::AiService;
+    use guandan_core::game::ErrorCode;
 
     fn ai(level: AiLevel) -> Option<AiProfile> {
         Some(AiProfile::level(level))
@@ -358,7 +355,7 @@ mod tests {
         // Deal start, then the hand, then the first turn.
         let kinds: Vec<_> = out.iter().map(std::mem::discriminant).collect();
         let deal = out.iter().position(|o| matches!(o, Out::DealStarted { .. })).unwrap();
-        assert!(matches!(out[deal + 1], Out::HandChanged { hand } if hand == s.m.hands[0]));
+        assert!(matches!(out[deal + 1], Out::HandChanged { hand } if hand == s.m.hands()[0]));
         assert_eq!(kinds.len(), 4);
         match out[3] {
             Out::TurnStarted { seat, time_limit, .. } => {
@@ -378,13 +375,13 @@ mod tests {
     fn hand_changed_follows_the_local_play() {
         let seats = [None, None, None, None];
         let (mut s, _) = Session::new(8, RuleConfig::competition(), seats, 0.0).unwrap();
-        let seat = s.m.turn;
+        let seat = s.m.turn();
         s.local = Some(seat);
-        s.reported_hand = s.m.hands[seat as usize];
+        s.reported_hand = s.m.hands()[seat as usize];
         let play = s.m.legal_plays()[0];
         let out = s.apply(seat, Match::play_kind(&play), 0.0).unwrap();
         assert!(matches!(out[0], Out::CardsPlayed { .. }));
-        assert!(matches!(out[1], Out::HandChanged { hand } if hand == s.m.hands[seat as usize]));
+        assert!(matches!(out[1], Out::HandChanged { hand } if hand == s.m.hands()[seat as usize]));
         assert!(matches!(out.last(), Some(Out::TurnStarted { .. })));
     }
 
@@ -393,9 +390,9 @@ mod tests {
         let seats = [None, None, None, None];
         let (mut s, _) = Session::new(8, RuleConfig::competition(), seats, 0.0).unwrap();
         let hash = s.m.state_hash();
-        let wrong = (s.m.turn + 1) % 4;
-        assert_eq!(s.apply(wrong, ActionKind::Pass, 0.0).unwrap_err().code(), 2);
-        assert_eq!(s.apply(s.m.turn, ActionKind::Pass, 0.0).unwrap_err().code(), 3);
+        let wrong = (s.m.turn() + 1) % 4;
+        assert_eq!(s.apply(wrong, ActionKind::Pass, 0.0).unwrap_err().code(), ErrorCode::NotYourTurn);
+        assert_eq!(s.apply(s.m.turn(), ActionKind::Pass, 0.0).unwrap_err().code(), ErrorCode::CannotPass);
         assert_eq!(s.m.state_hash(), hash);
         assert!(s.log.actions.is_empty());
     }

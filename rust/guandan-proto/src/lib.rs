@@ -7,10 +7,9 @@
 //! `intent {seq, nonce, action}`. After every applied action each recipient gets `applied` with
 //! the new `action_seq`, the `state_hash` and the events it may see. `heartbeat` every 5 s.
 
-mod codes;
 mod wire;
-pub use codes::ErrorCode;
-pub use wire::{TableView, WireEvent, WirePlay, WireTurn};
+pub use guandan_core::error::ErrorCode;
+pub use wire::{TableView, WireOut, WirePlay, WireTurn};
 
 use guandan_core::card::CardSet;
 use guandan_core::game::{ActionKind, Seat};
@@ -214,13 +213,15 @@ pub enum ServerMsg {
         state_hash: String,
         view: TableView,
     },
-    /// One applied action: the events this recipient may see; `prompt` is this recipient's own
-    /// (light) view when it must act now.
+    /// Applied actions (`actions` of them, usually 1, ending at `action_seq`; 0 for a notice
+    /// that is no action, such as a seat handed to the AI): the runtime's notices this recipient
+    /// may see; `prompt` is this recipient's own (light) view when it must act now.
     Applied {
         action_seq: u64,
+        actions: u32,
         state_hash: String,
         seat: Seat,
-        events: Vec<WireEvent>,
+        events: Vec<WireOut>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         prompt: Option<TableView>,
     },

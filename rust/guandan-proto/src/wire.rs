@@ -5,9 +5,10 @@
 
 use guandan_core::card::{CardId, CardSet, Rank};
 use guandan_core::combo::{Pattern, Play};
-use guandan_core::game::{Event, MatchEndReason, Phase, Seat, Turn};
+use guandan_core::game::{Outcome, Phase, Seat, Team, Turn};
 use guandan_core::rules::RuleConfig;
 use guandan_core::view::{PlayerView, SeenTribute};
+use guandan_runtime::Out;
 use serde::{Deserialize, Serialize};
 
 /// A play on the wire.
@@ -46,7 +47,7 @@ pub struct TableView {
     pub phase: Phase,
     pub level: Rank,
     pub team_levels: [Rank; 2],
-    pub declarer: Option<u8>,
+    pub declarer: Option<Team>,
     pub hand: Vec<CardId>,
     pub card_counts: [u8; 4],
     pub turn: Seat,
@@ -144,72 +145,90 @@ impl TableView {
     }
 }
 
-/// A rule event on the wire (same names and fields as the core's, plays as [`WirePlay`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A runtime notice on the wire: the runtime's [`Out`] with hands and plays as card-id lists.
+/// The server sends only what `guandan_runtime::for_viewer` lets the recipient have.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
-pub enum WireEvent {
-    DealStarted { deal_no: u32, level: Rank, declarer: Option<u8> },
-    TributeRequired { payers: Vec<Seat> },
-    Resisted { payers: Vec<Seat> },
-    TributeGiven { from: Seat, to: Seat, card: CardId },
-    ReturnGiven { from: Seat, to: Seat, card: CardId },
-    TurnStarted { seat: Seat, can_pass: bool },
-    Played { seat: Seat, play: WirePlay },
+pub enum WireOut {
+    MatchStarted { seed: u64 },
+    DealStarted { deal_no: u32, level: Rank, declarer: Option<Team> },
+    HandChanged { seat: Seat, hand: Vec<CardId> },
+    TributePhase { payers: Vec<Seat>, resisted: bool },
+    TributeGiven { from: Seat, to: Seat, card: Option<CardId> },
+    ReturnPhase { receivers: Vec<Seat> },
+    ReturnGiven { from: Seat, to: Seat, card: Option<CardId> },
+    TurnStarted { seat: Seat, can_pass: bool, time_limit_s: f64 },
+    CardsPlayed { seat: Seat, play: WirePlay },
     Passed { seat: Seat },
     TableCleared { leader: Seat },
     PartnerTakesLead { seat: Seat },
     CardsLeft { seat: Seat, count: u8 },
     PlayerFinished { seat: Seat, place: u8 },
-    DealEnded { order: [Seat; 4], winner_team: u8, levels_before: [Rank; 2], levels_after: [Rank; 2] },
+    DealEnded { order: [Seat; 4], winner: Team, levels_before: [Rank; 2], levels_after: [Rank; 2] },
     SurrenderProposed { seat: Seat },
-    SurrenderRejected { seat: Seat },
-    MatchEnded { winner_team: Option<u8>, reason: MatchEndReason },
+    SurrenderVoted { seat: Seat, accept: bool },
+    MatchEnded { outcome: Outcome },
+    ControllerChanged { seat: Seat, ai: bool },
+    AiDecided { seat: Seat, elapsed_ms: f64, fell_back: bool },
+    TimedOut { seat: Seat },
 }
 
-impl From<&Event> for WireEvent {
-    fn from(e: &Event) -> Self {
-        match e.clone() {
-            Event::DealStarted { deal_no, level, declarer } => WireEvent::DealStarted { deal_no, level, declarer },
-            Event::TributeRequired { payers } => WireEvent::TributeRequired { payers },
-            Event::Resisted { payers } => WireEvent::Resisted { payers },
-            Event::TributeGiven { from, to, card } => WireEvent::TributeGiven { from, to, card },
-            Event::ReturnGiven { from, to, card } => WireEvent::ReturnGiven { from, to, card },
-            Event::TurnStarted { seat, can_pass } => WireEvent::TurnStarted { seat, can_pass },
-            Event::Played { seat, play } => WireEvent::Played { seat, play: WirePlay::from(&play) },
-            Event::Passed { seat } => WireEvent::Passed { seat },
-            Event::TableCleared { leader } => WireEvent::TableCleared { leader },
-            Event::PartnerTakesLead { seat } => WireEvent::PartnerTakesLead { seat },
-            Event::CardsLeft { seat, count } => WireEvent::CardsLeft { seat, count },
-            Event::PlayerFinished { seat, place } => WireEvent::PlayerFinished { seat, place },
-            Event::DealEnded { order, winner_team, levels_before, levels_after } => {
-                WireEvent::DealEnded { order, winner_team, levels_before, levels_after }
+impl From<&Out> for WireOut {
+    fn from(o: &Out) -> Self {
+        match o.clone() {
+            Out::MatchStarted { seed } => WireOut::MatchStarted { seed },
+            Out::DealStarted { deal_no, level, declarer } => WireOut::DealStarted { deal_no, level, declarer },
+            Out::HandChanged { seat, hand } => WireOut::HandChanged { seat, hand: hand.ids() },
+            Out::TributePhase { payers, resisted } => WireOut::TributePhase { payers, resisted },
+            Out::TributeGiven { from, to, card } => WireOut::TributeGiven { from, to, card },
+            Out::ReturnPhase { receivers } => WireOut::ReturnPhase { receivers },
+            Out::ReturnGiven { from, to, card } => WireOut::ReturnGiven { from, to, card },
+            Out::TurnStarted { seat, can_pass, time_limit_s } => WireOut::TurnStarted { seat, can_pass, time_limit_s },
+            Out::CardsPlayed { seat, play } => WireOut::CardsPlayed { seat, play: WirePlay::from(&play) },
+            Out::Passed { seat } => WireOut::Passed { seat },
+            Out::TableCleared { leader } => WireOut::TableCleared { leader },
+            Out::PartnerTakesLead { seat } => WireOut::PartnerTakesLead { seat },
+            Out::CardsLeft { seat, count } => WireOut::CardsLeft { seat, count },
+            Out::PlayerFinished { seat, place } => WireOut::PlayerFinished { seat, place },
+            Out::DealEnded { order, winner, levels_before, levels_after } => {
+                WireOut::DealEnded { order, winner, levels_before, levels_after }
             }
-            Event::SurrenderProposed { seat } => WireEvent::SurrenderProposed { seat },
-            Event::SurrenderRejected { seat } => WireEvent::SurrenderRejected { seat },
-            Event::MatchEnded { winner_team, reason } => WireEvent::MatchEnded { winner_team, reason },
+            Out::SurrenderProposed { seat } => WireOut::SurrenderProposed { seat },
+            Out::SurrenderVoted { seat, accept } => WireOut::SurrenderVoted { seat, accept },
+            Out::MatchEnded { outcome } => WireOut::MatchEnded { outcome },
+            Out::ControllerChanged { seat, ai } => WireOut::ControllerChanged { seat, ai },
+            Out::AiDecided { seat, elapsed_ms, fell_back } => WireOut::AiDecided { seat, elapsed_ms, fell_back },
+            Out::TimedOut { seat } => WireOut::TimedOut { seat },
         }
     }
 }
 
-impl WireEvent {
-    /// Every card id this event shows.
+impl WireOut {
+    /// Every card id this notice shows.
     pub fn cards(&self) -> CardSet {
         match self {
-            WireEvent::Played { play, .. } => CardSet::from_ids(&play.cards),
-            WireEvent::TributeGiven { card, .. } | WireEvent::ReturnGiven { card, .. } => CardSet::from_ids(&[*card]),
-            WireEvent::DealStarted { .. }
-            | WireEvent::TributeRequired { .. }
-            | WireEvent::Resisted { .. }
-            | WireEvent::TurnStarted { .. }
-            | WireEvent::Passed { .. }
-            | WireEvent::TableCleared { .. }
-            | WireEvent::PartnerTakesLead { .. }
-            | WireEvent::CardsLeft { .. }
-            | WireEvent::PlayerFinished { .. }
-            | WireEvent::DealEnded { .. }
-            | WireEvent::SurrenderProposed { .. }
-            | WireEvent::SurrenderRejected { .. }
-            | WireEvent::MatchEnded { .. } => CardSet::EMPTY,
+            WireOut::HandChanged { hand, .. } => CardSet::from_ids(hand),
+            WireOut::CardsPlayed { play, .. } => CardSet::from_ids(&play.cards),
+            WireOut::TributeGiven { card, .. } | WireOut::ReturnGiven { card, .. } => {
+                card.map_or(CardSet::EMPTY, |c| CardSet::from_ids(&[c]))
+            }
+            WireOut::MatchStarted { .. }
+            | WireOut::DealStarted { .. }
+            | WireOut::TributePhase { .. }
+            | WireOut::ReturnPhase { .. }
+            | WireOut::TurnStarted { .. }
+            | WireOut::Passed { .. }
+            | WireOut::TableCleared { .. }
+            | WireOut::PartnerTakesLead { .. }
+            | WireOut::CardsLeft { .. }
+            | WireOut::PlayerFinished { .. }
+            | WireOut::DealEnded { .. }
+            | WireOut::SurrenderProposed { .. }
+            | WireOut::SurrenderVoted { .. }
+            | WireOut::MatchEnded { .. }
+            | WireOut::ControllerChanged { .. }
+            | WireOut::AiDecided { .. }
+            | WireOut::TimedOut { .. } => CardSet::EMPTY,
         }
     }
 }

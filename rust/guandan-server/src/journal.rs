@@ -5,7 +5,7 @@
 use crate::db::Db;
 use tokio::sync::{mpsc, oneshot};
 
-type Job = ((String, i64, i64, String), oneshot::Sender<Result<(), String>>);
+type Job = (Vec<(String, i64, i64, String)>, oneshot::Sender<Result<(), String>>);
 
 #[derive(Clone)]
 pub struct Journal {
@@ -27,7 +27,7 @@ impl Journal {
                         Err(_) => break,
                     }
                 }
-                let rows: Vec<_> = batch.iter().map(|(r, _)| r.clone()).collect();
+                let rows: Vec<_> = batch.iter().flat_map(|(r, _)| r.iter().cloned()).collect();
                 let res = db.append_actions(&rows).await.map_err(|e| e.to_string());
                 if let Err(e) = &res {
                     tracing::error!(error = %e, n = rows.len(), "journal write failed");
@@ -40,13 +40,11 @@ impl Journal {
         Journal { tx }
     }
 
-    /// Returns once the action is committed.
-    pub async fn append(&self, room: &str, match_no: i64, seq: u64, action_json: String) -> Result<(), String> {
+    /// Returns once the actions `(seq, json)` are committed.
+    pub async fn append(&self, room: &str, match_no: i64, actions: Vec<(u64, String)>) -> Result<(), String> {
         let (reply, wait) = oneshot::channel();
-        self.tx
-            .send(((room.to_string(), match_no, seq as i64, action_json), reply))
-            .await
-            .map_err(|_| "journal stopped".to_string())?;
+        let rows = actions.into_iter().map(|(seq, json)| (room.to_string(), match_no, seq as i64, json)).collect();
+        self.tx.send((rows, reply)).await.map_err(|_| "journal stopped".to_string())?;
         wait.await.map_err(|_| "journal stopped".to_string())?
     }
 }

@@ -5,18 +5,18 @@
 //! commands and are dropped when the state moved on.
 
 use crate::App;
-use crate::game::{self, Game, Viewer};
+use crate::game::{self, Game};
 use crate::lifecycle::{RoomEvent, RoomState, next};
-use guandan_ai::{AiLevel, AiProfile, Budget, make_agent};
-use guandan_core::game::{ActionKind, Event, MatchEndReason, Seat};
+use guandan_ai::service::AiResult;
+use guandan_ai::{AiLevel, AiProfile};
+use guandan_core::game::{ActionKind, Seat};
 use guandan_core::log::MatchLog;
 use guandan_core::rules::RuleConfig;
 use guandan_proto::{
     ClientMsg, DEFAULT_SPECTATOR_DELAY, ErrorCode, MAX_SPECTATORS, RoomInfo, SeatInfo, SeatSetting, ServerMsg,
     encode_server,
 };
-use rand_chacha::ChaCha8Rng;
-use rand_core::SeedableRng;
+use guandan_runtime::{Controller, Notice, RuntimeConfig, Viewer};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
@@ -57,12 +57,7 @@ pub enum RoomCmd {
         silent_since: Instant,
         left: bool,
     },
-    AiDone {
-        generation: u64,
-        seat: Seat,
-        seq: u64,
-        kind: ActionKind,
-    },
+    AiDone(AiResult),
     Shutdown,
 }
 
@@ -87,8 +82,6 @@ struct Slot {
     /// The human is gone since then; hosting starts a heartbeat timeout later.
     lost_at: Option<Instant>,
     hosted: bool,
-    /// No AI action for this seat before then (reconnect grace period).
-    grace_until: Option<Instant>,
     /// Intent checks: the last applied intent seq and recent nonces of this seat's connection.
     last_ack: Option<u64>,
     nonces: VecDeque<u64>,
@@ -98,10 +91,6 @@ struct Slot {
 impl Slot {
     fn taken(&self) -> bool {
         self.player.is_some() || self.ai.is_some()
-    }
-    /// The server decides for this seat (AI seat, or a hosted human).
-    fn server_plays(&self) -> bool {
-        self.ai.is_some() || self.hosted
     }
 }
 
@@ -132,8 +121,8 @@ struct Room {
     game: Option<Game>,
     match_no: i64,
     delay: Delay,
+    /// Bumped when a hosted seat returns: AI decisions asked for before are dropped.
     generation: u64,
-    ai_pending: Option<(Seat, u64)>,
     ready_deadline: Option<Instant>,
     vote_deadline: Option<Instant>,
     closing: bool,
@@ -146,6 +135,19 @@ fn ai_profile(level: u8) -> AiProfile {
         _ => AiLevel::L2,
     })
 }
+
+/// The runtime's controllers for a room's seats (humans, AI seats at their level).
+fn controllers(seats: &[(Option<PlayerRef>, Option<u8>); 4]) -> [Controller; 4] {
+    std::array::from_fn(|i| match seats[i].1 {
+        Some(level) => Controller::Ai(ai_profile(level)),
+        None => Controller::Human,
+    })
+}
+
+/// Turn clocks run on the server (a present human who does not act times out by the rules).
+const CLOCKS: bool = true;
+/// How often the room advances the runtime's clocks.
+const TICK: std::time::Duration = std::time::Duration::from_millis(500);
 
 fn text(msg: &ServerMsg) -> Arc<str> {
     Arc::from(encode_server(msg))
@@ -226,7 +228,6 @@ fn spawn(
         match_no,
         delay,
         generation: 0,
-        ai_pending: None,
         ready_deadline: None,
         vote_deadline: None,
         closing: false,
@@ -250,7 +251,16 @@ fn round_points(log: &MatchLog) -> Vec<u64> {
     };
     for (i, a) in log.actions.iter().enumerate() {
         match m.apply(a) {
-            Ok(events) if game::ends_round(&events) => points.push(i as u64 + 1),
+            Ok(events)
+                if events.iter().any(|e| {
+                    matches!(
+                        e,
+                        guandan_core::game::Event::TableCleared { .. } | guandan_core::game::Event::DealStarted { .. }
+                    )
+                }) =>
+            {
+                points.push(i as u64 + 1)
+            }
             Ok(_) => {}
             Err(_) => break,
         }
@@ -275,7 +285,7 @@ pub async fn restore_rooms(app: &Arc<App>) -> Result<(), crate::db::DbError> {
                     Err(e) => tracing::error!(code = %row.code, error = %e, "unreadable stored action"),
                 }
             }
-            match Game::resume(log) {
+            match Game::resume(log, controllers(&stored.seats), CLOCKS) {
                 Ok(g) => Some(g),
                 Err(e) => {
                     tracing::error!(code = %row.code, error = %e, "stored match does not replay; room dropped");
@@ -300,12 +310,22 @@ pub async fn restore_rooms(app: &Arc<App>) -> Result<(), crate::db::DbError> {
 impl Room {
     async fn run(&mut self, mut rx: mpsc::Receiver<RoomCmd>) {
         self.drive_ai();
+        let mut clock = tokio::time::interval(TICK);
+        clock.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut last_tick = Instant::now();
         loop {
             let deadline = self.next_deadline();
             let cmd = tokio::select! {
                 c = rx.recv() => c,
                 _ = async { tokio::time::sleep_until(deadline.unwrap_or_else(Instant::now)).await }, if deadline.is_some() => {
                     self.on_timer().await;
+                    self.drive_ai();
+                    continue;
+                }
+                _ = clock.tick(), if self.state.in_game() => {
+                    let now = Instant::now();
+                    self.tick(now - last_tick).await;
+                    last_tick = now;
                     self.drive_ai();
                     continue;
                 }
@@ -318,7 +338,7 @@ impl Room {
                 RoomCmd::Spectate { conn, out } => self.spectate(conn, out),
                 RoomCmd::Msg { conn, msg, received } => self.message(conn, msg, received).await,
                 RoomCmd::Gone { conn, silent_since, left } => self.gone(conn, silent_since, left).await,
-                RoomCmd::AiDone { generation, seat, seq, kind } => self.ai_done(generation, seat, seq, kind).await,
+                RoomCmd::AiDone(result) => self.ai_done(result).await,
                 RoomCmd::Shutdown => {
                     self.closing = true;
                     break;
@@ -341,9 +361,6 @@ impl Room {
                 if let (Some(at), false) = (s.lost_at, s.hosted) {
                     d.push(at + hb);
                 }
-                if let Some(g) = s.grace_until {
-                    d.push(g);
-                }
             }
         }
         d.extend(self.ready_deadline);
@@ -357,13 +374,15 @@ impl Room {
         if self.state.in_game() {
             for seat in 0..4u8 {
                 let s = &mut self.slots[seat as usize];
-                if s.grace_until.is_some_and(|g| g <= now) {
-                    s.grace_until = None;
-                }
                 if s.lost_at.is_some_and(|at| at + hb <= now) && !s.hosted && s.player.is_some() {
                     s.hosted = true;
                     self.transition(RoomEvent::HeartbeatLost);
                     tracing::info!(seat, "seat hosted by the AI");
+                    let profile = ai_profile(self.app.cfg.hosting_ai);
+                    if let Some(g) = &mut self.game {
+                        let notices = g.rt().set_controller(seat, Controller::Ai(profile));
+                        self.announce(&notices, 0, seat, None).await;
+                    }
                     self.broadcast(&ServerMsg::Hosting { seat, on: true });
                     self.send_room();
                 }
@@ -500,11 +519,16 @@ impl Room {
             }
             self.send_msg(conn, &ServerMsg::Joined { code: self.code.clone(), seat: Some(seat) });
             if was_hosted {
-                // An AI decision computed but not applied yet is dropped; applied ones stand.
+                // The seat is the human's again at once: an AI decision computed but not applied
+                // yet is dropped (the runtime forgets it, and its generation is stale); applied
+                // ones stand. The AI cannot act for a human seat, so no AI move follows the
+                // return (the spec's 2 s grace holds for as long as the human stays).
                 self.generation += 1;
-                self.ai_pending = None;
-                self.slots[seat as usize].grace_until = Some(Instant::now() + self.app.cfg.grace());
                 self.transition(RoomEvent::Reconnect);
+                if let Some(g) = &mut self.game {
+                    let notices = g.rt().set_controller(seat, Controller::Human);
+                    self.announce(&notices, 0, seat, Some(conn)).await;
+                }
             }
             self.catch_up(conn, seat, last_action_seq);
             if was_hosted {
@@ -726,7 +750,10 @@ impl Room {
             Some(s) => s.wrapping_add(self.match_no as u64),
             None => u64::from_le_bytes(crate::auth::random_bytes::<8>()),
         };
-        let (game, events) = match Game::start(seed, self.rules.clone()) {
+        let seats: [(Option<PlayerRef>, Option<u8>); 4] =
+            std::array::from_fn(|i| (self.slots[i].player.clone(), self.slots[i].ai));
+        let cfg = RuntimeConfig { seed, rules: self.rules.clone(), seats: controllers(&seats), clocks: CLOCKS };
+        let (game, notices) = match Game::start(cfg) {
             Ok(x) => x,
             Err(e) => return self.refuse(conn, ErrorCode::Internal, e.to_string(), None),
         };
@@ -734,7 +761,7 @@ impl Room {
         self.ready_deadline = None;
         self.stored.match_seed = seed;
         self.stored.started_ms = crate::db::now_ms();
-        self.stored.seats = std::array::from_fn(|i| (self.slots[i].player.clone(), self.slots[i].ai));
+        self.stored.seats = seats;
         for s in &mut self.slots {
             s.last_ack = None;
             s.nonces.clear();
@@ -744,7 +771,7 @@ impl Room {
             Delay { rounds: self.stored.spectator_delay, clear_points: Vec::new(), held: VecDeque::new(), released: 0 };
         self.game = Some(game);
         self.save_directory().await;
-        let _ = events;
+        let _ = notices;
         self.send_room();
         let conns: Vec<(ConnId, Option<Seat>)> = self.members.iter().map(|(c, m)| (*c, m.seat)).collect();
         for (c, seat) in conns {
@@ -809,47 +836,73 @@ impl Room {
         }
     }
 
-    /// Validates, persists, commits and announces one action.
+    /// A human's action: the runtime checks it; then it is persisted and announced.
     async fn apply(&mut self, seat: Seat, kind: ActionKind, received: Instant) -> Result<(), (ErrorCode, String)> {
-        let Some(g) = &self.game else { return Err((ErrorCode::NoMatch, "no match".into())) };
-        let applied = g.try_act(seat, kind).map_err(|e| (ErrorCode::of_rule(&e), e.to_string()))?;
-        let json = serde_json::to_string(&applied.action).map_err(|e| (ErrorCode::Internal, e.to_string()))?;
-        self.app
-            .journal
-            .append(&self.code, self.match_no, applied.action.seq, json)
-            .await
-            .map_err(|e| (ErrorCode::Internal, format!("not stored, not applied: {e}")))?;
-        if let Some(g) = &mut self.game {
-            g.commit(&applied);
+        let Some(g) = &mut self.game else { return Err((ErrorCode::NoMatch, "no match".into())) };
+        let before = g.action_seq();
+        let notices = g.act(seat, kind).map_err(|e| (e.code(), e.to_string()))?;
+        self.persist_and_announce(before, notices, seat, received).await;
+        Ok(())
+    }
+
+    /// Writes the actions the runtime applied since `before` to the journal, then sends every
+    /// member what it may see. When the write fails nothing is announced and the room stops: its
+    /// match is restored from the durable log by the next start of this instance.
+    async fn persist_and_announce(&mut self, before: u64, notices: Vec<Notice>, seat: Seat, received: Instant) {
+        let Some(g) = &self.game else { return };
+        let new = &g.log().actions[before as usize..];
+        let mut rows = Vec::with_capacity(new.len());
+        for a in new {
+            rows.push((a.seq, serde_json::to_string(a).unwrap_or_default()));
         }
-        let (m, action, events) = (&applied.next, &applied.action, &applied.events);
-        // Each seat: its own filtered events (+ its prompt, + its state at a new deal).
-        let conns: Vec<(ConnId, Option<Seat>)> = self.members.iter().map(|(c, mem)| (*c, mem.seat)).collect();
+        let actor = new.last().map_or(seat, |a| a.seat);
+        let count = new.len() as u32;
+        if !rows.is_empty()
+            && let Err(e) = self.app.journal.append(&self.code, self.match_no, rows).await
+        {
+            tracing::error!(error = %e, "action not stored: room stops");
+            self.broadcast(&ServerMsg::error(ErrorCode::Internal, "storage failed; rejoin in a moment"));
+            self.state = RoomState::Destroyed;
+            return;
+        }
+        self.announce(&notices, count, actor, None).await;
+        for _ in 0..count {
+            self.app.metrics.action(received.elapsed());
+        }
+    }
+
+    /// Sends notices to every member (or one connection), filtered by the runtime per
+    /// recipient; spectators get theirs delayed.
+    async fn announce(&mut self, notices: &[Notice], actions: u32, seat: Seat, only: Option<ConnId>) {
+        let Some(g) = &self.game else { return };
+        let conns: Vec<(ConnId, Option<Seat>)> =
+            self.members.iter().filter(|(c, _)| only.is_none_or(|o| o == **c)).map(|(c, mem)| (*c, mem.seat)).collect();
+        let mut out: Vec<(ConnId, Arc<str>)> = Vec::with_capacity(conns.len());
         for (c, s) in &conns {
             let Some(s) = *s else { continue };
-            let prompt = !self.slots[s as usize].server_plays();
-            let msg = Game::applied_msg(m, action, events, Viewer::Seat(s), prompt);
-            self.send_msg(*c, &msg);
-            if game::deal_started(events) {
-                self.send_msg(*c, &game::state_msg(m, Viewer::Seat(s)));
-            }
+            let prompt = !g.state().is_over() && g.rt_ref().controller(s).is_some_and(|c| !c.is_ai());
+            out.push((*c, text(&g.applied_msg(notices, actions, seat, Viewer::Seat(s), prompt))));
         }
-        // Spectators: the same, delayed, without hands.
-        let spect = text(&Game::applied_msg(m, action, events, Viewer::Spectator, false));
-        self.delay.held.push_back((m.seq, spect));
-        if game::ends_round(events) {
-            self.delay.clear_points.push(m.seq);
+        let over = g.state().is_over();
+        let seq = g.action_seq();
+        let spect = text(&g.applied_msg(notices, actions, seat, Viewer::Spectator, false));
+        for (c, t) in out {
+            self.send_to(c, t);
         }
-        let over = m.phase == guandan_core::game::Phase::MatchOver;
+        if only.is_some() {
+            return;
+        }
+        self.delay.held.push_back((seq, spect));
+        if game::ends_round(notices) {
+            self.delay.clear_points.push(seq);
+        }
         if over {
-            self.delay.released = m.seq;
+            self.delay.released = seq;
         }
         self.release_spectators();
-        self.app.metrics.action(received.elapsed());
-        if over {
-            self.finish(events).await;
+        if over && self.state.in_game() {
+            self.finish().await;
         }
-        Ok(())
     }
 
     /// Sends spectators what is at least `rounds` rounds old.
@@ -875,15 +928,12 @@ impl Room {
 
     /// FINISHED: store the match in the replay format with its metadata and update stats, then
     /// open the rematch vote.
-    async fn finish(&mut self, events: &[Event]) {
+    async fn finish(&mut self) {
         self.transition(RoomEvent::MatchEnded);
         let Some(g) = &self.game else { return };
-        let winner = events.iter().find_map(|e| match e {
-            Event::MatchEnded { winner_team, reason } => Some((*winner_team, *reason)),
-            _ => None,
-        });
-        let (winner_team, reason) = winner.unwrap_or((None, MatchEndReason::AceWon));
         let m = g.state();
+        let outcome = m.outcome();
+        let winner_team = outcome.and_then(|o| o.winner()).map(|t| t.index() as u8);
         let meta = serde_json::json!({
             "room": self.code,
             "match_no": self.match_no,
@@ -893,11 +943,11 @@ impl Room {
                 "player": p.as_ref().map(|p| &p.nickname), "player_id": p.as_ref().map(|p| &p.id), "ai": ai,
             })).collect::<Vec<_>>(),
             "duration_ms": crate::db::now_ms() - self.stored.started_ms,
-            "deals": m.deal_no + 1,
+            "deals": m.deal_no() + 1,
             "rounds": self.delay.clear_points.len(),
             "actions": g.action_seq(),
             "winner_team": winner_team,
-            "reason": reason,
+            "outcome": outcome,
             "state_hash": m.state_hash(),
         });
         let results: Vec<(String, bool, bool)> = self
@@ -951,7 +1001,6 @@ impl Room {
             let s = &mut self.slots[i];
             s.ready = false;
             s.hosted = false;
-            s.grace_until = None;
             if s.player.is_some() && (s.rematch != Some(true) || s.conn.is_none()) {
                 if let Some(c) = s.conn
                     && let Some(m) = self.members.get_mut(&c)
@@ -973,49 +1022,50 @@ impl Room {
         self.save_directory().await;
     }
 
-    async fn ai_done(&mut self, generation: u64, seat: Seat, seq: u64, kind: ActionKind) {
-        if generation != self.generation || self.ai_pending != Some((seat, seq)) {
+    async fn ai_done(&mut self, result: AiResult) {
+        let Some(g) = &mut self.game else { return };
+        if result.generation != self.generation || !self.state.in_game() {
             return;
         }
-        self.ai_pending = None;
-        let valid =
-            self.game.as_ref().is_some_and(|g| g.action_seq() == seq) && self.slots[seat as usize].server_plays();
-        if !valid || !self.state.in_game() {
-            return;
-        }
-        if let Err((code, message)) = self.apply(seat, kind, Instant::now()).await {
-            // An agent's choice is legal by construction; if not, the seat times out instead.
-            tracing::error!(seat, ?code, %message, "AI action refused; timing out");
-            let _ = self.apply(seat, ActionKind::Timeout, Instant::now()).await;
+        let before = g.action_seq();
+        let seat = result.seat;
+        // Stale results (the state moved on, the seat went back to its human) give nothing.
+        let notices = g.rt().ai_result(result);
+        if !notices.is_empty() {
+            self.persist_and_announce(before, notices, seat, Instant::now()).await;
         }
     }
 
-    /// Starts the next AI decision if one is due (one at a time per room).
+    /// Advances the turn and match clocks.
+    async fn tick(&mut self, elapsed: std::time::Duration) {
+        let Some(g) = &mut self.game else { return };
+        let before = g.action_seq();
+        match g.rt().tick(elapsed) {
+            Ok(notices) if !notices.is_empty() => {
+                let seat = g.log().actions.last().map_or(0, |a| a.seat);
+                self.persist_and_announce(before, notices, seat, Instant::now()).await;
+            }
+            Ok(_) => {}
+            Err(e) => tracing::error!(error = %e, "clock action refused"),
+        }
+    }
+
+    /// Asks the runtime for the next AI decision (one at a time per room) and makes it on
+    /// tokio's blocking pool; the result comes back as a command.
     fn drive_ai(&mut self) {
-        if self.ai_pending.is_some() || !self.state.in_game() || self.closing {
+        if !self.state.in_game() || self.closing {
             return;
         }
-        let Some(g) = &self.game else { return };
-        let m = g.state();
-        let now = Instant::now();
-        let Some(seat) = m.to_act().into_iter().find(|&s| {
-            let slot = &self.slots[s as usize];
-            slot.server_plays() && slot.grace_until.is_none_or(|g| g <= now)
-        }) else {
-            return;
-        };
-        let slot = &self.slots[seat as usize];
-        let level = slot.ai.unwrap_or(self.app.cfg.hosting_ai);
-        let view = m.view(Some(seat));
-        let seq = m.seq;
-        let seed = m.seed ^ seq.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ seat as u64;
-        let (generation, tx) = (self.generation, self.tx.clone());
-        self.ai_pending = Some((seat, seq));
+        let generation = self.generation;
+        let Some(g) = &mut self.game else { return };
+        let Some(request) = g.rt().ai_request(generation) else { return };
+        let tx = self.tx.clone();
         tokio::task::spawn_blocking(move || {
-            let mut agent = make_agent(&ai_profile(level));
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let decision = agent.decide(&view, &mut rng, &Budget::unlimited());
-            let _ = tx.blocking_send(RoomCmd::AiDone { generation, seat, seq, kind: decision.action });
+            let result = guandan_ai::service::decide(&request, AI_HARD_LIMIT);
+            let _ = tx.blocking_send(RoomCmd::AiDone(result));
         });
     }
 }
+
+/// Longest an AI decision may take before the easy level answers instead.
+const AI_HARD_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);

@@ -1,0 +1,492 @@
+//! The match runtime: the rules state and its log, who controls each seat, the AI driver
+//! (requests, generations, stale results dropped, fallbacks) and the clocks.
+
+use crate::notice::{Audience, Notice, Out, Viewer};
+use guandan_ai::AiProfile;
+use guandan_ai::agent::MAX_AI_DECISION_MS;
+use guandan_ai::service::{AiRequest, AiResult};
+use guandan_core::card::CardSet;
+use guandan_core::error::ErrorCode;
+use guandan_core::game::{ActionKind, Event, Match, Phase, RuleError, Seat};
+use guandan_core::log::{LogError, MatchLog};
+use guandan_core::rules::RuleConfig;
+use guandan_core::view::PlayerView;
+use std::time::Duration;
+
+/// Who plays a seat.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Controller {
+    Human,
+    Ai(AiProfile),
+}
+
+impl Controller {
+    pub fn is_ai(&self) -> bool {
+        matches!(self, Controller::Ai(_))
+    }
+}
+
+/// How to start a match.
+#[derive(Clone, Debug)]
+pub struct RuntimeConfig {
+    pub seed: u64,
+    pub rules: RuleConfig,
+    pub seats: [Controller; 4],
+    /// Enforce the rules' turn and match clocks in [`Runtime::tick`] (off for deterministic
+    /// tests and replays).
+    pub clocks: bool,
+}
+
+/// Why a host's call was refused. The match is unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RuntimeError {
+    #[error(transparent)]
+    Rule(#[from] RuleError),
+    #[error("seat {0} is played by the AI")]
+    NotHuman(Seat),
+    #[error("seat {0} is not 0-3")]
+    BadSeat(u8),
+}
+
+impl RuntimeError {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            RuntimeError::Rule(e) => e.code(),
+            RuntimeError::NotHuman(_) => ErrorCode::NotHuman,
+            RuntimeError::BadSeat(_) => ErrorCode::BadArgument,
+        }
+    }
+}
+
+/// The seed of one AI decision: a function of the match seed, the action number and the seat,
+/// so AI matches are reproducible whatever the host's threads do.
+pub fn decision_seed(match_seed: u64, seq: u64, seat: Seat) -> u64 {
+    match_seed ^ seq.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (u64::from(seat) << 56)
+}
+
+/// The AI decision the runtime waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PendingAi {
+    seat: Seat,
+    seq: u64,
+    generation: u64,
+}
+
+/// A running match and everything around it that every front end needs.
+pub struct Runtime {
+    m: Match,
+    log: MatchLog,
+    seats: [Controller; 4],
+    clocks: bool,
+    ai_hard_limit: Duration,
+    /// The hand each seat was last told it holds.
+    reported: [CardSet; 4],
+    pending: Option<PendingAi>,
+    /// Seconds the current duty has run, for the state at `clock_seq`.
+    turn_clock: f64,
+    clock_seq: u64,
+    match_clock: f64,
+}
+
+impl Runtime {
+    /// A new match; the notices announce it (match start, deal start, hands, first duty).
+    pub fn start(cfg: RuntimeConfig) -> Result<(Runtime, Vec<Notice>), RuleError> {
+        let (m, events) = Match::new(cfg.seed, cfg.rules.clone())?;
+        let mut rt = Runtime::around(m, MatchLog::new(cfg.seed, cfg.rules), cfg.seats, cfg.clocks);
+        let mut notices = vec![Notice::everyone(0, Out::MatchStarted { seed: cfg.seed })];
+        notices.extend(rt.translate(&events));
+        Ok((rt, notices))
+    }
+
+    /// A match restored from its record (verified from scratch), going on from its last action.
+    /// The notices announce the position whole: the deal, every hand (to its seat), and the duty
+    /// in progress — tribute, return (with the tributes already routed) or the turn.
+    pub fn resume(log: MatchLog, seats: [Controller; 4], clocks: bool) -> Result<(Runtime, Vec<Notice>), LogError> {
+        let m = log.replay()?;
+        let mut rt = Runtime::around(m, log, seats, clocks);
+        let notices = rt.announce_position();
+        Ok((rt, notices))
+    }
+
+    fn around(m: Match, log: MatchLog, seats: [Controller; 4], clocks: bool) -> Runtime {
+        Runtime {
+            m,
+            log,
+            seats,
+            clocks,
+            ai_hard_limit: Duration::from_millis(MAX_AI_DECISION_MS),
+            reported: [CardSet::EMPTY; 4],
+            pending: None,
+            turn_clock: 0.0,
+            clock_seq: 0,
+            match_clock: 0.0,
+        }
+    }
+
+    // ----- reading -----
+
+    pub fn state(&self) -> &Match {
+        &self.m
+    }
+
+    /// The record of every applied action (an action is in it before its notices are returned).
+    pub fn log(&self) -> &MatchLog {
+        &self.log
+    }
+
+    /// What `viewer` may know now (an omniscient viewer gets the spectator's view; it reads
+    /// hands from [`Runtime::state`]).
+    pub fn view(&self, viewer: Viewer) -> PlayerView {
+        match viewer {
+            Viewer::Seat(s) => self.m.view(Some(s)),
+            Viewer::Spectator | Viewer::Omniscient => self.m.view(None),
+        }
+    }
+
+    pub fn controller(&self, seat: Seat) -> Option<&Controller> {
+        self.seats.get(seat as usize)
+    }
+
+    pub fn is_ai(&self, seat: Seat) -> bool {
+        self.controller(seat).is_some_and(Controller::is_ai)
+    }
+
+    /// Human seats that must act now (tribute and return may ask two at once).
+    pub fn human_duties(&self) -> Vec<Seat> {
+        self.m.to_act().into_iter().filter(|&s| !self.is_ai(s)).collect()
+    }
+
+    /// Seconds left for `seat`'s current duty; `None` when no clock runs for it.
+    pub fn time_left(&self, seat: Seat) -> Option<f64> {
+        let limit = self.turn_limit(seat);
+        if limit <= 0.0 || !self.human_duties().contains(&seat) {
+            return None;
+        }
+        let used = if self.clock_seq == self.m.seq() { self.turn_clock } else { 0.0 };
+        Some((limit - used).max(0.0))
+    }
+
+    /// The AI decision being waited for: its seat and the `seq` it is for.
+    pub fn pending_ai(&self) -> Option<(Seat, u64)> {
+        self.pending.map(|p| (p.seat, p.seq))
+    }
+
+    pub fn set_ai_hard_limit(&mut self, limit: Duration) {
+        self.ai_hard_limit = limit.min(Duration::from_millis(MAX_AI_DECISION_MS));
+    }
+
+    // ----- acting -----
+
+    /// A human seat's action. Refused (state and log unchanged) for an AI-controlled seat or
+    /// an illegal action. AI seats then vote on an open surrender at once (they accept).
+    pub fn act(&mut self, seat: Seat, kind: ActionKind) -> Result<Vec<Notice>, RuntimeError> {
+        if seat > 3 {
+            return Err(RuntimeError::BadSeat(seat));
+        }
+        if self.is_ai(seat) {
+            return Err(RuntimeError::NotHuman(seat));
+        }
+        Ok(self.apply(seat, kind)?)
+    }
+
+    /// Hands a seat to the AI or back to its human (auto-play, hosting). A decision in flight
+    /// for that seat is dropped when it arrives.
+    pub fn set_controller(&mut self, seat: Seat, controller: Controller) -> Vec<Notice> {
+        let Some(slot) = self.seats.get_mut(seat as usize) else { return Vec::new() };
+        let was_ai = slot.is_ai();
+        *slot = controller;
+        let ai = slot.is_ai();
+        if self.pending.is_some_and(|p| p.seat == seat) {
+            self.pending = None;
+        }
+        let mut notices = Vec::new();
+        if was_ai != ai {
+            notices.push(Notice::everyone(self.m.seq(), Out::ControllerChanged { seat, ai }));
+        }
+        notices.extend(self.ai_votes());
+        notices
+    }
+
+    /// The next AI decision to make, tagged with the host's `generation`; `None` when no AI
+    /// seat must act or one decision is already awaited.
+    pub fn ai_request(&mut self, generation: u64) -> Option<AiRequest> {
+        if self.pending.is_some() {
+            return None;
+        }
+        let seat = self.m.to_act().into_iter().find(|&s| self.is_ai(s))?;
+        let Some(Controller::Ai(profile)) = self.controller(seat) else { return None };
+        let request = AiRequest {
+            generation,
+            view: self.m.view(Some(seat)),
+            profile: profile.clone(),
+            seed: decision_seed(self.m.seed(), self.m.seq(), seat),
+        };
+        self.pending = Some(PendingAi { seat, seq: self.m.seq(), generation });
+        Some(request)
+    }
+
+    /// Forgets the awaited AI decision (the host cancelled it); its result will be dropped.
+    pub fn cancel_ai(&mut self) {
+        self.pending = None;
+    }
+
+    /// Applies an AI decision if it is the awaited one for the current state; a stale result
+    /// (another state, seat or generation, or the seat went back to its human) gives nothing.
+    /// An illegal decision falls back to the easy level's choice, then to the timeout action,
+    /// so a broken AI never stalls the table.
+    pub fn ai_result(&mut self, r: AiResult) -> Vec<Notice> {
+        let awaited = PendingAi { seat: r.seat, seq: r.seq, generation: r.generation };
+        if self.pending != Some(awaited) || r.seq != self.m.seq() {
+            return Vec::new();
+        }
+        self.pending = None;
+        if !self.is_ai(r.seat) || !self.m.to_act().contains(&r.seat) {
+            return Vec::new();
+        }
+        let elapsed_ms = r.elapsed.as_secs_f64() * 1000.0;
+        let mut notices =
+            vec![Notice::everyone(self.m.seq(), Out::AiDecided { seat: r.seat, elapsed_ms, fell_back: r.fell_back })];
+        let easy = guandan_ai::l1::l1_decision(&self.m.view(Some(r.seat))).action;
+        for kind in [r.decision.action, easy, ActionKind::Timeout] {
+            if let Ok(more) = self.apply(r.seat, kind) {
+                notices.extend(more);
+                return notices;
+            }
+        }
+        notices
+    }
+
+    /// Makes the due AI decision on this thread and applies it (tests, the CLI, hosts with their
+    /// own blocking pool); `None` when no AI seat must act or a decision is awaited elsewhere.
+    pub fn decide_now(&mut self) -> Option<Vec<Notice>> {
+        let request = self.ai_request(0)?;
+        let result = guandan_ai::service::decide(&request, self.ai_hard_limit);
+        Some(self.ai_result(result))
+    }
+
+    /// Advances the clocks by `elapsed`: a human duty past the turn limit times out (pass, the
+    /// smallest single when leading, the forced tribute or lowest return), and a match past its
+    /// maximum duration ends by time. Nothing runs when clocks are off. An error means the rules
+    /// refused the timeout action (nothing was applied for that seat).
+    pub fn tick(&mut self, elapsed: Duration) -> Result<Vec<Notice>, RuntimeError> {
+        let dt = elapsed.as_secs_f64();
+        if !self.clocks || self.m.is_over() {
+            return Ok(Vec::new());
+        }
+        let minutes = self.m.rules().max_match_minutes;
+        self.match_clock += dt;
+        if minutes > 0 && self.match_clock >= f64::from(minutes) * 60.0 {
+            return Ok(self.apply(0, ActionKind::TimeUp)?);
+        }
+        if self.clock_seq != self.m.seq() {
+            self.clock_seq = self.m.seq();
+            self.turn_clock = 0.0;
+        }
+        let duties = self.human_duties();
+        let Some(&first) = duties.first() else { return Ok(Vec::new()) };
+        self.turn_clock += dt;
+        let limit = self.turn_limit(first);
+        if limit <= 0.0 || self.turn_clock < limit {
+            return Ok(Vec::new());
+        }
+        let mut notices = Vec::new();
+        for seat in duties {
+            if self.m.to_act().contains(&seat) {
+                notices.push(Notice::everyone(self.m.seq(), Out::TimedOut { seat }));
+                notices.extend(self.apply(seat, ActionKind::Timeout)?);
+            }
+        }
+        Ok(notices)
+    }
+
+    // ----- internals -----
+
+    fn turn_limit(&self, seat: Seat) -> f64 {
+        if !self.clocks || self.is_ai(seat) { 0.0 } else { f64::from(self.m.rules().turn_time_limit_s) }
+    }
+
+    /// Applies and records an action, then lets AI seats vote on an open surrender.
+    fn apply(&mut self, seat: Seat, kind: ActionKind) -> Result<Vec<Notice>, RuleError> {
+        let accepted_vote = matches!(kind, ActionKind::SurrenderVote { accept: true });
+        let action = self.m.action(seat, kind);
+        let events = self.m.apply(&action)?;
+        self.log.record(&action, &events, &self.m);
+        if self.pending.is_some_and(|p| p.seq != self.m.seq()) {
+            self.pending = None;
+        }
+        let mut notices = Vec::new();
+        if accepted_vote {
+            notices.push(Notice::everyone(self.m.seq(), Out::SurrenderVoted { seat, accept: true }));
+        }
+        notices.extend(self.translate(&events));
+        notices.extend(self.ai_votes());
+        Ok(notices)
+    }
+
+    /// AI seats accept an open surrender proposal: opponents win by it, and an AI partner
+    /// follows its human partner's call.
+    fn ai_votes(&mut self) -> Vec<Notice> {
+        let mut notices = Vec::new();
+        while let Some(s) = self.m.surrender() {
+            let Some(seat) = (0..4u8).find(|&seat| self.is_ai(seat) && s.accepted & (1 << seat) == 0) else { break };
+            match self.apply(seat, ActionKind::SurrenderVote { accept: true }) {
+                Ok(more) => notices.extend(more),
+                Err(_) => break,
+            }
+        }
+        notices
+    }
+
+    /// Rule events as notices with their audiences, plus each seat's new hand right after the
+    /// last event that changed it, and the return phase once tributes are routed.
+    fn translate(&mut self, events: &[Event]) -> Vec<Notice> {
+        let seq = self.m.seq();
+        let mut out: Vec<Notice> = Vec::with_capacity(events.len() + 4);
+        let all = |o: Out| Notice::everyone(seq, o);
+        // Position in `out` after which each seat's hand update goes.
+        let mut hand_at: [Option<usize>; 4] = [None; 4];
+        let mut routed = false;
+        for e in events {
+            match e {
+                Event::DealStarted { deal_no, level, declarer } => {
+                    out.push(all(Out::DealStarted { deal_no: *deal_no, level: *level, declarer: *declarer }));
+                    hand_at = [Some(out.len()); 4];
+                }
+                Event::TributeRequired { payers } => {
+                    out.push(all(Out::TributePhase { payers: payers.clone(), resisted: false }))
+                }
+                Event::Resisted { payers } => {
+                    out.push(all(Out::TributePhase { payers: payers.clone(), resisted: true }))
+                }
+                Event::TributeGiven { from, to, card } => {
+                    routed = true;
+                    private_pair(
+                        &mut out,
+                        seq,
+                        *from,
+                        *to,
+                        |c| Out::TributeGiven { from: *from, to: *to, card: c },
+                        *card,
+                    );
+                    hand_at[*from as usize] = Some(out.len());
+                    hand_at[*to as usize] = Some(out.len());
+                }
+                Event::ReturnGiven { from, to, card } => {
+                    private_pair(
+                        &mut out,
+                        seq,
+                        *from,
+                        *to,
+                        |c| Out::ReturnGiven { from: *from, to: *to, card: c },
+                        *card,
+                    );
+                    hand_at[*from as usize] = Some(out.len());
+                    hand_at[*to as usize] = Some(out.len());
+                }
+                Event::TurnStarted { seat, can_pass } => out.push(all(Out::TurnStarted {
+                    seat: *seat,
+                    can_pass: *can_pass,
+                    time_limit_s: self.turn_limit(*seat),
+                })),
+                Event::Played { seat, play } => {
+                    out.push(all(Out::CardsPlayed { seat: *seat, play: *play }));
+                    hand_at[*seat as usize] = Some(out.len());
+                }
+                Event::Passed { seat } => out.push(all(Out::Passed { seat: *seat })),
+                Event::TableCleared { leader } => out.push(all(Out::TableCleared { leader: *leader })),
+                Event::PartnerTakesLead { seat } => out.push(all(Out::PartnerTakesLead { seat: *seat })),
+                Event::CardsLeft { seat, count } => out.push(all(Out::CardsLeft { seat: *seat, count: *count })),
+                Event::PlayerFinished { seat, place } => {
+                    out.push(all(Out::PlayerFinished { seat: *seat, place: *place }))
+                }
+                Event::DealEnded { order, winner, levels_before, levels_after } => out.push(all(Out::DealEnded {
+                    order: *order,
+                    winner: *winner,
+                    levels_before: *levels_before,
+                    levels_after: *levels_after,
+                })),
+                Event::SurrenderProposed { seat } => out.push(all(Out::SurrenderProposed { seat: *seat })),
+                Event::SurrenderRejected { seat } => out.push(all(Out::SurrenderVoted { seat: *seat, accept: false })),
+                Event::MatchEnded { outcome } => out.push(all(Out::MatchEnded { outcome: *outcome })),
+            }
+        }
+        // Hand updates, back to front so earlier positions stay valid.
+        let mut updates: Vec<(usize, Seat)> = (0..4u8)
+            .filter(|&s| self.m.hand(s) != self.reported[s as usize])
+            .map(|s| (hand_at[s as usize].unwrap_or(out.len()), s))
+            .collect();
+        updates.sort_unstable();
+        for &(at, seat) in updates.iter().rev() {
+            let hand = self.m.hand(seat);
+            self.reported[seat as usize] = hand;
+            out.insert(at, Notice { seq, audience: Audience::Only(1 << seat), out: Out::HandChanged { seat, hand } });
+        }
+        if routed && self.m.phase() == Phase::Return {
+            out.push(all(Out::ReturnPhase { receivers: self.m.to_act().to_vec() }));
+        }
+        out
+    }
+
+    /// The whole position as notices (for a resumed match or a client's full resync).
+    pub fn announce_position(&mut self) -> Vec<Notice> {
+        let m = &self.m;
+        let seq = m.seq();
+        let all = |o: Out| Notice::everyone(seq, o);
+        let mut out = vec![
+            all(Out::MatchStarted { seed: m.seed() }),
+            all(Out::DealStarted { deal_no: m.deal_no(), level: m.level(), declarer: m.declarer() }),
+        ];
+        for seat in 0..4u8 {
+            let hand = m.hand(seat);
+            self.reported[seat as usize] = hand;
+            out.push(Notice { seq, audience: Audience::Only(1 << seat), out: Out::HandChanged { seat, hand } });
+        }
+        let payers: Vec<Seat> = m.tributes().iter().map(|t| t.payer).collect();
+        match m.phase() {
+            Phase::Tribute => out.push(all(Out::TributePhase { payers, resisted: false })),
+            Phase::Return => {
+                out.push(all(Out::TributePhase { payers, resisted: false }));
+                for t in m.tributes() {
+                    if let (Some(to), Some(card)) = (t.receiver, t.card) {
+                        let make = |c| Out::TributeGiven { from: t.payer, to, card: c };
+                        private_pair(&mut out, seq, t.payer, to, make, card);
+                    }
+                }
+                for t in m.tributes() {
+                    if let (Some(to), Some(card)) = (t.receiver, t.returned) {
+                        let make = |c| Out::ReturnGiven { from: to, to: t.payer, card: c };
+                        private_pair(&mut out, seq, to, t.payer, make, card);
+                    }
+                }
+                out.push(all(Out::ReturnPhase { receivers: m.to_act().to_vec() }));
+            }
+            Phase::Play => {
+                let time_limit_s = self.turn_limit(m.turn());
+                out.push(all(Out::TurnStarted { seat: m.turn(), can_pass: m.can_pass(), time_limit_s }));
+            }
+            Phase::MatchOver => {
+                if let Some(outcome) = m.outcome() {
+                    out.push(all(Out::MatchEnded { outcome }));
+                }
+            }
+        }
+        if let Some(s) = m.surrender() {
+            out.push(all(Out::SurrenderProposed { seat: s.proposer }));
+        }
+        out
+    }
+}
+
+/// A notice with a card for the two seats involved, and its copy without the card for the rest.
+fn private_pair(
+    out: &mut Vec<Notice>,
+    seq: u64,
+    a: Seat,
+    b: Seat,
+    make: impl Fn(Option<guandan_core::card::CardId>) -> Out,
+    card: guandan_core::card::CardId,
+) {
+    let pair = Audience::seats(&[a, b]);
+    out.push(Notice { seq, audience: Audience::Only(pair), out: make(Some(card)) });
+    out.push(Notice { seq, audience: Audience::Except(pair), out: make(None) });
+}

@@ -1,0 +1,274 @@
+//! The runtime as a host drives it: whole matches, filtering per recipient, stale AI results,
+//! resume at every phase, clocks.
+
+use guandan_ai::service::AiResult;
+use guandan_ai::{AiLevel, AiProfile};
+use guandan_core::card::CardSet;
+use guandan_core::game::{ActionKind, ErrorCode, Phase};
+use guandan_core::log::MatchLog;
+use guandan_core::rules::RuleConfig;
+use guandan_core::sim::random_action;
+use guandan_runtime::{Controller, Notice, Out, Runtime, RuntimeConfig, Viewer, for_viewer};
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+use std::time::Duration;
+
+fn ai(level: AiLevel) -> Controller {
+    Controller::Ai(AiProfile::level(level))
+}
+
+fn config(seed: u64, seats: [Controller; 4]) -> RuntimeConfig {
+    RuntimeConfig { seed, rules: RuleConfig::competition(), seats, clocks: false }
+}
+
+/// Every notice a viewer receives holds only what that viewer may see.
+fn check_private(notices: &[Notice]) {
+    for viewer in [Viewer::Seat(0), Viewer::Seat(1), Viewer::Seat(2), Viewer::Seat(3), Viewer::Spectator] {
+        for out in for_viewer(notices, viewer) {
+            match (out, viewer) {
+                (Out::HandChanged { seat, .. }, Viewer::Seat(v)) => assert_eq!(seat, v, "a hand reached another seat"),
+                (Out::HandChanged { .. }, Viewer::Spectator) => panic!("a spectator received a hand"),
+                (Out::TributeGiven { from, to, card: Some(_) } | Out::ReturnGiven { from, to, card: Some(_) }, v) => {
+                    assert!(matches!(v, Viewer::Seat(s) if s == from || s == to), "a tribute card reached {v:?}")
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Plays a runtime to the end: AI seats through `decide_now`, human seats with random legal
+/// actions; returns every notice.
+fn play_out(rt: &mut Runtime, seed: u64) -> Vec<Notice> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut all = Vec::new();
+    for _ in 0..40_000 {
+        if rt.state().is_over() {
+            return all;
+        }
+        if let Some(n) = rt.decide_now() {
+            all.extend(n);
+            continue;
+        }
+        let a = random_action(rt.state(), &mut rng).expect("someone must act");
+        all.extend(rt.act(a.seat, a.kind).expect("random legal actions are accepted"));
+    }
+    panic!("the match did not end");
+}
+
+#[test]
+fn an_ai_match_runs_to_the_end_and_its_log_replays() {
+    let seats = [ai(AiLevel::L2), ai(AiLevel::L1), ai(AiLevel::L2), ai(AiLevel::L1)];
+    let (mut rt, first) = Runtime::start(config(5, seats)).unwrap();
+    assert!(matches!(first[0].out, Out::MatchStarted { seed: 5 }));
+    let notices = play_out(&mut rt, 1);
+    assert!(matches!(notices.last().map(|n| &n.out), Some(Out::MatchEnded { .. })));
+    let replayed = MatchLog::parse(&rt.log().to_jsonl()).unwrap().replay().unwrap();
+    assert_eq!(replayed.state_hash(), rt.state().state_hash());
+}
+
+#[test]
+fn ai_matches_are_reproducible() {
+    let run = || {
+        let seats = [ai(AiLevel::L2), ai(AiLevel::L2), ai(AiLevel::L2), ai(AiLevel::L2)];
+        let (mut rt, _) = Runtime::start(RuntimeConfig { rules: RuleConfig::house(), ..config(11, seats) }).unwrap();
+        play_out(&mut rt, 0);
+        rt.state().state_hash()
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn hot_seat_humans_each_see_their_own_hand_only() {
+    let seats = [Controller::Human, ai(AiLevel::L1), Controller::Human, ai(AiLevel::L1)];
+    let (mut rt, mut notices) = Runtime::start(config(3, seats)).unwrap();
+    notices.extend(play_out(&mut rt, 3));
+    check_private(&notices);
+    // Each human seat was told its hands, and the last one it was told is the hand it holds.
+    for seat in [0u8, 2] {
+        let hands: Vec<CardSet> = for_viewer(&notices, Viewer::Seat(seat))
+            .into_iter()
+            .filter_map(|o| match o {
+                Out::HandChanged { hand, .. } => Some(hand),
+                _ => None,
+            })
+            .collect();
+        assert!(hands.len() > 10, "seat {seat} got {} hand updates", hands.len());
+        assert_eq!(*hands.last().unwrap(), rt.state().hand(seat));
+    }
+}
+
+#[test]
+fn four_humans_with_tributes_never_leak_a_card() {
+    for seed in 0..6 {
+        let seats = [Controller::Human, Controller::Human, Controller::Human, Controller::Human];
+        let (mut rt, mut notices) = Runtime::start(config(seed, seats)).unwrap();
+        notices.extend(play_out(&mut rt, seed));
+        assert!(notices.iter().any(|n| matches!(n.out, Out::TributeGiven { .. })), "seed {seed}: no tribute");
+        check_private(&notices);
+        // The spectator's stream has every public event: as many plays as the log.
+        let plays =
+            for_viewer(&notices, Viewer::Spectator).iter().filter(|o| matches!(o, Out::CardsPlayed { .. })).count();
+        assert!(plays > 0);
+    }
+}
+
+#[test]
+fn refused_actions_leave_state_and_log_alone() {
+    let seats = [Controller::Human, Controller::Human, ai(AiLevel::L1), Controller::Human];
+    let (mut rt, _) = Runtime::start(config(8, seats)).unwrap();
+    let hash = rt.state().state_hash();
+    let turn = rt.state().turn();
+    let wrong = (0..4u8).find(|&s| s != turn && s != 2).unwrap();
+    if turn != 2 {
+        assert_eq!(rt.act(wrong, ActionKind::Pass).unwrap_err().code(), ErrorCode::NotYourTurn);
+        assert_eq!(rt.act(turn, ActionKind::Pass).unwrap_err().code(), ErrorCode::CannotPass);
+    }
+    assert_eq!(rt.act(2, ActionKind::Pass).unwrap_err().code(), ErrorCode::NotHuman);
+    assert_eq!(rt.act(7, ActionKind::Pass).unwrap_err().code(), ErrorCode::BadArgument);
+    assert_eq!(rt.state().state_hash(), hash);
+    assert!(rt.log().actions.is_empty());
+}
+
+#[test]
+fn stale_ai_results_are_dropped() {
+    let seats = [ai(AiLevel::L1), ai(AiLevel::L1), ai(AiLevel::L1), ai(AiLevel::L1)];
+    let (mut rt, _) = Runtime::start(config(4, seats)).unwrap();
+    let req = rt.ai_request(7).unwrap();
+    assert!(rt.ai_request(7).is_none(), "one decision at a time");
+    let seat = req.view.seat.unwrap();
+    let decide = |generation: u64, seq: u64| AiResult {
+        id: 1,
+        generation,
+        seat,
+        seq,
+        decision: guandan_ai::l1::l1_decision(&req.view),
+        elapsed: Duration::ZERO,
+        fell_back: false,
+    };
+    assert!(rt.ai_result(decide(6, req.view.seq)).is_empty(), "older generation");
+    assert!(rt.ai_result(decide(7, req.view.seq + 1)).is_empty(), "another state");
+    // The seat goes back to a human: the awaited decision is dropped when it arrives.
+    rt.set_controller(seat, Controller::Human);
+    assert!(rt.ai_result(decide(7, req.view.seq)).is_empty(), "seat no longer AI");
+    assert_eq!(rt.log().actions.len(), 0);
+    // Back to the AI: a fresh request, and its result applies.
+    let notices = rt.set_controller(seat, ai(AiLevel::L1));
+    assert!(matches!(notices[0].out, Out::ControllerChanged { ai: true, .. }));
+    let req = rt.ai_request(8).unwrap();
+    let r = AiResult { generation: 8, seq: req.view.seq, ..decide(8, 0) };
+    let applied = rt.ai_result(r);
+    assert!(matches!(applied[0].out, Out::AiDecided { .. }));
+    assert_eq!(rt.log().actions.len(), 1);
+}
+
+#[test]
+fn an_illegal_ai_decision_falls_back_and_the_table_goes_on() {
+    let seats = [ai(AiLevel::L1), ai(AiLevel::L1), ai(AiLevel::L1), ai(AiLevel::L1)];
+    let (mut rt, _) = Runtime::start(config(4, seats)).unwrap();
+    let req = rt.ai_request(0).unwrap();
+    let mut d = guandan_ai::l1::l1_decision(&req.view);
+    d.action = ActionKind::Pass; // the leader may not pass
+    let r = AiResult {
+        id: 1,
+        generation: 0,
+        seat: req.view.seat.unwrap(),
+        seq: req.view.seq,
+        decision: d,
+        elapsed: Duration::ZERO,
+        fell_back: false,
+    };
+    rt.ai_result(r);
+    assert_eq!(rt.log().actions.len(), 1);
+}
+
+/// A recorded match with tribute and return, cut at every action, resumes to the same state and
+/// announces the duty in progress.
+#[test]
+fn resume_announces_every_phase() {
+    let seats = || [Controller::Human, Controller::Human, Controller::Human, Controller::Human];
+    let (mut rt, _) = Runtime::start(config(2, seats())).unwrap();
+    play_out(&mut rt, 2);
+    let log = rt.log().clone();
+    let mut seen = std::collections::BTreeSet::new();
+    for n in 0..log.actions.len() {
+        let cut = log.truncated(n);
+        let expected = log.replay_to(n).unwrap();
+        let (resumed, notices) = Runtime::resume(cut, seats(), false).unwrap();
+        assert_eq!(resumed.state().state_hash(), expected.state_hash());
+        check_private(&notices);
+        let outs = for_viewer(&notices, Viewer::Omniscient);
+        let phase = expected.phase();
+        seen.insert(format!("{phase:?}"));
+        match phase {
+            Phase::Tribute => assert!(outs.iter().any(|o| matches!(o, Out::TributePhase { .. }))),
+            Phase::Return => {
+                assert!(outs.iter().any(|o| matches!(o, Out::TributeGiven { card: Some(_), .. })));
+                assert!(matches!(outs.last(), Some(Out::ReturnPhase { receivers }) if !receivers.is_empty()));
+            }
+            Phase::Play => {
+                assert!(outs.iter().any(|o| matches!(o, Out::TurnStarted { seat, .. } if *seat == expected.turn())))
+            }
+            Phase::MatchOver => assert!(outs.iter().any(|o| matches!(o, Out::MatchEnded { .. }))),
+        }
+        for seat in 0..4u8 {
+            let told = for_viewer(&notices, Viewer::Seat(seat)).into_iter().find_map(|o| match o {
+                Out::HandChanged { hand, .. } => Some(hand),
+                _ => None,
+            });
+            assert_eq!(told, Some(expected.hand(seat)));
+        }
+    }
+    for phase in ["Tribute", "Return", "Play"] {
+        assert!(seen.contains(phase), "no resume was tried during {phase}");
+    }
+}
+
+#[test]
+fn a_damaged_log_is_not_resumed() {
+    let seats = || [Controller::Human, ai(AiLevel::L1), Controller::Human, ai(AiLevel::L1)];
+    let (mut rt, _) = Runtime::start(config(9, seats())).unwrap();
+    play_out(&mut rt, 9);
+    let mut log = rt.log().clone();
+    log.actions.swap(3, 4);
+    assert_eq!(Runtime::resume(log, seats(), false).err().map(|e| e.code()), Some(ErrorCode::LogRejected));
+}
+
+#[test]
+fn clocks_time_out_humans_only_and_end_the_match_by_time() {
+    let mut rules = RuleConfig::competition();
+    rules.turn_time_limit_s = 10;
+    let seats = [Controller::Human, Controller::Human, Controller::Human, Controller::Human];
+    let cfg = RuntimeConfig { seed: 6, rules: rules.clone(), seats, clocks: true };
+    let (mut rt, first) = Runtime::start(cfg).unwrap();
+    assert!(first.iter().any(|n| matches!(n.out, Out::TurnStarted { time_limit_s, .. } if time_limit_s == 10.0)));
+    let turn = rt.state().turn();
+    assert_eq!(rt.time_left(turn), Some(10.0));
+    assert!(rt.tick(Duration::from_secs(9)).unwrap().is_empty());
+    let timed = rt.tick(Duration::from_secs(2)).unwrap();
+    assert!(matches!(timed[0].out, Out::TimedOut { seat } if seat == turn));
+    assert_eq!(rt.log().actions.len(), 1);
+    // AI seats have no clock.
+    let seats = [ai(AiLevel::L1), ai(AiLevel::L1), ai(AiLevel::L1), ai(AiLevel::L1)];
+    let (mut rt, first) = Runtime::start(RuntimeConfig { seed: 6, rules: rules.clone(), seats, clocks: true }).unwrap();
+    assert!(first.iter().all(|n| !matches!(n.out, Out::TurnStarted { time_limit_s, .. } if time_limit_s != 0.0)));
+    assert!(rt.tick(Duration::from_secs(60)).unwrap().is_empty());
+    // The match clock.
+    rules.max_match_minutes = 1;
+    let seats = [Controller::Human, Controller::Human, Controller::Human, Controller::Human];
+    let (mut rt, _) = Runtime::start(RuntimeConfig { seed: 6, rules, seats, clocks: true }).unwrap();
+    rt.tick(Duration::from_secs(5)).unwrap();
+    let ended = rt.tick(Duration::from_secs(61)).unwrap();
+    assert!(ended.iter().any(|n| matches!(n.out, Out::MatchEnded { .. })));
+    assert!(rt.state().is_over());
+}
+
+#[test]
+fn surrender_is_voted_by_ai_seats_at_once() {
+    let seats = [Controller::Human, ai(AiLevel::L1), ai(AiLevel::L1), ai(AiLevel::L1)];
+    let (mut rt, _) = Runtime::start(config(12, seats)).unwrap();
+    let notices = rt.act(0, ActionKind::ProposeSurrender).unwrap();
+    let votes = notices.iter().filter(|n| matches!(n.out, Out::SurrenderVoted { accept: true, .. })).count();
+    assert_eq!(votes, 3);
+    assert!(matches!(notices.last().map(|n| &n.out), Some(Out::MatchEnded { .. })));
+}
