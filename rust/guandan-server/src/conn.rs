@@ -80,7 +80,16 @@ impl Session {
             other => match &self.room {
                 Some((_, tx)) => {
                     let leaving = matches!(other, ClientMsg::Leave);
-                    if tx.send(RoomCmd::Msg { conn: self.id, msg: other, received: Instant::now() }).await.is_err() {
+                    if tx
+                        .send(RoomCmd::Msg {
+                            conn: self.id,
+                            out: self.out.clone(),
+                            msg: other,
+                            received: Instant::now(),
+                        })
+                        .await
+                        .is_err()
+                    {
                         self.room = None;
                         self.refuse(ErrorCode::RoomNotFound, "the room is closed");
                     } else if leaving {
@@ -97,12 +106,13 @@ impl Session {
         if !guandan_proto::valid_room_code(&code) {
             return self.refuse(ErrorCode::RoomNotFound, "not a room code");
         }
-        if self.room.as_ref().is_some_and(|(c, _)| *c != code) {
-            self.leave_room().await;
-        }
         let local = self.app.rooms.lock().get(&code).cloned();
         match local {
             Some(tx) => {
+                // Only a room that exists replaces the current one.
+                if self.room.as_ref().is_some_and(|(c, _)| *c != code) {
+                    self.leave_room().await;
+                }
                 if tx.send(cmd(self.id, self.out.clone())).await.is_ok() {
                     self.room = Some((code, tx));
                 } else {

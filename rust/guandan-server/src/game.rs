@@ -118,3 +118,32 @@ fn applied_msg(rt: &Runtime, notices: &[Notice], actions: u32, seat: Seat, v: Vi
 pub fn ends_round(notices: &[Notice]) -> bool {
     notices.iter().any(|n| matches!(n.out, Out::TableCleared { .. } | Out::DealStarted { .. }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use guandan_core::rules::RuleConfig;
+
+    fn humans() -> [Controller; 4] {
+        std::array::from_fn(|_| Controller::Human)
+    }
+
+    #[test]
+    fn catch_up_rebuilds_every_missed_action_from_the_log() {
+        let cfg = RuntimeConfig { seed: 5, rules: RuleConfig::competition(), seats: humans(), clocks: false };
+        let (mut g, _) = Game::start(cfg).unwrap();
+        let mut live = Vec::new();
+        for _ in 0..40 {
+            let m = g.state();
+            let seat = m.to_act()[0];
+            let kind = guandan_ai::l1::l1_decision(&m.view(Some(seat))).action;
+            let notices = g.act(seat, kind).unwrap();
+            live.push(g.applied_msg(&notices, 1, seat, Viewer::Seat(2), false));
+        }
+        let missed = g.catch_up(10, Viewer::Seat(2)).expect("catch-up");
+        assert_eq!(missed.len(), 30);
+        assert_eq!(&missed[..29], &live[10..39], "same messages as sent live");
+        assert!(g.catch_up(41, Viewer::Seat(2)).is_none());
+        assert_eq!(g.catch_up(40, Viewer::Seat(2)).map(|v| v.len()), Some(0));
+    }
+}

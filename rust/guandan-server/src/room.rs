@@ -48,6 +48,7 @@ pub enum RoomCmd {
     },
     Msg {
         conn: ConnId,
+        out: Outbox,
         msg: ClientMsg,
         received: Instant,
     },
@@ -336,7 +337,13 @@ impl Room {
                     self.join(conn, player, out, last_action_seq).await
                 }
                 RoomCmd::Spectate { conn, out } => self.spectate(conn, out),
-                RoomCmd::Msg { conn, msg, received } => self.message(conn, msg, received).await,
+                RoomCmd::Msg { conn, out, msg, received } => {
+                    if self.members.contains_key(&conn) {
+                        self.message(conn, msg, received).await
+                    } else {
+                        self.reject_join(conn, out, ErrorCode::RoomNotFound, "you are not in this room");
+                    }
+                }
                 RoomCmd::Gone { conn, silent_since, left } => self.gone(conn, silent_since, left).await,
                 RoomCmd::AiDone(result) => self.ai_done(result).await,
                 RoomCmd::Shutdown => {
@@ -519,19 +526,20 @@ impl Room {
             }
             self.send_msg(conn, &ServerMsg::Joined { code: self.code.clone(), seat: Some(seat) });
             if was_hosted {
-                // The seat is the human's again at once: an AI decision computed but not applied
-                // yet is dropped (the runtime forgets it, and its generation is stale); applied
-                // ones stand. The AI cannot act for a human seat, so no AI move follows the
-                // return (the spec's 2 s grace holds for as long as the human stays).
-                self.generation += 1;
                 self.transition(RoomEvent::Reconnect);
-                if let Some(g) = &mut self.game {
-                    let notices = g.rt().set_controller(seat, Controller::Human);
-                    self.announce(&notices, 0, seat, Some(conn)).await;
-                }
             }
+            // What was missed first, then the seat is the human's again.
             self.catch_up(conn, seat, last_action_seq);
             if was_hosted {
+                // An AI decision computed but not applied yet is dropped (the runtime forgets it,
+                // and its generation is stale); applied ones stand. The AI never acts for a
+                // human seat, so no AI move follows the return (the spec's 2 s grace holds for
+                // as long as the human stays).
+                self.generation += 1;
+                if let Some(g) = &mut self.game {
+                    let notices = g.rt().set_controller(seat, Controller::Human);
+                    self.announce(&notices, 0, seat, None).await;
+                }
                 let still = self.slots.iter().any(|s| s.hosted);
                 self.transition(if still { RoomEvent::CaughtUpStillHosting } else { RoomEvent::CaughtUp });
                 self.broadcast(&ServerMsg::Hosting { seat, on: false });

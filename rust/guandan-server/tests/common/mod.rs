@@ -186,6 +186,7 @@ pub struct Client {
     pub last_seq: u64,
     pub prompt: Option<TableView>,
     nonce: u64,
+    last_sent: std::time::Instant,
     agent: guandan_ai::l1::L1,
     rng: ChaCha8Rng,
 }
@@ -214,6 +215,7 @@ impl Client {
             last_seq: 0,
             prompt: None,
             nonce: 1,
+            last_sent: std::time::Instant::now(),
             agent: guandan_ai::l1::L1,
             rng: ChaCha8Rng::seed_from_u64(name.len() as u64),
         };
@@ -242,6 +244,7 @@ impl Client {
     }
 
     pub async fn send_text(&mut self, t: String) {
+        self.last_sent = std::time::Instant::now();
         self.ws.send(Message::Text(t.into())).await.expect("ws send");
     }
 
@@ -250,9 +253,20 @@ impl Client {
         self.try_recv(WAIT).await.unwrap_or_else(|| panic!("{}: no message within {WAIT:?}", self.name))
     }
 
+    /// Next message within `wait`; keeps the connection alive with heartbeats while it waits.
     pub async fn try_recv(&mut self, wait: Duration) -> Option<ServerMsg> {
+        let until = std::time::Instant::now() + wait;
         loop {
-            let frame = tokio::time::timeout(wait, self.ws.next()).await.ok()??;
+            if self.last_sent.elapsed() > Duration::from_millis(400) {
+                let _ = self.ws.send(Message::Text(r#"{"type":"heartbeat"}"#.into())).await;
+                self.last_sent = std::time::Instant::now();
+            }
+            let left = until.saturating_duration_since(std::time::Instant::now());
+            let frame = match tokio::time::timeout(left.min(Duration::from_millis(300)), self.ws.next()).await {
+                Ok(f) => f?,
+                Err(_) if left > Duration::from_millis(300) => continue,
+                Err(_) => return None,
+            };
             match frame {
                 Ok(Message::Text(t)) => {
                     let m: ServerMsg =
@@ -386,6 +400,7 @@ pub async fn start_when_ready(clients: &mut [Client]) {
 /// each action. Returns the number of actions seen at the end.
 pub async fn play(clients: &mut [Client], max_actions: u64) -> u64 {
     let mut acted = 0;
+    let mut idle = 0;
     let mut beat = std::time::Instant::now();
     while acted < max_actions {
         if clients.iter().any(|c| c.log.iter().any(|m| matches!(m, ServerMsg::MatchStored { .. }))) {
@@ -398,9 +413,15 @@ pub async fn play(clients: &mut [Client], max_actions: u64) -> u64 {
             beat = std::time::Instant::now();
         }
         let Some(i) = clients.iter().position(|c| c.prompt.is_some()) else {
-            // Someone else (an AI seat) must act: wait for the next action anywhere.
+            // Someone else (an AI seat) must act: wait for the next action anywhere, keeping
+            // every connection alive meanwhile.
             let n = clients[0].last_seq + 1;
-            let m = clients[0].recv().await;
+            let Some(m) = clients[0].try_recv(Duration::from_millis(300)).await else {
+                idle += 1;
+                assert!(idle < 100, "{}: nothing happened for 30 s", clients[0].name);
+                continue;
+            };
+            idle = 0;
             if matches!(m, ServerMsg::MatchStored { .. }) {
                 break;
             }
