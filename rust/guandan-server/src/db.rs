@@ -114,21 +114,26 @@ impl Db {
         Ok(db)
     }
 
+    /// Applies missing migrations, each in its own transaction. On PostgreSQL an advisory lock
+    /// serializes instances that start together on one database.
     async fn migrate(&self) -> Result<(), DbError> {
-        self.pool
-            .execute(
+        for &(version, sql) in MIGRATIONS {
+            let mut tx = self.pool.begin().await?;
+            if self.backend == "postgres" {
+                tx.execute("SELECT pg_advisory_xact_lock(7878)").await?;
+            }
+            tx.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)",
             )
             .await?;
-        for &(version, sql) in MIGRATIONS {
             let done = sqlx::query("SELECT version FROM schema_migrations WHERE version = $1")
                 .bind(version)
-                .fetch_optional(&self.pool)
+                .fetch_optional(&mut *tx)
                 .await?;
             if done.is_some() {
+                tx.commit().await?;
                 continue;
             }
-            let mut tx = self.pool.begin().await?;
             for stmt in sql.split(';').map(str::trim).filter(|s| !s.is_empty()) {
                 tx.execute(stmt).await?;
             }

@@ -2,6 +2,8 @@
 //! and one WebSocket per client speaking `guandan-proto`; one tokio task per room owning its
 //! match; every action persisted (SQLite or PostgreSQL) before it is announced.
 
+#[cfg(feature = "agones")]
+pub mod agones_sdk;
 pub mod auth;
 pub mod config;
 pub mod conn;
@@ -34,7 +36,8 @@ pub struct App {
     pub next_conn: AtomicU64,
     /// Becomes true when the server shuts down.
     pub shutdown: watch::Receiver<bool>,
-    pub public_url: String,
+    /// URL clients use to reach this instance (redirects; set from Agones when it runs there).
+    pub public_url: Mutex<String>,
 }
 
 /// A running server.
@@ -60,7 +63,7 @@ impl Server {
             rooms: Mutex::new(HashMap::new()),
             next_conn: AtomicU64::new(1),
             shutdown: shutdown.clone(),
-            public_url,
+            public_url: Mutex::new(public_url),
             cfg,
         });
         room::restore_rooms(&app).await?;

@@ -179,7 +179,7 @@ pub async fn create(
         let row = crate::db::RoomRow {
             code: code.clone(),
             instance: app.cfg.instance.clone(),
-            url: app.public_url.clone(),
+            url: app.public_url.lock().clone(),
             state: "idle".into(),
             config: serde_json::to_string(&stored).unwrap_or_default(),
             match_no: 0,

@@ -372,3 +372,43 @@ async fn surrender_vetoed_by_an_opponent() {
         eprintln!("[{db}] surrender vetoed; play went on");
     }
 }
+
+/// Two instances on one PostgreSQL: a client that reaches the wrong one is told where the room
+/// lives, goes there and plays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_redirect_to_the_rooms_owner() {
+    let Some(pg) = databases().into_iter().find(|d| d != "sqlite") else {
+        eprintln!("two instances: skipped (no GUANDAN_TEST_POSTGRES)");
+        return;
+    };
+    let pid = std::process::id();
+    let a = ServerProc::start(&pg, &format!("a-{pid}"), "127.0.0.1:0", &[]);
+    let b = ServerProc::start(&pg, &format!("b-{pid}"), "127.0.0.1:0", &[]);
+    let mut host = Client::new(a.addr, "host-a").await;
+    let code = create_room(&mut host, 1, None).await;
+    // Players are shared: an account made on A logs in on B.
+    let mut guest = Client::new(b.addr, "guest-b").await;
+    guest.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: None }).await;
+    let m = guest.until("redirect", |m| matches!(m, ServerMsg::Redirect { .. } | ServerMsg::Error { .. })).await;
+    let ServerMsg::Redirect { url, instance, .. } = m else { panic!("expected a redirect, got {m:?}") };
+    assert_eq!(instance, format!("a-{pid}"));
+    assert_eq!(url, a.url());
+    // The directory answers the same on both instances.
+    for s in [&a, &b] {
+        let (status, body) = http(s.addr, "GET", &format!("/v1/rooms/{code}"), "");
+        assert_eq!(status, 200);
+        assert!(body.contains(&a.url()), "{body}");
+    }
+    let (id, token) = (guest.player_id.clone(), guest.token.clone());
+    let mut guest = Client::login(a.addr, "guest-b", id, token).await;
+    guest.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: None }).await;
+    guest.until("joined", |m| matches!(m, ServerMsg::Joined { seat: Some(1), .. })).await;
+    for (seat, level) in [(2, 1), (3, 1)] {
+        host.send(&ClientMsg::SetSeat { seat, setting: guandan_proto::SeatSetting::Ai { level } }).await;
+    }
+    let mut c = vec![host, guest];
+    start_when_ready(&mut c).await;
+    let n = play(&mut c, 30).await;
+    assert!(n >= 30);
+    eprintln!("two instances: redirected from {} to {} and played {n} actions", b.url(), a.url());
+}
