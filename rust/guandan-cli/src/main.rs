@@ -16,6 +16,7 @@ use std::process::ExitCode;
 mod bench;
 mod bot;
 mod plot;
+mod swarm;
 use std::time::Instant;
 
 #[derive(Parser)]
@@ -104,6 +105,9 @@ enum Command {
     /// Plays on the Guandan AI competition platform: JSON messages in, `{"actIndex": i}` out
     /// (stdin/stdout, one per line, or --ws URL).
     Bot(bot::BotArgs),
+    /// Load for a running guandan-server: N rooms x 4 WebSocket clients play whole matches;
+    /// prints rooms finished, actions, round-trip p50/p99, desyncs, lost actions, errors.
+    Swarm(swarm::SwarmArgs),
     /// Seeded fuzzing of the parsers and the engine API (the libFuzzer targets' entry points).
     Fuzz {
         /// `engine`, `parsers` or `all`.
@@ -364,6 +368,7 @@ fn run(cli: Cli) -> Result<ExitCode, Usage> {
             }
         }
         Command::Bot(args) => bot::run(args).map_err(Usage)?,
+        Command::Swarm(args) => swarm::run(args).map_err(Usage)?,
         Command::Fuzz { target, iterations, seed } => return fuzz_cmd(&target, iterations, seed),
         Command::Bench { positions, seed, l3_positions } => bench::run(positions, seed, l3_positions),
         Command::Deal { seed } => {

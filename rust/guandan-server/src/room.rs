@@ -812,7 +812,11 @@ impl Room {
         if slot.nonces.contains(&nonce) || slot.last_ack == Some(seq) {
             return self.refuse(conn, ErrorCode::DuplicateSeq, "this seq or nonce was already used", Some(seq));
         }
-        if slot.last_ack.is_some_and(|a| seq < a) || seq < next_seq {
+        // Tribute and return duties run side by side (two payers, two receivers): an intent made
+        // for the state before the other seat's gift still stands if its duty is unchanged.
+        let side_by_side = matches!(action, ActionKind::Tribute { .. } | ActionKind::Return { .. })
+            && self.game.as_ref().is_some_and(|g| g.state().to_act().contains(&seat));
+        if slot.last_ack.is_some_and(|a| seq < a) || (seq < next_seq && !side_by_side) {
             return self.refuse(
                 conn,
                 ErrorCode::StaleSeq,
