@@ -327,7 +327,8 @@ async fn room(
         let (id, token) = creds[s].clone();
         let seed = args.seed ^ ((i as u64) << 8) ^ s as u64;
         let (drop_rate, code) = (args.drop_rate, code.clone());
-        players.push(tokio::spawn(async move { play(addr, ws, id, token, code, level, drop_rate, seed).await }));
+        let seat = s as u8;
+        players.push(tokio::spawn(async move { play(addr, ws, seat, id, token, code, level, drop_rate, seed).await }));
     }
     let mut watchers = Vec::new();
     for mut ws in spectators {
@@ -399,6 +400,7 @@ async fn room(
 async fn play(
     addr: SocketAddr,
     mut ws: Ws,
+    seat: u8,
     id: String,
     token: String,
     code: String,
@@ -413,18 +415,34 @@ async fn play(
     let mut nonce = seed << 20;
     let mut sent: Option<(u64, Instant)> = None;
     let mut beat = Instant::now();
+    let mut quiet = 0;
     loop {
-        let m = recv(&mut ws).await?;
+        let m = match tokio::time::timeout(Duration::from_secs(4), recv(&mut ws)).await {
+            Ok(m) => m?,
+            Err(_) => {
+                // Quiet table (others thinking, or a reconnect in progress): stay alive.
+                send(&mut ws, &ClientMsg::Heartbeat).await?;
+                beat = Instant::now();
+                quiet += 1;
+                if quiet > 15 {
+                    return Err(format!("seat {seat}: nothing for 60 s at action {last_seq}"));
+                }
+                continue;
+            }
+        };
+        quiet = 0;
         let mut prompt = None;
         match m {
-            ServerMsg::Applied { action_seq, actions, state_hash, prompt: p, .. } => {
+            ServerMsg::Applied { action_seq, actions, state_hash, prompt: p, seat: actor, .. } => {
                 for seq in action_seq - u64::from(actions) + 1..=action_seq {
                     *seen.counts.entry(seq).or_default() += 1;
                 }
                 seen.hashes.insert(action_seq, state_hash);
                 last_seq = action_seq;
+                // Our own intent is confirmed by our own action (two payers act side by side).
                 if let Some((seq, at)) = sent
                     && action_seq > seq
+                    && actor == seat
                 {
                     seen.rtts_us.push(at.elapsed().as_micros() as u64);
                     sent = None;
@@ -444,6 +462,9 @@ async fn play(
                     eprintln!("protocol error {code}: {message}");
                 }
                 seen.errors += 1;
+                // Refused: ask for the state and decide again.
+                sent = None;
+                send(&mut ws, &ClientMsg::Resync).await?;
             }
             _ => {}
         }
@@ -460,7 +481,8 @@ async fn play(
             sent = None;
             continue;
         }
-        if let Some(view) = prompt {
+        // One intent at a time: a prompt while ours is in flight is for the same duty.
+        if let Some(view) = prompt.filter(|_| sent.is_none()) {
             let d = agent.decide(&view.to_player_view(), &mut rng, &Budget::unlimited());
             nonce += 1;
             send(&mut ws, &ClientMsg::Intent { seq: view.seq, nonce, action: d.action }).await?;

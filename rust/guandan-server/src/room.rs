@@ -443,8 +443,10 @@ impl Room {
     }
 
     fn refuse(&mut self, conn: ConnId, code: ErrorCode, message: impl Into<String>, seq: Option<u64>) {
+        let message = message.into();
+        tracing::debug!(conn, ?code, %message, ?seq, "refused");
         self.app.metrics.protocol_errors.fetch_add(1, Relaxed);
-        let msg = ServerMsg::Error { code: code.code(), name: code.name().into(), message: message.into(), seq };
+        let msg = ServerMsg::Error { code: code.code(), name: code.name().into(), message, seq };
         self.send_msg(conn, &msg);
     }
 
@@ -507,6 +509,7 @@ impl Room {
     }
 
     async fn join(&mut self, conn: ConnId, player: PlayerRef, out: Outbox, last_action_seq: Option<u64>) {
+        tracing::debug!(conn, player = %player.id, ?last_action_seq, seq = self.game.as_ref().map(Game::action_seq), "join");
         // Back to one's own seat (reconnect), even while the room is locked.
         if let Some(seat) = self.slots.iter().position(|s| s.player.as_ref().is_some_and(|p| p.id == player.id)) {
             let seat = seat as Seat;
@@ -530,6 +533,11 @@ impl Room {
             }
             // What was missed first, then the seat is the human's again.
             self.catch_up(conn, seat, last_action_seq);
+            if self.state == RoomState::VotePhase {
+                // Back after the end: the match was stored (the old connection may have missed it).
+                let stored = ServerMsg::MatchStored { code: self.code.clone(), match_no: (self.match_no - 1) as u32 };
+                self.send_msg(conn, &stored);
+            }
             if was_hosted {
                 // An AI decision computed but not applied yet is dropped (the runtime forgets it,
                 // and its generation is stale); applied ones stand. The AI never acts for a
@@ -636,6 +644,7 @@ impl Room {
     }
 
     fn drop_member(&mut self, conn: ConnId, silent_since: Instant) {
+        tracing::debug!(conn, "member dropped");
         if let Some(m) = self.members.remove(&conn)
             && let Some(seat) = m.seat
         {
