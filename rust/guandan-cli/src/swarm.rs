@@ -335,16 +335,15 @@ async fn room(
         watchers.push(tokio::spawn(async move {
             let mut n = 0u64;
             loop {
-                match recv(&mut ws).await {
-                    Ok(ServerMsg::MatchStored { .. }) => return Ok(n),
-                    Ok(ServerMsg::State { view, .. }) if !view.hand.is_empty() => {
+                // Spectators hear nothing for rounds at a time: heartbeat while waiting.
+                match tokio::time::timeout(Duration::from_secs(4), recv(&mut ws)).await {
+                    Err(_) => send(&mut ws, &ClientMsg::Heartbeat).await?,
+                    Ok(Ok(ServerMsg::MatchStored { .. })) => return Ok(n),
+                    Ok(Ok(ServerMsg::State { view, .. })) if !view.hand.is_empty() => {
                         return Err("spectator got a hand".to_string());
                     }
-                    Ok(_) => n += 1,
-                    Err(e) => return Err(e),
-                }
-                if n % 50 == 0 {
-                    let _ = send(&mut ws, &ClientMsg::Heartbeat).await;
+                    Ok(Ok(_)) => n += 1,
+                    Ok(Err(e)) => return Err(e),
                 }
             }
         }));
