@@ -17,6 +17,7 @@ mod bench;
 mod bomb_rate;
 mod bot;
 mod plot;
+mod swarm;
 use std::time::Instant;
 
 #[derive(Parser)]
@@ -131,6 +132,9 @@ enum Command {
     /// Plays on the Guandan AI competition platform: JSON messages in, `{"actIndex": i}` out
     /// (stdin/stdout, one per line, or --ws URL).
     Bot(bot::BotArgs),
+    /// Load for a running guandan-server: N rooms x 4 WebSocket clients play whole matches;
+    /// prints rooms finished, actions, round-trip p50/p99, desyncs, lost actions, errors.
+    Swarm(swarm::SwarmArgs),
     /// Seeded fuzzing of the parsers and the engine API (the libFuzzer targets' entry points).
     Fuzz {
         /// `engine`, `parsers` or `all`.
@@ -463,6 +467,7 @@ fn run(cli: Cli) -> Result<ExitCode, Usage> {
             }
         }
         Command::Bot(args) => bot::run(args).map_err(Usage)?,
+        Command::Swarm(args) => swarm::run(args).map_err(Usage)?,
         Command::Fuzz { target, iterations, seed } => return fuzz_cmd(&target, iterations, seed),
         Command::Stats { logs, json, plot } => return stats_cmd(&logs, json, plot.as_deref()),
         Command::BombRate { matches, seed, rules, ai, json } => {

@@ -1,0 +1,491 @@
+//! `guandan swarm`: load for a running `guandan-server`. N rooms × 4 WebSocket clients play
+//! whole matches (each client an AI seeing only its own seat's messages); with `--drop-rate P`
+//! a client drops its connection after an action with chance P and rejoins with its last action
+//! seq. When a match is over its stored log is fetched and replayed: every state hash any client
+//! saw must be the replay's (else a desync), every client must have seen every action exactly
+//! once (else lost / duplicated actions).
+
+use futures_util::{SinkExt, StreamExt};
+use guandan_ai::{AiLevel, AiProfile, Budget, make_agent};
+use guandan_core::game::Match;
+use guandan_core::log::MatchLog;
+use guandan_proto::{ClientMsg, PROTOCOL_VERSION, ServerMsg};
+use indicatif::{ProgressBar, ProgressStyle};
+use rand_chacha::ChaCha8Rng;
+use rand_core::{Rng, SeedableRng};
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_tungstenite::tungstenite::Message;
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct SwarmArgs {
+    /// The server, e.g. http://127.0.0.1:7878.
+    #[arg(long)]
+    pub server: String,
+    /// Rooms played at the same time (4 connections each).
+    #[arg(long, default_value_t = 10)]
+    pub rooms: usize,
+    /// The clients' AI: L1 or L2.
+    #[arg(long, default_value = "L1")]
+    pub ai: String,
+    /// Chance per action that a client drops its connection and reconnects.
+    #[arg(long, default_value_t = 0.0)]
+    pub drop_rate: f64,
+    /// Spectators per room.
+    #[arg(long, default_value_t = 0)]
+    pub spectators: usize,
+    /// Seed of the rooms (room i plays seed + i) and of the drops.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Give up on a room after this many seconds.
+    #[arg(long, default_value_t = 1800)]
+    pub timeout_s: u64,
+    /// The server's process id (same machine): its peak resident memory is reported.
+    #[arg(long)]
+    pub server_pid: Option<u32>,
+    /// Print one JSON object as the last line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Default)]
+struct Totals {
+    finished: AtomicU64,
+    actions: AtomicU64,
+    desyncs: AtomicU64,
+    lost: AtomicU64,
+    duplicated: AtomicU64,
+    errors: AtomicU64,
+    reconnects: AtomicU64,
+    spectator_msgs: AtomicU64,
+    failures: AtomicU64,
+}
+
+/// What one client saw.
+#[derive(Default)]
+struct Seen {
+    /// action_seq → state hash, for every applied message.
+    hashes: BTreeMap<u64, String>,
+    /// How often each action was announced to this client.
+    counts: BTreeMap<u64, u32>,
+    rtts_us: Vec<u64>,
+    errors: u64,
+    reconnects: u64,
+}
+
+pub fn run(args: SwarmArgs) -> Result<(), String> {
+    let addr: SocketAddr = args
+        .server
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .parse()
+        .map_err(|e| format!("--server: expected http://HOST:PORT ({e})"))?;
+    let level = AiLevel::parse(&args.ai).ok_or_else(|| format!("--ai: unknown level {}", args.ai))?;
+    if matches!(level, AiLevel::L3) {
+        return Err("--ai: L1 or L2 (L3 is too slow for load)".into());
+    }
+    if !(0.0..=1.0).contains(&args.drop_rate) {
+        return Err("--drop-rate: 0 to 1".into());
+    }
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
+    rt.block_on(swarm(args, addr, level))
+}
+
+async fn swarm(args: SwarmArgs, addr: SocketAddr, level: AiLevel) -> Result<(), String> {
+    let totals = Arc::new(Totals::default());
+    let bar = ProgressBar::new(args.rooms as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} rooms finished {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let peak_rss = Arc::new(AtomicU64::new(0));
+    let sampler = args.server_pid.map(|pid| {
+        let peak = peak_rss.clone();
+        tokio::spawn(async move {
+            loop {
+                if let Some(kb) = rss_kb(pid) {
+                    peak.fetch_max(kb, Relaxed);
+                }
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+        })
+    });
+    let start = Instant::now();
+    let mut tasks = Vec::new();
+    for i in 0..args.rooms {
+        let (totals, args, bar) = (totals.clone(), args.clone(), bar.clone());
+        tasks.push(tokio::spawn(async move {
+            let deadline = Duration::from_secs(args.timeout_s);
+            let res = tokio::time::timeout(deadline, room(addr, i, &args, level, &totals)).await;
+            match res {
+                Ok(Ok(rtts)) => {
+                    totals.finished.fetch_add(1, Relaxed);
+                    bar.inc(1);
+                    rtts
+                }
+                Ok(Err(e)) => {
+                    totals.failures.fetch_add(1, Relaxed);
+                    bar.suspend(|| eprintln!("room {i}: {e}"));
+                    Vec::new()
+                }
+                Err(_) => {
+                    totals.failures.fetch_add(1, Relaxed);
+                    bar.suspend(|| eprintln!("room {i}: not finished after {}s", args.timeout_s));
+                    Vec::new()
+                }
+            }
+        }));
+        // Stagger the set-up a little so 4,000 registrations do not arrive in one burst.
+        if i % 50 == 49 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+    let mut rtts: Vec<u64> = Vec::new();
+    for t in tasks {
+        rtts.extend(t.await.unwrap_or_default());
+    }
+    bar.finish();
+    if let Some(s) = sampler {
+        s.abort();
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    rtts.sort_unstable();
+    let pct = |p: f64| {
+        if rtts.is_empty() { 0.0 } else { rtts[((rtts.len() - 1) as f64 * p).round() as usize] as f64 / 1000.0 }
+    };
+    let actions = totals.actions.load(Relaxed);
+    let report = serde_json::json!({
+        "rooms": args.rooms,
+        "rooms_finished": totals.finished.load(Relaxed),
+        "actions": actions,
+        "actions_per_s": actions as f64 / elapsed.max(1e-9),
+        "rtt_ms_p50": pct(0.50),
+        "rtt_ms_p99": pct(0.99),
+        "rtt_samples": rtts.len(),
+        "desyncs": totals.desyncs.load(Relaxed),
+        "lost_actions": totals.lost.load(Relaxed),
+        "duplicated_actions": totals.duplicated.load(Relaxed),
+        "errors": totals.errors.load(Relaxed),
+        "reconnects": totals.reconnects.load(Relaxed),
+        "spectator_messages": totals.spectator_msgs.load(Relaxed),
+        "room_failures": totals.failures.load(Relaxed),
+        "drop_rate": args.drop_rate,
+        "ai": args.ai,
+        "elapsed_s": elapsed,
+        "server_peak_rss_kb": args.server_pid.map(|_| peak_rss.load(Relaxed)),
+        "server_peak_rss_kb_per_room": args.server_pid.map(|_| peak_rss.load(Relaxed) as f64 / args.rooms.max(1) as f64),
+    });
+    println!(
+        "{} of {} rooms finished, {actions} actions in {elapsed:.1} s; round trip p50 {:.2} ms, p99 {:.2} ms; desyncs {}, lost {}, duplicated {}, protocol errors {}, reconnects {}",
+        report["rooms_finished"],
+        args.rooms,
+        pct(0.5),
+        pct(0.99),
+        report["desyncs"],
+        report["lost_actions"],
+        report["duplicated_actions"],
+        report["errors"],
+        report["reconnects"]
+    );
+    if args.json {
+        println!("{report}");
+    }
+    if totals.failures.load(Relaxed) > 0 {
+        return Err(format!("{} rooms did not finish", totals.failures.load(Relaxed)));
+    }
+    Ok(())
+}
+
+fn rss_kb(pid: u32) -> Option<u64> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    s.lines().find(|l| l.starts_with("VmRSS:"))?.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Minimal HTTP/1.1 on the server's address: (status, body).
+async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> Result<(u16, String), String> {
+    let mut s = tokio::net::TcpStream::connect(addr).await.map_err(|e| format!("connect: {e}"))?;
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await.map_err(|e| e.to_string())?;
+    let out = String::from_utf8_lossy(&out).to_string();
+    let status = out.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let body = out.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
+    let body = match (body.find('{'), body.rfind('}')) {
+        (Some(a), Some(b)) if b >= a => body[a..=b].to_string(),
+        _ => body,
+    };
+    Ok((status, body))
+}
+
+type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn send(ws: &mut Ws, m: &ClientMsg) -> Result<(), String> {
+    let t = serde_json::to_string(m).map_err(|e| e.to_string())?;
+    ws.send(Message::Text(t.into())).await.map_err(|e| format!("send: {e}"))
+}
+
+async fn recv(ws: &mut Ws) -> Result<ServerMsg, String> {
+    loop {
+        let f = tokio::time::timeout(Duration::from_secs(60), ws.next())
+            .await
+            .map_err(|_| "no message for 60 s".to_string())?
+            .ok_or("connection closed")?
+            .map_err(|e| format!("ws: {e}"))?;
+        if let Message::Text(t) = f {
+            return serde_json::from_str(t.as_str()).map_err(|e| format!("bad server message: {e}"));
+        }
+    }
+}
+
+/// Connects and says hello as a registered player.
+async fn login(addr: SocketAddr, id: &str, token: &str) -> Result<Ws, String> {
+    let (mut ws, _) =
+        tokio_tungstenite::connect_async(format!("ws://{addr}/v1/ws")).await.map_err(|e| format!("ws connect: {e}"))?;
+    let hello = ClientMsg::Hello { protocol_version: PROTOCOL_VERSION, player_id: id.into(), token: token.into() };
+    send(&mut ws, &hello).await?;
+    match recv(&mut ws).await? {
+        ServerMsg::Welcome { .. } => Ok(ws),
+        other => Err(format!("hello refused: {other:?}")),
+    }
+}
+
+async fn register(addr: SocketAddr, name: &str) -> Result<(String, String), String> {
+    let (status, body) = http(addr, "POST", "/v1/players", &format!(r#"{{"nickname":"{name}"}}"#)).await?;
+    if status != 200 {
+        return Err(format!("register: HTTP {status} {body}"));
+    }
+    let v: serde_json::Value = serde_json::from_str(&body).map_err(|e| e.to_string())?;
+    Ok((v["player_id"].as_str().unwrap_or_default().into(), v["token"].as_str().unwrap_or_default().into()))
+}
+
+/// Waits for a message matching `pred` (others are ignored).
+async fn until(ws: &mut Ws, what: &str, pred: impl Fn(&ServerMsg) -> bool) -> Result<ServerMsg, String> {
+    for _ in 0..10_000 {
+        let m = recv(ws).await?;
+        if let ServerMsg::Error { code, message, .. } = &m {
+            return Err(format!("waiting for {what}: error {code} {message}"));
+        }
+        if pred(&m) {
+            return Ok(m);
+        }
+    }
+    Err(format!("never got {what}"))
+}
+
+/// One room: set up, play to the end, verify against the stored log. Returns RTT samples (µs).
+async fn room(
+    addr: SocketAddr,
+    i: usize,
+    args: &SwarmArgs,
+    level: AiLevel,
+    totals: &Totals,
+) -> Result<Vec<u64>, String> {
+    let mut creds = Vec::new();
+    for s in 0..4 {
+        creds.push(register(addr, &format!("swarm{i}-{s}")).await?);
+    }
+    let mut socks = Vec::new();
+    for (id, token) in &creds {
+        socks.push(login(addr, id, token).await?);
+    }
+    let create = ClientMsg::CreateRoom { rules: None, spectator_delay: None, seed: Some(args.seed + i as u64) };
+    send(&mut socks[0], &create).await?;
+    let code = match until(&mut socks[0], "joined", |m| matches!(m, ServerMsg::Joined { .. })).await? {
+        ServerMsg::Joined { code, .. } => code,
+        _ => unreachable!(),
+    };
+    for ws in socks.iter_mut().skip(1) {
+        send(ws, &ClientMsg::JoinRoom { code: code.clone(), last_action_seq: None }).await?;
+        until(ws, "joined", |m| matches!(m, ServerMsg::Joined { .. })).await?;
+    }
+    for ws in socks.iter_mut() {
+        send(ws, &ClientMsg::Ready { ready: true }).await?;
+    }
+    for ws in socks.iter_mut() {
+        until(ws, "ready check", |m| matches!(m, ServerMsg::Room { room } if room.seats.iter().all(|s| s.ready)))
+            .await?;
+    }
+    let mut spectators = Vec::new();
+    for k in 0..args.spectators {
+        let (id, token) = register(addr, &format!("watch{i}-{k}")).await?;
+        let mut ws = login(addr, &id, &token).await?;
+        send(&mut ws, &ClientMsg::Spectate { code: code.clone() }).await?;
+        until(&mut ws, "joined", |m| matches!(m, ServerMsg::Joined { .. })).await?;
+        spectators.push(ws);
+    }
+    send(&mut socks[0], &ClientMsg::Start).await?;
+    let mut players = Vec::new();
+    for (s, ws) in socks.into_iter().enumerate() {
+        let (id, token) = creds[s].clone();
+        let seed = args.seed ^ ((i as u64) << 8) ^ s as u64;
+        let (drop_rate, code) = (args.drop_rate, code.clone());
+        let seat = s as u8;
+        players.push(tokio::spawn(async move { play(addr, ws, seat, id, token, code, level, drop_rate, seed).await }));
+    }
+    let mut watchers = Vec::new();
+    for mut ws in spectators {
+        watchers.push(tokio::spawn(async move {
+            let mut n = 0u64;
+            loop {
+                // Spectators hear nothing for rounds at a time: heartbeat while waiting.
+                match tokio::time::timeout(Duration::from_secs(4), recv(&mut ws)).await {
+                    Err(_) => send(&mut ws, &ClientMsg::Heartbeat).await?,
+                    Ok(Ok(ServerMsg::MatchStored { .. })) => return Ok(n),
+                    Ok(Ok(ServerMsg::State { view, .. })) if !view.hand.is_empty() => {
+                        return Err("spectator got a hand".to_string());
+                    }
+                    Ok(Ok(_)) => n += 1,
+                    Ok(Err(e)) => return Err(e),
+                }
+            }
+        }));
+    }
+    let mut seen = Vec::new();
+    let mut match_no = 0;
+    for p in players {
+        let (s, no) = p.await.map_err(|e| e.to_string())??;
+        match_no = no;
+        seen.push(s);
+    }
+    for w in watchers {
+        totals.spectator_msgs.fetch_add(w.await.map_err(|e| e.to_string())??, Relaxed);
+    }
+    // Verify against the stored record.
+    let (status, body) = http(addr, "GET", &format!("/v1/matches/{code}/{match_no}"), "").await?;
+    if status != 200 {
+        return Err(format!("stored match: HTTP {status}"));
+    }
+    let v: serde_json::Value = serde_json::from_str(&body).map_err(|e| e.to_string())?;
+    let log = MatchLog::parse(v["log"].as_str().unwrap_or_default()).map_err(|e| format!("stored log: {e}"))?;
+    let (mut m, _) = Match::new(log.header.seed, log.header.rules.clone()).map_err(|e| e.to_string())?;
+    let mut hashes = vec![m.state_hash()];
+    for a in &log.actions {
+        m.apply(a).map_err(|e| format!("stored log does not replay: {e}"))?;
+        hashes.push(m.state_hash());
+    }
+    let n = log.actions.len() as u64;
+    totals.actions.fetch_add(n, Relaxed);
+    let mut rtts = Vec::new();
+    for s in seen {
+        for (seq, h) in &s.hashes {
+            if hashes.get(*seq as usize) != Some(h) {
+                totals.desyncs.fetch_add(1, Relaxed);
+            }
+        }
+        for seq in 1..=n {
+            match s.counts.get(&seq).copied().unwrap_or(0) {
+                0 => totals.lost.fetch_add(1, Relaxed),
+                1 => 0,
+                k => totals.duplicated.fetch_add(u64::from(k - 1), Relaxed),
+            };
+        }
+        totals.errors.fetch_add(s.errors, Relaxed);
+        totals.reconnects.fetch_add(s.reconnects, Relaxed);
+        rtts.extend(s.rtts_us);
+    }
+    Ok(rtts)
+}
+
+/// One seat's client until the match is stored: acts on prompts, heartbeats, drops and rejoins.
+#[allow(clippy::too_many_arguments)]
+async fn play(
+    addr: SocketAddr,
+    mut ws: Ws,
+    seat: u8,
+    id: String,
+    token: String,
+    code: String,
+    level: AiLevel,
+    drop_rate: f64,
+    seed: u64,
+) -> Result<(Seen, u32), String> {
+    let mut agent = make_agent(&AiProfile::level(level));
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut seen = Seen::default();
+    let mut last_seq = 0u64;
+    let mut nonce = seed << 20;
+    let mut sent: Option<(u64, Instant)> = None;
+    let mut beat = Instant::now();
+    let mut quiet = 0;
+    loop {
+        let m = match tokio::time::timeout(Duration::from_secs(4), recv(&mut ws)).await {
+            Ok(m) => m?,
+            Err(_) => {
+                // Quiet table (others thinking, or a reconnect in progress): stay alive.
+                send(&mut ws, &ClientMsg::Heartbeat).await?;
+                beat = Instant::now();
+                quiet += 1;
+                if quiet > 15 {
+                    return Err(format!("seat {seat}: nothing for 60 s at action {last_seq}"));
+                }
+                continue;
+            }
+        };
+        quiet = 0;
+        let mut prompt = None;
+        match m {
+            ServerMsg::Applied { action_seq, actions, state_hash, prompt: p, seat: actor, .. } => {
+                for seq in action_seq - u64::from(actions) + 1..=action_seq {
+                    *seen.counts.entry(seq).or_default() += 1;
+                }
+                seen.hashes.insert(action_seq, state_hash);
+                last_seq = action_seq;
+                // Our own intent is confirmed by our own action (two payers act side by side).
+                if let Some((seq, at)) = sent
+                    && action_seq > seq
+                    && actor == seat
+                {
+                    seen.rtts_us.push(at.elapsed().as_micros() as u64);
+                    sent = None;
+                }
+                prompt = p;
+            }
+            ServerMsg::State { action_seq, state_hash, view } => {
+                seen.hashes.insert(action_seq, state_hash);
+                last_seq = action_seq;
+                if view.seat.is_some_and(|s| view.to_act.contains(&s)) {
+                    prompt = Some(view);
+                }
+            }
+            ServerMsg::MatchStored { match_no, .. } => return Ok((seen, match_no)),
+            ServerMsg::Error { code, message, .. } => {
+                if seen.errors < 3 {
+                    eprintln!("protocol error {code}: {message}");
+                }
+                seen.errors += 1;
+                // Refused: ask for the state and decide again.
+                sent = None;
+                send(&mut ws, &ClientMsg::Resync).await?;
+            }
+            _ => {}
+        }
+        if beat.elapsed() > Duration::from_secs(4) {
+            send(&mut ws, &ClientMsg::Heartbeat).await?;
+            beat = Instant::now();
+        }
+        // A drop: gone without a word, then back with the last action seq.
+        if drop_rate > 0.0 && prompt.is_none() && (rng.next_u64() as f64 / u64::MAX as f64) < drop_rate {
+            let _ = ws.close(None).await;
+            ws = login(addr, &id, &token).await?;
+            send(&mut ws, &ClientMsg::JoinRoom { code: code.clone(), last_action_seq: Some(last_seq) }).await?;
+            seen.reconnects += 1;
+            sent = None;
+            continue;
+        }
+        // One intent at a time: a prompt while ours is in flight is for the same duty.
+        if let Some(view) = prompt.filter(|_| sent.is_none()) {
+            let d = agent.decide(&view.to_player_view(), &mut rng, &Budget::unlimited());
+            nonce += 1;
+            send(&mut ws, &ClientMsg::Intent { seq: view.seq, nonce, action: d.action }).await?;
+            sent = Some((view.seq, Instant::now()));
+        }
+    }
+}

@@ -1,0 +1,332 @@
+//! Guandan online protocol, version 1: the messages a client and the server exchange, one JSON
+//! object per WebSocket text frame, tagged by `"type"`. No I/O here: the server, the Godot
+//! extension and the CLI share these types.
+//!
+//! A session: `hello` (protocol version + guest credentials from `POST /v1/players`) → `welcome`;
+//! then `create_room` / `join_room` / `spectate`; in a room `ready`, `start`, and during a match
+//! `intent {seq, nonce, action}`. After every applied action each recipient gets `applied` with
+//! the new `action_seq`, the `state_hash` and the events it may see. `heartbeat` every 5 s.
+
+mod wire;
+pub use guandan_core::error::ErrorCode;
+pub use wire::{TableView, WireOut, WirePlay, WireTurn};
+
+use guandan_core::card::CardSet;
+use guandan_core::game::{ActionKind, Seat};
+use serde::{Deserialize, Serialize};
+
+/// This build's protocol version.
+pub const PROTOCOL_VERSION: u32 = 1;
+/// The oldest client protocol this server still speaks; older clients are told to update.
+pub const MIN_COMPATIBLE_PROTOCOL: u32 = 1;
+/// Largest text frame either side accepts (bytes). Larger frames are refused with `frame_too_large`.
+pub const MAX_FRAME_BYTES: usize = 16 * 1024;
+/// Room codes: this many characters from [`ROOM_CODE_ALPHABET`].
+pub const ROOM_CODE_LEN: usize = 6;
+/// No 0/O, 1/I/L: codes are read aloud and typed on phones.
+pub const ROOM_CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+/// Most spectators one room accepts.
+pub const MAX_SPECTATORS: usize = 50;
+/// Default spectator delay in rounds (a round ends when the table is cleared).
+pub const DEFAULT_SPECTATOR_DELAY: u32 = 3;
+
+/// What a room seat is set to before the match starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SeatSetting {
+    /// Open for a human.
+    Open,
+    /// Filled by the server's AI at this level (1–3).
+    Ai { level: u8 },
+}
+
+/// Client → server.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// First message of every connection.
+    Hello {
+        protocol_version: u32,
+        player_id: String,
+        token: String,
+    },
+    Heartbeat,
+    /// Creates a room with the caller in seat 0 as host.
+    CreateRoom {
+        /// Rule preset name (`competition`, `huaian`, `house`); default competition.
+        #[serde(default)]
+        rules: Option<String>,
+        /// Spectator delay in rounds; default 3.
+        #[serde(default)]
+        spectator_delay: Option<u32>,
+        /// Optional room seed (for tests and replays); random otherwise.
+        #[serde(default)]
+        seed: Option<u64>,
+    },
+    /// Takes a free seat, or returns to one's own seat (reconnect) with the last `action_seq`
+    /// received: the server sends what was missed.
+    JoinRoom {
+        code: String,
+        #[serde(default)]
+        last_action_seq: Option<u64>,
+    },
+    Spectate {
+        code: String,
+    },
+    /// Host only, before the match: open a seat or fill it with an AI.
+    SetSeat {
+        seat: Seat,
+        setting: SeatSetting,
+    },
+    Ready {
+        ready: bool,
+    },
+    /// Host only, when every seat is taken and every human is ready.
+    Start,
+    /// A game action for the connection's own seat. `seq` is the match's next action seq.
+    Intent {
+        seq: u64,
+        nonce: u64,
+        action: ActionKind,
+    },
+    /// Asks for the full filtered state.
+    Resync,
+    /// After a match (vote phase): play again or not.
+    Rematch {
+        accept: bool,
+    },
+    Leave,
+    /// Host only, while no match runs.
+    Disband,
+}
+
+/// The lifecycle state of a room (design spec, room state machine).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoomState {
+    Idle,
+    Waiting,
+    ReadyCheck,
+    Playing,
+    Hosting,
+    Reconnecting,
+    Finished,
+    VotePhase,
+    Destroyed,
+}
+
+impl RoomState {
+    pub const ALL: [RoomState; 9] = [
+        RoomState::Idle,
+        RoomState::Waiting,
+        RoomState::ReadyCheck,
+        RoomState::Playing,
+        RoomState::Hosting,
+        RoomState::Reconnecting,
+        RoomState::Finished,
+        RoomState::VotePhase,
+        RoomState::Destroyed,
+    ];
+
+    /// Locked rooms take no new players (from the start of a match until its vote phase ends).
+    pub fn locked(self) -> bool {
+        matches!(
+            self,
+            RoomState::Playing
+                | RoomState::Hosting
+                | RoomState::Reconnecting
+                | RoomState::Finished
+                | RoomState::VotePhase
+        )
+    }
+
+    /// A match is being played.
+    pub fn in_game(self) -> bool {
+        matches!(self, RoomState::Playing | RoomState::Hosting | RoomState::Reconnecting)
+    }
+}
+
+/// One seat as everyone in the room sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatInfo {
+    pub seat: Seat,
+    /// Nickname of the human in this seat.
+    pub player: Option<String>,
+    /// AI level when the seat is an AI seat.
+    pub ai: Option<u8>,
+    pub ready: bool,
+    pub connected: bool,
+    /// The server's AI plays for an absent human.
+    pub hosted: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoomInfo {
+    pub code: String,
+    pub state: RoomState,
+    pub host_seat: Seat,
+    pub rules: String,
+    pub spectator_delay: u32,
+    pub seats: Vec<SeatInfo>,
+    pub spectators: u32,
+    pub locked: bool,
+    /// Matches finished in this room.
+    pub matches: u32,
+}
+
+/// Server → client.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMsg {
+    Welcome {
+        protocol_version: u32,
+        player_id: String,
+        instance: String,
+    },
+    /// A refused message. `code` is the stable number, `name` its snake_case name.
+    Error {
+        code: i32,
+        name: String,
+        message: String,
+        /// The intent `seq` this answers, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seq: Option<u64>,
+    },
+    /// The room lives on another instance: connect there.
+    Redirect {
+        code: String,
+        instance: String,
+        url: String,
+    },
+    /// The caller is in a room (`seat` None = spectator).
+    Joined {
+        code: String,
+        seat: Option<Seat>,
+    },
+    /// The room's lobby state changed.
+    Room {
+        room: RoomInfo,
+    },
+    /// The full state as this recipient may see it (after joining, on resync, at a reconnect).
+    State {
+        action_seq: u64,
+        state_hash: String,
+        view: TableView,
+    },
+    /// Applied actions (`actions` of them, usually 1, ending at `action_seq`; 0 for a notice
+    /// that is no action, such as a seat handed to the AI): the runtime's notices this recipient
+    /// may see; `prompt` is this recipient's own (light) view when it must act now.
+    Applied {
+        action_seq: u64,
+        actions: u32,
+        state_hash: String,
+        seat: Seat,
+        events: Vec<WireOut>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        prompt: Option<TableView>,
+    },
+    /// The server's AI took over (`on`) or gave back a seat.
+    Hosting {
+        seat: Seat,
+        on: bool,
+    },
+    /// Answer to a heartbeat.
+    Pong,
+    /// The match is over and stored as match `match_no` of the room.
+    MatchStored {
+        code: String,
+        match_no: u32,
+    },
+    /// The server is going away (shutdown); reconnect later with `join_room`.
+    Bye {
+        code: i32,
+        message: String,
+    },
+}
+
+impl ServerMsg {
+    /// Every card id this message shows its recipient (for leak checks).
+    pub fn cards(&self) -> CardSet {
+        match self {
+            ServerMsg::Applied { events, prompt, .. } => {
+                events.iter().fold(prompt.as_ref().map_or(CardSet::EMPTY, TableView::cards), |s, e| s.union(e.cards()))
+            }
+            ServerMsg::State { view, .. } => view.cards(),
+            ServerMsg::Welcome { .. }
+            | ServerMsg::Error { .. }
+            | ServerMsg::Redirect { .. }
+            | ServerMsg::Joined { .. }
+            | ServerMsg::Room { .. }
+            | ServerMsg::Hosting { .. }
+            | ServerMsg::Pong
+            | ServerMsg::MatchStored { .. }
+            | ServerMsg::Bye { .. } => CardSet::EMPTY,
+        }
+    }
+
+    pub fn error(code: ErrorCode, message: impl Into<String>) -> ServerMsg {
+        ServerMsg::Error { code: code.code(), name: code.name().into(), message: message.into(), seq: None }
+    }
+}
+
+/// Why a frame was not a valid client message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeError {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+/// Decodes one client text frame: size limit, JSON, known `type`, fields.
+pub fn decode_client(text: &str) -> Result<ClientMsg, DecodeError> {
+    if text.len() > MAX_FRAME_BYTES {
+        return Err(DecodeError {
+            code: ErrorCode::FrameTooLarge,
+            message: format!("frame of {} bytes exceeds {MAX_FRAME_BYTES}", text.len()),
+        });
+    }
+    let value: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| DecodeError { code: ErrorCode::MalformedMessage, message: format!("not JSON: {e}") })?;
+    let Some(kind) = value.get("type").and_then(|t| t.as_str()).map(str::to_owned) else {
+        return Err(DecodeError { code: ErrorCode::MalformedMessage, message: "missing \"type\"".into() });
+    };
+    if !CLIENT_TYPES.contains(&kind.as_str()) {
+        let shown: String = kind.chars().take(40).collect();
+        return Err(DecodeError {
+            code: ErrorCode::UnknownMessage,
+            message: format!("unknown message type {shown:?}"),
+        });
+    }
+    serde_json::from_value(value)
+        .map_err(|e| DecodeError { code: ErrorCode::MalformedMessage, message: format!("bad {kind}: {e}") })
+}
+
+/// Every `type` a client may send.
+pub const CLIENT_TYPES: &[&str] = &[
+    "hello",
+    "heartbeat",
+    "create_room",
+    "join_room",
+    "spectate",
+    "set_seat",
+    "ready",
+    "start",
+    "intent",
+    "resync",
+    "rematch",
+    "leave",
+    "disband",
+];
+
+/// Encodes a server message (never fails for these types).
+pub fn encode_server(msg: &ServerMsg) -> String {
+    serde_json::to_string(msg)
+        .unwrap_or_else(|_| r#"{"type":"error","code":58,"name":"internal","message":"encode"}"#.into())
+}
+
+/// Whether a room code is well formed (not whether it exists).
+pub fn valid_room_code(code: &str) -> bool {
+    code.len() == ROOM_CODE_LEN && code.bytes().all(|b| ROOM_CODE_ALPHABET.contains(&b))
+}
+
+#[cfg(test)]
+mod tests;

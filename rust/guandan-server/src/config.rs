@@ -1,0 +1,76 @@
+//! Server settings: the command line (`guandan-server --help`) and the timings of the room rules.
+
+use clap::Parser;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+#[derive(Clone, Debug, Parser)]
+#[command(name = "guandan-server", about = "The authoritative Guandan server (HTTP + WebSocket).")]
+pub struct Config {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:7878")]
+    pub listen: SocketAddr,
+    /// sqlite://PATH or postgres://USER@HOST:PORT/DB. Default: SQLite in the user's data folder.
+    #[arg(long)]
+    pub database_url: Option<String>,
+    /// This instance's name in the room directory (stable across restarts: rooms are restored
+    /// from the log by the instance that owned them).
+    #[arg(long, default_value = "main")]
+    pub instance: String,
+    /// URL clients use to reach this instance (redirects point here). Default: http://LISTEN.
+    #[arg(long)]
+    pub public_url: Option<String>,
+    /// Silence after which a seated player is hosted by the AI (ms).
+    #[arg(long, default_value_t = 15_000)]
+    pub heartbeat_timeout_ms: u64,
+    /// A connection that has not said hello by then is closed (ms).
+    #[arg(long, default_value_t = 5_000)]
+    pub auth_timeout_ms: u64,
+    /// READY_CHECK falls back to WAITING after this long (ms).
+    #[arg(long, default_value_t = 60_000)]
+    pub ready_timeout_ms: u64,
+    /// VOTE_PHASE closes after this long (ms).
+    #[arg(long, default_value_t = 30_000)]
+    pub vote_timeout_ms: u64,
+    /// After a reconnect the AI does not act for that seat for this long (ms).
+    #[arg(long, default_value_t = 2_000)]
+    pub reconnect_grace_ms: u64,
+    /// Sustained messages per second one connection may send.
+    #[arg(long, default_value_t = 20.0)]
+    pub rate: f64,
+    /// Burst of messages above the rate.
+    #[arg(long, default_value_t = 40.0)]
+    pub burst: f64,
+    /// AI level that plays for a hosted (disconnected) human.
+    #[arg(long, default_value_t = 2)]
+    pub hosting_ai: u8,
+}
+
+impl Config {
+    pub fn heartbeat_timeout(&self) -> Duration {
+        Duration::from_millis(self.heartbeat_timeout_ms)
+    }
+    pub fn auth_timeout(&self) -> Duration {
+        Duration::from_millis(self.auth_timeout_ms)
+    }
+    pub fn ready_timeout(&self) -> Duration {
+        Duration::from_millis(self.ready_timeout_ms)
+    }
+    pub fn vote_timeout(&self) -> Duration {
+        Duration::from_millis(self.vote_timeout_ms)
+    }
+    pub fn grace(&self) -> Duration {
+        Duration::from_millis(self.reconnect_grace_ms)
+    }
+
+    /// The database URL: the flag, or SQLite in `$XDG_DATA_HOME/guandan` (`~/.local/share/guandan`).
+    pub fn database_url(&self) -> String {
+        if let Some(url) = &self.database_url {
+            return url.clone();
+        }
+        let base = std::env::var_os("XDG_DATA_HOME").map(std::path::PathBuf::from).unwrap_or_else(|| {
+            std::env::var_os("HOME").map_or_else(|| ".".into(), std::path::PathBuf::from).join(".local/share")
+        });
+        format!("sqlite://{}", base.join("guandan/server.db").display())
+    }
+}

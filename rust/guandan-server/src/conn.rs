@@ -1,0 +1,230 @@
+//! One WebSocket connection: handshake and authentication, rate limit, frame limit, heartbeat
+//! watch, and routing of room messages to the room's task. Everything sent to the client goes
+//! through one bounded queue; a client that cannot keep up is disconnected, never waited for.
+
+use crate::App;
+use crate::auth::{self, RateLimit};
+use crate::room::{self, ConnId, Outbox, PlayerRef, RoomCmd};
+use axum::extract::ws::{Message, WebSocket};
+use futures_util::{SinkExt, StreamExt};
+use guandan_proto::{
+    ClientMsg, ErrorCode, MIN_COMPATIBLE_PROTOCOL, PROTOCOL_VERSION, ServerMsg, decode_client, encode_server,
+};
+use std::sync::Arc;
+use std::sync::atomic::Ordering::Relaxed;
+use std::time::Duration;
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+use tracing::Instrument;
+
+/// Messages queued for one client before it counts as too slow.
+const OUTBOX: usize = 1024;
+/// Refusals for flooding before the connection is closed.
+const MAX_RATE_STRIKES: u32 = 100;
+
+pub async fn run(socket: WebSocket, app: Arc<App>) {
+    let id: ConnId = app.next_conn.fetch_add(1, Relaxed);
+    app.metrics.connections.fetch_add(1, Relaxed);
+    let span = tracing::info_span!("conn", id);
+    session(socket, app.clone(), id).instrument(span).await;
+    app.metrics.connections.fetch_sub(1, Relaxed);
+}
+
+struct Session {
+    app: Arc<App>,
+    id: ConnId,
+    out: Outbox,
+    player: Option<PlayerRef>,
+    room: Option<(String, mpsc::Sender<RoomCmd>)>,
+}
+
+impl Session {
+    fn send(&self, msg: &ServerMsg) {
+        let _ = self.out.try_send(Arc::from(encode_server(msg)));
+    }
+
+    fn refuse(&self, code: ErrorCode, message: impl Into<String>) {
+        self.app.metrics.protocol_errors.fetch_add(1, Relaxed);
+        self.send(&ServerMsg::error(code, message));
+    }
+
+    async fn leave_room(&mut self) {
+        if let Some((_, tx)) = self.room.take() {
+            let _ = tx.send(RoomCmd::Gone { conn: self.id, silent_since: Instant::now(), left: true }).await;
+        }
+    }
+
+    async fn handle(&mut self, msg: ClientMsg) {
+        let Some(player) = self.player.clone() else {
+            return self.hello(msg).await;
+        };
+        match msg {
+            ClientMsg::Hello { .. } => self.refuse(ErrorCode::BadRoomState, "already authenticated"),
+            ClientMsg::Heartbeat => self.send(&ServerMsg::Pong),
+            ClientMsg::CreateRoom { rules, spectator_delay, seed } => {
+                self.leave_room().await;
+                match room::create(&self.app, &player, rules, spectator_delay, seed).await {
+                    Ok((code, tx)) => {
+                        let cmd = RoomCmd::Join { conn: self.id, player, out: self.out.clone(), last_action_seq: None };
+                        if tx.send(cmd).await.is_ok() {
+                            self.room = Some((code, tx));
+                        }
+                    }
+                    Err((code, message)) => self.refuse(code, message),
+                }
+            }
+            ClientMsg::JoinRoom { code, last_action_seq } => {
+                self.enter(code, |conn, out| RoomCmd::Join { conn, player, out, last_action_seq }).await
+            }
+            ClientMsg::Spectate { code } => self.enter(code, |conn, out| RoomCmd::Spectate { conn, out }).await,
+            other => match &self.room {
+                Some((_, tx)) => {
+                    let leaving = matches!(other, ClientMsg::Leave);
+                    if tx
+                        .send(RoomCmd::Msg {
+                            conn: self.id,
+                            out: self.out.clone(),
+                            msg: other,
+                            received: Instant::now(),
+                        })
+                        .await
+                        .is_err()
+                    {
+                        self.room = None;
+                        self.refuse(ErrorCode::RoomNotFound, "the room is closed");
+                    } else if leaving {
+                        self.room = None;
+                    }
+                }
+                None => self.refuse(ErrorCode::RoomNotFound, "join a room first"),
+            },
+        }
+    }
+
+    /// Joins or spectates a room on this instance, or redirects to the instance that owns it.
+    async fn enter(&mut self, code: String, cmd: impl FnOnce(ConnId, Outbox) -> RoomCmd) {
+        if !guandan_proto::valid_room_code(&code) {
+            return self.refuse(ErrorCode::RoomNotFound, "not a room code");
+        }
+        let local = self.app.rooms.lock().get(&code).cloned();
+        match local {
+            Some(tx) => {
+                // Only a room that exists replaces the current one.
+                if self.room.as_ref().is_some_and(|(c, _)| *c != code) {
+                    self.leave_room().await;
+                }
+                if tx.send(cmd(self.id, self.out.clone())).await.is_ok() {
+                    self.room = Some((code, tx));
+                } else {
+                    self.refuse(ErrorCode::RoomNotFound, "the room is closed");
+                }
+            }
+            None => match self.app.db.room(&code).await {
+                Ok(Some(row)) if row.instance != self.app.cfg.instance => {
+                    self.app.metrics.protocol_errors.fetch_add(1, Relaxed);
+                    self.send(&ServerMsg::Redirect { code, instance: row.instance, url: row.url });
+                }
+                Ok(_) => self.refuse(ErrorCode::RoomNotFound, "no such room"),
+                Err(e) => self.refuse(ErrorCode::Internal, e.to_string()),
+            },
+        }
+    }
+
+    async fn hello(&mut self, msg: ClientMsg) {
+        let ClientMsg::Hello { protocol_version, player_id, token } = msg else {
+            return self.refuse(ErrorCode::Unauthenticated, "say hello first");
+        };
+        if protocol_version < MIN_COMPATIBLE_PROTOCOL {
+            return self.refuse(
+                ErrorCode::ProtocolTooOld,
+                format!(
+                    "protocol {protocol_version} is too old: this server needs at least {MIN_COMPATIBLE_PROTOCOL}; please update the game"
+                ),
+            );
+        }
+        match self.app.db.player(&player_id).await {
+            Ok(Some((hash, nickname))) if auth::token_matches(&token, &hash) => {
+                self.player = Some(PlayerRef { id: player_id.clone(), nickname });
+                self.send(&ServerMsg::Welcome {
+                    protocol_version: PROTOCOL_VERSION.min(protocol_version),
+                    player_id,
+                    instance: self.app.cfg.instance.clone(),
+                });
+            }
+            Ok(_) => self.refuse(ErrorCode::AuthFailed, "unknown player or wrong token"),
+            Err(e) => self.refuse(ErrorCode::Internal, e.to_string()),
+        }
+    }
+}
+
+async fn session(socket: WebSocket, app: Arc<App>, id: ConnId) {
+    let (mut sink, mut stream) = socket.split();
+    let (out, mut outq) = mpsc::channel::<Arc<str>>(OUTBOX);
+    let writer = tokio::spawn(async move {
+        while let Some(text) = outq.recv().await {
+            if sink.send(Message::Text(text.as_ref().into())).await.is_err() {
+                break;
+            }
+        }
+        let _ = sink.close().await;
+    });
+    let mut s = Session { app: app.clone(), id, out, player: None, room: None };
+    let cfg = &app.cfg;
+    let opened = Instant::now();
+    let mut last_heard = Instant::now();
+    let mut rate = RateLimit::new(cfg.rate, cfg.burst);
+    let mut strikes = 0u32;
+    let mut shutdown = app.shutdown.clone();
+    loop {
+        let deadline =
+            if s.player.is_none() { opened + cfg.auth_timeout() } else { last_heard + cfg.heartbeat_timeout() };
+        let frame = tokio::select! {
+            f = stream.next() => f,
+            _ = tokio::time::sleep_until(deadline) => {
+                if s.player.is_none() {
+                    s.refuse(ErrorCode::Unauthenticated, "no hello in time");
+                } else {
+                    tracing::info!("heartbeat lost");
+                }
+                break;
+            }
+            _ = shutdown.wait_for(|v| *v) => {
+                s.send(&ServerMsg::Bye { code: ErrorCode::ShuttingDown.code(), message: "server shutting down; reconnect and rejoin your room".into() });
+                break;
+            }
+        };
+        let Some(Ok(frame)) = frame else { break };
+        let now = Instant::now();
+        last_heard = now;
+        let text = match frame {
+            Message::Text(t) => t,
+            Message::Binary(_) => {
+                s.refuse(ErrorCode::MalformedMessage, "text frames only");
+                continue;
+            }
+            Message::Close(_) => break,
+            Message::Ping(_) | Message::Pong(_) => continue,
+        };
+        if !rate.allow(now.into_std()) {
+            strikes += 1;
+            s.refuse(ErrorCode::RateLimited, "too many messages: slow down");
+            if strikes >= MAX_RATE_STRIKES {
+                break;
+            }
+            continue;
+        }
+        match decode_client(text.as_str()) {
+            Ok(msg) => s.handle(msg).await,
+            Err(e) => s.refuse(e.code, e.message),
+        }
+        if s.out.is_closed() {
+            break;
+        }
+    }
+    if let Some((_, tx)) = s.room.take() {
+        let _ = tx.send(RoomCmd::Gone { conn: id, silent_since: last_heard, left: false }).await;
+    }
+    drop(s);
+    // Let queued messages (a final error or bye) go out, but never wait on a stuck client.
+    let _ = tokio::time::timeout(Duration::from_secs(2), writer).await;
+}

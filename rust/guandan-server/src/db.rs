@@ -1,0 +1,360 @@
+//! Storage: one code path for SQLite (embedded default) and PostgreSQL (production), through
+//! sqlx's `Any` driver. SQL here is the common subset of both (`$n` placeholders, TEXT/BIGINT,
+//! `ON CONFLICT … DO UPDATE`). Schema changes are versioned migrations applied at start.
+
+use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::{AnyPool, Executor, Row};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Versioned schema. Append new versions; never edit an applied one.
+const MIGRATIONS: &[(i64, &str)] = &[(
+    1,
+    "CREATE TABLE players (
+        id TEXT PRIMARY KEY,
+        token_hash TEXT NOT NULL,
+        nickname TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+    );
+    CREATE TABLE player_stats (
+        player_id TEXT PRIMARY KEY,
+        matches BIGINT NOT NULL,
+        wins BIGINT NOT NULL,
+        draws BIGINT NOT NULL
+    );
+    CREATE TABLE rooms (
+        code TEXT PRIMARY KEY,
+        instance TEXT NOT NULL,
+        url TEXT NOT NULL,
+        state TEXT NOT NULL,
+        config TEXT NOT NULL,
+        match_no BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+    );
+    CREATE TABLE match_actions (
+        room_code TEXT NOT NULL,
+        match_no BIGINT NOT NULL,
+        seq BIGINT NOT NULL,
+        action TEXT NOT NULL,
+        PRIMARY KEY (room_code, match_no, seq)
+    );
+    CREATE TABLE matches (
+        room_code TEXT NOT NULL,
+        match_no BIGINT NOT NULL,
+        finished_at BIGINT NOT NULL,
+        meta TEXT NOT NULL,
+        log TEXT NOT NULL,
+        PRIMARY KEY (room_code, match_no)
+    )",
+)];
+
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error("database: {0}")]
+    Sql(#[from] sqlx::Error),
+    #[error("unsupported database url {0:?} (use sqlite://PATH or postgres://…)")]
+    Url(String),
+}
+
+pub fn now_ms() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
+/// A room row of the directory: which instance owns the room, and what it needs to be rebuilt.
+#[derive(Clone, Debug)]
+pub struct RoomRow {
+    pub code: String,
+    pub instance: String,
+    pub url: String,
+    pub state: String,
+    pub config: String,
+    pub match_no: i64,
+}
+
+#[derive(Clone)]
+pub struct Db {
+    pool: AnyPool,
+    pub backend: &'static str,
+}
+
+impl Db {
+    pub async fn connect(url: &str) -> Result<Db, DbError> {
+        install_default_drivers();
+        let (backend, url) = if let Some(path) = url.strip_prefix("sqlite://") {
+            if let Some(dir) = std::path::Path::new(path.split('?').next().unwrap_or(path)).parent() {
+                let _ = std::fs::create_dir_all(dir);
+            }
+            let sep = if path.contains('?') { '&' } else { '?' };
+            let url = if path.contains("mode=") { url.to_string() } else { format!("{url}{sep}mode=rwc") };
+            ("sqlite", url)
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            ("postgres", url.to_string())
+        } else {
+            return Err(DbError::Url(url.into()));
+        };
+        let sqlite = backend == "sqlite";
+        let pool = AnyPoolOptions::new()
+            .max_connections(if sqlite { 4 } else { 16 })
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if sqlite {
+                        // WAL: a commit is in the log file before we announce it, so a killed
+                        // process (kill -9) loses nothing; NORMAL skips the fsync per commit
+                        // (an OS crash could lose the last commits).
+                        conn.execute("PRAGMA journal_mode=WAL").await?;
+                        conn.execute("PRAGMA synchronous=NORMAL").await?;
+                        conn.execute("PRAGMA busy_timeout=10000").await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect(&url)
+            .await?;
+        let db = Db { pool, backend };
+        db.migrate().await?;
+        Ok(db)
+    }
+
+    /// Applies missing migrations, each in its own transaction. On PostgreSQL an advisory lock
+    /// serializes instances that start together on one database.
+    async fn migrate(&self) -> Result<(), DbError> {
+        for &(version, sql) in MIGRATIONS {
+            let mut tx = self.pool.begin().await?;
+            if self.backend == "postgres" {
+                tx.execute("SELECT pg_advisory_xact_lock(7878)").await?;
+            }
+            tx.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)",
+            )
+            .await?;
+            let done = sqlx::query("SELECT version FROM schema_migrations WHERE version = $1")
+                .bind(version)
+                .fetch_optional(&mut *tx)
+                .await?;
+            if done.is_some() {
+                tx.commit().await?;
+                continue;
+            }
+            for stmt in sql.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+                tx.execute(stmt).await?;
+            }
+            sqlx::query("INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)")
+                .bind(version)
+                .bind(now_ms())
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            tracing::info!(version, "applied schema migration");
+        }
+        Ok(())
+    }
+
+    pub async fn schema_version(&self) -> Result<i64, DbError> {
+        let row = sqlx::query("SELECT MAX(version) AS v FROM schema_migrations").fetch_one(&self.pool).await?;
+        Ok(row.try_get::<i64, _>("v")?)
+    }
+
+    pub async fn add_player(&self, id: &str, token_hash: &str, nickname: &str) -> Result<(), DbError> {
+        sqlx::query("INSERT INTO players (id, token_hash, nickname, created_at) VALUES ($1, $2, $3, $4)")
+            .bind(id)
+            .bind(token_hash)
+            .bind(nickname)
+            .bind(now_ms())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// (token hash, nickname) of a player.
+    pub async fn player(&self, id: &str) -> Result<Option<(String, String)>, DbError> {
+        let row = sqlx::query("SELECT token_hash, nickname FROM players WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| (r.get::<String, _>("token_hash"), r.get::<String, _>("nickname"))))
+    }
+
+    /// Claims a room code for this instance; false when the code is taken.
+    pub async fn claim_room(&self, row: &RoomRow) -> Result<bool, DbError> {
+        let done = sqlx::query(
+            "INSERT INTO rooms (code, instance, url, state, config, match_no, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (code) DO NOTHING",
+        )
+        .bind(&row.code)
+        .bind(&row.instance)
+        .bind(&row.url)
+        .bind(&row.state)
+        .bind(&row.config)
+        .bind(row.match_no)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    pub async fn update_room(&self, code: &str, state: &str, config: &str, match_no: i64) -> Result<(), DbError> {
+        sqlx::query("UPDATE rooms SET state = $1, config = $2, match_no = $3, updated_at = $4 WHERE code = $5")
+            .bind(state)
+            .bind(config)
+            .bind(match_no)
+            .bind(now_ms())
+            .bind(code)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    pub async fn delete_room(&self, code: &str) -> Result<(), DbError> {
+        sqlx::query("DELETE FROM rooms WHERE code = $1").bind(code).execute(&self.pool).await?;
+        Ok(())
+    }
+
+    pub async fn room(&self, code: &str) -> Result<Option<RoomRow>, DbError> {
+        let row = sqlx::query("SELECT code, instance, url, state, config, match_no FROM rooms WHERE code = $1")
+            .bind(code)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| room_row(&r)))
+    }
+
+    /// Rooms this instance owned that were in a match (to restore after a restart).
+    pub async fn rooms_of(&self, instance: &str) -> Result<Vec<RoomRow>, DbError> {
+        let rows = sqlx::query("SELECT code, instance, url, state, config, match_no FROM rooms WHERE instance = $1")
+            .bind(instance)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows.iter().map(room_row).collect())
+    }
+
+    /// Appends actions (`room, match_no, seq, json`) in one transaction: the group commit the
+    /// journal uses.
+    pub async fn append_actions(&self, rows: &[(String, i64, i64, String)]) -> Result<(), DbError> {
+        let mut tx = self.pool.begin().await?;
+        for (room, match_no, seq, action) in rows {
+            sqlx::query("INSERT INTO match_actions (room_code, match_no, seq, action) VALUES ($1, $2, $3, $4)")
+                .bind(room)
+                .bind(*match_no)
+                .bind(*seq)
+                .bind(action)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The stored actions of a match, in order.
+    pub async fn actions(&self, room: &str, match_no: i64) -> Result<Vec<String>, DbError> {
+        let rows = sqlx::query("SELECT action FROM match_actions WHERE room_code = $1 AND match_no = $2 ORDER BY seq")
+            .bind(room)
+            .bind(match_no)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows.iter().map(|r| r.get::<String, _>("action")).collect())
+    }
+
+    /// Stores a finished match (log in the replay format + metadata) and updates player stats.
+    pub async fn finish_match(
+        &self,
+        room: &str,
+        match_no: i64,
+        meta: &str,
+        log: &str,
+        results: &[(String, bool, bool)],
+    ) -> Result<(), DbError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO matches (room_code, match_no, finished_at, meta, log) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (room_code, match_no) DO NOTHING",
+        )
+        .bind(room)
+        .bind(match_no)
+        .bind(now_ms())
+        .bind(meta)
+        .bind(log)
+        .execute(&mut *tx)
+        .await?;
+        for (player, won, draw) in results {
+            sqlx::query(
+                "INSERT INTO player_stats (player_id, matches, wins, draws) VALUES ($1, 1, $2, $3)
+                 ON CONFLICT (player_id) DO UPDATE SET matches = player_stats.matches + 1,
+                 wins = player_stats.wins + $2, draws = player_stats.draws + $3",
+            )
+            .bind(player)
+            .bind(*won as i64)
+            .bind(*draw as i64)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// (meta, log) of a finished match.
+    pub async fn finished_match(&self, room: &str, match_no: i64) -> Result<Option<(String, String)>, DbError> {
+        let row = sqlx::query("SELECT meta, log FROM matches WHERE room_code = $1 AND match_no = $2")
+            .bind(room)
+            .bind(match_no)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| (r.get::<String, _>("meta"), r.get::<String, _>("log"))))
+    }
+
+    /// (matches, wins, draws) of a player.
+    pub async fn stats(&self, player: &str) -> Result<(i64, i64, i64), DbError> {
+        let row = sqlx::query("SELECT matches, wins, draws FROM player_stats WHERE player_id = $1")
+            .bind(player)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map_or((0, 0, 0), |r| (r.get("matches"), r.get("wins"), r.get("draws"))))
+    }
+
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+fn room_row(r: &sqlx::any::AnyRow) -> RoomRow {
+    RoomRow {
+        code: r.get("code"),
+        instance: r.get("instance"),
+        url: r.get("url"),
+        state: r.get("state"),
+        config: r.get("config"),
+        match_no: r.get("match_no"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn sqlite_migrates_once_and_stores() {
+        let dir = std::env::temp_dir().join(format!("guandan-db-{}", std::process::id()));
+        let url = format!("sqlite://{}/t.db", dir.display());
+        let db = Db::connect(&url).await.unwrap();
+        let again = Db::connect(&url).await.unwrap();
+        assert_eq!(again.schema_version().await.unwrap(), MIGRATIONS.len() as i64);
+        db.add_player("p1", "h", "ann").await.unwrap();
+        assert_eq!(db.player("p1").await.unwrap(), Some(("h".into(), "ann".into())));
+        assert!(db.player("p2").await.unwrap().is_none());
+        let row = RoomRow {
+            code: "ABCDEF".into(),
+            instance: "a".into(),
+            url: "http://x".into(),
+            state: "waiting".into(),
+            config: "{}".into(),
+            match_no: 0,
+        };
+        assert!(db.claim_room(&row).await.unwrap());
+        assert!(!db.claim_room(&row).await.unwrap(), "a code is claimed once");
+        db.append_actions(&[("ABCDEF".into(), 0, 0, "a0".into()), ("ABCDEF".into(), 0, 1, "a1".into())]).await.unwrap();
+        assert!(db.append_actions(&[("ABCDEF".into(), 0, 1, "dup".into())]).await.is_err());
+        assert_eq!(db.actions("ABCDEF", 0).await.unwrap(), vec!["a0", "a1"]);
+        db.finish_match("ABCDEF", 0, "{}", "log", &[("p1".into(), true, false)]).await.unwrap();
+        db.finish_match("ABCDEF", 1, "{}", "log", &[("p1".into(), false, false)]).await.unwrap();
+        assert_eq!(db.stats("p1").await.unwrap(), (2, 1, 0));
+        assert!(Db::connect("mysql://x").await.is_err());
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}

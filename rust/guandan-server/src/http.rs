@@ -1,0 +1,102 @@
+//! HTTP endpoints: guest accounts, health, metrics, finished match logs, the room directory,
+//! and the WebSocket upgrade.
+
+use crate::App;
+use crate::auth;
+use axum::Json;
+use axum::Router;
+use axum::extract::{Path, State, WebSocketUpgrade};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use guandan_proto::{ErrorCode, MAX_FRAME_BYTES};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+pub fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/healthz", get(healthz))
+        .route("/metrics", get(metrics))
+        .route("/v1/players", post(new_player))
+        .route("/v1/rooms/{code}", get(room))
+        .route("/v1/matches/{code}/{match_no}", get(finished_match))
+        .route("/v1/ws", get(ws))
+        .with_state(app)
+}
+
+fn error(status: StatusCode, code: ErrorCode, message: &str) -> Response {
+    (status, Json(serde_json::json!({"code": code.code(), "name": code.name(), "message": message}))).into_response()
+}
+
+async fn healthz(State(app): State<Arc<App>>) -> Response {
+    match app.db.schema_version().await {
+        Ok(v) => Json(serde_json::json!({"ok": true, "schema": v, "db": app.db.backend})).into_response(),
+        Err(e) => error(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Io, &e.to_string()),
+    }
+}
+
+async fn metrics(State(app): State<Arc<App>>) -> Response {
+    ([("content-type", "text/plain; version=0.0.4")], app.metrics.render()).into_response()
+}
+
+#[derive(Deserialize)]
+struct NewPlayer {
+    nickname: String,
+}
+
+#[derive(Serialize)]
+struct NewPlayerReply {
+    player_id: String,
+    token: String,
+}
+
+async fn new_player(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
+    let Ok(req) = serde_json::from_slice::<NewPlayer>(&body) else {
+        return error(StatusCode::BAD_REQUEST, ErrorCode::MalformedMessage, "expected {\"nickname\": \"…\"}");
+    };
+    if !auth::valid_nickname(&req.nickname) {
+        return error(
+            StatusCode::BAD_REQUEST,
+            ErrorCode::BadNickname,
+            "nickname: 1-24 characters, no control characters",
+        );
+    }
+    let (id, token) = (auth::new_player_id(), auth::new_token());
+    match app.db.add_player(&id, &auth::hash_token(&token), &req.nickname).await {
+        Ok(()) => Json(NewPlayerReply { player_id: id, token }).into_response(),
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, &e.to_string()),
+    }
+}
+
+/// Where a room lives (any instance answers from the shared directory).
+async fn room(State(app): State<Arc<App>>, Path(code): Path<String>) -> Response {
+    if !guandan_proto::valid_room_code(&code) {
+        return error(StatusCode::BAD_REQUEST, ErrorCode::RoomNotFound, "not a room code");
+    }
+    match app.db.room(&code).await {
+        Ok(Some(r)) => Json(serde_json::json!({"code": r.code, "instance": r.instance, "url": r.url, "state": r.state, "match_no": r.match_no})).into_response(),
+        Ok(None) => error(StatusCode::NOT_FOUND, ErrorCode::RoomNotFound, "no such room"),
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, &e.to_string()),
+    }
+}
+
+/// A finished match's log (the replay viewer's JSON Lines format). Only finished matches: a
+/// running match's log holds every hand.
+async fn finished_match(State(app): State<Arc<App>>, Path((code, match_no)): Path<(String, i64)>) -> Response {
+    match app.db.finished_match(&code, match_no).await {
+        Ok(Some((meta, log))) => {
+            Json(serde_json::json!({"meta": serde_json::from_str::<serde_json::Value>(&meta).unwrap_or_default(), "log": log})).into_response()
+        }
+        Ok(None) => error(StatusCode::NOT_FOUND, ErrorCode::NoRecord, "no finished match with that number"),
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, &e.to_string()),
+    }
+}
+
+async fn ws(State(app): State<Arc<App>>, upgrade: WebSocketUpgrade) -> Response {
+    // Frames up to 4× the protocol limit reach the decoder (which answers `frame_too_large` and
+    // keeps the connection); anything larger is cut off by the WebSocket layer itself.
+    upgrade
+        .max_message_size(MAX_FRAME_BYTES * 4)
+        .max_frame_size(MAX_FRAME_BYTES * 4)
+        .on_upgrade(move |socket| crate::conn::run(socket, app))
+}

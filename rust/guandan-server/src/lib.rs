@@ -1,0 +1,94 @@
+//! The authoritative Guandan server: HTTP (guest accounts, health, metrics, finished match logs)
+//! and one WebSocket per client speaking `guandan-proto`; one tokio task per room owning its
+//! match; every action persisted (SQLite or PostgreSQL) before it is announced.
+
+#[cfg(feature = "agones")]
+pub mod agones_sdk;
+pub mod auth;
+pub mod config;
+pub mod conn;
+pub mod db;
+pub mod game;
+pub mod http;
+pub mod journal;
+pub mod lifecycle;
+pub mod metrics;
+pub mod room;
+
+use config::Config;
+use db::Db;
+use journal::Journal;
+use metrics::Metrics;
+use parking_lot::Mutex;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+use tokio::sync::{mpsc, watch};
+
+/// What every connection and room shares.
+pub struct App {
+    pub cfg: Config,
+    pub db: Db,
+    pub journal: Journal,
+    pub metrics: Metrics,
+    /// Rooms this instance owns, by code.
+    pub rooms: Mutex<HashMap<String, mpsc::Sender<room::RoomCmd>>>,
+    pub next_conn: AtomicU64,
+    /// Becomes true when the server shuts down.
+    pub shutdown: watch::Receiver<bool>,
+    /// URL clients use to reach this instance (redirects; set from Agones when it runs there).
+    pub public_url: Mutex<String>,
+}
+
+/// A running server.
+pub struct Server {
+    pub addr: std::net::SocketAddr,
+    pub app: Arc<App>,
+    stop: watch::Sender<bool>,
+    handle: tokio::task::JoinHandle<()>,
+}
+
+impl Server {
+    /// Opens the database (migrating it), restores this instance's rooms, binds and serves.
+    pub async fn start(cfg: Config) -> Result<Server, Box<dyn std::error::Error + Send + Sync>> {
+        let db = Db::connect(&cfg.database_url()).await?;
+        let listener = tokio::net::TcpListener::bind(cfg.listen).await?;
+        let addr = listener.local_addr()?;
+        let public_url = cfg.public_url.clone().unwrap_or_else(|| format!("http://{addr}"));
+        let (stop, shutdown) = watch::channel(false);
+        let app = Arc::new(App {
+            journal: Journal::start(db.clone()),
+            db,
+            metrics: Metrics::new(),
+            rooms: Mutex::new(HashMap::new()),
+            next_conn: AtomicU64::new(1),
+            shutdown: shutdown.clone(),
+            public_url: Mutex::new(public_url),
+            cfg,
+        });
+        room::restore_rooms(&app).await?;
+        let router = http::router(app.clone());
+        let mut wait = shutdown.clone();
+        let handle = tokio::spawn(async move {
+            let serve = axum::serve(listener, router).with_graceful_shutdown(async move {
+                let _ = wait.wait_for(|s| *s).await;
+            });
+            if let Err(e) = serve.await {
+                tracing::error!(error = %e, "server stopped");
+            }
+        });
+        Ok(Server { addr, app, stop, handle })
+    }
+
+    /// Graceful shutdown: clients are told (`bye`), rooms stop after their last write, the
+    /// database is closed.
+    pub async fn shutdown(self) {
+        let _ = self.stop.send(true);
+        let rooms: Vec<_> = self.app.rooms.lock().values().cloned().collect();
+        for r in rooms {
+            let _ = r.send(room::RoomCmd::Shutdown).await;
+        }
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(5), self.handle).await;
+        self.app.db.close().await;
+    }
+}

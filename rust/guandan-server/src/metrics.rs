@@ -1,0 +1,87 @@
+//! Counters for `/metrics` (Prometheus text format).
+
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering::Relaxed};
+
+/// Upper bounds (ms) of the action latency histogram: intent received → every recipient queued.
+const BUCKETS_MS: [f64; 10] = [0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 250.0, 1000.0];
+
+#[derive(Default)]
+pub struct Metrics {
+    pub rooms: AtomicI64,
+    pub connections: AtomicI64,
+    pub actions: AtomicU64,
+    pub matches_finished: AtomicU64,
+    pub protocol_errors: AtomicU64,
+    latency_buckets: [AtomicU64; 10],
+    latency_count: AtomicU64,
+    latency_sum_us: AtomicU64,
+    started: std::sync::OnceLock<std::time::Instant>,
+}
+
+impl Metrics {
+    pub fn new() -> Self {
+        let m = Metrics::default();
+        let _ = m.started.set(std::time::Instant::now());
+        m
+    }
+
+    pub fn action(&self, latency: std::time::Duration) {
+        self.actions.fetch_add(1, Relaxed);
+        let ms = latency.as_secs_f64() * 1000.0;
+        for (b, le) in self.latency_buckets.iter().zip(BUCKETS_MS) {
+            if ms <= le {
+                b.fetch_add(1, Relaxed);
+            }
+        }
+        self.latency_count.fetch_add(1, Relaxed);
+        self.latency_sum_us.fetch_add(latency.as_micros() as u64, Relaxed);
+    }
+
+    pub fn render(&self) -> String {
+        let mut s = String::new();
+        let up = self.started.get().map_or(0.0, |t| t.elapsed().as_secs_f64());
+        let actions = self.actions.load(Relaxed);
+        let mut gauge = |name: &str, help: &str, kind: &str, v: String| {
+            s.push_str(&format!("# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {v}\n"));
+        };
+        gauge("guandan_rooms", "Rooms on this instance.", "gauge", self.rooms.load(Relaxed).to_string());
+        gauge(
+            "guandan_connections",
+            "Open WebSocket connections.",
+            "gauge",
+            self.connections.load(Relaxed).to_string(),
+        );
+        gauge("guandan_actions_total", "Applied match actions.", "counter", actions.to_string());
+        gauge(
+            "guandan_actions_per_second",
+            "Applied actions per second since start.",
+            "gauge",
+            format!("{:.3}", if up > 0.0 { actions as f64 / up } else { 0.0 }),
+        );
+        gauge(
+            "guandan_matches_finished_total",
+            "Matches finished and stored.",
+            "counter",
+            self.matches_finished.load(Relaxed).to_string(),
+        );
+        gauge(
+            "guandan_protocol_errors_total",
+            "Client messages refused with an error code.",
+            "counter",
+            self.protocol_errors.load(Relaxed).to_string(),
+        );
+        s.push_str("# HELP guandan_action_latency_ms Intent received to broadcast queued (persisted first).\n");
+        s.push_str("# TYPE guandan_action_latency_ms histogram\n");
+        for (b, le) in self.latency_buckets.iter().zip(BUCKETS_MS) {
+            s.push_str(&format!("guandan_action_latency_ms_bucket{{le=\"{le}\"}} {}\n", b.load(Relaxed)));
+        }
+        let count = self.latency_count.load(Relaxed);
+        s.push_str(&format!("guandan_action_latency_ms_bucket{{le=\"+Inf\"}} {count}\n"));
+        s.push_str(&format!(
+            "guandan_action_latency_ms_sum {:.3}\n",
+            self.latency_sum_us.load(Relaxed) as f64 / 1000.0
+        ));
+        s.push_str(&format!("guandan_action_latency_ms_count {count}\n"));
+        s
+    }
+}

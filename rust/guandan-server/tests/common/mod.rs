@@ -1,0 +1,565 @@
+//! Test harness: the real `guandan-server` binary on loopback, real WebSocket clients, and the
+//! checks every test shares (hidden cards, hashes, action continuity). Every wait is bounded.
+#![allow(dead_code)]
+
+use futures_util::{SinkExt, StreamExt};
+use guandan_ai::Agent;
+use guandan_core::card::CardSet;
+use guandan_core::game::{ActionKind, Match, Seat};
+use guandan_core::log::MatchLog;
+use guandan_proto::{ClientMsg, PROTOCOL_VERSION, ServerMsg, TableView, WireOut};
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+use tokio::net::TcpStream as TokioTcp;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+pub const WAIT: Duration = Duration::from_secs(20);
+
+/// The databases the tests run against: SQLite always; PostgreSQL when `GUANDAN_TEST_POSTGRES`
+/// holds a URL (tools/test starts a private cluster and sets it).
+pub fn databases() -> Vec<String> {
+    let mut v = vec!["sqlite".to_string()];
+    if let Ok(pg) = std::env::var("GUANDAN_TEST_POSTGRES")
+        && !pg.is_empty()
+    {
+        v.push(pg);
+    }
+    v
+}
+
+static NEXT: AtomicU64 = AtomicU64::new(0);
+
+fn unique() -> String {
+    format!("{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed))
+}
+
+/// A database for one test: a fresh SQLite file, or the shared PostgreSQL database (tests keep
+/// apart through unique instance names, room codes and players).
+pub fn database_url(db: &str) -> String {
+    if db == "sqlite" {
+        let dir = std::env::temp_dir().join(format!("guandan-server-test-{}", unique()));
+        format!("sqlite://{}/server.db", dir.display())
+    } else {
+        db.to_string()
+    }
+}
+
+pub struct ServerProc {
+    child: Child,
+    pub addr: SocketAddr,
+    pub args: Vec<String>,
+}
+
+impl ServerProc {
+    /// Starts the binary; waits for `listening on ADDR`.
+    pub fn start(db_url: &str, instance: &str, listen: &str, extra: &[&str]) -> ServerProc {
+        let mut args: Vec<String> = vec![
+            "--listen".into(),
+            listen.into(),
+            "--database-url".into(),
+            db_url.into(),
+            "--instance".into(),
+            instance.into(),
+        ];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        Self::spawn(args)
+    }
+
+    fn spawn(args: Vec<String>) -> ServerProc {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_guandan-server"))
+            .args(&args)
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start guandan-server");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut line = String::new();
+        BufReader::new(stdout).read_line(&mut line).expect("read stdout");
+        let addr = line
+            .trim()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .parse()
+            .expect("address");
+        ServerProc { child, addr, args }
+    }
+
+    /// kill -9, then start again with the same arguments on the same address.
+    pub fn kill_and_restart(&mut self) {
+        self.child.kill().expect("kill -9");
+        let _ = self.child.wait();
+        let mut args = self.args.clone();
+        let i = args.iter().position(|a| a == "--listen").expect("listen") + 1;
+        args[i] = self.addr.to_string();
+        // The port may take a moment to be free again.
+        for _ in 0..50 {
+            if std::net::TcpListener::bind(self.addr).is_ok() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let fresh = Self::spawn(args);
+        let old = std::mem::replace(self, fresh);
+        std::mem::forget(old);
+    }
+
+    /// SIGTERM and wait (graceful shutdown).
+    pub fn terminate(&mut self) -> std::process::ExitStatus {
+        let _ = Command::new("kill").arg("-TERM").arg(self.child.id().to_string()).status();
+        for _ in 0..100 {
+            if let Ok(Some(st)) = self.child.try_wait() {
+                return st;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        self.child.kill().ok();
+        self.child.wait().expect("wait")
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+}
+
+impl Drop for ServerProc {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Minimal HTTP/1.1 on loopback: (status, body).
+pub fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(WAIT)).ok();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("write");
+    let mut out = String::new();
+    s.read_to_string(&mut out).expect("read");
+    let status = out.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let body = out.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
+    // Chunked bodies: keep the JSON part.
+    let body = match (body.find('{'), body.rfind('}')) {
+        (Some(a), Some(b)) if b >= a && !body.starts_with('{') => body[a..=b].to_string(),
+        _ => body,
+    };
+    (status, body)
+}
+
+pub fn register(addr: SocketAddr, nickname: &str) -> (String, String) {
+    let (status, body) = http(addr, "POST", "/v1/players", &format!(r#"{{"nickname":"{nickname}"}}"#));
+    assert_eq!(status, 200, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).expect("json");
+    (v["player_id"].as_str().unwrap().into(), v["token"].as_str().unwrap().into())
+}
+
+/// A finished match's stored log.
+pub fn stored_log(addr: SocketAddr, code: &str, match_no: u32) -> (serde_json::Value, MatchLog) {
+    let (status, body) = http(addr, "GET", &format!("/v1/matches/{code}/{match_no}"), "");
+    assert_eq!(status, 200, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).expect("json");
+    let log = MatchLog::parse(v["log"].as_str().expect("log")).expect("stored log parses");
+    (v["meta"].clone(), log)
+}
+
+type Ws = WebSocketStream<MaybeTlsStream<TokioTcp>>;
+
+pub struct Client {
+    pub ws: Ws,
+    pub name: String,
+    pub player_id: String,
+    pub token: String,
+    pub seat: Option<Seat>,
+    /// Every message received, in order.
+    pub log: Vec<ServerMsg>,
+    pub last_seq: u64,
+    pub prompt: Option<TableView>,
+    nonce: u64,
+    last_sent: std::time::Instant,
+    agent: guandan_ai::l1::L1,
+    rng: ChaCha8Rng,
+}
+
+pub async fn connect_ws(addr: SocketAddr) -> Ws {
+    let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/v1/ws")).await.expect("ws connect");
+    ws
+}
+
+impl Client {
+    /// Registers, connects and says hello.
+    pub async fn new(addr: SocketAddr, name: &str) -> Client {
+        let (player_id, token) = register(addr, name);
+        Self::login(addr, name, player_id, token).await
+    }
+
+    pub async fn login(addr: SocketAddr, name: &str, player_id: String, token: String) -> Client {
+        let ws = connect_ws(addr).await;
+        let mut c = Client {
+            ws,
+            name: name.into(),
+            player_id: player_id.clone(),
+            token: token.clone(),
+            seat: None,
+            log: Vec::new(),
+            last_seq: 0,
+            prompt: None,
+            nonce: 1,
+            last_sent: std::time::Instant::now(),
+            agent: guandan_ai::l1::L1,
+            rng: ChaCha8Rng::seed_from_u64(name.len() as u64),
+        };
+        c.send(&ClientMsg::Hello { protocol_version: PROTOCOL_VERSION, player_id, token }).await;
+        let w = c.recv().await;
+        assert!(matches!(w, ServerMsg::Welcome { .. }), "{w:?}");
+        c
+    }
+
+    /// A new connection for the same player (reconnect), keeping what was received so far.
+    pub async fn reconnect(&mut self, addr: SocketAddr) {
+        let ws = connect_ws(addr).await;
+        let _ = std::mem::replace(&mut self.ws, ws);
+        let hello = ClientMsg::Hello {
+            protocol_version: PROTOCOL_VERSION,
+            player_id: self.player_id.clone(),
+            token: self.token.clone(),
+        };
+        self.send(&hello).await;
+        let w = self.recv().await;
+        assert!(matches!(w, ServerMsg::Welcome { .. }), "{w:?}");
+    }
+
+    pub async fn send(&mut self, m: &ClientMsg) {
+        self.send_text(serde_json::to_string(m).unwrap()).await;
+    }
+
+    pub async fn send_text(&mut self, t: String) {
+        self.last_sent = std::time::Instant::now();
+        self.ws.send(Message::Text(t.into())).await.expect("ws send");
+    }
+
+    /// Next message (bounded wait); records it.
+    pub async fn recv(&mut self) -> ServerMsg {
+        self.try_recv(WAIT).await.unwrap_or_else(|| panic!("{}: no message within {WAIT:?}", self.name))
+    }
+
+    /// Next message within `wait`; keeps the connection alive with heartbeats while it waits.
+    pub async fn try_recv(&mut self, wait: Duration) -> Option<ServerMsg> {
+        let until = std::time::Instant::now() + wait;
+        loop {
+            if self.last_sent.elapsed() > Duration::from_millis(400) {
+                let _ = self.ws.send(Message::Text(r#"{"type":"heartbeat"}"#.into())).await;
+                self.last_sent = std::time::Instant::now();
+            }
+            let left = until.saturating_duration_since(std::time::Instant::now());
+            let frame = match tokio::time::timeout(left.min(Duration::from_millis(300)), self.ws.next()).await {
+                Ok(f) => f?,
+                Err(_) if left > Duration::from_millis(300) => continue,
+                Err(_) => return None,
+            };
+            match frame {
+                Ok(Message::Text(t)) => {
+                    let m: ServerMsg =
+                        serde_json::from_str(t.as_str()).unwrap_or_else(|e| panic!("bad server json {e}: {t}"));
+                    self.note(&m);
+                    self.log.push(m.clone());
+                    return Some(m);
+                }
+                Ok(Message::Close(_)) | Err(_) => return None,
+                Ok(_) => continue,
+            }
+        }
+    }
+
+    fn note(&mut self, m: &ServerMsg) {
+        match m {
+            ServerMsg::Joined { seat, .. } => self.seat = *seat,
+            ServerMsg::Applied { action_seq, prompt, .. } => {
+                self.last_seq = *action_seq;
+                self.prompt = prompt.clone();
+            }
+            ServerMsg::State { action_seq, view, .. } => {
+                self.last_seq = *action_seq;
+                self.prompt = view.seat.filter(|s| view.to_act.contains(s)).map(|_| view.clone());
+            }
+            _ => {}
+        }
+    }
+
+    /// Receives until `pred` holds for a message; returns it.
+    pub async fn until(&mut self, what: &str, pred: impl Fn(&ServerMsg) -> bool) -> ServerMsg {
+        for _ in 0..100_000 {
+            let m = self.recv().await;
+            if pred(&m) {
+                return m;
+            }
+        }
+        panic!("{}: never got {what}", self.name)
+    }
+
+    /// The match number of the first `match_stored` this client got (waits for it if needed).
+    pub async fn stored(&mut self) -> u32 {
+        let seen = self.log.iter().find(|m| matches!(m, ServerMsg::MatchStored { .. })).cloned();
+        let m = match seen {
+            Some(m) => m,
+            None => self.until("match stored", |m| matches!(m, ServerMsg::MatchStored { .. })).await,
+        };
+        match m {
+            ServerMsg::MatchStored { match_no, .. } => match_no,
+            _ => unreachable!(),
+        }
+    }
+
+    /// Receives until this client has seen action `n`.
+    pub async fn sync_to(&mut self, n: u64) {
+        while self.last_seq < n {
+            if let ServerMsg::Error { code, message, .. } = self.recv().await {
+                panic!("{} waiting for action {n}: error {code} {message}", self.name);
+            }
+        }
+    }
+
+    /// Acts on the current prompt with the L1 agent; returns the seq sent.
+    pub async fn act(&mut self) -> Option<u64> {
+        let view = self.prompt.take()?;
+        let d = self.agent.decide(&view.to_player_view(), &mut self.rng, &guandan_ai::Budget::unlimited());
+        let seq = view.seq;
+        self.intent(seq, d.action).await;
+        Some(seq)
+    }
+
+    pub async fn intent(&mut self, seq: u64, action: guandan_core::game::ActionKind) {
+        self.nonce += 1;
+        let m = ClientMsg::Intent { seq, nonce: self.nonce, action };
+        self.send(&m).await;
+    }
+
+    pub fn errors(&self) -> Vec<(i32, String)> {
+        self.log
+            .iter()
+            .filter_map(|m| match m {
+                ServerMsg::Error { code, message, .. } => Some((*code, message.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// Creates a room with `host` in it; returns the code.
+pub async fn create_room(host: &mut Client, seed: u64, delay: Option<u32>) -> String {
+    host.send(&ClientMsg::CreateRoom { rules: None, spectator_delay: delay, seed: Some(seed) }).await;
+    match host.until("joined", |m| matches!(m, ServerMsg::Joined { .. })).await {
+        ServerMsg::Joined { code, .. } => code,
+        _ => unreachable!(),
+    }
+}
+
+/// Four clients seated in a new room, everyone ready, match started.
+pub async fn four_player_room(addr: SocketAddr, seed: u64) -> (String, Vec<Client>) {
+    let mut host = Client::new(addr, "north").await;
+    let code = create_room(&mut host, seed, None).await;
+    let mut clients = vec![host];
+    for name in ["east", "south", "west"] {
+        let mut c = Client::new(addr, name).await;
+        c.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: None }).await;
+        c.until("joined", |m| matches!(m, ServerMsg::Joined { .. })).await;
+        clients.push(c);
+    }
+    start_when_ready(&mut clients).await;
+    (code, clients)
+}
+
+pub async fn start_when_ready(clients: &mut [Client]) {
+    for c in clients.iter_mut() {
+        c.send(&ClientMsg::Ready { ready: true }).await;
+    }
+    for c in clients.iter_mut() {
+        c.until(
+            "all ready",
+            |m| matches!(m, ServerMsg::Room { room } if room.seats.iter().all(|s| s.ready || s.ai.is_some())),
+        )
+        .await;
+    }
+    clients[0].send(&ClientMsg::Start).await;
+    for c in clients.iter_mut() {
+        c.until("state", |m| matches!(m, ServerMsg::State { .. })).await;
+    }
+}
+
+/// Plays until the match is stored or `max_actions` were applied; every client is synced after
+/// each action. Returns the number of actions seen at the end.
+pub async fn play(clients: &mut [Client], max_actions: u64) -> u64 {
+    let mut acted = 0;
+    let mut idle = 0;
+    let mut beat = std::time::Instant::now();
+    while acted < max_actions {
+        if clients.iter().any(|c| c.log.iter().any(|m| matches!(m, ServerMsg::MatchStored { .. }))) {
+            break;
+        }
+        if beat.elapsed() > Duration::from_secs(1) {
+            for c in clients.iter_mut() {
+                c.send(&ClientMsg::Heartbeat).await;
+            }
+            beat = std::time::Instant::now();
+        }
+        let Some(i) = clients.iter().position(|c| c.prompt.is_some()) else {
+            // Someone else (an AI seat) must act: wait for the next action anywhere, keeping
+            // every connection alive meanwhile.
+            let n = clients[0].last_seq + 1;
+            let Some(m) = clients[0].try_recv(Duration::from_millis(300)).await else {
+                idle += 1;
+                assert!(idle < 100, "{}: nothing happened for 30 s", clients[0].name);
+                continue;
+            };
+            idle = 0;
+            if matches!(m, ServerMsg::MatchStored { .. }) {
+                break;
+            }
+            let target = clients[0].last_seq;
+            if target >= n {
+                for c in clients[1..].iter_mut() {
+                    c.sync_to(target).await;
+                }
+            }
+            continue;
+        };
+        let seq = clients[i].act().await.expect("prompt");
+        for c in clients.iter_mut() {
+            c.sync_to(seq + 1).await;
+        }
+        acted += 1;
+        for c in clients.iter() {
+            assert!(c.errors().is_empty(), "{}: {:?}", c.name, c.errors());
+        }
+    }
+    clients[0].last_seq
+}
+
+/// Waits for every client to see the match stored.
+pub async fn wait_stored(clients: &mut [Client]) -> u32 {
+    let mut no = 0;
+    for c in clients.iter_mut() {
+        no = c.stored().await;
+    }
+    no
+}
+
+/// The states after 0..=n actions of a log.
+pub fn states(log: &MatchLog) -> Vec<Match> {
+    let (mut m, _) = Match::new(log.header.seed, log.header.rules.clone()).expect("start");
+    let mut out = vec![m.clone()];
+    for a in &log.actions {
+        m.apply(a).expect("stored action replays");
+        out.push(m.clone());
+    }
+    out
+}
+
+/// Cards a message shows its recipient beyond the plays it announces (which are public; they
+/// are checked against the log instead).
+pub fn revealed(m: &ServerMsg) -> CardSet {
+    let mut s = m.cards();
+    if let ServerMsg::Applied { events, .. } = m {
+        for e in events {
+            if let WireOut::CardsPlayed { play, .. } = e {
+                s = s.minus(CardSet::from_ids(&play.cards));
+            }
+        }
+    }
+    s
+}
+
+/// The cards an applied action announces as played must be exactly the logged action's cards.
+fn check_plays(m: &ServerMsg, log: &MatchLog, who: &str) {
+    let ServerMsg::Applied { action_seq, actions, events, .. } = m else { return };
+    let covered = &log.actions[(*action_seq - *actions as u64) as usize..*action_seq as usize];
+    for e in events {
+        if let WireOut::CardsPlayed { seat, play } = e {
+            let shown = CardSet::from_ids(&play.cards);
+            // A timeout plays the smallest single: it was in the hand before.
+            let logged = covered.iter().any(|a| {
+                a.seat == *seat
+                    && match &a.kind {
+                        ActionKind::Play { cards, .. } => CardSet::from_ids(cards) == shown,
+                        ActionKind::Timeout => true,
+                        _ => false,
+                    }
+            });
+            assert!(logged, "{who}: action {action_seq} announced a play that is not in the log");
+        }
+    }
+}
+
+/// Cards `viewer` may not know in state `m` (`None` = spectator): every other hand, except cards
+/// the viewer itself gave as tribute or return this deal.
+pub fn hidden(m: &Match, viewer: Option<Seat>) -> CardSet {
+    let mut s = CardSet::EMPTY;
+    for t in 0..4u8 {
+        if Some(t) != viewer {
+            s = s.union(m.hand(t));
+        }
+    }
+    if let Some(v) = viewer {
+        for t in m.tributes() {
+            if t.payer == v
+                && let Some(c) = t.card
+            {
+                s = s.minus(CardSet::from_ids(&[c]));
+            }
+            if t.receiver == Some(v)
+                && let Some(c) = t.returned
+            {
+                s = s.minus(CardSet::from_ids(&[c]));
+            }
+        }
+    }
+    s
+}
+
+/// The scan: no message any client received shows a card hidden from it; every state hash a
+/// client saw is the replayed hash; each client saw each action once, in order (from `from`).
+/// Returns the number of messages scanned.
+pub fn scan(
+    client: &Client,
+    log: &MatchLog,
+    states: &[Match],
+    viewer: Option<Seat>,
+    contiguous_from: Option<u64>,
+) -> usize {
+    let mut n = 0;
+    let mut expect = contiguous_from;
+    for m in &client.log {
+        let (seq, hash) = match m {
+            ServerMsg::Applied { action_seq, state_hash, .. } | ServerMsg::State { action_seq, state_hash, .. } => {
+                (*action_seq, state_hash)
+            }
+            _ => continue,
+        };
+        let st = &states[seq as usize];
+        assert_eq!(&st.state_hash(), hash, "{}: desync at action {seq}", client.name);
+        check_plays(m, log, &client.name);
+        let leak = revealed(m).intersect(hidden(st, viewer));
+        assert!(leak.is_empty(), "{}: action {seq} shows hidden cards {:?}: {m:?}", client.name, leak.ids());
+        match (m, expect.as_mut()) {
+            (ServerMsg::Applied { actions, .. }, Some(e)) => {
+                assert_eq!(seq - *actions as u64, *e, "{}: actions after {} missing or repeated", client.name, *e);
+                *e = seq;
+            }
+            // A full state stands for everything before it.
+            (ServerMsg::State { .. }, Some(e)) => *e = (*e).max(seq),
+            _ => {}
+        }
+        n += 1;
+    }
+    n
+}

@@ -1,0 +1,414 @@
+//! Bad input, lost connections, restarts, surrender: against the real binary over loopback, on
+//! SQLite and (when configured) PostgreSQL.
+
+mod common;
+use common::*;
+use futures_util::{SinkExt, StreamExt};
+use guandan_core::game::ActionKind;
+use guandan_proto::{ClientMsg, ErrorCode, ServerMsg};
+use rand_chacha::ChaCha8Rng;
+use rand_core::{Rng, SeedableRng};
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::Message;
+
+fn code_of(m: &ServerMsg) -> Option<i32> {
+    match m {
+        ServerMsg::Error { code, .. } => Some(*code),
+        _ => None,
+    }
+}
+
+async fn expect_error(c: &mut Client, code: ErrorCode) {
+    let m = c.until("an error", |m| matches!(m, ServerMsg::Error { .. })).await;
+    assert_eq!(code_of(&m), Some(code.code()), "{}: expected {code:?}, got {m:?}", c.name);
+}
+
+/// The state hash a client gets on resync.
+async fn resync_hash(c: &mut Client) -> String {
+    c.send(&ClientMsg::Resync).await;
+    match c.until("state", |m| matches!(m, ServerMsg::State { .. })).await {
+        ServerMsg::State { state_hash, .. } => state_hash,
+        _ => unreachable!(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_bad_input_gets_its_code_and_changes_nothing() {
+    for db in databases() {
+        let server = ServerProc::start(
+            &database_url(&db),
+            &format!("bad-{}", std::process::id()),
+            "127.0.0.1:0",
+            &["--auth-timeout-ms", "700", "--rate", "20", "--burst", "30"],
+        );
+        let addr = server.addr;
+
+        // Before hello: anything else is refused; bad credentials; old protocol.
+        let mut ws = connect_ws(addr).await;
+        let raw = |t: &'static str| Message::Text(t.into());
+        ws.send(raw(r#"{"type":"heartbeat"}"#)).await.unwrap();
+        ws.send(raw(r#"{"type":"hello","protocol_version":1,"player_id":"nobody","token":"x"}"#)).await.unwrap();
+        ws.send(raw(r#"{"type":"hello","protocol_version":0,"player_id":"nobody","token":"x"}"#)).await.unwrap();
+        let mut codes = Vec::new();
+        for _ in 0..3 {
+            if let Some(Ok(Message::Text(t))) = tokio::time::timeout(WAIT, ws.next()).await.unwrap() {
+                codes.push(code_of(&serde_json::from_str(t.as_str()).unwrap()));
+            }
+        }
+        assert_eq!(codes, vec![Some(44), Some(45), Some(40)]);
+        // An unauthenticated connection is closed after the auth timeout, with its code.
+        let mut closed = false;
+        for _ in 0..10 {
+            match tokio::time::timeout(WAIT, ws.next()).await.unwrap() {
+                Some(Ok(Message::Text(t))) => assert!(t.as_str().contains("\"code\":44"), "{t}"),
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => {
+                    closed = true;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        assert!(closed, "idle unauthenticated connection closed");
+
+        let (code, mut c) = four_player_room(addr, 4242).await;
+        play(&mut c, 12).await;
+        let before: Vec<String> = {
+            let mut v = Vec::new();
+            for x in c.iter_mut() {
+                v.push(resync_hash(x).await);
+            }
+            v
+        };
+        assert!(before.iter().all(|h| *h == before[0]));
+
+        // Frames: malformed, unknown type, oversize (the connection stays usable).
+        c[1].send_text("{not json".into()).await;
+        expect_error(&mut c[1], ErrorCode::MalformedMessage).await;
+        c[1].send_text(r#"{"type":"teleport"}"#.into()).await;
+        expect_error(&mut c[1], ErrorCode::UnknownMessage).await;
+        c[1].send_text(r#"{"type":"intent","seq":"soon"}"#.into()).await;
+        expect_error(&mut c[1], ErrorCode::MalformedMessage).await;
+        c[1].send_text(format!(r#"{{"type":"heartbeat","pad":"{}"}}"#, "x".repeat(20_000))).await;
+        expect_error(&mut c[1], ErrorCode::FrameTooLarge).await;
+        c[1].send(&ClientMsg::Heartbeat).await;
+        c[1].until("pong", |m| matches!(m, ServerMsg::Pong)).await;
+        // Rooms: no such room, a malformed code, a full room, a locked room, not the host.
+        c[1].send(&ClientMsg::JoinRoom { code: "ZZZZZZ".into(), last_action_seq: None }).await;
+        expect_error(&mut c[1], ErrorCode::RoomNotFound).await;
+        c[1].send(&ClientMsg::Spectate { code: "no!".into() }).await;
+        expect_error(&mut c[1], ErrorCode::RoomNotFound).await;
+        let mut fifth = Client::new(addr, "fifth").await;
+        fifth.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: None }).await;
+        expect_error(&mut fifth, ErrorCode::RoomLocked).await;
+        fifth.intent(0, ActionKind::Pass).await;
+        expect_error(&mut fifth, ErrorCode::RoomNotFound).await;
+        c[1].send(&ClientMsg::Start).await;
+        expect_error(&mut c[1], ErrorCode::NotHost).await;
+        c[1].send(&ClientMsg::Disband).await;
+        expect_error(&mut c[1], ErrorCode::NotHost).await;
+        c[0].send(&ClientMsg::Disband).await;
+        expect_error(&mut c[0], ErrorCode::BadRoomState).await;
+        // Intents: stale, ahead, repeated, out of turn, illegal cards, server-only actions.
+        let next = c[0].last_seq;
+        let actor = c.iter().position(|x| x.prompt.is_some()).expect("someone must act");
+        let idle = (actor + 1) % 4;
+        c[idle].intent(next.saturating_sub(1), ActionKind::Pass).await;
+        expect_error(&mut c[idle], ErrorCode::StaleSeq).await;
+        c[idle].intent(next + 5, ActionKind::Pass).await;
+        expect_error(&mut c[idle], ErrorCode::StateConflict).await;
+        c[idle].intent(next, ActionKind::Play { cards: vec![0], reading: None }).await;
+        let m = c[idle].until("error", |m| matches!(m, ServerMsg::Error { .. })).await;
+        assert_eq!(code_of(&m), Some(ErrorCode::NotYourTurn.code()), "{m:?}");
+        c[actor].intent(next, ActionKind::Play { cards: vec![200], reading: None }).await;
+        let m = c[actor].until("error", |m| matches!(m, ServerMsg::Error { .. })).await;
+        assert!(matches!(code_of(&m), Some(1 | 4)), "illegal cards: {m:?}");
+        c[actor].intent(next, ActionKind::Timeout).await;
+        expect_error(&mut c[actor], ErrorCode::BadArgument).await;
+        // Flooding: a burst over the limit is refused, not applied.
+        for _ in 0..60 {
+            c[2].send(&ClientMsg::Heartbeat).await;
+        }
+        c[2].until("rate limited", |m| code_of(m) == Some(ErrorCode::RateLimited.code())).await;
+        tokio::time::sleep(Duration::from_millis(1600)).await;
+
+        // Nothing changed.
+        for (i, x) in c.iter_mut().enumerate() {
+            assert_eq!(resync_hash(x).await, before[i], "{}: state changed by bad input", x.name);
+        }
+        // A legal action with a repeated nonce/seq after it was applied: duplicate.
+        let view = c[actor].prompt.clone().expect("prompt kept");
+        let _ = view;
+        c[actor].prompt = None;
+        c[actor].send(&ClientMsg::Resync).await;
+        c[actor].until("state", |m| matches!(m, ServerMsg::State { .. })).await;
+        let seq = c[actor].act().await.expect("act");
+        for x in c.iter_mut() {
+            x.sync_to(seq + 1).await;
+        }
+        let dup = ClientMsg::Intent { seq, nonce: 999_999, action: ActionKind::Pass };
+        c[actor].send(&dup).await;
+        expect_error(&mut c[actor], ErrorCode::DuplicateSeq).await;
+        // The match goes on normally.
+        let errors_before: Vec<usize> = c.iter().map(|x| x.errors().len()).collect();
+        for x in c.iter_mut() {
+            x.log.retain(|m| !matches!(m, ServerMsg::Error { .. }));
+        }
+        let n = play(&mut c, 20).await;
+        assert!(n > seq + 10, "play continued ({n})");
+        assert!(errors_before.iter().sum::<usize>() > 10);
+        eprintln!("[{db}] bad input: every refusal had its code; state unchanged");
+    }
+}
+
+/// A random stream of intents (random seq, cards, kinds) and garbage frames from every seat of a
+/// live room: each gets an answer, hashes stay equal everywhere, and the match still finishes
+/// with a stored log that replays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn random_intents_against_a_live_room() {
+    for db in databases() {
+        let server = ServerProc::start(
+            &database_url(&db),
+            &format!("fuzz-{}", std::process::id()),
+            "127.0.0.1:0",
+            &["--rate", "1000", "--burst", "1000"],
+        );
+        let (code, mut c) = four_player_room(server.addr, 99).await;
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for i in 0..300u64 {
+            let who = (rng.next_u32() % 4) as usize;
+            let next = c[who].last_seq;
+            let seq = (next + (rng.next_u32() % 5) as u64).saturating_sub(2);
+            let cards: Vec<u8> = (0..(rng.next_u32() % 4)).map(|_| (rng.next_u32() % 112) as u8).collect();
+            let action = match rng.next_u32() % 6 {
+                0 => ActionKind::Pass,
+                1 => ActionKind::Play { cards, reading: None },
+                2 => ActionKind::Tribute { card: (rng.next_u32() % 108) as u8 },
+                3 => ActionKind::Return { card: (rng.next_u32() % 108) as u8 },
+                4 => ActionKind::SurrenderVote { accept: rng.next_u32() % 2 == 0 },
+                _ => ActionKind::Play { cards: vec![], reading: None },
+            };
+            if i % 7 == 0 {
+                let junk: String =
+                    (0..(rng.next_u32() % 40)).map(|_| (b' ' + (rng.next_u32() % 90) as u8) as char).collect();
+                c[who].send_text(junk).await;
+            } else {
+                c[who].intent(seq, action).await;
+            }
+            // Every intent is answered (an error, or the action announced).
+            let m =
+                c[who].until("an answer", |m| matches!(m, ServerMsg::Error { .. } | ServerMsg::Applied { .. })).await;
+            if let ServerMsg::Applied { action_seq, .. } = m {
+                for x in c.iter_mut() {
+                    x.sync_to(action_seq).await;
+                }
+            }
+            // Keep the table moving now and then.
+            if i % 10 == 0
+                && let Some(k) = c.iter().position(|x| x.prompt.is_some())
+            {
+                let s = c[k].act().await.expect("act");
+                for x in c.iter_mut() {
+                    x.sync_to(s + 1).await;
+                }
+            }
+        }
+        let mut hashes = Vec::new();
+        for x in c.iter_mut() {
+            hashes.push(resync_hash(x).await);
+        }
+        assert!(hashes.iter().all(|h| *h == hashes[0]), "every seat agrees after the fuzz");
+        for x in c.iter_mut() {
+            x.log.retain(|m| !matches!(m, ServerMsg::Error { .. }));
+        }
+        play(&mut c, 20_000).await;
+        let no = wait_stored(&mut c).await;
+        let (_, log) = stored_log(server.addr, &code, no);
+        let states = states(&log);
+        for x in &c {
+            scan(x, &log, &states, x.seat, None);
+        }
+        eprintln!("[{db}] random intents: match finished after {} actions", log.actions.len());
+    }
+}
+
+/// Heartbeat loss → HOSTING (the AI plays the seat) → reconnect with the last action seq →
+/// the missed actions, in order → the human plays again; the match finishes, nothing leaked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn heartbeat_loss_hosting_and_reconnect_with_catch_up() {
+    for db in databases() {
+        let server = ServerProc::start(
+            &database_url(&db),
+            &format!("host-{}", std::process::id()),
+            "127.0.0.1:0",
+            &["--heartbeat-timeout-ms", "2500", "--hosting-ai", "1"],
+        );
+        let (code, mut c) = four_player_room(server.addr, 5150).await;
+        play(&mut c, 30).await;
+        // East goes silent: the socket closes without a word.
+        let mut east = c.remove(1);
+        let _ = east.ws.close(None).await;
+        let left_at = east.last_seq;
+        for _ in 0..200 {
+            if c[0].log.iter().any(|m| matches!(m, ServerMsg::Hosting { seat: 1, on: true })) {
+                break;
+            }
+            play(&mut c, 1).await;
+        }
+        assert!(c[0].log.iter().any(|m| matches!(m, ServerMsg::Hosting { seat: 1, on: true })), "hosting announced");
+        // The AI plays east's seat while the others play on.
+        let mut ai_moves = 0;
+        for _ in 0..200 {
+            play(&mut c, 1).await;
+            let logged =
+                c[0].log.iter().filter(|m| matches!(m, ServerMsg::Applied { seat: 1, actions: 1.., .. })).count();
+            ai_moves = logged;
+            if logged >= 3 && c[0].last_seq > left_at + 15 {
+                break;
+            }
+        }
+        assert!(ai_moves >= 1, "the AI acted for the hosted seat");
+        let missed = c[0].last_seq - left_at;
+        // Back with the last action seq received: the missed actions arrive, in order.
+        east.reconnect(server.addr).await;
+        east.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: Some(left_at) }).await;
+        east.until("joined", |m| matches!(m, ServerMsg::Joined { seat: Some(1), .. })).await;
+        let target = c[0].last_seq;
+        east.sync_to(target).await;
+        let caught: Vec<u64> = east
+            .log
+            .iter()
+            .filter_map(|m| match m {
+                ServerMsg::Applied { action_seq, actions: 1.., .. } if *action_seq > left_at => Some(*action_seq),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(caught, (left_at + 1..=target).collect::<Vec<_>>(), "catch-up: every missed action once");
+        assert!(missed as usize == caught.len());
+        c[0].until("hosting off", |m| matches!(m, ServerMsg::Hosting { seat: 1, on: false })).await;
+        c.insert(1, east);
+        play(&mut c, 20_000).await;
+        let no = wait_stored(&mut c).await;
+        let (_, log) = stored_log(server.addr, &code, no);
+        let states = states(&log);
+        for x in &c {
+            scan(x, &log, &states, x.seat, Some(0));
+        }
+        eprintln!("[{db}] hosting: {missed} actions missed and caught up; {} in the match", log.actions.len());
+    }
+}
+
+/// kill -9 mid-match; the restarted server restores the room from the stored log to the same
+/// state hash; the clients reconnect and finish. Then SIGTERM: clients are told.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn restart_mid_match_restores_the_same_hash() {
+    for db in databases() {
+        let mut server =
+            ServerProc::start(&database_url(&db), &format!("restart-{}", std::process::id()), "127.0.0.1:0", &[]);
+        let (code, mut c) = four_player_room(server.addr, 31337).await;
+        play(&mut c, 150).await;
+        let seq = c[0].last_seq;
+        let hash = resync_hash(&mut c[0]).await;
+        server.kill_and_restart();
+        for x in c.iter_mut() {
+            x.reconnect(server.addr).await;
+            x.prompt = None;
+            let last = x.last_seq;
+            x.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: Some(last) }).await;
+            x.until("joined", |m| matches!(m, ServerMsg::Joined { .. })).await;
+        }
+        for x in c.iter_mut() {
+            assert_eq!(resync_hash(x).await, hash, "{}: restored to the same state", x.name);
+            assert_eq!(x.last_seq, seq);
+        }
+        play(&mut c, 20_000).await;
+        let no = wait_stored(&mut c).await;
+        let (_, log) = stored_log(server.addr, &code, no);
+        let states = states(&log);
+        assert_eq!(states[seq as usize].state_hash(), hash);
+        for x in &c {
+            scan(x, &log, &states, x.seat, None);
+        }
+        let status = server.terminate();
+        assert!(status.success(), "graceful exit: {status:?}");
+        for x in c.iter_mut() {
+            x.until("bye", |m| matches!(m, ServerMsg::Bye { code: 57, .. })).await;
+        }
+        eprintln!("[{db}] restart at action {seq}: same hash; match finished with {} actions", log.actions.len());
+    }
+}
+
+/// Surrender: proposer → partner agrees → an opponent refuses: play goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn surrender_vetoed_by_an_opponent() {
+    for db in databases() {
+        let server = ServerProc::start(&database_url(&db), &format!("sur-{}", std::process::id()), "127.0.0.1:0", &[]);
+        let (_code, mut c) = four_player_room(server.addr, 808).await;
+        play(&mut c, 10).await;
+        let steps: [(usize, ActionKind); 3] = [
+            (0, ActionKind::ProposeSurrender),
+            (2, ActionKind::SurrenderVote { accept: true }),
+            (1, ActionKind::SurrenderVote { accept: false }),
+        ];
+        for (who, action) in steps {
+            let seq = c[who].last_seq;
+            c[who].intent(seq, action).await;
+            for x in c.iter_mut() {
+                x.sync_to(seq + 1).await;
+            }
+        }
+        let vetoed = c[3].log.iter().any(|m| {
+            matches!(m, ServerMsg::Applied { events, .. }
+                if events.iter().any(|e| matches!(e, guandan_proto::WireOut::SurrenderVoted { seat: 1, accept: false })))
+        });
+        assert!(vetoed, "everyone hears the veto");
+        // Play continues.
+        for x in c.iter_mut() {
+            x.send(&ClientMsg::Resync).await;
+            x.until("state", |m| matches!(m, ServerMsg::State { .. })).await;
+        }
+        let before = c[0].last_seq;
+        let after = play(&mut c, 10).await;
+        assert!(after >= before + 10, "the match goes on after the veto");
+        eprintln!("[{db}] surrender vetoed; play went on");
+    }
+}
+
+/// Two instances on one PostgreSQL: a client that reaches the wrong one is told where the room
+/// lives, goes there and plays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_redirect_to_the_rooms_owner() {
+    let Some(pg) = databases().into_iter().find(|d| d != "sqlite") else {
+        eprintln!("two instances: skipped (no GUANDAN_TEST_POSTGRES)");
+        return;
+    };
+    let pid = std::process::id();
+    let a = ServerProc::start(&pg, &format!("a-{pid}"), "127.0.0.1:0", &[]);
+    let b = ServerProc::start(&pg, &format!("b-{pid}"), "127.0.0.1:0", &[]);
+    let mut host = Client::new(a.addr, "host-a").await;
+    let code = create_room(&mut host, 1, None).await;
+    // Players are shared: an account made on A logs in on B.
+    let mut guest = Client::new(b.addr, "guest-b").await;
+    guest.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: None }).await;
+    let m = guest.until("redirect", |m| matches!(m, ServerMsg::Redirect { .. } | ServerMsg::Error { .. })).await;
+    let ServerMsg::Redirect { url, instance, .. } = m else { panic!("expected a redirect, got {m:?}") };
+    assert_eq!(instance, format!("a-{pid}"));
+    assert_eq!(url, a.url());
+    // The directory answers the same on both instances.
+    for s in [&a, &b] {
+        let (status, body) = http(s.addr, "GET", &format!("/v1/rooms/{code}"), "");
+        assert_eq!(status, 200);
+        assert!(body.contains(&a.url()), "{body}");
+    }
+    let (id, token) = (guest.player_id.clone(), guest.token.clone());
+    let mut guest = Client::login(a.addr, "guest-b", id, token).await;
+    guest.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: None }).await;
+    guest.until("joined", |m| matches!(m, ServerMsg::Joined { seat: Some(1), .. })).await;
+    for (seat, level) in [(2, 1), (3, 1)] {
+        host.send(&ClientMsg::SetSeat { seat, setting: guandan_proto::SeatSetting::Ai { level } }).await;
+    }
+    let mut c = vec![host, guest];
+    start_when_ready(&mut c).await;
+    let n = play(&mut c, 30).await;
+    assert!(n >= 30);
+    eprintln!("two instances: redirected from {} to {} and played {n} actions", b.url(), a.url());
+}
