@@ -2,7 +2,7 @@ extends Control
 ## Main menu: Training, Play (full match), Replays, Settings, Quit; the rule preset and the AI
 ## difficulty of each other seat (saved in the settings), and a language switch.
 
-const RULES: Array[String] = ["competition", "huaian", "house"]
+const RULES: Array[String] = ["competition", "huaian", "house", "no_shuffle"]
 const LEVEL_KEYS: Array[String] = ["AI_EASY", "AI_NORMAL", "AI_HARD"]
 ## Seats 1..3 as the menu names them.
 const SEAT_KEYS: Array[String] = ["SEAT_EAST_OPPONENT", "SEAT_NORTH_PARTNER", "SEAT_WEST_OPPONENT"]
@@ -63,7 +63,7 @@ func _ready() -> void:
 	grid.add_theme_constant_override(&"v_separation", 10)
 	options.add_child(grid)
 	grid.add_child(UiKit.label("MENU_RULES", 22))
-	_rules = UiKit.options(["RULES_COMPETITION", "RULES_HUAIAN", "RULES_HOUSE"],
+	_rules = UiKit.options(["RULES_COMPETITION", "RULES_HUAIAN", "RULES_HOUSE", "RULES_NO_SHUFFLE"],
 			RULES.find(Settings.get_value(&"rules_preset")))
 	_rules.name = "Rules"
 	_rules.item_selected.connect(func(i: int) -> void: Settings.set_value(&"rules_preset", RULES[i]))
@@ -102,7 +102,9 @@ func match_config(mode: StringName) -> MatchConfig:
 	var levels: Array[int] = []
 	for o in _levels:
 		levels.append(o.selected + 1)
-	return MatchConfig.with({mode = mode, rules = RULES[maxi(_rules.selected, 0)], ai_levels = levels})
+	return MatchConfig.with({mode = mode, rules = RULES[maxi(_rules.selected, 0)], ai_levels = levels,
+		card_counter = 1 if mode == &"training" or Settings.get_value(&"card_counter") else 0,
+		auto_play_after_timeouts = 2 if Settings.get_value(&"auto_play_on_timeouts") else 0})
 
 
 func _start(mode: StringName) -> void:

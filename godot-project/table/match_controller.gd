@@ -25,6 +25,9 @@ var advisor: MoveAdvisor
 var record_name := ""
 ## The record being played back (`open_record`), or null.
 var recorder: ReplayRecorder
+## The local player's turn timeouts in a row (reset when they act themselves); at the config's
+## `auto_play_after_timeouts` the AI takes the seat over.
+var timeouts_in_a_row := 0
 
 
 ## GuandanEngine's signals and their argument names: `{&"cards_played": ["seat", "play"], …}`.
@@ -76,6 +79,7 @@ func start(cfg: MatchConfig) -> int:
 		config.has_seed = true
 	record_name = "match_%s_%d" % [Time.get_datetime_string_from_system(false).replace(":", "-").replace("T", "_"),
 		absi(config.seed) % 100000]
+	timeouts_in_a_row = 0
 	var rules := _rules(config.rules)
 	if config.turn_time_limit_s >= 0 and rules != null:
 		rules = rules.duplicate()
@@ -165,19 +169,47 @@ func last_error() -> String:
 # --- the local player's actions (each returns the engine's code; 0 = OK) -------------------------
 
 func play(cards: PackedInt32Array, reading := -1) -> int:
-	return engine.play(cards, reading) if engine != null else GuandanEngine.ERR_NO_MATCH
+	return _acted(engine.play(cards, reading)) if engine != null else GuandanEngine.ERR_NO_MATCH
 
 
 func pass_turn() -> int:
-	return engine.pass_turn() if engine != null else GuandanEngine.ERR_NO_MATCH
+	return _acted(engine.pass_turn()) if engine != null else GuandanEngine.ERR_NO_MATCH
 
 
 func give_tribute(card: int) -> int:
-	return engine.give_tribute(card) if engine != null else GuandanEngine.ERR_NO_MATCH
+	return _acted(engine.give_tribute(card)) if engine != null else GuandanEngine.ERR_NO_MATCH
 
 
 func return_card(card: int) -> int:
-	return engine.return_card(card) if engine != null else GuandanEngine.ERR_NO_MATCH
+	return _acted(engine.return_card(card)) if engine != null else GuandanEngine.ERR_NO_MATCH
+
+
+## Auto-play (托管): the AI plays the local seat (true) or gives it back (false). The change
+## arrives as a `controller_changed` event. Returns the engine's code.
+func set_auto_play(on: bool) -> int:
+	if engine == null:
+		return GuandanEngine.ERR_NO_MATCH
+	timeouts_in_a_row = 0
+	return engine.set_auto_play(on)
+
+
+func is_auto_play() -> bool:
+	return engine != null and engine.is_auto_play()
+
+
+## The card counter of the local player: {ranks: 15 counts (2..A, small joker, big joker) of the
+## cards the other three still hold, wilds, total}; {} without a local player.
+func card_counter() -> Dictionary:
+	if advisor == null or local_seat() < 0:
+		return {}
+	return advisor.card_counter()
+
+
+## The player acted themselves: the run of timeouts is broken.
+func _acted(code: int) -> int:
+	if code == GuandanEngine.OK:
+		timeouts_in_a_row = 0
+	return code
 
 
 ## Proposes that the local team surrenders (AI seats accept at once, so the match ends).
@@ -360,6 +392,11 @@ func _forward(...args: Array) -> void:
 	for i in mini(names.size(), args.size()):
 		event[names[i]] = args[i]
 	event_received.emit(event)
+	if name == &"turn_timed_out" and int(event.seat) == local_seat():
+		timeouts_in_a_row += 1
+		var limit := config.auto_play_after_timeouts if config != null else 0
+		if limit > 0 and timeouts_in_a_row >= limit and not engine.is_auto_play():
+			engine.set_auto_play(true)
 
 
 ## The AI profile resource of a level (res://resources/ai/easy|medium|hard.tres), a copy with

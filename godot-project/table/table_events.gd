@@ -36,6 +36,7 @@ const HANDLERS := {
 	&"ai_decided": &"_on_ai_decided",
 	&"turn_timed_out": &"_on_turn_timed_out",
 	&"error": &"_on_error",
+	&"controller_changed": &"_on_controller_changed",
 }
 
 var table: Control  # table.gd
@@ -395,6 +396,14 @@ func _on_turn_timed_out(e: Dictionary) -> void:
 
 func _on_error(e: Dictionary) -> void:
 	table.show_error(int(e.code))
+
+
+func _on_controller_changed(e: Dictionary) -> void:
+	var seat := int(e.seat)
+	if seat == table.local_seat and not table.spectator:
+		table.show_auto_play(bool(e.ai))
+	else:
+		table.badges[seat].auto_play = bool(e.ai)
 
 
 # --- animation helpers ---------------------------------------------------------------------------

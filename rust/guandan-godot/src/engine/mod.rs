@@ -70,6 +70,9 @@ pub struct GuandanEngine {
     /// While true, AI seats and clocks wait (e.g. while a dialog is open).
     #[var]
     paused: bool,
+    /// The AI level (1–3) that plays the viewer's seat during auto-play (`set_auto_play`).
+    #[var]
+    auto_play_level: i64,
 
     runtime: Option<Runtime>,
     forward: Option<Forwarder>,
@@ -92,6 +95,7 @@ impl INode for GuandanEngine {
             ai_frame_budget_ms: 4.0,
             ai_hard_limit_ms: MAX_AI_DECISION_MS as i64,
             paused: false,
+            auto_play_level: 2,
             runtime: None,
             forward: None,
             generation: 0,
@@ -300,6 +304,10 @@ impl GuandanEngine {
     /// A call failed (the call also returned `code`), or a clock problem was recovered from.
     #[signal]
     fn error(code: i64, message: GString);
+    /// Who plays `seat` changed: `ai` true when the AI took it over (auto-play), false when its
+    /// player took it back.
+    #[signal]
+    fn controller_changed(seat: i64, ai: bool);
 
     // ----- match control -----
 
@@ -392,6 +400,56 @@ impl GuandanEngine {
     pub fn surrender_vote(&mut self, accept: bool) -> i64 {
         let r = self.act(ActionKind::SurrenderVote { accept });
         self.finish("surrender_vote", r)
+    }
+
+    /// Names the players and the mode in the match's record (for statistics and record
+    /// lists; the rules never read it): `names` has four entries, `""` keeps a seat unnamed
+    /// (an AI seat is then listed by its level). Returns `OK`, `ERR_NO_MATCH` or
+    /// `ERR_BAD_ARGUMENT` (not four names, or a name longer than 64 characters).
+    #[func]
+    pub fn set_players(&mut self, names: PackedStringArray, mode: GString) -> i64 {
+        let r = (|| {
+            let rt = self.runtime.as_mut().ok_or_else(|| Fail::new(ErrorCode::NoMatch, "no match is running"))?;
+            if names.len() != 4 {
+                return Err(Fail::bad_argument(format!("names must have 4 entries, got {}", names.len())));
+            }
+            let names: Vec<String> = names.as_slice().iter().map(|n| n.to_string()).collect();
+            if names.iter().any(|n| n.chars().count() > 64) {
+                return Err(Fail::bad_argument("a name is longer than 64 characters"));
+            }
+            let mut meta = rt.log().header.meta.clone().unwrap_or_default();
+            for (p, name) in meta.players.iter_mut().zip(names) {
+                p.name = name;
+            }
+            meta.mode = mode.to_string();
+            rt.set_meta(meta);
+            Ok(())
+        })();
+        self.finish("set_players", r)
+    }
+
+    // ----- auto-play (托管) -----
+
+    /// Auto-play: `true` hands the viewer's seat to the AI (level `auto_play_level`), which
+    /// then acts for it — at once if the seat must act now; `false` gives it back, and a duty
+    /// the seat has at that moment is announced again (`turn_started`, `tribute_phase` or
+    /// `return_phase`). The viewer stays the same and still sees only its own hand.
+    /// `controller_changed(seat, ai)` is emitted when it changes. Returns `OK`, `ERR_NO_MATCH`,
+    /// `ERR_NOT_HUMAN` (no seat of a person at this table), `ERR_GAME_OVER` or
+    /// `ERR_BAD_ARGUMENT` (`auto_play_level` not 1–3).
+    #[func]
+    pub fn set_auto_play(&mut self, on: bool) -> i64 {
+        let r = self.auto_play(on);
+        self.finish("set_auto_play", r)
+    }
+
+    /// Whether the viewer's seat is being played by the AI (auto-play).
+    #[func]
+    pub fn is_auto_play(&self) -> bool {
+        match (&self.runtime, self.local()) {
+            (Some(rt), Some(seat)) => rt.is_ai(seat),
+            _ => false,
+        }
     }
 
     // ----- misc -----
@@ -493,6 +551,24 @@ fn parse_seat(v: &Variant) -> Result<Controller, String> {
     Err(format!("expected null, \"human\", 1-3 or an AiProfile, got {}", v.get_type().ord()))
 }
 
+/// The notice that tells `seat` its duty now (for a seat taken back from the AI), if any.
+fn duty_notice(rt: &Runtime, seat: Seat) -> Option<Notice> {
+    use guandan_core::game::Phase;
+    let m = rt.state();
+    if !m.to_act().contains(&seat) {
+        return None;
+    }
+    let out = match m.phase() {
+        Phase::Play => {
+            Out::TurnStarted { seat, can_pass: m.can_pass(), time_limit_s: rt.time_left(seat).unwrap_or(0.0) }
+        }
+        Phase::Tribute => Out::TributePhase { payers: m.to_act().to_vec(), resisted: false },
+        Phase::Return => Out::ReturnPhase { receivers: m.to_act().to_vec() },
+        Phase::MatchOver => return None,
+    };
+    Some(Notice::everyone(m.seq(), out))
+}
+
 impl GuandanEngine {
     pub(crate) fn runtime(&self) -> Option<&Runtime> {
         self.runtime.as_ref()
@@ -537,6 +613,32 @@ impl GuandanEngine {
             .and_then(Forwarder::local)
             .ok_or_else(|| Fail::new(ErrorCode::NotHuman, "every seat is played by the AI"))?;
         let notices = rt.act(seat, kind)?;
+        self.forward_notices(&notices);
+        self.after_change();
+        Ok(())
+    }
+
+    fn auto_play(&mut self, on: bool) -> Result<(), Fail> {
+        let level = match self.auto_play_level {
+            1 => guandan_ai::AiLevel::L1,
+            2 => guandan_ai::AiLevel::L2,
+            3 => guandan_ai::AiLevel::L3,
+            other => return Err(Fail::bad_argument(format!("auto_play_level {other} is not 1, 2 or 3"))),
+        };
+        let seat = self.local();
+        let rt = self.runtime.as_mut().ok_or_else(|| Fail::new(ErrorCode::NoMatch, "no match is running"))?;
+        let seat = seat.ok_or_else(|| Fail::new(ErrorCode::NotHuman, "no seat of a person at this table"))?;
+        if rt.state().is_over() {
+            return Err(Fail::new(ErrorCode::GameOver, "the match is over"));
+        }
+        if rt.is_ai(seat) == on {
+            return Ok(());
+        }
+        let controller = if on { Controller::Ai(AiProfile::level(level)) } else { Controller::Human };
+        let mut notices = rt.set_controller(seat, controller);
+        if !on {
+            notices.extend(duty_notice(rt, seat));
+        }
         self.forward_notices(&notices);
         self.after_change();
         Ok(())
@@ -644,7 +746,8 @@ impl GuandanEngine {
         };
         match out {
             // Turned into `Emit::MatchStarted` / dropped by the forwarder.
-            Out::MatchStarted { .. } | Out::ControllerChanged { .. } => {}
+            Out::MatchStarted { .. } => {}
+            Out::ControllerChanged { seat, ai } => sig.controller_changed().emit(i64::from(seat), ai),
             Out::DealStarted { deal_no, level, declarer } => {
                 sig.deal_started().emit(i64::from(deal_no), i64::from(level.0), opt_seat(declarer.map(u8::from)))
             }
