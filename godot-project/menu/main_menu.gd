@@ -1,5 +1,6 @@
 extends Control
-## Main menu: Training, Play (full match), Replays, Settings, Quit; the rule preset and the AI
+## Main menu: Continue (an unfinished match left or closed), Training, Play (full match),
+## Replays, Statistics, Settings, Quit; the rule preset and the AI
 ## difficulty of each other seat (saved in the settings), and a language switch.
 
 const RULES: Array[String] = ["competition", "huaian", "house", "no_shuffle"]
@@ -38,15 +39,34 @@ func _ready() -> void:
 	var buttons := UiKit.vbox(12)
 	buttons.custom_minimum_size.x = 300
 	row.add_child(buttons)
+	var resume := MatchController.continue_config()
+	if resume != null:
+		var cont := UiKit.button("MENU_CONTINUE", EventBus.match_requested.emit.bind(resume))
+		cont.name = "Continue"
+		cont.add_theme_color_override(&"font_color", Color(0.98, 0.85, 0.45))
+		cont.tooltip_text = tr("CONTINUE_HINT_FMT").format({mode = tr("MODE_TRAINING" if resume.mode == &"training" else "MODE_MATCH")})
+		buttons.add_child(cont)
+		var what := UiKit.label(cont.tooltip_text, 16, Color(1, 1, 1, 0.7))
+		what.name = "ContinueInfo"
+		what.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+		what.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
+		buttons.add_child(what)
 	_training = UiKit.button("MENU_TRAINING", _start.bind(&"training"))
 	_training.name = "Training"
 	buttons.add_child(_training)
 	var play := UiKit.button("MENU_PLAY", _start.bind(&"match"))
 	play.name = "Play"
 	buttons.add_child(play)
+	var records_row := UiKit.hbox(12)
+	buttons.add_child(records_row)
 	var replays := UiKit.button("MENU_REPLAYS", EventBus.screen_requested.emit.bind(&"replays"))
 	replays.name = "Replays"
-	buttons.add_child(replays)
+	replays.size_flags_horizontal = Control.SIZE_EXPAND_FILL
+	records_row.add_child(replays)
+	var stats := UiKit.button("MENU_STATS", EventBus.screen_requested.emit.bind(&"stats"))
+	stats.name = "Stats"
+	stats.size_flags_horizontal = Control.SIZE_EXPAND_FILL
+	records_row.add_child(stats)
 	var settings := UiKit.button("MENU_SETTINGS", EventBus.screen_requested.emit.bind(&"settings"))
 	settings.name = "Settings"
 	buttons.add_child(settings)

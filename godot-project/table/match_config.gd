@@ -28,6 +28,9 @@ extends Resource
 @export var turn_time_limit_s := -1
 ## Save the match as a replay record (off in tests that must leave no files).
 @export var save_record := true
+## Continue a saved match: the record name (user://records/<name>.jsonl) to resume at its end;
+## "" = a new match.
+@export var resume_record := ""
 ## The card counter (记牌器): -1 = the mode's default (on in training), 0 = off, 1 = on.
 @export_range(-1, 1) var card_counter := -1
 ## Consecutive turn timeouts of the player after which the AI plays for them (auto-play,

@@ -16,6 +16,12 @@ signal event_received(event: Dictionary)
 ## Signal name -> its argument names, read from ClassDB (never copied by hand).
 static var _signal_args := {}
 
+## The local player's name in records: statistics are kept under it.
+const LOCAL_PLAYER := "You"
+## Where the match to continue is remembered (record name + config), written when the player
+## leaves an unfinished match or the app closes.
+const CONTINUE_PATH := "user://continue.tres"
+
 ## The configuration of the running match (null before `start`).
 var config: MatchConfig
 var engine: GuandanEngine
@@ -80,11 +86,59 @@ func start(cfg: MatchConfig) -> int:
 	record_name = "match_%s_%d" % [Time.get_datetime_string_from_system(false).replace(":", "-").replace("T", "_"),
 		absi(config.seed) % 100000]
 	timeouts_in_a_row = 0
+	if config.resume_record != "":
+		return _resume(seats)
 	var rules := _rules(config.rules)
 	if config.turn_time_limit_s >= 0 and rules != null:
 		rules = rules.duplicate()
 		rules.turn_time_limit_s = config.turn_time_limit_s
-	return engine.start_match(rules, seats, config.seed)
+	var code := engine.start_match(rules, seats, config.seed)
+	if code == GuandanEngine.OK:
+		var you := "" if config.all_ai else LOCAL_PLAYER
+		engine.set_players(PackedStringArray([you, "", "", ""]), String(config.mode))
+	return code
+
+
+## Resumes the saved record `config.resume_record` at its end (the same record file is then
+## saved again). Returns the recorder's or the engine's code.
+func _resume(seats: Array) -> int:
+	var rec := ReplayRecorder.new()
+	var code := rec.load(config.resume_record)
+	if code == GuandanEngine.OK:
+		code = rec.seek(rec.get_action_count())
+	if code == GuandanEngine.OK:
+		code = engine.resume_from(rec, seats)
+	if code == GuandanEngine.OK:
+		record_name = config.resume_record
+		config.seed = engine.get_seed()
+	return code
+
+
+## Remembers this match for "Continue" (after saving its record); returns false when there is
+## nothing to continue (no record, or the match is over).
+func remember_for_continue(saved_record: String) -> bool:
+	if saved_record == "" or config == null or not has_match() or engine.is_match_over():
+		forget_continue()
+		return false
+	var c: MatchConfig = config.duplicate(true)
+	c.resume_record = saved_record
+	return ResourceSaver.save(c, CONTINUE_PATH) == OK
+
+
+## The match to continue (a MatchConfig with `resume_record`), or null when there is none or its
+## record is gone.
+static func continue_config() -> MatchConfig:
+	if not FileAccess.file_exists(CONTINUE_PATH):
+		return null
+	var c := ResourceLoader.load(CONTINUE_PATH, "", ResourceLoader.CACHE_MODE_IGNORE) as MatchConfig
+	if c == null or c.resume_record == "" or not (c.resume_record in ReplayRecorder.list_records()):
+		return null
+	return c
+
+
+static func forget_continue() -> void:
+	if FileAccess.file_exists(CONTINUE_PATH):
+		DirAccess.remove_absolute(ProjectSettings.globalize_path(CONTINUE_PATH))
 
 
 ## Ends the match without a result (nothing of it arrives later).
@@ -276,6 +330,30 @@ func save_record() -> String:
 	if rec.record(engine) != GuandanEngine.OK:
 		return ""
 	return record_name if rec.save(record_name) == GuandanEngine.OK else ""
+
+
+## Player statistics over the saved records (ReplayRecorder.stats_json, parsed): {origin,
+## records, damaged, stats: {players, matches}, path}. Rebuilt in Rust when the stored file is
+## missing, damaged or stale.
+static func stats(rebuild := false) -> Dictionary:
+	var d: Variant = JSON.parse_string(ReplayRecorder.stats_json(rebuild))
+	return d if d is Dictionary else {}
+
+
+## Copies the statistics file to `dir` (default: the user's documents folder, else
+## user://stats/export) as guandan_stats.json; returns the path written, or "".
+static func export_stats(dir := "") -> String:
+	var st := stats()
+	var src := String(st.get("path", ""))
+	if src == "" or not FileAccess.file_exists(src):
+		return ""
+	if dir == "":
+		dir = OS.get_system_dir(OS.SYSTEM_DIR_DOCUMENTS)
+		if dir == "" or not DirAccess.dir_exists_absolute(dir):
+			dir = ProjectSettings.globalize_path("user://stats/export")
+	DirAccess.make_dir_recursive_absolute(dir)
+	var dest := dir.path_join("guandan_stats.json")
+	return dest if DirAccess.copy_absolute(src, dest) == OK else ""
 
 
 ## The saved records (user://records), newest first.

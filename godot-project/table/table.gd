@@ -522,11 +522,22 @@ func _on_grouping_requested(_at: Vector2) -> void:
 			_on_sort_pressed()
 
 
-## Leaves for the menu, saving the match so far as a replay.
+## Leaves for the menu, saving the match so far as a replay and remembering it for "Continue".
 func leave() -> void:
-	if not match_over:
-		last_record = controller.save_record()
+	save_for_continue()
 	EventBus.screen_requested.emit(&"menu")
+
+
+## Saves the unfinished match (record + the Continue entry); the app closing does it too.
+func save_for_continue() -> void:
+	if not match_over and not config.all_ai:
+		last_record = controller.save_record()
+		controller.remember_for_continue(last_record)
+
+
+func _notification(what: int) -> void:
+	if what == NOTIFICATION_WM_CLOSE_REQUEST or what == NOTIFICATION_APPLICATION_PAUSED:
+		save_for_continue()
 
 
 func _toggle_history() -> void:
