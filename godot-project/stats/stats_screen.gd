@@ -179,7 +179,7 @@ func match_results() -> Array:
 			continue
 		var outcome: Variant = m.get("outcome")
 		var finished := outcome is Dictionary
-		var won := finished and outcome.get("result") == "decisive" and int(outcome.team) == seat % 2
+		var won: bool = finished and outcome.get("result") == "decisive" and int(outcome.team) == seat % 2
 		out.append({record = records[i], won = won, finished = finished, deals = int(m.deals), seat = seat})
 	return out
 
