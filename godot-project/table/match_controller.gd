@@ -34,6 +34,8 @@ var recorder: ReplayRecorder
 ## The local player's turn timeouts in a row (reset when they act themselves); at the config's
 ## `auto_play_after_timeouts` the AI takes the seat over.
 var timeouts_in_a_row := 0
+## The seats the match was started with (to resume after a fatal error).
+var _seats: Array = []
 
 
 ## GuandanEngine's signals and their argument names: `{&"cards_played": ["seat", "play"], …}`.
@@ -86,6 +88,7 @@ func start(cfg: MatchConfig) -> int:
 	record_name = "match_%s_%d" % [Time.get_datetime_string_from_system(false).replace(":", "-").replace("T", "_"),
 		absi(config.seed) % 100000]
 	timeouts_in_a_row = 0
+	_seats = seats
 	if config.resume_record != "":
 		return _resume(seats)
 	var rules := _rules(config.rules)
@@ -111,7 +114,37 @@ func _resume(seats: Array) -> int:
 	if code == GuandanEngine.OK:
 		record_name = config.resume_record
 		config.seed = engine.get_seed()
+	else:
+		_write_load_failure(config.resume_record, code, rec.get_last_error() if not rec.has_record() else engine.get_last_error())
+		forget_continue()
 	return code
+
+
+## A record that cannot be continued: the error goes to user://crash/ like an engine crash.
+static func _write_load_failure(record: String, code: int, message: String) -> String:
+	DirAccess.make_dir_recursive_absolute("user://crash")
+	var path := "user://crash/load_%d.json" % Time.get_unix_time_from_system()
+	var f := FileAccess.open(path, FileAccess.WRITE)
+	if f == null:
+		return ""
+	f.store_string(JSON.stringify({error = message, code = code, during = "continue", record = record}, "  "))
+	f.close()
+	return path
+
+
+## After a fatal engine error (the `crashed` event): plays on from the last valid state.
+func resume_after_crash() -> int:
+	return engine.resume_last_valid(_seats) if engine != null else GuandanEngine.ERR_NO_MATCH
+
+
+## The path of the last crash report ("" if none).
+func last_crash_report() -> String:
+	return engine.get_last_crash_report() if engine != null else ""
+
+
+## Tests (debug builds): a Rust panic inside a guarded engine call.
+func debug_force_panic() -> int:
+	return engine.debug_force_panic() if engine != null else GuandanEngine.ERR_NO_MATCH
 
 
 ## Remembers this match for "Continue" (after saving its record); returns false when there is

@@ -373,6 +373,22 @@ func show_auto_play(on: bool) -> void:
 	refresh_controls()
 
 
+## A fatal engine error stopped the match (its report is in user://crash/): offers to resume
+## from the last valid state, or to leave.
+func show_crash(report: String) -> void:
+	end_duty()
+	modal.open(tr("CRASH_TITLE"), [tr("CRASH_TEXT"), report.get_file()], [[&"resume", "CRASH_RESUME"], [&"menu", "BTN_LEAVE"]])
+	var choice: StringName = await modal.closed
+	if _closing:
+		return
+	if choice == &"resume":
+		var code := controller.resume_after_crash()
+		if code != 0:
+			show_error(code)
+	else:
+		EventBus.screen_requested.emit(&"menu")
+
+
 ## Shows the card counter of the state on screen (called when the table is idle, so the counts
 ## never run ahead of what has been drawn).
 func update_counter() -> void:

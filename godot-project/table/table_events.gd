@@ -37,6 +37,7 @@ const HANDLERS := {
 	&"turn_timed_out": &"_on_turn_timed_out",
 	&"error": &"_on_error",
 	&"controller_changed": &"_on_controller_changed",
+	&"crashed": &"_on_crashed",
 }
 
 var table: Control  # table.gd
@@ -397,6 +398,10 @@ func _on_turn_timed_out(e: Dictionary) -> void:
 
 func _on_error(e: Dictionary) -> void:
 	table.show_error(int(e.code))
+
+
+func _on_crashed(e: Dictionary) -> void:
+	await table.show_crash(String(e.report))
 
 
 func _on_controller_changed(e: Dictionary) -> void:

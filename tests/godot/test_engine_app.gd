@@ -142,3 +142,36 @@ func test_players_are_named_in_the_record_and_statistics_come_from_saved_records
 	expect_eq(ReplayRecorder.delete_record("zz_test_stats_good"), GuandanEngine.OK)
 	expect_eq(ReplayRecorder.delete_record("zz_test_stats_bad"), GuandanEngine.OK)
 	ReplayRecorder.stats_json(false)
+
+
+func test_a_forced_panic_writes_a_crash_report_and_the_match_resumes() -> void:
+	var engine := make_engine()
+	var log := watch(engine)
+	expect_eq(engine.start_match(null, [null, 1, 1, 1], 52), GuandanEngine.OK)
+	expect_eq(engine.set_auto_play(true), GuandanEngine.OK)
+	expect(await wait_until(func() -> bool: return engine.get_action_count() >= 130), "130 actions played")
+	engine.paused = true
+	var hash := engine.get_state_hash()
+	var actions := engine.get_action_count()
+	expect_eq(engine.debug_force_panic(), GuandanEngine.ERR_INTERNAL, "the panic comes back as a code")
+	expect_logged("[panic")  # gdext's panic hook logs it; the guard catches it
+	expect_logged("fatal error during debug_force_panic")
+	expect_logged("rejected with code %d" % GuandanEngine.ERR_INTERNAL)
+	var crashed := of(log, "crashed")
+	expect_eq(crashed.size(), 1, "crashed emitted once")
+	expect(not engine.has_match(), "the match was stopped")
+	var path: String = engine.get_last_crash_report()
+	expect(path != "" and crashed.size() == 1 and crashed[0][1] == path, "the report path is announced")
+	var report: Dictionary = JSON.parse_string(FileAccess.get_file_as_string(path))
+	expect(String(report.error).contains("forced panic"), "the error is in the report")
+	expect_eq((report.last_actions as Array).size(), 100, "the last 100 actions")
+	expect_eq(int(report.valid_actions), actions, "every action was valid")
+	# The player resumes from the last valid state: the same state, and the match goes on.
+	engine.paused = false
+	expect_eq(engine.resume_last_valid(["human", 1, 1, 1]), GuandanEngine.OK)
+	expect_eq(engine.get_state_hash(), hash, "resumed at the exact state")
+	expect_eq(engine.resume_last_valid(["human", 1, 1, 1]), GuandanEngine.ERR_NO_RECORD, "only once")
+	expect_logged("rejected with code %d" % GuandanEngine.ERR_NO_RECORD)
+	expect_eq(engine.set_auto_play(true), GuandanEngine.OK)
+	expect(await wait_until(func() -> bool: return engine.get_action_count() > actions + 5 or engine.is_match_over()), "the match goes on")
+	DirAccess.remove_absolute(path)

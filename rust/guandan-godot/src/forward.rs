@@ -24,6 +24,8 @@ pub enum Emit {
     AiThinking { seat: Seat },
     /// A call failed, or an AI problem was recovered from.
     Error { code: i64, message: String },
+    /// A fatal error stopped the match; `report` is the crash report's path.
+    Crashed { message: String, report: String },
 }
 
 /// Chooses the viewer and filters notices for it.

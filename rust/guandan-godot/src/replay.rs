@@ -479,6 +479,11 @@ impl ReplayRecorder {
     }
 }
 
+/// `user://crash` as an absolute path.
+pub fn crash_dir() -> PathBuf {
+    PathBuf::from(Os::singleton().get_user_data_dir().to_string()).join("crash")
+}
+
 /// `user://stats` as an absolute path.
 pub fn stats_dir() -> PathBuf {
     PathBuf::from(Os::singleton().get_user_data_dir().to_string()).join("stats")

@@ -218,3 +218,22 @@ func test_continue_resumes_a_left_match_during_a_tribute() -> void:
 
 func test_continue_resumes_a_left_match_during_a_return() -> void:
 	await _continue_in(GuandanEngine.PHASE_RETURN)
+
+
+func test_a_forced_engine_panic_offers_to_resume_from_the_last_valid_state() -> void:
+	table = await _open({seed = 14})
+	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
+	var hash: String = table.controller.state_hash()
+	expect_eq(table.controller.debug_force_panic(), GuandanEngine.ERR_INTERNAL)
+	expect_logged("[panic")
+	expect_logged("fatal error during debug_force_panic")
+	expect_logged("rejected with code %d" % GuandanEngine.ERR_INTERNAL)
+	expect(await wait_until(func() -> bool: return table.modal.is_open()), "the crash panel is shown")
+	expect(table.modal.button(&"resume") != null, "with Resume")
+	var report: String = table.controller.last_crash_report()
+	expect(FileAccess.file_exists(report), "the report is in user://crash/")
+	table.modal.press(&"resume")
+	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn again")
+	expect_eq(table.controller.state_hash(), hash, "resumed at the last valid state")
+	DirAccess.remove_absolute(report)
+	await frames(2)  # rows the re-announced deal cleared are queue_free'd: let them go

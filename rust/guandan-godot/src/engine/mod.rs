@@ -12,6 +12,7 @@
 //! signals behind the ones already waiting, keeping the order.
 
 mod ai;
+pub mod crash;
 mod state;
 
 use std::collections::VecDeque;
@@ -83,6 +84,10 @@ pub struct GuandanEngine {
     flushing: bool,
     traces: [Option<Trace>; 4],
     last_error: String,
+    /// After a fatal error: the valid part of the stopped match's record (`resume_last_valid`).
+    last_valid: Option<guandan_core::log::MatchLog>,
+    /// After a fatal error: the report's path.
+    last_crash_report: String,
 }
 
 #[godot_api]
@@ -104,6 +109,8 @@ impl INode for GuandanEngine {
             flushing: false,
             traces: Default::default(),
             last_error: String::new(),
+            last_valid: None,
+            last_crash_report: String::new(),
         }
     }
 
@@ -112,8 +119,14 @@ impl INode for GuandanEngine {
             return;
         }
         if !self.paused {
-            self.tick_clocks(delta);
-            self.run_ai();
+            let r = self.guard("process", |e| {
+                e.tick_clocks(delta);
+                e.run_ai();
+                Ok(())
+            });
+            if let Err(f) = r {
+                self.last_error = f.message;
+            }
         }
         self.flush();
     }
@@ -189,6 +202,9 @@ impl GuandanEngine {
     /// The play does not beat the table.
     #[constant]
     pub const ERR_CANNOT_BEAT: i64 = num(ErrorCode::CannotBeat);
+    /// An internal error: a fatal engine error was caught (see `crashed`).
+    #[constant]
+    pub const ERR_INTERNAL: i64 = num(ErrorCode::Internal);
     /// No match is running.
     #[constant]
     pub const ERR_NO_MATCH: i64 = num(ErrorCode::NoMatch);
@@ -308,6 +324,11 @@ impl GuandanEngine {
     /// player took it back.
     #[signal]
     fn controller_changed(seat: i64, ai: bool);
+    /// A fatal error inside the engine stopped the match (it never crashes the game): `report`
+    /// is the crash report written to `user://crash/` (the error and the last 100 actions);
+    /// `resume_last_valid(seats)` plays on from the last valid state.
+    #[signal]
+    fn crashed(message: GString, report: GString);
 
     // ----- match control -----
 
@@ -426,6 +447,46 @@ impl GuandanEngine {
             Ok(())
         })();
         self.finish("set_players", r)
+    }
+
+    // ----- fatal errors -----
+
+    /// After a fatal error (`crashed`): resumes the stopped match from its last valid state with
+    /// these seats (as in `start_match`), announced like `resume_from`. Returns `OK`,
+    /// `ERR_NO_RECORD` (no fatal error to recover from) or `ERR_BAD_ARGUMENT`.
+    #[func]
+    pub fn resume_last_valid(&mut self, seats: VarArray) -> i64 {
+        let r = (|| {
+            let seats = parse_seats(&seats)?;
+            let log = self.last_valid.clone().ok_or_else(|| Fail::new(ErrorCode::NoRecord, "no stopped match to resume"))?;
+            let (rt, notices) = Runtime::resume(log, seats, self.use_turn_timer).map_err(Fail::from)?;
+            self.install(rt, &notices);
+            self.last_valid = None;
+            Ok(())
+        })();
+        self.finish("resume_last_valid", r)
+    }
+
+    /// The path of the last crash report written by this engine, `""` if none.
+    #[func]
+    pub fn get_last_crash_report(&self) -> GString {
+        GString::from(self.last_crash_report.as_str())
+    }
+
+    /// Tests: a Rust panic inside a guarded engine call, after the match's state was read. The
+    /// guard turns it into `crashed` + a report; the call returns `ERR_INTERNAL`. Debug builds
+    /// only (elsewhere `ERR_BAD_ARGUMENT`).
+    #[func]
+    pub fn debug_force_panic(&mut self) -> i64 {
+        let r = if cfg!(debug_assertions) {
+            self.guard("debug_force_panic", |e| {
+                let seq = e.runtime.as_ref().map_or(0, |rt| rt.state().seq());
+                panic!("forced panic at seq {seq} (debug_force_panic)")
+            })
+        } else {
+            Err(Fail::bad_argument("debug_force_panic exists in debug builds only"))
+        };
+        self.finish("debug_force_panic", r)
     }
 
     // ----- auto-play (托管) -----
@@ -604,8 +665,41 @@ impl GuandanEngine {
         self.traces = Default::default();
     }
 
+    /// Runs `f`; a panic inside it is caught here (it never reaches Godot): the match is stopped,
+    /// a crash report written, `crashed` queued, and the record's valid part kept.
+    fn guard(&mut self, what: &str, f: impl FnOnce(&mut Self) -> Result<(), Fail>) -> Result<(), Fail> {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mut *self))) {
+            Ok(r) => r,
+            Err(payload) => Err(self.crashed(what, &crash::panic_message(payload.as_ref()))),
+        }
+    }
+
+    fn crashed(&mut self, what: &str, error: &str) -> Fail {
+        let log = self.runtime.as_ref().map(|rt| rt.log().clone());
+        let mut report_path = String::new();
+        if let Some(log) = &log {
+            let valid = crash::last_valid(log);
+            let report = crash::report(what, error, log, &valid);
+            match crash::write_report(&crate::replay::crash_dir(), &report) {
+                Ok(p) => report_path = p.to_string_lossy().into_owned(),
+                Err(f) => godot_warn!("GuandanEngine: the crash report could not be written: {}", f.message),
+            }
+            self.last_valid = Some(valid);
+        }
+        godot_warn!("GuandanEngine: fatal error during {what}; the match was stopped (report: {report_path})");
+        self.discard_match();
+        self.last_crash_report = report_path.clone();
+        let message = format!("fatal error during {what}: {error}");
+        self.queue.push_back(Emit::Crashed { message: message.clone(), report: report_path });
+        Fail::new(ErrorCode::Internal, message)
+    }
+
     /// The action `kind` for the viewer, applied by the runtime.
     fn act(&mut self, kind: ActionKind) -> Result<(), Fail> {
+        self.guard("act", |e| e.act_unguarded(kind))
+    }
+
+    fn act_unguarded(&mut self, kind: ActionKind) -> Result<(), Fail> {
         let rt = self.runtime.as_mut().ok_or_else(|| Fail::new(ErrorCode::NoMatch, "no match is running"))?;
         let seat = self
             .forward
@@ -742,6 +836,9 @@ impl GuandanEngine {
             Emit::ViewerChanged { seat } => return sig.viewer_changed().emit(i64::from(seat)),
             Emit::AiThinking { seat } => return sig.ai_thinking().emit(i64::from(seat)),
             Emit::Error { code, message } => return sig.error().emit(code, &GString::from(message.as_str())),
+            Emit::Crashed { message, report } => {
+                return sig.crashed().emit(&GString::from(message.as_str()), &GString::from(report.as_str()));
+            }
             Emit::Runtime(out) => out,
         };
         match out {
