@@ -25,14 +25,14 @@ func _init() -> void:
 	style.content_margin_bottom = 2
 	add_theme_stylebox_override(&"panel", style)
 	var row := HBoxContainer.new()
-	row.add_theme_constant_override(&"separation", 2)
+	row.add_theme_constant_override(&"separation", 0)
 	row.mouse_filter = Control.MOUSE_FILTER_IGNORE
 	add_child(row)
 	for i in 15:
 		var col := VBoxContainer.new()
 		col.add_theme_constant_override(&"separation", -4)
 		col.mouse_filter = Control.MOUSE_FILTER_IGNORE
-		col.custom_minimum_size = Vector2(24, 0)
+		col.custom_minimum_size = Vector2(22, 0)
 		row.add_child(col)
 		var rank := Label.new()
 		rank.add_theme_font_size_override(&"font_size", 13)

@@ -77,5 +77,5 @@ static func apply(t: Control) -> void:
 	var counter: CardCounterView = t.counter_view
 	counter.reset_size()
 	counter.position = Vector2(m.position.x + 6.0, m.position.y + 4.0)
-	t.training.layout(m, s)
+	t.training.layout(m, s, counter.size.y + 6.0 if counter.visible else 0.0)
 	zone.relayout(t.level)
