@@ -66,7 +66,8 @@ mod tests {
     #[test]
     fn a_report_holds_the_last_100_actions_and_the_valid_record() {
         let ai = || Controller::Ai(AiProfile::level(AiLevel::L1));
-        let cfg = RuntimeConfig { seed: 4, rules: RuleConfig::competition(), seats: [ai(), ai(), ai(), ai()], clocks: false };
+        let cfg =
+            RuntimeConfig { seed: 4, rules: RuleConfig::competition(), seats: [ai(), ai(), ai(), ai()], clocks: false };
         let (mut rt, _) = Runtime::start(cfg).unwrap();
         for _ in 0..150 {
             rt.decide_now();

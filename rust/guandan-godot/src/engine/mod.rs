@@ -458,7 +458,8 @@ impl GuandanEngine {
     pub fn resume_last_valid(&mut self, seats: VarArray) -> i64 {
         let r = (|| {
             let seats = parse_seats(&seats)?;
-            let log = self.last_valid.clone().ok_or_else(|| Fail::new(ErrorCode::NoRecord, "no stopped match to resume"))?;
+            let log =
+                self.last_valid.clone().ok_or_else(|| Fail::new(ErrorCode::NoRecord, "no stopped match to resume"))?;
             let (rt, notices) = Runtime::resume(log, seats, self.use_turn_timer).map_err(Fail::from)?;
             self.install(rt, &notices);
             self.last_valid = None;
