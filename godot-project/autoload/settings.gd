@@ -33,6 +33,8 @@ const DEFAULTS := {
 	&"history_rounds": 4,  # rounds kept in the play history sidebar (3..5)
 	&"history_open": true,  # play history sidebar expanded
 	&"group_view": false,  # hand shown by groups (singles, pairs, …) instead of by rank
+	&"card_counter": false,  # matches: show the card counter (training always shows it)
+	&"auto_play_on_timeouts": true,  # matches: two turn timeouts in a row hand the seat to the AI
 	&"rules_preset": "competition",
 	&"ai_levels": [2, 2, 2],  # AI difficulty of seats 1..3 (1 easy, 2 normal, 3 hard)
 }

@@ -1,8 +1,9 @@
 extends Control
-## Main menu: Training, Play (full match), Replays, Settings, Quit; the rule preset and the AI
+## Main menu: Continue (an unfinished match left or closed), Training, Play (full match),
+## Replays, Statistics, Settings, Quit; the rule preset and the AI
 ## difficulty of each other seat (saved in the settings), and a language switch.
 
-const RULES: Array[String] = ["competition", "huaian", "house"]
+const RULES: Array[String] = ["competition", "huaian", "house", "no_shuffle"]
 const LEVEL_KEYS: Array[String] = ["AI_EASY", "AI_NORMAL", "AI_HARD"]
 ## Seats 1..3 as the menu names them.
 const SEAT_KEYS: Array[String] = ["SEAT_EAST_OPPONENT", "SEAT_NORTH_PARTNER", "SEAT_WEST_OPPONENT"]
@@ -38,15 +39,34 @@ func _ready() -> void:
 	var buttons := UiKit.vbox(12)
 	buttons.custom_minimum_size.x = 300
 	row.add_child(buttons)
+	var resume := MatchController.continue_config()
+	if resume != null:
+		var cont := UiKit.button("MENU_CONTINUE", EventBus.match_requested.emit.bind(resume))
+		cont.name = "Continue"
+		cont.add_theme_color_override(&"font_color", Color(0.98, 0.85, 0.45))
+		cont.tooltip_text = tr("CONTINUE_HINT_FMT").format({mode = tr("MODE_TRAINING" if resume.mode == &"training" else "MODE_MATCH")})
+		buttons.add_child(cont)
+		var what := UiKit.label(cont.tooltip_text, 16, Color(1, 1, 1, 0.7))
+		what.name = "ContinueInfo"
+		what.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+		what.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
+		buttons.add_child(what)
 	_training = UiKit.button("MENU_TRAINING", _start.bind(&"training"))
 	_training.name = "Training"
 	buttons.add_child(_training)
 	var play := UiKit.button("MENU_PLAY", _start.bind(&"match"))
 	play.name = "Play"
 	buttons.add_child(play)
+	var records_row := UiKit.hbox(12)
+	buttons.add_child(records_row)
 	var replays := UiKit.button("MENU_REPLAYS", EventBus.screen_requested.emit.bind(&"replays"))
 	replays.name = "Replays"
-	buttons.add_child(replays)
+	replays.size_flags_horizontal = Control.SIZE_EXPAND_FILL
+	records_row.add_child(replays)
+	var stats := UiKit.button("MENU_STATS", EventBus.screen_requested.emit.bind(&"stats"))
+	stats.name = "Stats"
+	stats.size_flags_horizontal = Control.SIZE_EXPAND_FILL
+	records_row.add_child(stats)
 	var settings := UiKit.button("MENU_SETTINGS", EventBus.screen_requested.emit.bind(&"settings"))
 	settings.name = "Settings"
 	buttons.add_child(settings)
@@ -63,7 +83,7 @@ func _ready() -> void:
 	grid.add_theme_constant_override(&"v_separation", 10)
 	options.add_child(grid)
 	grid.add_child(UiKit.label("MENU_RULES", 22))
-	_rules = UiKit.options(["RULES_COMPETITION", "RULES_HUAIAN", "RULES_HOUSE"],
+	_rules = UiKit.options(["RULES_COMPETITION", "RULES_HUAIAN", "RULES_HOUSE", "RULES_NO_SHUFFLE"],
 			RULES.find(Settings.get_value(&"rules_preset")))
 	_rules.name = "Rules"
 	_rules.item_selected.connect(func(i: int) -> void: Settings.set_value(&"rules_preset", RULES[i]))
@@ -102,7 +122,9 @@ func match_config(mode: StringName) -> MatchConfig:
 	var levels: Array[int] = []
 	for o in _levels:
 		levels.append(o.selected + 1)
-	return MatchConfig.with({mode = mode, rules = RULES[maxi(_rules.selected, 0)], ai_levels = levels})
+	return MatchConfig.with({mode = mode, rules = RULES[maxi(_rules.selected, 0)], ai_levels = levels,
+		card_counter = 1 if mode == &"training" or Settings.get_value(&"card_counter") else 0,
+		auto_play_after_timeouts = 2 if Settings.get_value(&"auto_play_on_timeouts") else 0})
 
 
 func _start(mode: StringName) -> void:

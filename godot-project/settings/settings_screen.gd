@@ -12,6 +12,8 @@ const ROWS := [
 	[&"hints", "SET_HINTS", "toggle"],
 	[&"why_panel", "SET_WHY_PANEL", "toggle"],
 	[&"heat_map", "SET_HEAT_MAP", "toggle"],
+	[&"card_counter", "SET_CARD_COUNTER", "toggle"],
+	[&"auto_play_on_timeouts", "SET_AUTO_PLAY_TIMEOUTS", "toggle"],
 	[&"ai_debug", "SET_AI_DEBUG", "toggle"],
 	[&"low_perf", "SET_LOW_PERF", "toggle"],
 	[&"card_size", "SET_CARD_SIZE", "choice", [0.85, 1.0, 1.15], ["SIZE_SMALL", "SIZE_NORMAL", "SIZE_LARGE"]],

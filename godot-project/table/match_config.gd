@@ -28,6 +28,14 @@ extends Resource
 @export var turn_time_limit_s := -1
 ## Save the match as a replay record (off in tests that must leave no files).
 @export var save_record := true
+## Continue a saved match: the record name (user://records/<name>.jsonl) to resume at its end;
+## "" = a new match.
+@export var resume_record := ""
+## The card counter (记牌器): -1 = the mode's default (on in training), 0 = off, 1 = on.
+@export_range(-1, 1) var card_counter := -1
+## Consecutive turn timeouts of the player after which the AI plays for them (auto-play,
+## 托管); 0 = never.
+@export var auto_play_after_timeouts := 2
 
 
 ## A config with these fields set, e.g. `MatchConfig.with({mode = &"match", seed = 5})`; `seed`
@@ -54,6 +62,11 @@ static func with(fields: Dictionary) -> MatchConfig:
 ## Whether the turn clock runs.
 func uses_turn_timer() -> bool:
 	return mode == &"match" if turn_timer < 0 else turn_timer == 1
+
+
+## Whether the card counter is shown.
+func uses_card_counter() -> bool:
+	return mode == &"training" if card_counter < 0 else card_counter == 1
 
 
 ## The same match again with a fresh seed ("Play again").

@@ -16,6 +16,12 @@ signal event_received(event: Dictionary)
 ## Signal name -> its argument names, read from ClassDB (never copied by hand).
 static var _signal_args := {}
 
+## The local player's name in records: statistics are kept under it.
+const LOCAL_PLAYER := "You"
+## Where the match to continue is remembered (record name + config), written when the player
+## leaves an unfinished match or the app closes.
+const CONTINUE_PATH := "user://continue.tres"
+
 ## The configuration of the running match (null before `start`).
 var config: MatchConfig
 var engine: GuandanEngine
@@ -25,6 +31,11 @@ var advisor: MoveAdvisor
 var record_name := ""
 ## The record being played back (`open_record`), or null.
 var recorder: ReplayRecorder
+## The local player's turn timeouts in a row (reset when they act themselves); at the config's
+## `auto_play_after_timeouts` the AI takes the seat over.
+var timeouts_in_a_row := 0
+## The seats the match was started with (to resume after a fatal error).
+var _seats: Array = []
 
 
 ## GuandanEngine's signals and their argument names: `{&"cards_played": ["seat", "play"], …}`.
@@ -76,11 +87,91 @@ func start(cfg: MatchConfig) -> int:
 		config.has_seed = true
 	record_name = "match_%s_%d" % [Time.get_datetime_string_from_system(false).replace(":", "-").replace("T", "_"),
 		absi(config.seed) % 100000]
+	timeouts_in_a_row = 0
+	_seats = seats
+	if config.resume_record != "":
+		return _resume(seats)
 	var rules := _rules(config.rules)
 	if config.turn_time_limit_s >= 0 and rules != null:
 		rules = rules.duplicate()
 		rules.turn_time_limit_s = config.turn_time_limit_s
-	return engine.start_match(rules, seats, config.seed)
+	var code := engine.start_match(rules, seats, config.seed)
+	if code == GuandanEngine.OK:
+		var you := "" if config.all_ai else LOCAL_PLAYER
+		engine.set_players(PackedStringArray([you, "", "", ""]), String(config.mode))
+	return code
+
+
+## Resumes the saved record `config.resume_record` at its end (the same record file is then
+## saved again). Returns the recorder's or the engine's code.
+func _resume(seats: Array) -> int:
+	var rec := ReplayRecorder.new()
+	var code := rec.load(config.resume_record)
+	if code == GuandanEngine.OK:
+		code = rec.seek(rec.get_action_count())
+	if code == GuandanEngine.OK:
+		code = engine.resume_from(rec, seats)
+	if code == GuandanEngine.OK:
+		record_name = config.resume_record
+		config.seed = engine.get_seed()
+	else:
+		_write_load_failure(config.resume_record, code, rec.get_last_error() if not rec.has_record() else engine.get_last_error())
+		forget_continue()
+	return code
+
+
+## A record that cannot be continued: the error goes to user://crash/ like an engine crash.
+static func _write_load_failure(record: String, code: int, message: String) -> String:
+	DirAccess.make_dir_recursive_absolute("user://crash")
+	var path := "user://crash/load_%d.json" % Time.get_unix_time_from_system()
+	var f := FileAccess.open(path, FileAccess.WRITE)
+	if f == null:
+		return ""
+	f.store_string(JSON.stringify({error = message, code = code, during = "continue", record = record}, "  "))
+	f.close()
+	return path
+
+
+## After a fatal engine error (the `crashed` event): plays on from the last valid state.
+func resume_after_crash() -> int:
+	return engine.resume_last_valid(_seats) if engine != null else GuandanEngine.ERR_NO_MATCH
+
+
+## The path of the last crash report ("" if none).
+func last_crash_report() -> String:
+	return engine.get_last_crash_report() if engine != null else ""
+
+
+## Tests (debug builds): a Rust panic inside a guarded engine call.
+func debug_force_panic() -> int:
+	return engine.debug_force_panic() if engine != null else GuandanEngine.ERR_NO_MATCH
+
+
+## Remembers this match for "Continue" (after saving its record); returns false when there is
+## nothing to continue (no record, or the match is over).
+func remember_for_continue(saved_record: String) -> bool:
+	if saved_record == "" or config == null or not has_match() or engine.is_match_over():
+		forget_continue()
+		return false
+	var c: MatchConfig = config.duplicate(true)
+	c.resume_record = saved_record
+	return ResourceSaver.save(c, CONTINUE_PATH) == OK
+
+
+## The match to continue (a MatchConfig with `resume_record`), or null when there is none or its
+## record is gone.
+static func continue_config() -> MatchConfig:
+	if not FileAccess.file_exists(CONTINUE_PATH):
+		return null
+	var c := ResourceLoader.load(CONTINUE_PATH, "", ResourceLoader.CACHE_MODE_IGNORE) as MatchConfig
+	if c == null or c.resume_record == "" or not (c.resume_record in ReplayRecorder.list_records()):
+		return null
+	return c
+
+
+static func forget_continue() -> void:
+	if FileAccess.file_exists(CONTINUE_PATH):
+		DirAccess.remove_absolute(ProjectSettings.globalize_path(CONTINUE_PATH))
 
 
 ## Ends the match without a result (nothing of it arrives later).
@@ -165,19 +256,47 @@ func last_error() -> String:
 # --- the local player's actions (each returns the engine's code; 0 = OK) -------------------------
 
 func play(cards: PackedInt32Array, reading := -1) -> int:
-	return engine.play(cards, reading) if engine != null else GuandanEngine.ERR_NO_MATCH
+	return _acted(engine.play(cards, reading)) if engine != null else GuandanEngine.ERR_NO_MATCH
 
 
 func pass_turn() -> int:
-	return engine.pass_turn() if engine != null else GuandanEngine.ERR_NO_MATCH
+	return _acted(engine.pass_turn()) if engine != null else GuandanEngine.ERR_NO_MATCH
 
 
 func give_tribute(card: int) -> int:
-	return engine.give_tribute(card) if engine != null else GuandanEngine.ERR_NO_MATCH
+	return _acted(engine.give_tribute(card)) if engine != null else GuandanEngine.ERR_NO_MATCH
 
 
 func return_card(card: int) -> int:
-	return engine.return_card(card) if engine != null else GuandanEngine.ERR_NO_MATCH
+	return _acted(engine.return_card(card)) if engine != null else GuandanEngine.ERR_NO_MATCH
+
+
+## Auto-play (托管): the AI plays the local seat (true) or gives it back (false). The change
+## arrives as a `controller_changed` event. Returns the engine's code.
+func set_auto_play(on: bool) -> int:
+	if engine == null:
+		return GuandanEngine.ERR_NO_MATCH
+	timeouts_in_a_row = 0
+	return engine.set_auto_play(on)
+
+
+func is_auto_play() -> bool:
+	return engine != null and engine.is_auto_play()
+
+
+## The card counter of the local player: {ranks: 15 counts (2..A, small joker, big joker) of the
+## cards the other three still hold, wilds, total}; {} without a local player.
+func card_counter() -> Dictionary:
+	if advisor == null or local_seat() < 0:
+		return {}
+	return advisor.card_counter()
+
+
+## The player acted themselves: the run of timeouts is broken.
+func _acted(code: int) -> int:
+	if code == GuandanEngine.OK:
+		timeouts_in_a_row = 0
+	return code
 
 
 ## Proposes that the local team surrenders (AI seats accept at once, so the match ends).
@@ -244,6 +363,30 @@ func save_record() -> String:
 	if rec.record(engine) != GuandanEngine.OK:
 		return ""
 	return record_name if rec.save(record_name) == GuandanEngine.OK else ""
+
+
+## Player statistics over the saved records (ReplayRecorder.stats_json, parsed): {origin,
+## records, damaged, stats: {players, matches}, path}. Rebuilt in Rust when the stored file is
+## missing, damaged or stale.
+static func stats(rebuild := false) -> Dictionary:
+	var d: Variant = JSON.parse_string(ReplayRecorder.stats_json(rebuild))
+	return d if d is Dictionary else {}
+
+
+## Copies the statistics file to `dir` (default: the user's documents folder, else
+## user://stats/export) as guandan_stats.json; returns the path written, or "".
+static func export_stats(dir := "") -> String:
+	var st := stats()
+	var src := String(st.get("path", ""))
+	if src == "" or not FileAccess.file_exists(src):
+		return ""
+	if dir == "":
+		dir = OS.get_system_dir(OS.SYSTEM_DIR_DOCUMENTS)
+		if dir == "" or not DirAccess.dir_exists_absolute(dir):
+			dir = ProjectSettings.globalize_path("user://stats/export")
+	DirAccess.make_dir_recursive_absolute(dir)
+	var dest := dir.path_join("guandan_stats.json")
+	return dest if DirAccess.copy_absolute(src, dest) == OK else ""
 
 
 ## The saved records (user://records), newest first.
@@ -360,6 +503,11 @@ func _forward(...args: Array) -> void:
 	for i in mini(names.size(), args.size()):
 		event[names[i]] = args[i]
 	event_received.emit(event)
+	if name == &"turn_timed_out" and int(event.seat) == local_seat():
+		timeouts_in_a_row += 1
+		var limit := config.auto_play_after_timeouts if config != null else 0
+		if limit > 0 and timeouts_in_a_row >= limit and not engine.is_auto_play():
+			engine.set_auto_play(true)
 
 
 ## The AI profile resource of a level (res://resources/ai/easy|medium|hard.tres), a copy with

@@ -1,11 +1,12 @@
 class_name SeatBadge
 extends PanelContainer
 ## One seat at the table as the others see it: name, team, a card back with the number of cards
-## left (no per-card nodes for hidden hands), the finishing place, "thinking…", a turn highlight
-## and the seat's countdown bar.
+## left (no per-card nodes for hidden hands), the finishing place, "thinking…", a turn highlight,
+## the seat's countdown bar, and during auto-play (托管) a blinking border and "AI Auto-Play".
 
 const ACTIVE_BORDER := Color(1.0, 0.84, 0.3)
 const WARN_COLOR := Color(1.0, 0.45, 0.35)
+const AUTO_PLAY_COLOR := Color(0.35, 0.8, 1.0)
 
 var seat := 0
 ## Cards left; -1 hides the count (the local player's own badge).
@@ -25,6 +26,12 @@ var active := false:
 	set(v):
 		active = v
 		_update_style()
+## The AI plays this seat for its player (auto-play): blinking border and label.
+var auto_play := false:
+	set(v):
+		auto_play = v
+		_update()
+		_update_blink()
 ## At or below this many cards the count turns red (announced by the engine's cards_left).
 var warn_at := 10
 var ai_level := 0
@@ -36,6 +43,8 @@ var _place: Label
 var _back: CardView
 var _bar: ProgressBar
 var _style: StyleBoxFlat
+var _auto: Label
+var _blink: Tween
 var _deadline_ms := 0
 var _limit_ms := 0
 
@@ -82,6 +91,12 @@ func _init(seat_index: int, with_back := true) -> void:
 	_sub.add_theme_font_size_override(&"font_size", 15)
 	_sub.add_theme_color_override(&"font_color", Color(0.85, 0.9, 0.85, 0.85))
 	col.add_child(_sub)
+	_auto = Label.new()
+	_auto.name = "AutoPlay"
+	_auto.add_theme_font_size_override(&"font_size", 16)
+	_auto.add_theme_color_override(&"font_color", AUTO_PLAY_COLOR)
+	_auto.visible = false
+	col.add_child(_auto)
 	_place = Label.new()
 	_place.add_theme_font_size_override(&"font_size", 18)
 	_place.add_theme_color_override(&"font_color", Color(1.0, 0.85, 0.35))
@@ -97,7 +112,7 @@ func _init(seat_index: int, with_back := true) -> void:
 
 func _ready() -> void:
 	_update()
-	_update_style()
+	_update_blink()
 
 
 ## Starts (limit > 0) or hides (limit 0) the countdown bar.
@@ -140,6 +155,8 @@ func _update() -> void:
 		sub += " · " + tr("THINKING")
 	_sub.text = sub
 	_place.text = UiKit.place_text(place) if place > 0 else ""
+	_auto.text = tr("AUTO_PLAY_LABEL")
+	_auto.visible = auto_play
 	_place.visible = place > 0
 	if _count != null:
 		_count.text = str(count) if count >= 0 else ""
@@ -147,8 +164,33 @@ func _update() -> void:
 		_back.modulate.a = 0.35 if count == 0 else 1.0
 
 
+## Whether the auto-play border is blinking (for tests).
+func is_blinking() -> bool:
+	return _blink != null and _blink.is_valid() and _blink.is_running()
+
+
+func _update_blink() -> void:
+	if _blink != null:
+		_blink.kill()
+		_blink = null
+	if auto_play and is_inside_tree():
+		# The border fades between the auto-play colour and transparent, twice a second.
+		_blink = create_tween().set_loops()
+		_blink.tween_method(_set_blink, 1.0, 0.15, 0.5)
+		_blink.tween_method(_set_blink, 0.15, 1.0, 0.5)
+	_update_style()
+
+
+func _set_blink(alpha: float) -> void:
+	_style.border_color = Color(AUTO_PLAY_COLOR, alpha)
+
+
 func _update_style() -> void:
 	if _style == null:
+		return
+	if auto_play:
+		_style.set_border_width_all(4)
+		_style.shadow_size = 0
 		return
 	_style.border_color = ACTIVE_BORDER if active else Color(0.91, 0.76, 0.44, 0.35)
 	_style.set_border_width_all(4 if active else 2)

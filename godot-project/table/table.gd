@@ -53,6 +53,10 @@ var sort_button: Button
 var readings_box: HBoxContainer
 var history_button: Button
 var heat_button: Button  # training only
+## Auto-play (托管) toggle: the AI plays the player's seat while it is down.
+var auto_button: Button
+## The card counter (记牌器); hidden when the config turns it off.
+var counter_view: CardCounterView
 ## Nodes placed by TableLayout.
 var frame: Control
 var top_bar: HBoxContainer
@@ -78,6 +82,8 @@ var can_pass := false
 ## What the player must do now: &"" (nothing), &"play", &"tribute", &"return".
 var duty: StringName = &""
 var match_over := false
+## The AI plays the player's seat (auto-play): no duties are offered to the player.
+var auto_play := false
 var last_record := ""
 
 var _level_label: Label
@@ -169,6 +175,16 @@ func _build() -> void:
 		heat_button.toggle_mode = true
 		heat_button.button_pressed = Settings.get_value(&"heat_map")
 		top_bar.add_child(heat_button)
+	if not config.all_ai:
+		auto_button = UiKit.button("BTN_AUTO_PLAY", func() -> void:
+			var code := controller.set_auto_play(auto_button.button_pressed)
+			if code != 0:
+				auto_button.set_pressed_no_signal(auto_play)
+				show_error(code), 18, Vector2(0, 44))
+		auto_button.name = "AutoPlayButton"
+		auto_button.focus_mode = Control.FOCUS_NONE
+		auto_button.toggle_mode = true
+		top_bar.add_child(auto_button)
 	history_button = UiKit.button("HISTORY_TITLE", _toggle_history, 18, Vector2(0, 44))
 	history_button.name = "HistoryButton"
 	history_button.focus_mode = Control.FOCUS_NONE
@@ -186,6 +202,11 @@ func _build() -> void:
 	zone = PlayZone.new()
 	zone.name = "PlayZone"
 	frame.add_child(zone)
+
+	counter_view = CardCounterView.new()
+	counter_view.visible = config.uses_card_counter() and not config.all_ai
+	frame.add_child(counter_view)
+	became_idle.connect(update_counter)
 
 	history = HistoryPanel.new()
 	frame.add_child(history)
@@ -295,6 +316,8 @@ func lock_input(locked: bool) -> void:
 # --- the player's duties and buttons -------------------------------------------------------------
 
 func begin_duty(what: StringName) -> void:
+	if auto_play:
+		return
 	duty = what
 	hand.clear_selection()
 	training.on_duty(what)
@@ -319,7 +342,7 @@ func start_turn(seat: int, pass_ok: bool, time_limit: float) -> void:
 	for s in 4:
 		badges[s].active = s == seat
 		badges[s].set_countdown(time_limit if s == seat and s != local_seat else 0.0)
-	if seat == local_seat and not spectator:
+	if seat == local_seat and not spectator and not auto_play:
 		begin_duty(&"play")
 		_turn_limit_ms = int(time_limit * 1000.0)
 		_turn_deadline_ms = Time.get_ticks_msec() + _turn_limit_ms
@@ -330,6 +353,47 @@ func start_turn(seat: int, pass_ok: bool, time_limit: float) -> void:
 		if duty == &"play":
 			duty = &""
 	refresh_controls()
+
+
+## Auto-play went on or off for the player's seat (controller_changed): the seat blinks with
+## "AI Auto-Play" and no duty is offered while the AI plays; taken back, the engine announces the
+## seat's duty again.
+func show_auto_play(on: bool) -> void:
+	auto_play = on
+	badges[local_seat].auto_play = on
+	if auto_button != null:
+		auto_button.set_pressed_no_signal(on)
+	if on:
+		end_duty()
+		hand.clear_selection()
+		hand.set_hinted(PackedInt32Array())
+		toast(tr("AUTO_PLAY_ON"))
+	else:
+		toast(tr("AUTO_PLAY_OFF"))
+	refresh_controls()
+
+
+## A fatal engine error stopped the match (its report is in user://crash/): offers to resume
+## from the last valid state, or to leave.
+func show_crash(report: String) -> void:
+	end_duty()
+	modal.open(tr("CRASH_TITLE"), [tr("CRASH_TEXT"), report.get_file()], [[&"resume", "CRASH_RESUME"], [&"menu", "BTN_LEAVE"]])
+	var choice: StringName = await modal.closed
+	if _closing:
+		return
+	if choice == &"resume":
+		var code := controller.resume_after_crash()
+		if code != 0:
+			show_error(code)
+	else:
+		EventBus.screen_requested.emit(&"menu")
+
+
+## Shows the card counter of the state on screen (called when the table is idle, so the counts
+## never run ahead of what has been drawn).
+func update_counter() -> void:
+	if counter_view.visible and controller.has_match():
+		counter_view.show_counts(controller.card_counter())
 
 
 func refresh_controls() -> void:
@@ -474,11 +538,22 @@ func _on_grouping_requested(_at: Vector2) -> void:
 			_on_sort_pressed()
 
 
-## Leaves for the menu, saving the match so far as a replay.
+## Leaves for the menu, saving the match so far as a replay and remembering it for "Continue".
 func leave() -> void:
-	if not match_over:
-		last_record = controller.save_record()
+	save_for_continue()
 	EventBus.screen_requested.emit(&"menu")
+
+
+## Saves the unfinished match (record + the Continue entry); the app closing does it too.
+func save_for_continue() -> void:
+	if not match_over and not config.all_ai:
+		last_record = controller.save_record()
+		controller.remember_for_continue(last_record)
+
+
+func _notification(what: int) -> void:
+	if what == NOTIFICATION_WM_CLOSE_REQUEST or what == NOTIFICATION_APPLICATION_PAUSED:
+		save_for_continue()
 
 
 func _toggle_history() -> void:

@@ -36,6 +36,8 @@ const HANDLERS := {
 	&"ai_decided": &"_on_ai_decided",
 	&"turn_timed_out": &"_on_turn_timed_out",
 	&"error": &"_on_error",
+	&"controller_changed": &"_on_controller_changed",
+	&"crashed": &"_on_crashed",
 }
 
 var table: Control  # table.gd
@@ -344,6 +346,7 @@ func _on_surrender(_e: Dictionary) -> void:
 
 func _on_match_ended(e: Dictionary) -> void:
 	table.match_over = true
+	MatchController.forget_continue()
 	table.duty = &""
 	var winner := int(e.winner_team)
 	var my_team: int = 0 if table.spectator else table.local_seat % 2
@@ -395,6 +398,18 @@ func _on_turn_timed_out(e: Dictionary) -> void:
 
 func _on_error(e: Dictionary) -> void:
 	table.show_error(int(e.code))
+
+
+func _on_crashed(e: Dictionary) -> void:
+	await table.show_crash(String(e.report))
+
+
+func _on_controller_changed(e: Dictionary) -> void:
+	var seat := int(e.seat)
+	if seat == table.local_seat and not table.spectator:
+		table.show_auto_play(bool(e.ai))
+	else:
+		table.badges[seat].auto_play = bool(e.ai)
 
 
 # --- animation helpers ---------------------------------------------------------------------------

@@ -74,5 +74,8 @@ static func apply(t: Control) -> void:
 	var tribute: TributePanel = t.tribute_panel
 	tribute.center = Vector2(m.get_center().x, (zone.slot_centers[2].y + zone.slot_centers[0].y) / 2.0)
 	tribute.place()
-	t.training.layout(m, s)
+	var counter: CardCounterView = t.counter_view
+	counter.reset_size()
+	counter.position = Vector2(m.position.x + 6.0, m.position.y + 4.0)
+	t.training.layout(m, s, counter.size.y + 6.0 if counter.visible else 0.0)
 	zone.relayout(t.level)

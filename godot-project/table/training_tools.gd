@@ -43,9 +43,10 @@ func _ready() -> void:
 	add_child(_debug)
 
 
-func layout(middle: Rect2, _frame_size: Vector2) -> void:
+## `top` leaves room above the "why" panel (the card counter sits there).
+func layout(middle: Rect2, _frame_size: Vector2, top := 0.0) -> void:
 	var w := clampf(middle.size.x * 0.26, 220.0, 340.0)
-	_why.position = Vector2(middle.position.x + 6.0, middle.position.y + 4.0)
+	_why.position = Vector2(middle.position.x + 6.0, middle.position.y + 4.0 + top)
 	# An autowrapping label needs a width, or its container grows it one word per line.
 	_why_label.custom_minimum_size = Vector2(w - 32.0, 0)
 	_why.reset_size()

@@ -3,7 +3,7 @@ extends Control
 ## with a short fade during which input is blocked.
 ##
 ## Screens: &"menu", &"table" (after EventBus.match_requested), &"replays", &"replay" (after
-## EventBus.replay_requested), &"settings". A screen scene may define `open(params: Dictionary)`;
+## EventBus.replay_requested), &"settings", &"stats". A screen scene may define `open(params: Dictionary)`;
 ## it is called before the screen enters the tree.
 
 const SCREENS := {
@@ -12,6 +12,7 @@ const SCREENS := {
 	&"replays": "res://replay/replay_list.tscn",
 	&"replay": "res://replay/replay_player.tscn",
 	&"settings": "res://settings/settings_screen.tscn",
+	&"stats": "res://stats/stats_screen.tscn",
 }
 
 var current: Control

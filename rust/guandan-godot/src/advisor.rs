@@ -197,6 +197,19 @@ impl MoveAdvisor {
         engine.bind().trace(seat).map_or_else(VarDictionary::new, convert::trace_dict)
     }
 
+    /// The card counter (记牌器) of the local player: how many cards the three other players
+    /// still hold, `{ranks, wilds, total}` — `ranks` has 15 counts for ranks 2–14 (A), then the
+    /// small joker and the big joker; `wilds` how many of them are wilds. Computed from the local
+    /// player's own view (two decks minus the hand minus the cards played in this deal), never
+    /// from hidden hands. `{}` without a match or a human seat.
+    #[func]
+    pub fn card_counter(&self) -> VarDictionary {
+        let Some(view) = self.view("card_counter") else { return VarDictionary::new() };
+        let c = crate::counter::Counter::of_view(&view);
+        let ranks: PackedInt32Array = c.by_rank.iter().map(|&n| i32::from(n)).collect();
+        vdict! { "ranks" => &ranks, "wilds" => i64::from(c.wilds), "total" => i64::from(c.total()) }
+    }
+
     /// Competition notation of one card id (`S2`, `HT`, `SB` small joker, `HR` big joker).
     /// An id outside 0..107 gives `""` and a warning.
     #[func]

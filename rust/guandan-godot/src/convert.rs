@@ -193,10 +193,21 @@ pub fn signal_dict(e: &Emit) -> Option<VarDictionary> {
             set("message", message.as_str().to_variant());
             return Some(d);
         }
+        Emit::Crashed { message, report } => {
+            set("signal", "crashed".to_variant());
+            set("message", message.as_str().to_variant());
+            set("report", report.as_str().to_variant());
+            return Some(d);
+        }
         Emit::Runtime(out) => out,
     };
     match out {
-        Out::MatchStarted { .. } | Out::ControllerChanged { .. } => return None,
+        Out::MatchStarted { .. } => return None,
+        Out::ControllerChanged { seat, ai } => {
+            set("signal", "controller_changed".to_variant());
+            set("seat", i64::from(*seat).to_variant());
+            set("ai", ai.to_variant());
+        }
         Out::DealStarted { deal_no, level, declarer } => {
             set("signal", "deal_started".to_variant());
             set("deal_no", i64::from(*deal_no).to_variant());

@@ -14,7 +14,7 @@ use guandan_runtime::{Notice, Out, Runtime, Viewer};
 /// One signal of `GuandanEngine`, in order.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Emit {
-    /// A runtime notice the viewer may see (never `MatchStarted` or `ControllerChanged`).
+    /// A runtime notice the viewer may see (never `MatchStarted`).
     Runtime(Out),
     /// The match started (or was resumed); `local` is the viewer's seat, `None` when omniscient.
     MatchStarted { seed: u64, local: Option<Seat> },
@@ -24,6 +24,8 @@ pub enum Emit {
     AiThinking { seat: Seat },
     /// A call failed, or an AI problem was recovered from.
     Error { code: i64, message: String },
+    /// A fatal error stopped the match; `report` is the crash report's path.
+    Crashed { message: String, report: String },
 }
 
 /// Chooses the viewer and filters notices for it.
@@ -34,17 +36,22 @@ pub struct Forwarder {
     sent_hand: Option<CardSet>,
     /// The viewer never changes (a replay's omniscient reader).
     fixed: bool,
+    /// Seats the host's people own (bit per seat): the human seats when the match started or
+    /// resumed. An owned seat handed to the AI (auto-play) stays a possible viewer, so its
+    /// player keeps seeing their own hand and nothing more.
+    owners: u8,
 }
 
 impl Forwarder {
     /// The viewer of a new or resumed match.
     pub fn new(rt: &Runtime) -> Forwarder {
-        Forwarder { viewer: choose(rt, Viewer::Omniscient), sent_hand: None, fixed: false }
+        let owners = (0..4u8).filter(|&s| !rt.is_ai(s)).fold(0, |m, s| m | 1 << s);
+        Forwarder { viewer: choose(rt, Viewer::Omniscient, owners), sent_hand: None, fixed: false, owners }
     }
 
     /// A viewer that sees every card (replays), with no hand updates.
     pub fn omniscient() -> Forwarder {
-        Forwarder { viewer: Viewer::Omniscient, sent_hand: None, fixed: true }
+        Forwarder { viewer: Viewer::Omniscient, sent_hand: None, fixed: true, owners: 0 }
     }
 
     pub fn viewer(&self) -> Viewer {
@@ -62,7 +69,7 @@ impl Forwarder {
     /// What the viewer receives of `notices`, the runtime's answer to the last call (`rt` is the
     /// state after it). Switches the hot-seat viewer when another human must act now.
     pub fn forward(&mut self, rt: &Runtime, notices: &[Notice]) -> Vec<Emit> {
-        let next = if self.fixed { self.viewer } else { choose(rt, self.viewer) };
+        let next = if self.fixed { self.viewer } else { choose(rt, self.viewer, self.owners) };
         let mut out = Vec::with_capacity(notices.len() + 2);
         let split = match next {
             Viewer::Seat(s) if next != self.viewer => {
@@ -98,8 +105,6 @@ impl Forwarder {
                 self.sent_hand = None;
                 out.push(Emit::MatchStarted { seed: *seed, local: self.local() })
             }
-            // The engine never hands seats over (no `set_controller`), so it has no signal for it.
-            Out::ControllerChanged { .. } => {}
             Out::HandChanged { seat, hand } => {
                 // Only the viewer's own hand; an omniscient viewer reads hands with getters.
                 if self.viewer == Viewer::Seat(*seat) && self.sent_hand != Some(*hand) {
@@ -112,10 +117,10 @@ impl Forwarder {
     }
 }
 
-/// The viewer for the runtime's state: omniscient without humans; the human that must act
-/// (the current one first); else the current human; else the first human seat.
-fn choose(rt: &Runtime, current: Viewer) -> Viewer {
-    let humans: Vec<Seat> = (0..4u8).filter(|&s| !rt.is_ai(s)).collect();
+/// The viewer for the runtime's state: omniscient without owned seats; the human that must act
+/// (the current one first); else the current owned seat; else the first owned seat.
+fn choose(rt: &Runtime, current: Viewer, owners: u8) -> Viewer {
+    let humans: Vec<Seat> = (0..4u8).filter(|&s| owners & (1 << s) != 0).collect();
     let Some(&first) = humans.first() else { return Viewer::Omniscient };
     let duties = rt.human_duties();
     match current {
@@ -287,5 +292,43 @@ mod tests {
             3000,
         );
         assert!(rt.state().is_over());
+    }
+
+    #[test]
+    fn auto_play_keeps_the_owner_as_viewer_and_shows_no_other_hand() {
+        let (mut rt, notices) = start(11, [Controller::Human, ai(), ai(), ai()]);
+        let mut fw = Forwarder::new(&rt);
+        fw.forward(&rt, &notices);
+        // Hand the seat to the AI: the change is announced, the viewer stays seat 0.
+        let n = rt.set_controller(0, ai());
+        let emits = fw.forward(&rt, &n);
+        assert!(emits.contains(&Emit::Runtime(Out::ControllerChanged { seat: 0, ai: true })));
+        assert_eq!(fw.viewer(), Viewer::Seat(0));
+        let mut ai_actions = 0;
+        for _ in 0..200 {
+            let Some(n) = rt.decide_now() else { break };
+            ai_actions += 1;
+            for e in fw.forward(&rt, &n) {
+                if let Emit::Runtime(Out::HandChanged { seat, .. }) = e {
+                    assert_eq!(seat, 0, "only the owner's hand");
+                }
+                if let Emit::Runtime(Out::TributeGiven { from, to, card: Some(_) }) = e {
+                    assert!(from == 0 || to == 0, "a card of someone else's exchange");
+                }
+                assert!(!matches!(e, Emit::ViewerChanged { .. }));
+            }
+            assert_eq!(fw.viewer(), Viewer::Seat(0));
+            if rt.state().is_over() {
+                break;
+            }
+        }
+        assert!(ai_actions >= 200 || rt.state().is_over(), "every seat, seat 0 too, was played by the AI");
+        assert!(rt.human_duties().is_empty());
+        // Take it back: seat 0 is human again and the runtime waits for it when it must act.
+        let n = rt.set_controller(0, Controller::Human);
+        let emits = fw.forward(&rt, &n);
+        assert!(emits.contains(&Emit::Runtime(Out::ControllerChanged { seat: 0, ai: false })));
+        assert_eq!(fw.local(), Some(0));
+        assert!(!rt.is_ai(0));
     }
 }

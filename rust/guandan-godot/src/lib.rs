@@ -20,10 +20,12 @@ pub mod advisor;
 pub mod args;
 pub mod codes;
 pub mod convert;
+pub mod counter;
 pub mod engine;
 pub mod forward;
 pub mod replay;
 pub mod resources;
+pub mod stats_store;
 
 struct GuandanExtension;
 

@@ -89,11 +89,16 @@ pub fn check_name(name: &str) -> Result<&str, Fail> {
 /// Writes `text` to `dir/name.jsonl` atomically: a temporary file in the same directory,
 /// flushed to disk, then renamed over the target.
 pub fn write_atomic(dir: &std::path::Path, stem: &str, text: &str) -> Result<PathBuf, Fail> {
+    write_file_atomic(dir, &format!("{stem}.{RECORD_EXT}"), text)
+}
+
+/// Writes `text` to `dir/file_name` atomically (a temporary file, flushed, renamed over it).
+pub fn write_file_atomic(dir: &std::path::Path, file_name: &str, text: &str) -> Result<PathBuf, Fail> {
     use std::io::Write;
     let io = |what: &str, e: std::io::Error| Fail::new(ErrorCode::Io, format!("{what}: {e}"));
-    std::fs::create_dir_all(dir).map_err(|e| io("cannot create the records directory", e))?;
-    let target = dir.join(format!("{stem}.{RECORD_EXT}"));
-    let tmp = dir.join(format!(".{stem}.{RECORD_EXT}.{}.tmp", std::process::id()));
+    std::fs::create_dir_all(dir).map_err(|e| io("cannot create the directory", e))?;
+    let target = dir.join(file_name);
+    let tmp = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
     let result = (|| {
         let mut f = std::fs::File::create(&tmp).map_err(|e| io("cannot create the file", e))?;
         f.write_all(text.as_bytes()).map_err(|e| io("cannot write", e))?;
@@ -239,6 +244,29 @@ impl ReplayRecorder {
                 f.num()
             }
         }
+    }
+
+    /// Player statistics over every saved record (guandan-core's `stats`, the figures of
+    /// `guandan stats --json`), as JSON text: `{origin, error, path, version, sources, records,
+    /// damaged: [{name, code, error}], stats: {players: {name: {...}}, matches: [...]}}`.
+    /// Read from `user://stats/stats.json` when it matches the records on disk; otherwise (or
+    /// with `rebuild`) rebuilt from the records and stored again. `origin` says which:
+    /// `stored`, `rebuilt`, `missing` or `repaired` (the file was damaged). A damaged record is
+    /// listed in `damaged` and counts for nothing; `error` is `""` or why the file could not be
+    /// written. Never fails.
+    #[func]
+    pub fn stats_json(#[opt(default = false)] rebuild: bool) -> GString {
+        let (file, origin, err) = crate::stats_store::load_or_rebuild(&records_dir(), &stats_dir(), rebuild);
+        if let Some(e) = &err {
+            godot_warn!("ReplayRecorder.stats_json: {} ({})", e.message, e.num());
+        }
+        let mut v = serde_json::to_value(&file).unwrap_or_default();
+        if let Some(obj) = v.as_object_mut() {
+            obj.insert("origin".into(), origin.name().into());
+            obj.insert("error".into(), err.map(|e| e.message).unwrap_or_default().into());
+            obj.insert("path".into(), stats_dir().join("stats.json").to_string_lossy().into_owned().into());
+        }
+        GString::from(v.to_string().as_str())
     }
 
     /// The absolute directory the records are saved in (`user://records`).
@@ -449,6 +477,16 @@ impl ReplayRecorder {
             }
         }
     }
+}
+
+/// `user://crash` as an absolute path.
+pub fn crash_dir() -> PathBuf {
+    PathBuf::from(Os::singleton().get_user_data_dir().to_string()).join("crash")
+}
+
+/// `user://stats` as an absolute path.
+pub fn stats_dir() -> PathBuf {
+    PathBuf::from(Os::singleton().get_user_data_dir().to_string()).join("stats")
 }
 
 /// `user://records` as an absolute path.

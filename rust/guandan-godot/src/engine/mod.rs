@@ -12,6 +12,7 @@
 //! signals behind the ones already waiting, keeping the order.
 
 mod ai;
+pub mod crash;
 mod state;
 
 use std::collections::VecDeque;
@@ -70,6 +71,9 @@ pub struct GuandanEngine {
     /// While true, AI seats and clocks wait (e.g. while a dialog is open).
     #[var]
     paused: bool,
+    /// The AI level (1–3) that plays the viewer's seat during auto-play (`set_auto_play`).
+    #[var]
+    auto_play_level: i64,
 
     runtime: Option<Runtime>,
     forward: Option<Forwarder>,
@@ -80,6 +84,10 @@ pub struct GuandanEngine {
     flushing: bool,
     traces: [Option<Trace>; 4],
     last_error: String,
+    /// After a fatal error: the valid part of the stopped match's record (`resume_last_valid`).
+    last_valid: Option<guandan_core::log::MatchLog>,
+    /// After a fatal error: the report's path.
+    last_crash_report: String,
 }
 
 #[godot_api]
@@ -92,6 +100,7 @@ impl INode for GuandanEngine {
             ai_frame_budget_ms: 4.0,
             ai_hard_limit_ms: MAX_AI_DECISION_MS as i64,
             paused: false,
+            auto_play_level: 2,
             runtime: None,
             forward: None,
             generation: 0,
@@ -100,6 +109,8 @@ impl INode for GuandanEngine {
             flushing: false,
             traces: Default::default(),
             last_error: String::new(),
+            last_valid: None,
+            last_crash_report: String::new(),
         }
     }
 
@@ -108,8 +119,14 @@ impl INode for GuandanEngine {
             return;
         }
         if !self.paused {
-            self.tick_clocks(delta);
-            self.run_ai();
+            let r = self.guard("process", |e| {
+                e.tick_clocks(delta);
+                e.run_ai();
+                Ok(())
+            });
+            if let Err(f) = r {
+                self.last_error = f.message;
+            }
         }
         self.flush();
     }
@@ -185,6 +202,9 @@ impl GuandanEngine {
     /// The play does not beat the table.
     #[constant]
     pub const ERR_CANNOT_BEAT: i64 = num(ErrorCode::CannotBeat);
+    /// An internal error: a fatal engine error was caught (see `crashed`).
+    #[constant]
+    pub const ERR_INTERNAL: i64 = num(ErrorCode::Internal);
     /// No match is running.
     #[constant]
     pub const ERR_NO_MATCH: i64 = num(ErrorCode::NoMatch);
@@ -300,6 +320,15 @@ impl GuandanEngine {
     /// A call failed (the call also returned `code`), or a clock problem was recovered from.
     #[signal]
     fn error(code: i64, message: GString);
+    /// Who plays `seat` changed: `ai` true when the AI took it over (auto-play), false when its
+    /// player took it back.
+    #[signal]
+    fn controller_changed(seat: i64, ai: bool);
+    /// A fatal error inside the engine stopped the match (it never crashes the game): `report`
+    /// is the crash report written to `user://crash/` (the error and the last 100 actions);
+    /// `resume_last_valid(seats)` plays on from the last valid state.
+    #[signal]
+    fn crashed(message: GString, report: GString);
 
     // ----- match control -----
 
@@ -392,6 +421,97 @@ impl GuandanEngine {
     pub fn surrender_vote(&mut self, accept: bool) -> i64 {
         let r = self.act(ActionKind::SurrenderVote { accept });
         self.finish("surrender_vote", r)
+    }
+
+    /// Names the players and the mode in the match's record (for statistics and record
+    /// lists; the rules never read it): `names` has four entries, `""` keeps a seat unnamed
+    /// (an AI seat is then listed by its level). Returns `OK`, `ERR_NO_MATCH` or
+    /// `ERR_BAD_ARGUMENT` (not four names, or a name longer than 64 characters).
+    #[func]
+    pub fn set_players(&mut self, names: PackedStringArray, mode: GString) -> i64 {
+        let r = (|| {
+            let rt = self.runtime.as_mut().ok_or_else(|| Fail::new(ErrorCode::NoMatch, "no match is running"))?;
+            if names.len() != 4 {
+                return Err(Fail::bad_argument(format!("names must have 4 entries, got {}", names.len())));
+            }
+            let names: Vec<String> = names.as_slice().iter().map(|n| n.to_string()).collect();
+            if names.iter().any(|n| n.chars().count() > 64) {
+                return Err(Fail::bad_argument("a name is longer than 64 characters"));
+            }
+            let mut meta = rt.log().header.meta.clone().unwrap_or_default();
+            for (p, name) in meta.players.iter_mut().zip(names) {
+                p.name = name;
+            }
+            meta.mode = mode.to_string();
+            rt.set_meta(meta);
+            Ok(())
+        })();
+        self.finish("set_players", r)
+    }
+
+    // ----- fatal errors -----
+
+    /// After a fatal error (`crashed`): resumes the stopped match from its last valid state with
+    /// these seats (as in `start_match`), announced like `resume_from`. Returns `OK`,
+    /// `ERR_NO_RECORD` (no fatal error to recover from) or `ERR_BAD_ARGUMENT`.
+    #[func]
+    pub fn resume_last_valid(&mut self, seats: VarArray) -> i64 {
+        let r = (|| {
+            let seats = parse_seats(&seats)?;
+            let log =
+                self.last_valid.clone().ok_or_else(|| Fail::new(ErrorCode::NoRecord, "no stopped match to resume"))?;
+            let (rt, notices) = Runtime::resume(log, seats, self.use_turn_timer).map_err(Fail::from)?;
+            self.install(rt, &notices);
+            self.last_valid = None;
+            Ok(())
+        })();
+        self.finish("resume_last_valid", r)
+    }
+
+    /// The path of the last crash report written by this engine, `""` if none.
+    #[func]
+    pub fn get_last_crash_report(&self) -> GString {
+        GString::from(self.last_crash_report.as_str())
+    }
+
+    /// Tests: a Rust panic inside a guarded engine call, after the match's state was read. The
+    /// guard turns it into `crashed` + a report; the call returns `ERR_INTERNAL`. Debug builds
+    /// only (elsewhere `ERR_BAD_ARGUMENT`).
+    #[func]
+    pub fn debug_force_panic(&mut self) -> i64 {
+        let r = if cfg!(debug_assertions) {
+            self.guard("debug_force_panic", |e| {
+                let seq = e.runtime.as_ref().map_or(0, |rt| rt.state().seq());
+                panic!("forced panic at seq {seq} (debug_force_panic)")
+            })
+        } else {
+            Err(Fail::bad_argument("debug_force_panic exists in debug builds only"))
+        };
+        self.finish("debug_force_panic", r)
+    }
+
+    // ----- auto-play (托管) -----
+
+    /// Auto-play: `true` hands the viewer's seat to the AI (level `auto_play_level`), which
+    /// then acts for it — at once if the seat must act now; `false` gives it back, and a duty
+    /// the seat has at that moment is announced again (`turn_started`, `tribute_phase` or
+    /// `return_phase`). The viewer stays the same and still sees only its own hand.
+    /// `controller_changed(seat, ai)` is emitted when it changes. Returns `OK`, `ERR_NO_MATCH`,
+    /// `ERR_NOT_HUMAN` (no seat of a person at this table), `ERR_GAME_OVER` or
+    /// `ERR_BAD_ARGUMENT` (`auto_play_level` not 1–3).
+    #[func]
+    pub fn set_auto_play(&mut self, on: bool) -> i64 {
+        let r = self.auto_play(on);
+        self.finish("set_auto_play", r)
+    }
+
+    /// Whether the viewer's seat is being played by the AI (auto-play).
+    #[func]
+    pub fn is_auto_play(&self) -> bool {
+        match (&self.runtime, self.local()) {
+            (Some(rt), Some(seat)) => rt.is_ai(seat),
+            _ => false,
+        }
     }
 
     // ----- misc -----
@@ -493,6 +613,24 @@ fn parse_seat(v: &Variant) -> Result<Controller, String> {
     Err(format!("expected null, \"human\", 1-3 or an AiProfile, got {}", v.get_type().ord()))
 }
 
+/// The notice that tells `seat` its duty now (for a seat taken back from the AI), if any.
+fn duty_notice(rt: &Runtime, seat: Seat) -> Option<Notice> {
+    use guandan_core::game::Phase;
+    let m = rt.state();
+    if !m.to_act().contains(&seat) {
+        return None;
+    }
+    let out = match m.phase() {
+        Phase::Play => {
+            Out::TurnStarted { seat, can_pass: m.can_pass(), time_limit_s: rt.time_left(seat).unwrap_or(0.0) }
+        }
+        Phase::Tribute => Out::TributePhase { payers: m.to_act().to_vec(), resisted: false },
+        Phase::Return => Out::ReturnPhase { receivers: m.to_act().to_vec() },
+        Phase::MatchOver => return None,
+    };
+    Some(Notice::everyone(m.seq(), out))
+}
+
 impl GuandanEngine {
     pub(crate) fn runtime(&self) -> Option<&Runtime> {
         self.runtime.as_ref()
@@ -528,8 +666,41 @@ impl GuandanEngine {
         self.traces = Default::default();
     }
 
+    /// Runs `f`; a panic inside it is caught here (it never reaches Godot): the match is stopped,
+    /// a crash report written, `crashed` queued, and the record's valid part kept.
+    fn guard(&mut self, what: &str, f: impl FnOnce(&mut Self) -> Result<(), Fail>) -> Result<(), Fail> {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mut *self))) {
+            Ok(r) => r,
+            Err(payload) => Err(self.crashed(what, &crash::panic_message(payload.as_ref()))),
+        }
+    }
+
+    fn crashed(&mut self, what: &str, error: &str) -> Fail {
+        let log = self.runtime.as_ref().map(|rt| rt.log().clone());
+        let mut report_path = String::new();
+        if let Some(log) = &log {
+            let valid = crash::last_valid(log);
+            let report = crash::report(what, error, log, &valid);
+            match crash::write_report(&crate::replay::crash_dir(), &report) {
+                Ok(p) => report_path = p.to_string_lossy().into_owned(),
+                Err(f) => godot_warn!("GuandanEngine: the crash report could not be written: {}", f.message),
+            }
+            self.last_valid = Some(valid);
+        }
+        godot_warn!("GuandanEngine: fatal error during {what}; the match was stopped (report: {report_path})");
+        self.discard_match();
+        self.last_crash_report = report_path.clone();
+        let message = format!("fatal error during {what}: {error}");
+        self.queue.push_back(Emit::Crashed { message: message.clone(), report: report_path });
+        Fail::new(ErrorCode::Internal, message)
+    }
+
     /// The action `kind` for the viewer, applied by the runtime.
     fn act(&mut self, kind: ActionKind) -> Result<(), Fail> {
+        self.guard("act", |e| e.act_unguarded(kind))
+    }
+
+    fn act_unguarded(&mut self, kind: ActionKind) -> Result<(), Fail> {
         let rt = self.runtime.as_mut().ok_or_else(|| Fail::new(ErrorCode::NoMatch, "no match is running"))?;
         let seat = self
             .forward
@@ -537,6 +708,32 @@ impl GuandanEngine {
             .and_then(Forwarder::local)
             .ok_or_else(|| Fail::new(ErrorCode::NotHuman, "every seat is played by the AI"))?;
         let notices = rt.act(seat, kind)?;
+        self.forward_notices(&notices);
+        self.after_change();
+        Ok(())
+    }
+
+    fn auto_play(&mut self, on: bool) -> Result<(), Fail> {
+        let level = match self.auto_play_level {
+            1 => guandan_ai::AiLevel::L1,
+            2 => guandan_ai::AiLevel::L2,
+            3 => guandan_ai::AiLevel::L3,
+            other => return Err(Fail::bad_argument(format!("auto_play_level {other} is not 1, 2 or 3"))),
+        };
+        let seat = self.local();
+        let rt = self.runtime.as_mut().ok_or_else(|| Fail::new(ErrorCode::NoMatch, "no match is running"))?;
+        let seat = seat.ok_or_else(|| Fail::new(ErrorCode::NotHuman, "no seat of a person at this table"))?;
+        if rt.state().is_over() {
+            return Err(Fail::new(ErrorCode::GameOver, "the match is over"));
+        }
+        if rt.is_ai(seat) == on {
+            return Ok(());
+        }
+        let controller = if on { Controller::Ai(AiProfile::level(level)) } else { Controller::Human };
+        let mut notices = rt.set_controller(seat, controller);
+        if !on {
+            notices.extend(duty_notice(rt, seat));
+        }
         self.forward_notices(&notices);
         self.after_change();
         Ok(())
@@ -640,11 +837,15 @@ impl GuandanEngine {
             Emit::ViewerChanged { seat } => return sig.viewer_changed().emit(i64::from(seat)),
             Emit::AiThinking { seat } => return sig.ai_thinking().emit(i64::from(seat)),
             Emit::Error { code, message } => return sig.error().emit(code, &GString::from(message.as_str())),
+            Emit::Crashed { message, report } => {
+                return sig.crashed().emit(&GString::from(message.as_str()), &GString::from(report.as_str()));
+            }
             Emit::Runtime(out) => out,
         };
         match out {
             // Turned into `Emit::MatchStarted` / dropped by the forwarder.
-            Out::MatchStarted { .. } | Out::ControllerChanged { .. } => {}
+            Out::MatchStarted { .. } => {}
+            Out::ControllerChanged { seat, ai } => sig.controller_changed().emit(i64::from(seat), ai),
             Out::DealStarted { deal_no, level, declarer } => {
                 sig.deal_started().emit(i64::from(deal_no), i64::from(level.0), opt_seat(declarer.map(u8::from)))
             }

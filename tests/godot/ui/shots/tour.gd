@@ -1,16 +1,17 @@
 extends Node
 ## A scripted tour of the real game in a window, saving screenshots: the menu, the table
 ## mid-deal in training mode with a hint shown, the hand's grouping view (with a manual group),
-## the end-of-deal panel and the tribute step; then
-## the settings screen, the replay list and the replay player (on this match, then deleted).
+## the end-of-deal panel and the tribute step, the auto-play indicator; then the menu offering
+## Continue (the match left), the settings screen, the statistics, the replay list and the replay
+## player (on this match, then deleted). The card counter shows on every training table shot.
 ## Run by tools/test-ui under Xvfb (software renderer) for each language and resolution:
 ##   tools/godot --path godot-project --resolution 1280x720 --audio-driver Dummy \
 ##       res://tests_godot/ui/shots/tour.tscn -- --out DIR --locale en [--seed N]
 ## Writes DIR/<locale>_<W>x<H>_<shot>.png and prints one line per file. The human seat follows
 ## the advisor's first hint, so the match is the same every run. Exit code 0 = every shot saved.
 
-const SHOTS: Array[String] = ["menu", "table_hint", "hand_groups", "deal_end", "tribute", "settings", "replays",
-	"replay"]
+const SHOTS: Array[String] = ["menu", "table_hint", "hand_groups", "deal_end", "tribute", "auto_play", "continue",
+	"settings", "stats", "replays", "replay"]
 
 var _out := ""
 var _locale := "en"
@@ -130,11 +131,28 @@ func _other_screens(table: Control) -> bool:
 	if _probe:
 		return true
 	table.controller.config.save_record = true
-	var record: String = table.controller.save_record()
+	# Auto-play: the AI plays the player's seat (blinking border, "AI Auto-Play").
+	table.controller.set_auto_play(true)
+	await _until(func() -> bool: return table.auto_play and table.is_idle(), 10.0)
+	table.controller.set_paused(true)
+	await _settle(table)
+	await _shot("auto_play")
+	table.controller.set_auto_play(false)
+	await _until(func() -> bool: return not table.auto_play, 5.0)
+	# Leaving saves the match; the menu offers to continue it.
+	table.leave()
+	var record: String = table.last_record
+	await _until(func() -> bool: return _app.current_name == &"menu", 5.0)
+	await _frames(20)
+	await _shot("continue")
 	EventBus.screen_requested.emit(&"settings")
 	await _until(func() -> bool: return _app.current_name == &"settings", 5.0)
 	await _frames(20)
 	await _shot("settings")
+	EventBus.screen_requested.emit(&"stats")
+	await _until(func() -> bool: return _app.current_name == &"stats", 5.0)
+	await _frames(20)
+	await _shot("stats")
 	EventBus.screen_requested.emit(&"replays")
 	await _until(func() -> bool: return _app.current_name == &"replays", 5.0)
 	await _frames(20)
@@ -147,6 +165,7 @@ func _other_screens(table: Control) -> bool:
 	await _frames(20)
 	await _shot("replay")
 	ClassDB.class_call_static(&"ReplayRecorder", &"delete_record", record)
+	MatchController.forget_continue()
 	return record != ""
 
 

@@ -1,0 +1,75 @@
+class_name StatsChart
+extends Control
+## A small chart drawn with `draw_*`: a line of values 0..1 over time (`show_line`) or labelled
+## bars 0..1 (`show_bars`), with 0 %, 50 % and 100 % guides. Values come from the statistics
+## (Rust, guandan_core::stats); this node only draws them.
+
+const LINE := Color(0.98, 0.85, 0.45)
+const BAR := Color(0.45, 0.8, 0.6)
+const GUIDE := Color(1, 1, 1, 0.18)
+const TEXT := Color(0.9, 0.95, 0.9)
+
+var kind := &"line"
+## Line: the values in order. Bars: one value per label.
+var values := PackedFloat32Array()
+var labels := PackedStringArray()
+## Bars: a note under each bar (e.g. the number of matches).
+var notes := PackedStringArray()
+
+
+func _init() -> void:
+	custom_minimum_size = Vector2(320, 180)
+	mouse_filter = Control.MOUSE_FILTER_IGNORE
+
+
+func show_line(points: PackedFloat32Array) -> void:
+	kind = &"line"
+	values = points
+	queue_redraw()
+
+
+func show_bars(bar_labels: PackedStringArray, bar_values: PackedFloat32Array, bar_notes: PackedStringArray) -> void:
+	kind = &"bars"
+	labels = bar_labels
+	values = bar_values
+	notes = bar_notes
+	queue_redraw()
+
+
+func _draw() -> void:
+	var font := get_theme_default_font()
+	var fs := 14
+	var left := 44.0
+	var top := 8.0
+	var bottom := 40.0 if kind == &"bars" else 10.0
+	var plot := Rect2(left, top, maxf(size.x - left - 8.0, 10.0), maxf(size.y - top - bottom, 10.0))
+	for f: float in [0.0, 0.5, 1.0]:
+		var y := plot.end.y - plot.size.y * f
+		draw_line(Vector2(plot.position.x, y), Vector2(plot.end.x, y), GUIDE, 1.0)
+		draw_string(font, Vector2(2, y + 5), "%d%%" % int(f * 100), HORIZONTAL_ALIGNMENT_LEFT, left - 4, fs, TEXT)
+	if values.is_empty():
+		return
+	if kind == &"line":
+		var pts := PackedVector2Array()
+		var n := values.size()
+		for i in n:
+			var x := plot.position.x + (plot.size.x * (float(i) / float(n - 1)) if n > 1 else plot.size.x / 2.0)
+			pts.append(Vector2(x, plot.end.y - plot.size.y * clampf(values[i], 0.0, 1.0)))
+		if pts.size() > 1:
+			draw_polyline(pts, LINE, 2.5, true)
+		for p in pts:
+			draw_circle(p, 3.5, LINE)
+		return
+	var count := values.size()
+	var slot := plot.size.x / count
+	var w := minf(slot * 0.6, 70.0)
+	for i in count:
+		var v := clampf(values[i], 0.0, 1.0)
+		var x := plot.position.x + slot * i + (slot - w) / 2.0
+		var h := plot.size.y * v
+		draw_rect(Rect2(x, plot.end.y - h, w, h), BAR)
+		draw_string(font, Vector2(x - 10, plot.end.y - h - 4), "%d%%" % roundi(v * 100), HORIZONTAL_ALIGNMENT_CENTER, w + 20, fs, TEXT)
+		if i < labels.size():
+			draw_string(font, Vector2(plot.position.x + slot * i, plot.end.y + 16), labels[i], HORIZONTAL_ALIGNMENT_CENTER, slot, fs, TEXT)
+		if i < notes.size():
+			draw_string(font, Vector2(plot.position.x + slot * i, plot.end.y + 33), notes[i], HORIZONTAL_ALIGNMENT_CENTER, slot, fs - 2, Color(TEXT, 0.7))

@@ -1,0 +1,221 @@
+extends Control
+## The player's statistics (spec: statistics system): headline figures, the match win rate over
+## time and by AI level as charts, and the recent matches, each opening its replay. Every figure
+## is computed in Rust (guandan_core::stats, the same as `guandan stats`) from the saved records
+## and read through the MatchController; this screen only lays them out. Export copies the
+## statistics file (JSON) to the documents folder.
+
+## Headline figures: [key shown by `figures()`, label key].
+const HEADLINES := [
+	[&"matches", "STATS_MATCHES"], [&"match_win_rate", "STATS_MATCH_WIN_RATE"],
+	[&"deals", "STATS_DEALS"], [&"deal_win_rate", "STATS_DEAL_WIN_RATE"],
+	[&"double_down_rate", "STATS_DOUBLE_DOWN_RATE"], [&"double_downed_rate", "STATS_DOUBLE_DOWNED_RATE"],
+	[&"mean_think", "STATS_MEAN_THINK"], [&"bomb_rate", "STATS_BOMB_RATE"],
+	[&"wilds_used", "STATS_WILDS_USED"], [&"tribute_deal_win_rate", "STATS_TRIBUTE_WIN_RATE"],
+	[&"levels_climbed", "STATS_LEVELS_CLIMBED"],
+]
+## Opposition keys of the statistics, in the order the bars show them.
+const OPPOSITION := [["vs L1", "AI_EASY"], ["vs L2", "AI_NORMAL"], ["vs L3", "AI_HARD"], ["vs mixed", "STATS_VS_MIXED"], ["vs humans", "STATS_VS_HUMANS"]]
+const RECENT := 8
+
+## The statistics as read (MatchController.stats()).
+var data := {}
+var over_time: StatsChart
+var by_level: StatsChart
+
+var _values := {}  # headline key -> Label
+var _column: VBoxContainer
+var _recent: VBoxContainer
+var _status: Label
+var _empty: Label
+
+
+func _ready() -> void:
+	var page := UiKit.page(self, "STATS_TITLE", &"menu")
+	var scroll: ScrollContainer = page[1]
+	var back: Button = page[2]
+	_column = UiKit.vbox(14)
+	_column.name = "Content"
+	_column.size_flags_horizontal = Control.SIZE_EXPAND_FILL
+	scroll.add_child(_column)
+
+	_empty = UiKit.label("STATS_EMPTY", 22)
+	_empty.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
+	_column.add_child(_empty)
+
+	var head := UiKit.panel()
+	_column.add_child(head)
+	var grid := GridContainer.new()
+	grid.name = "Headlines"
+	grid.columns = 6
+	grid.add_theme_constant_override(&"h_separation", 14)
+	grid.add_theme_constant_override(&"v_separation", 6)
+	head.add_child(grid)
+	for h: Array in HEADLINES:
+		grid.add_child(UiKit.label(h[1], 17, Color(0.85, 0.92, 0.88)))
+		var v := UiKit.label("", 22, Color(0.98, 0.85, 0.45))
+		v.name = String(h[0])
+		v.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+		grid.add_child(v)
+		_values[h[0]] = v
+
+	var charts := UiKit.hbox(16)
+	_column.add_child(charts)
+	over_time = _chart(charts, "STATS_OVER_TIME", "OverTime")
+	by_level = _chart(charts, "STATS_BY_LEVEL", "ByLevel")
+
+	_column.add_child(UiKit.label("STATS_RECENT", 22, Color(0.98, 0.85, 0.45)))
+	_recent = UiKit.vbox(6)
+	_recent.name = "Recent"
+	_column.add_child(_recent)
+
+	var actions := UiKit.hbox(12)
+	_column.add_child(actions)
+	var export := UiKit.button("STATS_EXPORT", _export, 20, Vector2(180, 46))
+	export.name = "Export"
+	actions.add_child(export)
+	var rebuild := UiKit.button("STATS_REBUILD", refresh.bind(true), 20, Vector2(180, 46))
+	rebuild.name = "Rebuild"
+	actions.add_child(rebuild)
+	_status = UiKit.label("", 16, Color(1, 1, 1, 0.7))
+	_status.name = "Status"
+	_status.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+	_status.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
+	_status.size_flags_horizontal = Control.SIZE_EXPAND_FILL
+	actions.add_child(_status)
+	refresh()
+	back.grab_focus.call_deferred()
+
+
+func _chart(parent: Control, title_key: String, node_name: String) -> StatsChart:
+	var box := UiKit.vbox(4)
+	box.size_flags_horizontal = Control.SIZE_EXPAND_FILL
+	parent.add_child(box)
+	box.add_child(UiKit.label(title_key, 18, Color(0.85, 0.92, 0.88)))
+	var chart := StatsChart.new()
+	chart.name = node_name
+	chart.size_flags_horizontal = Control.SIZE_EXPAND_FILL
+	box.add_child(chart)
+	return chart
+
+
+## Reads the statistics again (`rebuild`: recomputed from every record) and shows them.
+func refresh(rebuild := false) -> void:
+	data = MatchController.stats(rebuild)
+	var me: Dictionary = player()
+	var has := not me.is_empty() and int(me.record.matches) > 0
+	_empty.visible = not has
+	var f := figures()
+	for key: StringName in _values:
+		_values[key].text = f.get(key, "–")
+	var results := match_results()
+	var line := PackedFloat32Array()
+	var won := 0
+	for i in results.size():
+		won += 1 if results[i].won else 0
+		line.append(float(won) / float(i + 1))
+	over_time.show_line(line)
+	var labels := PackedStringArray()
+	var rates := PackedFloat32Array()
+	var notes := PackedStringArray()
+	var by: Dictionary = me.get("by_opponents", {})
+	for o: Array in OPPOSITION:
+		var r: Dictionary = by.get(o[0], {})
+		if int(r.get("matches", 0)) > 0:
+			labels.append(tr(o[1]))
+			rates.append(float(r.matches_won) / float(r.matches))
+			notes.append(tr("STATS_N_MATCHES_FMT").format({n = int(r.matches)}))
+	by_level.show_bars(labels, rates, notes)
+	_fill_recent(results)
+	var damaged: Array = data.get("damaged", [])
+	var status := ""
+	if not damaged.is_empty():
+		status = tr("STATS_DAMAGED_FMT").format({n = damaged.size()})
+	if String(data.get("origin", "")) == "repaired":
+		status += (" " if status != "" else "") + tr("STATS_REPAIRED")
+	_status.text = status
+
+
+## The local player's figures ({} when there are none).
+func player() -> Dictionary:
+	var players: Dictionary = data.get("stats", {}).get("players", {})
+	return players.get(MatchController.LOCAL_PLAYER, {})
+
+
+## The headline figures as shown: key -> text.
+func figures() -> Dictionary:
+	var me := player()
+	if me.is_empty():
+		return {}
+	var rec: Dictionary = me.record
+	var deals := int(rec.deals)
+	var pct := func(n: Variant, of: Variant) -> String:
+		return "%d%%" % roundi(100.0 * float(n) / float(of)) if float(of) > 0 else "–"
+	var timed := int(me.timed_decisions)
+	return {
+		&"matches": str(int(rec.matches)),
+		&"match_win_rate": pct.call(rec.matches_won, rec.matches),
+		&"deals": str(deals),
+		&"deal_win_rate": pct.call(rec.deals_won, deals),
+		&"double_down_rate": pct.call(me.double_downs, deals),
+		&"double_downed_rate": pct.call(me.double_downed, deals),
+		&"mean_think": "%.1f s" % (float(me.think_ms_total) / timed / 1000.0) if timed > 0 else "–",
+		&"bomb_rate": pct.call(me.bomb_plays, me.plays),
+		&"wilds_used": str(int(me.wilds_used)),
+		&"tribute_deal_win_rate": pct.call(me.tribute_deals_won, me.tribute_deals),
+		&"levels_climbed": str(int(me.levels_climbed)),
+	}
+
+
+## The local player's matches, oldest first: [{record, won, finished, deals, seat}].
+func match_results() -> Array:
+	var out := []
+	var matches: Array = data.get("stats", {}).get("matches", [])
+	var records: Array = data.get("records", [])
+	for i in mini(matches.size(), records.size()):
+		var m: Dictionary = matches[i]
+		var seat := Array(m.players).find(MatchController.LOCAL_PLAYER)
+		if seat < 0:
+			continue
+		var outcome: Variant = m.get("outcome")
+		var finished := outcome is Dictionary
+		var won: bool = finished and outcome.get("result") == "decisive" and int(outcome.team) == seat % 2
+		out.append({record = records[i], won = won, finished = finished, deals = int(m.deals), seat = seat})
+	return out
+
+
+func _fill_recent(results: Array) -> void:
+	for c in _recent.get_children():
+		_recent.remove_child(c)
+		c.queue_free()
+	var shown := 0
+	for i in range(results.size() - 1, -1, -1):
+		if shown >= RECENT:
+			break
+		shown += 1
+		var r: Dictionary = results[i]
+		var row := UiKit.hbox(12)
+		row.name = String(r.record)
+		var result := tr("STATS_WON") if r.won else (tr("STATS_LOST") if r.finished else tr("STATS_UNFINISHED"))
+		var text := "%s   %s   %s" % [_when(r.record), result, tr("STATS_DEALS_FMT").format({n = r.deals})]
+		var label := UiKit.label(text, 18)
+		label.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+		label.size_flags_horizontal = Control.SIZE_EXPAND_FILL
+		row.add_child(label)
+		var watch := UiKit.button("BTN_WATCH", EventBus.replay_requested.emit.bind(String(r.record)), 18, Vector2(120, 40))
+		watch.name = "Watch"
+		row.add_child(watch)
+		_recent.add_child(row)
+
+
+## "2026-11-30 05:20" from "match_2026-11-30_05-20-11_12345"; other names as they are.
+static func _when(record: String) -> String:
+	var parts := record.split("_")
+	if parts.size() >= 3 and parts[0] == "match":
+		return "%s %s" % [parts[1], parts[2].replace("-", ":").substr(0, 5)]
+	return record
+
+
+func _export() -> void:
+	var path := MatchController.export_stats()
+	_status.text = tr("STATS_EXPORTED_FMT").format({path = path}) if path != "" else tr("STATS_EXPORT_FAILED")

@@ -1,0 +1,239 @@
+extends GdTestSuite
+## The app features of issue 12 at the real table: the auto-play toggle (the seat blinks with
+## "AI Auto-Play" while the AI plays it, and the player gets the seat back), two timeouts in a
+## row switching to auto-play, the card counter row, the statistics screen showing the Rust
+## figures, and "Continue" resuming a left match at the exact state in each phase.
+
+const Pointer := preload("res://tests_godot/ui/pointer.gd")
+
+var table: Control
+var pointer: Pointer
+
+
+func before_each() -> void:
+	Settings.reset_for_tests()
+	Settings.set_value(&"anim_speed", 0.0)
+	pointer = Pointer.new(get_viewport())
+
+
+func after_each() -> void:
+	Settings.reset_for_tests()
+	if table != null and is_instance_valid(table):
+		table.queue_free()
+	table = null
+
+
+func timeout_for(_method: StringName) -> float:
+	return 150.0
+
+
+func _open(fields: Dictionary) -> Control:
+	var base := {mode = &"training", ai_levels = [1, 1, 1], seed = 5, ai_min_think_ms = 0, turn_timer = 0, save_record = false}
+	base.merge(fields, true)
+	var t: Control = load("res://table/table.tscn").instantiate()
+	t.open({config = MatchConfig.with(base)})
+	add_child(t)
+	await frames(2)
+	return t
+
+
+func test_auto_play_blinks_the_seat_and_gives_it_back() -> void:
+	table = await _open({})
+	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
+	var badge: SeatBadge = table.badges[0]
+	pointer.tap(table.auto_button.get_global_rect().get_center())
+	expect(await wait_until(func() -> bool: return table.auto_play), "auto-play on after the toggle")
+	expect(badge.auto_play and badge.is_blinking(), "the seat blinks")
+	var label: Label = badge.find_child("AutoPlay", true, false)
+	expect(label != null and label.visible and label.text == "AI Auto-Play", "the AI Auto-Play label")
+	expect_eq(table.duty, &"", "no duty offered while the AI plays")
+	expect(table.auto_button.button_pressed)
+	var actions: int = table.controller.action_count()
+	expect(await wait_until(func() -> bool: return table.controller.action_count() >= actions + 6 or table.modal.is_open()),
+		"the match goes on by itself")
+	if table.modal.is_open():
+		table.modal.press(&"")
+	pointer.tap(table.auto_button.get_global_rect().get_center())
+	expect(await wait_until(func() -> bool: return not table.auto_play), "auto-play off")
+	expect(not badge.auto_play and not badge.is_blinking() and not label.visible, "the seat stops blinking")
+	var back := await wait_until(func() -> bool:
+		if table.modal.is_open():
+			table.modal.press(&"")
+		return table.is_idle() and table.duty != &"")
+	expect(back, "the player gets a duty again")
+	var waiting: int = table.controller.action_count()
+	await frames(30)
+	expect_eq(table.controller.action_count(), waiting, "the AI no longer plays my seat")
+
+
+func test_two_timeouts_in_a_row_switch_to_auto_play() -> void:
+	table = await _open({mode = &"match", turn_timer = 1, turn_time_limit_s = 1, auto_play_after_timeouts = 2})
+	var timeouts := []
+	table.event_handled.connect(func(e: Dictionary) -> void:
+		if e["signal"] == &"turn_timed_out" and int(e.seat) == 0:
+			timeouts.append(table.controller.action_count()))
+	expect(await wait_until(func() -> bool:
+		if table.modal.is_open():
+			table.modal.press(&"")
+		return table.auto_play, 120.0), "auto-play after two timeouts")
+	expect_eq(timeouts.size(), 2, "exactly two timeouts before the AI took over")
+	expect(table.badges[0].is_blinking())
+
+
+func test_the_card_counter_shows_the_player_counts_in_training_only_by_default() -> void:
+	table = await _open({})
+	var view: CardCounterView = table.counter_view
+	expect(view.visible, "shown in training")
+	for step in 3:
+		expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
+		var counts := PackedInt32Array(table.controller.card_counter().ranks)
+		expect_eq(view.shown(), counts, "the row shows the counter")
+		var total := 0
+		for n in counts:
+			total += n
+		expect_eq(total, 108 - table.hand.cards().size() - table.controller.state().played.size(), "total unseen")
+		var hint: Array = table.controller.hints(1)
+		var play: Dictionary = hint[0].play if not hint.is_empty() else {}
+		if play.is_empty():
+			table.controller.pass_turn()
+		else:
+			table.controller.play(PackedInt32Array(play.cards))
+	table.queue_free()
+	table = await _open({mode = &"match"})
+	expect(not table.counter_view.visible, "off in matches by default")
+
+
+func test_the_stats_screen_shows_the_rust_figures() -> void:
+	# A recorded match of the local player ("You"), the AI playing for them.
+	table = await _open({seed = 77, save_record = true})
+	table.controller.set_auto_play(true)
+	expect(await wait_until(func() -> bool:
+		if table.modal.is_open():
+			table.modal.press(&"")
+		return table.controller.state().deal_no >= 1, 120.0), "a deal played")
+	var name: String = table.controller.save_record()
+	expect(name != "", "saved")
+	table.queue_free()
+	table = null
+	var st := MatchController.stats(false)
+	var me: Dictionary = st.stats.players.get(MatchController.LOCAL_PLAYER, {})
+	expect(not me.is_empty(), "the local player has statistics")
+	var screen: Control = load("res://stats/stats_screen.tscn").instantiate()
+	add_child(screen)
+	await frames(2)
+	var rec: Dictionary = me.record
+	var label := func(key: String) -> String: return (screen.find_child(key, true, false) as Label).text
+	expect_eq(label.call("matches"), str(int(rec.matches)))
+	expect_eq(label.call("deals"), str(int(rec.deals)))
+	expect_eq(label.call("match_win_rate"), "%d%%" % roundi(100.0 * rec.matches_won / rec.matches))
+	expect_eq(label.call("deal_win_rate"), "%d%%" % roundi(100.0 * rec.deals_won / rec.deals))
+	expect_eq(label.call("double_down_rate"), "%d%%" % roundi(100.0 * me.double_downs / rec.deals))
+	expect_eq(label.call("wilds_used"), str(int(me.wilds_used)))
+	expect_eq(label.call("levels_climbed"), str(int(me.levels_climbed)))
+	var line: PackedFloat32Array = screen.over_time.values
+	expect(line.size() >= 1, "one point per match")
+	expect(is_equal_approx(line[-1], float(rec.matches_won) / rec.matches), "the line ends at the match win rate")
+	var bars := 0
+	for key: String in me.by_opponents:
+		if key in ["vs L1", "vs L2", "vs L3", "vs mixed", "vs humans"] and int(me.by_opponents[key].matches) > 0:
+			bars += 1
+	expect_eq(screen.by_level.values.size(), bars, "a bar per opposition met")
+	var row := screen.find_child(name, true, false)
+	expect(row != null and row.find_child("Watch", true, false) != null, "the match is listed with Watch")
+	screen.queue_free()
+	expect_eq(MatchController.delete_record(name), 0)
+	MatchController.stats(false)
+
+
+## Continue: leave at a human duty in `phase`, then the Continue config resumes the same state.
+func _leave_and_continue(phase: int, seed: int, weak: bool) -> bool:
+	# One AI answer per frame, so the seat is taken back right when its duty is announced.
+	# `weak`: a weak player and partner against normal opponents, so the player pays tribute;
+	# else the other way round, so the player receives it and returns a card.
+	table = await _open({seed = seed, save_record = true, ai_frame_budget_ms = 0.0, ai_levels = [2, 1, 2] if weak else [1, 2, 1]})
+	var ctl: MatchController = table.controller
+	ctl.engine.auto_play_level = 1 if weak else 2
+	ctl.event_received.connect(func(e: Dictionary) -> void:
+		var mine := false
+		match e["signal"]:
+			&"turn_started":
+				mine = phase == GuandanEngine.PHASE_PLAY and int(e.seat) == 0
+			&"tribute_phase":
+				mine = phase == GuandanEngine.PHASE_TRIBUTE and not e.resisted and 0 in PackedInt32Array(e.payers)
+			&"return_phase":
+				mine = phase == GuandanEngine.PHASE_RETURN and 0 in PackedInt32Array(e.receivers)
+		if mine and ctl.is_auto_play():
+			ctl.set_auto_play(false))
+	ctl.set_auto_play(true)
+	var reached := await wait_until(func() -> bool:
+		if table.modal.is_open():
+			table.modal.press(&"")
+		return not ctl.is_auto_play() and table.is_idle() and table.duty != &"" or ctl.state().get("over", false), 140.0)
+	if ctl.state().get("over", false):
+		# This seed's match never gave the player that duty: the caller tries another.
+		table.queue_free()
+		table = null
+		return false
+	if not expect(reached and ctl.phase() == phase, "a duty in phase %d (seed %d): reached %s, phase %d, auto %s, duty %s" % [
+			phase, seed, reached, ctl.phase(), ctl.is_auto_play(), table.duty]):
+		return true
+	var hash := ctl.state_hash()
+	var duty: StringName = table.duty
+	table.save_for_continue()
+	table.queue_free()
+	table = null
+	await frames(2)
+	var c := MatchController.continue_config()
+	if not expect(c != null, "Continue is offered"):
+		return true
+	table = load("res://table/table.tscn").instantiate()
+	table.open({config = c})
+	add_child(table)
+	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty != &""), "resumed with a duty")
+	expect_eq(table.controller.state_hash(), hash, "the exact state")
+	expect_eq(table.duty, duty, "the same duty")
+	var name: String = c.resume_record
+	table.queue_free()
+	table = null
+	MatchController.forget_continue()
+	expect(MatchController.continue_config() == null, "forgotten")
+	MatchController.delete_record(name)
+	return true
+
+
+func _continue_in(phase: int) -> void:
+	for seed in [8, 3, 11, 19]:
+		if await _leave_and_continue(phase, seed, phase == GuandanEngine.PHASE_TRIBUTE):
+			return
+	expect(false, "no seed gave the player a duty in phase %d" % phase)
+
+
+func test_continue_resumes_a_left_match_in_the_play_phase() -> void:
+	await _continue_in(GuandanEngine.PHASE_PLAY)
+
+
+func test_continue_resumes_a_left_match_during_a_tribute() -> void:
+	await _continue_in(GuandanEngine.PHASE_TRIBUTE)
+
+
+func test_continue_resumes_a_left_match_during_a_return() -> void:
+	await _continue_in(GuandanEngine.PHASE_RETURN)
+
+
+func test_a_forced_engine_panic_offers_to_resume_from_the_last_valid_state() -> void:
+	table = await _open({seed = 14})
+	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
+	var hash: String = table.controller.state_hash()
+	expect_eq(table.controller.debug_force_panic(), GuandanEngine.ERR_INTERNAL)
+	expect_logged("[panic")
+	expect_logged("fatal error during debug_force_panic")
+	expect_logged("rejected with code %d" % GuandanEngine.ERR_INTERNAL)
+	expect(await wait_until(func() -> bool: return table.modal.is_open()), "the crash panel is shown")
+	expect(table.modal.button(&"resume") != null, "with Resume")
+	var report: String = table.controller.last_crash_report()
+	expect(FileAccess.file_exists(report), "the report is in user://crash/")
+	table.modal.press(&"resume")
+	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn again")
+	expect_eq(table.controller.state_hash(), hash, "resumed at the last valid state")
+	DirAccess.remove_absolute(report)
+	await frames(2)  # rows the re-announced deal cleared are queue_free'd: let them go
