@@ -29,6 +29,7 @@ const DEFAULTS := {
 	&"ai_debug": false,  # overlay the AI's candidates and scores
 	&"low_perf": false,  # no effects, no shadows, shorter animations
 	&"card_size": 1.0,  # one of CARD_SIZES
+	&"high_contrast_cards": false,  # cards drawn with resources/style/card_high_contrast.tres
 	&"drag_coverage": 0.4,  # share of a card's visible strip a drag must cover to take it
 	&"history_rounds": 4,  # rounds kept in the play history sidebar (3..5)
 	&"history_open": true,  # play history sidebar expanded

@@ -11,6 +11,8 @@ extends Control
 ## count for them.
 
 const MAX_CARDS := 108
+## Every card is an instance of this scene (a designer can edit it; its script draws the card).
+const CARD_SCENE := preload("res://hand/card_view.tscn")
 
 ## CardViews ever created by this layer (the proof that a deal reuses nodes).
 var created_count := 0
@@ -27,12 +29,18 @@ func _init() -> void:
 ## deal, so no deal ever creates card nodes).
 func prewarm(count := MAX_CARDS) -> void:
 	while created_count < mini(count, MAX_CARDS):
-		var view := CardView.new()
-		view.name = "Card%d" % created_count
+		var view := _new_view()
 		view.visible = false
 		created_count += 1
 		add_child(view)
 		_free.append(view)
+
+
+func _new_view() -> CardView:
+	var view: CardView = CARD_SCENE.instantiate()
+	view.name = "Card%d" % created_count
+	view.card_id = -1
+	return view
 
 
 ## The view showing `id`, taken from the pool when it is not shown yet.
@@ -41,8 +49,7 @@ func view_for(id: int) -> CardView:
 	if view != null:
 		return view
 	if _free.is_empty():
-		view = CardView.new()
-		view.name = "Card%d" % created_count
+		view = _new_view()
 		created_count += 1
 		if created_count > MAX_CARDS:
 			push_warning("CardLayer: more than %d card views" % MAX_CARDS)

@@ -1,57 +1,56 @@
+@tool
 class_name CardView
 extends Control
-## One card, drawn with vector calls (no textures), so it is crisp at any size. Created only by
-## CardPool and reused for the whole match: set `card_id`, `face_up` and the flags, never free it.
+## One card, drawn with vector calls (no textures), so it is crisp at any size. The colours, corner
+## radius and font sizes come from the CardStyle in use (res://resources/style/*.tres). At the
+## table cards come from the CardLayer (the pool, which instances card_view.tscn) and are reused
+## for the whole match: set `card_id`, `face_up` and the flags, never free one.
+##
+## A tool script: open hand/card_view.tscn and set `card_id` (0..107, see Cards), `level` or the
+## flags in the inspector to preview any card with the current style.
 ##
 ## Input is not handled here (mouse_filter IGNORE): the hand's input state machine hit-tests cards
 ## by their layout rectangles.
 
 const ASPECT := 1.4  # height / width
-const FACE := Color(0.985, 0.98, 0.96)
-const LEVEL_FACE := Color(1.0, 0.96, 0.84)
-const BORDER := Color(0.45, 0.45, 0.45)
-const RED := Color(0.82, 0.1, 0.12)
-const BLACK := Color(0.1, 0.1, 0.12)
-const GOLD := Color(0.95, 0.74, 0.2)
-const BACK := Color(0.55, 0.1, 0.14)
-const BACK_LINE := Color(0.68, 0.2, 0.24)
-const SELECTED_TINT := Color(0.3, 0.6, 1.0, 0.22)
-const HINT_BORDER := Color(0.25, 0.95, 1.0)  # cyan: never confused with the gold of wilds
+## Group of every card view (CardStyle.use() redraws them all).
+const GROUP := &"card_views"
 
 ## One font for everything on a card, imported as a multichannel signed distance field: glyphs are
 ## rendered from one atlas at any size (crisp when cards scale, no per-size rasterizing).
 static var _rank_font: Font
 static var _text_font: Font
 
-var card_id := -1:
+## 0..107 (-1 = no card: the back is drawn).
+@export_range(-1, 107) var card_id := -1:
 	set(v):
 		if card_id != v:
 			card_id = v
 			queue_redraw()
-var face_up := true:
+@export var face_up := true:
 	set(v):
 		if face_up != v:
 			face_up = v
 			queue_redraw()
 ## The level rank (2..14) of the deal: level cards get a warm face, wilds a gold frame.
-var level := 2:
+@export_range(2, 14) var level := 2:
 	set(v):
 		if level != v:
 			level = v
 			queue_redraw()
-var selected := false:
+@export var selected := false:
 	set(v):
 		if selected != v:
 			selected = v
 			queue_redraw()
 ## Hint highlight (training mode).
-var hinted := false:
+@export var hinted := false:
 	set(v):
 		if hinted != v:
 			hinted = v
 			queue_redraw()
 ## 0..1: the wild-snap glow.
-var glow := 0.0:
+@export_range(0.0, 1.0, 0.01) var glow := 0.0:
 	set(v):
 		if glow != v:
 			glow = v
@@ -68,35 +67,81 @@ var group_color := Color(0, 0, 0, 0):
 		if group_color != v:
 			group_color = v
 			queue_redraw()
-var dimmed := false:
+@export var dimmed := false:
 	set(v):
 		if dimmed != v:
 			dimmed = v
 			queue_redraw()
 ## Draw a soft shadow (off in low-performance mode).
-var shadow := true:
+@export var shadow := true:
 	set(v):
 		if shadow != v:
 			shadow = v
+			queue_redraw()
+
+## Draw the back's centre emblem (off where a count is written over the back, e.g. seat badges).
+@export var emblem := true:
+	set(v):
+		if emblem != v:
+			emblem = v
 			queue_redraw()
 
 ## The tween moving this card, killed before a new one starts and when the card leaves the tree.
 var tween: Tween
 
 
+var _style: CardStyle  # the style last drawn with: editing it redraws the card
+
+
 func _init() -> void:
 	mouse_filter = Control.MOUSE_FILTER_IGNORE
 	focus_mode = Control.FOCUS_NONE
+	add_to_group(GROUP)
 	if _rank_font == null:
 		_rank_font = load("res://fonts/guandan_sans_bold.otf")
 		_text_font = _rank_font
 
 
+func _enter_tree() -> void:
+	var settings := get_node_or_null(^"/root/Settings")
+	if settings != null and not settings.changed.is_connected(_on_setting_changed):
+		settings.changed.connect(_on_setting_changed)
+
+
 func _notification(what: int) -> void:
 	if what == NOTIFICATION_EXIT_TREE:
 		stop_tween()
+		var settings := get_node_or_null(^"/root/Settings")
+		if settings != null and settings.changed.is_connected(_on_setting_changed):
+			settings.changed.disconnect(_on_setting_changed)
 	elif what == NOTIFICATION_TRANSLATION_CHANGED:
 		queue_redraw()
+
+
+func _on_setting_changed(key: StringName, _value: Variant) -> void:
+	if key == &"high_contrast_cards":
+		queue_redraw()
+
+
+## The style this card is drawn with (CardStyle.current()); follows its edits.
+func style() -> CardStyle:
+	var s := CardStyle.current()
+	if s != _style:
+		if _style != null and _style.changed.is_connected(queue_redraw):
+			_style.changed.disconnect(queue_redraw)
+		_style = s
+		_style.changed.connect(queue_redraw)
+	return s
+
+
+## Colour of this card's rank and suit in the current style.
+func ink() -> Color:
+	return style().ink(card_id)
+
+
+## Corner radius in pixels at the current size.
+func corner_radius_px() -> float:
+	return size.x * style().corner_radius
 
 
 ## A new tween for this card (the previous one is killed).
@@ -133,66 +178,67 @@ func _draw() -> void:
 	var w := size.x
 	if w < 4.0:
 		return
-	var radius := w * 0.08
+	var st := style()
+	var radius := w * st.corner_radius
 	if shadow:
-		_round_rect(Rect2(r.position + Vector2(w * 0.02, w * 0.03), r.size), radius, Color(0, 0, 0, 0.28))
+		_round_rect(Rect2(r.position + Vector2(w * 0.02, w * 0.03), r.size), radius, st.shadow_color)
 	if glow > 0.0:
 		var g := w * 0.06 * glow
-		_round_rect(r.grow(g), radius + g, Color(GOLD, 0.55 * glow))
+		_round_rect(r.grow(g), radius + g, Color(st.wild_frame_color, 0.55 * glow))
 	if not face_up or card_id < 0:
-		_draw_back(r, radius)
+		_draw_back(st, r, radius)
 	else:
-		_draw_face(r, radius)
+		_draw_face(st, r, radius)
 	if heat.a > 0.0:
 		_round_rect(r, radius, heat)
 	if selected:
-		_round_rect(r, radius, SELECTED_TINT)
-		_round_rect_outline(r, radius, Color(0.25, 0.55, 1.0), maxf(2.0, w * 0.03))
+		_round_rect(r, radius, st.selected_tint)
+		_round_rect_outline(r, radius, st.selected_border, maxf(2.0, w * 0.03))
 	if hinted:
-		_round_rect_outline(r.grow(w * 0.01), radius, HINT_BORDER, maxf(2.0, w * 0.05))
+		_round_rect_outline(r.grow(w * 0.01), radius, st.hint_border, maxf(2.0, w * 0.05))
 	if group_color.a > 0.0:
 		draw_rect(Rect2(w * 0.06, 0, w * 0.5, maxf(3.0, w * 0.05)), group_color)
 	if dimmed:
-		_round_rect(r, radius, Color(0, 0, 0, 0.28))
+		_round_rect(r, radius, st.dim_color)
 
 
-func _draw_face(r: Rect2, radius: float) -> void:
+func _draw_face(st: CardStyle, r: Rect2, radius: float) -> void:
 	var w := r.size.x
 	var h := r.size.y
 	var level_card := Cards.is_level_card(card_id, level)
 	var wild := Cards.is_wild(card_id, level)
-	_round_rect(r, radius, LEVEL_FACE if level_card else FACE)
-	_round_rect_outline(r, radius, GOLD if wild else BORDER, maxf(1.0, w * (0.045 if wild else 0.012)))
-	var color := RED if Cards.is_red(card_id) else BLACK
+	_round_rect(r, radius, st.level_face_color if level_card else st.face_color)
+	_round_rect_outline(r, radius, st.wild_frame_color if wild else st.border_color,
+			maxf(1.0, w * (st.wild_frame_width if wild else st.border_width)))
+	var color := st.ink(card_id)
 	if Cards.is_joker(card_id):
-		var big := Cards.value(card_id) == Cards.BIG_JOKER
 		var letters := "JOKER"
 		var fs := int(w * 0.17)
 		for i in letters.length():
 			_text(_rank_font, letters[i], Vector2(w * 0.06, h * 0.05 + fs * 0.95 * i), fs, color, w * 0.2)
-		var star_color := Color(0.85, 0.12, 0.15) if big else Color(0.2, 0.2, 0.25)
-		_centered(_text_font, "★", Vector2(w * 0.6, h * 0.58), int(w * 0.62), star_color)
+		_centered(_text_font, "★", Vector2(w * 0.6, h * 0.58), int(w * 0.62), color)
 		return
 	var rank := Cards.rank(card_id)
 	var label := Cards.rank_label(rank)
 	var suit_glyph: String = Cards.SUIT_GLYPHS[int(Cards.suit(card_id))]
-	var rank_size := int(w * (0.3 if label.length() == 1 else 0.25))
+	var rank_size := int(w * (st.rank_size if label.length() == 1 else st.rank_size_two_chars))
 	_text(_rank_font, label, Vector2(w * 0.05, h * 0.04), rank_size, color, w * 0.38)
-	_text(_text_font, suit_glyph, Vector2(w * 0.06, h * 0.04 + rank_size * 1.05), int(w * 0.24), color, w * 0.3)
+	var suit_size := int(w * st.corner_suit_size)
+	_text(_text_font, suit_glyph, Vector2(w * 0.06, h * 0.04 + rank_size * 1.05), suit_size, color, w * 0.3)
 	if wild:
-		var c := Vector2(w * 0.2, h * 0.04 + rank_size * 1.05 + w * 0.42)
-		draw_circle(c, w * 0.12, GOLD)
-		_centered(_rank_font, tr("CARD_WILD_BADGE"), c, int(w * 0.15), Color(0.35, 0.15, 0.0))
+		var c := Vector2(w * 0.2, h * 0.04 + rank_size * 1.05 + suit_size + w * 0.18)
+		draw_circle(c, w * 0.12, st.wild_frame_color)
+		_centered(_rank_font, tr("CARD_WILD_BADGE"), c, int(w * 0.15), st.wild_badge_text_color)
 	if rank >= 11 and rank <= 13:
-		_centered(_rank_font, label, Vector2(w * 0.6, h * 0.5), int(w * 0.5), Color(color, 0.85))
+		_centered(_rank_font, label, Vector2(w * 0.6, h * 0.5), int(w * st.court_size), Color(color, 0.85))
 		_centered(_text_font, suit_glyph, Vector2(w * 0.72, h * 0.8), int(w * 0.3), color)
 	else:
-		_centered(_text_font, suit_glyph, Vector2(w * 0.6, h * 0.6), int(w * 0.56), color)
+		_centered(_text_font, suit_glyph, Vector2(w * 0.6, h * 0.6), int(w * st.centre_suit_size), color)
 
 
-func _draw_back(r: Rect2, radius: float) -> void:
+func _draw_back(st: CardStyle, r: Rect2, radius: float) -> void:
 	var w := r.size.x
-	_round_rect(r, radius, BACK)
+	_round_rect(r, radius, st.back_color)
 	var inner := r.grow(-w * 0.07)
 	var step := w * 0.16
 	var lines := PackedVector2Array()
@@ -207,13 +253,14 @@ func _draw_back(r: Rect2, radius: float) -> void:
 				lines.append_array(seg)
 		x += step
 	if lines.size() > 0:
-		draw_multiline(lines, BACK_LINE, maxf(1.0, w * 0.015))
-	_round_rect_outline(inner, radius * 0.6, GOLD, maxf(1.0, w * 0.025))
-	var c := r.get_center()
-	var d := w * 0.22
-	draw_colored_polygon(PackedVector2Array([c + Vector2(0, -d * 1.3), c + Vector2(d, 0),
-			c + Vector2(0, d * 1.3), c + Vector2(-d, 0)]), GOLD)
-	_round_rect_outline(r, radius, Color(0.3, 0.05, 0.08), maxf(1.0, w * 0.012))
+		draw_multiline(lines, st.back_line_color, maxf(1.0, w * 0.015))
+	_round_rect_outline(inner, radius * 0.6, st.back_emblem_color, maxf(1.0, w * 0.025))
+	if emblem:
+		var c := r.get_center()
+		var d := w * 0.22
+		draw_colored_polygon(PackedVector2Array([c + Vector2(0, -d * 1.3), c + Vector2(d, 0),
+				c + Vector2(0, d * 1.3), c + Vector2(-d, 0)]), st.back_emblem_color)
+	_round_rect_outline(r, radius, st.back_edge_color, maxf(1.0, w * 0.012))
 
 
 ## Segment a-b clipped to rect (Liang–Barsky); empty if outside.

@@ -1,3 +1,4 @@
+@tool
 class_name Cards
 extends RefCounted
 ## Card ids as the engine uses them, for display and sorting (the rules themselves are in Rust).

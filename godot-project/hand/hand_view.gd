@@ -1,7 +1,7 @@
 class_name HandView
 extends Control
-## The player's hand: sorted by rank then suit, fanned with 50–65 % overlap and centred; selected
-## cards lift by LIFT px. Above 20 cards spacing and size shrink so 27 (28 after tribute) stay
+## The player's hand: sorted by rank then suit, fanned with the CardStyle's overlap range (50–65 %
+## by default) and centred; selected cards lift by the style's selected_lift px. Above 20 cards spacing and size shrink so 27 (28 after tribute) stay
 ## visible. Optional grouping view (clusters of bombs, straights, triples, pairs, singles, wilds)
 ## and manual groups that share a colour bar.
 ##
@@ -17,9 +17,6 @@ signal play_requested
 ## Long press: show grouping options near `at` (this node's coordinates).
 signal grouping_requested(at: Vector2)
 
-const LIFT := 20.0
-const MIN_VISIBLE := 0.35  # visible share of a card at the tightest (65 % overlap)
-const MAX_VISIBLE := 0.5  # … and at the loosest (50 % overlap)
 const GROUP_GAP := 0.28  # gap between clusters in the grouping view, in card widths
 const GROUP_COLORS: Array[Color] = [Color(0.2, 0.75, 0.4), Color(0.95, 0.5, 0.1),
 	Color(0.65, 0.35, 0.95), Color(0.1, 0.7, 0.85), Color(0.9, 0.3, 0.55)]
@@ -371,20 +368,21 @@ func _relayout(animate := false, stagger := 0.0) -> void:
 	input.strips.clear()
 	var margin := 12.0
 	var avail := maxf(size.x - 2.0 * margin, 100.0)
-	var ch := minf(card_height, size.y - LIFT - 8.0)
+	var st := CardStyle.current()
+	var ch := minf(card_height, size.y - lift() - 8.0)
 	if n > 20:
 		ch *= 1.0 - 0.15 * (minf(n, 28) - 20.0) / 8.0
 	var cw := ch / CardView.ASPECT
 	# Each cluster shows its last card whole, then a gap: width = (n - nk) steps + nk cards +
 	# (nk - 1) gaps for nk clusters.
 	var nk := maxi(clusters.size(), 1)
-	var units_min := (n - nk) * MIN_VISIBLE + nk + gaps * GROUP_GAP
+	var units_min := (n - nk) * st.min_visible + nk + gaps * GROUP_GAP
 	if cw * units_min > avail:
 		cw = avail / units_min
 		ch = cw * CardView.ASPECT
-	var step := cw * MAX_VISIBLE
+	var step := cw * st.max_visible
 	if n > nk:
-		step = clampf((avail - nk * cw - gaps * GROUP_GAP * cw) / (n - nk), cw * MIN_VISIBLE, cw * MAX_VISIBLE)
+		step = clampf((avail - nk * cw - gaps * GROUP_GAP * cw) / (n - nk), cw * st.min_visible, cw * st.max_visible)
 	_card_size = Vector2(cw, ch)
 	var total := (n - nk) * step + nk * cw + gaps * GROUP_GAP * cw
 	var x := (size.x - total) / 2.0
@@ -395,7 +393,7 @@ func _relayout(animate := false, stagger := 0.0) -> void:
 		var g: Dictionary = clusters[gi]
 		if group_view or g.kind == &"manual":
 			var key := "GROUP_" + String(g.kind).to_upper()
-			_labels.append({text = tr(key), pos = Vector2(x, base_y - LIFT - 4.0), color = _group_color(g)})
+			_labels.append({text = tr(key), pos = Vector2(x, base_y - lift() - 4.0), color = _group_color(g)})
 		var group_ids: PackedInt32Array = g.ids
 		for k in group_ids.size():
 			var id: int = group_ids[k]
@@ -411,7 +409,7 @@ func _relayout(animate := false, stagger := 0.0) -> void:
 		var to := xs[i + 1] if i + 1 < order.size() else from + cw
 		to = minf(to, from + cw)
 		input.strips.append(Vector2(from, to))
-	input.band = Vector2(base_y - LIFT - 4.0, size.y)
+	input.band = Vector2(base_y - lift() - 4.0, size.y)
 	_apply(order, animate, stagger)
 	queue_redraw()
 
@@ -467,10 +465,15 @@ func _refresh_selection(force := false) -> void:
 	_emit_selection()
 
 
+## Pixels a selected card rises (the CardStyle's selected_lift).
+static func lift() -> float:
+	return CardStyle.current().selected_lift
+
+
 func _lift(id: int) -> float:
 	if _shown_selected(id):
-		return LIFT
-	return LIFT / 2.0 if _snap.has(id) else 0.0
+		return lift()
+	return lift() / 2.0 if _snap.has(id) else 0.0
 
 
 func _shown_selected(id: int) -> bool:
@@ -593,5 +596,5 @@ func _on_drag_finished(indices: PackedInt32Array, _start_index: int) -> void:
 func _on_setting_changed(key: StringName, value: Variant) -> void:
 	if key == &"drag_coverage":
 		input.coverage = value
-	elif key == &"card_size":
+	elif key == &"card_size" or key == &"high_contrast_cards":
 		_relayout(true)

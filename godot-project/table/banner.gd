@@ -1,10 +1,9 @@
 class_name Banner
 extends Label
 ## Big centred announcements ("Table cleared", "Partner takes the lead", "Bomb!") that fade out.
+## Colours, outline and font sizes come from the TableStyle.
 
-const MAX_FONT := 38
-const MIN_FONT := 20
-
+var style: TableStyle = TableStyle.current()
 var _tween: Tween
 
 
@@ -14,10 +13,10 @@ func _ready() -> void:
 	horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
 	vertical_alignment = VERTICAL_ALIGNMENT_CENTER
 	auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	add_theme_font_size_override(&"font_size", MAX_FONT)
-	add_theme_color_override(&"font_color", Color(1.0, 0.9, 0.55))
-	add_theme_constant_override(&"outline_size", 10)
-	add_theme_color_override(&"font_outline_color", Color(0.05, 0.05, 0.02, 0.9))
+	add_theme_font_size_override(&"font_size", style.banner_font_size)
+	add_theme_color_override(&"font_color", style.banner_color)
+	add_theme_constant_override(&"outline_size", style.banner_outline_size)
+	add_theme_color_override(&"font_outline_color", style.banner_outline_color)
 	modulate.a = 0.0
 	z_index = 500
 
@@ -50,7 +49,7 @@ func announce(text: String, hold := 1.1) -> void:
 	_tween.chain().tween_property(self, "modulate:a", 0.0, t * 1.5)
 
 
-## The largest font size (MIN_FONT..MAX_FONT) at which the text fits the banner's width, so a long
+## The largest font size (the style's banner_min_font_size..banner_font_size) at which the text fits the banner's width, so a long
 ## announcement never runs over the seats beside it.
 func refit() -> void:
 	_fit()
@@ -58,8 +57,8 @@ func refit() -> void:
 
 func _fit() -> void:
 	var font := get_theme_font(&"font")
-	var fs := MAX_FONT
-	while fs > MIN_FONT and font.get_string_size(text, HORIZONTAL_ALIGNMENT_LEFT, -1, fs).x + 24.0 > size.x:
+	var fs := style.banner_font_size
+	while fs > style.banner_min_font_size and font.get_string_size(text, HORIZONTAL_ALIGNMENT_LEFT, -1, fs).x + 24.0 > size.x:
 		fs -= 2
 	add_theme_font_size_override(&"font_size", fs)
 

@@ -17,7 +17,7 @@ static func apply(t: Control) -> void:
 	t.top_bar.position = Vector2.ZERO
 	t.top_bar.size = Vector2(s.x, top_h)
 	var card_h := UiLayout.hand_card_height(view)
-	var hand_h := card_h + HandView.LIFT + 18.0
+	var hand_h := card_h + HandView.lift() + 18.0
 	var hand: HandView = t.hand
 	hand.card_height = card_h
 	hand.position = Vector2(0, s.y - hand_h)
@@ -41,19 +41,20 @@ static func apply(t: Control) -> void:
 	zone.position = Vector2.ZERO
 	zone.size = s
 
+	var style := TableStyle.current()
 	var badges: Array[SeatBadge] = t.badges
 	for badge in badges:
 		badge.reset_size()
 	var north := badges[2]
 	north.position = Vector2(m.get_center().x - north.size.x / 2.0, m.position.y + 2.0)
 	var west := badges[3]
-	west.position = Vector2(m.position.x + 6.0, m.get_center().y - west.size.y / 2.0 - 10.0)
+	west.position = Vector2(m.position.x + style.seat_margin, m.get_center().y - west.size.y / 2.0 - 10.0)
 	var east := badges[1]
-	east.position = Vector2(m.end.x - east.size.x - 6.0, m.get_center().y - east.size.y / 2.0 - 10.0)
+	east.position = Vector2(m.end.x - east.size.x - style.seat_margin, m.get_center().y - east.size.y / 2.0 - 10.0)
 	var me := badges[0]
 	me.position = Vector2(8.0, s.y - hand_h - bar_h + 2.0)
 
-	var gap := 18.0
+	var gap := style.play_gap
 	zone.slot_centers[2] = Vector2(m.get_center().x, north.position.y + north.size.y + gap + play_h / 2.0)
 	zone.slot_centers[0] = Vector2(m.get_center().x, m.end.y - play_h / 2.0 - 8.0)
 	zone.slot_centers[3] = Vector2(west.position.x + west.size.x + gap, m.get_center().y)

@@ -1,0 +1,86 @@
+@tool
+class_name TableStyle
+extends Resource
+## How the table looks around the cards: the felt, the margins the seats keep, and the banners
+## ("Table cleared", "Bomb!"). Saved as res://resources/style/table_default.tres; the felt, the
+## banner and the table layout read `TableStyle.current()`, so editing the .tres restyles the game.
+
+const DEFAULT_PATH := "res://resources/style/table_default.tres"
+
+@export_group("Felt")
+## Colour in the middle of the cloth (under the centre light).
+@export var felt_centre_color := Color(0.12, 0.42, 0.27):
+	set(v):
+		felt_centre_color = v
+		emit_changed()
+## Colour at the edges (the vignette).
+@export var felt_edge_color := Color(0.03, 0.16, 0.1):
+	set(v):
+		felt_edge_color = v
+		emit_changed()
+## Strength of the woven grain (0 = flat cloth).
+@export_range(0.0, 0.2, 0.005) var felt_grain := 0.035:
+	set(v):
+		felt_grain = v
+		emit_changed()
+## The plain colour used instead of the shader in low-performance mode.
+@export var felt_flat_color := Color(0.07, 0.29, 0.19):
+	set(v):
+		felt_flat_color = v
+		emit_changed()
+
+@export_group("Seats")
+## Gap between the west/east seat badges and the edge of the playing area.
+@export_range(0.0, 80.0, 1.0, "suffix:px") var seat_margin := 6.0:
+	set(v):
+		seat_margin = v
+		emit_changed()
+## Gap between a seat badge and that seat's played cards.
+@export_range(0.0, 80.0, 1.0, "suffix:px") var play_gap := 18.0:
+	set(v):
+		play_gap = v
+		emit_changed()
+
+@export_group("Banner")
+@export var banner_color := Color(1.0, 0.9, 0.55):
+	set(v):
+		banner_color = v
+		emit_changed()
+@export var banner_outline_color := Color(0.05, 0.05, 0.02, 0.9):
+	set(v):
+		banner_outline_color = v
+		emit_changed()
+@export_range(0, 24, 1, "suffix:px") var banner_outline_size := 10:
+	set(v):
+		banner_outline_size = v
+		emit_changed()
+## Font size of a banner that fits; longer texts shrink down to banner_min_font_size.
+@export_range(12, 96, 1, "suffix:px") var banner_font_size := 38:
+	set(v):
+		banner_font_size = v
+		emit_changed()
+@export_range(8, 64, 1, "suffix:px") var banner_min_font_size := 20:
+	set(v):
+		banner_min_font_size = v
+		emit_changed()
+
+## A style set by code (tools, tests) that wins over the default file; null = the file's.
+static var _override: TableStyle
+static var _default: TableStyle
+
+
+## The table style in use: the override if any, else table_default.tres.
+static func current() -> TableStyle:
+	if _override != null:
+		return _override
+	if _default == null:
+		_default = load(DEFAULT_PATH) as TableStyle
+		if _default == null:
+			push_error("TableStyle: %s is not a TableStyle" % DEFAULT_PATH)
+			_default = TableStyle.new()
+	return _default
+
+
+## Uses `style` for the table parts created from now on (null = the default file again).
+static func use(style: TableStyle) -> void:
+	_override = style
