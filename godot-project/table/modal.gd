@@ -27,6 +27,7 @@ func _ready() -> void:
 	add_child(center)
 	panel = PanelContainer.new()
 	panel.name = "Panel"
+	panel.theme_type_variation = &"DialogPanel"  # opaque: the table must not show through
 	center.add_child(panel)
 	_body = UiKit.vbox(14)
 	panel.add_child(_body)

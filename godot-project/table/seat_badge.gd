@@ -71,6 +71,7 @@ func _init(seat_index: int, with_back := true) -> void:
 		row.add_child(back_box)
 		_back = CardView.new()
 		_back.face_up = false
+		_back.emblem = false  # the count is written where the emblem would be
 		_back.size = Vector2(44, 62)
 		back_box.add_child(_back)
 		_count = Label.new()
