@@ -1,23 +1,14 @@
 extends Control
 ## The saved matches (user://records/*.jsonl, through the MatchController), newest first, each
-## with Watch and Delete.
+## with Watch and Delete. The page is replay_list.tscn; the rows are built here from the records.
 
-var _list: VBoxContainer
-var _empty: Label
+@onready var _list: VBoxContainer = %List
+@onready var _empty: Label = %Empty
 
 
 func _ready() -> void:
-	var page := UiKit.page(self, "REPLAYS_TITLE", &"menu")
-	var column: VBoxContainer = page[0]
-	var scroll: ScrollContainer = page[1]
-	var back: Button = page[2]
-	_list = UiKit.vbox(8)
-	_list.name = "List"
-	_list.size_flags_horizontal = Control.SIZE_EXPAND_FILL
-	scroll.add_child(_list)
-	_empty = UiKit.label("REPLAY_EMPTY", 22)
-	_empty.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
-	column.add_child(_empty)
+	var back: Button = %Back
+	back.pressed.connect(EventBus.screen_requested.emit.bind(&"menu"))
 	refresh()
 	back.grab_focus.call_deferred()
 

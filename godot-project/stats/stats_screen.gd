@@ -2,101 +2,35 @@ extends Control
 ## The player's statistics (spec: statistics system): headline figures, the match win rate over
 ## time and by AI level as charts, and the recent matches, each opening its replay. Every figure
 ## is computed in Rust (guandan_core::stats, the same as `guandan stats`) from the saved records
-## and read through the MatchController; this screen only lays them out. Export copies the
+## and read through the MatchController; this script fills stats_screen.tscn (the layout). Export copies the
 ## statistics file (JSON) to the documents folder.
 
-## Headline figures: [key shown by `figures()`, label key].
-const HEADLINES := [
-	[&"matches", "STATS_MATCHES"], [&"match_win_rate", "STATS_MATCH_WIN_RATE"],
-	[&"deals", "STATS_DEALS"], [&"deal_win_rate", "STATS_DEAL_WIN_RATE"],
-	[&"double_down_rate", "STATS_DOUBLE_DOWN_RATE"], [&"double_downed_rate", "STATS_DOUBLE_DOWNED_RATE"],
-	[&"mean_think", "STATS_MEAN_THINK"], [&"bomb_rate", "STATS_BOMB_RATE"],
-	[&"wilds_used", "STATS_WILDS_USED"], [&"tribute_deal_win_rate", "STATS_TRIBUTE_WIN_RATE"],
-	[&"levels_climbed", "STATS_LEVELS_CLIMBED"],
-]
+## Keys of the headline figures (`figures()`); each has a value Label of that name in the scene.
+const HEADLINES: Array[StringName] = [&"matches", &"match_win_rate", &"deals", &"deal_win_rate",
+	&"double_down_rate", &"double_downed_rate", &"mean_think", &"bomb_rate", &"wilds_used",
+	&"tribute_deal_win_rate", &"levels_climbed"]
 ## Opposition keys of the statistics, in the order the bars show them.
 const OPPOSITION := [["vs L1", "AI_EASY"], ["vs L2", "AI_NORMAL"], ["vs L3", "AI_HARD"], ["vs mixed", "STATS_VS_MIXED"], ["vs humans", "STATS_VS_HUMANS"]]
 const RECENT := 8
 
 ## The statistics as read (MatchController.stats()).
 var data := {}
-var over_time: StatsChart
-var by_level: StatsChart
 
-var _values := {}  # headline key -> Label
-var _column: VBoxContainer
-var _recent: VBoxContainer
-var _status: Label
-var _empty: Label
+@onready var over_time: StatsChart = %OverTime
+@onready var by_level: StatsChart = %ByLevel
+@onready var _headlines: GridContainer = %Headlines
+@onready var _recent: VBoxContainer = %Recent
+@onready var _status: Label = %Status
+@onready var _empty: Label = %Empty
 
 
 func _ready() -> void:
-	var page := UiKit.page(self, "STATS_TITLE", &"menu")
-	var scroll: ScrollContainer = page[1]
-	var back: Button = page[2]
-	_column = UiKit.vbox(14)
-	_column.name = "Content"
-	_column.size_flags_horizontal = Control.SIZE_EXPAND_FILL
-	scroll.add_child(_column)
-
-	_empty = UiKit.label("STATS_EMPTY", 22)
-	_empty.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
-	_column.add_child(_empty)
-
-	var head := UiKit.panel()
-	_column.add_child(head)
-	var grid := GridContainer.new()
-	grid.name = "Headlines"
-	grid.columns = 6
-	grid.add_theme_constant_override(&"h_separation", 14)
-	grid.add_theme_constant_override(&"v_separation", 6)
-	head.add_child(grid)
-	for h: Array in HEADLINES:
-		grid.add_child(UiKit.label(h[1], 17, Color(0.85, 0.92, 0.88)))
-		var v := UiKit.label("", 22, Color(0.98, 0.85, 0.45))
-		v.name = String(h[0])
-		v.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-		grid.add_child(v)
-		_values[h[0]] = v
-
-	var charts := UiKit.hbox(16)
-	_column.add_child(charts)
-	over_time = _chart(charts, "STATS_OVER_TIME", "OverTime")
-	by_level = _chart(charts, "STATS_BY_LEVEL", "ByLevel")
-
-	_column.add_child(UiKit.label("STATS_RECENT", 22, Color(0.98, 0.85, 0.45)))
-	_recent = UiKit.vbox(6)
-	_recent.name = "Recent"
-	_column.add_child(_recent)
-
-	var actions := UiKit.hbox(12)
-	_column.add_child(actions)
-	var export := UiKit.button("STATS_EXPORT", _export, 20, Vector2(180, 46))
-	export.name = "Export"
-	actions.add_child(export)
-	var rebuild := UiKit.button("STATS_REBUILD", refresh.bind(true), 20, Vector2(180, 46))
-	rebuild.name = "Rebuild"
-	actions.add_child(rebuild)
-	_status = UiKit.label("", 16, Color(1, 1, 1, 0.7))
-	_status.name = "Status"
-	_status.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	_status.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
-	_status.size_flags_horizontal = Control.SIZE_EXPAND_FILL
-	actions.add_child(_status)
+	var back: Button = %Back
+	back.pressed.connect(EventBus.screen_requested.emit.bind(&"menu"))
+	%Export.pressed.connect(_export)
+	%Rebuild.pressed.connect(refresh.bind(true))
 	refresh()
 	back.grab_focus.call_deferred()
-
-
-func _chart(parent: Control, title_key: String, node_name: String) -> StatsChart:
-	var box := UiKit.vbox(4)
-	box.size_flags_horizontal = Control.SIZE_EXPAND_FILL
-	parent.add_child(box)
-	box.add_child(UiKit.label(title_key, 18, Color(0.85, 0.92, 0.88)))
-	var chart := StatsChart.new()
-	chart.name = node_name
-	chart.size_flags_horizontal = Control.SIZE_EXPAND_FILL
-	box.add_child(chart)
-	return chart
 
 
 ## Reads the statistics again (`rebuild`: recomputed from every record) and shows them.
@@ -106,8 +40,8 @@ func refresh(rebuild := false) -> void:
 	var has := not me.is_empty() and int(me.record.matches) > 0
 	_empty.visible = not has
 	var f := figures()
-	for key: StringName in _values:
-		_values[key].text = f.get(key, "–")
+	for key in HEADLINES:
+		(_headlines.get_node(NodePath(key)) as Label).text = f.get(key, "–")
 	var results := match_results()
 	var line := PackedFloat32Array()
 	var won := 0
