@@ -35,11 +35,6 @@ const DEFAULT_PATH := "res://resources/style/table_default.tres"
 	set(v):
 		seat_margin = v
 		emit_changed()
-## Gap between a seat badge and that seat's played cards.
-@export_range(0.0, 80.0, 1.0, "suffix:px") var play_gap := 18.0:
-	set(v):
-		play_gap = v
-		emit_changed()
 
 @export_group("Banner")
 @export var banner_color := Color(1.0, 0.9, 0.55):

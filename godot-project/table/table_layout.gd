@@ -54,7 +54,7 @@ static func apply(t: Control) -> void:
 	var me := badges[0]
 	me.position = Vector2(8.0, s.y - hand_h - bar_h + 2.0)
 
-	var gap := style.play_gap
+	var gap := 18.0
 	zone.slot_centers[2] = Vector2(m.get_center().x, north.position.y + north.size.y + gap + play_h / 2.0)
 	zone.slot_centers[0] = Vector2(m.get_center().x, m.end.y - play_h / 2.0 - 8.0)
 	zone.slot_centers[3] = Vector2(west.position.x + west.size.x + gap, m.get_center().y)
