@@ -127,3 +127,22 @@ func test_the_felt_and_banner_follow_a_table_style_written_by_the_test() -> void
 	expect(is_equal_approx(west.position.x - table.middle.position.x, 40.0), "west sits seat_margin from the edge (%.1f)" % (west.position.x - table.middle.position.x))
 	table.queue_free()
 	await frames(2)
+
+
+func test_the_settings_screen_offers_high_contrast_cards() -> void:
+	var screen: Control = load("res://settings/settings_screen.tscn").instantiate()
+	add_child(screen)
+	await frames(1)
+	var toggle := screen.control_for(&"high_contrast_cards") as CheckButton
+	if not expect(toggle != null, "a High-contrast cards row"):
+		return
+	expect(not toggle.button_pressed, "off by default")
+	toggle.button_pressed = true
+	expect_eq(Settings.get_value(&"high_contrast_cards"), true, "the row saves the setting")
+	expect_eq(CardStyle.current(), CardStyle.load_style(CardStyle.HIGH_CONTRAST_PATH), "cards now use the high-contrast style")
+	# Every row of the scene edits a real setting, and every player setting has a row.
+	var internal := [&"history_open", &"group_view", &"rules_preset", &"ai_levels"]
+	for key: StringName in Settings.DEFAULTS:
+		if key not in internal:
+			expect(screen.control_for(key) != null, "the settings screen has a row for %s" % key)
+	screen.queue_free()
