@@ -1,13 +1,13 @@
 extends Node
 ## Screenshots of the look a designer controls, in a real window: the running table (mid-deal in
 ## training, a hint shown) with the default card style and with the high-contrast one, a seat
-## badge's card back, the settings screen (toggles on and off), the menu with its language list
+## badge's card back, the settings screen (toggles on and off; top and bottom), the menu with its language list
 ## open, and the pause dialog over the table. Run by tools/style-shots under Xvfb:
 ##   tools/godot --path godot-project --resolution 1280x720 --audio-driver Dummy \
 ##       res://tests_godot/scenes/shots/styles.tscn -- --out DIR --locale en
 ## Writes DIR/<locale>_<W>x<H>_<shot>.png; exit code 0 = every shot saved.
 
-const SHOTS: Array[String] = ["table_default", "table_high_contrast", "settings", "menu_language", "dialog"]
+const SHOTS: Array[String] = ["table_default", "table_high_contrast", "settings", "settings_bottom", "menu_language", "dialog"]
 
 var _out := ""
 var _locale := "en"
@@ -63,6 +63,11 @@ func _run() -> bool:
 	EventBus.screen_requested.emit(&"settings")
 	await _frames(30)
 	await _shot("settings")
+	# The end of the list: the High-contrast cards row.
+	var scroll: ScrollContainer = _app.current.find_child("Scroll", true, false)
+	scroll.scroll_vertical = int(scroll.get_v_scroll_bar().max_value)
+	await _frames(10)
+	await _shot("settings_bottom")
 	return true
 
 
