@@ -12,6 +12,8 @@ const HEADLINES: Array[StringName] = [&"matches", &"match_win_rate", &"deals", &
 ## Opposition keys of the statistics, in the order the bars show them.
 const OPPOSITION := [["vs L1", "AI_EASY"], ["vs L2", "AI_NORMAL"], ["vs L3", "AI_HARD"], ["vs mixed", "STATS_VS_MIXED"], ["vs humans", "STATS_VS_HUMANS"]]
 const RECENT := 8
+## One line of the recent matches (text + Watch).
+const RECENT_ROW := preload("res://stats/recent_row.tscn")
 
 ## The statistics as read (MatchController.stats()).
 var data := {}
@@ -128,17 +130,11 @@ func _fill_recent(results: Array) -> void:
 			break
 		shown += 1
 		var r: Dictionary = results[i]
-		var row := UiKit.hbox(12)
+		var row: HBoxContainer = RECENT_ROW.instantiate()
 		row.name = String(r.record)
 		var result := tr("STATS_WON") if r.won else (tr("STATS_LOST") if r.finished else tr("STATS_UNFINISHED"))
-		var text := "%s   %s   %s" % [_when(r.record), result, tr("STATS_DEALS_FMT").format({n = r.deals})]
-		var label := UiKit.label(text, 18)
-		label.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-		label.size_flags_horizontal = Control.SIZE_EXPAND_FILL
-		row.add_child(label)
-		var watch := UiKit.button("BTN_WATCH", EventBus.replay_requested.emit.bind(String(r.record)), 18, Vector2(120, 40))
-		watch.name = "Watch"
-		row.add_child(watch)
+		(row.get_node(^"%Text") as Label).text = "%s   %s   %s" % [_when(r.record), result, tr("STATS_DEALS_FMT").format({n = r.deals})]
+		(row.get_node(^"%Watch") as Button).pressed.connect(EventBus.replay_requested.emit.bind(String(r.record)))
 		_recent.add_child(row)
 
 
