@@ -1,10 +1,11 @@
 class_name Banner
 extends Label
-## Big centred announcements ("Table cleared", "Partner takes the lead", "Bomb!") that fade out.
-## Colours, outline and font sizes come from the TableStyle.
+## Big centred announcements ("Table cleared", "Partner takes the lead", "Bomb!") that fade out;
+## colours, outline and font sizes come from the TableStyle.
 
-var style: TableStyle = TableStyle.current()
 var _tween: Tween
+## The look (table_default.tres unless a tool or test chose another).
+var style: TableStyle = TableStyle.current()
 
 
 func _ready() -> void:
