@@ -6,8 +6,8 @@ extends Control
 ## table cards come from the CardLayer (the pool, which instances card_view.tscn) and are reused
 ## for the whole match: set `card_id`, `face_up` and the flags, never free one.
 ##
-## A tool script: open hand/card_view.tscn and set `card_id` (0..107, see Cards), `level` or the
-## flags in the inspector to preview any card with the current style.
+## A tool script: open hand/card_view.tscn and set `card_id` (0..107, see Cards) or `notation`,
+## `level` or the flags in the inspector to preview any card with the current style.
 ##
 ## Input is not handled here (mouse_filter IGNORE): the hand's input state machine hit-tests cards
 ## by their layout rectangles.
@@ -32,6 +32,15 @@ static var _text_font: Font
 		if face_up != v:
 			face_up = v
 			queue_redraw()
+## The same card in notation (SA, HT, D2; SB small joker, HR big joker): an easier way to pick
+## the previewed card in the inspector. Not saved (card_id is).
+@export_custom(PROPERTY_HINT_PLACEHOLDER_TEXT, "SA, HT, D2, SB, HR", PROPERTY_USAGE_EDITOR) var notation: String:
+	get:
+		return Cards.notation(card_id) if card_id >= 0 else ""
+	set(v):
+		var ids := Cards.from_notation(v.strip_edges().to_upper())
+		if ids.size() == 1:
+			card_id = ids[0]
 ## The level rank (2..14) of the deal: level cards get a warm face, wilds a gold frame.
 @export_range(2, 14) var level := 2:
 	set(v):

@@ -146,3 +146,17 @@ func test_the_settings_screen_offers_high_contrast_cards() -> void:
 		if key not in internal:
 			expect(screen.control_for(key) != null, "the settings screen has a row for %s" % key)
 	screen.queue_free()
+
+
+func test_the_card_scene_previews_any_card() -> void:
+	var view: CardView = load("res://hand/card_view.tscn").instantiate()
+	add_child(view)
+	expect(view.size.x > 0.0 and is_equal_approx(view.size.y / view.size.x, CardView.ASPECT), "a card-shaped scene (%s)" % view.size)
+	view.notation = "ht"
+	expect_eq(view.card_id, Cards.from_notation("HT")[0], "notation picks the card")
+	expect_eq(view.notation, "HT")
+	view.card_id = Cards.BIG_JOKER
+	expect_eq(view.notation, "HR", "and follows card_id")
+	view.notation = "nonsense"
+	expect_eq(view.card_id, Cards.BIG_JOKER, "bad notation leaves the card as it was")
+	view.queue_free()
