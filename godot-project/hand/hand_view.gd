@@ -16,6 +16,8 @@ signal selection_changed(ids: PackedInt32Array)
 signal play_requested
 ## Long press: show grouping options near `at` (this node's coordinates).
 signal grouping_requested(at: Vector2)
+## The player changed a selection that a hint had made: the hint no longer describes it.
+signal hint_dismissed
 
 const LIFT := 20.0
 const MIN_VISIBLE := 0.35  # visible share of a card at the tightest (65 % overlap)
@@ -67,6 +69,8 @@ var _drag_paint := true  # a drag selects (true) or unselects (false)
 var _card_size := Vector2.ZERO
 var _snap := {}  # id -> true: wilds lifted and glowing (wild snap)
 var _snap_tween: Tween
+## The selection is the one a hint made (set_hint_selection) and the player has not touched it.
+var _from_hint := false
 
 
 func _ready() -> void:
@@ -78,7 +82,9 @@ func _ready() -> void:
 	input.drag_finished.connect(_on_drag_finished)
 	input.coverage = Settings.get_value(&"drag_coverage")
 	Settings.changed.connect(_on_setting_changed)
-	resized.connect(_relayout)
+	# Position too, not only size: a live resize can move the hand without resizing it, and the
+	# card views (children of the CardLayer) must follow.
+	item_rect_changed.connect(_relayout)
 	set_process(false)
 
 
@@ -201,10 +207,33 @@ func set_selected(ids: PackedInt32Array) -> void:
 
 
 func clear_selection() -> void:
+	_end_hint()
 	if _selected.is_empty():
 		return
 	_selected.clear()
 	_refresh_selection()
+
+
+## Selects a hint's cards and draws the hint border on them; the player's next tap or drag
+## starts a new selection instead of adding to the hint.
+func set_hint_selection(ids: PackedInt32Array) -> void:
+	set_selected(ids)
+	set_hinted(ids)
+	_from_hint = not ids.is_empty()
+
+
+## Whether the selection is still the one a hint made.
+func is_hint_selection() -> bool:
+	return _from_hint
+
+
+## The player touched a hinted selection: the border goes, listeners forget the hint.
+func _end_hint() -> void:
+	if not _from_hint:
+		return
+	_from_hint = false
+	set_hinted(PackedInt32Array())
+	hint_dismissed.emit()
 
 
 func toggle(id: int) -> void:
@@ -502,9 +531,25 @@ func _group_color(g: Dictionary) -> Color:
 
 func _draw() -> void:
 	var font := get_theme_font(&"font", &"Label")
-	var fs := int(clampf(_card_size.x * 0.2, 12.0, 20.0))
+	var fs := _label_font_size()
 	for label in _labels:
 		draw_string(font, label.pos, label.text, HORIZONTAL_ALIGNMENT_LEFT, -1, fs, label.color)
+
+
+func _label_font_size() -> int:
+	return int(clampf(_card_size.x * 0.2, 12.0, 20.0))
+
+
+## Global rectangles of the grouping view's labels (layout tests).
+func label_rects() -> Array[Rect2]:
+	var out: Array[Rect2] = []
+	var font := get_theme_font(&"font", &"Label")
+	var fs := _label_font_size()
+	for label in _labels:
+		var w := font.get_string_size(label.text, HORIZONTAL_ALIGNMENT_LEFT, -1, fs).x
+		var top: float = label.pos.y - font.get_ascent(fs)
+		out.append(Rect2(global_position + Vector2(label.pos.x, top), Vector2(w, font.get_height(fs))))
+	return out
 
 
 # --- input -----------------------------------------------------------------------------------------
@@ -513,6 +558,10 @@ func _gui_input(event: InputEvent) -> void:
 	if locked:
 		return
 	var now := Time.get_ticks_msec()
+	if event is InputEventMouseButton and event.button_index == MOUSE_BUTTON_RIGHT and event.pressed:
+		clear_selection()  # right-click anywhere on the hand clears the selection
+		accept_event()
+		return
 	if event is InputEventMouseButton and event.button_index == MOUSE_BUTTON_LEFT:
 		if event.pressed:
 			input.press(event.position, now, event.ctrl_pressed or event.meta_pressed)
@@ -549,6 +598,15 @@ func _on_tapped(index: int, additive: bool) -> void:
 	var id := _id_at(index)
 	if id < 0:
 		return
+	if _from_hint and not additive:
+		# A tap on a hinted card takes it out of the hint; any other card starts afresh.
+		var keep := _selected.has(id)
+		_end_hint()
+		if not keep:
+			_selected.clear()
+		toggle(id)
+		return
+	_end_hint()
 	if additive:
 		_selected[id] = true
 		_refresh_selection()
@@ -571,6 +629,9 @@ func _on_long_pressed(index: int) -> void:
 
 
 func _on_drag_changed(indices: PackedInt32Array, start_index: int) -> void:
+	if _from_hint and not input.is_additive():
+		_end_hint()
+		_selected.clear()
 	var start_id := _id_at(start_index)
 	_drag_paint = input.is_additive() or not _selected.has(start_id)
 	_drag_run.clear()

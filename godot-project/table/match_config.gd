@@ -18,8 +18,9 @@ extends Resource
 @export var human_seat_level := 2
 ## Keep each AI decision's reasons for the debug overlay (the table sets it from Settings).
 @export var ai_debug := false
-## Least time between asking an AI and its move, so play can be followed by eye.
-@export var ai_min_think_ms := 400
+## Least time between asking an AI and its move, so play can be followed by eye; -1 = the
+## table's pacing profile (PacingProfile.ai_think_ms).
+@export var ai_min_think_ms := -1
 ## How long one frame may wait for AI answers, in ms (the engine's ai_frame_budget_ms).
 @export var ai_frame_budget_ms := 4.0
 ## The turn clock: -1 = the mode's default (on in matches), 0 = off, 1 = on.

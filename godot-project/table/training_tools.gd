@@ -31,28 +31,39 @@ func _ready() -> void:
 	_why_label.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
 	_why.add_child(_why_label)
 	_why.visible = false
-	add_child(_why)
+	# The why panel and the debug overlay live in the table's sidebar, under the history, so
+	# they never cover a seat or a play.
+	var sidebar: Control = table.sidebar
+	sidebar.add_child(_why)
 	_debug = PanelContainer.new()
 	_debug.name = "AiDebug"
 	_debug.mouse_filter = Control.MOUSE_FILTER_IGNORE
+	_debug.size_flags_vertical = Control.SIZE_EXPAND_FILL
+	var scroll := ScrollContainer.new()
+	scroll.horizontal_scroll_mode = ScrollContainer.SCROLL_MODE_DISABLED
+	scroll.mouse_filter = Control.MOUSE_FILTER_IGNORE
+	_debug.add_child(scroll)
 	_debug_label = UiKit.label("", 14, Color(0.8, 1.0, 0.85))
 	_debug_label.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
 	_debug_label.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
-	_debug.add_child(_debug_label)
+	_debug_label.size_flags_horizontal = Control.SIZE_EXPAND_FILL
+	_debug_label.size_flags_vertical = Control.SIZE_SHRINK_END
+	scroll.add_child(_debug_label)
 	_debug.visible = false
-	add_child(_debug)
+	sidebar.add_child(_debug)
+	table.hand.hint_dismissed.connect(_on_hint_dismissed)
 
 
-## `top` leaves room above the "why" panel (the card counter sits there).
-func layout(middle: Rect2, _frame_size: Vector2, top := 0.0) -> void:
-	var w := clampf(middle.size.x * 0.26, 220.0, 340.0)
-	_why.position = Vector2(middle.position.x + 6.0, middle.position.y + 4.0 + top)
-	# An autowrapping label needs a width, or its container grows it one word per line.
-	_why_label.custom_minimum_size = Vector2(w - 32.0, 0)
-	_why.reset_size()
-	_debug_label.custom_minimum_size = Vector2(w - 32.0, 0)
-	_debug.reset_size()
-	_debug.position = Vector2(middle.end.x - w - 6.0, middle.position.y + 4.0)
+## The sidebar is `width` wide. Its labels wrap to the width the sidebar gives them; a minimum
+## width of their own would widen the sidebar past its column.
+func fit_sidebar(_width: float) -> void:
+	_why_label.custom_minimum_size = Vector2.ZERO
+	_debug_label.custom_minimum_size = Vector2.ZERO
+
+
+## The player changed the hinted selection: the why panel no longer explains it.
+func _on_hint_dismissed() -> void:
+	_show_why("")
 
 
 func is_training() -> bool:
@@ -97,8 +108,7 @@ func next_hint() -> void:
 		table.hand.clear_selection()
 		table.hand.set_hinted(PackedInt32Array())
 	else:
-		table.hand.set_selected(cards)
-		table.hand.set_hinted(cards)
+		table.hand.set_hint_selection(cards)
 	var what := tr("HINT_PASS") if cards.is_empty() else PlayText.describe(play)
 	var text := tr("HINT_FMT").format({i = _hint_index + 1, n = _hints.size(), play = what})
 	var reason := String(h.get("reason", ""))
