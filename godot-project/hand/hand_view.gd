@@ -71,6 +71,7 @@ var _snap := {}  # id -> true: wilds lifted and glowing (wild snap)
 var _snap_tween: Tween
 ## The selection is the one a hint made (set_hint_selection) and the player has not touched it.
 var _from_hint := false
+var _heat := {}  # id -> heat map colour
 
 
 func _ready() -> void:
@@ -290,10 +291,16 @@ func snapped_ids() -> PackedInt32Array:
 	return PackedInt32Array(_snap.keys())
 
 
-## Heat map colours by card id (missing = none).
+## Heat map colours by card id (missing = none): drawn as a bar above each card's visible
+## strip, never over the face, so a black suit stays black.
 func set_heat(colors: Dictionary) -> void:
-	for view in _views():
-		view.heat = colors.get(view.card_id, Color(0, 0, 0, 0))
+	_heat = colors.duplicate()
+	queue_redraw()
+
+
+## The heat colour of a card (transparent when none).
+func heat_of(id: int) -> Color:
+	return _heat.get(id, Color(0, 0, 0, 0))
 
 
 ## Marks the selected cards as one manual group (shared colour); returns its tag, or -1.
@@ -534,6 +541,13 @@ func _draw() -> void:
 	var fs := _label_font_size()
 	for label in _labels:
 		draw_string(font, label.pos, label.text, HORIZONTAL_ALIGNMENT_LEFT, -1, fs, label.color)
+	if not _heat.is_empty():
+		var order := _display_order()
+		for i in mini(order.size(), input.strips.size()):
+			var c: Color = _heat.get(order[i], Color(0, 0, 0, 0))
+			if c.a > 0.0:
+				var strip := input.strips[i]
+				draw_rect(Rect2(strip.x + 1.0, 2.0, maxf(strip.y - strip.x - 2.0, 2.0), 7.0), Color(c, clampf(c.a * 2.2, 0.6, 1.0)))
 
 
 func _label_font_size() -> int:

@@ -205,6 +205,16 @@ func _place(seat: int, ids: PackedInt32Array, views: Array[CardView], level: int
 		view.position = origin + Vector2(x0 + step * ids.find(view.card_id), c.y - sz.y / 2.0)
 
 
+## Takes down a seat's "Pass" (its turn has come round again); its cards, if any, stay.
+func clear_pass(seat: int) -> void:
+	_passes[seat].visible = false
+
+
+## Whether a seat's "Pass" is shown.
+func pass_shown(seat: int) -> bool:
+	return _passes[seat].visible
+
+
 ## Removes a seat's group at once (its cards go back to the pool).
 func clear_seat(seat: int) -> void:
 	_passes[seat].visible = false

@@ -22,13 +22,14 @@ signal deal_panel_shown(event: Dictionary)
 signal match_panel_shown(event: Dictionary)
 
 const TrainingTools := preload("res://table/training_tools.gd")
-## Heat map colours (training): red bomb material, blue straight material, yellow wilds, grey
-## "danger" (a lone low card that will be hard to get rid of). Alpha scales with the weight.
+## Heat map colours (training), drawn as bars above the cards with a legend in the sidebar: red
+## bomb material, blue straight material, yellow wilds, grey "danger" (a lone low card that will
+## be hard to get rid of). Alpha scales with the weight.
 const HEAT_COLORS := {
 	"bomb": Color(0.95, 0.15, 0.15, 0.4),
 	"straight": Color(0.15, 0.4, 1.0, 0.38),
 	"wild": Color(1.0, 0.82, 0.05, 0.45),
-	"danger": Color(0.25, 0.22, 0.3, 0.4),
+	"danger": Color(0.62, 0.6, 0.68, 0.4),
 }
 
 var config: MatchConfig
@@ -366,7 +367,8 @@ func _layout_later() -> void:
 ## training "why" panel may need it (kept while the setting is on, so the table never jumps).
 func sidebar_wanted() -> bool:
 	return bool(Settings.get_value(&"history_open")) or bool(Settings.get_value(&"ai_debug")) \
-			or (training != null and training.hints_on() and bool(Settings.get_value(&"why_panel")))
+			or (training != null and training.hints_on() and bool(Settings.get_value(&"why_panel"))) \
+			or (mode == &"training" and bool(Settings.get_value(&"heat_map")))
 
 
 ## True when every event has been shown and no panel waits for the player.
@@ -405,6 +407,8 @@ func end_duty() -> void:
 func start_turn(seat: int, pass_ok: bool, time_limit: float) -> void:
 	turn_seat = seat
 	can_pass = pass_ok
+	# The seat acts again: its "Pass" from the last time round is stale.
+	zone.clear_pass(seat)
 	for s in 4:
 		badges[s].active = s == seat
 		badges[s].set_countdown(time_limit if s == seat and s != local_seat else 0.0)
@@ -520,7 +524,7 @@ func show_clock(left_s: float) -> void:
 
 ## Whether the clock is in its warning seconds (tests).
 func clock_warning() -> bool:
-	return my_countdown.visible and my_countdown.modulate != Color.WHITE
+	return my_countdown.modulate != Color.WHITE
 
 
 ## The prompt row shows one thing at a time: a toast, else a banner, else the readings of an
@@ -741,8 +745,9 @@ func _on_setting_changed(key: StringName, _value: Variant) -> void:
 	match key:
 		&"card_size":
 			_layout()
-		&"hints", &"heat_map", &"ai_debug", &"why_panel":
+		&"hints", &"heat_map", &"ai_debug", &"why_panel", &"history_open":
 			refresh_controls()
+			_layout()  # the sidebar may come or go
 
 
 # --- helpers ---------------------------------------------------------------------------------------

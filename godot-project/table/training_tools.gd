@@ -17,6 +17,11 @@ var _hint_index := -1
 var _info := {}
 var _info_for := PackedInt32Array()
 var _debug_lines: PackedStringArray = []
+## What the heat map's colours mean (in the sidebar while the heat map is on).
+var heat_legend: GridContainer
+
+const LEGEND_KEYS := {"bomb": "HEAT_LEGEND_BOMB", "straight": "HEAT_LEGEND_STRAIGHT", "wild": "HEAT_LEGEND_WILD",
+	"danger": "HEAT_LEGEND_DANGER"}
 
 
 func _ready() -> void:
@@ -52,6 +57,23 @@ func _ready() -> void:
 	_debug.visible = false
 	sidebar.add_child(_debug)
 	table.hand.hint_dismissed.connect(_on_hint_dismissed)
+	heat_legend = GridContainer.new()
+	heat_legend.name = "HeatLegend"
+	heat_legend.columns = 4
+	heat_legend.mouse_filter = Control.MOUSE_FILTER_IGNORE
+	heat_legend.add_theme_constant_override(&"h_separation", 6)
+	var palette: Dictionary = table.HEAT_COLORS
+	for cat: String in palette:
+		var swatch := ColorRect.new()
+		swatch.color = Color(palette[cat], 1.0)
+		swatch.custom_minimum_size = Vector2(14, 14)
+		swatch.size_flags_vertical = Control.SIZE_SHRINK_CENTER
+		swatch.mouse_filter = Control.MOUSE_FILTER_IGNORE
+		heat_legend.add_child(swatch)
+		heat_legend.add_child(UiKit.label(LEGEND_KEYS.get(cat, cat), 14))
+	heat_legend.visible = false
+	sidebar.add_child(heat_legend)
+	sidebar.move_child(heat_legend, 0)
 
 
 ## The sidebar is `width` wide. Its labels wrap to the width the sidebar gives them; a minimum
@@ -211,6 +233,7 @@ func _clear_readings() -> void:
 
 
 func _apply_heat() -> void:
+	heat_legend.visible = is_training() and bool(Settings.get_value(&"heat_map"))
 	if is_training() and Settings.get_value(&"heat_map") and table.duty != &"" and not table.spectator:
 		table.hand.set_heat(heat_colors(table.controller.heat_map(), table.HEAT_COLORS))
 	else:

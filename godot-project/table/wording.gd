@@ -14,9 +14,17 @@ static func _is_you(seat: int, local: int, spectator: bool) -> bool:
 	return not spectator and seat == local
 
 
+## A seat's name in the third person: seat 0 is "You" only to the player sitting there; to a
+## spectator or a hot-seat player elsewhere it is South.
+static func seat_name(seat: int, local: int, spectator := false) -> String:
+	if seat == 0 and (spectator or local != 0):
+		return _tr("SEAT_SOUTH")
+	return _tr("SEAT_%d" % seat)
+
+
 ## A seat's name inside a sentence: "you" / "你" for the player, else East, North, West….
 static func seat_in_text(seat: int, local: int, spectator := false) -> String:
-	return _tr("YOU_IN_TEXT") if _is_you(seat, local, spectator) else _tr("SEAT_%d" % seat)
+	return _tr("YOU_IN_TEXT") if _is_you(seat, local, spectator) else seat_name(seat, local, spectator)
 
 
 ## Capitalises the first letter (a sentence that starts with "you"); no effect on Chinese.
@@ -29,7 +37,7 @@ static func lead(partner: bool, seat: int, local: int, spectator := false) -> St
 	if _is_you(seat, local, spectator):
 		return _tr("PARTNER_TAKES_LEAD_YOU" if partner else "TABLE_CLEARED_YOU")
 	var key := "PARTNER_TAKES_LEAD_FMT" if partner else "TABLE_CLEARED_FMT"
-	return _tr(key).format({seat = _tr("SEAT_%d" % seat)})
+	return _tr(key).format({seat = seat_name(seat, local, spectator)})
 
 
 ## "West goes out · 1st" / "You go out · 1st".
@@ -37,17 +45,18 @@ static func finished(seat: int, place: int, local: int, spectator := false) -> S
 	var where := UiKit.place_text(place)
 	if _is_you(seat, local, spectator):
 		return _tr("FINISHED_YOU_FMT").format({place = where})
-	return _tr("FINISHED_FMT").format({seat = _tr("SEAT_%d" % seat), place = where})
+	return _tr("FINISHED_FMT").format({seat = seat_name(seat, local, spectator), place = where})
 
 
 ## A tribute (or a return) line: "West gives you ♥A as tribute", "You return ♠7 to East"….
 static func exchange(is_tribute: bool, from: int, to: int, local: int, spectator: bool, card: String) -> String:
 	var kind := "TRIBUTE" if is_tribute else "RETURN"
 	if _is_you(from, local, spectator):
-		return _tr(kind + "_GIVEN_BY_YOU_FMT").format({to = _tr("SEAT_%d" % to), card = card})
+		return _tr(kind + "_GIVEN_BY_YOU_FMT").format({to = seat_name(to, local, spectator), card = card})
 	if _is_you(to, local, spectator):
-		return _tr(kind + "_GIVEN_TO_YOU_FMT").format({from = _tr("SEAT_%d" % from), card = card})
-	return _tr(kind + "_GIVEN_FMT").format({from = _tr("SEAT_%d" % from), to = _tr("SEAT_%d" % to), card = card})
+		return _tr(kind + "_GIVEN_TO_YOU_FMT").format({from = seat_name(from, local, spectator), card = card})
+	return _tr(kind + "_GIVEN_FMT").format({from = seat_name(from, local, spectator), to = seat_name(to, local, spectator),
+		card = card})
 
 
 ## "Tribute: you, West must pay" / "You resist the tribute (both big jokers)".

@@ -67,10 +67,17 @@ func test_wild_snap_readings_heat_map_and_ai_debug() -> void:
 	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my lead")
 	var hand: HandView = table.hand
 	var heated := 0
+	var tinted := 0
 	for id in hand.cards():
-		if table.layer.find_view(id).heat.a > 0.0:
+		if hand.heat_of(id).a > 0.0:
 			heated += 1
-	expect(heated > 0, "the heat map colours cards")
+		if table.layer.find_view(id).heat.a > 0.0:
+			tinted += 1
+	expect(heated > 0, "the heat map marks cards")
+	expect_eq(tinted, 0, "with a bar above the card, not a tint over its face (black suits stay black)")
+	var legend: Control = table.training.heat_legend
+	expect(legend.is_visible_in_tree(), "the heat map has a legend")
+	expect_eq(legend.get_child_count(), table.HEAT_COLORS.size() * 2, "a swatch and a name per colour")
 	# One card selected: the wild that makes it a pair lifts and glows.
 	var run: PackedInt32Array = found[1]
 	hand.set_selected(PackedInt32Array([run[0]]))
