@@ -67,9 +67,16 @@ func _ready() -> void:
 	stats.name = "Stats"
 	stats.size_flags_horizontal = Control.SIZE_EXPAND_FILL
 	records_row.add_child(stats)
+	var help_row := UiKit.hbox(12)
+	buttons.add_child(help_row)
+	var rules := UiKit.button("BTN_RULES", EventBus.screen_requested.emit.bind(&"rules"))
+	rules.name = "Rules"
+	rules.size_flags_horizontal = Control.SIZE_EXPAND_FILL
+	help_row.add_child(rules)
 	var settings := UiKit.button("MENU_SETTINGS", EventBus.screen_requested.emit.bind(&"settings"))
 	settings.name = "Settings"
-	buttons.add_child(settings)
+	settings.size_flags_horizontal = Control.SIZE_EXPAND_FILL
+	help_row.add_child(settings)
 	if not OS.has_feature("mobile") and not OS.has_feature("web"):
 		var quit := UiKit.button("MENU_QUIT", EventBus.screen_requested.emit.bind(&"quit"))
 		quit.name = "Quit"

@@ -34,6 +34,8 @@ extends Resource
 @export var resume_record := ""
 ## The card counter (记牌器): -1 = the mode's default (on in training), 0 = off, 1 = on.
 @export_range(-1, 1) var card_counter := -1
+## The guided first deal: a coach explains each step in the sidebar (help/guided_deal.gd).
+@export var guided := false
 ## Consecutive turn timeouts of the player after which the AI plays for them (auto-play,
 ## 托管); 0 = never.
 @export var auto_play_after_timeouts := 2

@@ -47,6 +47,8 @@ var history: HistoryPanel
 var banner: Banner
 var modal: Modal
 var training: Node  # TrainingTools
+## The coach of the guided first deal (null otherwise).
+var guide: GuidedDeal
 var tribute_panel: TributePanel
 var badges: Array[SeatBadge] = []
 var pass_button: Button
@@ -313,6 +315,10 @@ func _build() -> void:
 	training.table = self
 	frame.add_child(training)
 
+	if config.guided:
+		guide = GuidedDeal.new()
+		guide.table = self
+		add_child(guide)
 	banner = Banner.new()
 	banner.announced.connect(dismiss_toast)
 	frame.add_child(banner)
@@ -368,7 +374,7 @@ func _layout_later() -> void:
 func sidebar_wanted() -> bool:
 	return bool(Settings.get_value(&"history_open")) or bool(Settings.get_value(&"ai_debug")) \
 			or (training != null and training.hints_on() and bool(Settings.get_value(&"why_panel"))) \
-			or (mode == &"training" and bool(Settings.get_value(&"heat_map")))
+			or (mode == &"training" and bool(Settings.get_value(&"heat_map"))) or (config != null and config.guided)
 
 
 ## True when every event has been shown and no panel waits for the player.
