@@ -348,6 +348,11 @@ func _on_deal_ended(e: Dictionary) -> void:
 		lines.append(tr("LEVEL_CHANGE_FMT").format({team = tr("TEAM_US" if team == 0 else "TEAM_THEM"),
 			before = Cards.rank_label(before[team]), after = Cards.rank_label(after[team]),
 			delta = ("+%d" % delta) if delta > 0 else ("%d" % delta) if delta < 0 else "±0"}))
+	# The cards the players who did not go out were left with, face up.
+	var left: Array = table.controller.hands_at_end_of_deal(table.deal_no)
+	for seat in 4:
+		if table.places[seat] == 0 and seat < left.size() and not PackedInt32Array(left[seat]).is_empty():
+			lines.append(cards_left_row(seat, PackedInt32Array(left[seat])))
 	var my_team: int = 0 if table.spectator else table.local_seat % 2
 	var title := tr("DEAL_WON") if winner == my_team else tr("DEAL_LOST")
 	if winner == my_team:
@@ -358,6 +363,34 @@ func _on_deal_ended(e: Dictionary) -> void:
 	table.refresh_controls()
 	table.deal_panel_shown.emit(e)
 	await table.modal.closed
+
+
+## "West still held:" and the cards, small and face up (own views: the modal frees them).
+func cards_left_row(seat: int, ids: PackedInt32Array) -> Control:
+	var row := UiKit.hbox(10)
+	row.name = "CardsLeft%d" % seat
+	row.alignment = BoxContainer.ALIGNMENT_CENTER
+	var who := UiKit.label(tr("CARDS_LEFT_FMT").format({seat = Wording.seat_name(seat, table.local_seat, table.spectator)}), 20)
+	who.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+	row.add_child(who)
+	var sorted := Cards.sorted(ids, table.level)
+	var h := 58.0
+	var w := h / CardView.ASPECT
+	var step := w * 0.42
+	var box := Control.new()
+	box.name = "Cards"
+	box.custom_minimum_size = Vector2(w + step * (sorted.size() - 1), h)
+	box.mouse_filter = Control.MOUSE_FILTER_IGNORE
+	for i in sorted.size():
+		var v := CardView.new()
+		v.card_id = sorted[i]
+		v.level = table.level
+		v.face_up = true
+		v.size = Vector2(w, h)
+		v.position = Vector2(step * i, 0)
+		box.add_child(v)
+	row.add_child(box)
+	return row
 
 
 func _on_surrender(_e: Dictionary) -> void:

@@ -198,6 +198,15 @@ func test_no_undesigned_overlap_in_any_state_at_any_size() -> void:
 	while Time.get_ticks_msec() < deadline and deals_ended < 2:
 		await frames(1)
 		if table.modal.is_open():
+			if not states.has("end of deal"):
+				# The players who did not go out show the cards they still held.
+				for seat in 4:
+					var row: Node = table.modal.find_child("CardsLeft%d" % seat, true, false)
+					if table.places[seat] == 0:
+						expect(row != null and row.get_node("Cards").get_child_count() == table.counts[seat],
+							"seat %d's %d cards left are shown" % [seat, table.counts[seat]])
+					else:
+						expect(row == null, "seat %d went out: no cards left row" % seat)
 			states["end of deal"] = true
 			await _check_all_sizes("end of deal")
 			deals_ended += 1
