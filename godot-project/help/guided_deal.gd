@@ -15,6 +15,7 @@ signal step_shown(step: StringName)
 var table: Control  # table.gd
 var _panel: PanelContainer
 var _label: Label
+var _previous: Label
 ## Steps already explained (each once): step -> the text shown.
 var _done := {}
 
@@ -37,6 +38,11 @@ func _ready() -> void:
 	_label.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
 	_label.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
 	col.add_child(_label)
+	_previous = UiKit.label("", 15, Color(1, 1, 1, 0.55))
+	_previous.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+	_previous.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
+	_previous.visible = false
+	col.add_child(_previous)
 	var sidebar: Control = table.sidebar
 	sidebar.add_child(_panel)
 	sidebar.move_child(_panel, 0)
@@ -56,8 +62,12 @@ func text() -> String:
 func _explain(step: StringName, args := {}) -> void:
 	if _done.has(step):
 		return
-	_label.text = tr("GUIDE_" + String(step).to_upper()).format(args)
-	_done[step] = _label.text
+	var text := tr("GUIDE_" + String(step).to_upper()).format(args)
+	_done[step] = text
+	# The step before stays underneath, dimmed, so a quick next step does not hide it.
+	_previous.text = _label.text
+	_previous.visible = _previous.text != ""
+	_label.text = text
 	step_shown.emit(step)
 
 

@@ -9,7 +9,7 @@ const WARN_COLOR := Color(1.0, 0.45, 0.35)
 const AUTO_PLAY_COLOR := Color(0.35, 0.8, 1.0)
 ## Fixed width: "· thinking…", a place or "AI Auto-Play" never widen the badge into its
 ## neighbours (the texts are clipped instead).
-const WIDTH := 184.0
+const WIDTH := 212.0
 
 var seat := 0
 ## Cards left; -1 hides the count (the local player's own badge).
@@ -97,7 +97,7 @@ func _init(seat_index: int, with_back := true) -> void:
 	_sub = Label.new()
 	_sub.clip_text = true
 	_sub.text_overrun_behavior = TextServer.OVERRUN_TRIM_ELLIPSIS
-	_sub.add_theme_font_size_override(&"font_size", 15)
+	_sub.add_theme_font_size_override(&"font_size", 14)
 	_sub.add_theme_color_override(&"font_color", Color(0.85, 0.9, 0.85, 0.85))
 	col.add_child(_sub)
 	_auto = Label.new()

@@ -298,7 +298,7 @@ func _build() -> void:
 	clock_label = UiKit.label("", 22, Color(1, 1, 0.85))
 	clock_label.name = "Seconds"
 	clock_label.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	clock_label.custom_minimum_size = Vector2(48, 0)
+	clock_label.custom_minimum_size = Vector2(64, 0)
 	clock_label.add_theme_constant_override(&"outline_size", 5)
 	clock_label.add_theme_color_override(&"font_outline_color", Color(0, 0, 0, 0.8))
 	clock.add_child(clock_label)
@@ -526,6 +526,11 @@ func show_clock(left_s: float) -> void:
 	if warn and whole != _clock_last_s and whole > 0:
 		Sfx.play(&"tick")
 	_clock_last_s = whole
+
+
+## The turn clock's size: the bar, the gap and the seconds.
+func clock_size() -> Vector2:
+	return Vector2(my_countdown.custom_minimum_size.x + 8.0 + clock_label.custom_minimum_size.x, 40.0)
 
 
 ## Whether the clock is in its warning seconds (tests).

@@ -20,7 +20,7 @@ const BAR_H := 58.0
 const PROMPT_H := 46.0
 const GAP := 8.0
 ## Room above the hand's cards for the grouping view's labels.
-const LABEL_ROOM := 24.0
+const LABEL_ROOM := 22.0
 
 
 static func apply(t: Control) -> void:
@@ -35,7 +35,7 @@ static func apply(t: Control) -> void:
 
 	# Bottom: the hand, then the action bar with the turn clock at its right.
 	var card_h := UiLayout.hand_card_height(view)
-	var hand_h := card_h + HandView.LIFT + 10.0 + LABEL_ROOM
+	var hand_h := card_h + HandView.LIFT + 4.0 + LABEL_ROOM
 	var hand: HandView = t.hand
 	hand.card_height = card_h
 	hand.position = Vector2(0, s.y - hand_h)
@@ -44,7 +44,8 @@ static func apply(t: Control) -> void:
 	t.action_bar.position = Vector2(0, bar_y)
 	t.action_bar.size = Vector2(s.x, BAR_H - 6.0)
 	var clock: Control = t.clock
-	clock.reset_size()
+	# A fixed size: the clock is hidden most of the time, and a hidden container's size is stale.
+	clock.size = t.clock_size()
 	clock.position = Vector2(s.x - clock.size.x - 6.0, bar_y + (BAR_H - 6.0 - clock.size.y) / 2.0)
 
 	# Right: the sidebar (history, why panel, AI debug) when any of them is wanted.

@@ -265,6 +265,19 @@ func test_longest_plays_stay_in_their_boxes() -> void:
 	zone.reset()
 
 
+## A match: the turn clock (bar and seconds) fits beside the buttons at every size.
+func test_the_turn_clock_fits_at_every_size() -> void:
+	Settings.set_value(&"history_open", false)
+	Settings.set_value(&"ai_debug", false)
+	await _open(MatchConfig.with({mode = &"match", ai_levels = [1, 1, 1], seed = 6, ai_min_think_ms = 0, turn_time_limit_s = 20,
+		save_record = false}), SIZES[0])
+	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
+	await _check_all_sizes("match turn with the clock")
+	expect(table.clock.visible and table.clock_label.text != "", "the clock shows its seconds")
+	var e := _elements()
+	expect(e.has("turn clock") and e["turn clock"].encloses(table.clock_label.get_global_rect()), "the seconds are inside the clock")
+
+
 func test_the_hand_follows_live_resizes() -> void:
 	await _open(MatchConfig.with({mode = &"training", ai_levels = [1, 1, 1], seed = 4, ai_min_think_ms = 0, turn_timer = 0,
 		save_record = false}), Vector2i(1280, 720))
