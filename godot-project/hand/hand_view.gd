@@ -366,6 +366,21 @@ func card_size() -> Vector2:
 	return _card_size
 
 
+## The card height a hand of `n` cards gets in `width` (rank view), from its wanted height: the
+## same shrinking as the layout below. The table sizes the hand's box with it, so a full hand on
+## a narrow screen leaves no empty band above the cards.
+static func fitted_card_height(wanted: float, width: float, n: int) -> float:
+	var avail := maxf(width - 24.0, 100.0)
+	var ch := wanted
+	if n > 20:
+		ch *= 1.0 - 0.15 * (minf(n, 28) - 20.0) / 8.0
+	var cw := ch / CardView.ASPECT
+	var units := (n - 1) * MIN_VISIBLE + 1.0
+	if cw * units > avail:
+		ch = avail / units * CardView.ASPECT
+	return ch
+
+
 # --- layout --------------------------------------------------------------------------------------
 
 func _display_order() -> PackedInt32Array:

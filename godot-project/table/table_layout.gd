@@ -35,7 +35,8 @@ static func apply(t: Control) -> void:
 
 	# Bottom: the hand, then the action bar with the turn clock at its right.
 	var card_h := UiLayout.hand_card_height(view)
-	var hand_h := card_h + HandView.LIFT + 4.0 + LABEL_ROOM
+	# Sized for a full hand (27 cards): fewer cards may grow back up to the box, never past it.
+	var hand_h := HandView.fitted_card_height(card_h, s.x, 27) + HandView.LIFT + 4.0 + LABEL_ROOM
 	var hand: HandView = t.hand
 	hand.card_height = card_h
 	hand.position = Vector2(0, s.y - hand_h)
