@@ -78,6 +78,8 @@ var toast_label: Label
 var flying_back: CardView
 ## The area between the top bar, the action bar and the history (set by TableLayout).
 var middle := Rect2()
+## The row the status line, banners, toasts and readings share (set by TableLayout).
+var prompt_rect := Rect2()
 
 var local_seat := 0
 var spectator := false
@@ -322,7 +324,17 @@ func _build() -> void:
 	banner = Banner.new()
 	banner.announced.connect(dismiss_toast)
 	frame.add_child(banner)
-	toast_label = UiKit.label("", 22, Color(1, 0.93, 0.8))
+	toast_label = UiKit.label("", 22, Color(1, 0.95, 0.85))
+	# A dark plate with an amber edge: a message that matters (an illegal play, a timeout) must
+	# stand out from the felt, not fade into it.
+	var plate := StyleBoxFlat.new()
+	plate.bg_color = Color(0.05, 0.04, 0.02, 0.88)
+	plate.border_color = Color(1.0, 0.7, 0.3)
+	plate.set_border_width_all(2)
+	plate.set_corner_radius_all(10)
+	plate.content_margin_left = 16
+	plate.content_margin_right = 16
+	toast_label.add_theme_stylebox_override(&"normal", plate)
 	toast_label.name = "Toast"
 	toast_label.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
 	toast_label.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
@@ -786,11 +798,21 @@ func toast(text: String) -> void:
 	if _toast_tween != null:
 		_toast_tween.kill()
 	banner.dismiss()
+	place_toast()
 	toast_label.modulate.a = 1.0
 	_toast_tween = create_tween()
 	_toast_tween.tween_interval(pacing.toast_s)
 	_toast_tween.tween_property(toast_label, "modulate:a", 0.0, 0.4)
 	_update_prompt()
+
+
+## Centres the toast's plate on its text inside the prompt row.
+func place_toast() -> void:
+	var font := toast_label.get_theme_font(&"font")
+	var fs := toast_label.get_theme_font_size(&"font_size")
+	var w := minf(font.get_string_size(toast_label.text, HORIZONTAL_ALIGNMENT_LEFT, -1, fs).x + 40.0, prompt_rect.size.x)
+	toast_label.size = Vector2(w, prompt_rect.size.y)
+	toast_label.position = Vector2(prompt_rect.get_center().x - w / 2.0, prompt_rect.position.y)
 
 
 ## Hides the toast at once (a banner takes the prompt row).

@@ -117,8 +117,8 @@ static func apply(t: Control) -> void:
 	banner.position = prompt.position
 	banner.size = prompt.size
 	banner.refit()
-	t.toast_label.position = prompt.position
-	t.toast_label.size = prompt.size
+	t.prompt_rect = prompt
+	t.place_toast()
 	t.readings_box.position = prompt.position
 	t.readings_box.size = prompt.size
 
