@@ -16,6 +16,8 @@ signal selection_changed(ids: PackedInt32Array)
 signal play_requested
 ## Long press: show grouping options near `at` (this node's coordinates).
 signal grouping_requested(at: Vector2)
+## The player changed a selection that a hint had made: the hint no longer describes it.
+signal hint_dismissed
 
 const GROUP_GAP := 0.28  # gap between clusters in the grouping view, in card widths
 const GROUP_COLORS: Array[Color] = [Color(0.2, 0.75, 0.4), Color(0.95, 0.5, 0.1),
@@ -64,6 +66,9 @@ var _drag_paint := true  # a drag selects (true) or unselects (false)
 var _card_size := Vector2.ZERO
 var _snap := {}  # id -> true: wilds lifted and glowing (wild snap)
 var _snap_tween: Tween
+## The selection is the one a hint made (set_hint_selection) and the player has not touched it.
+var _from_hint := false
+var _heat := {}  # id -> heat map colour
 
 
 func _ready() -> void:
@@ -75,7 +80,9 @@ func _ready() -> void:
 	input.drag_finished.connect(_on_drag_finished)
 	input.coverage = Settings.get_value(&"drag_coverage")
 	Settings.changed.connect(_on_setting_changed)
-	resized.connect(_relayout)
+	# Position too, not only size: a live resize can move the hand without resizing it, and the
+	# card views (children of the CardLayer) must follow.
+	item_rect_changed.connect(_relayout)
 	set_process(false)
 
 
@@ -198,10 +205,33 @@ func set_selected(ids: PackedInt32Array) -> void:
 
 
 func clear_selection() -> void:
+	_end_hint()
 	if _selected.is_empty():
 		return
 	_selected.clear()
 	_refresh_selection()
+
+
+## Selects a hint's cards and draws the hint border on them; the player's next tap or drag
+## starts a new selection instead of adding to the hint.
+func set_hint_selection(ids: PackedInt32Array) -> void:
+	set_selected(ids)
+	set_hinted(ids)
+	_from_hint = not ids.is_empty()
+
+
+## Whether the selection is still the one a hint made.
+func is_hint_selection() -> bool:
+	return _from_hint
+
+
+## The player touched a hinted selection: the border goes, listeners forget the hint.
+func _end_hint() -> void:
+	if not _from_hint:
+		return
+	_from_hint = false
+	set_hinted(PackedInt32Array())
+	hint_dismissed.emit()
 
 
 func toggle(id: int) -> void:
@@ -258,10 +288,16 @@ func snapped_ids() -> PackedInt32Array:
 	return PackedInt32Array(_snap.keys())
 
 
-## Heat map colours by card id (missing = none).
+## Heat map colours by card id (missing = none): drawn as a bar above each card's visible
+## strip, never over the face, so a black suit stays black.
 func set_heat(colors: Dictionary) -> void:
-	for view in _views():
-		view.heat = colors.get(view.card_id, Color(0, 0, 0, 0))
+	_heat = colors.duplicate()
+	queue_redraw()
+
+
+## The heat colour of a card (transparent when none).
+func heat_of(id: int) -> Color:
+	return _heat.get(id, Color(0, 0, 0, 0))
 
 
 ## Marks the selected cards as one manual group (shared colour); returns its tag, or -1.
@@ -325,6 +361,21 @@ func display_order() -> PackedInt32Array:
 
 func card_size() -> Vector2:
 	return _card_size
+
+
+## The card height a hand of `n` cards gets in `width` (rank view), from its wanted height: the
+## same shrinking as the layout below. The table sizes the hand's box with it, so a full hand on
+## a narrow screen leaves no empty band above the cards.
+static func fitted_card_height(wanted: float, width: float, n: int) -> float:
+	var avail := maxf(width - 24.0, 100.0)
+	var ch := wanted
+	if n > 20:
+		ch *= 1.0 - 0.15 * (minf(n, 28) - 20.0) / 8.0
+	var cw := ch / CardView.ASPECT
+	var units := (n - 1) * MIN_VISIBLE + 1.0
+	if cw * units > avail:
+		ch = avail / units * CardView.ASPECT
+	return ch
 
 
 # --- layout --------------------------------------------------------------------------------------
@@ -505,9 +556,32 @@ func _group_color(g: Dictionary) -> Color:
 
 func _draw() -> void:
 	var font := get_theme_font(&"font", &"Label")
-	var fs := int(clampf(_card_size.x * 0.2, 12.0, 20.0))
+	var fs := _label_font_size()
 	for label in _labels:
 		draw_string(font, label.pos, label.text, HORIZONTAL_ALIGNMENT_LEFT, -1, fs, label.color)
+	if not _heat.is_empty():
+		var order := _display_order()
+		for i in mini(order.size(), input.strips.size()):
+			var c: Color = _heat.get(order[i], Color(0, 0, 0, 0))
+			if c.a > 0.0:
+				var strip := input.strips[i]
+				draw_rect(Rect2(strip.x + 1.0, 2.0, maxf(strip.y - strip.x - 2.0, 2.0), 7.0), Color(c, clampf(c.a * 2.2, 0.6, 1.0)))
+
+
+func _label_font_size() -> int:
+	return int(clampf(_card_size.x * 0.2, 12.0, 20.0))
+
+
+## Global rectangles of the grouping view's labels (layout tests).
+func label_rects() -> Array[Rect2]:
+	var out: Array[Rect2] = []
+	var font := get_theme_font(&"font", &"Label")
+	var fs := _label_font_size()
+	for label in _labels:
+		var w := font.get_string_size(label.text, HORIZONTAL_ALIGNMENT_LEFT, -1, fs).x
+		var top: float = label.pos.y - font.get_ascent(fs)
+		out.append(Rect2(global_position + Vector2(label.pos.x, top), Vector2(w, font.get_height(fs))))
+	return out
 
 
 # --- input -----------------------------------------------------------------------------------------
@@ -516,6 +590,10 @@ func _gui_input(event: InputEvent) -> void:
 	if locked:
 		return
 	var now := Time.get_ticks_msec()
+	if event is InputEventMouseButton and event.button_index == MOUSE_BUTTON_RIGHT and event.pressed:
+		clear_selection()  # right-click anywhere on the hand clears the selection
+		accept_event()
+		return
 	if event is InputEventMouseButton and event.button_index == MOUSE_BUTTON_LEFT:
 		if event.pressed:
 			input.press(event.position, now, event.ctrl_pressed or event.meta_pressed)
@@ -552,6 +630,15 @@ func _on_tapped(index: int, additive: bool) -> void:
 	var id := _id_at(index)
 	if id < 0:
 		return
+	if _from_hint and not additive:
+		# A tap on a hinted card takes it out of the hint; any other card starts afresh.
+		var keep := _selected.has(id)
+		_end_hint()
+		if not keep:
+			_selected.clear()
+		toggle(id)
+		return
+	_end_hint()
 	if additive:
 		_selected[id] = true
 		_refresh_selection()
@@ -574,6 +661,9 @@ func _on_long_pressed(index: int) -> void:
 
 
 func _on_drag_changed(indices: PackedInt32Array, start_index: int) -> void:
+	if _from_hint and not input.is_additive():
+		_end_hint()
+		_selected.clear()
 	var start_id := _id_at(start_index)
 	_drag_paint = input.is_additive() or not _selected.has(start_id)
 	_drag_run.clear()

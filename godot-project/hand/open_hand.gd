@@ -13,7 +13,7 @@ var _ids := PackedInt32Array()
 
 func _ready() -> void:
 	mouse_filter = Control.MOUSE_FILTER_IGNORE
-	resized.connect(_layout)
+	item_rect_changed.connect(_layout)  # moved or resized: the cards follow
 
 
 func set_cards(ids: PackedInt32Array) -> void:

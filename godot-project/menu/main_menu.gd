@@ -30,6 +30,7 @@ func _ready() -> void:
 	%Play.pressed.connect(_start.bind(&"match"))
 	%Replays.pressed.connect(EventBus.screen_requested.emit.bind(&"replays"))
 	%Stats.pressed.connect(EventBus.screen_requested.emit.bind(&"stats"))
+	%RulesPage.pressed.connect(EventBus.screen_requested.emit.bind(&"rules"))
 	%Settings.pressed.connect(EventBus.screen_requested.emit.bind(&"settings"))
 	%Quit.visible = not OS.has_feature("mobile") and not OS.has_feature("web")
 	%Quit.pressed.connect(EventBus.screen_requested.emit.bind(&"quit"))

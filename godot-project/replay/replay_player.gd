@@ -15,7 +15,6 @@ const STEP_SECONDS := 0.9
 var record := ""
 var controller: MatchController
 var layer: CardLayer
-var hand: HandView
 var zone: PlayZone
 var history: HistoryPanel
 var badges: Array[SeatBadge] = []
@@ -91,9 +90,8 @@ func _build() -> void:
 	_frame.add_child(zone)
 	history = HistoryPanel.new()
 	_frame.add_child(history)
-	hand = HandView.new()
-	hand.name = "Hand"
-	_frame.add_child(hand)
+	# Every seat, the player's included, is an open hand in plain rank order: one layout, one
+	# card size per hand, whatever position the replay seeks to.
 	for seat in 4:
 		var oh := OpenHand.new()
 		oh.name = "OpenHand%d" % seat
@@ -104,8 +102,6 @@ func _build() -> void:
 	_frame.add_child(layer)
 	layer.set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
 	layer.prewarm()
-	hand.layer = layer
-	hand.locked = true
 	zone.layer = layer
 	for oh in open_hands:
 		oh.layer = layer
@@ -161,39 +157,57 @@ func _layout() -> void:
 		return
 	_top.position = Vector2.ZERO
 	_top.size = Vector2(s.x, 48)
-	var card_h := clampf(s.y * 0.2, 100.0, 200.0)
-	var hand_h := card_h + 16.0
-	hand.card_height = card_h
-	hand.position = Vector2(0, s.y - hand_h)
-	hand.size = Vector2(s.x, hand_h)
-	_controls.position = Vector2(8, s.y - hand_h - 54.0)
+	var card_h := clampf(s.y * 0.17, 84.0, 180.0)
+	var hand_h := card_h + 12.0
+	var south := open_hands[0]
+	south.card_height = card_h
+	south.position = Vector2(0, s.y - hand_h)
+	south.size = Vector2(s.x, hand_h)
+	var controls_y := s.y - hand_h - 54.0
+	_controls.position = Vector2(8, controls_y)
 	_controls.size = Vector2(s.x - 16.0, 48)
-	var side_w := minf(300.0, s.x * 0.22)
+	var side_w := minf(300.0, s.x * 0.2)
 	history.position = Vector2(s.x - side_w, 52)
-	history.size = Vector2(side_w, s.y - hand_h - 54.0 - 58.0)
-	var m := Rect2(0, 50, s.x - side_w - 6.0, s.y - hand_h - 54.0 - 52.0)
-	var open_h := clampf(m.size.y * 0.2, 48.0, 90.0)
-	zone.card_height = clampf(card_h * 0.55, 56.0, 110.0)
-	zone.size = s
+	history.size = Vector2(side_w, maxf(controls_y - 58.0, 80.0))
+	var m := Rect2(0, 52, s.x - side_w - 8.0, controls_y - 56.0)
 	for b in badges:
 		b.reset_size()
-	badges[2].position = Vector2(m.get_center().x - badges[2].size.x / 2.0, m.position.y)
-	open_hands[2].position = Vector2(m.position.x + m.size.x * 0.22, badges[2].position.y + badges[2].size.y + 2.0)
-	open_hands[2].size = Vector2(m.size.x * 0.56, open_h)
-	badges[3].position = Vector2(m.position.x + 4.0, m.get_center().y - open_h)
-	open_hands[3].position = Vector2(m.position.x + 4.0, badges[3].position.y + badges[3].size.y + 2.0)
-	open_hands[3].size = Vector2(m.size.x * 0.3, open_h * 1.45)
-	badges[1].position = Vector2(m.end.x - badges[1].size.x - 4.0, m.get_center().y - open_h)
-	open_hands[1].position = Vector2(m.end.x - m.size.x * 0.3 - 4.0, badges[1].position.y + badges[1].size.y + 2.0)
-	open_hands[1].size = Vector2(m.size.x * 0.3, open_h * 1.45)
-	badges[0].position = Vector2(8.0, _controls.position.y - badges[0].size.y - 6.0)
-	for oh in open_hands:
-		oh.card_height = open_h
-	var top_row := open_hands[2].position.y + open_h
-	zone.slot_centers[2] = Vector2(m.get_center().x, top_row + zone.card_height * 0.6)
-	zone.slot_centers[0] = Vector2(m.get_center().x, m.end.y - zone.card_height * 0.6)
-	zone.slot_centers[3] = Vector2(open_hands[3].position.x + open_hands[3].size.x + 16.0, m.get_center().y)
-	zone.slot_centers[1] = Vector2(open_hands[1].position.x - 16.0, m.get_center().y)
+	# Opponents' hands are as large as the rows allow: two rows of cards each.
+	var open_h := clampf(m.size.y * 0.2, 56.0, 120.0)
+	var two_rows := open_h * 1.45
+	var gap := 8.0
+	# North: badge at the left of its hand, across the top.
+	badges[2].position = Vector2(m.get_center().x - m.size.x * 0.3 - badges[2].size.x - gap, m.position.y)
+	badges[2].position.x = maxf(badges[2].position.x, m.position.x + 4.0)
+	var north_x := badges[2].position.x + badges[2].size.x + gap
+	open_hands[2].position = Vector2(north_x, m.position.y)
+	open_hands[2].size = Vector2(maxf(m.end.x - 4.0 - north_x, 60.0), two_rows)
+	var side_top := m.position.y + two_rows + gap
+	var side_w_hand := m.size.x * 0.34
+	badges[3].position = Vector2(m.position.x + 4.0, side_top)
+	open_hands[3].position = Vector2(m.position.x + 4.0, side_top + badges[3].size.y + 4.0)
+	open_hands[3].size = Vector2(side_w_hand, two_rows)
+	badges[1].position = Vector2(m.end.x - badges[1].size.x - 4.0, side_top)
+	open_hands[1].position = Vector2(m.end.x - side_w_hand - 4.0, side_top + badges[1].size.y + 4.0)
+	open_hands[1].size = Vector2(side_w_hand, two_rows)
+	badges[0].position = Vector2(m.position.x + 4.0, m.end.y - badges[0].size.y)
+	for seat in range(1, 4):
+		open_hands[seat].card_height = open_h
+	# Plays: north's under its hand, west's and east's between the side hands, the player's above
+	# the controls, each in its own box.
+	var play_h := clampf(card_h * 0.6, 50.0, 110.0)
+	zone.card_height = play_h
+	zone.size = s
+	var mid_l := open_hands[3].position.x + side_w_hand + gap
+	var mid_r := open_hands[1].position.x - gap
+	var mid_x := (mid_l + mid_r) / 2.0
+	var play_y := side_top + (two_rows + badges[1].size.y - play_h) / 2.0
+	zone.set_slot(2, Rect2(mid_l, side_top, maxf(mid_r - mid_l, 1.0), play_h), 0)
+	zone.set_slot(3, Rect2(mid_l, side_top + play_h + gap, maxf(mid_x - gap / 2.0 - mid_l, 1.0), play_h), 1)
+	zone.set_slot(1, Rect2(mid_x + gap / 2.0, side_top + play_h + gap, maxf(mid_r - mid_x - gap / 2.0, 1.0), play_h), -1)
+	var south_play_y := maxf(side_top + 2.0 * (play_h + gap), play_y)
+	var south_x := badges[0].position.x + badges[0].size.x + gap
+	zone.set_slot(0, Rect2(south_x, south_play_y, maxf(m.end.x - south_x - 4.0 - badges[0].size.x, 1.0), play_h), 0)
 	if controller != null and controller.has_record():
 		_render()
 
@@ -245,14 +259,12 @@ func _render() -> void:
 	var st := controller.record_state()
 	var pos := controller.record_position()
 	_level = int(st.get("level", 2))
-	hand.set_level(_level)
 	for oh in open_hands:
 		oh.level = _level
 	var hands: Array = st.get("hands", [])
 	zone.reset()
 	if hands.size() == 4:
-		hand.set_cards(hands[0])
-		for seat in range(1, 4):
+		for seat in 4:
 			open_hands[seat].set_cards(hands[seat])
 	var finished := PackedInt32Array(st.get("finished", PackedInt32Array()))
 	var turn := int(st.get("turn", -1))

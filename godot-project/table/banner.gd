@@ -3,6 +3,9 @@ extends Label
 ## Big centred announcements ("Table cleared", "Partner takes the lead", "Bomb!") that fade out;
 ## colours, outline and font sizes come from the TableStyle.
 
+## A banner went up (the table hides its toast: they share the prompt row).
+signal announced
+
 var _tween: Tween
 ## The look (table_default.tres unless a tool or test chose another).
 var style: TableStyle = TableStyle.current()
@@ -29,6 +32,7 @@ func _exit_tree() -> void:
 
 ## Shows `text` (already translated) for about `hold` seconds.
 func announce(text: String, hold := 1.1) -> void:
+	announced.emit()
 	self.text = text
 	_fit()
 	if _tween != null:
@@ -62,6 +66,14 @@ func _fit() -> void:
 	while fs > style.banner_min_font_size and font.get_string_size(text, HORIZONTAL_ALIGNMENT_LEFT, -1, fs).x + 24.0 > size.x:
 		fs -= 2
 	add_theme_font_size_override(&"font_size", fs)
+
+
+## Hides the banner at once: the next play is on the table, the announcement is stale.
+func dismiss() -> void:
+	if _tween != null:
+		_tween.kill()
+		_tween = null
+	modulate.a = 0.0
 
 
 func is_showing() -> bool:

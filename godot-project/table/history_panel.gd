@@ -1,13 +1,16 @@
 class_name HistoryPanel
 extends PanelContainer
 ## The play history sidebar: the last few rounds (Settings history_rounds, 3–5) of the deal in
-## compact text — "Round 4 — West: Pair K · North: pass · …". A round runs from a lead until the
-## table clears. Collapsible (Settings history_open).
+## compact text: a "Round 4" heading, then one line per play ("West: Pair K", "North: pass").
+## A round runs from a lead until the table clears. The newest line is always scrolled into
+## view, and a play's name never breaks across lines ("Three pairs Q–A" stays whole).
+## Tribute and return lines come first, as notes. Collapsible (Settings history_open).
 
 var _rounds: Array[Dictionary] = []  # {number: int, entries: Array[[seat, text]]}
 var _box: VBoxContainer
 var _title: Label
 var _number := 0
+var _scroll: ScrollContainer
 
 
 func _ready() -> void:
@@ -19,12 +22,17 @@ func _ready() -> void:
 	_title = UiKit.label("HISTORY_TITLE", 20, Color(0.98, 0.85, 0.45))
 	col.add_child(_title)
 	var scroll := ScrollContainer.new()
+	scroll.name = "Scroll"
 	scroll.size_flags_vertical = Control.SIZE_EXPAND_FILL
 	scroll.horizontal_scroll_mode = ScrollContainer.SCROLL_MODE_DISABLED
 	col.add_child(scroll)
+	_scroll = scroll
+	# New lines grow the scroll range: follow them to the bottom.
+	var bar := scroll.get_v_scroll_bar()
+	bar.changed.connect(func() -> void: scroll.scroll_vertical = int(bar.max_value))
 	_box = VBoxContainer.new()
 	_box.size_flags_horizontal = Control.SIZE_EXPAND_FILL
-	_box.add_theme_constant_override(&"separation", 8)
+	_box.add_theme_constant_override(&"separation", 2)
 	scroll.add_child(_box)
 	Settings.changed.connect(_on_settings_changed)
 
@@ -49,9 +57,17 @@ func new_round() -> void:
 
 ## seat played `play` (a play dictionary), or passed when play is empty.
 func add(seat: int, play: Dictionary) -> void:
-	if _rounds.is_empty():
+	if _rounds.is_empty() or _rounds[-1].number == 0:
 		new_round()
 	_rounds[-1].entries.append([seat, play])
+	_render()
+
+
+## A line that is not a play (a tribute or a return), kept before the first round.
+func add_note(text: String) -> void:
+	if _rounds.is_empty() or _rounds[-1].number != 0:
+		_rounds.append({number = 0, entries = []})
+	_rounds[-1].entries.append([-1, text])
 	_render()
 
 
@@ -61,28 +77,68 @@ func lines() -> PackedStringArray:
 	for r in _rounds:
 		var parts := PackedStringArray()
 		for e: Array in r.entries:
-			var what := tr("HISTORY_PASS") if e[1].is_empty() else PlayText.describe(e[1])
-			parts.append("%s: %s" % [tr("SEAT_%d" % e[0]), what])
-		out.append(tr("HISTORY_ROUND").format({n = r.number}) + " — " + " · ".join(parts))
+			parts.append(_entry_text(e))
+		var head := tr("HISTORY_ROUND").format({n = r.number}) + " — " if r.number > 0 else ""
+		out.append(head + " · ".join(parts))
 	return out
+
+
+func _entry_text(e: Array) -> String:
+	if int(e[0]) < 0:
+		return String(e[1])
+	var what := tr("HISTORY_PASS") if e[1].is_empty() else PlayText.describe(e[1])
+	return "%s: %s" % [tr("SEAT_%d" % e[0]), what]
+
+
+## The rows drawn: [text, is_heading] per round heading and per entry.
+func _rows() -> Array:
+	var out: Array = []
+	for r in _rounds:
+		if r.number > 0:
+			out.append([tr("HISTORY_ROUND").format({n = r.number}), true])
+		for e: Array in r.entries:
+			out.append([_unbreakable(_entry_text(e)), false])
+	return out
+
+
+## Glues a play's words and its range together (no-break spaces, word joiners around the dash),
+## so only the seat name and the play can go on separate lines.
+static func _unbreakable(text: String) -> String:
+	var colon := text.find(": ")
+	if colon < 0:
+		return text
+	var play := text.substr(colon + 2).replace(" ", "\u00a0").replace("–", "\u2060–\u2060")
+	return text.substr(0, colon + 2) + play
 
 
 func _render() -> void:
 	if _box == null:
 		return
-	var texts := lines()
-	while _box.get_child_count() > texts.size():
-		var c := _box.get_child(_box.get_child_count() - 1)
-		_box.remove_child(c)
-		c.queue_free()
-	while _box.get_child_count() < texts.size():
+	var rows := _rows()
+	while _box.get_child_count() > rows.size():
+		_box.get_child(_box.get_child_count() - 1).free()  # plain labels: nothing refers to them
+	while _box.get_child_count() < rows.size():
 		var l := Label.new()
 		l.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
-		l.add_theme_font_size_override(&"font_size", 16)
 		l.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
 		_box.add_child(l)
-	for i in texts.size():
-		(_box.get_child(i) as Label).text = texts[i]
+	for i in rows.size():
+		var l := _box.get_child(i) as Label
+		l.text = rows[i][0]
+		l.add_theme_font_size_override(&"font_size", 15 if rows[i][1] else 16)
+		if rows[i][1]:
+			l.add_theme_color_override(&"font_color", Color(0.98, 0.85, 0.45, 0.85))
+		else:
+			l.remove_theme_color_override(&"font_color")
+
+
+## Whether the newest line is scrolled into view (tests).
+func newest_in_view() -> bool:
+	if _box == null or _box.get_child_count() == 0:
+		return true
+	var last := _box.get_child(_box.get_child_count() - 1) as Control
+	var view := _scroll.get_global_rect().grow(1.0)
+	return view.encloses(last.get_global_rect())
 
 
 func _notification(what: int) -> void:

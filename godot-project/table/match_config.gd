@@ -18,8 +18,9 @@ extends Resource
 @export var human_seat_level := 2
 ## Keep each AI decision's reasons for the debug overlay (the table sets it from Settings).
 @export var ai_debug := false
-## Least time between asking an AI and its move, so play can be followed by eye.
-@export var ai_min_think_ms := 400
+## Least time between asking an AI and its move, so play can be followed by eye; -1 = the
+## table's pacing profile (PacingProfile.ai_think_ms).
+@export var ai_min_think_ms := -1
 ## How long one frame may wait for AI answers, in ms (the engine's ai_frame_budget_ms).
 @export var ai_frame_budget_ms := 4.0
 ## The turn clock: -1 = the mode's default (on in matches), 0 = off, 1 = on.
@@ -33,6 +34,8 @@ extends Resource
 @export var resume_record := ""
 ## The card counter (记牌器): -1 = the mode's default (on in training), 0 = off, 1 = on.
 @export_range(-1, 1) var card_counter := -1
+## The guided first deal: a coach explains each step in the sidebar (help/guided_deal.gd).
+@export var guided := false
 ## Consecutive turn timeouts of the player after which the AI plays for them (auto-play,
 ## 托管); 0 = never.
 @export var auto_play_after_timeouts := 2

@@ -526,3 +526,22 @@ static func _rules(preset: String) -> GuandanRules:
 	if ResourceLoader.exists(path):
 		return load(path)
 	return GuandanRules.preset(preset)
+
+
+## The cards each seat still held when deal `deal_no` ended (seat -> ids; a seat that went out
+## holds none). The engine has moved on to the next deal by the time the table shows the end of
+## this one, so the match so far is replayed in Rust to the last position of that deal.
+func hands_at_end_of_deal(deal_no: int) -> Array:
+	if not has_match():
+		return []
+	var rec := ReplayRecorder.new()
+	if rec.record(engine) != GuandanEngine.OK:
+		return []
+	for n in range(rec.get_action_count(), -1, -1):
+		rec.seek(n)
+		var st: Dictionary = rec.get_state()
+		if int(st.get("deal_no", -1)) == deal_no:
+			return Array(st.get("hands", []))
+		if int(st.get("deal_no", -1)) < deal_no:
+			break
+	return []

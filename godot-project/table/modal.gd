@@ -9,6 +9,8 @@ signal closed(id: StringName)
 var panel: PanelContainer
 var _body: VBoxContainer
 var _tween: Tween
+## The button Esc presses (the panel's "cancel"); &"" = Esc does nothing.
+var cancel_id: StringName = &""
 
 
 func _ready() -> void:
@@ -44,8 +46,9 @@ func is_open() -> bool:
 
 
 ## Shows a panel: a title, lines of text (already translated; a Control is added as is) and
-## buttons [[id, label key], …] (the first gets the focus).
-func open(title: String, lines: Array, buttons: Array) -> void:
+## buttons [[id, label key], …] (the first gets the focus). Esc presses `cancel` when given.
+func open(title: String, lines: Array, buttons: Array, cancel: StringName = &"") -> void:
+	cancel_id = cancel
 	for c in _body.get_children():
 		c.visible = false
 		c.queue_free()  # not removed now: it may be the button whose signal brought us here
@@ -101,6 +104,20 @@ func button(id: StringName) -> Button:
 		if not b.is_queued_for_deletion():
 			return b
 	return null
+
+
+func _unhandled_key_input(event: InputEvent) -> void:
+	var key := event as InputEventKey
+	if visible and key != null and key.pressed and not key.echo and key.keycode == KEY_ESCAPE and cancel_id != &"":
+		get_viewport().set_input_as_handled()
+		_close(cancel_id)
+
+
+## Asks a yes/no question; returns true when `yes_key`'s button was pressed (Esc = no).
+func confirm(title: String, text: String, yes_key: String) -> bool:
+	open(title, [text], [[&"no", "BTN_CANCEL"], [&"yes", yes_key]], &"no")
+	var answer: StringName = await closed
+	return answer == &"yes"
 
 
 func _close(id: StringName) -> void:

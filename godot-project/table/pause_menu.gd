@@ -1,7 +1,8 @@
 class_name PauseMenu
 extends Node
-## The table's pause menu (≡ or Esc): resume, surrender (through the MatchController; the
-## partner and both opponents vote, AI seats accept at once, so the match ends) or leave.
+## The table's pause menu (≡ or Esc; Esc again resumes): resume, the rules, surrender (through
+## the MatchController; the partner and both opponents vote, AI seats accept at once, so the
+## match ends) or leave. Surrendering and leaving a match ask first: neither can be undone.
 
 var table: Control  # table.gd
 var _closing := false
@@ -20,17 +21,34 @@ func open() -> void:
 	var buttons: Array = [[&"resume", "BTN_RESUME"]]
 	if not table.spectator and not table.match_over and controller.has_match():
 		buttons.append([&"surrender", "BTN_SURRENDER"])
+	buttons.append([&"rules", "BTN_RULES"])
 	buttons.append([&"menu", "BTN_LEAVE"])
-	modal.open(tr("PAUSE_TITLE"), [], buttons)
+	modal.open(tr("PAUSE_TITLE"), [], buttons, &"resume")
 	table.lock_input(true)
 	var choice: StringName = await modal.closed
 	if _closing:
 		return
-	if choice == &"menu":
-		table.leave()
+	if choice == &"rules":
+		# The rules page covers the table; the match stays paused, and the menu comes back.
+		await table.show_rules()
+		if _closing:
+			return
+		open()
 		return
+	if choice == &"menu":
+		var leave := true
+		if not table.match_over and not table.spectator and controller.has_match():
+			leave = await modal.confirm(tr("CONFIRM_LEAVE_TITLE"), tr("CONFIRM_LEAVE_TEXT"), "BTN_LEAVE")
+			if _closing:
+				return
+		if leave:
+			table.leave()
+			return
 	if choice == &"surrender":
-		var code := controller.propose_surrender()
+		var sure: bool = await modal.confirm(tr("CONFIRM_SURRENDER_TITLE"), tr("CONFIRM_SURRENDER_TEXT"), "BTN_SURRENDER")
+		if _closing:
+			return
+		var code := controller.propose_surrender() if sure else 0
 		if code != 0:
 			table.show_error(code)
 	if not table.events.busy():

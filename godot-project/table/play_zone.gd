@@ -8,8 +8,14 @@ extends Control
 ## from it (-1 grows left from the point, 0 centred, 1 grows right).
 var slot_centers: Array[Vector2] = [Vector2.ZERO, Vector2.ZERO, Vector2.ZERO, Vector2.ZERO]
 var slot_align: Array[int] = [0, -1, 0, 1]
+## The box each seat's group must stay inside (this node's coordinates; an empty rect = no
+## limit). A long play overlaps its cards more, then shrinks, rather than leave its box — so a
+## 10-card bomb never runs over a badge or the next seat's play.
+var slot_rects: Array[Rect2] = [Rect2(), Rect2(), Rect2(), Rect2()]
 var layer: CardLayer
 var card_height := 90.0
+## Animation lengths (the table sets its profile).
+var pacing: PacingProfile = preload("res://resources/style/pacing_default.tres")
 
 var _shown: Array[PackedInt32Array] = [PackedInt32Array(), PackedInt32Array(), PackedInt32Array(), PackedInt32Array()]
 var _passes: Array[Label] = []
@@ -40,6 +46,61 @@ func card_size() -> Vector2:
 	return Vector2(card_height / CardView.ASPECT, card_height)
 
 
+## Sets a seat's box and alignment (-1 grows left from the box's right edge, 0 centred, 1 grows
+## right from its left edge); the slot's anchor point follows from them.
+func set_slot(seat: int, rect: Rect2, align: int) -> void:
+	slot_rects[seat] = rect
+	slot_align[seat] = align
+	var y := rect.get_center().y
+	slot_centers[seat] = Vector2(rect.end.x if align < 0 else rect.position.x if align > 0 else rect.get_center().x, y)
+
+
+## [left x, step, card size] of a row of `count` cards in `seat`'s slot: the usual 42 % step,
+## tightened (down to 14 %) and then scaled down until the row fits the slot's box.
+func _row(seat: int, count: int) -> Array:
+	var sz := card_size()
+	var box := slot_rects[seat]
+	if box.size.y > 1.0 and sz.y > box.size.y:
+		sz *= box.size.y / sz.y
+	var step := sz.x * 0.42
+	if box.size.x > 1.0 and count > 0:
+		var width := sz.x + step * (count - 1)
+		if width > box.size.x and count > 1:
+			step = maxf((box.size.x - sz.x) / (count - 1), sz.x * 0.14)
+			width = sz.x + step * (count - 1)
+		if width > box.size.x:
+			var k := box.size.x / width
+			sz *= k
+			step *= k
+	var width := sz.x + step * maxi(count - 1, 0)
+	var cx := slot_centers[seat].x
+	var x0 := cx - width / 2.0
+	if slot_align[seat] < 0:
+		x0 = cx - width
+	elif slot_align[seat] > 0:
+		x0 = cx
+	return [x0, step, sz]
+
+
+## The global rectangle a seat's shown group (or its Pass label) covers; empty when nothing is shown.
+func group_rect(seat: int) -> Rect2:
+	if _passes[seat].visible:
+		return _passes[seat].get_global_rect()
+	var out := Rect2()
+	for id in _shown[seat]:
+		var v := layer.find_view(id)
+		if v == null:
+			continue
+		var r := Rect2(v.global_position, v.size * v.scale)
+		out = r if out.size == Vector2.ZERO else out.merge(r)
+	return out
+
+
+## Seconds a play takes to fly in at the current animation speed.
+func play_time() -> float:
+	return Settings.anim_time(pacing.play_s)
+
+
 ## Ids shown for a seat.
 func shown(seat: int) -> PackedInt32Array:
 	return _shown[seat].duplicate()
@@ -60,12 +121,13 @@ func show_play(seat: int, ids: PackedInt32Array, from: Vector2, views: Array[Car
 	clear_seat(seat)
 	var sorted := Cards.sorted(ids, level)
 	_shown[seat] = sorted
-	var sz := card_size()
-	var step := sz.x * 0.42
+	var row := _row(seat, sorted.size())
+	var x0: float = row[0]
+	var step: float = row[1]
+	var sz: Vector2 = row[2]
 	var c := slot_centers[seat]
-	var x0 := _row_start(seat, sorted.size(), sz.x, step)
 	var origin := layer.to_layer(global_position)
-	var t := Settings.anim_time(0.28)
+	var t := play_time()
 	var by_id := {}
 	for v in views:
 		by_id[v.card_id] = v
@@ -128,22 +190,12 @@ func show_pass(seat: int) -> void:
 	l.position = Vector2(x, c.y - l.size.y / 2.0)
 
 
-## Left edge of a row of `count` overlapping cards in `seat`'s slot, by the slot's alignment.
-func _row_start(seat: int, count: int, card_w: float, step: float) -> float:
-	var width := card_w + step * maxi(count - 1, 0)
-	var cx := slot_centers[seat].x
-	if slot_align[seat] < 0:
-		return cx - width
-	if slot_align[seat] > 0:
-		return cx
-	return cx - width / 2.0
-
-
 func _place(seat: int, ids: PackedInt32Array, views: Array[CardView], level: int) -> void:
-	var sz := card_size()
-	var step := sz.x * 0.42
+	var row := _row(seat, ids.size())
+	var x0: float = row[0]
+	var step: float = row[1]
+	var sz: Vector2 = row[2]
 	var c := slot_centers[seat]
-	var x0 := _row_start(seat, ids.size(), sz.x, step)
 	var origin := layer.to_layer(global_position)
 	for i in views.size():
 		var view := views[i]
@@ -151,6 +203,16 @@ func _place(seat: int, ids: PackedInt32Array, views: Array[CardView], level: int
 		view.size = sz
 		view.scale = Vector2.ONE
 		view.position = origin + Vector2(x0 + step * ids.find(view.card_id), c.y - sz.y / 2.0)
+
+
+## Takes down a seat's "Pass" (its turn has come round again); its cards, if any, stay.
+func clear_pass(seat: int) -> void:
+	_passes[seat].visible = false
+
+
+## Whether a seat's "Pass" is shown.
+func pass_shown(seat: int) -> bool:
+	return _passes[seat].visible
 
 
 ## Removes a seat's group at once (its cards go back to the pool).
@@ -166,7 +228,7 @@ func clear_seat(seat: int) -> void:
 func gather(to_local: Vector2) -> float:
 	for l in _passes:
 		l.visible = false
-	var t := Settings.anim_time(0.35)
+	var t := Settings.anim_time(pacing.gather_s)
 	var ids := PackedInt32Array()
 	for seat in 4:
 		ids.append_array(_shown[seat])

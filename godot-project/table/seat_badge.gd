@@ -7,6 +7,9 @@ extends PanelContainer
 const ACTIVE_BORDER := Color(1.0, 0.84, 0.3)
 const WARN_COLOR := Color(1.0, 0.45, 0.35)
 const AUTO_PLAY_COLOR := Color(0.35, 0.8, 1.0)
+## Fixed width: "· thinking…", a place or "AI Auto-Play" never widen the badge into its
+## neighbours (the texts are clipped instead).
+const WIDTH := 212.0
 
 var seat := 0
 ## Cards left; -1 hides the count (the local player's own badge).
@@ -62,6 +65,7 @@ func _init(seat_index: int, with_back := true) -> void:
 	_style.content_margin_top = 6
 	_style.content_margin_bottom = 6
 	add_theme_stylebox_override(&"panel", _style)
+	custom_minimum_size = Vector2(WIDTH, 0)
 	var row := HBoxContainer.new()
 	row.add_theme_constant_override(&"separation", 10)
 	add_child(row)
@@ -84,21 +88,30 @@ func _init(seat_index: int, with_back := true) -> void:
 		back_box.add_child(_count)
 	var col := VBoxContainer.new()
 	col.add_theme_constant_override(&"separation", 0)
+	col.size_flags_horizontal = Control.SIZE_EXPAND_FILL
 	row.add_child(col)
 	_name = Label.new()
+	_name.clip_text = true
+	_name.text_overrun_behavior = TextServer.OVERRUN_TRIM_ELLIPSIS
 	_name.add_theme_font_size_override(&"font_size", 20)
 	col.add_child(_name)
 	_sub = Label.new()
-	_sub.add_theme_font_size_override(&"font_size", 15)
+	_sub.clip_text = true
+	_sub.text_overrun_behavior = TextServer.OVERRUN_TRIM_ELLIPSIS
+	_sub.add_theme_font_size_override(&"font_size", 14)
 	_sub.add_theme_color_override(&"font_color", Color(0.85, 0.9, 0.85, 0.85))
 	col.add_child(_sub)
 	_auto = Label.new()
+	_auto.clip_text = true
+	_auto.text_overrun_behavior = TextServer.OVERRUN_TRIM_ELLIPSIS
 	_auto.name = "AutoPlay"
 	_auto.add_theme_font_size_override(&"font_size", 16)
 	_auto.add_theme_color_override(&"font_color", AUTO_PLAY_COLOR)
 	_auto.visible = false
 	col.add_child(_auto)
 	_place = Label.new()
+	_place.clip_text = true
+	_place.text_overrun_behavior = TextServer.OVERRUN_TRIM_ELLIPSIS
 	_place.add_theme_font_size_override(&"font_size", 18)
 	_place.add_theme_color_override(&"font_color", Color(1.0, 0.85, 0.35))
 	col.add_child(_place)

@@ -22,16 +22,19 @@ signal deal_panel_shown(event: Dictionary)
 signal match_panel_shown(event: Dictionary)
 
 const TrainingTools := preload("res://table/training_tools.gd")
-## Heat map colours (training): red bomb material, blue straight material, yellow wilds, grey
-## "danger" (a lone low card that will be hard to get rid of). Alpha scales with the weight.
+## Heat map colours (training), drawn as bars above the cards with a legend in the sidebar: red
+## bomb material, blue straight material, yellow wilds, grey "danger" (a lone low card that will
+## be hard to get rid of). Alpha scales with the weight.
 const HEAT_COLORS := {
 	"bomb": Color(0.95, 0.15, 0.15, 0.4),
 	"straight": Color(0.15, 0.4, 1.0, 0.38),
 	"wild": Color(1.0, 0.82, 0.05, 0.45),
-	"danger": Color(0.25, 0.22, 0.3, 0.4),
+	"danger": Color(0.62, 0.6, 0.68, 0.4),
 }
 
 var config: MatchConfig
+## Animation lengths, least reading time per play, clock warning (open() may pass another).
+var pacing: PacingProfile = preload("res://resources/style/pacing_default.tres")
 var mode: StringName = &"training"
 var controller: MatchController
 var events: TableEvents
@@ -44,6 +47,8 @@ var history: HistoryPanel
 var banner: Banner
 var modal: Modal
 var training: Node  # TrainingTools
+## The coach of the guided first deal (null otherwise).
+var guide: GuidedDeal
 var tribute_panel: TributePanel
 var badges: Array[SeatBadge] = []
 var pass_button: Button
@@ -62,12 +67,19 @@ var frame: Control
 var top_bar: HBoxContainer
 var action_bar: HBoxContainer
 var my_countdown: ProgressBar
+## The player's turn clock: the bar and the seconds left (red, with a tick, in the last seconds).
+var clock: HBoxContainer
+var clock_label: Label
+## The right-hand column: history, the hint's "why" panel, the AI debug overlay.
+var sidebar: VBoxContainer
 var status: Label
 var toast_label: Label
 ## A face-down card that flies for tributes the player may not see.
 var flying_back: CardView
 ## The area between the top bar, the action bar and the history (set by TableLayout).
 var middle := Rect2()
+## The row the status line, banners, toasts and readings share (set by TableLayout).
+var prompt_rect := Rect2()
 
 var local_seat := 0
 var spectator := false
@@ -85,6 +97,9 @@ var match_over := false
 ## The AI plays the player's seat (auto-play): no duties are offered to the player.
 var auto_play := false
 var last_record := ""
+## The play to beat (the latest on the table this round) and its seat; {} after the table clears.
+var table_play := {}
+var table_play_seat := -1
 
 var _level_label: Label
 var _deal_label: Label
@@ -92,16 +107,22 @@ var _mode_label: Label
 var _turn_deadline_ms := 0
 var _turn_limit_ms := 0
 var _toast_tween: Tween
+## Whole seconds left when the clock last ticked (the warning sound plays once per second).
+var _clock_last_s := -1
 ## Set when the table leaves the tree: its own coroutines (a panel it waits on) stop.
 var _closing := false
 
 
-## Called by the app before the table enters the tree (see ui/app.gd): {config: MatchConfig}.
+## Called by the app before the table enters the tree (see ui/app.gd): {config: MatchConfig,
+## pacing: PacingProfile (optional)}.
 func open(params: Dictionary) -> void:
 	var c: Variant = params.get("config")
 	config = (c as MatchConfig).duplicate(true) if c is MatchConfig else null
 	if config != null:
 		mode = config.mode
+	var p: Variant = params.get("pacing")
+	if p is PacingProfile:
+		pacing = p
 
 
 func _ready() -> void:
@@ -110,6 +131,8 @@ func _ready() -> void:
 		config = MatchConfig.with({mode = mode, rules = Settings.get_value(&"rules_preset"),
 			ai_levels = Settings.get_value(&"ai_levels")})
 	config.ai_debug = bool(Settings.get_value(&"ai_debug"))
+	if config.ai_min_think_ms < 0:
+		config.ai_min_think_ms = pacing.ai_think_ms
 	_build()
 	resized.connect(_layout)
 	Settings.changed.connect(_on_setting_changed)
@@ -196,11 +219,14 @@ func _build() -> void:
 		var badge := SeatBadge.new(seat, seat != 0)
 		frame.add_child(badge)
 		badges.append(badge)
+		# A badge that grows (a place, auto-play) moves its row: lay out again.
+		badge.minimum_size_changed.connect(_layout_later)
 	for seat in range(1, 4):
 		badges[seat].ai_level = config.ai_levels[seat - 1]
 
 	zone = PlayZone.new()
 	zone.name = "PlayZone"
+	zone.pacing = pacing
 	frame.add_child(zone)
 
 	counter_view = CardCounterView.new()
@@ -208,8 +234,14 @@ func _build() -> void:
 	frame.add_child(counter_view)
 	became_idle.connect(update_counter)
 
+	sidebar = VBoxContainer.new()
+	sidebar.name = "Sidebar"
+	sidebar.mouse_filter = Control.MOUSE_FILTER_IGNORE
+	sidebar.add_theme_constant_override(&"separation", 8)
+	frame.add_child(sidebar)
 	history = HistoryPanel.new()
-	frame.add_child(history)
+	history.size_flags_vertical = Control.SIZE_EXPAND_FILL
+	sidebar.add_child(history)
 	history.visible = Settings.get_value(&"history_open")
 
 	tribute_panel = TributePanel.new()
@@ -251,12 +283,27 @@ func _build() -> void:
 	readings_box.name = "Readings"
 	frame.add_child(readings_box)
 
+	clock = UiKit.hbox(8)
+	clock.name = "TurnClock"
+	clock.mouse_filter = Control.MOUSE_FILTER_IGNORE
+	clock.visible = false
+	frame.add_child(clock)
 	my_countdown = ProgressBar.new()
 	my_countdown.name = "MyCountdown"
 	my_countdown.show_percentage = false
 	my_countdown.max_value = 1.0
+	my_countdown.custom_minimum_size = Vector2(130, 10)
+	my_countdown.size_flags_vertical = Control.SIZE_SHRINK_CENTER
 	my_countdown.visible = false
-	frame.add_child(my_countdown)
+	my_countdown.visibility_changed.connect(func() -> void: clock.visible = my_countdown.visible)
+	clock.add_child(my_countdown)
+	clock_label = UiKit.label("", 22, Color(1, 1, 0.85))
+	clock_label.name = "Seconds"
+	clock_label.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+	clock_label.custom_minimum_size = Vector2(64, 0)
+	clock_label.add_theme_constant_override(&"outline_size", 5)
+	clock_label.add_theme_color_override(&"font_outline_color", Color(0, 0, 0, 0.8))
+	clock.add_child(clock_label)
 
 	status = UiKit.label("", 20, Color(1, 1, 0.85))
 	status.name = "Status"
@@ -270,14 +317,33 @@ func _build() -> void:
 	training.table = self
 	frame.add_child(training)
 
+	if config.guided:
+		guide = GuidedDeal.new()
+		guide.table = self
+		add_child(guide)
 	banner = Banner.new()
+	banner.announced.connect(dismiss_toast)
 	frame.add_child(banner)
-	toast_label = UiKit.label("", 22, Color(1, 0.8, 0.7))
+	toast_label = UiKit.label("", 22, Color(1, 0.95, 0.85))
+	# A dark plate with an amber edge: a message that matters (an illegal play, a timeout) must
+	# stand out from the felt, not fade into it.
+	var plate := StyleBoxFlat.new()
+	plate.bg_color = Color(0.05, 0.04, 0.02, 0.88)
+	plate.border_color = Color(1.0, 0.7, 0.3)
+	plate.set_border_width_all(2)
+	plate.set_corner_radius_all(10)
+	plate.content_margin_left = 16
+	plate.content_margin_right = 16
+	toast_label.add_theme_stylebox_override(&"normal", plate)
 	toast_label.name = "Toast"
 	toast_label.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
 	toast_label.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
+	toast_label.vertical_alignment = VERTICAL_ALIGNMENT_CENTER
+	toast_label.clip_text = true
+	toast_label.text_overrun_behavior = TextServer.OVERRUN_TRIM_ELLIPSIS
 	toast_label.add_theme_constant_override(&"outline_size", 6)
 	toast_label.add_theme_color_override(&"font_outline_color", Color(0, 0, 0, 0.8))
+	toast_label.mouse_filter = Control.MOUSE_FILTER_IGNORE
 	toast_label.modulate.a = 0.0
 	toast_label.z_index = 550
 	frame.add_child(toast_label)
@@ -301,6 +367,26 @@ func _action_button(key: String, callback: Callable, node_name: String) -> Butto
 func _layout() -> void:
 	if frame != null:
 		TableLayout.apply(self)
+
+
+var _layout_queued := false
+
+
+func _layout_later() -> void:
+	if _layout_queued:
+		return
+	_layout_queued = true
+	(func() -> void:
+		_layout_queued = false
+		_layout()).call_deferred()
+
+
+## Whether the right-hand column is shown: the history is open, or the AI debug overlay or the
+## training "why" panel may need it (kept while the setting is on, so the table never jumps).
+func sidebar_wanted() -> bool:
+	return bool(Settings.get_value(&"history_open")) or bool(Settings.get_value(&"ai_debug")) \
+			or (training != null and training.hints_on() and bool(Settings.get_value(&"why_panel"))) \
+			or (mode == &"training" and bool(Settings.get_value(&"heat_map"))) or (config != null and config.guided)
 
 
 ## True when every event has been shown and no panel waits for the player.
@@ -339,6 +425,8 @@ func end_duty() -> void:
 func start_turn(seat: int, pass_ok: bool, time_limit: float) -> void:
 	turn_seat = seat
 	can_pass = pass_ok
+	# The seat acts again: its "Pass" from the last time round is stale.
+	zone.clear_pass(seat)
 	for s in 4:
 		badges[s].active = s == seat
 		badges[s].set_countdown(time_limit if s == seat and s != local_seat else 0.0)
@@ -428,12 +516,47 @@ func refresh_controls() -> void:
 
 
 func _process(_delta: float) -> void:
+	_update_prompt()
 	if my_countdown.visible and _turn_limit_ms > 0:
 		# The engine's clock is the truth (it stops while the table animates); local time is the
 		# fallback when it has none.
 		var left_s: float = controller.time_left() if controller.has_match() else -1.0
 		var left := left_s * 1000.0 if left_s >= 0.0 else float(_turn_deadline_ms - Time.get_ticks_msec())
-		my_countdown.value = clampf(left / _turn_limit_ms, 0.0, 1.0)
+		show_clock(left / 1000.0)
+
+
+## Shows `left_s` seconds on the turn clock; in the last `pacing.clock_warning_s` seconds the
+## clock turns red and ticks once a second.
+func show_clock(left_s: float) -> void:
+	my_countdown.value = clampf(left_s * 1000.0 / maxf(_turn_limit_ms, 1.0), 0.0, 1.0)
+	var whole := maxi(ceili(left_s), 0)
+	clock_label.text = tr("CLOCK_SECONDS_FMT").format({s = whole})
+	var warn := left_s <= pacing.clock_warning_s
+	var colour := SeatBadge.WARN_COLOR if warn else Color(1, 1, 0.85)
+	clock_label.add_theme_color_override(&"font_color", colour)
+	my_countdown.modulate = colour if warn else Color.WHITE
+	if warn and whole != _clock_last_s and whole > 0:
+		Sfx.play(&"tick")
+	_clock_last_s = whole
+
+
+## The turn clock's size: the bar, the gap and the seconds.
+func clock_size() -> Vector2:
+	return Vector2(my_countdown.custom_minimum_size.x + 8.0 + clock_label.custom_minimum_size.x, 40.0)
+
+
+## Whether the clock is in its warning seconds (tests).
+func clock_warning() -> bool:
+	return my_countdown.modulate != Color.WHITE
+
+
+## The prompt row shows one thing at a time: a toast, else a banner, else the readings of an
+## ambiguous selection, else the status line.
+func _update_prompt() -> void:
+	var toasting := toast_label.modulate.a > 0.0
+	var announcing := banner.is_showing()
+	readings_box.visible = not toasting and not announcing
+	status.visible = readings_box.visible and readings_box.get_child_count() == 0
 
 
 func _on_play_pressed() -> void:
@@ -441,14 +564,23 @@ func _on_play_pressed() -> void:
 		return
 	var selected := hand.selected_ids()
 	match duty:
+		&"":
+			if not selected.is_empty() and turn_seat >= 0 and turn_seat != local_seat:
+				say_error(tr("NOT_YOUR_TURN_FMT").format({seat = Wording.seat_in_text(turn_seat, local_seat, spectator)}))
 		&"tribute", &"return":
 			if selected.size() != 1:
 				toast(tr("SELECT_ONE_CARD"))
+				return
+			var options := controller.tribute_options() if duty == &"tribute" else controller.return_options()
+			if not options.is_empty() and not (selected[0] in options):
+				say_error(exchange_error(duty == &"tribute", options))
 				return
 			var code := controller.give_tribute(selected[0]) if duty == &"tribute" else controller.return_card(selected[0])
 			if code == 0:
 				duty = &""
 				hand.set_hinted(PackedInt32Array())
+			else:
+				show_error(code)
 			refresh_controls()
 		&"play":
 			play_selection(-1)
@@ -462,8 +594,7 @@ func play_selection(reading: int) -> int:
 		return -1
 	var info: Dictionary = training.selection_info()
 	if info.has("playable") and (info.playable as Array).is_empty():
-		toast(tr("CANNOT_PLAY_SELECTION"))
-		Sfx.play(&"error")
+		say_error(illegal_play_text(info))
 		return -1
 	if Settings.get_value(&"confirm_play"):
 		var text := _selection_text(info, reading)
@@ -476,9 +607,41 @@ func play_selection(reading: int) -> int:
 		if answer != &"yes" or duty != &"play":
 			return -1
 	var code := controller.play(selected, reading)
-	if code != 0:
+	if code == 9 or code == 1:
+		say_error(illegal_play_text(controller.selection(selected)))
+	elif code != 0:
 		show_error(code)
 	return code
+
+
+## Why these cards cannot be played, from the advisor's reading of them: not a combination at
+## all, or a combination that does not beat what is on the table (named, with who played it).
+func illegal_play_text(info: Dictionary) -> String:
+	var readings: Array = info.get("readings", [])
+	if readings.is_empty():
+		return tr("ERR_1")
+	if table_play.is_empty():
+		return tr("ERR_9")
+	return tr("DOES_NOT_BEAT_FMT").format({play = PlayText.describe(readings[0]), table = PlayText.describe(table_play),
+		seat = Wording.seat_in_text(table_play_seat, local_seat, spectator)})
+
+
+## A wrong card for the tribute (it must be the highest, not a wild) or the return: which
+## cards are allowed.
+func exchange_error(is_tribute: bool, options: PackedInt32Array) -> String:
+	var names := PackedStringArray()
+	for id in options:
+		var t := PlayText.card_text(id)
+		if not (t in names):
+			names.append(t)
+	var key := "TRIBUTE_WRONG_CARD_FMT" if is_tribute else "RETURN_WRONG_CARD_FMT"
+	return tr(key).format({cards = tr("LIST_SEP").join(names)})
+
+
+## An error the player caused, in words, with the error sound.
+func say_error(text: String) -> void:
+	toast(text)
+	Sfx.play(&"error")
 
 
 func _selection_text(info: Dictionary, reading: int) -> String:
@@ -562,6 +725,23 @@ func _toggle_history() -> void:
 	_layout()
 
 
+## A tap on the felt (nothing else took it) or a right-click clears the selection.
+func _gui_input(event: InputEvent) -> void:
+	var mb := event as InputEventMouseButton
+	if mb != null and mb.pressed and (mb.button_index == MOUSE_BUTTON_LEFT or mb.button_index == MOUSE_BUTTON_RIGHT):
+		if not modal.is_open():
+			hand.clear_selection()
+			accept_event()
+
+
+## Opens the rules page over the table (from the pause menu); the match stays paused meanwhile.
+func show_rules() -> void:
+	var page: Control = load("res://help/rules_page.tscn").instantiate()
+	page.overlay = true
+	add_child(page)
+	await page.tree_exited
+
+
 func _unhandled_key_input(event: InputEvent) -> void:
 	var key := event as InputEventKey
 	if key == null or not key.pressed or key.echo:
@@ -588,8 +768,9 @@ func _on_setting_changed(key: StringName, _value: Variant) -> void:
 	match key:
 		&"card_size":
 			_layout()
-		&"hints", &"heat_map", &"ai_debug", &"why_panel":
+		&"hints", &"heat_map", &"ai_debug", &"why_panel", &"history_open":
 			refresh_controls()
+			_layout()  # the sidebar may come or go
 
 
 # --- helpers ---------------------------------------------------------------------------------------
@@ -611,21 +792,43 @@ func update_top_bar() -> void:
 	_deal_label.text = tr("PLAYING_FMT").format({level = Cards.rank_label(level), wild = wild})
 
 
+## Shows a message in the prompt row for pacing.toast_s seconds (a banner gives way to it).
 func toast(text: String) -> void:
 	toast_label.text = text
 	if _toast_tween != null:
 		_toast_tween.kill()
+	banner.dismiss()
+	place_toast()
 	toast_label.modulate.a = 1.0
 	_toast_tween = create_tween()
-	_toast_tween.tween_interval(1.6)
+	_toast_tween.tween_interval(pacing.toast_s)
 	_toast_tween.tween_property(toast_label, "modulate:a", 0.0, 0.4)
+	_update_prompt()
+
+
+## Centres the toast's plate on its text inside the prompt row.
+func place_toast() -> void:
+	var font := toast_label.get_theme_font(&"font")
+	var fs := toast_label.get_theme_font_size(&"font_size")
+	var w := minf(font.get_string_size(toast_label.text, HORIZONTAL_ALIGNMENT_LEFT, -1, fs).x + 40.0, prompt_rect.size.x)
+	toast_label.size = Vector2(w, prompt_rect.size.y)
+	toast_label.position = Vector2(prompt_rect.get_center().x - w / 2.0, prompt_rect.position.y)
+
+
+## Hides the toast at once (a banner takes the prompt row).
+func dismiss_toast() -> void:
+	if _toast_tween != null:
+		_toast_tween.kill()
+	toast_label.modulate.a = 0.0
 
 
 func show_error(code: int) -> void:
 	var key := "ERR_%d" % code
 	var text := tr(key)
-	toast(text if text != key else tr("ERR_GENERIC").format({code = code}))
-	Sfx.play(&"error")
+	if code == 9 and not table_play.is_empty():
+		text = tr("DOES_NOT_BEAT_TABLE_FMT").format({table = PlayText.describe(table_play),
+			seat = Wording.seat_in_text(table_play_seat, local_seat, spectator)})
+	say_error(text if text != key else tr("ERR_GENERIC").format({code = code}))
 
 
 ## Whether the tribute / return / resist lines are on screen (tests, screenshots).

@@ -47,6 +47,8 @@ var _draining := false
 var _fresh_deal := false
 var _wait_tween: Tween
 var _shake_tween: Tween
+## The player's clock ran out: the next pass or play of their seat says what was done for them.
+var _timed_out := false
 ## Set when the table leaves the tree: coroutines waiting on a tween or a panel are released
 ## and stop at their next check, so none outlives the table.
 var _closing := false
@@ -119,6 +121,8 @@ func _on_deal_started(e: Dictionary) -> void:
 	table.history.clear()
 	table.tribute_panel.clear()
 	table.places = PackedInt32Array([0, 0, 0, 0])
+	table.table_play = {}
+	table.table_play_seat = -1
 	table.counts = PackedInt32Array([27, 27, 27, 27])
 	for seat in 4:
 		table.badges[seat].place = 0
@@ -144,7 +148,7 @@ func _show_hand(ids: PackedInt32Array) -> void:
 		_fresh_deal = false
 		var center: Vector2 = table.frame.global_position + table.middle.get_center()
 		table.hand.set_cards(ids, center, 0.018)
-		var t := Settings.anim_time(0.3) + (0.018 * ids.size() if Settings.animations_on() else 0.0)
+		var t := Settings.anim_time(table.pacing.deal_s) + (0.018 * ids.size() if Settings.animations_on() else 0.0)
 		_deal_sounds(ids.size())
 		await wait(t)
 		if _closing:
@@ -158,16 +162,10 @@ func _show_hand(ids: PackedInt32Array) -> void:
 
 func _on_tribute_phase(e: Dictionary) -> void:
 	var payers := PackedInt32Array(e.payers)
-	var names := PackedStringArray()
-	for seat in payers:
-		names.append(tr("SEAT_%d" % seat))
-	var text: String
-	if bool(e.resisted):
-		text = tr("RESIST_FMT").format({seats = tr("LIST_SEP").join(names)})
-	else:
-		text = tr("TRIBUTE_FMT").format({seats = tr("LIST_SEP").join(names)})
+	var text := Wording.tribute_phase(bool(e.resisted), payers, table.local_seat, table.spectator)
 	table.tribute_panel.add_line(text)
-	table.banner.announce(text, 1.2)
+	table.history.add_note(text)
+	table.banner.announce(text, table.pacing.banner_hold_s)
 	Sfx.play(&"tribute")
 	await wait(Settings.anim_time(0.6))
 	if _closing:
@@ -192,13 +190,14 @@ func _on_card_returned(e: Dictionary) -> void:
 
 ## A tribute (or a return) moves from one seat to another; `card` -1 = not shown to us.
 func _exchange(from: int, to: int, card: int, is_tribute: bool) -> void:
-	var key := "TRIBUTE_GIVEN_FMT" if is_tribute else "RETURN_GIVEN_FMT"
 	var what := PlayText.card_text(card) if card >= 0 else tr("A_CARD")
-	table.tribute_panel.add_line(tr(key).format({from = tr("SEAT_%d" % from), to = tr("SEAT_%d" % to), card = what}))
+	var line := Wording.exchange(is_tribute, from, to, table.local_seat, table.spectator, what)
+	table.tribute_panel.add_line(line, not is_tribute)
+	table.history.add_note(line)
 	if from == table.local_seat or to == table.local_seat:
 		table.duty = &"" if from == table.local_seat else table.duty
 		table.refresh_controls()
-	var t := Settings.anim_time(0.45)
+	var t := Settings.anim_time(table.pacing.exchange_s)
 	if t <= 0.0:
 		return
 	var start: Vector2 = table.seat_anchor(from)
@@ -225,6 +224,8 @@ func _exchange(from: int, to: int, card: int, is_tribute: bool) -> void:
 		flying_back.visible = false
 	elif card >= 0 and not (card in table.hand.cards()):
 		layer.release(card)
+	# The line must be readable before the next exchange or the first play.
+	await wait(PacingProfile.scaled(table.pacing.min_play_visible_s) - t)
 
 
 func _on_turn_started(e: Dictionary) -> void:
@@ -244,33 +245,51 @@ func _on_cards_played(e: Dictionary) -> void:
 	table.counts[seat] = maxi(table.counts[seat] - ids.size(), 0)
 	table.update_counts()
 	table.badges[seat].thinking = false
-	if table.tribute_panel.visible:
-		table.tribute_panel.hide_later()
+	# The first play takes the side row: the tribute lines stay in the history.
+	table.tribute_panel.clear()
+	table.banner.dismiss()
 	table.history.add(seat, play)
+	table.table_play = play
+	table.table_play_seat = seat
 	var t: float = table.zone.show_play(seat, ids, from, views, table.level)
+	if seat == table.local_seat and _timed_out:
+		_timed_out = false
+		table.toast(Wording.timed_out(false, PlayText.describe(play)))
 	var type := String(play.get("type", ""))
 	if type == "FourKings":
 		Sfx.play(&"four_jokers")
-		table.banner.announce(tr("play.four_kings"), 1.0)
+		table.banner.announce(tr("play.four_kings"), table.pacing.banner_hold_s)
 		_shake(14.0)
 	elif bool(play.get("bomb", false)):
 		Sfx.play(&"bomb")
-		table.banner.announce(tr("BOMB_BANNER"), 0.8)
+		table.banner.announce(tr("BOMB_BANNER"), table.pacing.banner_hold_s * 0.75)
 		_shake(8.0)
 	else:
 		Sfx.play(&"play")
 	table.training.on_cards_played(seat)
-	await wait(t)
+	# Every play stays readable for a moment before the next event is drawn.
+	await wait(maxf(t, min_visible_time()))
+
+
+## Least seconds a play stays on screen before the next event (the pacing profile at the
+## player's animation speed; 0 with animations off).
+func min_visible_time() -> float:
+	return PacingProfile.scaled(table.pacing.min_play_visible_s)
 
 
 func _on_passed(e: Dictionary) -> void:
 	var seat := int(e.seat)
+	table.banner.dismiss()
 	table.zone.show_pass(seat)
 	table.history.add(seat, {})
 	table.badges[seat].thinking = false
 	Sfx.play(&"pass")
 	if seat == table.local_seat:
 		table.end_duty()
+		if _timed_out:
+			_timed_out = false
+			table.toast(Wording.timed_out(true))
+	await wait(min_visible_time() * table.pacing.pass_visible_share)
 
 
 func _on_table_cleared(e: Dictionary) -> void:
@@ -282,11 +301,12 @@ func _on_partner_takes_lead(e: Dictionary) -> void:
 
 
 func _clear_table(leader: int, partner: bool) -> void:
+	table.table_play = {}
+	table.table_play_seat = -1
 	var t: float = table.zone.gather(table.middle.get_center())
 	Sfx.play(&"table_cleared")
 	table.history.new_round()
-	var key := "PARTNER_TAKES_LEAD_FMT" if partner else "TABLE_CLEARED_FMT"
-	table.banner.announce(tr(key).format({seat = tr("SEAT_%d" % leader)}), 1.0)
+	table.banner.announce(Wording.lead(partner, leader, table.local_seat, table.spectator), table.pacing.banner_hold_s)
 	await wait(maxf(t, Settings.anim_time(0.5)))
 
 
@@ -304,7 +324,7 @@ func _on_player_finished(e: Dictionary) -> void:
 	table.badges[seat].place = place
 	table.counts[seat] = 0
 	table.update_counts()
-	table.banner.announce(tr("FINISHED_FMT").format({seat = tr("SEAT_%d" % seat), place = UiKit.place_text(place)}), 0.9)
+	table.banner.announce(Wording.finished(seat, place, table.local_seat, table.spectator), table.pacing.banner_hold_s)
 	await wait(Settings.anim_time(0.5))
 
 
@@ -328,6 +348,11 @@ func _on_deal_ended(e: Dictionary) -> void:
 		lines.append(tr("LEVEL_CHANGE_FMT").format({team = tr("TEAM_US" if team == 0 else "TEAM_THEM"),
 			before = Cards.rank_label(before[team]), after = Cards.rank_label(after[team]),
 			delta = ("+%d" % delta) if delta > 0 else ("%d" % delta) if delta < 0 else "±0"}))
+	# The cards the players who did not go out were left with, face up.
+	var left: Array = table.controller.hands_at_end_of_deal(table.deal_no)
+	for seat in 4:
+		if table.places[seat] == 0 and seat < left.size() and not PackedInt32Array(left[seat]).is_empty():
+			lines.append(cards_left_row(seat, PackedInt32Array(left[seat])))
 	var my_team: int = 0 if table.spectator else table.local_seat % 2
 	var title := tr("DEAL_WON") if winner == my_team else tr("DEAL_LOST")
 	if winner == my_team:
@@ -338,6 +363,34 @@ func _on_deal_ended(e: Dictionary) -> void:
 	table.refresh_controls()
 	table.deal_panel_shown.emit(e)
 	await table.modal.closed
+
+
+## "West still held:" and the cards, small and face up (own views: the modal frees them).
+func cards_left_row(seat: int, ids: PackedInt32Array) -> Control:
+	var row := UiKit.hbox(10)
+	row.name = "CardsLeft%d" % seat
+	row.alignment = BoxContainer.ALIGNMENT_CENTER
+	var who := UiKit.label(tr("CARDS_LEFT_FMT").format({seat = Wording.seat_name(seat, table.local_seat, table.spectator)}), 20)
+	who.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+	row.add_child(who)
+	var sorted := Cards.sorted(ids, table.level)
+	var h := 58.0
+	var w := h / CardView.ASPECT
+	var step := w * 0.42
+	var box := Control.new()
+	box.name = "Cards"
+	box.custom_minimum_size = Vector2(w + step * (sorted.size() - 1), h)
+	box.mouse_filter = Control.MOUSE_FILTER_IGNORE
+	for i in sorted.size():
+		var v := CardView.new()
+		v.card_id = sorted[i]
+		v.level = table.level
+		v.face_up = true
+		v.size = Vector2(w, h)
+		v.position = Vector2(step * i, 0)
+		box.add_child(v)
+	row.add_child(box)
+	return row
 
 
 func _on_surrender(_e: Dictionary) -> void:
@@ -393,7 +446,7 @@ func _on_ai_decided(e: Dictionary) -> void:
 
 func _on_turn_timed_out(e: Dictionary) -> void:
 	if int(e.seat) == table.local_seat:
-		table.toast(tr("TIMED_OUT"))
+		_timed_out = true
 
 
 func _on_error(e: Dictionary) -> void:
@@ -434,14 +487,30 @@ func _deal_sounds(n: int) -> void:
 		tw.tween_interval(0.05)
 
 
+## Shakes the table around its resting place: the frame's position inside its SafeArea (the
+## container's margins), read at every step, so the shake ends where the container put the
+## frame even if the window was resized meanwhile.
 func _shake(strength: float) -> void:
 	if not Settings.effects_on():
 		return
 	if _shake_tween != null:
 		_shake_tween.kill()
 	_shake_tween = create_tween()
-	var frame: Control = table.frame
 	for i in 6:
 		var off := Vector2(randf_range(-1, 1), randf_range(-1, 1)) * strength * (1.0 - i / 6.0)
-		_shake_tween.tween_property(frame, "position", off, 0.04)
-	_shake_tween.tween_property(frame, "position", Vector2.ZERO, 0.04)
+		_shake_tween.tween_callback(_shake_to.bind(off))
+		_shake_tween.tween_interval(0.04)
+	_shake_tween.tween_callback(_shake_to.bind(Vector2.ZERO))
+
+
+func _shake_to(offset: Vector2) -> void:
+	var frame: Control = table.frame
+	frame.position = frame_rest_position() + offset
+
+
+## Where the frame sits when the table is still: its SafeArea's left and top margins.
+func frame_rest_position() -> Vector2:
+	var safe := table.frame.get_parent() as MarginContainer
+	if safe == null:
+		return Vector2.ZERO
+	return Vector2(safe.get_theme_constant(&"margin_left"), safe.get_theme_constant(&"margin_top"))

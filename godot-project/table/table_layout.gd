@@ -1,9 +1,26 @@
 class_name TableLayout
 extends RefCounted
-## Where everything on the table goes for a frame size: the top bar, the hand and the action bar
-## at the bottom, the seat badges around the middle, the four play slots, banner, status line,
-## toast, tribute panel and the training overlays. Phones and tablets differ only in card sizes
-## (UiLayout).
+## Where everything on the table goes for a frame size. The frame is cut into bands that never
+## share pixels, so nothing can overlap whatever the window's shape:
+##
+##   top bar                                                      |
+##   north row:  [card counter] [north badge] [north play →]      |  sidebar: history,
+##   side row:   [west badge] [west play →] [← east play] [east]   |  "why" panel,
+##   prompt row: status line / banner / toast / readings (one at a time)  |  AI debug
+##   south row:  [You badge]      [your play, centred]            |
+##   action bar: [PASS HINT PLAY SORT]              [turn clock]
+##   hand (with room for the grouping view's labels)
+##
+## Play slots are boxes (PlayZone.slot_rects): a long play tightens or shrinks to stay in its
+## box. The tribute lines use the side row's centre, which is empty until the first play.
+## Phones and tablets differ only in card sizes (UiLayout).
+
+const TOP_H := 50.0
+const BAR_H := 58.0
+const PROMPT_H := 46.0
+const GAP := 8.0
+## Room above the hand's cards for the grouping view's labels.
+const LABEL_ROOM := 22.0
 
 
 static func apply(t: Control) -> void:
@@ -13,70 +30,104 @@ static func apply(t: Control) -> void:
 		return
 	var view := t.get_viewport_rect().size
 	var tablet := UiLayout.is_tablet(view)
-	var top_h := 50.0
 	t.top_bar.position = Vector2.ZERO
-	t.top_bar.size = Vector2(s.x, top_h)
+	t.top_bar.size = Vector2(s.x, TOP_H)
+
+	# Bottom: the hand, then the action bar with the turn clock at its right.
 	var card_h := UiLayout.hand_card_height(view)
-	var hand_h := card_h + HandView.lift() + 18.0
+	# Sized for a full hand (27 cards): fewer cards may grow back up to the box, never past it.
+	var hand_h := HandView.fitted_card_height(card_h, s.x, 27) + HandView.lift() + 4.0 + LABEL_ROOM
 	var hand: HandView = t.hand
 	hand.card_height = card_h
 	hand.position = Vector2(0, s.y - hand_h)
 	hand.size = Vector2(s.x, hand_h)
-	var bar_h := 58.0
-	t.action_bar.position = Vector2(0, s.y - hand_h - bar_h)
-	t.action_bar.size = Vector2(s.x, bar_h - 6.0)
-	t.my_countdown.position = Vector2(s.x * 0.3, s.y - hand_h - 8.0)
-	t.my_countdown.size = Vector2(s.x * 0.4, 6.0)
-	t.readings_box.position = Vector2(8, s.y - hand_h - bar_h - 52.0)
-	t.readings_box.size = Vector2(s.x * 0.45, 46)
-	var history: HistoryPanel = t.history
-	var side_w := minf(320.0, s.x * 0.24) if history.visible else 0.0
-	history.position = Vector2(s.x - side_w, top_h + 4.0)
-	history.size = Vector2(side_w, maxf(s.y - hand_h - bar_h - top_h - 12.0, 120.0))
-	t.middle = Rect2(0, top_h, s.x - side_w, s.y - hand_h - bar_h - top_h)
-	var m: Rect2 = t.middle
-	var play_h := clampf(card_h * (0.68 if tablet else 0.6), 64.0, 150.0)
+	var bar_y := s.y - hand_h - BAR_H
+	t.action_bar.position = Vector2(0, bar_y)
+	t.action_bar.size = Vector2(s.x, BAR_H - 6.0)
+	var clock: Control = t.clock
+	# A fixed size: the clock is hidden most of the time, and a hidden container's size is stale.
+	clock.size = t.clock_size()
+	clock.position = Vector2(s.x - clock.size.x - 6.0, bar_y + (BAR_H - 6.0 - clock.size.y) / 2.0)
+
+	# Right: the sidebar (history, why panel, AI debug) when any of them is wanted.
+	var sidebar: Control = t.sidebar
+	var side_w := minf(320.0, s.x * 0.24) if t.sidebar_wanted() else 0.0
+	sidebar.visible = side_w > 0.0
+	var top := TOP_H + 4.0
+	sidebar.position = Vector2(s.x - side_w, top)
+	sidebar.size = Vector2(side_w, maxf(bar_y - top - 4.0, 60.0))
+	t.training.fit_sidebar(side_w)
+	var m := Rect2(0, top, s.x - side_w - (GAP if side_w > 0.0 else 0.0), bar_y - top - 4.0)
+	t.middle = m
+
+	var badges: Array[SeatBadge] = t.badges
+	var badge_h := 0.0
+	for badge in badges:
+		badge.reset_size()
+		badge_h = maxf(badge_h, badge.size.y)
+	# The three rows of plays share what the prompt row and the gaps leave.
+	var free := m.size.y - PROMPT_H - 4.0 * GAP
+	var play_h := minf(clampf(card_h * (0.68 if tablet else 0.6), 56.0, 150.0), free / 3.0)
+	var row_h := maxf(play_h, badge_h)
+	# Rows that cannot all fit at badge height squeeze their plays further.
+	if 2.0 * row_h + maxf(play_h, badges[0].size.y) > free:
+		play_h = maxf(free - 2.0 * badge_h, 40.0)
+		row_h = maxf(play_h, badge_h)
+	var used := 2.0 * row_h + maxf(play_h, badges[0].size.y) + PROMPT_H
+	var gap := clampf((m.size.y - used) / 4.0, GAP * 0.5, 40.0)
 	var zone: PlayZone = t.zone
 	zone.card_height = play_h
 	zone.position = Vector2.ZERO
 	zone.size = s
 
-	var style := TableStyle.current()
-	var badges: Array[SeatBadge] = t.badges
-	for badge in badges:
-		badge.reset_size()
-	var north := badges[2]
-	north.position = Vector2(m.get_center().x - north.size.x / 2.0, m.position.y + 2.0)
-	var west := badges[3]
-	west.position = Vector2(m.position.x + style.seat_margin, m.get_center().y - west.size.y / 2.0 - 10.0)
-	var east := badges[1]
-	east.position = Vector2(m.end.x - east.size.x - style.seat_margin, m.get_center().y - east.size.y / 2.0 - 10.0)
-	var me := badges[0]
-	me.position = Vector2(8.0, s.y - hand_h - bar_h + 2.0)
-
-	var gap := 18.0
-	zone.slot_centers[2] = Vector2(m.get_center().x, north.position.y + north.size.y + gap + play_h / 2.0)
-	zone.slot_centers[0] = Vector2(m.get_center().x, m.end.y - play_h / 2.0 - 8.0)
-	zone.slot_centers[3] = Vector2(west.position.x + west.size.x + gap, m.get_center().y)
-	zone.slot_centers[1] = Vector2(east.position.x - gap, m.get_center().y)
-	zone.slot_align = [0, -1, 0, 1]
-
-	# Between the west and east badges, so a long announcement wraps instead of covering them.
-	var banner: Banner = t.banner
-	var banner_x := west.position.x + west.size.x + 8.0
-	banner.position = Vector2(banner_x, m.get_center().y - 60.0)
-	banner.size = Vector2(maxf(east.position.x - 8.0 - banner_x, 200.0), 120.0)
-	banner.refit()
-	t.status.position = Vector2(m.position.x, zone.slot_centers[0].y - play_h / 2.0 - 36.0)
-	t.status.size = Vector2(m.size.x, 30.0)
-	t.toast_label.position = Vector2(0, s.y - hand_h - bar_h - 40.0)
-	t.toast_label.size = Vector2(s.x, 34.0)
-	# The tribute lines sit between the north play and the south play, clear of both.
-	var tribute: TributePanel = t.tribute_panel
-	tribute.center = Vector2(m.get_center().x, (zone.slot_centers[2].y + zone.slot_centers[0].y) / 2.0)
-	tribute.place()
+	# North row.
+	var y := m.position.y
 	var counter: CardCounterView = t.counter_view
-	counter.reset_size()
-	counter.position = Vector2(m.position.x + 6.0, m.position.y + 4.0)
-	t.training.layout(m, s, counter.size.y + 6.0 if counter.visible else 0.0)
+	var north_x := m.get_center().x - badges[2].size.x - GAP
+	if counter.visible:
+		counter.reset_size()
+		counter.position = Vector2(m.position.x + 6.0, y)
+		north_x = maxf(north_x, counter.position.x + counter.size.x + GAP)
+	var north := badges[2]
+	north.position = Vector2(north_x, y + (row_h - north.size.y) / 2.0)
+	var nx := north.position.x + north.size.x + GAP
+	zone.set_slot(2, Rect2(nx, y + (row_h - play_h) / 2.0, maxf(m.end.x - 6.0 - nx, 1.0), play_h), 1)
+
+	# Side row.
+	y += row_h + gap
+	var margin := TableStyle.current().seat_margin
+	var west := badges[3]
+	west.position = Vector2(m.position.x + margin, y + (row_h - west.size.y) / 2.0)
+	var east := badges[1]
+	east.position = Vector2(m.end.x - east.size.x - margin, y + (row_h - east.size.y) / 2.0)
+	var wx := west.position.x + west.size.x + GAP
+	var ex := east.position.x - GAP
+	var mid_x := (wx + ex) / 2.0
+	var py := y + (row_h - play_h) / 2.0
+	zone.set_slot(3, Rect2(wx, py, maxf(mid_x - GAP / 2.0 - wx, 1.0), play_h), 1)
+	zone.set_slot(1, Rect2(mid_x + GAP / 2.0, py, maxf(ex - mid_x - GAP / 2.0, 1.0), play_h), -1)
+	var tribute: TributePanel = t.tribute_panel
+	tribute.fit(Rect2(wx, y, maxf(ex - wx, 1.0), row_h))
+
+	# Prompt row: the status line, banners, toasts and the readings share it, one at a time.
+	y += row_h + gap
+	var prompt := Rect2(m.position.x, y, m.size.x, PROMPT_H)
+	t.status.position = prompt.position
+	t.status.size = prompt.size
+	var banner: Banner = t.banner
+	banner.position = prompt.position
+	banner.size = prompt.size
+	banner.refit()
+	t.prompt_rect = prompt
+	t.place_toast()
+	t.readings_box.position = prompt.position
+	t.readings_box.size = prompt.size
+
+	# South row.
+	y += PROMPT_H + gap
+	var me := badges[0]
+	var south_h := maxf(play_h, me.size.y)
+	me.position = Vector2(m.position.x + 6.0, y + (south_h - me.size.y) / 2.0)
+	var side := me.size.x + 6.0 + GAP
+	zone.set_slot(0, Rect2(m.position.x + side, y + (south_h - play_h) / 2.0, maxf(m.size.x - 2.0 * side, 1.0), play_h), 0)
 	zone.relayout(t.level)

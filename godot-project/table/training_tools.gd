@@ -17,6 +17,11 @@ var _hint_index := -1
 var _info := {}
 var _info_for := PackedInt32Array()
 var _debug_lines: PackedStringArray = []
+## What the heat map's colours mean (in the sidebar while the heat map is on).
+var heat_legend: GridContainer
+
+const LEGEND_KEYS := {"bomb": "HEAT_LEGEND_BOMB", "straight": "HEAT_LEGEND_STRAIGHT", "wild": "HEAT_LEGEND_WILD",
+	"danger": "HEAT_LEGEND_DANGER"}
 
 
 func _ready() -> void:
@@ -31,28 +36,56 @@ func _ready() -> void:
 	_why_label.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
 	_why.add_child(_why_label)
 	_why.visible = false
-	add_child(_why)
+	# The why panel and the debug overlay live in the table's sidebar, under the history, so
+	# they never cover a seat or a play.
+	var sidebar: Control = table.sidebar
+	sidebar.add_child(_why)
 	_debug = PanelContainer.new()
 	_debug.name = "AiDebug"
 	_debug.mouse_filter = Control.MOUSE_FILTER_IGNORE
+	_debug.size_flags_vertical = Control.SIZE_EXPAND_FILL
+	var scroll := ScrollContainer.new()
+	scroll.horizontal_scroll_mode = ScrollContainer.SCROLL_MODE_DISABLED
+	scroll.mouse_filter = Control.MOUSE_FILTER_IGNORE
+	_debug.add_child(scroll)
 	_debug_label = UiKit.label("", 14, Color(0.8, 1.0, 0.85))
 	_debug_label.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
 	_debug_label.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
-	_debug.add_child(_debug_label)
+	_debug_label.size_flags_horizontal = Control.SIZE_EXPAND_FILL
+	_debug_label.size_flags_vertical = Control.SIZE_SHRINK_END
+	scroll.add_child(_debug_label)
 	_debug.visible = false
-	add_child(_debug)
+	sidebar.add_child(_debug)
+	table.hand.hint_dismissed.connect(_on_hint_dismissed)
+	heat_legend = GridContainer.new()
+	heat_legend.name = "HeatLegend"
+	heat_legend.columns = 4
+	heat_legend.mouse_filter = Control.MOUSE_FILTER_IGNORE
+	heat_legend.add_theme_constant_override(&"h_separation", 6)
+	var palette: Dictionary = table.HEAT_COLORS
+	for cat: String in palette:
+		var swatch := ColorRect.new()
+		swatch.color = Color(palette[cat], 1.0)
+		swatch.custom_minimum_size = Vector2(14, 14)
+		swatch.size_flags_vertical = Control.SIZE_SHRINK_CENTER
+		swatch.mouse_filter = Control.MOUSE_FILTER_IGNORE
+		heat_legend.add_child(swatch)
+		heat_legend.add_child(UiKit.label(LEGEND_KEYS.get(cat, cat), 14))
+	heat_legend.visible = false
+	sidebar.add_child(heat_legend)
+	sidebar.move_child(heat_legend, 0)
 
 
-## `top` leaves room above the "why" panel (the card counter sits there).
-func layout(middle: Rect2, _frame_size: Vector2, top := 0.0) -> void:
-	var w := clampf(middle.size.x * 0.26, 220.0, 340.0)
-	_why.position = Vector2(middle.position.x + 6.0, middle.position.y + 4.0 + top)
-	# An autowrapping label needs a width, or its container grows it one word per line.
-	_why_label.custom_minimum_size = Vector2(w - 32.0, 0)
-	_why.reset_size()
-	_debug_label.custom_minimum_size = Vector2(w - 32.0, 0)
-	_debug.reset_size()
-	_debug.position = Vector2(middle.end.x - w - 6.0, middle.position.y + 4.0)
+## The sidebar is `width` wide. Its labels wrap to the width the sidebar gives them; a minimum
+## width of their own would widen the sidebar past its column.
+func fit_sidebar(_width: float) -> void:
+	_why_label.custom_minimum_size = Vector2.ZERO
+	_debug_label.custom_minimum_size = Vector2.ZERO
+
+
+## The player changed the hinted selection: the why panel no longer explains it.
+func _on_hint_dismissed() -> void:
+	_show_why("")
 
 
 func is_training() -> bool:
@@ -97,8 +130,7 @@ func next_hint() -> void:
 		table.hand.clear_selection()
 		table.hand.set_hinted(PackedInt32Array())
 	else:
-		table.hand.set_selected(cards)
-		table.hand.set_hinted(cards)
+		table.hand.set_hint_selection(cards)
 	var what := tr("HINT_PASS") if cards.is_empty() else PlayText.describe(play)
 	var text := tr("HINT_FMT").format({i = _hint_index + 1, n = _hints.size(), play = what})
 	var reason := String(h.get("reason", ""))
@@ -201,6 +233,7 @@ func _clear_readings() -> void:
 
 
 func _apply_heat() -> void:
+	heat_legend.visible = is_training() and bool(Settings.get_value(&"heat_map"))
 	if is_training() and Settings.get_value(&"heat_map") and table.duty != &"" and not table.spectator:
 		table.hand.set_heat(heat_colors(table.controller.heat_map(), table.HEAT_COLORS))
 	else:

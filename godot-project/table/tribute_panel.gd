@@ -1,54 +1,85 @@
 class_name TributePanel
 extends PanelContainer
-## The tribute / return / resist lines of a deal, in the middle of the table between the north
-## and south plays; hidden a moment after the first play of the deal.
+## The tribute / return / resist lines of a deal, in two columns (tribute on the left, return on
+## the right) in the centre of the side row, which stays empty until the first play; the table
+## clears the panel when that play comes (the lines are kept in the history).
 
-var _lines: VBoxContainer
-var _hide_tween: Tween
-## Where the panel is centred (the table sets it on layout).
-var center := Vector2.ZERO
+const MAX_FONT := 18
+const MIN_FONT := 12
+
+var _columns: HBoxContainer
+var _tribute: VBoxContainer
+var _return: VBoxContainer
+## The box the panel must stay inside (set by TableLayout.fit).
+var _box := Rect2()
 
 
 func _init() -> void:
 	name = "TributeInfo"
 	mouse_filter = Control.MOUSE_FILTER_IGNORE
-	_lines = UiKit.vbox(4)
-	add_child(_lines)
+	var style := StyleBoxFlat.new()
+	style.bg_color = Color(0.02, 0.08, 0.05, 0.85)
+	style.set_corner_radius_all(10)
+	style.content_margin_left = 12
+	style.content_margin_right = 12
+	style.content_margin_top = 4
+	style.content_margin_bottom = 4
+	add_theme_stylebox_override(&"panel", style)
+	_columns = UiKit.hbox(18)
+	add_child(_columns)
+	_tribute = UiKit.vbox(0)
+	_return = UiKit.vbox(0)
+	_columns.add_child(_tribute)
+	_columns.add_child(_return)
 	visible = false
 
 
-func add_line(text: String) -> void:
-	var l := UiKit.label(text, 19)
+## Adds a line to the tribute column (or the return column with `is_return`).
+func add_line(text: String, is_return := false) -> void:
+	var l := UiKit.label(text, MAX_FONT)
 	l.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	_lines.add_child(l)
+	(_return if is_return else _tribute).add_child(l)
+	_return.visible = _return.get_child_count() > 0
 	visible = true
-	place.call_deferred()  # the panel has its new size after this frame's sort
+	_refit()
 
 
-## Centres the panel on `center`.
-func place() -> void:
-	reset_size()
-	position = center - size / 2.0
+## Keeps the panel inside `box` (global to the frame), centred, shrinking its font to fit.
+func fit(box: Rect2) -> void:
+	_box = box
+	_refit()
 
 
-## The texts of the lines shown.
+func _refit() -> void:
+	if _box.size.x < 1.0:
+		return
+	var fs := MAX_FONT
+	while true:
+		for col in [_tribute, _return]:
+			for l: Label in col.get_children():
+				l.add_theme_font_size_override(&"font_size", fs)
+		reset_size()
+		var want := get_combined_minimum_size()
+		if fs <= MIN_FONT or (want.x <= _box.size.x and want.y <= _box.size.y):
+			break
+		fs -= 1
+	size = get_combined_minimum_size()
+	position = _box.get_center() - size / 2.0
+
+
+## The texts of the lines shown (tribute column first).
 func lines() -> PackedStringArray:
 	var out := PackedStringArray()
-	for l: Label in _lines.get_children():
-		out.append(l.text)
+	for col in [_tribute, _return]:
+		for l: Label in col.get_children():
+			if not l.is_queued_for_deletion():
+				out.append(l.text)
 	return out
 
 
 func clear() -> void:
-	for c in _lines.get_children():
-		_lines.remove_child(c)
-		c.queue_free()
+	for col in [_tribute, _return]:
+		for c in col.get_children():
+			col.remove_child(c)
+			c.queue_free()
 	visible = false
-
-
-func hide_later() -> void:
-	if _hide_tween != null and _hide_tween.is_valid():
-		return
-	_hide_tween = create_tween()
-	_hide_tween.tween_interval(maxf(Settings.anim_time(1.5), 0.6))
-	_hide_tween.tween_callback(clear)

@@ -13,6 +13,7 @@ const SCREENS := {
 	&"replay": "res://replay/replay_player.tscn",
 	&"settings": "res://settings/settings_screen.tscn",
 	&"stats": "res://stats/stats_screen.tscn",
+	&"rules": "res://help/rules_page.tscn",
 }
 
 var current: Control

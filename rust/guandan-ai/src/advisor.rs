@@ -3,9 +3,10 @@
 //! arguments; the words live in Godot's translations.
 
 use crate::agent::{AiProfile, legal_plays};
-use crate::l2::{ranked_candidates, reason_for};
+use crate::l2::ranked_candidates;
 use guandan_core::card::{Card, CardSet, Suit};
 use guandan_core::combo::{Play, PlayKind, beats, classify, position_rank, rank_order, wild_set};
+use guandan_core::game::partner_of;
 use guandan_core::view::PlayerView;
 use serde::Serialize;
 
@@ -25,20 +26,119 @@ pub struct Advice {
 }
 
 /// Hints for the view's seat, best first (at most `limit`). Empty when it is not the seat's turn.
+///
+/// A hint never splits a bomb or a triple when a legal play of the same kind and size leaves
+/// every group whole: that play takes the hint's place (the ranking's order is kept). Each
+/// hint's reason is worked out from the hand and the table, so it is true of the play.
 pub fn advise(view: &PlayerView, profile: &AiProfile, limit: usize) -> Advice {
     let Some(seat) = view.seat else { return Advice::default() };
     if view.phase != guandan_core::game::Phase::Play || view.turn != seat {
         return Advice::default();
     }
-    let hints = ranked_candidates(view, &profile.weights)
-        .into_iter()
-        .take(limit)
-        .map(|c| {
-            let (reason, reason_args) = reason_for(&c, view);
-            Hint { play: c.play, score: c.score, reason, reason_args }
-        })
-        .collect();
+    let wilds = wild_set(view.level, &view.rules);
+    let legal = legal_plays(view);
+    let mut hints: Vec<Hint> = Vec::new();
+    for c in ranked_candidates(view, &profile.weights) {
+        if hints.len() >= limit {
+            break;
+        }
+        let play = c.play.map(|p| match broken_group(&p, view.hand, wilds) {
+            Some(_) => unbroken_alternative(&p, &legal, view, wilds).unwrap_or(p),
+            None => p,
+        });
+        if hints.iter().any(|h| h.play.map(|p| p.cards) == play.map(|p| p.cards)) {
+            continue;
+        }
+        let (reason, reason_args) = hint_reason(play.as_ref(), view, &legal, wilds);
+        hints.push(Hint { play, score: c.score, reason, reason_args });
+    }
     Advice { hints }
+}
+
+/// The natural group a play splits: the rank (and how many cards of it the hand holds) of a
+/// triple or a bomb the play takes some but not all of. The biggest such group when several.
+pub fn broken_group(p: &Play, hand: CardSet, wilds: CardSet) -> Option<(u8, usize)> {
+    let natural = hand.minus(wilds);
+    let used = p.cards.minus(wilds);
+    let mut worst: Option<(u8, usize)> = None;
+    for id in used.iter() {
+        let rank = Card::from_id(id).rank();
+        if rank.is_joker() {
+            continue;
+        }
+        let of_rank = |set: CardSet| set.iter().filter(|&c| Card::from_id(c).rank() == rank).count();
+        let (held, taken) = (of_rank(natural), of_rank(used));
+        if held >= 3 && taken < held && worst.is_none_or(|(_, n)| held > n) {
+            worst = Some((rank.0, held));
+        }
+    }
+    worst
+}
+
+/// Among the legal plays, one of the same kind and size as `p` that splits no group: the lowest.
+fn unbroken_alternative(p: &Play, legal: &[Play], view: &PlayerView, wilds: CardSet) -> Option<Play> {
+    legal
+        .iter()
+        .filter(|q| q.pattern.kind == p.pattern.kind && q.cards.len() == p.cards.len())
+        .filter(|q| broken_group(q, view.hand, wilds).is_none())
+        .min_by_key(|q| order_of(q, view))
+        .copied()
+}
+
+/// Strength order of a play among plays of its kind (level rank above A for groups).
+fn order_of(p: &Play, view: &PlayerView) -> u8 {
+    if p.pattern.kind.is_sequence() { p.pattern.rank } else { rank_order(p.pattern.rank, view.level) }
+}
+
+/// The reason key and arguments for hinting `play` (None = pass), true of this hand and table.
+fn hint_reason(play: Option<&Play>, view: &PlayerView, legal: &[Play], wilds: CardSet) -> (String, Vec<String>) {
+    let kind_rank = |p: &Play| vec![p.pattern.kind.name().to_string(), p.pattern.rank_text()];
+    let partner_on_table = view.table.is_some_and(|(s, _)| Some(s) == view.seat.map(partner_of));
+    let Some(p) = play else {
+        let key = if partner_on_table {
+            "reason.pass_partner_winning"
+        } else if legal.is_empty() {
+            "reason.pass_cannot_beat"
+        } else {
+            "reason.pass_save_cards"
+        };
+        return (key.into(), vec![]);
+    };
+    if p.cards == view.hand {
+        return ("reason.go_out".into(), vec![]);
+    }
+    if let Some((rank, held)) = broken_group(p, view.hand, wilds) {
+        // Only when no play of this kind and size keeps every group whole (see advise).
+        let mut args = kind_rank(p);
+        args.push(held.to_string());
+        args.push(guandan_core::card::Rank(rank).char().to_string());
+        return ("reason.splits_group".into(), args);
+    }
+    let same = |q: &&Play| q.pattern.kind == p.pattern.kind && q.cards.len() == p.cards.len();
+    let lowest = legal.iter().filter(same).all(|q| order_of(q, view) >= order_of(p, view));
+    match view.table.as_ref() {
+        None if p.pattern.kind.is_bomb() => ("reason.lead_plain".into(), kind_rank(p)),
+        None if p.cards.len() >= 5 => {
+            let mut args = kind_rank(p);
+            args.push(p.cards.len().to_string());
+            ("reason.lead_shed_many".into(), args)
+        }
+        None if lowest => ("reason.lead_weak_group".into(), kind_rank(p)),
+        None => ("reason.lead_plain".into(), kind_rank(p)),
+        Some((_, t)) => {
+            let mut args = kind_rank(p);
+            args.push(t.pattern.kind.name().to_string());
+            args.push(t.pattern.rank_text());
+            let key = if p.pattern.kind.is_bomb() && !t.pattern.kind.is_bomb() {
+                if partner_on_table { "reason.bomb_over_partner" } else { "reason.bomb_to_stop" }
+            } else if lowest {
+                "reason.beat_cheapest"
+            } else {
+                "reason.beat_table"
+            };
+            (key.into(), args)
+        }
+    }
 }
 
 /// A play the selection can grow into: the cards still to add.
@@ -279,6 +379,116 @@ mod tests {
             let p = h.play.unwrap();
             assert!(p.cards.is_subset(v.hand));
             assert!(h.reason.starts_with("reason."));
+        }
+    }
+
+    /// Seat 0 to follow `table`, led by west (seat 3).
+    fn view_following(hand: &str, table: &str) -> PlayerView {
+        let h = CardSet::parse(hand).unwrap();
+        let t = CardSet::parse(table).unwrap();
+        let rest: Vec<u8> = CardSet::FULL.minus(h).minus(t).iter().take(3).collect();
+        let setup = DealSetup {
+            rules: RuleConfig::competition(),
+            seed: 1,
+            deal_no: 0,
+            team_levels: [guandan_core::card::Rank(2); 2],
+            ace_failures: [0, 0],
+            declarer: None,
+            last_order: None,
+            hands: [h, CardSet::EMPTY.with(rest[0]), CardSet::EMPTY.with(rest[1]), t.with(rest[2])],
+            leader: 3,
+        };
+        let (mut m, _) = Match::from_deal(&setup).unwrap();
+        let a = m.action(3, guandan_core::game::ActionKind::Play { cards: t.ids(), reading: None });
+        m.apply(&a).unwrap();
+        m.view(Some(0))
+    }
+
+    /// Every hint that splits a triple or a bomb has no same-kind, same-size play that keeps
+    /// every group whole; and the hint reasons fit leading and following.
+    fn check_unbroken(v: &PlayerView) -> Advice {
+        let a = advise(v, &AiProfile::default(), 8);
+        let wilds = wild_set(v.level, &v.rules);
+        let legal = legal_plays(v);
+        for h in &a.hints {
+            let Some(p) = h.play else { continue };
+            if broken_group(&p, v.hand, wilds).is_some() {
+                let whole = legal.iter().any(|q| {
+                    q.pattern.kind == p.pattern.kind
+                        && q.cards.len() == p.cards.len()
+                        && broken_group(q, v.hand, wilds).is_none()
+                });
+                assert!(!whole, "hint {:?} splits a group although a whole {:?} exists", p.pattern, p.pattern.kind);
+                assert_eq!(h.reason, "reason.splits_group");
+            }
+            if v.table.is_none() {
+                assert!(!h.reason.starts_with("reason.beat") && h.reason != "reason.take_lead", "{h:?}");
+            } else {
+                assert!(!h.reason.starts_with("reason.lead"), "{h:?}");
+            }
+        }
+        a
+    }
+
+    #[test]
+    fn a_pair_hint_never_splits_a_triple_when_a_free_pair_exists() {
+        // Triple K, free pairs 5 and 9: no pair hint may take two of the kings.
+        let v = view_with("SK HK DK S5 H5 S9 C9 S3 D4 S7", None);
+        let a = check_unbroken(&v);
+        let kings = CardSet::parse("SK HK DK").unwrap();
+        for h in &a.hints {
+            if let Some(p) = h.play.filter(|p| p.pattern.kind == PlayKind::Pair) {
+                assert!(p.cards.intersect(kings).is_empty(), "pair hint {:?} splits the kings", p.pattern);
+            }
+        }
+        assert!(a.hints.iter().any(|h| h.play.is_some_and(|p| p.pattern.kind == PlayKind::Pair)));
+    }
+
+    #[test]
+    fn a_hint_never_breaks_a_bomb_when_a_whole_play_does_the_same() {
+        // Five kings (a bomb), singles and a pair elsewhere: singles and pairs come from elsewhere.
+        let hand = "SK HK DK CK SK S3 D5 SJ HJ SQ";
+        let kings = CardSet::parse("SK HK DK CK SK").unwrap();
+        let v = view_with(hand, None);
+        let a = check_unbroken(&v);
+        for h in &a.hints {
+            // A single or a pair can always come from elsewhere; a full house of kings cannot.
+            if let Some(p) = h.play.filter(|p| matches!(p.pattern.kind, PlayKind::Single | PlayKind::Pair)) {
+                assert!(p.cards.intersect(kings).is_empty(), "hint {:?} breaks the bomb of kings", p.pattern);
+            }
+        }
+        // Following a single 9 (J and Q are free): never a king out of the bomb.
+        let v = view_following(hand, "D9");
+        let a = check_unbroken(&v);
+        assert!(a.hints.iter().any(|h| h.play.is_some_and(|p| p.pattern.kind == PlayKind::Single)));
+        for h in &a.hints {
+            if let Some(p) = h.play.filter(|p| !p.pattern.kind.is_bomb()) {
+                assert!(p.cards.intersect(kings).is_empty(), "follow hint {:?} breaks the bomb of kings", p.pattern);
+                assert!(h.reason == "reason.beat_cheapest" || h.reason == "reason.beat_table", "{h:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn lead_reasons_are_specific() {
+        let v = view_with("S3 S4 S5 S6 D7 SK HK S9", None);
+        let a = check_unbroken(&v);
+        for h in &a.hints {
+            let p = h.play.unwrap();
+            match h.reason.as_str() {
+                "reason.lead_shed_many" => assert!(p.cards.len() >= 5),
+                "reason.lead_weak_group" => {
+                    // No legal play of the same kind and size is lower.
+                    let lower = legal_plays(&v).iter().any(|q| {
+                        q.pattern.kind == p.pattern.kind
+                            && q.cards.len() == p.cards.len()
+                            && order_of(q, &v) < order_of(&p, &v)
+                    });
+                    assert!(!lower, "{:?} is not the weakest of its kind", p.pattern);
+                }
+                "reason.lead_plain" | "reason.go_out" => {}
+                other => panic!("unexpected lead reason {other} for {:?}", p.pattern),
+            }
         }
     }
 

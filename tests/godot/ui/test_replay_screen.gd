@@ -35,7 +35,21 @@ func test_replay_list_and_player() -> void:
 		return
 	var list: Control = load("res://replay/replay_list.tscn").instantiate()
 	add_child(list)
-	expect(list.find_child(record, true, false) != null, "the list shows the record")
+	var row: Control = list.find_child(record, true, false)
+	expect(row != null, "the list shows the record")
+	if row != null:
+		var text: String = (row.get_child(0) as Label).text
+		expect(tr("STATS_DEALS_FMT").format({n = 1}).split(" ")[-1] in text or "deal" in text, "with its deals: %s" % text)
+		expect(tr("STATS_UNFINISHED") in text, "and its result (unfinished): %s" % text)
+		expect(" · " in text and text.split(" · ").size() >= 4, "when · mode · result · deals · levels: %s" % text)
+		# Delete asks first; Cancel keeps the record.
+		(row.find_child("Delete", false, false) as Button).pressed.emit()
+		var modal: Modal = list.find_child("Modal", false, false)
+		expect(modal != null and modal.is_open(), "deleting asks for confirmation")
+		if modal != null:
+			modal.press(&"no")
+		await frames(1)
+		expect(record in MatchController.list_records(), "cancelled: the record stays")
 	list.queue_free()
 
 	var player: Control = load("res://replay/replay_player.tscn").instantiate()
@@ -60,6 +74,7 @@ func test_replay_list_and_player() -> void:
 	expect(in_centre > 0 or player.zone.group_count() > 0, "the round is shown in the centre")
 	expect_eq(shown, in_hands + in_centre, "every hand open plus the centre")
 	expect(player.zone.group_count() <= 4, "at most four groups in the centre")
+	_check_hands(player, "after 40 steps")
 	player.step_back()
 	expect_eq(player.current_position(), 39)
 	player.seek(total)
@@ -68,6 +83,9 @@ func test_replay_list_and_player() -> void:
 	player.seek(25)
 	expect_eq(player.current_position(), 25)
 	expect(player.history.lines().size() >= 1, "history rebuilt at a position")
+	for n in [90, 12, 64]:
+		player.seek(n)
+		_check_hands(player, "after seeking to %d" % n)
 	var created: int = player.layer.created_count
 	for n in [5, 60, 17, 90]:
 		player.seek(n)
@@ -87,6 +105,38 @@ func test_replay_list_and_player() -> void:
 	var at: int = player.current_position()
 	expect(await wait_until(func() -> bool: return player.current_position() > at, 5.0), "playback advances")
 	player.playing = false
+
+
+## Every open hand in rank order with one card size, opponents' cards large enough to read,
+## and no hand running into another hand, a badge or a play.
+func _check_hands(player: Control, when: String) -> void:
+	var rects := {}
+	for seat in 4:
+		var oh: OpenHand = player.open_hands[seat]
+		var sizes := {}
+		var box := Rect2()
+		for id in oh.cards():
+			var v: CardView = player.layer.find_view(id)
+			if v == null:
+				continue
+			sizes[v.size.round()] = true
+			var r := Rect2(v.global_position, v.size)
+			box = r if box.size == Vector2.ZERO else box.merge(r)
+		expect(sizes.size() <= 1, "%s: seat %d's hand has one card size (%s)" % [when, seat, sizes.keys()])
+		expect_eq(oh.cards(), Cards.sorted(oh.cards(), oh.level), "%s: seat %d's hand in rank order" % [when, seat])
+		if seat != 0 and not sizes.is_empty():
+			expect((sizes.keys()[0] as Vector2).y >= 56.0, "%s: seat %d's cards are large enough" % [when, seat])
+		if box.size != Vector2.ZERO:
+			rects["hand %d" % seat] = box.grow(-1.0)
+		rects["badge %d" % seat] = (player.badges[seat] as Control).get_global_rect().grow(-1.0)
+		var play: Rect2 = player.zone.group_rect(seat)
+		if play.size != Vector2.ZERO:
+			rects["play %d" % seat] = play.grow(-1.0)
+	var names := rects.keys()
+	for i in names.size():
+		for j in range(i + 1, names.size()):
+			expect(not (rects[names[i]] as Rect2).intersects(rects[names[j]]),
+				"%s: %s overlaps %s" % [when, names[i], names[j]])
 
 
 func _cards_shown(player: Control) -> int:

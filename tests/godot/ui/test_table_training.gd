@@ -67,10 +67,17 @@ func test_wild_snap_readings_heat_map_and_ai_debug() -> void:
 	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my lead")
 	var hand: HandView = table.hand
 	var heated := 0
+	var tinted := 0
 	for id in hand.cards():
-		if table.layer.find_view(id).heat.a > 0.0:
+		if hand.heat_of(id).a > 0.0:
 			heated += 1
-	expect(heated > 0, "the heat map colours cards")
+		if table.layer.find_view(id).heat.a > 0.0:
+			tinted += 1
+	expect(heated > 0, "the heat map marks cards")
+	expect_eq(tinted, 0, "with a bar above the card, not a tint over its face (black suits stay black)")
+	var legend: Control = table.training.heat_legend
+	expect(legend.is_visible_in_tree(), "the heat map has a legend")
+	expect_eq(legend.get_child_count(), table.HEAT_COLORS.size() * 2, "a swatch and a name per colour")
 	# One card selected: the wild that makes it a pair lifts and glows.
 	var run: PackedInt32Array = found[1]
 	hand.set_selected(PackedInt32Array([run[0]]))
@@ -160,11 +167,38 @@ func test_surrender_from_the_pause_menu_ends_the_match() -> void:
 	table.pause_menu.open()
 	expect(table.modal.button(&"surrender") != null, "surrender offered")
 	table.modal.press(&"surrender")
+	# It cannot be undone: the table asks first; Cancel (or Esc) keeps playing.
+	expect(table.modal.is_open() and table.modal.button(&"yes") != null, "surrender asks for confirmation")
+	table.modal.press(&"no")
+	await frames(2)
+	expect(not table.modal.is_open() and ended.is_empty(), "cancelled: the match goes on")
+	table.pause_menu.open()
+	table.modal.press(&"surrender")
+	table.modal.press(&"yes")
 	expect(await wait_until(func() -> bool: return not ended.is_empty()), "the match ends")
 	if not ended.is_empty():
 		expect_eq(String(ended[0].reason), "surrender")
 		expect("A team surrendered." in _panel_text(), "reason shown")
 	expect(table.heat_button == null, "no heat map button in a full match")
+
+
+func test_esc_closes_the_pause_menu_and_leaving_asks_first() -> void:
+	var Pointer := preload("res://tests_godot/ui/pointer.gd")
+	var pointer = Pointer.new(get_viewport())
+	await _open(MatchConfig.with({mode = &"match", ai_levels = [1, 1, 1], seed = 8, ai_min_think_ms = 0, turn_timer = 0,
+		save_record = false}))
+	expect(await wait_until(func() -> bool: return table.is_idle()), "table idle")
+	pointer.key(KEY_ESCAPE)
+	expect(table.modal.is_open() and table.modal.button(&"resume") != null, "Esc opens the pause menu")
+	pointer.key(KEY_ESCAPE)
+	await frames(2)
+	expect(not table.modal.is_open(), "Esc again closes it")
+	table.pause_menu.open()
+	table.modal.press(&"menu")
+	expect(table.modal.is_open() and table.modal.button(&"yes") != null, "leaving a match asks first")
+	pointer.key(KEY_ESCAPE)
+	await frames(2)
+	expect(not table.modal.is_open() and table.is_inside_tree(), "Esc on the question stays at the table")
 
 
 func test_the_turn_clock_shows_and_passes_for_the_player() -> void:

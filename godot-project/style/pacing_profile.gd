@@ -1,0 +1,36 @@
+class_name PacingProfile
+extends Resource
+## How fast the table moves: animation lengths, how long a play stays readable before the next
+## one is shown, the AI's least thinking time and the turn clock's warning. Every time here is
+## at animation speed ×1; the table divides by the player's animation-speed setting (and shows
+## everything at once when animations are off). The default is
+## res://resources/style/pacing_default.tres; a table can be given another (tests do).
+
+## A play flying from a seat to the centre.
+@export_range(0.0, 2.0, 0.01, "suffix:s") var play_s := 0.28
+## The centre being gathered when the table clears.
+@export_range(0.0, 2.0, 0.01, "suffix:s") var gather_s := 0.35
+## The deal flying into the hand (before the per-card stagger).
+@export_range(0.0, 2.0, 0.01, "suffix:s") var deal_s := 0.3
+## A tribute or a return moving between seats.
+@export_range(0.0, 2.0, 0.01, "suffix:s") var exchange_s := 0.45
+## How long a banner ("Table cleared · North leads") stays up at full strength.
+@export_range(0.2, 5.0, 0.05, "suffix:s") var banner_hold_s := 1.1
+## Least time a play (or a pass, a tribute, a return) stays on screen before the next event is
+## shown, so three quick AI answers can still be read one by one.
+@export_range(0.0, 5.0, 0.05, "suffix:s") var min_play_visible_s := 0.9
+## Share of min_play_visible_s a pass waits (a pass carries less to read).
+@export_range(0.0, 1.0, 0.05) var pass_visible_share := 0.6
+## Least time between asking an AI seat and its move (a match config may override it).
+@export_range(0, 5000, 10, "suffix:ms") var ai_think_ms := 400
+## The player's clock turns red and ticks in its last seconds.
+@export_range(0.0, 30.0, 0.5, "suffix:s") var clock_warning_s := 5.0
+## How long a message in the prompt row (an error, auto-play, a timeout) stays before it fades.
+@export_range(0.5, 10.0, 0.1, "suffix:s") var toast_s := 2.6
+
+
+## `seconds` at the player's animation speed: 0 when animations are off. Unlike
+## Settings.anim_time, low-performance mode does not shorten reading time.
+static func scaled(seconds: float) -> float:
+	var speed := float(Settings.get_value(&"anim_speed"))
+	return seconds / speed if speed > 0.0 else 0.0

@@ -1,0 +1,78 @@
+class_name Wording
+extends RefCounted
+## The table's sentences about a seat, worded for who reads them: the player's own seat gets its
+## own sentence ("You go out", "West gives you ♥A") instead of a seat name dropped into a
+## third-person template ("You goes out", "gives You"). `local` is the seat the player sits in;
+## a spectator reads every seat in the third person.
+
+
+static func _tr(key: String) -> String:
+	return TranslationServer.translate(key)
+
+
+static func _is_you(seat: int, local: int, spectator: bool) -> bool:
+	return not spectator and seat == local
+
+
+## A seat's name in the third person: seat 0 is "You" only to the player sitting there; to a
+## spectator or a hot-seat player elsewhere it is South.
+static func seat_name(seat: int, local: int, spectator := false) -> String:
+	if seat == 0 and (spectator or local != 0):
+		return _tr("SEAT_SOUTH")
+	return _tr("SEAT_%d" % seat)
+
+
+## A seat's name inside a sentence: "you" / "你" for the player, else East, North, West….
+static func seat_in_text(seat: int, local: int, spectator := false) -> String:
+	return _tr("YOU_IN_TEXT") if _is_you(seat, local, spectator) else seat_name(seat, local, spectator)
+
+
+## Capitalises the first letter (a sentence that starts with "you"); no effect on Chinese.
+static func sentence(text: String) -> String:
+	return text.substr(0, 1).to_upper() + text.substr(1) if text != "" else text
+
+
+## "Table cleared · North leads" / "Table cleared · you lead", or the partner-takes-lead form.
+static func lead(partner: bool, seat: int, local: int, spectator := false) -> String:
+	if _is_you(seat, local, spectator):
+		return _tr("PARTNER_TAKES_LEAD_YOU" if partner else "TABLE_CLEARED_YOU")
+	var key := "PARTNER_TAKES_LEAD_FMT" if partner else "TABLE_CLEARED_FMT"
+	return _tr(key).format({seat = seat_name(seat, local, spectator)})
+
+
+## "West goes out · 1st" / "You go out · 1st".
+static func finished(seat: int, place: int, local: int, spectator := false) -> String:
+	var where := UiKit.place_text(place)
+	if _is_you(seat, local, spectator):
+		return _tr("FINISHED_YOU_FMT").format({place = where})
+	return _tr("FINISHED_FMT").format({seat = seat_name(seat, local, spectator), place = where})
+
+
+## A tribute (or a return) line: "West gives you ♥A as tribute", "You return ♠7 to East"….
+static func exchange(is_tribute: bool, from: int, to: int, local: int, spectator: bool, card: String) -> String:
+	var kind := "TRIBUTE" if is_tribute else "RETURN"
+	if _is_you(from, local, spectator):
+		return _tr(kind + "_GIVEN_BY_YOU_FMT").format({to = seat_name(to, local, spectator), card = card})
+	if _is_you(to, local, spectator):
+		return _tr(kind + "_GIVEN_TO_YOU_FMT").format({from = seat_name(from, local, spectator), card = card})
+	return _tr(kind + "_GIVEN_FMT").format({from = seat_name(from, local, spectator), to = seat_name(to, local, spectator),
+		card = card})
+
+
+## "Tribute: you, West must pay" / "You resist the tribute (both big jokers)".
+static func tribute_phase(resisted: bool, seats: PackedInt32Array, local: int, spectator := false) -> String:
+	var names := PackedStringArray()
+	for seat in seats:
+		names.append(seat_in_text(seat, local, spectator))
+	var key := "RESIST_FMT" if resisted else "TRIBUTE_FMT"
+	var you := false
+	for seat in seats:
+		you = you or _is_you(seat, local, spectator)
+	if you and seats.size() == 1:
+		key = "RESIST_YOU" if resisted else "TRIBUTE_YOU"
+	return sentence(_tr(key).format({seats = _tr("LIST_SEP").join(names)}))
+
+
+## What the turn clock did for the player: passed, or played `what` (a play's description).
+static func timed_out(passed: bool, what := "") -> String:
+	return _tr("TIMED_OUT_PASSED") if passed else _tr("TIMED_OUT_PLAYED_FMT").format({play = what})

@@ -1,0 +1,252 @@
+extends GdTestSuite
+## What the table tells a beginner: a hint's selection is replaced by the next tap and cleared by
+## a right-click or a tap on the felt; illegal plays say why; every seat's messages read
+## naturally in both languages; the history keeps its newest line in view without breaking a
+## play's name; the turn clock shows seconds and warns; a pacing profile from a .tres drives the
+## table's durations.
+
+const Pointer := preload("res://tests_godot/ui/pointer.gd")
+
+var table: Control
+var pointer: Pointer
+
+
+func before_each() -> void:
+	Settings.reset_for_tests()
+	Settings.set_value(&"anim_speed", 0.0)
+	pointer = Pointer.new(get_viewport())
+
+
+func after_each() -> void:
+	Settings.reset_for_tests()
+	TranslationServer.set_locale("en")
+
+
+func _open(config: MatchConfig, pacing: PacingProfile = null) -> void:
+	table = load("res://table/table.tscn").instantiate()
+	var params := {config = config}
+	if pacing != null:
+		params.pacing = pacing
+	table.open(params)
+	add_child(table)
+	await frames(3)
+
+
+func _training(seed: int) -> MatchConfig:
+	return MatchConfig.with({mode = &"training", ai_levels = [1, 1, 1], seed = seed, ai_min_think_ms = 0, turn_timer = 0,
+		save_record = false})
+
+
+func _card_point(id: int) -> Vector2:
+	var hand: HandView = table.hand
+	return hand.global_position + hand.visible_rect_of(id).get_center()
+
+
+func _my_turn(follow: bool) -> bool:
+	return await wait_until(func() -> bool:
+		if table.is_idle() and table.duty == &"play" and table.can_pass != follow:
+			# Not the kind of turn wanted: play the smallest card / pass to move on.
+			if table.can_pass:
+				table._on_pass_pressed()
+			else:
+				table.hand.set_selected(PackedInt32Array([table.hand.display_order()[0]]))
+				table.play_selection(-1)
+		return table.is_idle() and table.duty == &"play" and table.can_pass == follow, 30.0)
+
+
+func test_a_tap_after_a_hint_starts_a_new_selection() -> void:
+	await _open(_training(5))
+	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
+	var hand: HandView = table.hand
+	var hinted := PackedInt32Array()
+	for i in 5:  # a hint that selects cards (the first may suggest passing)
+		pointer.tap(table.hint_button.get_global_rect().get_center())
+		hinted = hand.selected_ids()
+		if not hinted.is_empty():
+			break
+	if not expect(not hinted.is_empty(), "a hint selected cards"):
+		return
+	expect(table.training._why.visible, "the why panel explains the hint")
+	var hint_text: String = table.training._why_label.text
+	var other := -1
+	for id in hand.display_order():
+		if not (id in hinted):
+			other = id
+			break
+	pointer.tap(_card_point(other))
+	expect_eq(hand.selected_ids(), PackedInt32Array([other]), "a tap on another card starts a new selection")
+	for id in hinted:
+		expect(not table.layer.find_view(id).hinted, "no hint border left on card %d" % id)
+	expect(not table.training._why.visible or table.training._why_label.text != hint_text,
+			"the hint's text is gone with the hint")
+	# Right-click on the hand clears the selection.
+	var right := InputEventMouseButton.new()
+	right.button_index = MOUSE_BUTTON_RIGHT
+	right.pressed = true
+	right.position = _card_point(other)
+	right.global_position = right.position
+	right.button_mask = MOUSE_BUTTON_MASK_RIGHT
+	get_viewport().push_input(right, true)
+	var up: InputEventMouseButton = right.duplicate()
+	up.pressed = false
+	up.button_mask = 0
+	get_viewport().push_input(up, true)
+	await frames(1)
+	expect(hand.selected_ids().is_empty(), "right-click clears the selection")
+	# A tap on the felt clears it too.
+	hand.set_selected(PackedInt32Array([other]))
+	var m: Rect2 = table.middle
+	pointer.tap(table.frame.global_position + m.get_center() + Vector2(0, 4))
+	expect(hand.selected_ids().is_empty(), "a tap on the felt clears the selection")
+	# A tap on a hinted card takes just that card out.
+	pointer.tap(table.hint_button.get_global_rect().get_center())
+	var again := hand.selected_ids()
+	if again.size() >= 2:
+		await sleep(350)  # not a double tap
+		pointer.tap(_card_point(again[0]))
+		var rest := again.slice(1)
+		expect_eq(hand.selected_ids(), rest, "the rest of the hint stays selected")
+		expect(not hand.is_hint_selection(), "but it is no longer the hint")
+
+
+func test_illegal_plays_say_why() -> void:
+	await _open(_training(5))
+	expect(await _my_turn(true), "a turn where I follow")
+	var hand: HandView = table.hand
+	var to_beat: Dictionary = table.table_play
+	expect(not to_beat.is_empty(), "something is on the table")
+	var ids := hand.display_order()
+	# Two cards of different ranks that make no combination.
+	var pick := PackedInt32Array()
+	for id in ids:
+		if pick.is_empty() or (Cards.rank(id) != Cards.rank(pick[0]) and not Cards.is_wild(id, table.level)
+				and not Cards.is_wild(pick[0], table.level) and not Cards.is_joker(id) and not Cards.is_joker(pick[0])):
+			pick.append(id)
+		if pick.size() == 2:
+			break
+	hand.set_selected(pick)
+	table.play_selection(-1)
+	expect_eq(table.toast_label.text, tr("ERR_1"), "not a combination")
+	# The smallest single against a higher play: it names what is on the table and who played it.
+	var info: Dictionary = table.controller.selection(PackedInt32Array([ids[0]]))
+	if (info.get("playable", []) as Array).is_empty():
+		hand.set_selected(PackedInt32Array([ids[0]]))
+		table.play_selection(-1)
+		var text: String = table.toast_label.text
+		expect(PlayText.describe(to_beat) in text, "names the play to beat (%s)" % text)
+		expect(tr("SEAT_%d" % table.table_play_seat) in text, "and its seat (%s)" % text)
+		expect(text != tr("CANNOT_PLAY_SELECTION"), "not the old catch-all")
+	expect(table.status.visible == false, "the message takes the prompt row while it shows")
+
+
+func test_every_seat_reads_naturally_in_both_languages() -> void:
+	var bad_en := ["You goes", "You leads", "You gives", "You returns", "gives You", "to You", "You resists",
+		"· You leads", "Partner takes the lead: You"]
+	for locale in ["en", "zh_CN"]:
+		TranslationServer.set_locale(locale)
+		# The player at seat 0, a spectator of four AIs (seat 0 is then "South", not "You"), and a
+		# hot-seat player at another seat.
+		for view in [[0, false], [0, true], [2, false]]:
+			var local: int = view[0]
+			var spec: bool = view[1]
+			for seat in 4:
+				var texts: Array[String] = [
+					Wording.lead(false, seat, local, spec), Wording.lead(true, seat, local, spec),
+					Wording.finished(seat, 1, local, spec), Wording.finished(seat, 3, local, spec),
+					Wording.tribute_phase(false, PackedInt32Array([seat]), local, spec),
+					Wording.tribute_phase(true, PackedInt32Array([seat]), local, spec),
+					Wording.tribute_phase(false, PackedInt32Array([seat, (seat + 2) % 4]), local, spec),
+				]
+				for other in 4:
+					if other != seat:
+						texts.append(Wording.exchange(true, seat, other, local, spec, "♥A"))
+						texts.append(Wording.exchange(false, seat, other, local, spec, "♠7"))
+				for t in texts:
+					expect(not ("{" in t) and t.strip_edges() != "", "%s: filled in (%s)" % [locale, t])
+					if locale == "en":
+						for b: String in bad_en:
+							expect(not (b in t), "en, seat %d seen from %d: '%s' contains '%s'" % [seat, local, t, b])
+						expect(t.substr(0, 1) == t.substr(0, 1).to_upper(), "en: starts with a capital: %s" % t)
+					var you := "you" if locale == "en" else "你"
+					if seat == local and not spec:
+						expect(you in t.to_lower(), "%s: the player's own line speaks to them: %s" % [locale, t])
+					elif spec:
+						expect(not (you in t.to_lower()), "%s: a spectator is never 'you': %s" % [locale, t])
+		expect(Wording.timed_out(true) != Wording.timed_out(false, "Pair 5"), "%s: a timeout pass is not 'played for you'" % locale)
+	TranslationServer.set_locale("en")
+	expect_eq(Wording.finished(0, 1, 0), "You go out · 1st")
+	expect_eq(Wording.exchange(true, 3, 0, 0, false, "♥A"), "West gives you ♥A as tribute")
+	expect_eq(Wording.lead(false, 0, 0), "Table cleared · you lead")
+	expect_eq(Wording.timed_out(true), "Time's up: you passed.")
+
+
+func test_history_keeps_the_newest_line_in_view_and_ranges_whole() -> void:
+	Settings.set_value(&"history_rounds", 5)
+	var holder := Control.new()
+	holder.size = Vector2(240, 260)
+	add_child(holder)
+	var history := HistoryPanel.new()
+	holder.add_child(history)
+	history.position = Vector2.ZERO
+	history.size = Vector2(240, 260)
+	var pairs := {"type": "ThreePair", "rank": 12, "rank_text": "Q", "name_key": "play.three_pair", "cards": PackedInt32Array()}
+	for r in 5:
+		history.new_round()
+		for seat in 4:
+			history.add(seat, pairs if seat % 2 == 0 else {})
+	await frames(3)
+	expect(history.newest_in_view(), "the newest line is scrolled into view")
+	var range_text := PlayText.describe(pairs)
+	expect("Q–A" in range_text, "a range (%s)" % range_text)
+	var found := false
+	for l: Label in history.find_children("*", "Label", true, false):
+		if "Q" in l.text and l.get_line_count() > 0 and l.text.begins_with(tr("SEAT_0")):
+			found = true
+			# The play's words never split: any wrap happens after "You: ".
+			expect(not ("–\n" in l.text), "no break after the dash")
+			expect("\u2060–\u2060" in l.text and "\u00a0" in l.text, "the play's name is glued together: %s" % l.text)
+	expect(found, "a history line for the player")
+	holder.queue_free()
+
+
+func test_the_turn_clock_shows_seconds_and_warns() -> void:
+	await _open(MatchConfig.with({mode = &"match", ai_levels = [1, 1, 1], seed = 6, ai_min_think_ms = 0, turn_time_limit_s = 8,
+		save_record = false}))
+	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
+	await frames(2)
+	var label: Label = table.clock_label
+	expect(table.clock.visible, "the clock shows")
+	expect(label.text.begins_with("8") or label.text.begins_with("7"), "with the seconds left (%s)" % label.text)
+	expect(not table.clock_warning(), "no warning with 8 s left")
+	expect(await wait_until(func() -> bool: return table.clock_warning(), 6.0), "a warning in the last 5 s")
+	var secs := label.text.to_int()
+	expect(secs <= 5 and secs >= 1, "%d s left when it warns" % secs)
+	# The player's Pass from the last time round is cleared when the turn comes back.
+	var passed := await wait_until(func() -> bool: return table.zone.pass_shown(0) or table.duty != &"play", 8.0)
+	expect(passed, "the clock ran out")
+	var again := await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play", 20.0)
+	if again:
+		expect(not table.zone.pass_shown(0), "my old Pass is gone when my turn comes round")
+
+
+func test_a_pacing_profile_from_a_tres_drives_the_durations() -> void:
+	var path := "user://test_pacing.tres"
+	var custom: PacingProfile = load("res://resources/style/pacing_default.tres").duplicate()
+	custom.play_s = 0.77
+	custom.min_play_visible_s = 1.6
+	custom.clock_warning_s = 9.0
+	expect_eq(ResourceSaver.save(custom, path), OK, "the test writes its pacing .tres")
+	var loaded: PacingProfile = ResourceLoader.load(path, "", ResourceLoader.CACHE_MODE_IGNORE)
+	Settings.set_value(&"anim_speed", 2.0)
+	Settings.set_value(&"low_perf", false)
+	await _open(_training(5), loaded)
+	expect_eq(table.pacing.play_s, 0.77, "the table uses the loaded profile")
+	expect(is_equal_approx(table.zone.play_time(), 0.385), "a play flies for play_s / speed (%f)" % table.zone.play_time())
+	expect(is_equal_approx(table.events.min_visible_time(), 0.8), "a play stays min_play_visible_s / speed (%f)" % table.events.min_visible_time())
+	var default_table: PacingProfile = load("res://resources/style/pacing_default.tres")
+	expect(default_table.play_s != 0.77, "the default profile is untouched")
+	table.show_clock(8.5)
+	expect(table.clock_warning(), "clock_warning_s comes from the profile (8.5 s left warns at 9 s)")
+	Settings.set_value(&"anim_speed", 0.0)
+	expect_eq(table.events.min_visible_time(), 0.0, "animations off: no waiting")
+	DirAccess.remove_absolute(ProjectSettings.globalize_path(path))

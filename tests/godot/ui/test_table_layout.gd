@@ -1,0 +1,337 @@
+extends GdTestSuite
+## The table's layout can fail a test: a training match is played through (the advisor's first
+## hint for the player) in a SubViewport whose size changes live between 1280×720, 1024×768
+## (4:3), 2340×1080 (phone) and 2560×1080 (21:9) at every stop — the player's lead and follows,
+## tribute and return, the end-of-deal panel, with the history open or closed and the AI debug
+## overlay on. At each size it collects the global rectangles of the named table elements (seat
+## badges, each seat's play, the status line, banner, toast, readings, buttons, clock, hand cards
+## and their labels, sidebar, card counter, tribute lines, the panel) and fails on any overlap
+## that is not designed (the modal panel over the dimmed table is) and on anything outside the
+## safe area (the frame). Also: the hand's cards follow a resize, and a bomb's shake ends where
+## the frame rests.
+
+const SIZES: Array[Vector2i] = [Vector2i(1280, 720), Vector2i(1024, 768), Vector2i(2340, 1080), Vector2i(2560, 1080)]
+
+var table: Control
+var viewport: SubViewport
+var _problems := {}  # message -> true (each distinct problem reported once)
+var _checked := 0
+
+
+func before_each() -> void:
+	Settings.reset_for_tests()
+	Settings.set_value(&"anim_speed", 0.0)
+	Settings.set_value(&"ai_debug", true)
+	Settings.set_value(&"history_open", true)
+
+
+func after_each() -> void:
+	Settings.reset_for_tests()
+
+
+func timeout_for(_method: StringName) -> float:
+	return 240.0
+
+
+func _open(config: MatchConfig, at: Vector2i) -> void:
+	viewport = SubViewport.new()
+	viewport.size = at
+	viewport.disable_3d = true
+	add_child(viewport)
+	table = load("res://table/table.tscn").instantiate()
+	table.open({config = config})
+	viewport.add_child(table)
+	await frames(3)
+
+
+func _resize(to: Vector2i) -> void:
+	viewport.size = to
+	await frames(3)  # the SafeArea sorts, the table lays out (a badge's growth one frame later)
+
+
+# --- collecting rectangles -----------------------------------------------------------------------
+
+func _shown(c: CanvasItem) -> bool:
+	if not c.is_visible_in_tree():
+		return false
+	var n: Node = c
+	while n is CanvasItem:
+		if (n as CanvasItem).modulate.a <= 0.01:
+			return false
+		n = n.get_parent()
+	return true
+
+
+## The part of a one-line label its text covers.
+func _ink(l: Label) -> Rect2:
+	var r := l.get_global_rect()
+	var font := l.get_theme_font(&"font")
+	var fs := l.get_theme_font_size(&"font_size")
+	var w := minf(font.get_string_size(l.text, HORIZONTAL_ALIGNMENT_LEFT, -1, fs).x, r.size.x)
+	var h := minf(font.get_height(fs), r.size.y)
+	var x := r.position.x
+	if l.horizontal_alignment == HORIZONTAL_ALIGNMENT_CENTER:
+		x += (r.size.x - w) / 2.0
+	elif l.horizontal_alignment == HORIZONTAL_ALIGNMENT_RIGHT:
+		x += r.size.x - w
+	var y := r.position.y
+	if l.vertical_alignment == VERTICAL_ALIGNMENT_CENTER:
+		y += (r.size.y - h) / 2.0
+	return Rect2(x, y, w, h)
+
+
+func _union(rects: Array) -> Rect2:
+	var out := Rect2()
+	for r: Rect2 in rects:
+		out = r if out.size == Vector2.ZERO else out.merge(r)
+	return out
+
+
+## name -> global rect of every named element on screen now.
+func _elements() -> Dictionary:
+	var e := {}
+	e["top bar"] = table.top_bar.get_global_rect()
+	for seat in 4:
+		var badge: SeatBadge = table.badges[seat]
+		if _shown(badge):
+			e["seat %d badge" % seat] = badge.get_global_rect()
+		var play: Rect2 = table.zone.group_rect(seat)
+		if play.size != Vector2.ZERO:
+			e["seat %d play" % seat] = play
+	for pair in [["status", table.status], ["banner", table.banner], ["toast", table.toast_label]]:
+		var l: Label = pair[1]
+		if _shown(l) and l.text != "":
+			e[pair[0]] = _ink(l)
+	var readings: Array = []
+	for b: Control in table.readings_box.get_children():
+		if _shown(b) and not b.is_queued_for_deletion():
+			readings.append(b.get_global_rect())
+	if not readings.is_empty():
+		e["readings"] = _union(readings)
+	var buttons: Array = []
+	for b: Control in table.action_bar.get_children():
+		if _shown(b):
+			buttons.append(b.get_global_rect())
+	if not buttons.is_empty():
+		e["action buttons"] = _union(buttons)
+	if _shown(table.clock):
+		e["turn clock"] = table.clock.get_global_rect()
+	var hand: HandView = table.hand
+	var cards: Array = []
+	for id in hand.cards():
+		var v: CardView = table.layer.find_view(id)
+		if v != null and v.visible:
+			cards.append(Rect2(v.global_position, v.size * v.scale))
+	cards.append_array(hand.label_rects())
+	if not cards.is_empty():
+		e["hand"] = _union(cards)
+	if _shown(table.sidebar):
+		e["sidebar"] = table.sidebar.get_global_rect()
+	if _shown(table.counter_view):
+		e["card counter"] = table.counter_view.get_global_rect()
+	if _shown(table.tribute_panel):
+		e["tribute lines"] = table.tribute_panel.get_global_rect()
+	if table.modal.is_open():
+		e["panel"] = table.modal.panel.get_global_rect()
+	return e
+
+
+## Overlaps that are part of the design: the modal panel sits over the dimmed table.
+func _designed(a: String, b: String) -> bool:
+	return a == "panel" or b == "panel"
+
+
+func _check(where: String) -> void:
+	_checked += 1
+	var e := _elements()
+	var safe: Rect2 = table.frame.get_global_rect().grow(1.0)
+	var names := e.keys()
+	for i in names.size():
+		var a: String = names[i]
+		var ra: Rect2 = e[a]
+		if not safe.encloses(ra):
+			_problem("%s: %s %s is outside the safe area %s" % [where, a, ra, safe])
+		for j in range(i + 1, names.size()):
+			var b: String = names[j]
+			if _designed(a, b):
+				continue
+			var rb: Rect2 = e[b]
+			# A shared edge (or a pixel of rounding) is not an overlap.
+			if ra.grow(-1.0).intersects(rb.grow(-1.0)):
+				_problem("%s: %s %s overlaps %s %s" % [where, a, ra, b, rb])
+	# Every card of the hand sits in the hand's own box after a resize (none left behind).
+	var hand: HandView = table.hand
+	var box := hand.get_global_rect().grow(2.0)
+	for id in hand.cards():
+		var v: CardView = table.layer.find_view(id)
+		if v != null and not box.encloses(Rect2(v.global_position, v.size * v.scale)):
+			_problem("%s: hand card %d at %s is outside the hand %s" % [where, id, v.global_position, box])
+			break
+
+
+func _problem(message: String) -> void:
+	# One report per kind of problem (the size and state are in the message).
+	if _problems.size() < 40 and not _problems.has(message):
+		_problems[message] = true
+		fail(message)
+
+
+## Checks the layout at every size, resizing live from the current one, ending where it began.
+func _check_all_sizes(state: String) -> void:
+	var start := viewport.size
+	for s in SIZES:
+		await _resize(s)
+		_check("%s at %dx%d" % [state, s.x, s.y])
+	await _resize(start)
+	_check("%s back at %dx%d" % [state, start.x, start.y])
+
+
+# --- the tests -------------------------------------------------------------------------------------
+
+func test_no_undesigned_overlap_in_any_state_at_any_size() -> void:
+	await _open(MatchConfig.with({mode = &"training", ai_levels = [1, 1, 1], seed = 1, ai_min_think_ms = 0, turn_timer = 0,
+		save_record = false, rules = "competition"}), SIZES[0])
+	var states := {}
+	var stops := 0
+	var deals_ended := 0
+	var deadline := Time.get_ticks_msec() + 200000
+	while Time.get_ticks_msec() < deadline and deals_ended < 2:
+		await frames(1)
+		if table.modal.is_open():
+			if not states.has("end of deal"):
+				# The players who did not go out show the cards they still held.
+				for seat in 4:
+					var row: Node = table.modal.find_child("CardsLeft%d" % seat, true, false)
+					if table.places[seat] == 0:
+						expect(row != null and row.get_node("Cards").get_child_count() == table.counts[seat],
+							"seat %d's %d cards left are shown" % [seat, table.counts[seat]])
+					else:
+						expect(row == null, "seat %d went out: no cards left row" % seat)
+			states["end of deal"] = true
+			await _check_all_sizes("end of deal")
+			deals_ended += 1
+			table.modal.press(&"next")
+			continue
+		if not table.is_idle():
+			continue
+		if table.duty == &"tribute" or table.duty == &"return":
+			states[String(table.duty)] = true
+			await _check_all_sizes(String(table.duty))
+			var options: PackedInt32Array = table.controller.tribute_options() if table.duty == &"tribute" else table.controller.return_options()
+			table.hand.set_selected(PackedInt32Array([options[0]]))
+			table._on_play_pressed()
+			continue
+		if table.duty != &"play":
+			continue
+		stops += 1
+		var state := "follow" if table.can_pass else "lead"
+		if table.tribute_info_shown():
+			state += " after the tribute"
+		states[state] = true
+		# Every third stop with the history closed (the sidebar still holds the AI debug overlay).
+		var history_open := stops % 3 != 2
+		if table.history_button.button_pressed != history_open:
+			table.history_button.button_pressed = history_open
+			table._toggle_history()
+		await _check_all_sizes("%s #%d (history %s)" % [state, stops, "open" if history_open else "closed"])
+		_play_first_hint()
+	expect(deals_ended >= 1, "a deal was played to its end")
+	for s in ["lead", "follow", "end of deal"]:
+		expect(states.has(s), "the layout was checked in state: %s (saw %s)" % [s, states.keys()])
+	expect(_checked > 20, "layouts checked: %d" % _checked)
+	print("layout: checked %d layouts in states %s" % [_checked, states.keys()])
+	await frames(2)
+
+
+## The longest plays in every slot at once, with a banner: each stays in its box.
+func test_longest_plays_stay_in_their_boxes() -> void:
+	await _open(MatchConfig.with({mode = &"training", ai_levels = [1, 1, 1], seed = 3, ai_min_think_ms = 0, turn_timer = 0,
+		save_record = false}), SIZES[1])
+	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
+	var mine := {}
+	for id in table.hand.cards():
+		mine[id] = true
+	var free: Array[int] = []
+	for id in 108:
+		if not mine.has(id):
+			free.append(id)
+	var zone: PlayZone = table.zone
+	for seat in range(1, 4):
+		zone.show_play(seat, PackedInt32Array(free.slice((seat - 1) * 10, seat * 10)), zone.global_position, [], table.level)
+	table.banner.announce("Table cleared · North leads", 1.0)
+	for s in SIZES:
+		await _resize(s)
+		_check("three 10-card plays at %dx%d" % [s.x, s.y])
+	zone.reset()
+
+
+## A match: the turn clock (bar and seconds) fits beside the buttons at every size.
+func test_the_turn_clock_fits_at_every_size() -> void:
+	Settings.set_value(&"history_open", false)
+	Settings.set_value(&"ai_debug", false)
+	await _open(MatchConfig.with({mode = &"match", ai_levels = [1, 1, 1], seed = 6, ai_min_think_ms = 0, turn_time_limit_s = 20,
+		save_record = false}), SIZES[0])
+	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
+	await _check_all_sizes("match turn with the clock")
+	expect(table.clock.visible and table.clock_label.text != "", "the clock shows its seconds")
+	var e := _elements()
+	expect(e.has("turn clock") and e["turn clock"].encloses(table.clock_label.get_global_rect()), "the seconds are inside the clock")
+
+
+func test_the_hand_follows_live_resizes() -> void:
+	await _open(MatchConfig.with({mode = &"training", ai_levels = [1, 1, 1], seed = 4, ai_min_think_ms = 0, turn_timer = 0,
+		save_record = false}), Vector2i(1280, 720))
+	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
+	var hand: HandView = table.hand
+	# 1280×480 → 1280×500 moves the hand without resizing it (the card height is at its minimum).
+	for s in [Vector2i(1024, 720), Vector2i(1280, 720), Vector2i(1920, 1080), Vector2i(1024, 768), Vector2i(1280, 480),
+			Vector2i(1280, 500), Vector2i(1280, 720)]:
+		await _resize(s)
+		var bad := 0
+		for id in hand.cards():
+			var v: CardView = table.layer.find_view(id)
+			var want := hand.global_position + hand.slot_of(id).position
+			if v == null or not v.visible or v.global_position.distance_to(want) > 21.0 or not v.size.is_equal_approx(hand.slot_of(id).size):
+				if bad == 0:
+					print("card %d at %s size %s, slot at %s size %s" % [id, v.global_position, v.size, want, hand.slot_of(id).size])
+				bad += 1
+		expect_eq(bad, 0, "cards away from their slots after resizing to %s" % s)
+		var badge: Rect2 = table.badges[0].get_global_rect()
+		for b: Control in table.action_bar.get_children():
+			expect(not b.get_global_rect().intersects(hand.get_global_rect().grow(-1.0)), "%s clear of the hand at %s" % [b.name, s])
+		if s.y >= 600:  # a 480-pixel-high window squeezes everything; the hand must still follow it
+			expect(not badge.intersects(hand.get_global_rect()), "the You badge clear of the hand at %s" % s)
+
+
+func test_a_bomb_shake_ends_where_the_frame_rests() -> void:
+	Settings.set_value(&"anim_speed", 1.0)
+	Settings.set_value(&"low_perf", false)
+	await _open(MatchConfig.with({mode = &"training", ai_levels = [1, 1, 1], seed = 4, ai_min_think_ms = 0, turn_timer = 0,
+		save_record = false}), Vector2i(1280, 720))
+	var frame: Control = table.frame
+	var rest := frame.position
+	expect(rest != Vector2.ZERO, "the frame rests at its safe-area inset (%s)" % rest)
+	table.events._shake(8.0)
+	await sleep(120)
+	# A resize in the middle of the shake moves the rest position with the container.
+	await _resize(Vector2i(1024, 768))
+	expect(await wait_until(func() -> bool: return not table.events._shake_tween.is_running(), 3.0), "the shake ends")
+	await frames(2)
+	expect_eq(frame.position, table.events.frame_rest_position(), "back at the inset after a shake")
+	table.events._shake(14.0)
+	expect(await wait_until(func() -> bool: return not table.events._shake_tween.is_running(), 3.0), "the second shake ends")
+	expect_eq(frame.position, rest, "two bombs do not move the table")
+
+
+func _play_first_hint() -> void:
+	var hints: Array = table.controller.hints(1)
+	var cards := PackedInt32Array()
+	if not hints.is_empty():
+		cards = PackedInt32Array((hints[0].get("play", {}) as Dictionary).get("cards", PackedInt32Array()))
+	if cards.is_empty() and table.can_pass:
+		table._on_pass_pressed()
+		return
+	if cards.is_empty():
+		cards = PackedInt32Array([table.hand.display_order()[0]])
+	table.hand.set_selected(cards)
+	table.play_selection(-1)
