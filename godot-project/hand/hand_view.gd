@@ -372,7 +372,7 @@ static func fitted_card_height(wanted: float, width: float, n: int) -> float:
 	if n > 20:
 		ch *= 1.0 - 0.15 * (minf(n, 28) - 20.0) / 8.0
 	var cw := ch / CardView.ASPECT
-	var units := (n - 1) * MIN_VISIBLE + 1.0
+	var units := (n - 1) * CardStyle.current().min_visible + 1.0
 	if cw * units > avail:
 		ch = avail / units * CardView.ASPECT
 	return ch
