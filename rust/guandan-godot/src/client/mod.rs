@@ -967,7 +967,7 @@ impl GuandanClient {
     /// Sends an action for the player's seat; one intent in flight at a time.
     fn intent(&mut self, action: ActionKind) -> Result<(), Fail> {
         let seq = self.mirror.action_seq;
-        if self.pending == Some(seq) {
+        if self.pending.is_some() {
             return Err(Fail::new(ErrorCode::StateConflict, "an action is already on its way"));
         }
         if self.awaiting_state {
@@ -1068,8 +1068,9 @@ impl GuandanClient {
                 }
                 self.queue.extend(emits.into_iter().map(Queued::Match));
             }
-            ServerMsg::Applied { action_seq, actions, state_hash, events, prompt, .. } => {
-                if self.pending.is_some_and(|p| action_seq > p) {
+            ServerMsg::Applied { action_seq, actions, state_hash, events, prompt, seat } => {
+                // Our intent is answered by our own action (two payers act side by side).
+                if self.pending.is_some_and(|p| action_seq > p) && self.mirror.seat() == Some(seat) {
                     self.pending = None;
                 }
                 match self.mirror.applied(action_seq, actions, &state_hash, &events, prompt.as_ref()) {

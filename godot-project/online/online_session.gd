@@ -1,0 +1,59 @@
+extends Node
+## The online session (autoload "Online"): the game's one GuandanClient, kept across screens
+## (Online menu → lobby → table), and what those screens share — connecting with the remembered
+## server address and nickname, and a player-facing message for every failure. The only script
+## besides the MatchController that names GuandanClient (tests/godot/online checks it).
+##
+## Screens call `client` directly and listen to its signals; this node only keeps it alive (it
+## drains its network thread in `_process`, so it must stay in the tree).
+
+## The one client (a child of this node).
+var client: GuandanClient
+
+var _server := ""
+var _nickname := ""
+var _failure := 0
+
+
+func _ready() -> void:
+	client = GuandanClient.new()
+	client.name = "Client"
+	add_child(client)
+
+
+## Connects to the remembered server as the remembered nickname unless already online there.
+## Returns the client's code (0 = on the way or already connected).
+func ensure_connected(server: String, nickname: String) -> int:
+	Settings.set_value(&"online_server", server)
+	Settings.set_value(&"online_nickname", nickname)
+	if client.is_online() and _server == server and _nickname == nickname:
+		return 0
+	_server = server
+	_nickname = nickname
+	return client.connect_to_server(server, nickname)
+
+
+## Waits (up to `timeout_s`) until the client is online; returns 0, or the failure's code
+## (the `disconnected` signal's; `ERR_IO` on a timeout).
+func wait_online(timeout_s := 12.0) -> int:
+	var deadline := Time.get_ticks_msec() + int(timeout_s * 1000.0)
+	_failure = 0
+	var on_fail := func(code: int, _message: String) -> void: _failure = code
+	client.disconnected.connect(on_fail)
+	while not client.is_online() and _failure == 0 and Time.get_ticks_msec() < deadline:
+		await get_tree().process_frame
+	client.disconnected.disconnect(on_fail)
+	if client.is_online():
+		return 0
+	return _failure if _failure != 0 else GuandanClient.ERR_IO
+
+
+## The player-facing text for a code the client or the server gave (ONLINE_ERR_<code> when the
+## online screens have their own words for it, else the table's ERR_<code>).
+static func error_text(code: int) -> String:
+	for key in ["ONLINE_ERR_%d" % code, "ERR_%d" % code]:
+		var text := TranslationServer.translate(key)
+		if text != key:
+			return text
+	return TranslationServer.translate("ERR_GENERIC").format({code = code})
+
