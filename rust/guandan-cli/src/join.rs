@@ -66,6 +66,13 @@ async fn join(addr: SocketAddr, args: &JoinArgs, level: AiLevel) -> Result<(), S
         ServerMsg::Joined { seat: Some(s), .. } => s,
         _ => return Err("joined without a seat".into()),
     };
+    // Ready is taken once every seat is filled (the room's ready check).
+    swarm::until(
+        &mut ws,
+        "a full room",
+        |m| matches!(m, ServerMsg::Room { room } if room.seats.iter().all(|s| s.player.is_some() || s.ai.is_some())),
+    )
+    .await?;
     swarm::send(&mut ws, &ClientMsg::Ready { ready: true }).await?;
     eprintln!("guandan join: seat {seat} of room {}", args.code);
     let (seen, match_no) =

@@ -7,8 +7,8 @@ extends Node
 ## connection is cut for a few seconds and restored. A second GuandanClient spectates the room.
 ## At the end it writes what it saw as JSON (`--out`) and quits: 0 when it ran to the end.
 ##
-## Args after `--`: --server HOST:PORT --code-file PATH --out PATH [--drop-at N] [--seed N]
-## [--timeout S].
+## Args after `--`: --server HOST:PORT --code-file PATH --out PATH [--drop-at N] [--offline-ms N]
+## [--seed N] [--timeout S].
 
 var _args := {"drop-at": "150", "seed": "7", "timeout": "900"}
 var _table: Control
@@ -58,8 +58,7 @@ func _finish(ok: bool, error := "") -> void:
 	c.disconnect_from_server()
 	if _table != null:
 		_table.queue_free()
-	await get_tree().process_frame
-	get_tree().quit(0 if ok else 1)
+	get_tree().quit.call_deferred(0 if ok else 1)
 
 
 static func _hands_in(state: Dictionary) -> int:
@@ -183,7 +182,7 @@ func _act() -> void:
 	if _report.dropped_at < 0 and mc.action_count() >= drop_at and drop_at > 0:
 		_report.dropped_at = mc.action_count()
 		# Away longer than the server's heartbeat timeout: its AI hosts the seat meanwhile.
-		c.drop_connection_for_test(3500)
+		c.drop_connection_for_test(int(_args.get("offline-ms", "8000")))
 		return
 	if not _table.is_idle() or _table.duty == &"" or mc.action_count() == _last_acted_seq:
 		return

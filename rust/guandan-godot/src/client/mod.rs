@@ -1013,7 +1013,7 @@ impl GuandanClient {
                 }
                 self.queue.push_back(Queued::Conn(Conn::Disconnected(codes::num(code), message)));
             }
-            NetEvent::Message(m) => self.on_message(m),
+            NetEvent::Message(m) => self.on_message(*m),
         }
     }
 

@@ -14,8 +14,9 @@ use guandan_core::game::Seat;
 use guandan_proto::{ClientMsg, MIN_COMPATIBLE_PROTOCOL, PROTOCOL_VERSION, ServerMsg};
 use tungstenite::{Message, WebSocket};
 
-/// The protocol asks for a heartbeat every 5 s (the server hands a silent seat to its AI after 15 s).
-const HEARTBEAT: Duration = Duration::from_secs(5);
+/// The protocol asks for a heartbeat at least every 5 s (the server hands a silent seat to its AI
+/// after 15 s); more often keeps the latency figure fresh and tolerates shorter server timeouts.
+const HEARTBEAT: Duration = Duration::from_millis(2500);
 /// How long one read may block, so commands are sent promptly.
 const POLL: Duration = Duration::from_millis(15);
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -47,7 +48,7 @@ pub enum NetEvent {
         player_id: String,
         reconnect: bool,
     },
-    Message(ServerMsg),
+    Message(Box<ServerMsg>),
     /// Round trip of the last heartbeat, ms.
     Latency(f64),
     /// The connection dropped; reconnecting (attempt n).
@@ -332,12 +333,12 @@ impl Worker {
                             self.room = None;
                         }
                         ServerMsg::Bye { .. } => {
-                            self.emit(NetEvent::Message(m));
+                            self.emit(NetEvent::Message(Box::new(m)));
                             return End::Lost { why: "the server is shutting down".into(), up: true };
                         }
                         _ => {}
                     }
-                    self.emit(NetEvent::Message(m));
+                    self.emit(NetEvent::Message(Box::new(m)));
                 }
                 Err(why) => return End::Lost { why, up: true },
             }

@@ -107,7 +107,7 @@ fn follow(seed: u64, v: Viewer, resync_every: u64) {
         }
         same(mirror.view.as_ref().unwrap(), &rt.view(v), seq);
         assert_eq!(mirror.state_hash, rt.state().state_hash());
-        if resync_every > 0 && steps % resync_every == 0 {
+        if resync_every > 0 && steps.is_multiple_of(resync_every) {
             let (seq, hash, tv) = state(&rt, v);
             let emits = mirror.full_state(seq, &hash, &tv);
             assert!(emits.len() >= 2);
