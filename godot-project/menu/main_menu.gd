@@ -57,6 +57,9 @@ func _ready() -> void:
 	var play := UiKit.button("MENU_PLAY", _start.bind(&"match"))
 	play.name = "Play"
 	buttons.add_child(play)
+	var online := UiKit.button("MENU_ONLINE", EventBus.screen_requested.emit.bind(&"online"))
+	online.name = "Online"
+	buttons.add_child(online)
 	var records_row := UiKit.hbox(12)
 	buttons.add_child(records_row)
 	var replays := UiKit.button("MENU_REPLAYS", EventBus.screen_requested.emit.bind(&"replays"))

@@ -7,18 +7,30 @@ extends Node
 ## Screens call `client` directly and listen to its signals; this node only keeps it alive (it
 ## drains its network thread in `_process`, so it must stay in the tree).
 
+## The client's code for "the server cannot be reached / the connection is gone".
+const ERR_IO := GuandanClient.ERR_IO
+
 ## The one client (a child of this node).
 var client: GuandanClient
+
+## What sent the player back to the Online menu (shown there once), e.g. "the host closed the room".
+var last_message := ""
 
 var _server := ""
 var _nickname := ""
 var _failure := 0
 
 
+## Our seat in the room (-1 = spectator or none), from the last `room_joined`.
+var seat := -1
+
+
 func _ready() -> void:
 	client = GuandanClient.new()
 	client.name = "Client"
 	add_child(client)
+	client.room_joined.connect(func(_code: String, s: int) -> void: seat = s)
+	client.room_closed.connect(func(_m: String) -> void: seat = -1)
 
 
 ## Connects to the remembered server as the remembered nickname unless already online there.
@@ -46,6 +58,45 @@ func wait_online(timeout_s := 12.0) -> int:
 	if client.is_online():
 		return 0
 	return _failure if _failure != 0 else GuandanClient.ERR_IO
+
+
+## Sends `action` (&"create" with a config dictionary, &"join" or &"spectate" with a code) and
+## waits until the server puts us in the room; returns 0 or the refusal's code.
+func enter(action: StringName, arg: Variant, timeout_s := 10.0) -> int:
+	var result := [-1]
+	var on_joined := func(_code: String, _seat: int) -> void: result[0] = 0
+	var on_error := func(code: int, _message: String) -> void:
+		if result[0] < 0:
+			result[0] = code
+	client.room_joined.connect(on_joined)
+	client.error.connect(on_error)
+	match action:
+		&"create":
+			client.create_room(arg)
+		&"join":
+			client.join_room(arg)
+		&"spectate":
+			client.spectate(arg)
+	var deadline := Time.get_ticks_msec() + int(timeout_s * 1000.0)
+	while result[0] < 0 and Time.get_ticks_msec() < deadline and client.is_online():
+		await get_tree().process_frame
+	client.room_joined.disconnect(on_joined)
+	client.error.disconnect(on_error)
+	if result[0] == 0:
+		# The room's state follows the join: wait for it (the lobby draws from it).
+		while client.get_room().is_empty() and Time.get_ticks_msec() < deadline:
+			await get_tree().process_frame
+	return result[0] if result[0] >= 0 else GuandanClient.ERR_IO
+
+
+## Whether the room's match is being played (or finished and waiting for the vote).
+func room_in_game() -> bool:
+	return String(client.get_room().get("state", "")) in ["playing", "hosting", "reconnecting", "finished"]
+
+
+## The config the online table is opened with.
+static func table_config() -> MatchConfig:
+	return MatchConfig.with({online = true, mode = &"match", save_record = false, card_counter = 0})
 
 
 ## The player-facing text for a code the client or the server gave (ONLINE_ERR_<code> when the

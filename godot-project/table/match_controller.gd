@@ -175,7 +175,9 @@ func debug_force_panic() -> int:
 ## Remembers this match for "Continue" (after saving its record); returns false when there is
 ## nothing to continue (no record, or the match is over).
 func remember_for_continue(saved_record: String) -> bool:
-	if saved_record == "" or config == null or not has_match() or source != engine or engine.is_match_over():
+	if source != engine:
+		return false  # online: the server keeps the match; an offline Continue entry stays
+	if saved_record == "" or config == null or not has_match() or engine.is_match_over():
 		forget_continue()
 		return false
 	var c: MatchConfig = config.duplicate(true)

@@ -9,6 +9,7 @@
 
 pub mod mirror;
 pub mod net;
+pub mod rotate;
 
 use std::collections::VecDeque;
 
@@ -68,6 +69,10 @@ enum Queued {
 /// player's view, sent as intents and answered by the server (a refusal arrives as `error`).
 /// A lost connection is restored by itself (`reconnecting`, then `resynced` and the whole
 /// position announced again). Keep the node in the tree: it drains the network in `_process`.
+///
+/// Seats: the match signals and getters use the table's seats, turned so that the player sits
+/// at seat 0 (south) whatever their seat in the room; room data (`get_room`, `room_changed`,
+/// `hosting_changed`, `is_hosted`, `room_joined`) keeps the server's seats.
 #[derive(GodotClass)]
 #[class(base = Node)]
 pub struct GuandanClient {
@@ -89,6 +94,8 @@ pub struct GuandanClient {
     /// Our seat in the room (-1 = spectator or none).
     room_seat: i64,
     in_room: bool,
+    /// The player's server seat turned to south (the table draws its player at seat 0).
+    turn: rotate::Turn,
     /// After a reconnect: catch-up messages update the copy silently until the full state.
     awaiting_state: bool,
     /// The action seq of our intent in flight (one at a time).
@@ -121,6 +128,7 @@ impl INode for GuandanClient {
             room_code: String::new(),
             room_seat: -1,
             in_room: false,
+            turn: rotate::Turn(0),
             awaiting_state: false,
             pending: None,
             nonce: 0,
@@ -668,13 +676,12 @@ impl GuandanClient {
         opt_seat(self.mirror.seat())
     }
 
-    /// Whether `seat` is played by a person (not an AI seat of the room).
+    /// Whether the table seat `seat` is played by a person (not an AI seat of the room).
     #[func]
     pub fn is_human(&self, seat: i64) -> bool {
-        self.room
-            .as_ref()
-            .and_then(|r| r.seats.iter().find(|s| i64::from(s.seat) == seat))
-            .is_some_and(|s| s.ai.is_none())
+        let Some(seat) = u8::try_from(seat).ok().filter(|s| *s < 4) else { return false };
+        let server_seat = self.turn.back(seat);
+        self.room.as_ref().and_then(|r| r.seats.iter().find(|s| s.seat == server_seat)).is_some_and(|s| s.ai.is_none())
     }
 
     #[func]
@@ -1059,7 +1066,9 @@ impl GuandanClient {
                     self.queue.push_back(Queued::Conn(Conn::RoomClosed("the host closed the room".into())));
                 }
             }
-            ServerMsg::State { action_seq, state_hash, view } => {
+            ServerMsg::State { action_seq, state_hash, mut view } => {
+                self.turn = rotate::Turn(view.seat.unwrap_or(0));
+                self.turn.view(&mut view);
                 let emits = self.mirror.full_state(action_seq, &state_hash, &view);
                 self.pending = None;
                 if self.awaiting_state || action_seq > 0 {
@@ -1068,7 +1077,14 @@ impl GuandanClient {
                 }
                 self.queue.extend(emits.into_iter().map(Queued::Match));
             }
-            ServerMsg::Applied { action_seq, actions, state_hash, events, prompt, seat } => {
+            ServerMsg::Applied { action_seq, actions, state_hash, mut events, mut prompt, seat } => {
+                let seat = self.turn.seat(seat);
+                for e in &mut events {
+                    self.turn.out(e);
+                }
+                if let Some(p) = &mut prompt {
+                    self.turn.view(p);
+                }
                 // Our intent is answered by our own action (two payers act side by side).
                 if self.pending.is_some_and(|p| action_seq > p) && self.mirror.seat() == Some(seat) {
                     self.pending = None;
