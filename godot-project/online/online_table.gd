@@ -223,8 +223,14 @@ func _on_surrender_proposed(seat: int) -> void:
 	var choice: StringName = await votes.closed
 	if not is_inside_tree():
 		return
+	# Our own action may still be on its way (one intent at a time): try again for a moment.
 	var code: int = Online.client.surrender_vote(choice == &"yes")
-	if code != 0:
+	for i in 20:
+		if code == 0 or not is_inside_tree() or not Online.client.has_match():
+			break
+		await get_tree().create_timer(0.15).timeout
+		code = Online.client.surrender_vote(choice == &"yes")
+	if code != 0 and is_inside_tree():
 		table.show_error(code)
 
 

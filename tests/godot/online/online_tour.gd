@@ -17,6 +17,7 @@ var _partner: GuandanClient
 var _partner_help: MoveAdvisor
 var _partner_acted := -1
 var _south_acted := -1
+var _partner_idle := false
 var _prefix := ""
 var _saved: Array[String] = []
 
@@ -74,8 +75,13 @@ func _run() -> bool:
 	await _frames(30)
 	await _shot("lobby")
 	c.set_seat(3, 1)
+	# Ready is taken once the room is full (its ready check).
+	if not await _until(func() -> bool: return int(c.get_room().seats[3].ai) == 1, 10.0):
+		return _fail("seat 3 not filled")
+	await _frames(5)
 	_partner.set_ready(true)
-	await _until(func() -> bool: return int(c.get_room().seats[3].ai) == 1 and bool(c.get_room().seats[2].ready), 10.0)
+	if not await _until(func() -> bool: return bool(c.get_room().seats[2].ready), 10.0):
+		return _fail("the partner is not ready")
 	var lobby: Control = _app.current
 	(lobby.find_child("Ready", true, false) as Button).button_pressed = true
 	(lobby.find_child("Ready", true, false) as Button).pressed.emit()
@@ -94,19 +100,37 @@ func _run() -> bool:
 	await _shot("online_table")
 	# The partner proposes to give up: south is asked.
 	await _until(func() -> bool: return c.get_phase() == GuandanEngine.PHASE_PLAY, 20.0)
-	_partner.propose_surrender()
-	if not await _play_until(func() -> bool: return ot.votes.is_open(), 20.0, ot):
+	# One intent at a time, and a proposal made for a position that moved on is refused: the
+	# partner tries again until south is asked.
+	var refused := [0]
+	_partner.error.connect(func(_code: int, _m: String) -> void: refused[0] += 1)
+	var asked := false
+	for attempt in 30:
+		var before: int = refused[0]
+		if _partner.propose_surrender() == 0:
+			asked = await _play_until(func() -> bool: return ot.votes.is_open() or refused[0] > before, 5.0, ot) \
+				and ot.votes.is_open()
+			if asked:
+				break
+		await _play_until(func() -> bool: return false, 0.3, ot)
+	if not asked:
 		return _fail("no surrender vote dialog")
 	await _frames(20)
 	await _shot("surrender_vote")
 	ot.votes.press(&"no")
-	# The partner's connection goes for good: the server's AI hosts seat 2 (blinking badge).
-	_partner.drop_connection_for_test(60000)
+	# The vote is refused: the match goes on.
+	await _play_until(func() -> bool: return false, 3.0, ot)
+	if Online.client.is_match_over():
+		return _fail("the match ended although south refused to give up")
+	# The partner's connection goes for a while: the server's AI hosts seat 2 (blinking badge).
+	_partner.drop_connection_for_test(9000)
 	if not await _play_until(func() -> bool: return ot.table.badges[2].auto_play, 30.0, ot):
 		return _fail("no hosting indicator")
 	await _play_until(func() -> bool: return false, 2.0, ot)
 	await _settle(ot)
 	await _shot("hosting")
+	if not await _play_until(func() -> bool: return _partner.is_online() and not ot.table.badges[2].auto_play, 30.0, ot):
+		return _fail("the partner did not come back")
 	# South's own connection drops: the overlay blocks the table until the full state is back.
 	c.drop_connection_for_test(6000)
 	if not await _until(func() -> bool: return ot.reconnect_layer.visible, 10.0):
@@ -115,7 +139,9 @@ func _run() -> bool:
 	await _shot("reconnect")
 	if not await _until(func() -> bool: return not ot.reconnect_layer.visible, 40.0):
 		return _fail("the overlay did not go")
-	# South leaves its seat to the AI and watches the room as a spectator.
+	# South leaves its seat to the AI and watches the room as a spectator. The partner stops
+	# playing, so its turns wait for the server's turn clock and the match is still on.
+	_partner_idle = true
 	var code_text: String = c.get_room_code()
 	c.leave_room()
 	if await Online.enter(&"spectate", code_text) != 0:
@@ -124,7 +150,8 @@ func _run() -> bool:
 	if not await _until(func() -> bool: return _app.current_name == &"online_table" and _app.current != ot, 10.0):
 		return _fail("no spectator table")
 	var st: Control = _app.current
-	await _until(func() -> bool: return st.table != null and st.table.spectator and c.get_action_count() > 0, 60.0)
+	if not await _until(func() -> bool: return is_instance_valid(st) and st.table != null and st.table.spectator, 20.0):
+		return _fail("the spectator table did not come")
 	await _play_until(func() -> bool: return false, 4.0, st)
 	await _settle(st)
 	await _shot("spectator")
@@ -169,7 +196,7 @@ func _south(table: Control) -> void:
 
 
 func _north() -> void:
-	if _partner == null or not _partner.is_online() or not _partner.is_local_turn():
+	if _partner_idle or _partner == null or not _partner.is_online() or not _partner.is_local_turn():
 		return
 	if _partner.get_action_count() == _partner_acted:
 		return
@@ -206,7 +233,10 @@ func _shot(name: String) -> void:
 
 
 func _fail(why: String) -> bool:
-	printerr("online_tour: %s: %s" % [_prefix, why])
+	var c: Node = Online.client
+	printerr("online_tour: %s: %s (screen %s, last message %s, room %s, match %s, over %s, phase %d, spectator %s)" % [_prefix, why,
+		_app.current_name, Online.last_message, c.get_room().get("state", ""), c.has_match(), c.is_match_over(),
+		c.get_phase(), c.is_spectator()])
 	return false
 
 
