@@ -95,7 +95,10 @@ func _seat_row(seat: int) -> Control:
 	panel.name = "Seat%d" % seat
 	var row := UiKit.hbox(16)
 	panel.add_child(row)
-	var where := UiKit.label("SEAT_%d" % seat, 22, Color(0.8, 0.95, 0.85))
+	# Where the seat will be at the table as this player sees it (the table turns the room so
+	# that the player sits south): "You", "East", "North", "West".
+	var where := UiKit.label("", 22, Color(0.8, 0.95, 0.85))
+	where.name = "Where"
 	where.custom_minimum_size.x = 150
 	row.add_child(where)
 	var who := UiKit.label("", 26)
@@ -113,7 +116,7 @@ func _seat_row(seat: int) -> Control:
 	fill.name = "Fill"
 	fill.item_selected.connect(func(i: int) -> void: Online.client.set_seat(seat, i))
 	row.add_child(fill)
-	_rows.append({name = who, ready = ready, fill = fill})
+	_rows.append({name = who, ready = ready, fill = fill, where = where})
 	return panel
 
 
@@ -136,6 +139,7 @@ func _refresh(room: Dictionary) -> void:
 		var name_label: Label = row.name
 		var ready_label: Label = row.ready
 		var fill: OptionButton = row.fill
+		(row.where as Label).text = "SEAT_%d" % ((i - maxi(me, 0) + 4) % 4)
 		if player != "":
 			name_label.text = player
 			if i == host_seat:
@@ -157,6 +161,7 @@ func _refresh(room: Dictionary) -> void:
 		fill.select(clampi(ai, 0, 3))
 	_ready_button.visible = me >= 0
 	_ready_button.set_pressed_no_signal(me >= 0 and me < seats.size() and bool(seats[me].ready))
+	_ready_button.text = "ONLINE_UNREADY" if _ready_button.button_pressed else "ONLINE_READY"
 	_start.visible = host
 	_start.disabled = not all_ready
 	_disband.visible = host

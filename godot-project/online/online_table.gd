@@ -54,6 +54,9 @@ func _ready() -> void:
 	c.latency_changed.connect(_on_latency)
 	c.surrender_proposed.connect(_on_surrender_proposed)
 	resized.connect(_place_names)
+	# Online the server's AI plays a seat only while its player is away: no auto-play switch.
+	if table.auto_button != null:
+		table.auto_button.visible = false
 	_on_room(c.get_room())
 	if c.get_connection_state() == "reconnecting":
 		_on_reconnecting(1)
@@ -103,7 +106,7 @@ func _build_overlay() -> void:
 
 	reconnect_layer = ColorRect.new()
 	reconnect_layer.name = "Reconnecting"
-	(reconnect_layer as ColorRect).color = Color(0, 0, 0, 0.6)
+	(reconnect_layer as ColorRect).color = Color(0, 0, 0, 0.8)
 	reconnect_layer.set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
 	reconnect_layer.mouse_filter = Control.MOUSE_FILTER_STOP  # blocks every tap and click
 	reconnect_layer.z_index = 700
@@ -146,9 +149,7 @@ func _place_names() -> void:
 		var badge: Control = table.badges[seat]
 		var l := names[seat]
 		var r := badge.get_global_rect()
-		if seat == 0 or not badge.visible:
-			r = Rect2(table.hand.get_global_rect().position + Vector2(8, -30), Vector2(200, 24))
-		l.position = r.position - global_position + Vector2(4, -l.size.y)
+		l.position = r.position - global_position + Vector2(4, -l.size.y - 2)
 		l.visible = l.text != ""
 
 
@@ -158,9 +159,8 @@ func _on_room(room: Dictionary) -> void:
 	var me := Online.seat
 	for s: Dictionary in room.get("seats", []):
 		var i := int(s.seat)
+		# People by their nickname; an AI seat's badge already says its level.
 		var text := String(s.player)
-		if text == "" and int(s.ai) > 0:
-			text = tr("ONLINE_AI_SEAT_FMT").format({level = tr(["AI_EASY", "AI_NORMAL", "AI_HARD"][clampi(int(s.ai), 1, 3) - 1])})
 		if i == me:
 			text += "  " + tr("ONLINE_YOU_MARK")
 		elif String(s.player) != "" and not bool(s.connected):
@@ -168,6 +168,7 @@ func _on_room(room: Dictionary) -> void:
 		# The table draws the viewer at the bottom: seats are turned so the local seat is south.
 		var at := (i - maxi(me, 0) + 4) % 4
 		names[at].text = text
+		table.badges[at].ai_level = int(s.ai)
 		table.badges[at].auto_play = bool(s.hosted) and i != me
 	var spectating: bool = Online.client.is_spectator()
 	spectator_banner.visible = spectating
