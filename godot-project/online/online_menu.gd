@@ -70,7 +70,7 @@ func _ready() -> void:
 	var jrow := UiKit.hbox(14)
 	jbox.add_child(jrow)
 	jrow.add_child(UiKit.label("ONLINE_CODE", 22))
-	_code = _line("", "K7QX2M")
+	_code = _line("", tr("ONLINE_CODE_HINT"))
 	_code.name = "Code"
 	_code.max_length = 6
 	_code.custom_minimum_size.x = 200

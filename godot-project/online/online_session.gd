@@ -31,6 +31,43 @@ func _ready() -> void:
 	add_child(client)
 	client.room_joined.connect(func(_code: String, s: int) -> void: seat = s)
 	client.room_closed.connect(func(_m: String) -> void: seat = -1)
+	_start_from_command_line.call_deferred()
+
+
+## `tools/play --online` starts the game with `-- --online-server HOST:PORT [--online-name NAME]
+## (--online-create | --online-join CODE)`: connect, create a room with the server's AI in the
+## other seats (or join one), and show the lobby. A failure shows the Online menu with its reason.
+func _start_from_command_line() -> void:
+	var args := {}
+	var user := OS.get_cmdline_user_args()
+	for i in user.size():
+		if user[i].begins_with("--online-"):
+			args[user[i].substr(9)] = user[i + 1] if i + 1 < user.size() and not user[i + 1].begins_with("--") else ""
+	if not args.has("server"):
+		return
+	var name := String(args.get("name", ""))
+	if name == "":
+		name = String(Settings.get_value(&"online_nickname"))
+	if name == "":
+		name = TranslationServer.translate("ONLINE_DEFAULT_NAME")
+	var rc := ensure_connected(String(args.server), name)
+	if rc == 0:
+		rc = await wait_online()
+	if rc == 0:
+		if args.has("join"):
+			rc = await enter(&"join", String(args.join).to_upper())
+		else:
+			rc = await enter(&"create", {"rules": String(Settings.get_value(&"rules_preset"))})
+			if rc == 0:
+				var levels: Array = Settings.get_value(&"ai_levels")
+				for s in range(1, 4):
+					client.set_seat(s, int(levels[s - 1]))
+	if rc != 0:
+		last_message = error_text(rc)
+		EventBus.screen_requested.emit(&"online")
+		return
+	print("Online: room %s on %s" % [client.get_room_code(), args.server])
+	EventBus.screen_requested.emit(&"lobby")
 
 
 ## Connects to the remembered server as the remembered nickname unless already online there.

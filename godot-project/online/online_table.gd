@@ -205,10 +205,15 @@ func _on_resynced(_seq: int) -> void:
 	if not reconnect_layer.visible:
 		return
 	_reconnect_text.text = tr("ONLINE_RESYNCING")
+	# Until the table has drawn the announced position, or a panel there waits for the player
+	# (which the layer must not cover); a few seconds at most.
+	var until := Time.get_ticks_msec() + 5000
 	await get_tree().process_frame
-	if table != null and not table.is_idle():
-		await table.became_idle
-	reconnect_layer.visible = false
+	while is_inside_tree() and table != null and table.events.busy() and not table.modal.is_open() \
+			and Time.get_ticks_msec() < until:
+		await get_tree().process_frame
+	if is_inside_tree():
+		reconnect_layer.visible = false
 
 
 func _on_surrender_proposed(seat: int) -> void:
