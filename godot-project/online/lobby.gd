@@ -106,6 +106,7 @@ func _seat_row(seat: int) -> Control:
 	who.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
 	who.size_flags_horizontal = Control.SIZE_EXPAND_FILL
 	who.clip_text = true
+	who.add_theme_font_override(&"font", Online.name_font())
 	row.add_child(who)
 	var ready := UiKit.label("", 22)
 	ready.name = "ReadyMark"

@@ -18,6 +18,7 @@ var last_message := ""
 
 var _server := ""
 var _nickname := ""
+var _name_font: Font
 var _failure := 0
 
 
@@ -134,6 +135,25 @@ func room_in_game() -> bool:
 ## The config the online table is opened with.
 static func table_config() -> MatchConfig:
 	return MatchConfig.with({online = true, mode = &"match", save_record = false, card_counter = 0})
+
+
+## The font for nicknames: the game's font (subset to the translations' characters) falling back
+## to the system's CJK fonts, since a player may pick any character for their name.
+func name_font() -> Font:
+	if _name_font == null:
+		var system := SystemFont.new()
+		system.font_names = PackedStringArray(["Noto Sans CJK SC", "Source Han Sans SC", "Microsoft YaHei",
+			"PingFang SC", "Hiragino Sans GB", "WenQuanYi Micro Hei", "Droid Sans Fallback", "sans-serif"])
+		var base: Font = ThemeDB.get_project_theme().default_font if ThemeDB.get_project_theme() != null else null
+		if base == null:
+			_name_font = system
+		else:
+			var v := FontVariation.new()
+			v.base_font = base
+			v.fallbacks = [system]
+			_name_font = v
+	return _name_font
+
 
 
 ## The player-facing text for a code the client or the server gave (ONLINE_ERR_<code> when the

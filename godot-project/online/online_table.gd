@@ -73,6 +73,7 @@ func _build_overlay() -> void:
 		l.name = "Name%d" % seat
 		l.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
 		l.mouse_filter = Control.MOUSE_FILTER_IGNORE
+		l.add_theme_font_override(&"font", Online.name_font())
 		l.add_theme_constant_override(&"outline_size", 5)
 		l.add_theme_color_override(&"font_outline_color", Color(0, 0, 0, 0.85))
 		l.z_index = 500
