@@ -278,16 +278,15 @@ pub fn announce(v: &PlayerView, seed: u64) -> Vec<Emit> {
         Emit::MatchStarted { seed, local: v.seat },
         Emit::Runtime(Out::DealStarted { deal_no: v.deal_no, level: v.level, declarer: v.declarer }),
     ];
-    // The deal so far: its plays and passes (the centre and the history panel), then places.
-    for t in &v.history {
+    // The trick on the table (its plays and passes: the centre), the exact counts, the places.
+    for t in &v.history[current_trick_start(v)..] {
         out.push(Emit::Runtime(match t.play {
             Some(play) => Out::CardsPlayed { seat: t.seat, play },
             None => Out::Passed { seat: t.seat },
         }));
     }
-    if v.table.is_none() && !v.history.is_empty() {
-        let leader = if v.phase == Phase::Play { v.turn } else { v.history[v.history.len() - 1].seat };
-        out.push(Emit::Runtime(Out::TableCleared { leader }));
+    for seat in (0..4u8).filter(|s| !v.finished.contains(s)) {
+        out.push(Emit::Runtime(Out::CardsLeft { seat, count: v.card_counts[seat as usize] }));
     }
     for (i, s) in v.finished.iter().enumerate() {
         out.push(Emit::Runtime(Out::PlayerFinished { seat: *s, place: i as u8 + 1 }));
@@ -324,6 +323,38 @@ pub fn announce(v: &PlayerView, seed: u64) -> Vec<Emit> {
         Phase::MatchOver => {}
     }
     out
+}
+
+/// Where the trick on the table begins in the deal's history: a trick ends when every other
+/// player still holding cards has passed after the last play (the cards each seat held are
+/// rebuilt backwards from the counts, so players who went out mid-deal are counted right).
+pub fn current_trick_start(v: &PlayerView) -> usize {
+    let mut counts = v.card_counts.map(i32::from);
+    for t in &v.history {
+        if let Some(p) = t.play {
+            counts[t.seat as usize] += p.cards.len() as i32;
+        }
+    }
+    let (mut start, mut last, mut passes) = (0, None, 0);
+    for (i, t) in v.history.iter().enumerate() {
+        match t.play {
+            Some(p) => {
+                counts[t.seat as usize] -= p.cards.len() as i32;
+                last = Some(t.seat);
+                passes = 0;
+            }
+            None => passes += 1,
+        }
+        if let (Some(l), None) = (last, t.play) {
+            let others = (0..4u8).filter(|&s| s != l && counts[s as usize] > 0).count();
+            if passes >= others {
+                start = i + 1;
+                last = None;
+                passes = 0;
+            }
+        }
+    }
+    start
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 
 use super::*;
 use guandan_ai::{AiLevel, AiProfile};
+use guandan_core::game::Seat;
 use guandan_core::game::{ActionKind, Match};
 use guandan_core::rules::RuleConfig;
 use guandan_runtime::{Controller, Notice, Runtime, RuntimeConfig, Viewer, for_viewer};
@@ -111,6 +112,24 @@ fn follow(seed: u64, v: Viewer, resync_every: u64) {
             let (seq, hash, tv) = state(&rt, v);
             let emits = mirror.full_state(seq, &hash, &tv);
             assert!(emits.len() >= 2);
+            // The centre: the announced trick ends with the play on the table, and an empty
+            // table announces no play.
+            let last_play = emits.iter().rev().find_map(|e| match e {
+                Emit::Runtime(Out::CardsPlayed { seat, play }) => Some((*seat, *play)),
+                _ => None,
+            });
+            let real = rt.view(v);
+            assert_eq!(last_play, real.table, "the announced trick shows the table at {seq}");
+            let counts: Vec<(Seat, u8)> = emits
+                .iter()
+                .filter_map(|e| match e {
+                    Emit::Runtime(Out::CardsLeft { seat, count }) => Some((*seat, *count)),
+                    _ => None,
+                })
+                .collect();
+            for (s, c) in counts {
+                assert_eq!(c, real.card_counts[s as usize], "announced count of seat {s} at {seq}");
+            }
             same(mirror.view.as_ref().unwrap(), &rt.view(v), seq);
         }
     }
@@ -131,6 +150,7 @@ fn a_spectator_mirror_equals_the_spectator_view_and_gets_no_hand() {
 #[test]
 fn full_states_midway_keep_the_mirror_exact() {
     follow(23, Viewer::Seat(0), 37);
+    follow(24, Viewer::Spectator, 11);
 }
 
 #[test]
