@@ -84,10 +84,8 @@ func _build_overlay() -> void:
 	latency.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
 	latency.mouse_filter = Control.MOUSE_FILTER_IGNORE
 	latency.z_index = 500
-	latency.set_anchors_and_offsets_preset(Control.PRESET_BOTTOM_RIGHT)
-	latency.grow_horizontal = Control.GROW_DIRECTION_BEGIN
-	latency.grow_vertical = Control.GROW_DIRECTION_BEGIN
-	latency.position -= Vector2(14, 8)
+	# Under the menu button: the corners below are the hand's at 4:3.
+	latency.position = Vector2(16, 58)
 	add_child(latency)
 
 	spectator_banner = UiKit.label("", 22, Color(1, 0.9, 0.5))
