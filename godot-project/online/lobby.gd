@@ -80,14 +80,35 @@ func _ready() -> void:
 	var c: Node = Online.client
 	c.room_changed.connect(_refresh)
 	c.room_closed.connect(_gone_back)
-	c.disconnected.connect(func(code: int, _m: String) -> void: _gone_back(Online.error_text(code)))
-	c.error.connect(func(code: int, _m: String) -> void: _status.text = Online.error_text(code))
-	c.match_started.connect(func(_seed: int, _seat: int) -> void: _open_table())
-	c.reconnecting.connect(func(_a: int) -> void: _status.text = tr("ONLINE_RECONNECTING"))
-	c.connected.connect(func(_id: String) -> void: _status.text = "")
+	# Methods, not lambdas: the client outlives this screen, and a method's connection goes with it.
+	c.disconnected.connect(_on_disconnected)
+	c.error.connect(_on_error)
+	c.match_started.connect(_on_match_started)
+	c.reconnecting.connect(_on_reconnecting)
+	c.connected.connect(_on_connected)
 	_refresh(c.get_room())
 	if Online.room_in_game():
 		_open_table.call_deferred()
+
+
+func _on_disconnected(code: int, _message: String) -> void:
+	_gone_back(Online.error_text(code))
+
+
+func _on_error(code: int, _message: String) -> void:
+	_status.text = Online.error_text(code)
+
+
+func _on_match_started(_seed: int, _seat: int) -> void:
+	_open_table()
+
+
+func _on_reconnecting(_attempt: int) -> void:
+	_status.text = tr("ONLINE_RECONNECTING")
+
+
+func _on_connected(_player_id: String) -> void:
+	_status.text = ""
 
 
 func _seat_row(seat: int) -> Control:

@@ -46,8 +46,9 @@ func _ready() -> void:
 	_build_overlay()
 	c.reconnecting.connect(_on_reconnecting)
 	c.resynced.connect(_on_resynced)
-	c.connected.connect(func(_id: String) -> void: _reconnect_text.text = tr("ONLINE_RESYNCING"))
-	c.disconnected.connect(func(code: int, _m: String) -> void: _gone_back(Online.error_text(code)))
+	# Methods, not lambdas: the client outlives this screen, and a method's connection goes with it.
+	c.connected.connect(_on_connected)
+	c.disconnected.connect(_on_disconnected)
 	c.room_closed.connect(_gone_back)
 	c.room_changed.connect(_on_room)
 	c.hosting_changed.connect(_on_hosting)
@@ -62,9 +63,12 @@ func _ready() -> void:
 		_on_reconnecting(1)
 
 
-func _exit_tree() -> void:
-	if not _leaving and Online.client.is_online() and not _params.get("keep_room", false):
-		pass  # Leaving for the menu keeps the seat: the server's AI plays it until we come back.
+func _on_connected(_player_id: String) -> void:
+	_reconnect_text.text = tr("ONLINE_RESYNCING")
+
+
+func _on_disconnected(code: int, _message: String) -> void:
+	_gone_back(Online.error_text(code))
 
 
 func _build_overlay() -> void:
