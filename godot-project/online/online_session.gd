@@ -7,9 +7,6 @@ extends Node
 ## Screens call `client` directly and listen to its signals; this node only keeps it alive (it
 ## drains its network thread in `_process`, so it must stay in the tree).
 
-## The client's code for "the server cannot be reached / the connection is gone".
-const ERR_IO := GuandanClient.ERR_IO
-
 ## The one client (a child of this node).
 var client: GuandanClient
 
@@ -154,6 +151,11 @@ func name_font() -> Font:
 			_name_font = v
 	return _name_font
 
+
+
+## The client's code for "the server cannot be reached / the connection is gone".
+func io_error() -> int:
+	return GuandanClient.ERR_IO
 
 
 ## The player-facing text for a code the client or the server gave (ONLINE_ERR_<code> when the

@@ -32,7 +32,7 @@ func _ready() -> void:
 	var c: Node = Online.client
 	if c.get_connection_state() == "offline" or not c.has_match() and not Online.room_in_game():
 		# No match to show (never a half-built table): back to the Online menu.
-		_gone_back.call_deferred(Online.error_text(Online.ERR_IO))
+		_gone_back.call_deferred(Online.error_text(Online.io_error()))
 		return
 	if c.is_match_over() and String(c.get_room().get("state", "")) in ["finished", "vote_phase"]:
 		# "Play again" from the end-of-match panel: say yes to a rematch, back to the lobby.

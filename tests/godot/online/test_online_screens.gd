@@ -30,7 +30,7 @@ func test_the_online_menu_says_why_it_cannot_connect() -> void:
 	expect_eq(status.text, tr("ONLINE_ERR_56"), "and said in words")
 	menu.find_child("Nickname", true, false).text = "Ann"
 	code = await menu.go(&"join")
-	expect_eq(code, Online.ERR_IO, "nothing listens on port 1")
+	expect_eq(code, Online.io_error(), "nothing listens on port 1")
 	expect_eq(status.text, tr("ONLINE_ERR_30"), "the player is told to check the address")
 	expect_eq(String(Settings.get_value(&"online_server")), "127.0.0.1:1", "the address is remembered")
 	expect_eq(String(Settings.get_value(&"online_nickname")), "Ann", "and the nickname")
