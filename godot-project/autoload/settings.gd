@@ -38,6 +38,8 @@ const DEFAULTS := {
 	&"auto_play_on_timeouts": true,  # matches: two turn timeouts in a row hand the seat to the AI
 	&"rules_preset": "competition",
 	&"ai_levels": [2, 2, 2],  # AI difficulty of seats 1..3 (1 easy, 2 normal, 3 hard)
+	&"online_server": "127.0.0.1:7878",  # online: the last server address used
+	&"online_nickname": "",  # online: the last nickname used
 }
 
 var _values := {}

@@ -28,6 +28,7 @@ func _ready() -> void:
 		_continue_info.text = _continue.tooltip_text
 	_training.pressed.connect(_start.bind(&"training"))
 	%Play.pressed.connect(_start.bind(&"match"))
+	%Online.pressed.connect(EventBus.screen_requested.emit.bind(&"online"))
 	%Replays.pressed.connect(EventBus.screen_requested.emit.bind(&"replays"))
 	%Stats.pressed.connect(EventBus.screen_requested.emit.bind(&"stats"))
 	%RulesPage.pressed.connect(EventBus.screen_requested.emit.bind(&"rules"))

@@ -39,6 +39,9 @@ extends Resource
 ## Consecutive turn timeouts of the player after which the AI plays for them (auto-play,
 ## 托管); 0 = never.
 @export var auto_play_after_timeouts := 2
+## Online: the match is the one the online session's client is in (on a guandan-server); the
+## other match options do not apply.
+@export var online := false
 
 
 ## A config with these fields set, e.g. `MatchConfig.with({mode = &"match", seed = 5})`; `seed`

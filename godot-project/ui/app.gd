@@ -3,7 +3,8 @@ extends Control
 ## with a short fade during which input is blocked.
 ##
 ## Screens: &"menu", &"table" (after EventBus.match_requested), &"replays", &"replay" (after
-## EventBus.replay_requested), &"settings", &"stats". A screen scene may define `open(params: Dictionary)`;
+## EventBus.replay_requested), &"settings", &"stats"; online: &"online" (connect, create / join /
+## spectate), &"lobby", &"online_table" (after match_requested with an online config). A screen scene may define `open(params: Dictionary)`;
 ## it is called before the screen enters the tree.
 
 const SCREENS := {
@@ -14,6 +15,9 @@ const SCREENS := {
 	&"settings": "res://settings/settings_screen.tscn",
 	&"stats": "res://stats/stats_screen.tscn",
 	&"rules": "res://help/rules_page.tscn",
+	&"online": "res://online/online_menu.tscn",
+	&"lobby": "res://online/lobby.tscn",
+	&"online_table": "res://online/online_table.tscn",
 }
 
 var current: Control
@@ -35,7 +39,8 @@ func _ready() -> void:
 	_fade.z_index = 100
 	add_child(_fade)
 	EventBus.screen_requested.connect(_on_screen_requested)
-	EventBus.match_requested.connect(func(config: MatchConfig) -> void: show_screen(&"table", {config = config}))
+	EventBus.match_requested.connect(func(config: MatchConfig) -> void:
+		show_screen(&"online_table" if config.online else &"table", {config = config}))
 	EventBus.replay_requested.connect(func(record: String) -> void: show_screen(&"replay", {record = record}))
 	_apply_dpi()
 	show_screen(&"menu")

@@ -67,9 +67,9 @@ struct Totals {
 
 /// What one client saw.
 #[derive(Default)]
-struct Seen {
+pub(crate) struct Seen {
     /// action_seq → state hash, for every applied message.
-    hashes: BTreeMap<u64, String>,
+    pub(crate) hashes: BTreeMap<u64, String>,
     /// How often each action was announced to this client.
     counts: BTreeMap<u64, u32>,
     rtts_us: Vec<u64>,
@@ -206,7 +206,7 @@ fn rss_kb(pid: u32) -> Option<u64> {
 }
 
 /// Minimal HTTP/1.1 on the server's address: (status, body).
-async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> Result<(u16, String), String> {
+pub(crate) async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> Result<(u16, String), String> {
     let mut s = tokio::net::TcpStream::connect(addr).await.map_err(|e| format!("connect: {e}"))?;
     let req = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
@@ -225,14 +225,14 @@ async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> Result<
     Ok((status, body))
 }
 
-type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+pub(crate) type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-async fn send(ws: &mut Ws, m: &ClientMsg) -> Result<(), String> {
+pub(crate) async fn send(ws: &mut Ws, m: &ClientMsg) -> Result<(), String> {
     let t = serde_json::to_string(m).map_err(|e| e.to_string())?;
     ws.send(Message::Text(t.into())).await.map_err(|e| format!("send: {e}"))
 }
 
-async fn recv(ws: &mut Ws) -> Result<ServerMsg, String> {
+pub(crate) async fn recv(ws: &mut Ws) -> Result<ServerMsg, String> {
     loop {
         let f = tokio::time::timeout(Duration::from_secs(60), ws.next())
             .await
@@ -246,7 +246,7 @@ async fn recv(ws: &mut Ws) -> Result<ServerMsg, String> {
 }
 
 /// Connects and says hello as a registered player.
-async fn login(addr: SocketAddr, id: &str, token: &str) -> Result<Ws, String> {
+pub(crate) async fn login(addr: SocketAddr, id: &str, token: &str) -> Result<Ws, String> {
     let (mut ws, _) =
         tokio_tungstenite::connect_async(format!("ws://{addr}/v1/ws")).await.map_err(|e| format!("ws connect: {e}"))?;
     let hello = ClientMsg::Hello { protocol_version: PROTOCOL_VERSION, player_id: id.into(), token: token.into() };
@@ -257,7 +257,7 @@ async fn login(addr: SocketAddr, id: &str, token: &str) -> Result<Ws, String> {
     }
 }
 
-async fn register(addr: SocketAddr, name: &str) -> Result<(String, String), String> {
+pub(crate) async fn register(addr: SocketAddr, name: &str) -> Result<(String, String), String> {
     let (status, body) = http(addr, "POST", "/v1/players", &format!(r#"{{"nickname":"{name}"}}"#)).await?;
     if status != 200 {
         return Err(format!("register: HTTP {status} {body}"));
@@ -267,7 +267,7 @@ async fn register(addr: SocketAddr, name: &str) -> Result<(String, String), Stri
 }
 
 /// Waits for a message matching `pred` (others are ignored).
-async fn until(ws: &mut Ws, what: &str, pred: impl Fn(&ServerMsg) -> bool) -> Result<ServerMsg, String> {
+pub(crate) async fn until(ws: &mut Ws, what: &str, pred: impl Fn(&ServerMsg) -> bool) -> Result<ServerMsg, String> {
     for _ in 0..10_000 {
         let m = recv(ws).await?;
         if let ServerMsg::Error { code, message, .. } = &m {
@@ -396,7 +396,7 @@ async fn room(
 
 /// One seat's client until the match is stored: acts on prompts, heartbeats, drops and rejoins.
 #[allow(clippy::too_many_arguments)]
-async fn play(
+pub(crate) async fn play(
     addr: SocketAddr,
     mut ws: Ws,
     seat: u8,

@@ -4,7 +4,8 @@
 //! every change), [`MoveAdvisor`](advisor::MoveAdvisor) (RefCounted: hints and selection help),
 //! [`ReplayRecorder`](replay::ReplayRecorder) (RefCounted: records, files, playback), and the
 //! resources [`GuandanRules`](resources::GuandanRules) and `AiProfile`
-//! ([`AiProfileRes`](resources::AiProfileRes)). The GDScript API is documented in
+//! ([`AiProfileRes`](resources::AiProfileRes)), and [`GuandanClient`](client::GuandanClient)
+//! (Node: the same match signals as the engine, from a `guandan-server` over protocol v1). The GDScript API is documented in
 //! docs/godot-api.md and, through `register-docs`, in the editor's help.
 //!
 //! Every `#[func]` is a boundary with untrusted GDScript input: it validates its arguments and
@@ -18,6 +19,7 @@ use godot::init::{ExtensionLibrary, gdextension};
 
 pub mod advisor;
 pub mod args;
+pub mod client;
 pub mod codes;
 pub mod convert;
 pub mod counter;

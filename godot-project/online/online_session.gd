@@ -1,0 +1,169 @@
+extends Node
+## The online session (autoload "Online"): the game's one GuandanClient, kept across screens
+## (Online menu → lobby → table), and what those screens share — connecting with the remembered
+## server address and nickname, and a player-facing message for every failure. The only script
+## besides the MatchController that names GuandanClient (tests/godot/online checks it).
+##
+## Screens call `client` directly and listen to its signals; this node only keeps it alive (it
+## drains its network thread in `_process`, so it must stay in the tree).
+
+## The one client (a child of this node).
+var client: GuandanClient
+
+## What sent the player back to the Online menu (shown there once), e.g. "the host closed the room".
+var last_message := ""
+
+var _server := ""
+var _nickname := ""
+var _name_font: Font
+var _failure := 0
+
+
+## Our seat in the room (-1 = spectator or none), from the last `room_joined`.
+var seat := -1
+
+
+func _ready() -> void:
+	client = GuandanClient.new()
+	client.name = "Client"
+	add_child(client)
+	client.room_joined.connect(func(_code: String, s: int) -> void: seat = s)
+	client.room_closed.connect(func(_m: String) -> void: seat = -1)
+	_start_from_command_line.call_deferred()
+
+
+## `tools/play --online` starts the game with `-- --online-server HOST:PORT [--online-name NAME]
+## (--online-create | --online-join CODE)`: connect, create a room with the server's AI in the
+## other seats (or join one), and show the lobby. A failure shows the Online menu with its reason.
+func _start_from_command_line() -> void:
+	var args := {}
+	var user := OS.get_cmdline_user_args()
+	for i in user.size():
+		if user[i].begins_with("--online-"):
+			args[user[i].substr(9)] = user[i + 1] if i + 1 < user.size() and not user[i + 1].begins_with("--") else ""
+	if not args.has("server"):
+		return
+	var name := String(args.get("name", ""))
+	if name == "":
+		name = String(Settings.get_value(&"online_nickname"))
+	if name == "":
+		name = TranslationServer.translate("ONLINE_DEFAULT_NAME")
+	var rc := ensure_connected(String(args.server), name)
+	if rc == 0:
+		rc = await wait_online()
+	if rc == 0:
+		if args.has("join"):
+			rc = await enter(&"join", String(args.join).to_upper())
+		else:
+			rc = await enter(&"create", {"rules": String(Settings.get_value(&"rules_preset"))})
+			if rc == 0:
+				var levels: Array = Settings.get_value(&"ai_levels")
+				for s in range(1, 4):
+					client.set_seat(s, int(levels[s - 1]))
+	if rc != 0:
+		last_message = error_text(rc)
+		EventBus.screen_requested.emit(&"online")
+		return
+	print("Online: room %s on %s" % [client.get_room_code(), args.server])
+	EventBus.screen_requested.emit(&"lobby")
+
+
+## Connects to the remembered server as the remembered nickname unless already online there.
+## Returns the client's code (0 = on the way or already connected).
+func ensure_connected(server: String, nickname: String) -> int:
+	Settings.set_value(&"online_server", server)
+	Settings.set_value(&"online_nickname", nickname)
+	if client.is_online() and _server == server and _nickname == nickname:
+		return 0
+	_server = server
+	_nickname = nickname
+	return client.connect_to_server(server, nickname)
+
+
+## Waits (up to `timeout_s`) until the client is online; returns 0, or the failure's code
+## (the `disconnected` signal's; `ERR_IO` on a timeout).
+func wait_online(timeout_s := 12.0) -> int:
+	var deadline := Time.get_ticks_msec() + int(timeout_s * 1000.0)
+	_failure = 0
+	var on_fail := func(code: int, _message: String) -> void: _failure = code
+	client.disconnected.connect(on_fail)
+	while not client.is_online() and _failure == 0 and Time.get_ticks_msec() < deadline:
+		await get_tree().process_frame
+	client.disconnected.disconnect(on_fail)
+	if client.is_online():
+		return 0
+	return _failure if _failure != 0 else GuandanClient.ERR_IO
+
+
+## Sends `action` (&"create" with a config dictionary, &"join" or &"spectate" with a code) and
+## waits until the server puts us in the room; returns 0 or the refusal's code.
+func enter(action: StringName, arg: Variant, timeout_s := 10.0) -> int:
+	var result := [-1]
+	var on_joined := func(_code: String, _seat: int) -> void: result[0] = 0
+	var on_error := func(code: int, _message: String) -> void:
+		if result[0] < 0:
+			result[0] = code
+	client.room_joined.connect(on_joined)
+	client.error.connect(on_error)
+	match action:
+		&"create":
+			client.create_room(arg)
+		&"join":
+			client.join_room(arg)
+		&"spectate":
+			client.spectate(arg)
+	var deadline := Time.get_ticks_msec() + int(timeout_s * 1000.0)
+	while result[0] < 0 and Time.get_ticks_msec() < deadline and client.is_online():
+		await get_tree().process_frame
+	client.room_joined.disconnect(on_joined)
+	client.error.disconnect(on_error)
+	if result[0] == 0:
+		# The room's state follows the join: wait for it (the lobby draws from it).
+		while client.get_room().is_empty() and Time.get_ticks_msec() < deadline:
+			await get_tree().process_frame
+	return result[0] if result[0] >= 0 else GuandanClient.ERR_IO
+
+
+## Whether the room's match is being played (or finished and waiting for the vote).
+func room_in_game() -> bool:
+	return String(client.get_room().get("state", "")) in ["playing", "hosting", "reconnecting", "finished"]
+
+
+## The config the online table is opened with.
+static func table_config() -> MatchConfig:
+	return MatchConfig.with({online = true, mode = &"match", save_record = false, card_counter = 0})
+
+
+## The font for nicknames: the game's font (subset to the translations' characters) falling back
+## to the system's CJK fonts, since a player may pick any character for their name.
+func name_font() -> Font:
+	if _name_font == null:
+		var system := SystemFont.new()
+		system.font_names = PackedStringArray(["Noto Sans CJK SC", "Source Han Sans SC", "Microsoft YaHei",
+			"PingFang SC", "Hiragino Sans GB", "WenQuanYi Micro Hei", "Droid Sans Fallback", "sans-serif"])
+		var base: Font = ThemeDB.get_project_theme().default_font if ThemeDB.get_project_theme() != null else null
+		if base == null:
+			_name_font = system
+		else:
+			var v := FontVariation.new()
+			v.base_font = base
+			v.fallbacks = [system]
+			_name_font = v
+	return _name_font
+
+
+
+## The client's code for "the server cannot be reached / the connection is gone".
+func io_error() -> int:
+	return GuandanClient.ERR_IO
+
+
+## The player-facing text for a code the client or the server gave (ONLINE_ERR_<code> when the
+## online screens have their own words for it, else the table's ERR_<code>).
+static func error_text(code: int) -> String:
+	for key in ["ONLINE_ERR_%d" % code, "ERR_%d" % code]:
+		var text := TranslationServer.translate(key)
+		if text != key:
+			return text
+	return TranslationServer.translate("ERR_GENERIC").format({code = code})
+

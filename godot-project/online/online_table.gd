@@ -1,0 +1,254 @@
+extends Control
+## The table online: the same table scene (its MatchController takes the session's client, see
+## MatchConfig.online), plus what only online play has, drawn over it —
+## every seat's name; the latency; while the connection is down an overlay "reconnecting…" that
+## blocks all input, until the client is back and the whole position has been announced again
+## (the table rebuilds hand, centre and scores from the full state); the server's AI hosting a
+## seat (the seat badge blinks with "AI Auto-Play"); surrender votes as dialogs (the partner's
+## consent, the opponents' veto); for a spectator a banner "N rounds behind"; "play again" goes
+## back to the lobby. If the room closes or the connection is gone for good, the Online menu
+## says why.
+
+## The table scene inside (tests, screenshots).
+var table: Control
+var names: Array[Label] = []
+var latency: Label
+## The blocking "reconnecting…" layer.
+var reconnect_layer: Control
+var spectator_banner: Label
+var votes: Modal
+
+var _params := {}
+var _reconnect_text: Label
+var _leaving := false
+
+
+func open(params: Dictionary) -> void:
+	_params = params
+
+
+func _ready() -> void:
+	set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
+	var c: Node = Online.client
+	if c.get_connection_state() == "offline" or not c.has_match() and not Online.room_in_game():
+		# No match to show (never a half-built table): back to the Online menu.
+		_gone_back.call_deferred(Online.error_text(Online.io_error()))
+		return
+	if c.is_match_over() and String(c.get_room().get("state", "")) in ["finished", "vote_phase"]:
+		# "Play again" from the end-of-match panel: say yes to a rematch, back to the lobby.
+		c.rematch(true)
+		_leaving = true
+		EventBus.screen_requested.emit.call_deferred(&"lobby")
+		return
+	table = load("res://table/table.tscn").instantiate()
+	table.open(_params if not _params.is_empty() else {config = Online.table_config()})
+	add_child(table)
+	_build_overlay()
+	c.reconnecting.connect(_on_reconnecting)
+	c.resynced.connect(_on_resynced)
+	# Methods, not lambdas: the client outlives this screen, and a method's connection goes with it.
+	c.connected.connect(_on_connected)
+	c.disconnected.connect(_on_disconnected)
+	c.room_closed.connect(_gone_back)
+	c.room_changed.connect(_on_room)
+	c.hosting_changed.connect(_on_hosting)
+	c.latency_changed.connect(_on_latency)
+	c.surrender_proposed.connect(_on_surrender_proposed)
+	resized.connect(_place_names)
+	# Online the server's AI plays a seat only while its player is away: no auto-play switch.
+	if table.auto_button != null:
+		table.auto_button.visible = false
+	_on_room(c.get_room())
+	if c.get_connection_state() == "reconnecting":
+		_on_reconnecting(1)
+
+
+func _on_connected(_player_id: String) -> void:
+	_reconnect_text.text = tr("ONLINE_RESYNCING")
+
+
+func _on_disconnected(code: int, _message: String) -> void:
+	_gone_back(Online.error_text(code))
+
+
+func _build_overlay() -> void:
+	for seat in 4:
+		var l := UiKit.label("", 17, Color(1, 0.95, 0.75))
+		l.name = "Name%d" % seat
+		l.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+		l.mouse_filter = Control.MOUSE_FILTER_IGNORE
+		l.add_theme_font_override(&"font", Online.name_font())
+		l.add_theme_constant_override(&"outline_size", 5)
+		l.add_theme_color_override(&"font_outline_color", Color(0, 0, 0, 0.85))
+		l.z_index = 500
+		add_child(l)
+		names.append(l)
+	latency = UiKit.label("", 16, Color(0.75, 1, 0.8))
+	latency.name = "Latency"
+	latency.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+	latency.mouse_filter = Control.MOUSE_FILTER_IGNORE
+	latency.z_index = 500
+	# Under the menu button: the corners below are the hand's at 4:3.
+	latency.position = Vector2(16, 58)
+	add_child(latency)
+
+	spectator_banner = UiKit.label("", 22, Color(1, 0.9, 0.5))
+	spectator_banner.name = "SpectatorBanner"
+	spectator_banner.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+	spectator_banner.mouse_filter = Control.MOUSE_FILTER_IGNORE
+	spectator_banner.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
+	spectator_banner.set_anchors_and_offsets_preset(Control.PRESET_CENTER_BOTTOM)
+	spectator_banner.grow_horizontal = Control.GROW_DIRECTION_BOTH
+	spectator_banner.grow_vertical = Control.GROW_DIRECTION_BEGIN
+	spectator_banner.position.y -= 24
+	spectator_banner.add_theme_constant_override(&"outline_size", 6)
+	spectator_banner.add_theme_color_override(&"font_outline_color", Color(0, 0, 0, 0.85))
+	spectator_banner.z_index = 500
+	spectator_banner.visible = false
+	add_child(spectator_banner)
+
+	reconnect_layer = ColorRect.new()
+	reconnect_layer.name = "Reconnecting"
+	(reconnect_layer as ColorRect).color = Color(0, 0, 0, 0.8)
+	reconnect_layer.set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
+	reconnect_layer.mouse_filter = Control.MOUSE_FILTER_STOP  # blocks every tap and click
+	reconnect_layer.z_index = 700
+	reconnect_layer.visible = false
+	add_child(reconnect_layer)
+	var center := CenterContainer.new()
+	center.set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
+	center.mouse_filter = Control.MOUSE_FILTER_IGNORE
+	reconnect_layer.add_child(center)
+	var box := UiKit.vbox(12)
+	center.add_child(box)
+	_reconnect_text = UiKit.label("ONLINE_RECONNECTING", 36, Color(1, 0.95, 0.75))
+	_reconnect_text.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
+	box.add_child(_reconnect_text)
+	var sub := UiKit.label("ONLINE_RECONNECTING_HINT", 20, Color(1, 1, 1, 0.8))
+	sub.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
+	sub.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
+	sub.custom_minimum_size.x = 520
+	box.add_child(sub)
+	var leave := UiKit.button("BTN_LEAVE", func() -> void: _gone_back(""), 22, Vector2(200, 52))
+	leave.name = "LeaveWhileReconnecting"
+	box.add_child(leave)
+
+	votes = Modal.new()
+	votes.name = "SurrenderVote"
+	votes.z_index = 650
+	add_child(votes)
+
+
+func _process(_delta: float) -> void:
+	if table != null:
+		_place_names()
+
+
+## Each seat's name just above its badge (the player's own above the hand's top left).
+func _place_names() -> void:
+	if table == null or table.badges.size() < 4:
+		return
+	for seat in 4:
+		var badge: Control = table.badges[seat]
+		var l := names[seat]
+		var r := badge.get_global_rect()
+		l.position = r.position - global_position + Vector2(4, -l.size.y - 2)
+		l.visible = l.text != ""
+
+
+func _on_room(room: Dictionary) -> void:
+	if room.is_empty():
+		return
+	var me := Online.seat
+	for s: Dictionary in room.get("seats", []):
+		var i := int(s.seat)
+		# People by their nickname; an AI seat's badge already says its level.
+		var text := String(s.player)
+		if i == me:
+			text += "  " + tr("ONLINE_YOU_MARK")
+		elif String(s.player) != "" and not bool(s.connected):
+			text += "  " + tr("ONLINE_AWAY_MARK")
+		# The table draws the viewer at the bottom: seats are turned so the local seat is south.
+		var at := (i - maxi(me, 0) + 4) % 4
+		names[at].text = text
+		table.badges[at].ai_level = int(s.ai)
+		table.badges[at].auto_play = bool(s.hosted) and i != me
+	var spectating: bool = Online.client.is_spectator()
+	spectator_banner.visible = spectating
+	if spectating:
+		spectator_banner.text = tr("ONLINE_SPECTATOR_BANNER_FMT").format({n = int(room.get("spectator_delay", 3))})
+	_place_names()
+
+
+func _on_hosting(seat: int, on: bool) -> void:
+	var me := Online.seat
+	var at := (seat - maxi(me, 0) + 4) % 4
+	if seat == me:
+		# Our own seat is hosted only while we are away; the overlay covers the table then.
+		_reconnect_text.text = tr("ONLINE_HOSTED_WHILE_AWAY") if on else tr("ONLINE_RESYNCING")
+		return
+	table.badges[at].auto_play = on
+
+
+func _on_latency(ms: float) -> void:
+	latency.text = tr("ONLINE_LATENCY_FMT").format({ms = int(round(ms))})
+	latency.add_theme_color_override(&"font_color",
+		Color(0.75, 1, 0.8) if ms < 150.0 else Color(1, 0.85, 0.4) if ms < 400.0 else Color(1, 0.5, 0.4))
+
+
+func _on_reconnecting(_attempt: int) -> void:
+	reconnect_layer.visible = true
+	_reconnect_text.text = tr("ONLINE_RECONNECTING")
+	latency.text = ""
+
+
+## Back with the whole position: the table rebuilds from it (the announcement follows this
+## signal); the layer goes once the table has drawn it.
+func _on_resynced(_seq: int) -> void:
+	if not reconnect_layer.visible:
+		return
+	_reconnect_text.text = tr("ONLINE_RESYNCING")
+	# Until the table has drawn the announced position, or a panel there waits for the player
+	# (which the layer must not cover); a few seconds at most.
+	var until := Time.get_ticks_msec() + 5000
+	await get_tree().process_frame
+	while is_inside_tree() and table != null and table.events.busy() and not table.modal.is_open() \
+			and Time.get_ticks_msec() < until:
+		await get_tree().process_frame
+	if is_inside_tree():
+		reconnect_layer.visible = false
+
+
+func _on_surrender_proposed(seat: int) -> void:
+	var me := Online.seat
+	if me < 0 or seat == me or table == null or table.match_over:
+		return
+	var partner := seat % 2 == me % 2
+	var title := tr("ONLINE_SURRENDER_PARTNER_TITLE") if partner else tr("ONLINE_SURRENDER_OPPONENT_TITLE")
+	var text := tr("ONLINE_SURRENDER_PARTNER_FMT" if partner else "ONLINE_SURRENDER_OPPONENT_FMT").format(
+		{seat = names[(seat - me + 4) % 4].text})
+	votes.open(title, [text], [[&"yes", "ONLINE_VOTE_YES" if partner else "ONLINE_VOTE_ACCEPT"],
+		[&"no", "ONLINE_VOTE_NO" if partner else "ONLINE_VOTE_VETO"]])
+	var choice: StringName = await votes.closed
+	if not is_inside_tree():
+		return
+	# Our own action may still be on its way (one intent at a time): try again for a moment.
+	var code: int = Online.client.surrender_vote(choice == &"yes")
+	for i in 20:
+		if code == 0 or not is_inside_tree() or not Online.client.has_match():
+			break
+		await get_tree().create_timer(0.15).timeout
+		code = Online.client.surrender_vote(choice == &"yes")
+	if code != 0 and is_inside_tree():
+		table.show_error(code)
+
+
+## The room or the connection is gone: back to the Online menu, which says why.
+func _gone_back(message: String) -> void:
+	if _leaving or not is_inside_tree():
+		return
+	_leaving = true
+	Online.last_message = message
+	if message == "":
+		Online.client.leave_room()
+	EventBus.screen_requested.emit(&"online")

@@ -1,0 +1,104 @@
+//! `guandan join`: one seat of a room on a `guandan-server`, played by the AI — to fill the
+//! seats next to a person (tools/test-online puts three of them beside the Godot client). Joins
+//! the room by its code, says ready, plays until the match is stored, then fetches the stored
+//! record, replays it and prints one JSON line: the seat, the match number, the last state hash
+//! it was sent and the replayed record's final hash.
+
+use guandan_ai::AiLevel;
+use guandan_core::game::Match;
+use guandan_core::log::MatchLog;
+use guandan_proto::{ClientMsg, ServerMsg};
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use crate::swarm;
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct JoinArgs {
+    /// The server, e.g. http://127.0.0.1:7878.
+    #[arg(long)]
+    pub server: String,
+    /// The room code (6 characters).
+    #[arg(long)]
+    pub code: String,
+    /// The AI that plays the seat: L1 or L2.
+    #[arg(long, default_value = "L1")]
+    pub ai: String,
+    /// The guest nickname.
+    #[arg(long, default_value = "bot")]
+    pub name: String,
+    /// Seed of the AI's random choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Give up after this many seconds.
+    #[arg(long, default_value_t = 900)]
+    pub timeout_s: u64,
+}
+
+pub fn run(args: JoinArgs) -> Result<(), String> {
+    let addr: SocketAddr = args
+        .server
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .parse()
+        .map_err(|e| format!("--server: expected http://HOST:PORT ({e})"))?;
+    let level = AiLevel::parse(&args.ai).ok_or_else(|| format!("--ai: unknown level {}", args.ai))?;
+    if matches!(level, AiLevel::L3) {
+        return Err("--ai: L1 or L2".into());
+    }
+    if !guandan_proto::valid_room_code(&args.code) {
+        return Err(format!("--code: {:?} is not a room code", args.code));
+    }
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string())?;
+    let deadline = Duration::from_secs(args.timeout_s);
+    rt.block_on(async {
+        tokio::time::timeout(deadline, join(addr, &args, level))
+            .await
+            .map_err(|_| format!("not finished after {} s", args.timeout_s))?
+    })
+}
+
+async fn join(addr: SocketAddr, args: &JoinArgs, level: AiLevel) -> Result<(), String> {
+    let (id, token) = swarm::register(addr, &args.name).await?;
+    let mut ws = swarm::login(addr, &id, &token).await?;
+    swarm::send(&mut ws, &ClientMsg::JoinRoom { code: args.code.clone(), last_action_seq: None }).await?;
+    let seat = match swarm::until(&mut ws, "joined", |m| matches!(m, ServerMsg::Joined { .. })).await? {
+        ServerMsg::Joined { seat: Some(s), .. } => s,
+        _ => return Err("joined without a seat".into()),
+    };
+    // Ready is taken once every seat is filled (the room's ready check).
+    swarm::until(
+        &mut ws,
+        "a full room",
+        |m| matches!(m, ServerMsg::Room { room } if room.seats.iter().all(|s| s.player.is_some() || s.ai.is_some())),
+    )
+    .await?;
+    swarm::send(&mut ws, &ClientMsg::Ready { ready: true }).await?;
+    eprintln!("guandan join: seat {seat} of room {}", args.code);
+    let (seen, match_no) =
+        swarm::play(addr, ws, seat, id, token, args.code.clone(), level, 0.0, args.seed ^ u64::from(seat)).await?;
+    let (last_seq, last_hash) = seen.hashes.iter().next_back().map(|(s, h)| (*s, h.clone())).unwrap_or_default();
+    let (status, body) = swarm::http(addr, "GET", &format!("/v1/matches/{}/{match_no}", args.code), "").await?;
+    if status != 200 {
+        return Err(format!("stored match: HTTP {status}"));
+    }
+    let v: serde_json::Value = serde_json::from_str(&body).map_err(|e| e.to_string())?;
+    let log = MatchLog::parse(v["log"].as_str().unwrap_or_default()).map_err(|e| format!("stored log: {e}"))?;
+    let (mut m, _) = Match::new(log.header.seed, log.header.rules.clone()).map_err(|e| e.to_string())?;
+    for a in &log.actions {
+        m.apply(a).map_err(|e| format!("the stored log does not replay: {e}"))?;
+    }
+    println!(
+        "{}",
+        serde_json::json!({
+            "seat": seat,
+            "match_no": match_no,
+            "last_seq": last_seq,
+            "last_hash": last_hash,
+            "stored_actions": log.actions.len(),
+            "stored_hash": m.state_hash(),
+            "over": m.is_over(),
+        })
+    );
+    Ok(())
+}

@@ -1,0 +1,182 @@
+//! The mirror against a real runtime: messages built exactly as the server builds them (the
+//! runtime's notices filtered by `for_viewer`, the seat's light view as prompt), and after every
+//! message the mirror's view must equal the runtime's own view for that seat.
+
+use super::*;
+use guandan_ai::{AiLevel, AiProfile};
+use guandan_core::game::Seat;
+use guandan_core::game::{ActionKind, Match};
+use guandan_core::rules::RuleConfig;
+use guandan_runtime::{Controller, Notice, Runtime, RuntimeConfig, Viewer, for_viewer};
+
+fn start(seed: u64) -> (Runtime, Vec<Notice>) {
+    let ai = || Controller::Ai(AiProfile::level(AiLevel::L1));
+    let cfg = RuntimeConfig {
+        seed,
+        rules: RuleConfig::competition(),
+        seats: [Controller::Human, ai(), ai(), ai()],
+        clocks: false,
+    };
+    Runtime::start(cfg).unwrap()
+}
+
+fn state(rt: &Runtime, v: Viewer) -> (u64, String, TableView) {
+    let m = rt.state();
+    (m.seq(), m.state_hash(), TableView::from(&rt.view(v)))
+}
+
+fn applied(
+    rt: &Runtime,
+    notices: &[Notice],
+    actions: u32,
+    v: Viewer,
+) -> (u64, u32, String, Vec<WireOut>, Option<TableView>) {
+    let m = rt.state();
+    let prompt = match v {
+        Viewer::Seat(s) if m.to_act().contains(&s) => Some(TableView::from(&m.light_view(s))),
+        _ => None,
+    };
+    (m.seq(), actions, m.state_hash(), for_viewer(notices, v).iter().map(WireOut::from).collect(), prompt)
+}
+
+/// The fields the table and the advisor read.
+fn same(mirror: &PlayerView, real: &PlayerView, at: u64) {
+    assert_eq!(mirror.seat, real.seat, "seat at {at}");
+    assert_eq!(mirror.deal_no, real.deal_no, "deal at {at}");
+    assert_eq!(mirror.level, real.level, "level at {at}");
+    assert_eq!(mirror.team_levels, real.team_levels, "team levels at {at}");
+    assert_eq!(mirror.hand, real.hand, "hand at {at}");
+    if matches!(real.phase, Phase::Play | Phase::MatchOver) {
+        // During an exchange a payer's card may leave the hand before it is routed, unseen by
+        // the others (no notice); from the play phase on every count is exact.
+        assert_eq!(mirror.card_counts, real.card_counts, "counts at {at}");
+    }
+    if let Some(s) = real.seat {
+        assert_eq!(mirror.card_counts[s as usize], real.card_counts[s as usize], "own count at {at}");
+    }
+    assert_eq!(mirror.table, real.table, "table at {at}");
+    assert_eq!(mirror.played, real.played, "played at {at}");
+    assert_eq!(mirror.finished, real.finished, "finished at {at}");
+    assert_eq!(mirror.history, real.history, "history at {at}");
+    assert_eq!(mirror.seq, real.seq, "seq at {at}");
+    if real.phase != Phase::MatchOver {
+        assert_eq!(mirror.phase, real.phase, "phase at {at}");
+    }
+    if real.phase == Phase::Play || real.seat.is_some_and(|s| real.to_act.contains(&s)) {
+        // (Who still owes a tribute is not announced to the others until it is routed.)
+        assert_eq!(mirror.to_act, real.to_act, "to act at {at}");
+    }
+    if real.phase == Phase::Play {
+        assert_eq!(mirror.turn, real.turn, "turn at {at}");
+    }
+    if real.seat.is_some_and(|s| real.to_act.contains(&s)) {
+        assert_eq!(mirror.tribute_options, real.tribute_options, "tribute options at {at}");
+        assert_eq!(mirror.return_options, real.return_options, "return options at {at}");
+    }
+}
+
+/// Plays a whole match: seat 0 acts with its first option; the mirror of `v` follows.
+fn follow(seed: u64, v: Viewer, resync_every: u64) {
+    let (mut rt, _) = start(seed);
+    let mut mirror = Mirror::default();
+    let (seq, hash, tv) = state(&rt, v);
+    let first = mirror.full_state(seq, &hash, &tv);
+    assert!(matches!(first[0], Emit::MatchStarted { .. }));
+    let mut steps = 0u64;
+    while !rt.state().is_over() && steps < 5000 {
+        steps += 1;
+        let notices = match rt.decide_now() {
+            Some(n) => n,
+            None => {
+                let m = rt.state();
+                let kind = match m.phase() {
+                    Phase::Play => m.legal_plays().first().map_or(ActionKind::Pass, Match::play_kind),
+                    Phase::Tribute => ActionKind::Tribute { card: m.tribute_options(0).ids()[0] },
+                    Phase::Return => ActionKind::Return { card: m.return_options(0).ids()[0] },
+                    Phase::MatchOver => unreachable!(),
+                };
+                rt.act(0, kind).expect("a legal action")
+            }
+        };
+        let (seq, n, hash, events, prompt) = applied(&rt, &notices, 1, v);
+        let emits = mirror.applied(seq, n, &hash, &events, prompt.as_ref()).expect("no gap");
+        if v == Viewer::Spectator {
+            assert!(
+                !emits.iter().any(|e| matches!(e, Emit::Runtime(Out::HandChanged { .. }))),
+                "a hand for a spectator"
+            );
+        }
+        same(mirror.view.as_ref().unwrap(), &rt.view(v), seq);
+        assert_eq!(mirror.state_hash, rt.state().state_hash());
+        if resync_every > 0 && steps.is_multiple_of(resync_every) {
+            let (seq, hash, tv) = state(&rt, v);
+            let emits = mirror.full_state(seq, &hash, &tv);
+            assert!(emits.len() >= 2);
+            // The centre: the announced trick ends with the play on the table, and an empty
+            // table announces no play.
+            let last_play = emits.iter().rev().find_map(|e| match e {
+                Emit::Runtime(Out::CardsPlayed { seat, play }) => Some((*seat, *play)),
+                _ => None,
+            });
+            let real = rt.view(v);
+            assert_eq!(last_play, real.table, "the announced trick shows the table at {seq}");
+            let counts: Vec<(Seat, u8)> = emits
+                .iter()
+                .filter_map(|e| match e {
+                    Emit::Runtime(Out::CardsLeft { seat, count }) => Some((*seat, *count)),
+                    _ => None,
+                })
+                .collect();
+            for (s, c) in counts {
+                assert_eq!(c, real.card_counts[s as usize], "announced count of seat {s} at {seq}");
+            }
+            same(mirror.view.as_ref().unwrap(), &rt.view(v), seq);
+        }
+    }
+    assert!(rt.state().is_over(), "the match ended");
+    assert!(mirror.outcome.is_some(), "the mirror saw the end");
+}
+
+#[test]
+fn a_seat_mirror_equals_the_runtime_view_all_match() {
+    follow(21, Viewer::Seat(0), 0);
+}
+
+#[test]
+fn a_spectator_mirror_equals_the_spectator_view_and_gets_no_hand() {
+    follow(22, Viewer::Spectator, 0);
+}
+
+#[test]
+fn full_states_midway_keep_the_mirror_exact() {
+    follow(23, Viewer::Seat(0), 37);
+    follow(24, Viewer::Spectator, 11);
+}
+
+#[test]
+fn a_gap_is_reported_and_old_messages_are_ignored() {
+    let (mut rt, _) = start(5);
+    let mut mirror = Mirror::default();
+    let (seq, hash, tv) = state(&rt, Viewer::Seat(0));
+    mirror.full_state(seq, &hash, &tv);
+    let mut msgs = Vec::new();
+    for _ in 0..3 {
+        let notices = rt.decide_now().unwrap_or_else(|| {
+            let m = rt.state();
+            let kind = m.legal_plays().first().map_or(ActionKind::Pass, Match::play_kind);
+            rt.act(0, kind).unwrap()
+        });
+        msgs.push(applied(&rt, &notices, 1, Viewer::Seat(0)));
+    }
+    let (s, n, h, e, p) = &msgs[1];
+    let gap = mirror.applied(*s, *n, h, e, p.as_ref()).unwrap_err();
+    assert_eq!(gap.expected, seq + 1);
+    let before = mirror.view.clone();
+    assert_eq!(mirror.view, before, "a gap changes nothing");
+    for (s, n, h, e, p) in &msgs {
+        mirror.applied(*s, *n, h, e, p.as_ref()).unwrap();
+    }
+    let (s, n, h, e, p) = &msgs[0];
+    assert_eq!(mirror.applied(*s, *n, h, e, p.as_ref()).unwrap(), Vec::new(), "a repeat is ignored");
+    same(mirror.view.as_ref().unwrap(), &rt.view(Viewer::Seat(0)), rt.state().seq());
+}

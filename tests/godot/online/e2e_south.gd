@@ -1,0 +1,206 @@
+extends Node
+## tools/test-online's Godot side (run as a scene, not by the suite's runner): the online session
+## creates a room on a real guandan-server, writes its code for the three `guandan join` seats,
+## starts the match when they are ready and opens the real table scene with an online config;
+## south then plays by itself through the table's MatchController (the advisor's first hint,
+## else pass; the first tribute / return option; "next deal" on each deal panel). Midway its
+## connection is cut for a few seconds and restored. A second GuandanClient spectates the room.
+## At the end it writes what it saw as JSON (`--out`) and quits: 0 when it ran to the end.
+##
+## Args after `--`: --server HOST:PORT --code-file PATH --out PATH [--drop-at N] [--offline-ms N]
+## [--seed N] [--timeout S].
+
+var _args := {"drop-at": "150", "seed": "7", "timeout": "900"}
+var _table: Control
+var _spectator: GuandanClient
+var _report := {
+	"ok": false, "error": "", "code": "", "reconnecting": 0, "resynced": 0, "hosting": [],
+	"dropped_at": -1, "acted": 0, "refused": [],
+}
+var _spectator_signals := {"hand_changed": 0, "events": 0, "hosting": [], "resynced": 0}
+var _last_acted_seq := -1
+var _match_over := false
+var _stored := false
+
+
+func _ready() -> void:
+	var user := OS.get_cmdline_user_args()
+	for i in range(0, user.size() - 1):
+		if user[i].begins_with("--"):
+			_args[user[i].substr(2)] = user[i + 1]
+	Settings.set_value(&"anim_speed", 0.0)
+	_run()
+
+
+func _finish(ok: bool, error := "") -> void:
+	_report.ok = ok
+	_report.error = error
+	var c: Node = Online.client
+	_report.state_hash = c.get_state_hash()
+	_report.action_count = c.get_action_count()
+	_report.hand_messages = c.get_hand_messages_received()
+	_report.messages = c.get_messages_received()
+	if _spectator != null:
+		_report.spectator = {
+			"messages": _spectator.get_messages_received(),
+			"hand_messages": _spectator.get_hand_messages_received(),
+			"signals": _spectator_signals,
+			"action_count": _spectator.get_action_count(),
+			"hands_in_state": _hands_in(_spectator.get_state()),
+			"local_seat": _spectator.get_local_seat(),
+		}
+	var f := FileAccess.open(String(_args.get("out", "user://e2e_south.json")), FileAccess.WRITE)
+	f.store_string(JSON.stringify(_report, "  "))
+	f.close()
+	print("e2e_south: ", "ok" if ok else "FAILED: " + error)
+	if _spectator != null:
+		_spectator.disconnect_from_server()
+	c.disconnect_from_server()
+	if _table != null:
+		_table.queue_free()
+	get_tree().quit.call_deferred(0 if ok else 1)
+
+
+static func _hands_in(state: Dictionary) -> int:
+	var n := 0
+	for h: PackedInt32Array in state.get("hands", []):
+		n += h.size()
+	return n
+
+
+func _process(_delta: float) -> void:
+	var deadline := float(_args.timeout)
+	if Time.get_ticks_msec() > deadline * 1000.0 and not _report.ok and _report.error == "":
+		_report.error = "timeout"
+		_finish(false, "not finished after %s s" % _args.timeout)
+		set_process(false)
+		return
+	if _table != null and not _match_over:
+		_act()
+
+
+func _wait(cond: Callable, seconds: float) -> bool:
+	var until := Time.get_ticks_msec() + int(seconds * 1000.0)
+	while not cond.call():
+		if Time.get_ticks_msec() > until:
+			return false
+		await get_tree().process_frame
+	return true
+
+
+func _run() -> void:
+	var c: Node = Online.client
+	c.reconnecting.connect(func(_a: int) -> void: _report.reconnecting += 1)
+	c.resynced.connect(func(_s: int) -> void: _report.resynced += 1)
+	c.hosting_changed.connect(func(seat: int, on: bool) -> void: _report.hosting.append([seat, on]))
+	c.match_stored.connect(func(_n: int) -> void: _stored = true)
+	c.error.connect(func(code: int, message: String) -> void: _report.refused.append([code, message]))
+	if Online.ensure_connected(String(_args.server), "South") != 0 or await Online.wait_online(20.0) != 0:
+		return _finish(false, "cannot connect: " + c.get_last_error())
+	var joined := []
+	c.room_joined.connect(func(code: String, seat: int) -> void: joined.append([code, seat]))
+	c.create_room({"rules": "competition", "seed": int(_args.seed), "spectator_delay": 1})
+	if not await _wait(func() -> bool: return not joined.is_empty(), 10.0):
+		return _finish(false, "no room")
+	var code: String = joined[0][0]
+	_report.code = code
+	var f := FileAccess.open(String(_args["code-file"]), FileAccess.WRITE)
+	f.store_string(code)
+	f.close()
+	# The three CLI seats join and say ready; then south is ready and starts.
+	var seated := func() -> bool:
+		var room: Dictionary = c.get_room()
+		var n := 0
+		for s: Dictionary in room.get("seats", []):
+			if String(s.player) != "" and (bool(s.ready) or int(s.seat) == 0):
+				n += 1
+		return n == 4
+	if not await _wait(seated, 120.0):
+		return _finish(false, "the other seats did not join: %s" % c.get_room())
+	# The spectator watches from before the start.
+	_spectator = GuandanClient.new()
+	_spectator.name = "Spectator"
+	add_child(_spectator)
+	for sig: Dictionary in _spectator.get_signal_list():
+		var name := String(sig.name)
+		if name in ["connecting", "connected", "reconnecting", "disconnected", "room_joined", "room_changed",
+				"latency_changed", "match_stored", "protocol_too_old", "room_closed"]:
+			continue
+		_spectator.connect(name, _on_spectator_signal.bind(name))
+	_spectator.connect_to_server(String(_args.server), "Watcher")
+	if not await _wait(func() -> bool: return _spectator.is_online(), 20.0):
+		return _finish(false, "the spectator cannot connect")
+	_spectator.spectate(code)
+	if not await _wait(func() -> bool: return _spectator.is_spectator(), 10.0):
+		return _finish(false, "the spectator was not let in")
+	c.set_ready(true)
+	var all_ready := func() -> bool:
+		for s: Dictionary in c.get_room().get("seats", []):
+			if not bool(s.ready):
+				return false
+		return true
+	if not await _wait(all_ready, 20.0):
+		return _finish(false, "not everyone is ready: %s" % c.get_room())
+	c.start_room()
+	if not await _wait(func() -> bool: return c.has_match(), 20.0):
+		return _finish(false, "the match did not start: " + c.get_last_error())
+	# The real table, told it plays online: its controller takes the session's client.
+	_table = load("res://table/table.tscn").instantiate()
+	_table.open({config = MatchConfig.with({online = true, mode = &"match", save_record = false})})
+	_table.match_panel_shown.connect(func(_e: Dictionary) -> void: _match_over = true)
+	add_child(_table)
+	if not await _wait(func() -> bool: return _match_over, float(_args.timeout)):
+		return _finish(false, "the match did not end")
+	await _wait(func() -> bool: return _stored, 10.0)
+	# The spectator is a few rounds behind: give it time to reach the end.
+	await _wait(func() -> bool: return _spectator.is_match_over(), 30.0)
+	_report.spectator_saw_end = _spectator.is_match_over()
+	_finish(true)
+
+
+func _on_spectator_signal(...args: Array) -> void:
+	var name: String = args.pop_back()
+	_spectator_signals.events += 1
+	if name == "hand_changed":
+		_spectator_signals.hand_changed += 1
+	elif name == "hosting_changed":
+		_spectator_signals.hosting.append(args)
+	elif name == "resynced":
+		_spectator_signals.resynced += 1
+
+
+## South's turn: act once per position, through the table's controller.
+func _act() -> void:
+	var c: Node = Online.client
+	var mc: MatchController = _table.controller
+	if mc == null:
+		return
+	if _table.modal.is_open():
+		_table.modal.press(&"next")
+		return
+	var drop_at := int(_args["drop-at"])
+	if _report.dropped_at < 0 and mc.action_count() >= drop_at and drop_at > 0:
+		_report.dropped_at = mc.action_count()
+		# Away longer than the server's heartbeat timeout: its AI hosts the seat meanwhile.
+		c.drop_connection_for_test(int(_args.get("offline-ms", "8000")))
+		return
+	if not _table.is_idle() or _table.duty == &"" or mc.action_count() == _last_acted_seq:
+		return
+	var code := -1
+	match _table.duty:
+		&"play":
+			var hints: Array = mc.hints(1)
+			if not hints.is_empty() and not bool(hints[0].pass):
+				code = mc.play(PackedInt32Array(hints[0].play.cards))
+			elif _table.can_pass:
+				code = mc.pass_turn()
+			else:
+				var plays := mc.legal_plays()
+				code = mc.play(PackedInt32Array(plays[0].cards)) if not plays.is_empty() else -1
+		&"tribute":
+			code = mc.give_tribute(mc.tribute_options()[0])
+		&"return":
+			code = mc.return_card(mc.return_options()[0])
+	if code == 0:
+		_last_acted_seq = mc.action_count()
+		_report.acted += 1

@@ -1,0 +1,248 @@
+extends Node
+## Screenshots of online play, in a window (tools/test-online --shots runs it under Xvfb against
+## a real guandan-server for each language and resolution): the Online menu, the lobby, the
+## online table mid-deal, a surrender vote, the hosting indicator, the reconnect overlay and the
+## spectator view. South is the game itself (the app, driven through its screens); the partner
+## in seat 2 is a second GuandanClient in this process that plays by the advisor's first hint.
+##
+## Args after `--`: --server HOST:PORT --out DIR --locale en|zh_CN
+## Writes DIR/online_<locale>_<W>x<H>_<shot>.png. Exit code 0 = every shot saved.
+
+const SHOTS: Array[String] = ["online_menu", "lobby", "online_table", "surrender_vote", "hosting", "reconnect",
+	"spectator"]
+
+var _args := {"locale": "en"}
+var _app: Control
+var _partner: GuandanClient
+var _partner_help: MoveAdvisor
+var _partner_acted := -1
+var _south_acted := -1
+var _partner_idle := false
+var _prefix := ""
+var _saved: Array[String] = []
+
+
+func _ready() -> void:
+	var user := OS.get_cmdline_user_args()
+	for i in range(0, user.size() - 1):
+		if user[i].begins_with("--"):
+			_args[user[i].substr(2)] = user[i + 1]
+	Settings.use_file_for_tests("")
+	Settings.set_value(&"locale", String(_args.locale))
+	Settings.set_value(&"anim_speed", 2.0)
+	var win := DisplayServer.window_get_size()
+	_prefix = "online_%s_%dx%d" % [_args.locale, win.x, win.y]
+	DirAccess.make_dir_recursive_absolute(String(_args.out))
+	_app = load("res://ui/app.tscn").instantiate()
+	add_child(_app)
+	var ok: bool = await _run()
+	if not ok:
+		printerr("online_tour: %s failed" % _prefix)
+	if _partner != null:
+		_partner.disconnect_from_server()
+	Online.client.disconnect_from_server()
+	get_tree().quit(0 if ok and _saved.size() == SHOTS.size() else 1)
+
+
+func _run() -> bool:
+	await _frames(20)
+	EventBus.screen_requested.emit(&"online")
+	if not await _until(func() -> bool: return _app.current_name == &"online", 5.0):
+		return _fail("no online menu")
+	await _frames(20)
+	var menu: Control = _app.current
+	menu.find_child("Server", true, false).text = String(_args.server)
+	menu.find_child("Nickname", true, false).text = "小明" if _args.locale == "zh_CN" else "Ann"
+	await _frames(5)
+	await _shot("online_menu")
+	var code: int = await menu.go(&"create")
+	if code != 0:
+		return _fail("create: %d %s" % [code, Online.client.get_last_error()])
+	if not await _until(func() -> bool: return _app.current_name == &"lobby", 5.0):
+		return _fail("no lobby")
+	var c: Node = Online.client
+	c.set_seat(1, 2)
+	# The partner joins (the first free seat is 2 once seat 1 is an AI seat).
+	_partner = GuandanClient.new()
+	add_child(_partner)
+	_partner.connect_to_server(String(_args.server), "North" if _args.locale == "en" else "小红")
+	if not await _until(func() -> bool: return _partner.is_online(), 15.0):
+		return _fail("partner offline")
+	var room_code: String = c.get_room_code()
+	_partner.join_room(room_code)
+	if not await _until(func() -> bool: return String(c.get_room().seats[2].player) != "", 10.0):
+		return _fail("the partner did not sit")
+	await _frames(30)
+	await _shot("lobby")
+	c.set_seat(3, 1)
+	# Ready is taken once the room is full (its ready check).
+	if not await _until(func() -> bool: return int(c.get_room().seats[3].ai) == 1, 10.0):
+		return _fail("seat 3 not filled")
+	await _frames(5)
+	_partner.set_ready(true)
+	if not await _until(func() -> bool: return bool(c.get_room().seats[2].ready), 10.0):
+		return _fail("the partner is not ready")
+	var lobby: Control = _app.current
+	(lobby.find_child("Ready", true, false) as Button).button_pressed = true
+	(lobby.find_child("Ready", true, false) as Button).pressed.emit()
+	if not await _until(func() -> bool: return bool(c.get_room().seats[0].ready), 10.0):
+		return _fail("not ready")
+	(lobby.find_child("Start", true, false) as Button).pressed.emit()
+	if not await _until(func() -> bool: return _app.current_name == &"online_table", 15.0):
+		return _fail("no online table: " + c.get_last_error())
+	var ot: Control = _app.current
+	_partner_help = MoveAdvisor.new()
+	_partner_help.attach(_partner)
+	# Play a while (both people by the advisor's first hint), then the table mid-deal.
+	if not await _play_until(func() -> bool: return c.get_action_count() >= 24, 90.0, ot):
+		return _fail("the match did not go on")
+	await _settle(ot)
+	await _shot("online_table")
+	# The partner proposes to give up: south is asked.
+	await _until(func() -> bool: return c.get_phase() == GuandanEngine.PHASE_PLAY, 20.0)
+	# One intent at a time, and a proposal made for a position that moved on is refused: the
+	# partner tries again until south is asked.
+	var refused := [0]
+	_partner.error.connect(func(_code: int, _m: String) -> void: refused[0] += 1)
+	var asked := false
+	for attempt in 30:
+		var before: int = refused[0]
+		if _partner.propose_surrender() == 0:
+			asked = await _play_until(func() -> bool: return ot.votes.is_open() or refused[0] > before, 5.0, ot) \
+				and ot.votes.is_open()
+			if asked:
+				break
+		await _play_until(func() -> bool: return false, 0.3, ot)
+	if not asked:
+		return _fail("no surrender vote dialog")
+	await _frames(20)
+	await _shot("surrender_vote")
+	ot.votes.press(&"no")
+	# The vote is refused: the match goes on.
+	await _play_until(func() -> bool: return false, 3.0, ot)
+	if Online.client.is_match_over():
+		return _fail("the match ended although south refused to give up")
+	# The partner's connection goes for a while: the server's AI hosts seat 2 (blinking badge).
+	_partner.drop_connection_for_test(9000)
+	if not await _play_until(func() -> bool: return ot.table.badges[2].auto_play, 30.0, ot):
+		return _fail("no hosting indicator")
+	await _play_until(func() -> bool: return false, 2.0, ot)
+	await _settle(ot)
+	await _shot("hosting")
+	if not await _play_until(func() -> bool: return _partner.is_online() and not ot.table.badges[2].auto_play, 30.0, ot):
+		return _fail("the partner did not come back")
+	# South's own connection drops: the overlay blocks the table until the full state is back.
+	c.drop_connection_for_test(6000)
+	if not await _until(func() -> bool: return ot.reconnect_layer.visible, 10.0):
+		return _fail("no reconnect overlay")
+	await _frames(30)
+	await _shot("reconnect")
+	if not await _until(func() -> bool: return not ot.reconnect_layer.visible, 40.0):
+		return _fail("the overlay did not go")
+	# South leaves its seat to the AI and watches the room as a spectator. The partner stops
+	# playing, so its turns wait for the server's turn clock and the match is still on.
+	_partner_idle = true
+	var code_text: String = c.get_room_code()
+	c.leave_room()
+	if await Online.enter(&"spectate", code_text) != 0:
+		return _fail("spectate: " + c.get_last_error())
+	EventBus.match_requested.emit(Online.table_config())
+	if not await _until(func() -> bool: return _app.current_name == &"online_table" and _app.current != ot, 10.0):
+		return _fail("no spectator table")
+	var st: Control = _app.current
+	if not await _until(func() -> bool: return is_instance_valid(st) and st.table != null and st.table.spectator, 20.0):
+		return _fail("the spectator table did not come")
+	await _play_until(func() -> bool: return false, 4.0, st)
+	await _settle(st)
+	await _shot("spectator")
+	return true
+
+
+## Frames pass; each person acts when it is their turn; deal panels are closed.
+func _play_until(cond: Callable, seconds: float, ot: Control) -> bool:
+	var until := Time.get_ticks_msec() + int(seconds * 1000.0)
+	while not cond.call():
+		if Time.get_ticks_msec() > until:
+			return false
+		await _frames(1)
+		if ot == null or ot.table == null:
+			continue
+		var table: Control = ot.table
+		if table.modal.is_open():
+			table.modal.press(&"next")
+		_south(table)
+		_north()
+	return true
+
+
+func _south(table: Control) -> void:
+	var mc: MatchController = table.controller
+	if mc == null or not table.is_idle() or table.duty == &"" or mc.action_count() == _south_acted:
+		return
+	var code := -1
+	match table.duty:
+		&"play":
+			var hints: Array = mc.hints(1)
+			if not hints.is_empty() and not bool(hints[0].pass):
+				code = mc.play(PackedInt32Array(hints[0].play.cards))
+			elif table.can_pass:
+				code = mc.pass_turn()
+		&"tribute":
+			code = mc.give_tribute(mc.tribute_options()[0])
+		&"return":
+			code = mc.return_card(mc.return_options()[0])
+	if code == 0:
+		_south_acted = mc.action_count()
+
+
+func _north() -> void:
+	if _partner_idle or _partner == null or not _partner.is_online() or not _partner.is_local_turn():
+		return
+	if _partner.get_action_count() == _partner_acted:
+		return
+	var code := -1
+	match _partner.get_phase():
+		GuandanEngine.PHASE_PLAY:
+			var hints: Array = _partner_help.hints(1)
+			if not hints.is_empty() and not bool(hints[0].pass):
+				code = _partner.play(PackedInt32Array(hints[0].play.cards), -1)
+			elif _partner.can_pass():
+				code = _partner.pass_turn()
+		GuandanEngine.PHASE_TRIBUTE:
+			code = _partner.give_tribute(_partner.get_tribute_options()[0])
+		GuandanEngine.PHASE_RETURN:
+			code = _partner.return_card(_partner.get_return_options()[0])
+	if code == 0:
+		_partner_acted = _partner.get_action_count()
+
+
+func _settle(ot: Control) -> void:
+	await _frames(10)
+	if ot != null and ot.table != null:
+		await _until(func() -> bool: return not ot.table.banner.is_showing(), 5.0)
+	await _frames(10)
+
+
+func _shot(name: String) -> void:
+	await RenderingServer.frame_post_draw
+	var image := get_viewport().get_texture().get_image()
+	var path := String(_args.out).path_join("%s_%s.png" % [_prefix, name])
+	if image.save_png(path) == OK:
+		_saved.append(path)
+		print("online_tour: saved ", path)
+
+
+func _fail(why: String) -> bool:
+	var c: Node = Online.client
+	printerr("online_tour: %s: %s (screen %s, last message %s, room %s, match %s, over %s, phase %d, spectator %s)" % [_prefix, why,
+		_app.current_name, Online.last_message, c.get_room().get("state", ""), c.has_match(), c.is_match_over(),
+		c.get_phase(), c.is_spectator()])
+	return false
+
+
+func _frames(n: int) -> void:
+	await Waits.frames(get_tree(), n)
+
+
+func _until(cond: Callable, seconds: float) -> bool:
+	return await Waits.until(get_tree(), cond, seconds)

@@ -1,0 +1,110 @@
+extends GdTestSuite
+## GuandanClient without a server: it has exactly GuandanEngine's match signals (so the table
+## takes either source), bad input is refused with a code and changes nothing, an unreachable
+## server is reported, and only the online session and the MatchController name the class.
+## The whole online path against a real server is tools/test-online.
+
+const SESSION := "res://online/online_session.gd"
+const CONTROLLER := "res://table/match_controller.gd"
+## Connection and room signals: the client's own, on top of the engine's.
+const CONNECTION_SIGNALS: Array[String] = ["connecting", "connected", "reconnecting", "resynced",
+	"disconnected", "protocol_too_old", "room_joined", "room_changed", "room_closed",
+	"hosting_changed", "latency_changed", "match_stored"]
+
+
+func _signals(cls: StringName) -> Dictionary:
+	var out := {}
+	for info: Dictionary in ClassDB.class_get_signal_list(cls, true):
+		var args: Array = []
+		for a: Dictionary in info.args:
+			args.append([String(a.name), int(a.type)])
+		out[String(info.name)] = args
+	return out
+
+
+func test_the_client_has_exactly_the_engine_match_signals() -> void:
+	var engine := _signals(&"GuandanEngine")
+	var client := _signals(&"GuandanClient")
+	expect(engine.size() >= 20, "the engine has its signals (%d)" % engine.size())
+	for name: String in engine:
+		expect(client.has(name), "the client has %s" % name)
+		expect_eq(client.get(name), engine[name], "arguments (names, types) of %s" % name)
+	for name: String in client:
+		expect(engine.has(name) or name in CONNECTION_SIGNALS, "%s is a match signal or a documented connection signal" % name)
+	for name in CONNECTION_SIGNALS:
+		expect(client.has(name), "the client has the connection signal %s" % name)
+	# The controller's event names come from the engine, so an online table gets the same events.
+	expect_eq(MatchController.signal_args().size(), engine.size())
+
+
+func test_bad_input_is_refused_with_a_code_and_changes_nothing() -> void:
+	var c: Node = Online.client
+	var errors: Array = []
+	var on_error := func(code: int, _m: String) -> void: errors.append(code)
+	c.error.connect(on_error)
+	expect_eq(c.connect_to_server("", "Ann"), GuandanEngine.ERR_BAD_ARGUMENT, "empty address")
+	expect_logged("GuandanClient.connect_to_server")
+	expect_eq(c.connect_to_server("127.0.0.1:7878", ""), c.ERR_BAD_NICKNAME, "empty nickname")
+	expect_logged("GuandanClient.connect_to_server")
+	expect_eq(c.connect_to_server("127.0.0.1:7878", " Ann"), c.ERR_BAD_NICKNAME, "spaces around")
+	expect_logged("GuandanClient.connect_to_server")
+	expect_eq(c.connect_to_server("127.0.0.1:7878", "x".repeat(25)), c.ERR_BAD_NICKNAME, "too long")
+	expect_logged("GuandanClient.connect_to_server")
+	expect_eq(c.get_connection_state(), "offline", "a refused call does not connect")
+	expect_eq(c.join_room("ABC"), c.ERR_ROOM_NOT_FOUND, "not a room code")
+	expect_logged("GuandanClient.join_room")
+	expect_eq(c.create_room({}), c.ERR_IO, "offline: nothing to send to")
+	expect_logged("GuandanClient.create_room")
+	expect(c.play(PackedInt32Array([1]), -1) != c.OK, "no match: no play")
+	expect_logged("GuandanClient.play")
+	expect(not c.has_match() and c.get_hand().is_empty() and c.get_state().is_empty(), "no match state")
+	expect_eq(errors.size(), 7, "every refusal was also an error signal")
+	c.error.disconnect(on_error)
+
+
+func test_an_unreachable_server_is_reported() -> void:
+	var c: Node = Online.client
+	var gone: Array = []
+	var on_gone := func(code: int, message: String) -> void: gone.append([code, message])
+	c.disconnected.connect(on_gone)
+	# Port 1 on loopback: nothing listens there.
+	expect_eq(c.connect_to_server("127.0.0.1:1", "Ann"), c.OK)
+	expect(await wait_until(func() -> bool: return not gone.is_empty(), 15.0), "disconnected came")
+	if not gone.is_empty():
+		expect_eq(gone[0][0], c.ERR_IO, "unreachable: ERR_IO")
+		expect("127.0.0.1:1" in String(gone[0][1]), "the message names the address: %s" % gone[0][1])
+	expect_eq(c.get_connection_state(), "offline")
+	expect_eq(Online.error_text(c.ERR_IO) != "ONLINE_ERR_30", true, "a message for the player")
+	c.disconnected.disconnect(on_gone)
+
+
+func test_only_the_session_and_the_controller_name_the_client() -> void:
+	var re := RegEx.create_from_string("\\bGuandanClient\\b")
+	var found := []
+	for path in _scripts("res://"):
+		var code := _code(FileAccess.get_file_as_string(path))
+		if re.search(code) != null:
+			found.append(path)
+	expect(SESSION in found, "the session names the client")
+	for path: String in found:
+		expect(path == SESSION or path == CONTROLLER, "%s names GuandanClient: go through Online / the controller" % path)
+
+
+func _scripts(dir: String) -> Array[String]:
+	var out: Array[String] = []
+	for file in DirAccess.get_files_at(dir):
+		if file.ends_with(".gd"):
+			out.append(dir.path_join(file))
+	for sub in DirAccess.get_directories_at(dir):
+		if sub.begins_with(".") or sub == "tests_godot" or sub == "addons":
+			continue
+		out.append_array(_scripts(dir.path_join(sub)))
+	return out
+
+
+static func _code(text: String) -> String:
+	var lines := PackedStringArray()
+	for line in text.split("\n"):
+		var hash := line.find("#")
+		lines.append(line if hash < 0 else line.substr(0, hash))
+	return "\n".join(lines)
