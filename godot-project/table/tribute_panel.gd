@@ -7,7 +7,7 @@ extends PanelContainer
 const MAX_FONT := 18
 const MIN_FONT := 12
 
-var _columns: HBoxContainer
+var _columns: BoxContainer
 var _tribute: VBoxContainer
 var _return: VBoxContainer
 ## The box the panel must stay inside (set by TableLayout.fit).
@@ -25,8 +25,11 @@ func _init() -> void:
 	style.content_margin_top = 4
 	style.content_margin_bottom = 4
 	add_theme_stylebox_override(&"panel", style)
-	_columns = UiKit.hbox(18)
+	_columns = BoxContainer.new()
+	_columns.add_theme_constant_override(&"separation", 18)
 	add_child(_columns)
+	# Never past its box: what cannot fit even stacked at the smallest font is cut, not spilled.
+	clip_contents = true
 	_tribute = UiKit.vbox(0)
 	_return = UiKit.vbox(0)
 	_columns.add_child(_tribute)
@@ -38,6 +41,7 @@ func _init() -> void:
 func add_line(text: String, is_return := false) -> void:
 	var l := UiKit.label(text, MAX_FONT)
 	l.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+	l.text_overrun_behavior = TextServer.OVERRUN_TRIM_ELLIPSIS
 	(_return if is_return else _tribute).add_child(l)
 	_return.visible = _return.get_child_count() > 0
 	visible = true
@@ -53,17 +57,37 @@ func fit(box: Rect2) -> void:
 func _refit() -> void:
 	if _box.size.x < 1.0:
 		return
-	var fs := MAX_FONT
-	while true:
-		for col in [_tribute, _return]:
-			for l: Label in col.get_children():
-				l.add_theme_font_size_override(&"font_size", fs)
-		reset_size()
-		var want := get_combined_minimum_size()
-		if fs <= MIN_FONT or (want.x <= _box.size.x and want.y <= _box.size.y):
-			break
-		fs -= 1
-	size = get_combined_minimum_size()
+	# Side by side first, then stacked; each from the largest font down to the smallest.
+	for col in [_tribute, _return]:
+		for l: Label in col.get_children():
+			l.clip_text = false
+	for stacked in [false, true]:
+		_columns.vertical = stacked
+		_columns.add_theme_constant_override(&"separation", 0 if stacked else 18)
+		var fs := MAX_FONT
+		while true:
+			for col in [_tribute, _return]:
+				for l: Label in col.get_children():
+					l.add_theme_font_size_override(&"font_size", fs)
+			var want := get_combined_minimum_size()
+			if want.x <= _box.size.x and want.y <= _box.size.y:
+				_place(want)
+				return
+			if fs <= MIN_FONT:
+				break
+			fs -= 1
+	# Last resort: the lines are cut with an ellipsis to the box's width (a label's minimum size
+	# would otherwise keep the panel wider than its box).
+	for col in [_tribute, _return]:
+		for l: Label in col.get_children():
+			l.clip_text = true
+			l.text_overrun_behavior = TextServer.OVERRUN_TRIM_ELLIPSIS
+			l.custom_minimum_size.x = 0.0
+	_place(get_combined_minimum_size().min(_box.size))
+
+
+func _place(want: Vector2) -> void:
+	size = want.min(_box.size)
 	position = _box.get_center() - size / 2.0
 
 

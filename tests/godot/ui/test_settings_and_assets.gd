@@ -121,7 +121,7 @@ func test_both_languages_have_every_ui_key() -> void:
 	# Every key the UI code names is translated.
 	var used := 0
 	var re := RegEx.create_from_string("\"((?:[A-Z][A-Z0-9]+_)+[A-Z0-9]+|(?:play|reason)\\.[a-z_]+)\"")
-	for dir in ["res://hand", "res://table", "res://menu", "res://replay", "res://settings", "res://ui"]:
+	for dir in ["res://hand", "res://table", "res://menu", "res://replay", "res://settings", "res://ui", "res://help"]:
 		for file in DirAccess.get_files_at(dir):
 			if not file.ends_with(".gd"):
 				continue
@@ -137,5 +137,7 @@ func test_both_languages_have_every_ui_key() -> void:
 			"play.three_pair", "play.two_trips", "play.straight_flush", "play.bomb", "play.four_kings",
 			"reason.go_out", "reason.bomb_to_stop", "reason.feed_partner", "reason.lead_weak_group",
 			"reason.take_lead", "reason.pass_partner_winning", "reason.pass_save_cards", "reason.tribute_forced",
-			"reason.return_least_useful"]:
+			"reason.return_least_useful", "reason.pass_cannot_beat", "reason.splits_group", "reason.lead_plain",
+			"reason.lead_shed_many", "reason.beat_cheapest", "reason.beat_table", "reason.bomb_over_partner",
+			"GUIDE_HAND", "GUIDE_WILD", "GUIDE_LEAD", "GUIDE_FOLLOW", "GUIDE_PASS", "GUIDE_BOMB", "GUIDE_PARTNER", "GUIDE_OUT"]:
 		expect(en.has(engine_key) and zh.has(engine_key), "engine key %s translated" % engine_key)

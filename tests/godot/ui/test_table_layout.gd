@@ -243,6 +243,40 @@ func test_no_undesigned_overlap_in_any_state_at_any_size() -> void:
 	await frames(2)
 
 
+## The tribute step: the player loses the first deal (always passing, leading the smallest card),
+## so the second starts with them paying tribute; checked at every size before and after giving.
+func test_the_tribute_step_at_every_size() -> void:
+	await _open(MatchConfig.with({mode = &"training", ai_levels = [1, 1, 1], seed = 2, ai_min_think_ms = 0, turn_timer = 0,
+		save_record = false, rules = "competition"}), SIZES[0])
+	var seen := {}
+	var deadline := Time.get_ticks_msec() + 150000
+	while Time.get_ticks_msec() < deadline and not seen.has("after giving"):
+		await frames(1)
+		if table.modal.is_open():
+			table.modal.press(&"next")
+			continue
+		if not table.is_idle():
+			continue
+		match table.duty:
+			&"tribute", &"return":
+				seen[String(table.duty)] = true
+				await _check_all_sizes(String(table.duty))
+				var options: PackedInt32Array = table.controller.tribute_options() if table.duty == &"tribute" else table.controller.return_options()
+				table.hand.set_selected(PackedInt32Array([options[0]]))
+				table._on_play_pressed()
+			&"play":
+				if table.tribute_info_shown():
+					seen["after giving"] = true
+					await _check_all_sizes("first turn after the tribute")
+				elif table.can_pass:
+					table._on_pass_pressed()
+				else:
+					table.hand.set_selected(PackedInt32Array([table.hand.display_order()[0]]))
+					table.play_selection(-1)
+	expect(seen.has("tribute") or seen.has("return"), "a tribute or return step was reached (%s)" % [seen.keys()])
+	print("layout: tribute test saw %s" % [seen.keys()])
+
+
 ## The longest plays in every slot at once, with a banner: each stays in its box.
 func test_longest_plays_stay_in_their_boxes() -> void:
 	await _open(MatchConfig.with({mode = &"training", ai_levels = [1, 1, 1], seed = 3, ai_min_think_ms = 0, turn_timer = 0,
