@@ -34,9 +34,11 @@ func _ready() -> void:
 		# No match to show (never a half-built table): back to the Online menu.
 		_gone_back.call_deferred(Online.error_text(Online.io_error()))
 		return
-	if c.is_match_over() and String(c.get_room().get("state", "")) in ["finished", "vote_phase"]:
-		# "Play again" from the end-of-match panel: say yes to a rematch, back to the lobby.
-		c.rematch(true)
+	if c.is_match_over():
+		# "Play again" from the end-of-match panel: say yes to a rematch (while the room still
+		# votes), back to the lobby.
+		if String(c.get_room().get("state", "")) in ["finished", "vote_phase"]:
+			c.rematch(true)
 		_leaving = true
 		EventBus.screen_requested.emit.call_deferred(&"lobby")
 		return

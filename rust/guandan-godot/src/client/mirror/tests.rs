@@ -180,3 +180,68 @@ fn a_gap_is_reported_and_old_messages_are_ignored() {
     assert_eq!(mirror.applied(*s, *n, h, e, p.as_ref()).unwrap(), Vec::new(), "a repeat is ignored");
     same(mirror.view.as_ref().unwrap(), &rt.view(Viewer::Seat(0)), rt.state().seq());
 }
+
+/// A player in seat 1 (odd: the teams swap too): every message turned as the client turns it;
+/// after each one the mirror equals the runtime's view of seat 1 turned the same way — the
+/// player at 0, partner at 2, their team's level first — and the end's winner turns with it.
+#[test]
+fn a_player_in_seat_1_is_turned_south_all_match() {
+    use crate::client::rotate::Turn;
+    let ai = || Controller::Ai(AiProfile::level(AiLevel::L1));
+    let cfg = RuntimeConfig {
+        seed: 31,
+        rules: RuleConfig::competition(),
+        seats: [ai(), Controller::Human, ai(), ai()],
+        clocks: false,
+    };
+    let (mut rt, _) = Runtime::start(cfg).unwrap();
+    let (me, v, turn) = (1u8, Viewer::Seat(1), Turn(1));
+    let turned = |rt: &Runtime| {
+        let mut tv = TableView::from(&rt.view(v));
+        turn.view(&mut tv);
+        tv.to_player_view()
+    };
+    let mut mirror = Mirror::default();
+    let (seq, hash, mut tv) = state(&rt, v);
+    turn.view(&mut tv);
+    mirror.full_state(seq, &hash, &tv);
+    assert_eq!(mirror.seat(), Some(0), "the player sits south");
+    let mut steps = 0;
+    while !rt.state().is_over() && steps < 5000 {
+        steps += 1;
+        let notices = match rt.decide_now() {
+            Some(n) => n,
+            None => {
+                let m = rt.state();
+                let kind = match m.phase() {
+                    Phase::Play => m.legal_plays().first().map_or(ActionKind::Pass, Match::play_kind),
+                    Phase::Tribute => ActionKind::Tribute { card: m.tribute_options(me).ids()[0] },
+                    Phase::Return => ActionKind::Return { card: m.return_options(me).ids()[0] },
+                    Phase::MatchOver => unreachable!(),
+                };
+                rt.act(me, kind).expect("a legal action")
+            }
+        };
+        let (seq, n, hash, mut events, mut prompt) = applied(&rt, &notices, 1, v);
+        for e in &mut events {
+            turn.out(e);
+        }
+        if let Some(p) = &mut prompt {
+            turn.view(p);
+        }
+        let emits = mirror.applied(seq, n, &hash, &events, prompt.as_ref()).expect("no gap");
+        for e in &emits {
+            if let Emit::Runtime(Out::HandChanged { seat, .. }) = e {
+                assert_eq!(*seat, 0, "only the player's own hand, at south");
+            }
+        }
+        same(mirror.view.as_ref().unwrap(), &turned(&rt), seq);
+    }
+    let outcome = rt.state().outcome().expect("the match ended");
+    let mine = mirror.outcome.expect("the mirror saw the end");
+    assert_eq!(
+        mine.winner().map(|t| t == guandan_core::game::Team::ZERO),
+        outcome.winner().map(|t| t == guandan_core::game::Team::of(me)),
+        "the player's team is team 0 at the table"
+    );
+}
