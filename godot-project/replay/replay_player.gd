@@ -82,13 +82,13 @@ func _build() -> void:
 	_top.add_child(_position_label)
 
 	for seat in 4:
-		var badge := SeatBadge.new(seat, false)
+		var badge := SeatBadge.create(seat, false)
 		_frame.add_child(badge)
 		badges.append(badge)
 	zone = PlayZone.new()
 	zone.name = "PlayZone"
 	_frame.add_child(zone)
-	history = HistoryPanel.new()
+	history = HistoryPanel.create()
 	_frame.add_child(history)
 	# Every seat, the player's included, is an open hand in plain rank order: one layout, one
 	# card size per hand, whatever position the replay seeks to.

@@ -24,7 +24,9 @@ const LEGEND_KEYS := {"bomb": "HEAT_LEGEND_BOMB", "straight": "HEAT_LEGEND_STRAI
 	"danger": "HEAT_LEGEND_DANGER"}
 
 
-func _ready() -> void:
+## Builds the why panel, AI debug overlay and heat legend in the table's sidebar (the table calls
+## it once `table` is set: the sidebar belongs to the table).
+func setup() -> void:
 	name = "Training"
 	mouse_filter = Control.MOUSE_FILTER_IGNORE
 	set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
