@@ -23,6 +23,7 @@ func _ready() -> void:
 	var bar := _scroll.get_v_scroll_bar()
 	bar.changed.connect(func() -> void: _scroll.scroll_vertical = int(bar.max_value))
 	Settings.changed.connect(_on_settings_changed)
+	_render()
 
 
 func clear() -> void:
@@ -100,7 +101,7 @@ static func _unbreakable(text: String) -> String:
 
 
 func _render() -> void:
-	if _box == null:
+	if _box == null:  # @onready: lines added before the panel is ready show from _ready
 		return
 	var rows := _rows()
 	while _box.get_child_count() > rows.size():

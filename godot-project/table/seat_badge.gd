@@ -103,7 +103,7 @@ func _notification(what: int) -> void:
 
 
 func _update() -> void:
-	if _name == null:
+	if _name == null:  # @onready: the setters may run before _ready, which calls _update() itself
 		return
 	_name.text = tr("SEAT_%d" % seat)
 	var team := tr("TEAM_US") if seat % 2 == 0 else tr("TEAM_THEM")
@@ -145,7 +145,7 @@ func _set_blink(alpha: float) -> void:
 
 
 func _update_style() -> void:
-	if _style == null:
+	if _style == null:  # set in _ready
 		return
 	if auto_play:
 		_style.set_border_width_all(4)

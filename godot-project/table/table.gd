@@ -225,7 +225,7 @@ func _build() -> void:
 # --- layout --------------------------------------------------------------------------------------
 
 func _layout() -> void:
-	if frame != null:
+	if frame != null:  # @onready: null only before _ready (a resize while entering the tree)
 		TableLayout.apply(self)
 
 
@@ -345,7 +345,7 @@ func update_counter() -> void:
 
 
 func refresh_controls() -> void:
-	if pass_button == null:
+	if pass_button == null:  # @onready: null only before _ready
 		return
 	var idle := not events.busy() and not modal.is_open()
 	var acting := idle and not spectator and duty != &"" and not match_over

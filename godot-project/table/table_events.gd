@@ -510,7 +510,5 @@ func _shake_to(offset: Vector2) -> void:
 
 ## Where the frame sits when the table is still: its SafeArea's left and top margins.
 func frame_rest_position() -> Vector2:
-	var safe := table.frame.get_parent() as MarginContainer
-	if safe == null:
-		return Vector2.ZERO
+	var safe: MarginContainer = table.frame.get_parent()
 	return Vector2(safe.get_theme_constant(&"margin_left"), safe.get_theme_constant(&"margin_top"))
