@@ -19,6 +19,8 @@ const SAMPLE_PLAYS := {
 	1: ["DT", "CT", "ST"],
 	0: ["SQ", "HQ", "CQ", "DQ"],
 }
+## Sample cards left per seat (the player's own badge shows none).
+const SAMPLE_COUNTS: Array[int] = [27, 12, 5, 20]
 const HAND_CARD_H := 150.0
 const PLAY_CARD_H := 78.0
 
@@ -36,6 +38,14 @@ func _ready() -> void:
 
 
 func _build() -> void:
+	# Each badge says which seat it is (the badge scene's texts are one seat's). These nodes belong
+	# to the badge instances, not to table.tscn, so the editor never saves the sample texts.
+	var frame := get_parent()
+	for seat in 4:
+		var badge: Node = frame.get_node(NodePath("Seat%d" % seat))
+		badge.get_node(^"%SeatName").text = "SEAT_%d" % seat
+		badge.get_node(^"%Sub").text = "TEAM_US" if seat % 2 == 0 else "TEAM_THEM"
+		badge.get_node(^"%Count").text = str(SAMPLE_COUNTS[seat])
 	for i in SAMPLE_HAND.size():
 		_add_card("Hand%d" % i, SAMPLE_HAND[i])
 	for seat: int in SAMPLE_PLAYS:
