@@ -14,23 +14,25 @@ const STEP_SECONDS := 0.9
 
 var record := ""
 var controller: MatchController
-var layer: CardLayer
-var zone: PlayZone
-var history: HistoryPanel
-var badges: Array[SeatBadge] = []
-var open_hands: Array[OpenHand] = []
-var modal: Modal
-var slider: HSlider
+@onready var layer: CardLayer = %Cards
+@onready var zone: PlayZone = %PlayZone
+@onready var history: HistoryPanel = %History
+@onready var badges: Array[SeatBadge] = [%Seat0, %Seat1, %Seat2, %Seat3]
+## Every seat, the player's included, is an open hand in plain rank order: one layout, one card
+## size per hand, whatever position the replay seeks to.
+@onready var open_hands: Array[OpenHand] = [%OpenHand0, %OpenHand1, %OpenHand2, %OpenHand3]
+@onready var modal: Modal = %Modal
+@onready var slider: HSlider = %Seek
 var playing := false
 
-var _frame: Control
-var _top: HBoxContainer
-var _controls: HBoxContainer
-var _position_label: Label
-var _deal_label: Label
-var _play_button: Button
-var _speed: OptionButton
-var _error: Label
+@onready var _frame: Control = %Frame
+@onready var _top: HBoxContainer = %TopBar
+@onready var _controls: HBoxContainer = %Controls
+@onready var _position_label: Label = %PositionInfo
+@onready var _deal_label: Label = %DealInfo
+@onready var _play_button: Button = %PlayPause
+@onready var _speed: OptionButton = %Speed
+@onready var _error: Label = %Error
 var _elapsed := 0.0
 var _setting_slider := false
 var _level := 2
@@ -65,90 +67,22 @@ func _fail() -> void:
 	set_process(false)
 
 
+## Wires the nodes of replay_player.tscn (the layout is the scene's; _layout sizes the rows).
 func _build() -> void:
-	_frame = UiKit.safe_frame(self, 6)
-	_top = UiKit.hbox(14)
-	_frame.add_child(_top)
-	var back := UiKit.button("BACK", EventBus.screen_requested.emit.bind(&"replays"), 20, Vector2(110, 44))
-	back.name = "Back"
-	back.focus_mode = Control.FOCUS_NONE
-	_top.add_child(back)
-	_top.add_child(UiKit.label("REPLAYS_TITLE", 24, Color(0.98, 0.85, 0.45)))
-	_deal_label = UiKit.label("", 20)
-	_deal_label.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	_top.add_child(_deal_label)
-	_position_label = UiKit.label("", 20, Color(1.0, 0.9, 0.6))
-	_position_label.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	_top.add_child(_position_label)
-
-	for seat in 4:
-		var badge := SeatBadge.new(seat, false)
-		_frame.add_child(badge)
-		badges.append(badge)
-	zone = PlayZone.new()
-	zone.name = "PlayZone"
-	_frame.add_child(zone)
-	history = HistoryPanel.new()
-	_frame.add_child(history)
-	# Every seat, the player's included, is an open hand in plain rank order: one layout, one
-	# card size per hand, whatever position the replay seeks to.
-	for seat in 4:
-		var oh := OpenHand.new()
-		oh.name = "OpenHand%d" % seat
-		_frame.add_child(oh)
-		open_hands.append(oh)
-	layer = CardLayer.new()
-	layer.name = "Cards"
-	_frame.add_child(layer)
-	layer.set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
+	%Back.pressed.connect(EventBus.screen_requested.emit.bind(&"replays"))
 	layer.prewarm()
 	zone.layer = layer
 	for oh in open_hands:
 		oh.layer = layer
-
-	_controls = UiKit.hbox(10)
-	_controls.name = "Controls"
-	_controls.alignment = BoxContainer.ALIGNMENT_CENTER
-	_frame.add_child(_controls)
-	_control_button("|◀", seek.bind(0), "Start")
-	_control_button("BTN_STEP_BACK", step_back, "StepBack")
-	_play_button = _control_button("BTN_PLAY_PAUSE", toggle_play, "PlayPause")
-	_control_button("BTN_STEP_FORWARD", step_forward, "StepForward")
-	_control_button("▶|", func() -> void: seek(int(slider.max_value)), "End")
-	slider = HSlider.new()
-	slider.name = "Seek"
-	slider.custom_minimum_size = Vector2(220, 40)
-	slider.step = 1
-	slider.size_flags_horizontal = Control.SIZE_EXPAND_FILL
-	slider.focus_mode = Control.FOCUS_NONE
+	%Start.pressed.connect(seek.bind(0))
+	%StepBack.pressed.connect(step_back)
+	_play_button.pressed.connect(toggle_play)
+	%StepForward.pressed.connect(step_forward)
+	%End.pressed.connect(func() -> void: seek(int(slider.max_value)))
 	slider.value_changed.connect(func(v: float) -> void:
 		if not _setting_slider:
 			seek(int(v)))
-	_controls.add_child(slider)
-	_speed = UiKit.options(["×0.5", "×1", "×2", "×4"], 1, 18)
-	_speed.name = "Speed"
-	_speed.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	_speed.custom_minimum_size = Vector2(90, 44)
-	_speed.focus_mode = Control.FOCUS_NONE
-	_controls.add_child(_speed)
-	_control_button("BTN_AI_VIEW", show_ai_view, "AiView")
-
-	_error = UiKit.label("REPLAY_LOAD_FAILED", 26, Color(1, 0.7, 0.6))
-	_error.set_anchors_and_offsets_preset(Control.PRESET_CENTER)
-	_error.visible = false
-	_frame.add_child(_error)
-	modal = Modal.new()
-	add_child(modal)
-
-
-func _control_button(key: String, callback: Callable, node_name: String) -> Button:
-	var b := UiKit.button(key, callback, 18, Vector2(0, 44))
-	b.name = node_name
-	b.focus_mode = Control.FOCUS_NONE
-	if key.length() <= 2:
-		b.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	_controls.add_child(b)
-	return b
+	%AiView.pressed.connect(show_ai_view)
 
 
 func _layout() -> void:

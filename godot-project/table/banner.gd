@@ -12,17 +12,10 @@ var style: TableStyle = TableStyle.current()
 
 
 func _ready() -> void:
-	name = "Banner"
-	mouse_filter = Control.MOUSE_FILTER_IGNORE
-	horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
-	vertical_alignment = VERTICAL_ALIGNMENT_CENTER
-	auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
 	add_theme_font_size_override(&"font_size", style.banner_font_size)
 	add_theme_color_override(&"font_color", style.banner_color)
 	add_theme_constant_override(&"outline_size", style.banner_outline_size)
 	add_theme_color_override(&"font_outline_color", style.banner_outline_color)
-	modulate.a = 0.0
-	z_index = 500
 
 
 func _exit_tree() -> void:

@@ -7,34 +7,23 @@ extends PanelContainer
 ## Tribute and return lines come first, as notes. Collapsible (Settings history_open).
 
 var _rounds: Array[Dictionary] = []  # {number: int, entries: Array[[seat, text]]}
-var _box: VBoxContainer
-var _title: Label
+@onready var _box: VBoxContainer = %Lines
+@onready var _title: Label = %Title
 var _number := 0
-var _scroll: ScrollContainer
+@onready var _scroll: ScrollContainer = %Scroll
+
+
+## A history panel built from history_panel.tscn (for code that places it itself).
+static func create() -> HistoryPanel:
+	return load("res://table/history_panel.tscn").instantiate()
 
 
 func _ready() -> void:
-	name = "History"
-	mouse_filter = Control.MOUSE_FILTER_STOP
-	var col := VBoxContainer.new()
-	col.add_theme_constant_override(&"separation", 6)
-	add_child(col)
-	_title = UiKit.label("HISTORY_TITLE", 20, Color(0.98, 0.85, 0.45))
-	col.add_child(_title)
-	var scroll := ScrollContainer.new()
-	scroll.name = "Scroll"
-	scroll.size_flags_vertical = Control.SIZE_EXPAND_FILL
-	scroll.horizontal_scroll_mode = ScrollContainer.SCROLL_MODE_DISABLED
-	col.add_child(scroll)
-	_scroll = scroll
 	# New lines grow the scroll range: follow them to the bottom.
-	var bar := scroll.get_v_scroll_bar()
-	bar.changed.connect(func() -> void: scroll.scroll_vertical = int(bar.max_value))
-	_box = VBoxContainer.new()
-	_box.size_flags_horizontal = Control.SIZE_EXPAND_FILL
-	_box.add_theme_constant_override(&"separation", 2)
-	scroll.add_child(_box)
+	var bar := _scroll.get_v_scroll_bar()
+	bar.changed.connect(func() -> void: _scroll.scroll_vertical = int(bar.max_value))
 	Settings.changed.connect(_on_settings_changed)
+	_render()
 
 
 func clear() -> void:
@@ -112,7 +101,7 @@ static func _unbreakable(text: String) -> String:
 
 
 func _render() -> void:
-	if _box == null:
+	if _box == null:  # @onready: lines added before the panel is ready show from _ready
 		return
 	var rows := _rows()
 	while _box.get_child_count() > rows.size():

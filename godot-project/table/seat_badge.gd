@@ -11,7 +11,10 @@ const AUTO_PLAY_COLOR := Color(0.35, 0.8, 1.0)
 ## neighbours (the texts are clipped instead).
 const WIDTH := 212.0
 
-var seat := 0
+## Which seat (0 = the player, 1 east, 2 north partner, 3 west); set in the scene or by create().
+@export_range(0, 3) var seat := 0
+## Shows the card back with the count (off for the player's own badge and in replays).
+@export var with_back := true
 ## Cards left; -1 hides the count (the local player's own badge).
 var count := 27:
 	set(v):
@@ -39,92 +42,34 @@ var auto_play := false:
 var warn_at := 10
 var ai_level := 0
 
-var _name: Label
-var _sub: Label
-var _count: Label
-var _place: Label
-var _back: CardView
-var _bar: ProgressBar
+@onready var _name: Label = %SeatName
+@onready var _sub: Label = %Sub
+@onready var _count: Label = %Count
+@onready var _place: Label = %Place
+@onready var _back: CardView = %Back
+@onready var _bar: ProgressBar = %Bar
+@onready var _auto: Label = %AutoPlay
 var _style: StyleBoxFlat
-var _auto: Label
 var _blink: Tween
 var _deadline_ms := 0
 var _limit_ms := 0
 
 
-func _init(seat_index: int, with_back := true) -> void:
-	seat = seat_index
-	name = "Seat%d" % seat_index
-	mouse_filter = Control.MOUSE_FILTER_IGNORE
-	_style = StyleBoxFlat.new()
-	_style.bg_color = Color(0.03, 0.1, 0.07, 0.82)
-	_style.set_corner_radius_all(12)
-	_style.set_border_width_all(2)
-	_style.content_margin_left = 10
-	_style.content_margin_right = 10
-	_style.content_margin_top = 6
-	_style.content_margin_bottom = 6
-	add_theme_stylebox_override(&"panel", _style)
-	custom_minimum_size = Vector2(WIDTH, 0)
-	var row := HBoxContainer.new()
-	row.add_theme_constant_override(&"separation", 10)
-	add_child(row)
-	if with_back:
-		var back_box := Control.new()
-		back_box.custom_minimum_size = Vector2(44, 62)
-		row.add_child(back_box)
-		_back = CardView.new()
-		_back.face_up = false
-		_back.emblem = false  # the count is written where the emblem would be
-		_back.size = Vector2(44, 62)
-		back_box.add_child(_back)
-		_count = Label.new()
-		_count.add_theme_font_size_override(&"font_size", 26)
-		_count.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
-		_count.vertical_alignment = VERTICAL_ALIGNMENT_CENTER
-		_count.set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
-		_count.add_theme_constant_override(&"outline_size", 6)
-		_count.add_theme_color_override(&"font_outline_color", Color(0, 0, 0, 0.85))
-		back_box.add_child(_count)
-	var col := VBoxContainer.new()
-	col.add_theme_constant_override(&"separation", 0)
-	col.size_flags_horizontal = Control.SIZE_EXPAND_FILL
-	row.add_child(col)
-	_name = Label.new()
-	_name.clip_text = true
-	_name.text_overrun_behavior = TextServer.OVERRUN_TRIM_ELLIPSIS
-	_name.add_theme_font_size_override(&"font_size", 20)
-	col.add_child(_name)
-	_sub = Label.new()
-	_sub.clip_text = true
-	_sub.text_overrun_behavior = TextServer.OVERRUN_TRIM_ELLIPSIS
-	_sub.add_theme_font_size_override(&"font_size", 14)
-	_sub.add_theme_color_override(&"font_color", Color(0.85, 0.9, 0.85, 0.85))
-	col.add_child(_sub)
-	_auto = Label.new()
-	_auto.clip_text = true
-	_auto.text_overrun_behavior = TextServer.OVERRUN_TRIM_ELLIPSIS
-	_auto.name = "AutoPlay"
-	_auto.add_theme_font_size_override(&"font_size", 16)
-	_auto.add_theme_color_override(&"font_color", AUTO_PLAY_COLOR)
-	_auto.visible = false
-	col.add_child(_auto)
-	_place = Label.new()
-	_place.clip_text = true
-	_place.text_overrun_behavior = TextServer.OVERRUN_TRIM_ELLIPSIS
-	_place.add_theme_font_size_override(&"font_size", 18)
-	_place.add_theme_color_override(&"font_color", Color(1.0, 0.85, 0.35))
-	col.add_child(_place)
-	_bar = ProgressBar.new()
-	_bar.show_percentage = false
-	_bar.custom_minimum_size = Vector2(0, 6)
-	_bar.max_value = 1.0
-	_bar.visible = false
-	col.add_child(_bar)
-	set_process(false)
+## A badge for `seat_index` built from seat_badge.tscn (for code that places badges itself).
+static func create(seat_index: int, back := true) -> SeatBadge:
+	var badge: SeatBadge = load("res://table/seat_badge.tscn").instantiate()
+	badge.seat = seat_index
+	badge.with_back = back
+	return badge
 
 
 func _ready() -> void:
+	name = "Seat%d" % seat
+	# Each badge recolours its own border: a private copy of the scene's panel style.
+	_style = (get_theme_stylebox(&"panel") as StyleBoxFlat).duplicate()
+	add_theme_stylebox_override(&"panel", _style)
+	%BackBox.visible = with_back
+	set_process(false)
 	_update()
 	_update_blink()
 
@@ -147,7 +92,7 @@ func _process(_delta: float) -> void:
 
 ## The point cards fly from/to for this seat (global).
 func card_anchor() -> Vector2:
-	if _back != null and _back.is_inside_tree():
+	if with_back and _back.is_inside_tree():
 		return _back.get_global_rect().get_center()
 	return get_global_rect().get_center()
 
@@ -158,7 +103,7 @@ func _notification(what: int) -> void:
 
 
 func _update() -> void:
-	if _name == null:
+	if _name == null:  # @onready: the setters may run before _ready, which calls _update() itself
 		return
 	_name.text = tr("SEAT_%d" % seat)
 	var team := tr("TEAM_US") if seat % 2 == 0 else tr("TEAM_THEM")
@@ -172,7 +117,7 @@ func _update() -> void:
 	_auto.text = tr("AUTO_PLAY_LABEL")
 	_auto.visible = auto_play
 	_place.visible = place > 0
-	if _count != null:
+	if with_back:
 		_count.text = str(count) if count >= 0 else ""
 		_count.add_theme_color_override(&"font_color", WARN_COLOR if count >= 0 and count <= warn_at else Color.WHITE)
 		_back.modulate.a = 0.35 if count == 0 else 1.0
@@ -200,7 +145,7 @@ func _set_blink(alpha: float) -> void:
 
 
 func _update_style() -> void:
-	if _style == null:
+	if _style == null:  # set in _ready
 		return
 	if auto_play:
 		_style.set_border_width_all(4)

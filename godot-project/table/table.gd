@@ -37,45 +37,47 @@ var config: MatchConfig
 var pacing: PacingProfile = preload("res://resources/style/pacing_default.tres")
 var mode: StringName = &"training"
 var controller: MatchController
-var events: TableEvents
-var pause_menu: PauseMenu
+@onready var events: TableEvents = %Events
+@onready var pause_menu: PauseMenu = %PauseMenu
 
-var layer: CardLayer
-var hand: HandView
-var zone: PlayZone
-var history: HistoryPanel
-var banner: Banner
-var modal: Modal
-var training: Node  # TrainingTools
+@onready var layer: CardLayer = %Cards
+@onready var hand: HandView = %Hand
+@onready var zone: PlayZone = %PlayZone
+@onready var history: HistoryPanel = %History
+@onready var banner: Banner = %Banner
+@onready var modal: Modal = %Modal
+@onready var training: Node = %Training  # TrainingTools
 ## The coach of the guided first deal (null otherwise).
 var guide: GuidedDeal
-var tribute_panel: TributePanel
-var badges: Array[SeatBadge] = []
-var pass_button: Button
-var hint_button: Button
-var play_button: Button
-var sort_button: Button
-var readings_box: HBoxContainer
-var history_button: Button
-var heat_button: Button  # training only
+@onready var tribute_panel: TributePanel = %TributeInfo
+@onready var badges: Array[SeatBadge] = [%Seat0, %Seat1, %Seat2, %Seat3]
+@onready var pass_button: Button = %ActionBar.get_node(^"PassButton")
+@onready var hint_button: Button = %ActionBar.get_node(^"HintButton")
+@onready var play_button: Button = %ActionBar.get_node(^"PlayButton")
+@onready var sort_button: Button = %ActionBar.get_node(^"SortButton")
+@onready var readings_box: HBoxContainer = %Readings
+@onready var history_button: Button = %HistoryButton
+## Training only: removed in a full match.
+@onready var heat_button: Button = %HeatButton
 ## Auto-play (托管) toggle: the AI plays the player's seat while it is down.
-var auto_button: Button
+## Removed when every seat is an AI.
+@onready var auto_button: Button = %AutoPlayButton
 ## The card counter (记牌器); hidden when the config turns it off.
-var counter_view: CardCounterView
+@onready var counter_view: CardCounterView = %CardCounter
 ## Nodes placed by TableLayout.
-var frame: Control
-var top_bar: HBoxContainer
-var action_bar: HBoxContainer
-var my_countdown: ProgressBar
+@onready var frame: Control = %Frame
+@onready var top_bar: HBoxContainer = %TopBar
+@onready var action_bar: HBoxContainer = %ActionBar
+@onready var my_countdown: ProgressBar = %MyCountdown
 ## The player's turn clock: the bar and the seconds left (red, with a tick, in the last seconds).
-var clock: HBoxContainer
-var clock_label: Label
+@onready var clock: HBoxContainer = %TurnClock
+@onready var clock_label: Label = %Seconds
 ## The right-hand column: history, the hint's "why" panel, the AI debug overlay.
-var sidebar: VBoxContainer
-var status: Label
-var toast_label: Label
+@onready var sidebar: VBoxContainer = %Sidebar
+@onready var status: Label = %Status
+@onready var toast_label: Label = %Toast
 ## A face-down card that flies for tributes the player may not see.
-var flying_back: CardView
+@onready var flying_back: CardView = %FlyingBack
 ## The area between the top bar, the action bar and the history (set by TableLayout).
 var middle := Rect2()
 ## The row the status line, banners, toasts and readings share (set by TableLayout).
@@ -101,9 +103,9 @@ var last_record := ""
 var table_play := {}
 var table_play_seat := -1
 
-var _level_label: Label
-var _deal_label: Label
-var _mode_label: Label
+@onready var _level_label: Label = %Levels
+@onready var _deal_label: Label = %DealInfo
+@onready var _mode_label: Label = %ModeLabel
 var _turn_deadline_ms := 0
 var _turn_limit_ms := 0
 var _toast_tween: Tween
@@ -156,105 +158,42 @@ func _exit_tree() -> void:
 
 # --- building ------------------------------------------------------------------------------------
 
+## Wires the nodes of table.tscn (the layout is the scene's; TableLayout sizes the bands).
 func _build() -> void:
-	frame = UiKit.safe_frame(self, 6)
 	frame.resized.connect(_layout)
-	events = TableEvents.new()
-	events.name = "Events"
 	events.table = self
-	add_child(events)
-	pause_menu = PauseMenu.new()
-	pause_menu.name = "PauseMenu"
 	pause_menu.table = self
-	add_child(pause_menu)
-
-	top_bar = UiKit.hbox(14)
-	top_bar.name = "TopBar"
-	frame.add_child(top_bar)
-	var menu := UiKit.button("≡", pause_menu.open, 24, Vector2(56, 44))
-	menu.name = "MenuButton"
-	menu.focus_mode = Control.FOCUS_NONE
-	menu.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	top_bar.add_child(menu)
-	_level_label = UiKit.label("", 20)
-	_level_label.name = "Levels"
-	_level_label.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	top_bar.add_child(_level_label)
-	_deal_label = UiKit.label("", 20, Color(1.0, 0.88, 0.55))
-	_deal_label.name = "DealInfo"
-	_deal_label.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	top_bar.add_child(_deal_label)
-	var spacer := Control.new()
-	spacer.size_flags_horizontal = Control.SIZE_EXPAND_FILL
-	spacer.mouse_filter = Control.MOUSE_FILTER_IGNORE
-	top_bar.add_child(spacer)
-	_mode_label = UiKit.label("MODE_TRAINING" if mode == &"training" else "MODE_MATCH", 18, Color(0.8, 0.95, 0.85))
-	top_bar.add_child(_mode_label)
+	%MenuButton.pressed.connect(pause_menu.open)
+	_mode_label.text = "MODE_TRAINING" if mode == &"training" else "MODE_MATCH"
 	if mode == &"training":
-		heat_button = UiKit.button("BTN_HEAT_MAP", func() -> void:
-			Settings.set_value(&"heat_map", heat_button.button_pressed), 18, Vector2(0, 44))
-		heat_button.name = "HeatButton"
-		heat_button.focus_mode = Control.FOCUS_NONE
-		heat_button.toggle_mode = true
 		heat_button.button_pressed = Settings.get_value(&"heat_map")
-		top_bar.add_child(heat_button)
+		heat_button.pressed.connect(func() -> void: Settings.set_value(&"heat_map", heat_button.button_pressed))
+	else:
+		heat_button.free()
+		heat_button = null
 	if not config.all_ai:
-		auto_button = UiKit.button("BTN_AUTO_PLAY", func() -> void:
+		auto_button.pressed.connect(func() -> void:
 			var code := controller.set_auto_play(auto_button.button_pressed)
 			if code != 0:
 				auto_button.set_pressed_no_signal(auto_play)
-				show_error(code), 18, Vector2(0, 44))
-		auto_button.name = "AutoPlayButton"
-		auto_button.focus_mode = Control.FOCUS_NONE
-		auto_button.toggle_mode = true
-		top_bar.add_child(auto_button)
-	history_button = UiKit.button("HISTORY_TITLE", _toggle_history, 18, Vector2(0, 44))
-	history_button.name = "HistoryButton"
-	history_button.focus_mode = Control.FOCUS_NONE
-	history_button.toggle_mode = true
+				show_error(code))
+	else:
+		auto_button.free()
+		auto_button = null
 	history_button.button_pressed = Settings.get_value(&"history_open")
-	top_bar.add_child(history_button)
+	history_button.pressed.connect(_toggle_history)
 
-	for seat in 4:
-		var badge := SeatBadge.new(seat, seat != 0)
-		frame.add_child(badge)
-		badges.append(badge)
+	for badge in badges:
 		# A badge that grows (a place, auto-play) moves its row: lay out again.
 		badge.minimum_size_changed.connect(_layout_later)
 	for seat in range(1, 4):
 		badges[seat].ai_level = config.ai_levels[seat - 1]
 
-	zone = PlayZone.new()
-	zone.name = "PlayZone"
 	zone.pacing = pacing
-	frame.add_child(zone)
-
-	counter_view = CardCounterView.new()
 	counter_view.visible = config.uses_card_counter() and not config.all_ai
-	frame.add_child(counter_view)
 	became_idle.connect(update_counter)
-
-	sidebar = VBoxContainer.new()
-	sidebar.name = "Sidebar"
-	sidebar.mouse_filter = Control.MOUSE_FILTER_IGNORE
-	sidebar.add_theme_constant_override(&"separation", 8)
-	frame.add_child(sidebar)
-	history = HistoryPanel.new()
-	history.size_flags_vertical = Control.SIZE_EXPAND_FILL
-	sidebar.add_child(history)
 	history.visible = Settings.get_value(&"history_open")
 
-	tribute_panel = TributePanel.new()
-	frame.add_child(tribute_panel)
-
-	hand = HandView.new()
-	hand.name = "Hand"
-	frame.add_child(hand)
-
-	layer = CardLayer.new()
-	layer.name = "Cards"
-	frame.add_child(layer)
-	layer.set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
 	layer.prewarm()
 	hand.layer = layer
 	zone.layer = layer
@@ -263,109 +202,30 @@ func _build() -> void:
 	hand.play_requested.connect(_on_play_pressed)
 	hand.grouping_requested.connect(_on_grouping_requested)
 
-	flying_back = CardView.new()
-	flying_back.name = "FlyingBack"
-	flying_back.face_up = false
-	flying_back.visible = false
-	flying_back.z_index = 450
-	frame.add_child(flying_back)
+	pass_button.pressed.connect(_on_pass_pressed)
+	hint_button.pressed.connect(_on_hint_pressed)
+	play_button.pressed.connect(_on_play_pressed)
+	sort_button.pressed.connect(_on_sort_pressed)
 
-	action_bar = UiKit.hbox(12)
-	action_bar.name = "ActionBar"
-	action_bar.alignment = BoxContainer.ALIGNMENT_CENTER
-	frame.add_child(action_bar)
-	pass_button = _action_button("BTN_PASS", _on_pass_pressed, "PassButton")
-	hint_button = _action_button("BTN_HINT", _on_hint_pressed, "HintButton")
-	play_button = _action_button("BTN_PLAY", _on_play_pressed, "PlayButton")
-	sort_button = _action_button("BTN_SORT", _on_sort_pressed, "SortButton")
-
-	readings_box = UiKit.hbox(8)
-	readings_box.name = "Readings"
-	frame.add_child(readings_box)
-
-	clock = UiKit.hbox(8)
-	clock.name = "TurnClock"
-	clock.mouse_filter = Control.MOUSE_FILTER_IGNORE
-	clock.visible = false
-	frame.add_child(clock)
-	my_countdown = ProgressBar.new()
-	my_countdown.name = "MyCountdown"
-	my_countdown.show_percentage = false
-	my_countdown.max_value = 1.0
-	my_countdown.custom_minimum_size = Vector2(130, 10)
-	my_countdown.size_flags_vertical = Control.SIZE_SHRINK_CENTER
-	my_countdown.visible = false
 	my_countdown.visibility_changed.connect(func() -> void: clock.visible = my_countdown.visible)
-	clock.add_child(my_countdown)
-	clock_label = UiKit.label("", 22, Color(1, 1, 0.85))
-	clock_label.name = "Seconds"
-	clock_label.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	clock_label.custom_minimum_size = Vector2(64, 0)
-	clock_label.add_theme_constant_override(&"outline_size", 5)
-	clock_label.add_theme_color_override(&"font_outline_color", Color(0, 0, 0, 0.8))
-	clock.add_child(clock_label)
 
-	status = UiKit.label("", 20, Color(1, 1, 0.85))
-	status.name = "Status"
-	status.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	status.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
-	status.mouse_filter = Control.MOUSE_FILTER_IGNORE
-	frame.add_child(status)
-
-	training = TrainingTools.new()
-	training.name = "Training"
 	training.table = self
-	frame.add_child(training)
+	training.setup()
 
 	if config.guided:
 		guide = GuidedDeal.new()
 		guide.table = self
 		add_child(guide)
-	banner = Banner.new()
+		move_child(guide, modal.get_index())  # under the modal, as before
 	banner.announced.connect(dismiss_toast)
-	frame.add_child(banner)
-	toast_label = UiKit.label("", 22, Color(1, 0.95, 0.85))
-	# A dark plate with an amber edge: a message that matters (an illegal play, a timeout) must
-	# stand out from the felt, not fade into it.
-	var plate := StyleBoxFlat.new()
-	plate.bg_color = Color(0.05, 0.04, 0.02, 0.88)
-	plate.border_color = Color(1.0, 0.7, 0.3)
-	plate.set_border_width_all(2)
-	plate.set_corner_radius_all(10)
-	plate.content_margin_left = 16
-	plate.content_margin_right = 16
-	toast_label.add_theme_stylebox_override(&"normal", plate)
-	toast_label.name = "Toast"
-	toast_label.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	toast_label.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
-	toast_label.vertical_alignment = VERTICAL_ALIGNMENT_CENTER
-	toast_label.clip_text = true
-	toast_label.text_overrun_behavior = TextServer.OVERRUN_TRIM_ELLIPSIS
-	toast_label.add_theme_constant_override(&"outline_size", 6)
-	toast_label.add_theme_color_override(&"font_outline_color", Color(0, 0, 0, 0.8))
-	toast_label.mouse_filter = Control.MOUSE_FILTER_IGNORE
-	toast_label.modulate.a = 0.0
-	toast_label.z_index = 550
-	frame.add_child(toast_label)
-
-	modal = Modal.new()
-	add_child(modal)
 	refresh_controls()
 	update_top_bar()
-
-
-func _action_button(key: String, callback: Callable, node_name: String) -> Button:
-	var b := UiKit.button(key, callback, 22, Vector2(128, 52))
-	b.name = node_name
-	b.focus_mode = Control.FOCUS_NONE  # Space/Enter are table shortcuts, not "press the focused button"
-	action_bar.add_child(b)
-	return b
 
 
 # --- layout --------------------------------------------------------------------------------------
 
 func _layout() -> void:
-	if frame != null:
+	if frame != null:  # @onready: null only before _ready (a resize while entering the tree)
 		TableLayout.apply(self)
 
 
@@ -485,7 +345,7 @@ func update_counter() -> void:
 
 
 func refresh_controls() -> void:
-	if pass_button == null:
+	if pass_button == null:  # @onready: null only before _ready
 		return
 	var idle := not events.busy() and not modal.is_open()
 	var acting := idle and not spectator and duty != &"" and not match_over

@@ -365,32 +365,10 @@ func _on_deal_ended(e: Dictionary) -> void:
 	await table.modal.closed
 
 
-## "West still held:" and the cards, small and face up (own views: the modal frees them).
+## "West still held:" and the cards (table/cards_left_row.tscn).
 func cards_left_row(seat: int, ids: PackedInt32Array) -> Control:
-	var row := UiKit.hbox(10)
-	row.name = "CardsLeft%d" % seat
-	row.alignment = BoxContainer.ALIGNMENT_CENTER
-	var who := UiKit.label(tr("CARDS_LEFT_FMT").format({seat = Wording.seat_name(seat, table.local_seat, table.spectator)}), 20)
-	who.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	row.add_child(who)
-	var sorted := Cards.sorted(ids, table.level)
-	var h := 58.0
-	var w := h / CardView.ASPECT
-	var step := w * 0.42
-	var box := Control.new()
-	box.name = "Cards"
-	box.custom_minimum_size = Vector2(w + step * (sorted.size() - 1), h)
-	box.mouse_filter = Control.MOUSE_FILTER_IGNORE
-	for i in sorted.size():
-		var v := CardView.new()
-		v.card_id = sorted[i]
-		v.level = table.level
-		v.face_up = true
-		v.size = Vector2(w, h)
-		v.position = Vector2(step * i, 0)
-		box.add_child(v)
-	row.add_child(box)
-	return row
+	var who := tr("CARDS_LEFT_FMT").format({seat = Wording.seat_name(seat, table.local_seat, table.spectator)})
+	return CardsLeftRow.create(seat, who, ids, table.level)
 
 
 func _on_surrender(_e: Dictionary) -> void:
@@ -510,7 +488,5 @@ func _shake_to(offset: Vector2) -> void:
 
 ## Where the frame sits when the table is still: its SafeArea's left and top margins.
 func frame_rest_position() -> Vector2:
-	var safe := table.frame.get_parent() as MarginContainer
-	if safe == null:
-		return Vector2.ZERO
+	var safe: MarginContainer = table.frame.get_parent()
 	return Vector2(safe.get_theme_constant(&"margin_left"), safe.get_theme_constant(&"margin_top"))

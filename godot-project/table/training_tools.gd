@@ -8,60 +8,28 @@ extends Control
 
 var table: Control  # table.gd
 
-var _why: PanelContainer
-var _why_label: Label
-var _debug: PanelContainer
-var _debug_label: Label
+# The why panel and the debug overlay live in the table's sidebar (table.tscn), under the
+# history, so they never cover a seat or a play.
+@onready var _why: PanelContainer = %WhyPanel
+@onready var _why_label: Label = %WhyText
+@onready var _debug: PanelContainer = %AiDebug
+@onready var _debug_label: Label = %DebugText
 var _hints: Array = []
 var _hint_index := -1
 var _info := {}
 var _info_for := PackedInt32Array()
 var _debug_lines: PackedStringArray = []
 ## What the heat map's colours mean (in the sidebar while the heat map is on).
-var heat_legend: GridContainer
+@onready var heat_legend: GridContainer = %HeatLegend
 
 const LEGEND_KEYS := {"bomb": "HEAT_LEGEND_BOMB", "straight": "HEAT_LEGEND_STRAIGHT", "wild": "HEAT_LEGEND_WILD",
 	"danger": "HEAT_LEGEND_DANGER"}
 
 
-func _ready() -> void:
-	name = "Training"
-	mouse_filter = Control.MOUSE_FILTER_IGNORE
-	set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
-	_why = PanelContainer.new()
-	_why.name = "WhyPanel"
-	_why.mouse_filter = Control.MOUSE_FILTER_IGNORE
-	_why_label = UiKit.label("", 18)
-	_why_label.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	_why_label.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
-	_why.add_child(_why_label)
-	_why.visible = false
-	# The why panel and the debug overlay live in the table's sidebar, under the history, so
-	# they never cover a seat or a play.
-	var sidebar: Control = table.sidebar
-	sidebar.add_child(_why)
-	_debug = PanelContainer.new()
-	_debug.name = "AiDebug"
-	_debug.mouse_filter = Control.MOUSE_FILTER_IGNORE
-	_debug.size_flags_vertical = Control.SIZE_EXPAND_FILL
-	var scroll := ScrollContainer.new()
-	scroll.horizontal_scroll_mode = ScrollContainer.SCROLL_MODE_DISABLED
-	scroll.mouse_filter = Control.MOUSE_FILTER_IGNORE
-	_debug.add_child(scroll)
-	_debug_label = UiKit.label("", 14, Color(0.8, 1.0, 0.85))
-	_debug_label.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	_debug_label.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
-	_debug_label.size_flags_horizontal = Control.SIZE_EXPAND_FILL
-	_debug_label.size_flags_vertical = Control.SIZE_SHRINK_END
-	scroll.add_child(_debug_label)
-	_debug.visible = false
-	sidebar.add_child(_debug)
+## Connects to the hand and fills the heat legend (the table calls it once `table` is set).
+func setup() -> void:
 	table.hand.hint_dismissed.connect(_on_hint_dismissed)
-	heat_legend = GridContainer.new()
-	heat_legend.name = "HeatLegend"
-	heat_legend.columns = 4
-	heat_legend.mouse_filter = Control.MOUSE_FILTER_IGNORE
-	heat_legend.add_theme_constant_override(&"h_separation", 6)
+	# One swatch and caption per heat colour: the palette is the table's HEAT_COLORS.
 	var palette: Dictionary = table.HEAT_COLORS
 	for cat: String in palette:
 		var swatch := ColorRect.new()
@@ -71,9 +39,6 @@ func _ready() -> void:
 		swatch.mouse_filter = Control.MOUSE_FILTER_IGNORE
 		heat_legend.add_child(swatch)
 		heat_legend.add_child(UiKit.label(LEGEND_KEYS.get(cat, cat), 14))
-	heat_legend.visible = false
-	sidebar.add_child(heat_legend)
-	sidebar.move_child(heat_legend, 0)
 
 
 ## The sidebar is `width` wide. Its labels wrap to the width the sidebar gives them; a minimum

@@ -7,34 +7,11 @@ extends PanelContainer
 const MAX_FONT := 18
 const MIN_FONT := 12
 
-var _columns: BoxContainer
-var _tribute: VBoxContainer
-var _return: VBoxContainer
+@onready var _columns: BoxContainer = %Columns
+@onready var _tribute: VBoxContainer = %TributeLines
+@onready var _return: VBoxContainer = %ReturnLines
 ## The box the panel must stay inside (set by TableLayout.fit).
 var _box := Rect2()
-
-
-func _init() -> void:
-	name = "TributeInfo"
-	mouse_filter = Control.MOUSE_FILTER_IGNORE
-	var style := StyleBoxFlat.new()
-	style.bg_color = Color(0.02, 0.08, 0.05, 0.85)
-	style.set_corner_radius_all(10)
-	style.content_margin_left = 12
-	style.content_margin_right = 12
-	style.content_margin_top = 4
-	style.content_margin_bottom = 4
-	add_theme_stylebox_override(&"panel", style)
-	_columns = BoxContainer.new()
-	_columns.add_theme_constant_override(&"separation", 18)
-	add_child(_columns)
-	# Never past its box: what cannot fit even stacked at the smallest font is cut, not spilled.
-	clip_contents = true
-	_tribute = UiKit.vbox(0)
-	_return = UiKit.vbox(0)
-	_columns.add_child(_tribute)
-	_columns.add_child(_return)
-	visible = false
 
 
 ## Adds a line to the tribute column (or the return column with `is_return`).

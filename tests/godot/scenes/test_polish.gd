@@ -66,7 +66,7 @@ func test_the_menu_language_list_offers_system() -> void:
 
 
 func test_the_seat_badges_card_back_leaves_the_count_readable() -> void:
-	var badge := SeatBadge.new(1)
+	var badge := SeatBadge.create(1)
 	add_child(badge)
 	await frames(1)
 	var backs := badge.find_children("*", "CardView", true, false)

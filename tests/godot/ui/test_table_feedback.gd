@@ -185,7 +185,7 @@ func test_history_keeps_the_newest_line_in_view_and_ranges_whole() -> void:
 	var holder := Control.new()
 	holder.size = Vector2(240, 260)
 	add_child(holder)
-	var history := HistoryPanel.new()
+	var history := HistoryPanel.create()
 	holder.add_child(history)
 	history.position = Vector2.ZERO
 	history.size = Vector2(240, 260)
