@@ -13,7 +13,6 @@ use guandan_proto::{ClientMsg, PROTOCOL_VERSION, ServerMsg};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
-use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -44,6 +43,10 @@ pub struct SwarmArgs {
     /// Give up on a room after this many seconds.
     #[arg(long, default_value_t = 1800)]
     pub timeout_s: u64,
+    /// Each client waits this long (ms) after its prompt before sending its intent, like a
+    /// player deciding (0: at once, a closed loop where the round trip is bounded by throughput).
+    #[arg(long, default_value_t = 0)]
+    pub think_ms: u64,
     /// The server's process id (same machine): its peak resident memory is reported.
     #[arg(long)]
     pub server_pid: Option<u32>,
@@ -65,16 +68,41 @@ struct Totals {
     failures: AtomicU64,
 }
 
-/// What one client saw.
+/// What one client saw. Compact (thousands of clients share the machine with the server):
+/// indexed by action seq, hashes kept as their first 64 bits.
 #[derive(Default)]
 struct Seen {
-    /// action_seq → state hash, for every applied message.
-    hashes: BTreeMap<u64, String>,
-    /// How often each action was announced to this client.
-    counts: BTreeMap<u64, u32>,
+    /// By action_seq: the state hash's first 64 bits, for every applied or state message.
+    hashes: Vec<Option<u64>>,
+    /// By action seq: how often the action was announced to this client.
+    counts: Vec<u8>,
     rtts_us: Vec<u64>,
     errors: u64,
     reconnects: u64,
+}
+
+/// The first 64 bits of a hex state hash (`None` if it is not hex).
+fn hash_key(h: &str) -> Option<u64> {
+    h.get(..16).and_then(|p| u64::from_str_radix(p, 16).ok())
+}
+
+impl Seen {
+    fn hash(&mut self, seq: u64, h: &str) {
+        let i = seq as usize;
+        if self.hashes.len() <= i {
+            self.hashes.resize(i + 1, None);
+        }
+        // An unparsable hash is kept as a value no replay gives (a desync).
+        self.hashes[i] = Some(hash_key(h).unwrap_or(u64::MAX));
+    }
+
+    fn count(&mut self, seq: u64) {
+        let i = seq as usize;
+        if self.counts.len() <= i {
+            self.counts.resize(i + 1, 0);
+        }
+        self.counts[i] = self.counts[i].saturating_add(1);
+    }
 }
 
 pub fn run(args: SwarmArgs) -> Result<(), String> {
@@ -326,9 +354,9 @@ async fn room(
     for (s, ws) in socks.into_iter().enumerate() {
         let (id, token) = creds[s].clone();
         let seed = args.seed ^ ((i as u64) << 8) ^ s as u64;
-        let (drop_rate, code) = (args.drop_rate, code.clone());
-        let seat = s as u8;
-        players.push(tokio::spawn(async move { play(addr, ws, seat, id, token, code, level, drop_rate, seed).await }));
+        let how = Client { level, drop_rate: args.drop_rate, think: Duration::from_millis(args.think_ms), seed };
+        let (code, seat) = (code.clone(), s as u8);
+        players.push(tokio::spawn(async move { play(addr, ws, seat, id, token, code, how).await }));
     }
     let mut watchers = Vec::new();
     for mut ws in spectators {
@@ -374,14 +402,15 @@ async fn room(
     let n = log.actions.len() as u64;
     totals.actions.fetch_add(n, Relaxed);
     let mut rtts = Vec::new();
+    let hashes: Vec<Option<u64>> = hashes.iter().map(|h| hash_key(h)).collect();
     for s in seen {
-        for (seq, h) in &s.hashes {
-            if hashes.get(*seq as usize) != Some(h) {
+        for (seq, h) in s.hashes.iter().enumerate() {
+            if h.is_some() && hashes.get(seq) != Some(h) {
                 totals.desyncs.fetch_add(1, Relaxed);
             }
         }
         for seq in 1..=n {
-            match s.counts.get(&seq).copied().unwrap_or(0) {
+            match s.counts.get(seq as usize).copied().unwrap_or(0) {
                 0 => totals.lost.fetch_add(1, Relaxed),
                 1 => 0,
                 k => totals.duplicated.fetch_add(u64::from(k - 1), Relaxed),
@@ -394,8 +423,15 @@ async fn room(
     Ok(rtts)
 }
 
+/// How a seat's client plays.
+struct Client {
+    level: AiLevel,
+    drop_rate: f64,
+    think: Duration,
+    seed: u64,
+}
+
 /// One seat's client until the match is stored: acts on prompts, heartbeats, drops and rejoins.
-#[allow(clippy::too_many_arguments)]
 async fn play(
     addr: SocketAddr,
     mut ws: Ws,
@@ -403,10 +439,9 @@ async fn play(
     id: String,
     token: String,
     code: String,
-    level: AiLevel,
-    drop_rate: f64,
-    seed: u64,
+    how: Client,
 ) -> Result<(Seen, u32), String> {
+    let Client { level, drop_rate, think, seed } = how;
     let mut agent = make_agent(&AiProfile::level(level));
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut seen = Seen::default();
@@ -415,9 +450,22 @@ async fn play(
     let mut sent: Option<(u64, Instant)> = None;
     let mut beat = Instant::now();
     let mut quiet = 0;
+    // A prompt being thought about: (when to answer, the view).
+    let mut thinking: Option<(Instant, guandan_proto::TableView)> = None;
     loop {
-        let m = match tokio::time::timeout(Duration::from_secs(4), recv(&mut ws)).await {
+        let wait =
+            thinking.as_ref().map_or(Duration::from_secs(4), |(at, _)| at.saturating_duration_since(Instant::now()));
+        let m = match tokio::time::timeout(wait, recv(&mut ws)).await {
             Ok(m) => m?,
+            Err(_) if thinking.is_some() => {
+                if let Some((_, view)) = thinking.take() {
+                    nonce += 1;
+                    let d = agent.decide(&view.to_player_view(), &mut rng, &Budget::unlimited());
+                    send(&mut ws, &ClientMsg::Intent { seq: view.seq, nonce, action: d.action }).await?;
+                    sent = Some((view.seq, Instant::now()));
+                }
+                continue;
+            }
             Err(_) => {
                 // Quiet table (others thinking, or a reconnect in progress): stay alive.
                 send(&mut ws, &ClientMsg::Heartbeat).await?;
@@ -434,9 +482,9 @@ async fn play(
         match m {
             ServerMsg::Applied { action_seq, actions, state_hash, prompt: p, seat: actor, .. } => {
                 for seq in action_seq - u64::from(actions) + 1..=action_seq {
-                    *seen.counts.entry(seq).or_default() += 1;
+                    seen.count(seq);
                 }
-                seen.hashes.insert(action_seq, state_hash);
+                seen.hash(action_seq, &state_hash);
                 last_seq = action_seq;
                 // Our own intent is confirmed by our own action (two payers act side by side).
                 if let Some((seq, at)) = sent
@@ -449,7 +497,7 @@ async fn play(
                 prompt = p;
             }
             ServerMsg::State { action_seq, state_hash, view } => {
-                seen.hashes.insert(action_seq, state_hash);
+                seen.hash(action_seq, &state_hash);
                 last_seq = action_seq;
                 if view.seat.is_some_and(|s| view.to_act.contains(&s)) {
                     prompt = Some(view);
@@ -478,10 +526,20 @@ async fn play(
             send(&mut ws, &ClientMsg::JoinRoom { code: code.clone(), last_action_seq: Some(last_seq) }).await?;
             seen.reconnects += 1;
             sent = None;
+            thinking = None;
             continue;
         }
         // One intent at a time: a prompt while ours is in flight is for the same duty.
-        if let Some(view) = prompt.filter(|_| sent.is_none()) {
+        let prompt = prompt.filter(|_| sent.is_none());
+        if !think.is_zero() {
+            // The newest prompt replaces one still being thought about (same duty, newer state).
+            if let Some(view) = prompt {
+                let at = thinking.as_ref().map_or_else(|| Instant::now() + think, |(at, _)| *at);
+                thinking = Some((at, view));
+            }
+            continue;
+        }
+        if let Some(view) = prompt {
             let d = agent.decide(&view.to_player_view(), &mut rng, &Budget::unlimited());
             nonce += 1;
             send(&mut ws, &ClientMsg::Intent { seq: view.seq, nonce, action: d.action }).await?;
