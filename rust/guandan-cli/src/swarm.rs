@@ -66,6 +66,9 @@ struct Totals {
     reconnects: AtomicU64,
     spectator_msgs: AtomicU64,
     failures: AtomicU64,
+    /// Round trips (µs) of every intent confirmed, finished room or not (a run cut short by
+    /// `--timeout-s` still measures them).
+    rtts_us: std::sync::Mutex<Vec<u64>>,
 }
 
 /// What one client saw. Compact (thousands of clients share the machine with the server):
@@ -76,7 +79,6 @@ struct Seen {
     hashes: Vec<Option<u64>>,
     /// By action seq: how often the action was announced to this client.
     counts: Vec<u8>,
-    rtts_us: Vec<u64>,
     errors: u64,
     reconnects: u64,
 }
@@ -150,20 +152,17 @@ async fn swarm(args: SwarmArgs, addr: SocketAddr, level: AiLevel) -> Result<(), 
             let deadline = Duration::from_secs(args.timeout_s);
             let res = tokio::time::timeout(deadline, room(addr, i, &args, level, &totals)).await;
             match res {
-                Ok(Ok(rtts)) => {
+                Ok(Ok(())) => {
                     totals.finished.fetch_add(1, Relaxed);
                     bar.inc(1);
-                    rtts
                 }
                 Ok(Err(e)) => {
                     totals.failures.fetch_add(1, Relaxed);
                     bar.suspend(|| eprintln!("room {i}: {e}"));
-                    Vec::new()
                 }
                 Err(_) => {
                     totals.failures.fetch_add(1, Relaxed);
                     bar.suspend(|| eprintln!("room {i}: not finished after {}s", args.timeout_s));
-                    Vec::new()
                 }
             }
         }));
@@ -172,10 +171,10 @@ async fn swarm(args: SwarmArgs, addr: SocketAddr, level: AiLevel) -> Result<(), 
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
-    let mut rtts: Vec<u64> = Vec::new();
     for t in tasks {
-        rtts.extend(t.await.unwrap_or_default());
+        let _ = t.await;
     }
+    let mut rtts: Vec<u64> = std::mem::take(&mut *totals.rtts_us.lock().unwrap_or_else(|e| e.into_inner()));
     bar.finish();
     if let Some(s) = sampler {
         s.abort();
@@ -314,8 +313,8 @@ async fn room(
     i: usize,
     args: &SwarmArgs,
     level: AiLevel,
-    totals: &Totals,
-) -> Result<Vec<u64>, String> {
+    totals: &Arc<Totals>,
+) -> Result<(), String> {
     let mut creds = Vec::new();
     for s in 0..4 {
         creds.push(register(addr, &format!("swarm{i}-{s}")).await?);
@@ -354,7 +353,13 @@ async fn room(
     for (s, ws) in socks.into_iter().enumerate() {
         let (id, token) = creds[s].clone();
         let seed = args.seed ^ ((i as u64) << 8) ^ s as u64;
-        let how = Client { level, drop_rate: args.drop_rate, think: Duration::from_millis(args.think_ms), seed };
+        let how = Client {
+            level,
+            drop_rate: args.drop_rate,
+            think: Duration::from_millis(args.think_ms),
+            seed,
+            totals: totals.clone(),
+        };
         let (code, seat) = (code.clone(), s as u8);
         players.push(tokio::spawn(async move { play(addr, ws, seat, id, token, code, how).await }));
     }
@@ -401,7 +406,6 @@ async fn room(
     }
     let n = log.actions.len() as u64;
     totals.actions.fetch_add(n, Relaxed);
-    let mut rtts = Vec::new();
     let hashes: Vec<Option<u64>> = hashes.iter().map(|h| hash_key(h)).collect();
     for s in seen {
         for (seq, h) in s.hashes.iter().enumerate() {
@@ -418,9 +422,8 @@ async fn room(
         }
         totals.errors.fetch_add(s.errors, Relaxed);
         totals.reconnects.fetch_add(s.reconnects, Relaxed);
-        rtts.extend(s.rtts_us);
     }
-    Ok(rtts)
+    Ok(())
 }
 
 /// How a seat's client plays.
@@ -429,6 +432,7 @@ struct Client {
     drop_rate: f64,
     think: Duration,
     seed: u64,
+    totals: Arc<Totals>,
 }
 
 /// One seat's client until the match is stored: acts on prompts, heartbeats, drops and rejoins.
@@ -441,7 +445,7 @@ async fn play(
     code: String,
     how: Client,
 ) -> Result<(Seen, u32), String> {
-    let Client { level, drop_rate, think, seed } = how;
+    let Client { level, drop_rate, think, seed, totals } = how;
     let mut agent = make_agent(&AiProfile::level(level));
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut seen = Seen::default();
@@ -491,7 +495,8 @@ async fn play(
                     && action_seq > seq
                     && actor == seat
                 {
-                    seen.rtts_us.push(at.elapsed().as_micros() as u64);
+                    let rtt = at.elapsed().as_micros() as u64;
+                    totals.rtts_us.lock().unwrap_or_else(|e| e.into_inner()).push(rtt);
                     sent = None;
                 }
                 prompt = p;
