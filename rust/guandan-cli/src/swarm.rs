@@ -284,6 +284,19 @@ async fn login(addr: SocketAddr, id: &str, token: &str) -> Result<Ws, String> {
     }
 }
 
+/// A reconnect: a player's client tries again when the server refused a late hello (on an
+/// overloaded machine the hello can miss the server's authentication deadline).
+async fn relogin(addr: SocketAddr, id: &str, token: &str) -> Result<Ws, String> {
+    let mut last = String::new();
+    for _ in 0..3 {
+        match login(addr, id, token).await {
+            Ok(ws) => return Ok(ws),
+            Err(e) => last = e,
+        }
+    }
+    Err(format!("reconnect failed 3 times: {last}"))
+}
+
 async fn register(addr: SocketAddr, name: &str) -> Result<(String, String), String> {
     let (status, body) = http(addr, "POST", "/v1/players", &format!(r#"{{"nickname":"{name}"}}"#)).await?;
     if status != 200 {
@@ -527,7 +540,7 @@ async fn play(
         // A drop: gone without a word, then back with the last action seq.
         if drop_rate > 0.0 && prompt.is_none() && (rng.next_u64() as f64 / u64::MAX as f64) < drop_rate {
             let _ = ws.close(None).await;
-            ws = login(addr, &id, &token).await?;
+            ws = relogin(addr, &id, &token).await?;
             send(&mut ws, &ClientMsg::JoinRoom { code: code.clone(), last_action_seq: Some(last_seq) }).await?;
             seen.reconnects += 1;
             sent = None;
