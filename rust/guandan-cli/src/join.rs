@@ -75,9 +75,15 @@ async fn join(addr: SocketAddr, args: &JoinArgs, level: AiLevel) -> Result<(), S
     .await?;
     swarm::send(&mut ws, &ClientMsg::Ready { ready: true }).await?;
     eprintln!("guandan join: seat {seat} of room {}", args.code);
-    let (seen, match_no) =
-        swarm::play(addr, ws, seat, id, token, args.code.clone(), level, 0.0, args.seed ^ u64::from(seat)).await?;
-    let (last_seq, last_hash) = seen.hashes.iter().next_back().map(|(s, h)| (*s, h.clone())).unwrap_or_default();
+    let how = swarm::Client {
+        level,
+        drop_rate: 0.0,
+        think: std::time::Duration::ZERO,
+        seed: args.seed ^ u64::from(seat),
+        totals: Default::default(),
+    };
+    let (seen, match_no) = swarm::play(addr, ws, seat, id, token, args.code.clone(), how).await?;
+    let (last_seq, last_hash) = seen.last.unwrap_or_default();
     let (status, body) = swarm::http(addr, "GET", &format!("/v1/matches/{}/{match_no}", args.code), "").await?;
     if status != 200 {
         return Err(format!("stored match: HTTP {status}"));

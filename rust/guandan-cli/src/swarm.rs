@@ -13,7 +13,6 @@ use guandan_proto::{ClientMsg, PROTOCOL_VERSION, ServerMsg};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
-use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -44,6 +43,10 @@ pub struct SwarmArgs {
     /// Give up on a room after this many seconds.
     #[arg(long, default_value_t = 1800)]
     pub timeout_s: u64,
+    /// Each client waits this long (ms) after its prompt before sending its intent, like a
+    /// player deciding (0: at once, a closed loop where the round trip is bounded by throughput).
+    #[arg(long, default_value_t = 0)]
+    pub think_ms: u64,
     /// The server's process id (same machine): its peak resident memory is reported.
     #[arg(long)]
     pub server_pid: Option<u32>,
@@ -53,7 +56,7 @@ pub struct SwarmArgs {
 }
 
 #[derive(Default)]
-struct Totals {
+pub(crate) struct Totals {
     finished: AtomicU64,
     actions: AtomicU64,
     desyncs: AtomicU64,
@@ -63,18 +66,50 @@ struct Totals {
     reconnects: AtomicU64,
     spectator_msgs: AtomicU64,
     failures: AtomicU64,
+    /// Round trips (µs) of every intent confirmed, finished room or not (a run cut short by
+    /// `--timeout-s` still measures them).
+    rtts_us: std::sync::Mutex<Vec<u64>>,
 }
 
-/// What one client saw.
+/// What one client saw. Compact (thousands of clients share the machine with the server):
+/// indexed by action seq, hashes kept as their first 64 bits.
 #[derive(Default)]
 pub(crate) struct Seen {
-    /// action_seq → state hash, for every applied message.
-    pub(crate) hashes: BTreeMap<u64, String>,
-    /// How often each action was announced to this client.
-    counts: BTreeMap<u64, u32>,
-    rtts_us: Vec<u64>,
+    /// By action_seq: the state hash's first 64 bits, for every applied or state message.
+    hashes: Vec<Option<u64>>,
+    /// The newest action seq seen and its whole state hash (`guandan join` prints it).
+    pub(crate) last: Option<(u64, String)>,
+    /// By action seq: how often the action was announced to this client.
+    counts: Vec<u8>,
     errors: u64,
     reconnects: u64,
+}
+
+/// The first 64 bits of a hex state hash (`None` if it is not hex).
+fn hash_key(h: &str) -> Option<u64> {
+    h.get(..16).and_then(|p| u64::from_str_radix(p, 16).ok())
+}
+
+impl Seen {
+    fn hash(&mut self, seq: u64, h: &str) {
+        let i = seq as usize;
+        if self.hashes.len() <= i {
+            self.hashes.resize(i + 1, None);
+        }
+        // An unparsable hash is kept as a value no replay gives (a desync).
+        self.hashes[i] = Some(hash_key(h).unwrap_or(u64::MAX));
+        if self.last.as_ref().is_none_or(|(s, _)| *s <= seq) {
+            self.last = Some((seq, h.to_owned()));
+        }
+    }
+
+    fn count(&mut self, seq: u64) {
+        let i = seq as usize;
+        if self.counts.len() <= i {
+            self.counts.resize(i + 1, 0);
+        }
+        self.counts[i] = self.counts[i].saturating_add(1);
+    }
 }
 
 pub fn run(args: SwarmArgs) -> Result<(), String> {
@@ -122,20 +157,17 @@ async fn swarm(args: SwarmArgs, addr: SocketAddr, level: AiLevel) -> Result<(), 
             let deadline = Duration::from_secs(args.timeout_s);
             let res = tokio::time::timeout(deadline, room(addr, i, &args, level, &totals)).await;
             match res {
-                Ok(Ok(rtts)) => {
+                Ok(Ok(())) => {
                     totals.finished.fetch_add(1, Relaxed);
                     bar.inc(1);
-                    rtts
                 }
                 Ok(Err(e)) => {
                     totals.failures.fetch_add(1, Relaxed);
                     bar.suspend(|| eprintln!("room {i}: {e}"));
-                    Vec::new()
                 }
                 Err(_) => {
                     totals.failures.fetch_add(1, Relaxed);
                     bar.suspend(|| eprintln!("room {i}: not finished after {}s", args.timeout_s));
-                    Vec::new()
                 }
             }
         }));
@@ -144,10 +176,10 @@ async fn swarm(args: SwarmArgs, addr: SocketAddr, level: AiLevel) -> Result<(), 
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
-    let mut rtts: Vec<u64> = Vec::new();
     for t in tasks {
-        rtts.extend(t.await.unwrap_or_default());
+        let _ = t.await;
     }
+    let mut rtts: Vec<u64> = std::mem::take(&mut *totals.rtts_us.lock().unwrap_or_else(|e| e.into_inner()));
     bar.finish();
     if let Some(s) = sampler {
         s.abort();
@@ -257,6 +289,19 @@ pub(crate) async fn login(addr: SocketAddr, id: &str, token: &str) -> Result<Ws,
     }
 }
 
+/// A reconnect: a player's client tries again when the server refused a late hello (on an
+/// overloaded machine the hello can miss the server's authentication deadline).
+async fn relogin(addr: SocketAddr, id: &str, token: &str) -> Result<Ws, String> {
+    let mut last = String::new();
+    for _ in 0..3 {
+        match login(addr, id, token).await {
+            Ok(ws) => return Ok(ws),
+            Err(e) => last = e,
+        }
+    }
+    Err(format!("reconnect failed 3 times: {last}"))
+}
+
 pub(crate) async fn register(addr: SocketAddr, name: &str) -> Result<(String, String), String> {
     let (status, body) = http(addr, "POST", "/v1/players", &format!(r#"{{"nickname":"{name}"}}"#)).await?;
     if status != 200 {
@@ -286,8 +331,8 @@ async fn room(
     i: usize,
     args: &SwarmArgs,
     level: AiLevel,
-    totals: &Totals,
-) -> Result<Vec<u64>, String> {
+    totals: &Arc<Totals>,
+) -> Result<(), String> {
     let mut creds = Vec::new();
     for s in 0..4 {
         creds.push(register(addr, &format!("swarm{i}-{s}")).await?);
@@ -326,9 +371,15 @@ async fn room(
     for (s, ws) in socks.into_iter().enumerate() {
         let (id, token) = creds[s].clone();
         let seed = args.seed ^ ((i as u64) << 8) ^ s as u64;
-        let (drop_rate, code) = (args.drop_rate, code.clone());
-        let seat = s as u8;
-        players.push(tokio::spawn(async move { play(addr, ws, seat, id, token, code, level, drop_rate, seed).await }));
+        let how = Client {
+            level,
+            drop_rate: args.drop_rate,
+            think: Duration::from_millis(args.think_ms),
+            seed,
+            totals: totals.clone(),
+        };
+        let (code, seat) = (code.clone(), s as u8);
+        players.push(tokio::spawn(async move { play(addr, ws, seat, id, token, code, how).await }));
     }
     let mut watchers = Vec::new();
     for mut ws in spectators {
@@ -373,15 +424,15 @@ async fn room(
     }
     let n = log.actions.len() as u64;
     totals.actions.fetch_add(n, Relaxed);
-    let mut rtts = Vec::new();
+    let hashes: Vec<Option<u64>> = hashes.iter().map(|h| hash_key(h)).collect();
     for s in seen {
-        for (seq, h) in &s.hashes {
-            if hashes.get(*seq as usize) != Some(h) {
+        for (seq, h) in s.hashes.iter().enumerate() {
+            if h.is_some() && hashes.get(seq) != Some(h) {
                 totals.desyncs.fetch_add(1, Relaxed);
             }
         }
         for seq in 1..=n {
-            match s.counts.get(&seq).copied().unwrap_or(0) {
+            match s.counts.get(seq as usize).copied().unwrap_or(0) {
                 0 => totals.lost.fetch_add(1, Relaxed),
                 1 => 0,
                 k => totals.duplicated.fetch_add(u64::from(k - 1), Relaxed),
@@ -389,13 +440,20 @@ async fn room(
         }
         totals.errors.fetch_add(s.errors, Relaxed);
         totals.reconnects.fetch_add(s.reconnects, Relaxed);
-        rtts.extend(s.rtts_us);
     }
-    Ok(rtts)
+    Ok(())
+}
+
+/// How a seat's client plays.
+pub(crate) struct Client {
+    pub(crate) level: AiLevel,
+    pub(crate) drop_rate: f64,
+    pub(crate) think: Duration,
+    pub(crate) seed: u64,
+    pub(crate) totals: Arc<Totals>,
 }
 
 /// One seat's client until the match is stored: acts on prompts, heartbeats, drops and rejoins.
-#[allow(clippy::too_many_arguments)]
 pub(crate) async fn play(
     addr: SocketAddr,
     mut ws: Ws,
@@ -403,10 +461,9 @@ pub(crate) async fn play(
     id: String,
     token: String,
     code: String,
-    level: AiLevel,
-    drop_rate: f64,
-    seed: u64,
+    how: Client,
 ) -> Result<(Seen, u32), String> {
+    let Client { level, drop_rate, think, seed, totals } = how;
     let mut agent = make_agent(&AiProfile::level(level));
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut seen = Seen::default();
@@ -415,9 +472,22 @@ pub(crate) async fn play(
     let mut sent: Option<(u64, Instant)> = None;
     let mut beat = Instant::now();
     let mut quiet = 0;
+    // A prompt being thought about: (when to answer, the view).
+    let mut thinking: Option<(Instant, guandan_proto::TableView)> = None;
     loop {
-        let m = match tokio::time::timeout(Duration::from_secs(4), recv(&mut ws)).await {
+        let wait =
+            thinking.as_ref().map_or(Duration::from_secs(4), |(at, _)| at.saturating_duration_since(Instant::now()));
+        let m = match tokio::time::timeout(wait, recv(&mut ws)).await {
             Ok(m) => m?,
+            Err(_) if thinking.is_some() => {
+                if let Some((_, view)) = thinking.take() {
+                    nonce += 1;
+                    let d = agent.decide(&view.to_player_view(), &mut rng, &Budget::unlimited());
+                    send(&mut ws, &ClientMsg::Intent { seq: view.seq, nonce, action: d.action }).await?;
+                    sent = Some((view.seq, Instant::now()));
+                }
+                continue;
+            }
             Err(_) => {
                 // Quiet table (others thinking, or a reconnect in progress): stay alive.
                 send(&mut ws, &ClientMsg::Heartbeat).await?;
@@ -434,22 +504,23 @@ pub(crate) async fn play(
         match m {
             ServerMsg::Applied { action_seq, actions, state_hash, prompt: p, seat: actor, .. } => {
                 for seq in action_seq - u64::from(actions) + 1..=action_seq {
-                    *seen.counts.entry(seq).or_default() += 1;
+                    seen.count(seq);
                 }
-                seen.hashes.insert(action_seq, state_hash);
+                seen.hash(action_seq, &state_hash);
                 last_seq = action_seq;
                 // Our own intent is confirmed by our own action (two payers act side by side).
                 if let Some((seq, at)) = sent
                     && action_seq > seq
                     && actor == seat
                 {
-                    seen.rtts_us.push(at.elapsed().as_micros() as u64);
+                    let rtt = at.elapsed().as_micros() as u64;
+                    totals.rtts_us.lock().unwrap_or_else(|e| e.into_inner()).push(rtt);
                     sent = None;
                 }
                 prompt = p;
             }
             ServerMsg::State { action_seq, state_hash, view } => {
-                seen.hashes.insert(action_seq, state_hash);
+                seen.hash(action_seq, &state_hash);
                 last_seq = action_seq;
                 if view.seat.is_some_and(|s| view.to_act.contains(&s)) {
                     prompt = Some(view);
@@ -474,14 +545,24 @@ pub(crate) async fn play(
         // A drop: gone without a word, then back with the last action seq.
         if drop_rate > 0.0 && prompt.is_none() && (rng.next_u64() as f64 / u64::MAX as f64) < drop_rate {
             let _ = ws.close(None).await;
-            ws = login(addr, &id, &token).await?;
+            ws = relogin(addr, &id, &token).await?;
             send(&mut ws, &ClientMsg::JoinRoom { code: code.clone(), last_action_seq: Some(last_seq) }).await?;
             seen.reconnects += 1;
             sent = None;
+            thinking = None;
             continue;
         }
         // One intent at a time: a prompt while ours is in flight is for the same duty.
-        if let Some(view) = prompt.filter(|_| sent.is_none()) {
+        let prompt = prompt.filter(|_| sent.is_none());
+        if !think.is_zero() {
+            // The newest prompt replaces one still being thought about (same duty, newer state).
+            if let Some(view) = prompt {
+                let at = thinking.as_ref().map_or_else(|| Instant::now() + think, |(at, _)| *at);
+                thinking = Some((at, view));
+            }
+            continue;
+        }
+        if let Some(view) = prompt {
             let d = agent.decide(&view.to_player_view(), &mut rng, &Budget::unlimited());
             nonce += 1;
             send(&mut ws, &ClientMsg::Intent { seq: view.seq, nonce, action: d.action }).await?;

@@ -46,6 +46,32 @@ pub struct Surrender {
     pub proposer: Seat,
     /// Seats that accepted so far (bit per seat).
     pub accepted: u8,
+    /// Opponents that refused while the vote stayed open (bit per seat). Only possible when one
+    /// opponent's acceptance suffices; left out of the encoding when empty, so states (and
+    /// hashes) of matches recorded before this field existed are unchanged.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub refused: u8,
+}
+
+fn is_zero(v: &u8) -> bool {
+    *v == 0
+}
+
+impl Surrender {
+    /// Whether `seat` has voted (or proposed).
+    pub fn voted(&self, seat: Seat) -> bool {
+        (self.accepted | self.refused) & (1 << seat) != 0
+    }
+
+    /// Acceptances from the opposing team so far.
+    fn opponent_accepts(&self) -> u32 {
+        (self.accepted & !team_mask(self.team)).count_ones()
+    }
+}
+
+/// The seats of a team as bits.
+fn team_mask(team: Team) -> u8 {
+    (0..4u8).filter(|&s| team_of(s) == team).fold(0, |m, s| m | (1 << s))
 }
 
 /// One entry of the public history of the current deal.
@@ -458,7 +484,8 @@ impl Match {
                 if self.surrender.is_some() {
                     return Err(RuleError::StateConflict("a surrender vote is already open".into()));
                 }
-                self.surrender = Some(Surrender { team: team_of(seat), proposer: seat, accepted: 1 << seat });
+                self.surrender =
+                    Some(Surrender { team: team_of(seat), proposer: seat, accepted: 1 << seat, refused: 0 });
                 events.push(Event::SurrenderProposed { seat });
                 Ok(())
             }
@@ -466,17 +493,29 @@ impl Match {
                 let Some(mut s) = self.surrender else {
                     return Err(RuleError::StateConflict("no surrender vote is open".into()));
                 };
-                if s.accepted & (1 << seat) != 0 {
+                if s.voted(seat) {
                     return Err(RuleError::StateConflict(format!("seat {seat} already voted")));
                 }
+                // The proposer's partner must agree; of the opponents, `surrender_opponent_accepts`
+                // must accept (the spec: one is enough), so the vote closes on a refusal only
+                // when too few opponents are left to reach it.
+                let needed = u32::from(self.rules.surrender_opponent_accepts.clamp(1, 2));
                 if !accept {
-                    self.surrender = None;
-                    events.push(Event::SurrenderRejected { seat });
+                    let own_team = team_of(seat) == s.team;
+                    s.refused |= 1 << seat;
+                    let open_opponents = (!(s.accepted | s.refused) & !team_mask(s.team) & 0b1111).count_ones();
+                    if own_team || s.opponent_accepts() + open_opponents < needed {
+                        self.surrender = None;
+                        events.push(Event::SurrenderRejected { seat });
+                    } else {
+                        self.surrender = Some(s);
+                    }
                     return Ok(());
                 }
                 s.accepted |= 1 << seat;
                 self.surrender = Some(s);
-                if s.accepted == 0b1111 {
+                let team = team_mask(s.team);
+                if s.accepted & team == team && s.opponent_accepts() >= needed {
                     self.end_match(Some(s.team.other()), EndReason::Surrender, events);
                 }
                 Ok(())

@@ -151,6 +151,23 @@ pub struct RuleConfig {
     /// this option existed read and hash the same.
     #[serde(skip_serializing_if = "Dealing::is_shuffled")]
     pub dealing: Dealing,
+    /// Opponents who must accept a surrender (after the proposer's partner agreed): 2 = both
+    /// (unanimous, the offline presets), 1 = at least one (the design spec's online rule; the
+    /// server's rooms use it). Left out of the encoding at 2 and read as 2 when absent, so rule
+    /// sets and state hashes recorded before this option existed are unchanged.
+    #[serde(default = "unanimous_surrender", skip_serializing_if = "is_unanimous_surrender")]
+    pub surrender_opponent_accepts: u8,
+}
+
+/// What every match recorded before `surrender_opponent_accepts` existed implied.
+pub const UNANIMOUS_SURRENDER: u8 = 2;
+
+fn unanimous_surrender() -> u8 {
+    UNANIMOUS_SURRENDER
+}
+
+fn is_unanimous_surrender(v: &u8) -> bool {
+    *v == UNANIMOUS_SURRENDER
 }
 
 impl Default for RuleConfig {
@@ -189,6 +206,7 @@ impl RuleConfig {
             timeout_action: TimeoutAction::PassOrSmallest,
             max_match_minutes: 0,
             dealing: Dealing::Shuffled,
+            surrender_opponent_accepts: UNANIMOUS_SURRENDER,
         }
     }
 
@@ -247,6 +265,9 @@ impl RuleConfig {
         {
             return Err(format!("dealing packet {packet} is not 1, 3, 9 or 27 (27 cards a hand)"));
         }
+        if !matches!(self.surrender_opponent_accepts, 1 | 2) {
+            return Err(format!("surrender_opponent_accepts {} is not 1 or 2", self.surrender_opponent_accepts));
+        }
         Ok(())
     }
 
@@ -293,5 +314,17 @@ mod tests {
         assert!(!text.contains("dealing"), "old rule sets must keep their encoding (and hashes)");
         let ns = serde_json::to_string(&RuleConfig::no_shuffle()).unwrap();
         assert!(ns.contains(r#""dealing":{"kind":"no_shuffle","packet":3}"#), "{ns}");
+    }
+
+    #[test]
+    fn unanimous_surrender_is_left_out_of_the_encoding() {
+        let text = serde_json::to_string(&RuleConfig::competition()).unwrap();
+        assert!(!text.contains("surrender"), "old rule sets must keep their encoding (and hashes)");
+        let one = RuleConfig { surrender_opponent_accepts: 1, ..RuleConfig::competition() };
+        let text = serde_json::to_string(&one).unwrap();
+        assert!(text.ends_with(r#""surrender_opponent_accepts":1}"#), "{text}");
+        assert_eq!(RuleConfig::from_json(&text).unwrap(), one);
+        assert!(RuleConfig::from_json(r#"{"surrender_opponent_accepts": 3}"#).is_err());
+        assert!(RuleConfig::from_json(r#"{"surrender_opponent_accepts": 0}"#).is_err());
     }
 }

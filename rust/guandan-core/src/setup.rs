@@ -137,7 +137,13 @@ impl Setup {
         self.validate_phase()?;
         if let Some(s) = self.surrender {
             seat_ok(s.proposer)?;
-            if Team::of(s.proposer) != s.team || s.accepted & (1 << s.proposer) == 0 || s.accepted > 0b1111 {
+            if Team::of(s.proposer) != s.team
+                || s.accepted & (1 << s.proposer) == 0
+                || s.accepted > 0b1111
+                || s.refused > 0b1111
+                || s.accepted & s.refused != 0
+                || (0..4u8).any(|seat| s.refused & (1 << seat) != 0 && Team::of(seat) == s.team)
+            {
                 return Err(SetupError::Surrender("proposer, team and votes disagree".into()));
             }
         }

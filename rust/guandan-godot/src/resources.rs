@@ -147,6 +147,8 @@ impl RulesData {
                 0 => Dealing::Shuffled,
                 p => Dealing::NoShuffle { packet: small(p, "no_shuffle_packet", 27)? },
             },
+            // Offline matches vote unanimously; only online rooms use the spec's one-opponent rule.
+            surrender_opponent_accepts: guandan_core::rules::UNANIMOUS_SURRENDER,
         };
         r.validate()?;
         Ok(r)

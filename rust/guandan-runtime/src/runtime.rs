@@ -343,7 +343,10 @@ impl Runtime {
     /// Applies and records an action (with the time the player took, when known), then lets AI
     /// seats vote on an open surrender.
     fn apply_timed(&mut self, seat: Seat, kind: ActionKind, think: Option<Duration>) -> Result<Vec<Notice>, RuleError> {
-        let accepted_vote = matches!(kind, ActionKind::SurrenderVote { accept: true });
+        let vote = match kind {
+            ActionKind::SurrenderVote { accept } => Some(accept),
+            _ => None,
+        };
         let action = self.m.action(seat, kind);
         let events = self.m.apply(&action)?;
         self.log.record_timed(&action, &events, &self.m, think);
@@ -351,8 +354,11 @@ impl Runtime {
             self.pending = None;
         }
         let mut notices = Vec::new();
-        if accepted_vote {
-            notices.push(Notice::everyone(self.m.seq(), Out::SurrenderVoted { seat, accept: true }));
+        // The rules announce a refusal only when it closes the vote; one that leaves it open (an
+        // opponent, when one opponent's acceptance suffices) is announced here like an acceptance.
+        let closed = events.iter().any(|e| matches!(e, Event::SurrenderRejected { .. }));
+        if let Some(accept) = vote.filter(|&a| a || !closed) {
+            notices.push(Notice::everyone(self.m.seq(), Out::SurrenderVoted { seat, accept }));
         }
         notices.extend(self.translate(&events));
         notices.extend(self.ai_votes());
@@ -364,7 +370,7 @@ impl Runtime {
     fn ai_votes(&mut self) -> Vec<Notice> {
         let mut notices = Vec::new();
         while let Some(s) = self.m.surrender() {
-            let Some(seat) = (0..4u8).find(|&seat| self.is_ai(seat) && s.accepted & (1 << seat) == 0) else { break };
+            let Some(seat) = (0..4u8).find(|&seat| self.is_ai(seat) && !s.voted(seat)) else { break };
             match self.apply(seat, ActionKind::SurrenderVote { accept: true }) {
                 Ok(more) => notices.extend(more),
                 Err(_) => break,

@@ -32,6 +32,9 @@ pub struct Config {
     /// VOTE_PHASE closes after this long (ms).
     #[arg(long, default_value_t = 30_000)]
     pub vote_timeout_ms: u64,
+    /// A player who drops out of a lobby (not a match) keeps the seat this long (ms).
+    #[arg(long, default_value_t = 60_000)]
+    pub lobby_grace_ms: u64,
     /// After a reconnect the AI does not act for that seat for this long (ms).
     #[arg(long, default_value_t = 2_000)]
     pub reconnect_grace_ms: u64,
@@ -58,6 +61,9 @@ impl Config {
     }
     pub fn vote_timeout(&self) -> Duration {
         Duration::from_millis(self.vote_timeout_ms)
+    }
+    pub fn lobby_grace(&self) -> Duration {
+        Duration::from_millis(self.lobby_grace_ms)
     }
     pub fn grace(&self) -> Duration {
         Duration::from_millis(self.reconnect_grace_ms)

@@ -228,15 +228,27 @@ impl Db {
     /// Appends actions (`room, match_no, seq, json`) in one transaction: the group commit the
     /// journal uses.
     pub async fn append_actions(&self, rows: &[(String, i64, i64, String)]) -> Result<(), DbError> {
+        // Multi-row statements: one round trip to the database per chunk, not per action.
+        const ROWS_PER_STATEMENT: usize = 64;
         let mut tx = self.pool.begin().await?;
-        for (room, match_no, seq, action) in rows {
-            sqlx::query("INSERT INTO match_actions (room_code, match_no, seq, action) VALUES ($1, $2, $3, $4)")
-                .bind(room)
-                .bind(*match_no)
-                .bind(*seq)
-                .bind(action)
-                .execute(&mut *tx)
-                .await?;
+        for chunk in rows.chunks(ROWS_PER_STATEMENT) {
+            let mut sql = String::from("INSERT INTO match_actions (room_code, match_no, seq, action) VALUES ");
+            for i in 0..chunk.len() {
+                let p = 4 * i;
+                sql.push_str(&format!(
+                    "{}(${}, ${}, ${}, ${})",
+                    if i > 0 { ", " } else { "" },
+                    p + 1,
+                    p + 2,
+                    p + 3,
+                    p + 4
+                ));
+            }
+            let mut q = sqlx::query(&sql);
+            for (room, match_no, seq, action) in chunk {
+                q = q.bind(room).bind(*match_no).bind(*seq).bind(action);
+            }
+            q.execute(&mut *tx).await?;
         }
         tx.commit().await?;
         Ok(())

@@ -57,7 +57,22 @@ impl Game {
     /// The message for `v` about `actions` applied actions (or 0: a notice alone) and their
     /// notices. `prompt`: the recipient is a human who must act now.
     pub fn applied_msg(&self, notices: &[Notice], actions: u32, seat: Seat, v: Viewer, prompt: bool) -> ServerMsg {
-        applied_msg(&self.rt, notices, actions, seat, v, prompt)
+        applied_msg(&self.rt, notices, actions, seat, v, prompt, self.state().state_hash())
+    }
+
+    /// [`Game::applied_msg`] with the current state hash computed once by the caller: hashing
+    /// serializes the whole match, and every recipient of one step gets the same hash.
+    #[allow(clippy::too_many_arguments)]
+    pub fn applied_msg_hashed(
+        &self,
+        notices: &[Notice],
+        actions: u32,
+        seat: Seat,
+        v: Viewer,
+        prompt: bool,
+        state_hash: &str,
+    ) -> ServerMsg {
+        applied_msg(&self.rt, notices, actions, seat, v, prompt, state_hash.to_string())
     }
 
     /// The messages `v` missed after `since` actions (catch-up on reconnect), rebuilt from the
@@ -77,7 +92,7 @@ impl Game {
         for (i, a) in log.actions[since as usize..].iter().enumerate() {
             let notices = rt.act(a.seat, a.kind.clone()).ok()?;
             let last = since + i as u64 + 1 == total;
-            out.push(applied_msg(&rt, &notices, 1, a.seat, v, last));
+            out.push(applied_msg(&rt, &notices, 1, a.seat, v, last, rt.state().state_hash()));
         }
         Some(out)
     }
@@ -95,7 +110,15 @@ pub fn state_msg(rt: &Runtime, v: Viewer) -> ServerMsg {
     ServerMsg::State { action_seq: m.seq(), state_hash: m.state_hash(), view: TableView::from(&rt.view(v)) }
 }
 
-fn applied_msg(rt: &Runtime, notices: &[Notice], actions: u32, seat: Seat, v: Viewer, prompt: bool) -> ServerMsg {
+fn applied_msg(
+    rt: &Runtime,
+    notices: &[Notice],
+    actions: u32,
+    seat: Seat,
+    v: Viewer,
+    prompt: bool,
+    state_hash: String,
+) -> ServerMsg {
     let m = rt.state();
     let mine = match v {
         Viewer::Seat(s) => Some(s),
@@ -104,7 +127,7 @@ fn applied_msg(rt: &Runtime, notices: &[Notice], actions: u32, seat: Seat, v: Vi
     ServerMsg::Applied {
         action_seq: m.seq(),
         actions,
-        state_hash: m.state_hash(),
+        state_hash,
         seat,
         events: for_viewer(notices, v).iter().map(WireOut::from).collect(),
         prompt: match mine {

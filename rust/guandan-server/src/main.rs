@@ -2,8 +2,26 @@ use clap::Parser;
 use guandan_server::Server;
 use guandan_server::config::Config;
 
-#[tokio::main]
-async fn main() {
+/// Threads for blocking work (only L3 AI decisions: L1/L2 are decided in the room's task).
+/// Tokio's default (512 threads of 2 MiB stacks) lets a burst of slow decisions grow memory.
+const MAX_BLOCKING_THREADS: usize = 8;
+
+fn main() {
+    let rt = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .max_blocking_threads(MAX_BLOCKING_THREADS)
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("guandan-server: cannot start the async runtime: {e}");
+            std::process::exit(1);
+        }
+    };
+    rt.block_on(serve());
+}
+
+async fn serve() {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()

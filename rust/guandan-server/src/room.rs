@@ -59,6 +59,8 @@ pub enum RoomCmd {
         left: bool,
     },
     AiDone(AiResult),
+    /// Go on with due AI decisions (after a long run of them).
+    DriveAi,
     Shutdown,
 }
 
@@ -72,6 +74,25 @@ struct Stored {
     seats: [(Option<PlayerRef>, Option<u8>); 4],
     match_seed: u64,
     started_ms: i64,
+    /// Opponents who must accept a surrender: 1, the spec's online rule, for rooms made now;
+    /// rooms stored before this field existed played by the unanimous rule (2).
+    #[serde(default = "unanimous_surrender")]
+    surrender_opponent_accepts: u8,
+}
+
+fn unanimous_surrender() -> u8 {
+    guandan_core::rules::UNANIMOUS_SURRENDER
+}
+
+/// Online surrender (design spec): the partner agrees, then at least one opponent accepts.
+const ONLINE_SURRENDER_OPPONENT_ACCEPTS: u8 = 1;
+
+impl Stored {
+    /// The room's rules: its preset with the room's surrender rule.
+    fn rules(&self) -> Option<RuleConfig> {
+        let rules = RuleConfig::preset(&self.preset)?;
+        Some(RuleConfig { surrender_opponent_accepts: self.surrender_opponent_accepts, ..rules })
+    }
 }
 
 #[derive(Default)]
@@ -163,7 +184,14 @@ pub async fn create(
     seed: Option<u64>,
 ) -> Result<(String, mpsc::Sender<RoomCmd>), (ErrorCode, String)> {
     let preset = rules.unwrap_or_else(|| "competition".into());
-    let Some(rule_config) = RuleConfig::preset(&preset) else {
+    let stored = Stored {
+        preset: preset.clone(),
+        seed,
+        host: host.id.clone(),
+        surrender_opponent_accepts: ONLINE_SURRENDER_OPPONENT_ACCEPTS,
+        ..Stored::default()
+    };
+    let Some(rule_config) = stored.rules() else {
         return Err((
             ErrorCode::BadArgument,
             format!("unknown rule preset {:?}", preset.chars().take(32).collect::<String>()),
@@ -173,7 +201,7 @@ pub async fn create(
     if delay > 50 {
         return Err((ErrorCode::BadArgument, "spectator_delay is at most 50 rounds".into()));
     }
-    let stored = Stored { preset, spectator_delay: delay, seed, host: host.id.clone(), ..Stored::default() };
+    let stored = Stored { spectator_delay: delay, ..stored };
     for _ in 0..8 {
         let code = crate::auth::new_room_code();
         let row = crate::db::RoomRow {
@@ -276,7 +304,7 @@ pub async fn restore_rooms(app: &Arc<App>) -> Result<(), crate::db::DbError> {
             tracing::error!(code = %row.code, "unreadable room config; skipped");
             continue;
         };
-        let Some(rules) = RuleConfig::preset(&stored.preset) else { continue };
+        let Some(rules) = stored.rules() else { continue };
         let in_game = matches!(row.state.as_str(), "playing" | "hosting" | "reconnecting");
         let game = if in_game {
             let mut log = MatchLog::new(stored.match_seed, rules.clone());
@@ -310,7 +338,7 @@ pub async fn restore_rooms(app: &Arc<App>) -> Result<(), crate::db::DbError> {
 
 impl Room {
     async fn run(&mut self, mut rx: mpsc::Receiver<RoomCmd>) {
-        self.drive_ai();
+        self.drive_ai().await;
         let mut clock = tokio::time::interval(TICK);
         clock.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut last_tick = Instant::now();
@@ -320,14 +348,14 @@ impl Room {
                 c = rx.recv() => c,
                 _ = async { tokio::time::sleep_until(deadline.unwrap_or_else(Instant::now)).await }, if deadline.is_some() => {
                     self.on_timer().await;
-                    self.drive_ai();
+                    self.drive_ai().await;
                     continue;
                 }
                 _ = clock.tick(), if self.state.in_game() => {
                     let now = Instant::now();
                     self.tick(now - last_tick).await;
                     last_tick = now;
-                    self.drive_ai();
+                    self.drive_ai().await;
                     continue;
                 }
             };
@@ -346,6 +374,7 @@ impl Room {
                 }
                 RoomCmd::Gone { conn, silent_since, left } => self.gone(conn, silent_since, left).await,
                 RoomCmd::AiDone(result) => self.ai_done(result).await,
+                RoomCmd::DriveAi => {}
                 RoomCmd::Shutdown => {
                     self.closing = true;
                     break;
@@ -354,7 +383,7 @@ impl Room {
             if self.state == RoomState::Destroyed {
                 break;
             }
-            self.drive_ai();
+            self.drive_ai().await;
         }
         self.app.rooms.lock().remove(&self.code);
         self.app.metrics.rooms.fetch_sub(1, Relaxed);
@@ -369,6 +398,16 @@ impl Room {
                     d.push(at + hb);
                 }
             }
+        }
+        if self.in_lobby() {
+            // A player who dropped out of a lobby keeps the seat for the lobby grace.
+            let grace = self.app.cfg.lobby_grace();
+            d.extend(
+                self.slots
+                    .iter()
+                    .filter(|s| s.player.is_some() && s.conn.is_none())
+                    .filter_map(|s| s.lost_at.map(|at| at + grace)),
+            );
         }
         d.extend(self.ready_deadline);
         d.extend(self.vote_deadline);
@@ -393,6 +432,23 @@ impl Room {
                     self.broadcast(&ServerMsg::Hosting { seat, on: true });
                     self.send_room();
                 }
+            }
+        }
+        if self.in_lobby() {
+            let grace = self.app.cfg.lobby_grace();
+            let gone: Vec<Seat> = (0..4u8)
+                .filter(|&i| {
+                    let s = &self.slots[i as usize];
+                    s.player.is_some() && s.conn.is_none() && s.lost_at.is_some_and(|at| at + grace <= now)
+                })
+                .collect();
+            if !gone.is_empty() {
+                for seat in gone {
+                    tracing::info!(seat, "lobby seat freed: its player stayed away past the grace");
+                    self.free_lobby_seat(seat);
+                }
+                self.send_room();
+                self.save_directory().await;
             }
         }
         if self.ready_deadline.is_some_and(|d| d <= now) {
@@ -608,13 +664,25 @@ impl Room {
         if self.members.values().filter(|m| m.seat.is_none()).count() >= MAX_SPECTATORS {
             return self.reject_join(conn, out, ErrorCode::RoomFull, "50 spectators already watch");
         }
+        let first = !self.members.values().any(|m| m.seat.is_none());
         self.members.insert(conn, Member { out, seat: None });
         self.send_msg(conn, &ServerMsg::Joined { code: self.code.clone(), seat: None });
         // From the latest released round: the delayed table, never a hand.
-        if let Some(msg) = self.game.as_ref().and_then(|g| g.spectator_state_at(self.delay.released)) {
-            self.send_msg(conn, &msg);
-            let held: Vec<Arc<str>> = Vec::new();
-            let _ = held;
+        if let Some(g) = &self.game {
+            let released = self.delay.released;
+            if first {
+                // Nobody watched, so nothing was held: rebuild what is not released yet.
+                self.delay.held = g
+                    .catch_up(released, Viewer::Spectator)
+                    .unwrap_or_default()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| (released + i as u64 + 1, text(m)))
+                    .collect();
+            }
+            if let Some(msg) = g.spectator_state_at(released) {
+                self.send_msg(conn, &msg);
+            }
         }
         self.send_room();
     }
@@ -626,13 +694,7 @@ impl Room {
         if left && !self.state.locked() {
             // Leaving a lobby frees the seat.
             if let Some(seat) = self.seat_of(conn) {
-                self.slots[seat as usize] = Slot::default();
-                let e =
-                    if self.slots.iter().any(|s| s.player.is_some()) { RoomEvent::Leave } else { RoomEvent::Emptied };
-                self.transition(e);
-                if self.state != RoomState::ReadyCheck {
-                    self.ready_deadline = None;
-                }
+                self.free_lobby_seat(seat);
             }
             self.members.remove(&conn);
             self.send_room();
@@ -641,6 +703,21 @@ impl Room {
         }
         self.drop_member(conn, silent_since);
         self.send_room();
+    }
+
+    /// A lobby seat becomes free (its player left, or stayed away past the lobby grace).
+    fn free_lobby_seat(&mut self, seat: Seat) {
+        self.slots[seat as usize] = Slot::default();
+        let e = if self.slots.iter().any(|s| s.player.is_some()) { RoomEvent::Leave } else { RoomEvent::Emptied };
+        self.transition(e);
+        if self.state != RoomState::ReadyCheck {
+            self.ready_deadline = None;
+        }
+    }
+
+    /// Whether the room is a lobby (seats are taken and freed, no match runs).
+    fn in_lobby(&self) -> bool {
+        matches!(self.state, RoomState::Waiting | RoomState::ReadyCheck)
     }
 
     fn drop_member(&mut self, conn: ConnId, silent_since: Instant) {
@@ -896,24 +973,37 @@ impl Room {
     /// recipient; spectators get theirs delayed.
     async fn announce(&mut self, notices: &[Notice], actions: u32, seat: Seat, only: Option<ConnId>) {
         let Some(g) = &self.game else { return };
-        let conns: Vec<(ConnId, Option<Seat>)> =
-            self.members.iter().filter(|(c, _)| only.is_none_or(|o| o == **c)).map(|(c, mem)| (*c, mem.seat)).collect();
-        let mut out: Vec<(ConnId, Arc<str>)> = Vec::with_capacity(conns.len());
-        for (c, s) in &conns {
-            let Some(s) = *s else { continue };
-            let prompt = !g.state().is_over() && g.rt_ref().controller(s).is_some_and(|c| !c.is_ai());
-            out.push((*c, text(&g.applied_msg(notices, actions, seat, Viewer::Seat(s), prompt))));
-        }
+        // One hash per step: it serializes the whole match, and every recipient gets the same.
+        let hash = g.state().state_hash();
         let over = g.state().is_over();
+        let mut out: Vec<(ConnId, Arc<str>)> = Vec::with_capacity(self.members.len());
+        let mut spectators = false;
+        for (c, mem) in &self.members {
+            let Some(s) = mem.seat else {
+                spectators = true;
+                continue;
+            };
+            if only.is_some_and(|o| o != *c) {
+                continue;
+            }
+            let prompt = !over && g.rt_ref().controller(s).is_some_and(|c| !c.is_ai());
+            out.push((*c, text(&g.applied_msg_hashed(notices, actions, seat, Viewer::Seat(s), prompt, &hash))));
+        }
         let seq = g.action_seq();
-        let spect = text(&g.applied_msg(notices, actions, seat, Viewer::Spectator, false));
+        // Spectators' messages are made (and held for the delay) only while someone watches; a
+        // spectator who arrives later gets them rebuilt from the log (`spectate`).
+        let spect =
+            spectators.then(|| text(&g.applied_msg_hashed(notices, actions, seat, Viewer::Spectator, false, &hash)));
         for (c, t) in out {
             self.send_to(c, t);
         }
         if only.is_some() {
             return;
         }
-        self.delay.held.push_back((seq, spect));
+        match spect {
+            Some(t) => self.delay.held.push_back((seq, t)),
+            None => self.delay.held.clear(),
+        }
         if game::ends_round(notices) {
             self.delay.clear_points.push(seq);
         }
@@ -1071,20 +1161,31 @@ impl Room {
         }
     }
 
-    /// Asks the runtime for the next AI decision (one at a time per room) and makes it on
-    /// tokio's blocking pool; the result comes back as a command.
-    fn drive_ai(&mut self) {
-        if !self.state.in_game() || self.closing {
-            return;
-        }
-        let generation = self.generation;
-        let Some(g) = &mut self.game else { return };
-        let Some(request) = g.rt().ai_request(generation) else { return };
-        let tx = self.tx.clone();
-        tokio::task::spawn_blocking(move || {
+    /// Makes the due AI decisions: L1/L2 take microseconds and are decided right here, one
+    /// after another; an L3 decision goes to tokio's blocking pool (one at a time per room) and
+    /// comes back as a command.
+    async fn drive_ai(&mut self) {
+        // Bounded so that a room of AI seats still lets its other commands in now and then.
+        for _ in 0..64 {
+            if !self.state.in_game() || self.closing {
+                return;
+            }
+            let generation = self.generation;
+            let Some(g) = &mut self.game else { return };
+            let Some(request) = g.rt().ai_request(generation) else { return };
+            if matches!(request.profile.level, AiLevel::L3) {
+                let tx = self.tx.clone();
+                tokio::task::spawn_blocking(move || {
+                    let result = guandan_ai::service::decide(&request, AI_HARD_LIMIT);
+                    let _ = tx.blocking_send(RoomCmd::AiDone(result));
+                });
+                return;
+            }
             let result = guandan_ai::service::decide(&request, AI_HARD_LIMIT);
-            let _ = tx.blocking_send(RoomCmd::AiDone(result));
-        });
+            self.ai_done(result).await;
+        }
+        // More AI work is due: continue after the commands that queued up meanwhile.
+        let _ = self.tx.try_send(RoomCmd::DriveAi);
     }
 }
 

@@ -337,39 +337,98 @@ async fn restart_mid_match_restores_the_same_hash() {
     }
 }
 
-/// Surrender: proposer → partner agrees → an opponent refuses: play goes on.
+/// Surrender as the design spec says: proposer → partner agrees → opponents vote; one
+/// opponent's acceptance suffices. Both opponents refuse: play goes on. Later, one refuses and
+/// the other accepts: the match ends by surrender and is stored.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn surrender_vetoed_by_an_opponent() {
+async fn surrender_with_an_opponents_veto() {
     for db in databases() {
         let server = ServerProc::start(&database_url(&db), &format!("sur-{}", std::process::id()), "127.0.0.1:0", &[]);
-        let (_code, mut c) = four_player_room(server.addr, 808).await;
+        let (code, mut c) = four_player_room(server.addr, 808).await;
         play(&mut c, 10).await;
-        let steps: [(usize, ActionKind); 3] = [
-            (0, ActionKind::ProposeSurrender),
-            (2, ActionKind::SurrenderVote { accept: true }),
-            (1, ActionKind::SurrenderVote { accept: false }),
-        ];
-        for (who, action) in steps {
-            let seq = c[who].last_seq;
-            c[who].intent(seq, action).await;
-            for x in c.iter_mut() {
-                x.sync_to(seq + 1).await;
+        let heard = |c: &Client, seat: u8, accept: bool| {
+            c.log
+                .iter()
+                .filter(|m| {
+                    matches!(m, ServerMsg::Applied { events, .. }
+                    if events.contains(&guandan_proto::WireOut::SurrenderVoted { seat, accept }))
+                })
+                .count()
+        };
+        let vote = async |c: &mut Vec<Client>, steps: &[(usize, ActionKind)]| {
+            for (who, action) in steps {
+                let seq = c[*who].last_seq;
+                c[*who].intent(seq, action.clone()).await;
+                for x in c.iter_mut() {
+                    x.sync_to(seq + 1).await;
+                }
             }
+        };
+        let (yes, no) = (ActionKind::SurrenderVote { accept: true }, ActionKind::SurrenderVote { accept: false });
+        // Both opponents refuse: the vote closes on the second refusal and play continues.
+        vote(&mut c, &[(0, ActionKind::ProposeSurrender), (2, yes.clone()), (1, no.clone()), (3, no.clone())]).await;
+        for x in c.iter() {
+            assert_eq!((heard(x, 1, false), heard(x, 3, false)), (1, 1), "{}: everyone hears both refusals", x.name);
+            assert!(x.errors().is_empty(), "{}: {:?}", x.name, x.errors());
         }
-        let vetoed = c[3].log.iter().any(|m| {
-            matches!(m, ServerMsg::Applied { events, .. }
-                if events.iter().any(|e| matches!(e, guandan_proto::WireOut::SurrenderVoted { seat: 1, accept: false })))
-        });
-        assert!(vetoed, "everyone hears the veto");
-        // Play continues.
         for x in c.iter_mut() {
             x.send(&ClientMsg::Resync).await;
             x.until("state", |m| matches!(m, ServerMsg::State { .. })).await;
         }
         let before = c[0].last_seq;
         let after = play(&mut c, 10).await;
-        assert!(after >= before + 10, "the match goes on after the veto");
-        eprintln!("[{db}] surrender vetoed; play went on");
+        assert!(after >= before + 10, "the match goes on after both opponents refused");
+        // One opponent refuses, the other accepts: the team surrenders.
+        vote(&mut c, &[(0, ActionKind::ProposeSurrender), (2, yes.clone()), (1, no.clone()), (3, yes.clone())]).await;
+        let no_ = wait_stored(&mut c).await;
+        let ended = c[1].log.iter().any(|m| {
+            matches!(m, ServerMsg::Applied { events, .. } if events.iter().any(|e| matches!(e,
+                guandan_proto::WireOut::MatchEnded { outcome } if outcome.winner().map(|t| t.index()) == Some(1)
+                    && outcome.reason() == guandan_core::game::EndReason::Surrender)))
+        });
+        assert!(ended, "the match ended by surrender, won by the opponents");
+        let (meta, log) = stored_log(server.addr, &code, no_);
+        assert_eq!(log.header.rules.surrender_opponent_accepts, 1, "online rooms use the spec's rule");
+        assert_eq!(meta["outcome"]["reason"], "surrender", "{meta}");
+        eprintln!("[{db}] surrender: both opponents refused, play went on; one refused, one accepted: ended");
+    }
+}
+
+/// A seated player who drops out of a lobby (no `leave`) keeps the seat for the lobby grace and
+/// gets it back on rejoining; away longer, the seat is freed for others.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lobby_seat_is_kept_for_the_grace_then_freed() {
+    for db in databases() {
+        let server = ServerProc::start(
+            &database_url(&db),
+            &format!("lobby-{}", std::process::id()),
+            "127.0.0.1:0",
+            &["--lobby-grace-ms", "1500"],
+        );
+        let mut host = Client::new(server.addr, "host").await;
+        let code = create_room(&mut host, 3, None).await;
+        let mut guest = Client::new(server.addr, "guest").await;
+        let join = ClientMsg::JoinRoom { code: code.clone(), last_action_seq: None };
+        guest.send(&join).await;
+        guest.until("joined", |m| matches!(m, ServerMsg::Joined { seat: Some(1), .. })).await;
+        let away = |m: &ServerMsg| matches!(m, ServerMsg::Room { room } if room.seats[1].player.is_some() && !room.seats[1].connected);
+        let free = |m: &ServerMsg| matches!(m, ServerMsg::Room { room } if room.seats[1].player.is_none());
+        // Dropped: the seat stays taken, and the player gets it back.
+        let _ = guest.ws.close(None).await;
+        host.until("guest away", away).await;
+        let from = host.log.len();
+        guest.reconnect(server.addr).await;
+        guest.send(&join).await;
+        guest.until("joined again", |m| matches!(m, ServerMsg::Joined { seat: Some(1), .. })).await;
+        host.until("guest back", |m| matches!(m, ServerMsg::Room { room } if room.seats[1].connected)).await;
+        assert!(!host.log[from..].iter().any(free), "the seat was kept while the guest was away");
+        // Away past the grace: the seat is freed.
+        let _ = guest.ws.close(None).await;
+        let dropped = std::time::Instant::now();
+        host.until("guest away", away).await;
+        host.until("seat freed", free).await;
+        assert!(dropped.elapsed() >= Duration::from_millis(1400), "freed after the grace, not before");
+        eprintln!("[{db}] lobby seat kept through a drop, freed {:?} after the second", dropped.elapsed());
     }
 }
 
@@ -406,6 +465,12 @@ async fn two_instances_redirect_to_the_rooms_owner() {
     for (seat, level) in [(2, 1), (3, 1)] {
         host.send(&ClientMsg::SetSeat { seat, setting: guandan_proto::SeatSetting::Ai { level } }).await;
     }
+    // The guest's `ready` must not overtake the host's seat settings (another connection).
+    host.until(
+        "ready check",
+        |m| matches!(m, ServerMsg::Room { room } if room.state == guandan_proto::RoomState::ReadyCheck),
+    )
+    .await;
     let mut c = vec![host, guest];
     start_when_ready(&mut c).await;
     let n = play(&mut c, 30).await;

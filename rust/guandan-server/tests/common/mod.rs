@@ -74,7 +74,7 @@ impl ServerProc {
     fn spawn(args: Vec<String>) -> ServerProc {
         let mut child = Command::new(env!("CARGO_BIN_EXE_guandan-server"))
             .args(&args)
-            .env("RUST_LOG", "warn")
+            .env("RUST_LOG", std::env::var("GUANDAN_TEST_SERVER_LOG").unwrap_or_else(|_| "warn".into()))
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
