@@ -66,7 +66,8 @@ func _run() -> bool:
 	var my_turns := 0
 	var hint_shown := false
 	var deal_end_shown := false
-	var deadline := Time.get_ticks_msec() + 240000
+	# Generous: plays stay up for their minimum reading time, and CI machines may be loaded.
+	var deadline := Time.get_ticks_msec() + 600000
 	while Time.get_ticks_msec() < deadline:
 		await _frames(1)
 		if table.modal.is_open():
