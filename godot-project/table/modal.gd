@@ -45,6 +45,7 @@ func open(title: String, lines: Array, buttons: Array, cancel: StringName = &"")
 	for box: Container in [body, row]:
 		for c in box.get_children():
 			c.visible = false
+			c.name = &"Closed"  # frees the name for the new panel's button of the same id
 			c.queue_free()  # not removed now: it may be the button whose signal brought us here
 	(%Title as Label).text = title
 	var template: Label = %LineTemplate
