@@ -135,7 +135,7 @@ func _build_overlay() -> void:
 	leave.name = "LeaveWhileReconnecting"
 	box.add_child(leave)
 
-	votes = Modal.new()
+	votes = Modal.create()
 	votes.name = "SurrenderVote"
 	votes.z_index = 650
 	add_child(votes)

@@ -12,7 +12,7 @@ var _modal: Modal
 func _ready() -> void:
 	var back: Button = %Back
 	back.pressed.connect(EventBus.screen_requested.emit.bind(&"menu"))
-	_modal = Modal.new()
+	_modal = Modal.create()
 	add_child(_modal)
 	refresh()
 	back.grab_focus.call_deferred()

@@ -59,6 +59,30 @@ const DEFAULT_PATH := "res://resources/style/table_default.tres"
 		banner_min_font_size = v
 		emit_changed()
 
+@export_group("Heat map")
+## Training's heat map: a bar above each card in the colour of its strongest use, and a legend
+## swatch per colour in the sidebar. Alpha is the bar's at full weight (the weight scales it);
+## the legend draws the colour opaque. Red: bomb material.
+@export var heat_bomb_color := Color(0.95, 0.15, 0.15, 0.4):
+	set(v):
+		heat_bomb_color = v
+		emit_changed()
+## Straight material.
+@export var heat_straight_color := Color(0.15, 0.4, 1.0, 0.38):
+	set(v):
+		heat_straight_color = v
+		emit_changed()
+## Wilds.
+@export var heat_wild_color := Color(1.0, 0.82, 0.05, 0.45):
+	set(v):
+		heat_wild_color = v
+		emit_changed()
+## "Danger": a lone low card that will be hard to get rid of.
+@export var heat_danger_color := Color(0.62, 0.6, 0.68, 0.4):
+	set(v):
+		heat_danger_color = v
+		emit_changed()
+
 ## A style set by code (tools, tests) that wins over the default file; null = the file's.
 static var _override: TableStyle
 static var _default: TableStyle
@@ -79,3 +103,9 @@ static func current() -> TableStyle:
 ## Uses `style` for the table parts created from now on (null = the default file again).
 static func use(style: TableStyle) -> void:
 	_override = style
+
+
+## The heat map palette, category -> colour, in the legend's order (the advisor's categories).
+func heat_colors() -> Dictionary:
+	return {"bomb": heat_bomb_color, "straight": heat_straight_color, "wild": heat_wild_color,
+		"danger": heat_danger_color}

@@ -1,38 +1,29 @@
 class_name Modal
 extends Control
-## A modal layer: dims the table and shows one centred panel; input below is blocked while open.
-## `open(title, lines, buttons)` builds the panel; `closed` reports which button was pressed.
+## A modal layer (modal.tscn): dims the table and shows one centred panel; input below is blocked
+## while open. `open(title, lines, buttons)` fills the panel; `closed` reports which button was pressed.
+## Make one with `Modal.create()` (the scene holds the layout; this script only the behaviour).
 
 ## The button with this id was pressed (the panel is closed already).
 signal closed(id: StringName)
 
-var panel: PanelContainer
-var _body: VBoxContainer
+## The opaque panel (the table must not show through); its look is the DialogPanel theme variation.
+@onready var panel: PanelContainer = %Panel
+## Height and width of each button; the button row is %Buttons.
+@export var button_min_size := Vector2(170, 52)
+## Font size of the buttons.
+@export_range(12, 48, 1) var button_font_size := 22
 var _tween: Tween
 ## The button Esc presses (the panel's "cancel"); &"" = Esc does nothing.
 var cancel_id: StringName = &""
 
 
+## A closed modal built from modal.tscn (the layout: %Dim, %Panel, %Title, %Lines, %Buttons).
+static func create() -> Modal:
+	return load("res://table/modal.tscn").instantiate()
+
+
 func _ready() -> void:
-	name = "Modal"
-	set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
-	mouse_filter = Control.MOUSE_FILTER_STOP
-	z_index = 600
-	var dim := ColorRect.new()
-	dim.color = Color(0, 0, 0, 0.45)
-	dim.set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
-	dim.mouse_filter = Control.MOUSE_FILTER_IGNORE
-	add_child(dim)
-	var center := CenterContainer.new()
-	center.set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
-	center.mouse_filter = Control.MOUSE_FILTER_IGNORE
-	add_child(center)
-	panel = PanelContainer.new()
-	panel.name = "Panel"
-	panel.theme_type_variation = &"DialogPanel"  # opaque: the table must not show through
-	center.add_child(panel)
-	_body = UiKit.vbox(14)
-	panel.add_child(_body)
 	visible = false
 
 
@@ -49,27 +40,28 @@ func is_open() -> bool:
 ## buttons [[id, label key], …] (the first gets the focus). Esc presses `cancel` when given.
 func open(title: String, lines: Array, buttons: Array, cancel: StringName = &"") -> void:
 	cancel_id = cancel
-	for c in _body.get_children():
-		c.visible = false
-		c.queue_free()  # not removed now: it may be the button whose signal brought us here
-	var t := UiKit.label(title, 32, Color(0.98, 0.85, 0.45))
-	t.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	t.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
-	_body.add_child(t)
+	var body: Container = %Lines
+	var row: Container = %Buttons
+	for box: Container in [body, row]:
+		for c in box.get_children():
+			c.visible = false
+			c.name = &"Closed"  # frees the name for the new panel's button of the same id
+			c.queue_free()  # not removed now: it may be the button whose signal brought us here
+	(%Title as Label).text = title
+	var template: Label = %LineTemplate
 	for line: Variant in lines:
 		if line is Control:
-			_body.add_child(line)
+			body.add_child(line)
 		else:
-			var l := UiKit.label(String(line), 22)
-			l.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-			l.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
-			_body.add_child(l)
-	var row := UiKit.hbox(16)
-	row.alignment = BoxContainer.ALIGNMENT_CENTER
-	_body.add_child(row)
+			var l: Label = template.duplicate()
+			l.unique_name_in_owner = false
+			l.text = String(line)
+			l.visible = true
+			body.add_child(l)
+	body.visible = not lines.is_empty()
 	var first: Button
 	for b: Array in buttons:
-		var button := UiKit.button(b[1], _close.bind(b[0]), 22, Vector2(170, 52))
+		var button := UiKit.button(b[1], _close.bind(b[0]), button_font_size, button_min_size)
 		button.name = String(b[0])
 		row.add_child(button)
 		if first == null:

@@ -22,15 +22,6 @@ signal deal_panel_shown(event: Dictionary)
 signal match_panel_shown(event: Dictionary)
 
 const TrainingTools := preload("res://table/training_tools.gd")
-## Heat map colours (training), drawn as bars above the cards with a legend in the sidebar: red
-## bomb material, blue straight material, yellow wilds, grey "danger" (a lone low card that will
-## be hard to get rid of). Alpha scales with the weight.
-const HEAT_COLORS := {
-	"bomb": Color(0.95, 0.15, 0.15, 0.4),
-	"straight": Color(0.15, 0.4, 1.0, 0.38),
-	"wild": Color(1.0, 0.82, 0.05, 0.45),
-	"danger": Color(0.62, 0.6, 0.68, 0.4),
-}
 
 var config: MatchConfig
 ## Animation lengths, least reading time per play, clock warning (open() may pass another).

@@ -340,25 +340,29 @@ func _on_deal_ended(e: Dictionary) -> void:
 	table.team_levels = after
 	table.update_top_bar()
 	var winner := int(changes.get("winner_team", -1))
-	var lines: Array = []
+	var places := PackedStringArray()
 	for i in order.size():
-		lines.append("%s  %s" % [UiKit.place_text(i + 1), tr("SEAT_%d" % order[i])])
+		places.append("%s  %s" % [UiKit.place_text(i + 1), tr("SEAT_%d" % order[i])])
+	var levels := PackedStringArray()
 	for team in 2:
 		var delta := after[team] - before[team]
-		lines.append(tr("LEVEL_CHANGE_FMT").format({team = tr("TEAM_US" if team == 0 else "TEAM_THEM"),
+		levels.append(tr("LEVEL_CHANGE_FMT").format({team = tr("TEAM_US" if team == 0 else "TEAM_THEM"),
 			before = Cards.rank_label(before[team]), after = Cards.rank_label(after[team]),
 			delta = ("+%d" % delta) if delta > 0 else ("%d" % delta) if delta < 0 else "±0"}))
 	# The cards the players who did not go out were left with, face up.
 	var left: Array = table.controller.hands_at_end_of_deal(table.deal_no)
+	var rows: Array[Control] = []
 	for seat in 4:
 		if table.places[seat] == 0 and seat < left.size() and not PackedInt32Array(left[seat]).is_empty():
-			lines.append(cards_left_row(seat, PackedInt32Array(left[seat])))
+			rows.append(cards_left_row(seat, PackedInt32Array(left[seat])))
+	var body := DealEndPanel.create()
+	body.fill(places, levels, rows)
 	var my_team: int = 0 if table.spectator else table.local_seat % 2
 	var title := tr("DEAL_WON") if winner == my_team else tr("DEAL_LOST")
 	if winner == my_team:
 		Sfx.play(&"win")
 	table.last_record = table.controller.save_record()
-	table.modal.open(tr("DEAL_ENDED_FMT").format({n = table.deal_no + 1}) + " — " + title, lines, [[&"next", "BTN_NEXT_DEAL"]])
+	table.modal.open(tr("DEAL_ENDED_FMT").format({n = table.deal_no + 1}) + " — " + title, [body], [[&"next", "BTN_NEXT_DEAL"]])
 	table.lock_input(true)
 	table.refresh_controls()
 	table.deal_panel_shown.emit(e)
@@ -390,15 +394,15 @@ func _on_match_ended(e: Dictionary) -> void:
 	else:
 		title = tr("MATCH_LOST")
 	table.last_record = table.controller.save_record()
-	var lines: Array = [tr("MATCH_REASON_" + String(e.reason).to_upper())]
-	lines.append(tr("FINAL_LEVELS_FMT").format({us = Cards.rank_label(table.team_levels[0]),
-		them = Cards.rank_label(table.team_levels[1])}))
+	var body := MatchEndPanel.create()
+	body.fill(tr("MATCH_REASON_" + String(e.reason).to_upper()), tr("FINAL_LEVELS_FMT").format({
+		us = Cards.rank_label(table.team_levels[0]), them = Cards.rank_label(table.team_levels[1])}))
 	var buttons: Array = []
 	if table.last_record != "":
 		buttons.append([&"replay", "BTN_WATCH_REPLAY"])
 	buttons.append([&"again", "BTN_PLAY_AGAIN"])
 	buttons.append([&"menu", "BTN_MENU"])
-	table.modal.open(title, lines, buttons)
+	table.modal.open(title, [body], buttons)
 	table.lock_input(true)
 	table.match_panel_shown.emit(e)
 	var choice: StringName = await table.modal.closed

@@ -29,8 +29,8 @@ const LEGEND_KEYS := {"bomb": "HEAT_LEGEND_BOMB", "straight": "HEAT_LEGEND_STRAI
 ## Connects to the hand and fills the heat legend (the table calls it once `table` is set).
 func setup() -> void:
 	table.hand.hint_dismissed.connect(_on_hint_dismissed)
-	# One swatch and caption per heat colour: the palette is the table's HEAT_COLORS.
-	var palette: Dictionary = table.HEAT_COLORS
+	# One swatch and caption per heat colour: the palette is TableStyle's (table_default.tres).
+	var palette: Dictionary = TableStyle.current().heat_colors()
 	for cat: String in palette:
 		var swatch := ColorRect.new()
 		swatch.color = Color(palette[cat], 1.0)
@@ -200,7 +200,7 @@ func _clear_readings() -> void:
 func _apply_heat() -> void:
 	heat_legend.visible = is_training() and bool(Settings.get_value(&"heat_map"))
 	if is_training() and Settings.get_value(&"heat_map") and table.duty != &"" and not table.spectator:
-		table.hand.set_heat(heat_colors(table.controller.heat_map(), table.HEAT_COLORS))
+		table.hand.set_heat(heat_colors(table.controller.heat_map(), TableStyle.current().heat_colors()))
 	else:
 		table.hand.set_heat({})
 

@@ -41,7 +41,7 @@ func test_dropdowns_and_dialogs_are_themed_and_opaque() -> void:
 	expect_eq(theme.get_type_variation_base(&"DialogPanel"), &"PanelContainer", "DialogPanel is a panel variation")
 	var dialog := theme.get_stylebox(&"panel", &"DialogPanel") as StyleBoxFlat
 	expect(dialog != null and is_equal_approx(dialog.bg_color.a, 1.0), "dialogs are opaque")
-	var modal := Modal.new()
+	var modal := Modal.create()
 	add_child(modal)
 	modal.open("Title", ["text"], [[&"ok", "BTN_RESUME"]])
 	await frames(2)

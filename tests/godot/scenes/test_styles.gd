@@ -110,6 +110,7 @@ func test_the_felt_and_banner_follow_a_table_style_written_by_the_test() -> void
 	s.banner_color = Color(0.2, 0.9, 1.0)
 	s.banner_font_size = 50
 	s.seat_margin = 40.0
+	s.heat_bomb_color = Color(0.1, 0.8, 0.2, 0.5)
 	expect_eq(ResourceSaver.save(s, TABLE_TMP), OK, "style written")
 	TableStyle.use(ResourceLoader.load(TABLE_TMP, "", ResourceLoader.CACHE_MODE_IGNORE) as TableStyle)
 	var felt: ColorRect = preload("res://table/felt.gd").new()
@@ -125,6 +126,10 @@ func test_the_felt_and_banner_follow_a_table_style_written_by_the_test() -> void
 	expect_eq(banner.get_theme_color(&"font_color"), Color(0.2, 0.9, 1.0), "banner colour from the style")
 	var west: Control = table.badges[3]
 	expect(is_equal_approx(west.position.x - table.middle.position.x, 40.0), "west sits seat_margin from the edge (%.1f)" % (west.position.x - table.middle.position.x))
+	var swatch := table.training.heat_legend.get_child(0) as ColorRect
+	expect(swatch != null and swatch.color == Color(0.1, 0.8, 0.2, 1.0), "the heat legend's bomb swatch from the style, opaque")
+	var bars: Dictionary = preload("res://table/training_tools.gd").heat_colors({7: {"bomb": 1.0}}, TableStyle.current().heat_colors())
+	expect(bars.has(7) and is_equal_approx((bars[7] as Color).g, 0.8), "the heat bars use the style's colour (%s)" % bars)
 	table.queue_free()
 	await frames(2)
 

@@ -77,7 +77,7 @@ func test_wild_snap_readings_heat_map_and_ai_debug() -> void:
 	expect_eq(tinted, 0, "with a bar above the card, not a tint over its face (black suits stay black)")
 	var legend: Control = table.training.heat_legend
 	expect(legend.is_visible_in_tree(), "the heat map has a legend")
-	expect_eq(legend.get_child_count(), table.HEAT_COLORS.size() * 2, "a swatch and a name per colour")
+	expect_eq(legend.get_child_count(), TableStyle.current().heat_colors().size() * 2, "a swatch and a name per colour")
 	# One card selected: the wild that makes it a pair lifts and glows.
 	var run: PackedInt32Array = found[1]
 	hand.set_selected(PackedInt32Array([run[0]]))

@@ -1,0 +1,84 @@
+extends GdTestSuite
+## The dialog and the end panels are composed scenes whose scripts only fill them: Modal.create()
+## fills %Title, %Lines (text lines copy %LineTemplate) and %Buttons and clears them on reopening;
+## the end-of-deal panel puts its lines in %Places, %Levels and %CardsLeft; the end-of-match
+## panel in %Reason and %FinalLevels.
+
+
+func before_each() -> void:
+	Settings.reset_for_tests()
+	Settings.set_value(&"anim_speed", 0.0)
+
+
+func after_each() -> void:
+	Settings.reset_for_tests()
+
+
+func _texts(box: Node) -> PackedStringArray:
+	var out := PackedStringArray()
+	for c in box.get_children():
+		if c is Label and not c.is_queued_for_deletion():
+			out.append((c as Label).text)
+	return out
+
+
+func test_the_modal_fills_and_clears_its_scene_nodes() -> void:
+	var modal := Modal.create()
+	add_child(modal)
+	await frames(1)
+	expect(not modal.is_open(), "closed until opened")
+	var extra := Label.new()
+	extra.name = "Extra"
+	modal.open("First", ["one", "two", extra], [[&"a", "BTN_RESUME"], [&"b", "BTN_CANCEL"]])
+	await frames(1)
+	expect_eq((modal.get_node(^"%Title") as Label).text, "First")
+	var lines := modal.get_node(^"%Lines")
+	expect_eq(lines.get_child_count(), 3, "two text lines and the Control")
+	expect_eq(_texts(lines), PackedStringArray(["one", "two", ""]), "texts in order, the Control as given")
+	var template: Label = modal.get_node(^"%LineTemplate")
+	var line := lines.get_child(0) as Label
+	expect_eq(line.get_theme_font_size(&"font_size"), template.get_theme_font_size(&"font_size"), "lines copy the template")
+	expect(line.visible and not template.visible, "the template stays hidden")
+	expect_eq(modal.get_node(^"%Buttons").get_child_count(), 2, "two buttons")
+	expect(modal.button(&"b") != null, "buttons by id")
+	modal.press(&"a")
+	modal.open("Second", [], [[&"c", "BTN_RESUME"], [&"a", "BTN_CANCEL"]])
+	await frames(1)
+	expect_eq((modal.get_node(^"%Title") as Label).text, "Second")
+	expect_eq(lines.get_child_count(), 0, "the first panel's lines are gone")
+	expect(not (lines as Control).visible, "no empty gap without lines")
+	expect_eq(modal.get_node(^"%Buttons").get_child_count(), 2, "only the new buttons")
+	expect(modal.button(&"b") == null and modal.button(&"c") != null, "old buttons gone")
+	# Reopened at once (the pause menu after the rules page): a reused id still names its button.
+	var again := modal.button(&"a")
+	expect(again != null and again.text == "BTN_CANCEL", "the new panel's button of a reused id (%s)" % again)
+	modal.press(&"c")
+	modal.queue_free()
+
+
+func test_the_end_of_deal_panel_fills_its_containers() -> void:
+	var panel := DealEndPanel.create()
+	add_child(panel)
+	var rows: Array[Control] = [CardsLeftRow.create(1, "East still held:", PackedInt32Array([0, 1, 2]), 2)]
+	panel.fill(PackedStringArray(["1st  South", "2nd  North"]), PackedStringArray(["Us 2 → 4", "Them 2 → 2"]), rows)
+	await frames(1)
+	expect_eq(_texts(panel.get_node(^"%Places")), PackedStringArray(["1st  South", "2nd  North"]), "places")
+	expect_eq(_texts(panel.get_node(^"%Levels")), PackedStringArray(["Us 2 → 4", "Them 2 → 2"]), "levels")
+	var left: Control = panel.get_node(^"%CardsLeft")
+	expect(left.visible and left.get_node_or_null(^"CardsLeft1") != null, "the cards-left row sits in %CardsLeft")
+	var none: Array[Control] = []
+	panel.fill(PackedStringArray(["1st  West"]), PackedStringArray(), none)
+	await frames(1)
+	expect_eq(_texts(panel.get_node(^"%Places")), PackedStringArray(["1st  West"]), "refilled, not appended")
+	expect(not left.visible and left.get_child_count() == 0, "no cards-left block when everyone went out")
+	panel.queue_free()
+
+
+func test_the_end_of_match_panel_fills_its_labels() -> void:
+	var panel := MatchEndPanel.create()
+	add_child(panel)
+	panel.fill("Team won at A", "Final levels: A / 9")
+	await frames(1)
+	expect_eq((panel.get_node(^"%Reason") as Label).text, "Team won at A")
+	expect_eq((panel.get_node(^"%FinalLevels") as Label).text, "Final levels: A / 9")
+	panel.queue_free()
