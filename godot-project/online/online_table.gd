@@ -57,9 +57,10 @@ func _ready() -> void:
 	c.latency_changed.connect(_on_latency)
 	c.surrender_proposed.connect(_on_surrender_proposed)
 	resized.connect(_place_names)
-	# Online the server's AI plays a seat only while its player is away: no auto-play switch.
+	# The table's Auto-play switch hands our seat to the server's AI (auto_play) and takes it
+	# back; the table shows it through controller_changed like offline. Spectators have no seat.
 	if table.auto_button != null:
-		table.auto_button.visible = false
+		table.auto_button.visible = not c.is_spectator()
 	_on_room(c.get_room())
 	if c.get_connection_state() == "reconnecting":
 		_on_reconnecting(1)
@@ -186,8 +187,10 @@ func _on_hosting(seat: int, on: bool) -> void:
 	var me := Online.seat
 	var at := (seat - maxi(me, 0) + 4) % 4
 	if seat == me:
-		# Our own seat is hosted only while we are away; the overlay covers the table then.
-		_reconnect_text.text = tr("ONLINE_HOSTED_WHILE_AWAY") if on else tr("ONLINE_RESYNCING")
+		# Away, the overlay covers the table and says so; present (we handed the seat over), the
+		# table's controller_changed shows the badge and the Auto-play switch takes it back.
+		if reconnect_layer.visible:
+			_reconnect_text.text = tr("ONLINE_HOSTED_WHILE_AWAY") if on else tr("ONLINE_RESYNCING")
 		return
 	table.badges[at].auto_play = on
 
