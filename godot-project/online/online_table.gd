@@ -177,6 +177,8 @@ func _on_room(room: Dictionary) -> void:
 		table.badges[at].ai_level = int(s.ai)
 		table.badges[at].auto_play = bool(s.hosted) and i != me
 	var spectating: bool = Online.client.is_spectator()
+	# A spectator watches seat 0 from below: it is "South", never "You".
+	table.badges[0].title = tr("SEAT_SOUTH") if spectating else ""
 	spectator_banner.visible = spectating
 	if spectating:
 		spectator_banner.text = tr("ONLINE_SPECTATOR_BANNER_FMT").format({n = int(room.get("spectator_delay", 3))})
@@ -222,6 +224,9 @@ func _on_resynced(_seq: int) -> void:
 		await get_tree().process_frame
 	if is_inside_tree():
 		reconnect_layer.visible = false
+		# The full state holds the current trick only: say the history starts here.
+		if table != null:
+			table.history.add_note(tr("ONLINE_HISTORY_EARLIER_HIDDEN"))
 
 
 func _on_surrender_proposed(seat: int) -> void:

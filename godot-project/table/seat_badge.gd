@@ -35,6 +35,12 @@ var auto_play := false:
 		auto_play = v
 		_update()
 		_update_blink()
+## Replaces the seat's relative name ("You", "East", …) when not empty: a spectator's bottom
+## seat is nobody's "You".
+var title := "":
+	set(v):
+		title = v
+		_update()
 ## At or below this many cards the count turns red (announced by the engine's cards_left).
 var warn_at := 10
 var ai_level := 0
@@ -160,7 +166,7 @@ func _notification(what: int) -> void:
 func _update() -> void:
 	if _name == null:
 		return
-	_name.text = tr("SEAT_%d" % seat)
+	_name.text = title if title != "" else tr("SEAT_%d" % seat)
 	var team := tr("TEAM_US") if seat % 2 == 0 else tr("TEAM_THEM")
 	var sub := team
 	if ai_level > 0:
