@@ -134,11 +134,15 @@ func _seat_row(seat: int) -> Control:
 	ready.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
 	ready.custom_minimum_size.x = 160
 	row.add_child(ready)
+	# A free seat can be taken by tapping it (change_seat); the server refuses a taken one.
+	var sit := UiKit.button("ONLINE_SIT_HERE", func() -> void: Online.client.change_seat(seat), 22, Vector2(160, 56))
+	sit.name = "SitHere"
+	row.add_child(sit)
 	var fill := UiKit.options(FILL_KEYS, 0)
 	fill.name = "Fill"
 	fill.item_selected.connect(func(i: int) -> void: Online.client.set_seat(seat, i))
 	row.add_child(fill)
-	_rows.append({name = who, ready = ready, fill = fill, where = where})
+	_rows.append({name = who, ready = ready, fill = fill, where = where, sit = sit})
 	return panel
 
 
@@ -181,6 +185,7 @@ func _refresh(room: Dictionary) -> void:
 		# The host fills empty seats; a seat with a person in it is theirs.
 		fill.visible = host and player == ""
 		fill.select(clampi(ai, 0, 3))
+		(row.sit as Button).visible = me >= 0 and player == "" and ai == 0 and not bool(room.get("locked", false))
 	_ready_button.visible = me >= 0
 	_ready_button.set_pressed_no_signal(me >= 0 and me < seats.size() and bool(seats[me].ready))
 	_ready_button.text = "ONLINE_UNREADY" if _ready_button.button_pressed else "ONLINE_READY"

@@ -57,9 +57,10 @@ func _ready() -> void:
 	c.latency_changed.connect(_on_latency)
 	c.surrender_proposed.connect(_on_surrender_proposed)
 	resized.connect(_place_names)
-	# Online the server's AI plays a seat only while its player is away: no auto-play switch.
+	# The table's Auto-play switch hands our seat to the server's AI (auto_play) and takes it
+	# back; the table shows it through controller_changed like offline. Spectators have no seat.
 	if table.auto_button != null:
-		table.auto_button.visible = false
+		table.auto_button.visible = not c.is_spectator()
 	_on_room(c.get_room())
 	if c.get_connection_state() == "reconnecting":
 		_on_reconnecting(1)
@@ -176,6 +177,8 @@ func _on_room(room: Dictionary) -> void:
 		table.badges[at].ai_level = int(s.ai)
 		table.badges[at].auto_play = bool(s.hosted) and i != me
 	var spectating: bool = Online.client.is_spectator()
+	# A spectator watches seat 0 from below: it is "South", never "You".
+	table.badges[0].title = tr("SEAT_SOUTH") if spectating else ""
 	spectator_banner.visible = spectating
 	if spectating:
 		spectator_banner.text = tr("ONLINE_SPECTATOR_BANNER_FMT").format({n = int(room.get("spectator_delay", 3))})
@@ -186,8 +189,10 @@ func _on_hosting(seat: int, on: bool) -> void:
 	var me := Online.seat
 	var at := (seat - maxi(me, 0) + 4) % 4
 	if seat == me:
-		# Our own seat is hosted only while we are away; the overlay covers the table then.
-		_reconnect_text.text = tr("ONLINE_HOSTED_WHILE_AWAY") if on else tr("ONLINE_RESYNCING")
+		# Away, the overlay covers the table and says so; present (we handed the seat over), the
+		# table's controller_changed shows the badge and the Auto-play switch takes it back.
+		if reconnect_layer.visible:
+			_reconnect_text.text = tr("ONLINE_HOSTED_WHILE_AWAY") if on else tr("ONLINE_RESYNCING")
 		return
 	table.badges[at].auto_play = on
 
@@ -219,6 +224,9 @@ func _on_resynced(_seq: int) -> void:
 		await get_tree().process_frame
 	if is_inside_tree():
 		reconnect_layer.visible = false
+		# The full state holds the current trick only: say the history starts here.
+		if table != null:
+			table.history.add_note(tr("ONLINE_HISTORY_EARLIER_HIDDEN"))
 
 
 func _on_surrender_proposed(seat: int) -> void:

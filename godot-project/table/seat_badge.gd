@@ -38,6 +38,12 @@ var auto_play := false:
 		auto_play = v
 		_update()
 		_update_blink()
+## Replaces the seat's relative name ("You", "East", …) when not empty: a spectator's bottom
+## seat is nobody's "You".
+var title := "":
+	set(v):
+		title = v
+		_update()
 ## At or below this many cards the count turns red (announced by the engine's cards_left).
 var warn_at := 10
 var ai_level := 0
@@ -105,7 +111,7 @@ func _notification(what: int) -> void:
 func _update() -> void:
 	if _name == null:  # @onready: the setters may run before _ready, which calls _update() itself
 		return
-	_name.text = tr("SEAT_%d" % seat)
+	_name.text = title if title != "" else tr("SEAT_%d" % seat)
 	var team := tr("TEAM_US") if seat % 2 == 0 else tr("TEAM_THEM")
 	var sub := team
 	if ai_level > 0:

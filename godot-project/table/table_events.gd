@@ -463,6 +463,10 @@ func _deal_sounds(n: int) -> void:
 	if not Settings.animations_on():
 		Sfx.play(&"deal")
 		return
+	# A hand of under 3 cards (a rebuild mid-deal) gets one sound: an empty tween errors.
+	if n < 3:
+		Sfx.play(&"deal")
+		return
 	var tw := create_tween()
 	for i in mini(n / 3, 9):
 		tw.tween_callback(Sfx.play.bind(&"deal", randf_range(0.9, 1.1)))

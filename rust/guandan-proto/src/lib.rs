@@ -98,6 +98,16 @@ pub enum ClientMsg {
     Leave,
     /// Host only, while no match runs.
     Disband,
+    /// Lobby only (before a match): move from one's seat to a free seat. Added to v1 (older
+    /// servers answer `unknown_message`).
+    ChangeSeat {
+        seat: Seat,
+    },
+    /// During a match: hand one's own seat to the server's AI (`on`, 托管) or take it back.
+    /// Added to v1 like `change_seat`.
+    AutoPlay {
+        on: bool,
+    },
 }
 
 /// The lifecycle state of a room (design spec, room state machine).
@@ -315,6 +325,8 @@ pub const CLIENT_TYPES: &[&str] = &[
     "rematch",
     "leave",
     "disband",
+    "change_seat",
+    "auto_play",
 ];
 
 /// Encodes a server message (never fails for these types).

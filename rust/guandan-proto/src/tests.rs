@@ -17,6 +17,8 @@ fn every_client_message_round_trips() {
         ClientMsg::Rematch { accept: false },
         ClientMsg::Leave,
         ClientMsg::Disband,
+        ClientMsg::ChangeSeat { seat: 3 },
+        ClientMsg::AutoPlay { on: true },
     ];
     assert_eq!(msgs.len(), CLIENT_TYPES.len(), "one sample per type");
     for m in msgs {

@@ -25,6 +25,8 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tracing::Instrument;
 
+mod seating;
+
 pub type ConnId = u64;
 /// Encoded messages to one client.
 pub type Outbox = mpsc::Sender<Arc<str>>;
@@ -780,6 +782,8 @@ impl Room {
                 }
             }
             ClientMsg::Leave => self.gone(conn, received, true).await,
+            ClientMsg::ChangeSeat { seat } => self.change_seat(conn, seat).await,
+            ClientMsg::AutoPlay { on } => self.auto_play(conn, on).await,
             // Handled by the connection.
             ClientMsg::Hello { .. }
             | ClientMsg::Heartbeat

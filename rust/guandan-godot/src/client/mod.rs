@@ -477,6 +477,17 @@ impl GuandanClient {
         self.finish("set_seat", r)
     }
 
+    /// In the lobby: moves the player to the free `seat` (answered by `room_joined` with it).
+    #[func]
+    pub fn change_seat(&mut self, seat: i64) -> i64 {
+        let r = u8::try_from(seat)
+            .ok()
+            .filter(|s| *s < 4)
+            .ok_or_else(|| Fail::bad_argument("seat: 0 to 3"))
+            .and_then(|seat| self.send(ClientMsg::ChangeSeat { seat }));
+        self.finish("change_seat", r)
+    }
+
     #[func]
     pub fn set_ready(&mut self, ready: bool) -> i64 {
         let r = self.send(ClientMsg::Ready { ready });
@@ -616,15 +627,15 @@ impl GuandanClient {
         self.finish("surrender_vote", r)
     }
 
-    /// Online the server's AI plays a seat only while its player is away: returns
-    /// `ERR_STATE_CONFLICT` (there is no auto-play switch in protocol v1).
+    /// Hands the player's own seat to the server's AI (`on`, 托管) or takes it back; the answer
+    /// is `hosting_changed(seat, on)` once the server did it.
     #[func]
-    pub fn set_auto_play(&mut self, _on: bool) -> i64 {
-        let r = Err(Fail::new(ErrorCode::StateConflict, "auto-play is not available online"));
+    pub fn set_auto_play(&mut self, on: bool) -> i64 {
+        let r = self.seated().map(|_| ()).and_then(|_| self.send(ClientMsg::AutoPlay { on }));
         self.finish("set_auto_play", r)
     }
 
-    /// Whether the server's AI plays the player's own seat now (they were away).
+    /// Whether the server's AI plays the player's own seat now (handed over, or they were away).
     #[func]
     pub fn is_auto_play(&self) -> bool {
         self.room_seat >= 0 && self.is_hosted(self.room_seat)

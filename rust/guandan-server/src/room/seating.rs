@@ -1,0 +1,80 @@
+//! Additive v1 seat moves: `change_seat` (a lobby member moves to a free seat) and `auto_play`
+//! (a present player hands the seat to the server's AI — 托管 — and takes it back). Kept apart
+//! from the room loop so the room's own handlers stay as they are.
+
+use super::{Room, RoomEvent, RoomState};
+use guandan_core::game::Seat;
+use guandan_proto::{ErrorCode, ServerMsg};
+use guandan_runtime::Controller;
+
+use super::{ConnId, ai_profile};
+
+impl Room {
+    /// Moves the caller to `seat` while the room is a lobby. Taken or locked seats are refused
+    /// with their code and nothing changes.
+    pub(super) async fn change_seat(&mut self, conn: ConnId, seat: Seat) {
+        let Some(from) = self.seat_of(conn) else {
+            return self.refuse(conn, ErrorCode::NotYourSeat, "spectators have no seat to move", None);
+        };
+        if seat > 3 {
+            return self.refuse(conn, ErrorCode::BadArgument, "seat is 0-3", None);
+        }
+        if self.state.locked() {
+            return self.refuse(conn, ErrorCode::RoomLocked, "seats are fixed while a match runs", None);
+        }
+        if !matches!(self.state, RoomState::Waiting | RoomState::ReadyCheck) {
+            return self.refuse(conn, ErrorCode::BadRoomState, "seats move only in the lobby", None);
+        }
+        if seat == from {
+            return self.send_room_to(conn);
+        }
+        if self.slots[seat as usize].taken() {
+            return self.refuse(conn, ErrorCode::NotYourSeat, format!("seat {seat} is taken"), None);
+        }
+        let moved = std::mem::take(&mut self.slots[from as usize]);
+        self.slots[seat as usize] = moved;
+        if let Some(m) = self.members.get_mut(&conn) {
+            m.seat = Some(seat);
+        }
+        self.send_msg(conn, &ServerMsg::Joined { code: self.code.clone(), seat: Some(seat) });
+        self.send_room();
+        self.save_directory().await;
+    }
+
+    /// Hands the caller's seat to the server's AI (`on`) or gives it back, during a match.
+    pub(super) async fn auto_play(&mut self, conn: ConnId, on: bool) {
+        let Some(seat) = self.seat_of(conn) else {
+            return self.refuse(conn, ErrorCode::NotYourSeat, "spectators have no seat", None);
+        };
+        if !self.state.in_game() {
+            return self.refuse(conn, ErrorCode::BadRoomState, "no match is running", None);
+        }
+        if self.slots[seat as usize].hosted == on {
+            // Already so: the room state tells the caller.
+            return self.send_room_to(conn);
+        }
+        if on {
+            self.slots[seat as usize].hosted = true;
+            self.transition(RoomEvent::HeartbeatLost);
+            tracing::info!(seat, "seat handed to the AI by its player");
+            let profile = ai_profile(self.app.cfg.hosting_ai);
+            if let Some(g) = &mut self.game {
+                let notices = g.rt().set_controller(seat, Controller::Ai(profile));
+                self.announce(&notices, 0, seat, None).await;
+            }
+        } else {
+            self.slots[seat as usize].hosted = false;
+            self.transition(RoomEvent::Reconnect);
+            // An AI decision asked for but not applied yet is dropped (as at a reconnect).
+            self.generation += 1;
+            if let Some(g) = &mut self.game {
+                let notices = g.rt().set_controller(seat, Controller::Human);
+                self.announce(&notices, 0, seat, None).await;
+            }
+            let still = self.slots.iter().any(|s| s.hosted);
+            self.transition(if still { RoomEvent::CaughtUpStillHosting } else { RoomEvent::CaughtUp });
+        }
+        self.broadcast(&ServerMsg::Hosting { seat, on });
+        self.send_room();
+    }
+}
