@@ -66,8 +66,8 @@ func _run() -> bool:
 	var my_turns := 0
 	var hint_shown := false
 	var deal_end_shown := false
-	# Generous: plays stay up for their minimum reading time, and CI machines may be loaded.
-	var deadline := Time.get_ticks_msec() + 600000
+	# Generous (8 min; tools/test-ui stops a run at 15): plays stay up for their minimum reading time, and CI machines may be loaded.
+	var deadline := Time.get_ticks_msec() + 480000
 	while Time.get_ticks_msec() < deadline:
 		await _frames(1)
 		if table.modal.is_open():
