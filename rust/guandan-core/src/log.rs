@@ -141,8 +141,19 @@ impl MatchLog {
         self.think_ms.push(think.map(|d| d.as_millis().min(u128::from(u32::MAX)) as u32));
         self.actions.push(action.clone());
         if events.iter().any(|e| matches!(e, Event::DealEnded { .. } | Event::MatchEnded { .. })) {
-            self.checkpoints.push(Checkpoint { checkpoint: self.actions.len() as u64, hash: state.state_hash() });
+            // Counted by the action's own number: a host may keep only the tail of `actions`.
+            self.checkpoints.push(Checkpoint { checkpoint: action.seq + 1, hash: state.state_hash() });
         }
+    }
+
+    /// One action line of the text format: the action, and `ms` when its thinking time is known.
+    pub fn action_line(action: &Action, think_ms: Option<u32>) -> String {
+        let mut line = serde_json::to_string(action).unwrap_or_default();
+        if let Some(ms) = think_ms {
+            line.pop();
+            line.push_str(&format!(",\"ms\":{ms}}}"));
+        }
+        line
     }
 
     pub fn to_jsonl(&self) -> String {
@@ -150,12 +161,7 @@ impl MatchLog {
         out.push('\n');
         let mut cps = self.checkpoints.iter().peekable();
         for (i, a) in self.actions.iter().enumerate() {
-            let mut line = serde_json::to_string(a).unwrap_or_default();
-            if let Some(ms) = self.think_ms.get(i).copied().flatten() {
-                line.pop();
-                line.push_str(&format!(",\"ms\":{ms}}}"));
-            }
-            out.push_str(&line);
+            out.push_str(&Self::action_line(a, self.think_ms.get(i).copied().flatten()));
             out.push('\n');
             while let Some(cp) = cps.next_if(|cp| cp.checkpoint == i as u64 + 1) {
                 out.push_str(&serde_json::to_string(cp).unwrap_or_default());

@@ -7,7 +7,7 @@ use guandan_ai::agent::MAX_AI_DECISION_MS;
 use guandan_ai::service::{AiRequest, AiResult};
 use guandan_core::card::CardSet;
 use guandan_core::error::ErrorCode;
-use guandan_core::game::{ActionKind, Event, Match, Phase, RuleError, Seat};
+use guandan_core::game::{Action, ActionKind, Event, Match, Phase, RuleError, Seat};
 use guandan_core::log::{LogError, MatchLog, MatchMeta, PlayerMeta};
 use guandan_core::rules::RuleConfig;
 use guandan_core::view::PlayerView;
@@ -88,6 +88,12 @@ pub struct Runtime {
     match_clock: f64,
     /// The host feeds time ([`Runtime::tick`]): human actions are recorded with their thinking time.
     ticked: bool,
+    /// Whether `log` keeps every action, or only those not yet handed out by
+    /// [`Runtime::take_unsaved`] (a server's database holds the rest).
+    whole_record: bool,
+    /// Actions handed out by [`Runtime::take_unsaved`], and how many of them left `log`.
+    taken: usize,
+    dropped: usize,
 }
 
 impl Runtime {
@@ -117,11 +123,15 @@ impl Runtime {
     pub fn resume(log: MatchLog, seats: [Controller; 4], clocks: bool) -> Result<(Runtime, Vec<Notice>), LogError> {
         let m = log.replay()?;
         let mut rt = Runtime::around(m, log, seats, clocks);
+        // A record it was resumed from is saved already.
+        rt.taken = rt.log.actions.len();
         let notices = rt.announce_position();
         Ok((rt, notices))
     }
 
-    fn around(m: Match, log: MatchLog, seats: [Controller; 4], clocks: bool) -> Runtime {
+    fn around(m: Match, mut log: MatchLog, seats: [Controller; 4], clocks: bool) -> Runtime {
+        // One thinking time per action (a record read back without them has none).
+        log.think_ms.resize(log.actions.len(), None);
         Runtime {
             m,
             log,
@@ -134,6 +144,9 @@ impl Runtime {
             clock_seq: 0,
             match_clock: 0.0,
             ticked: false,
+            whole_record: true,
+            taken: 0,
+            dropped: 0,
         }
     }
 
@@ -144,8 +157,40 @@ impl Runtime {
     }
 
     /// The record of every applied action (an action is in it before its notices are returned).
+    /// After [`Runtime::keep_whole_record`]`(false)` its `actions` (and `think_ms`) hold only the
+    /// actions not yet taken by [`Runtime::take_unsaved`]; header and checkpoints stay whole.
     pub fn log(&self) -> &MatchLog {
         &self.log
+    }
+
+    /// A host that stores every action elsewhere (the server's database) lets the runtime keep
+    /// only what it has not taken yet: a match's record would otherwise grow by ~100 bytes an
+    /// action in every room. Turning it off forgets the actions already taken.
+    pub fn keep_whole_record(&mut self, whole: bool) {
+        self.whole_record = whole;
+        self.forget_taken();
+    }
+
+    /// The actions applied since the last call (with their thinking time in ms, when measured),
+    /// in order: what a host must store before it announces them.
+    pub fn take_unsaved(&mut self) -> Vec<(Action, Option<u32>)> {
+        let from = self.taken - self.dropped;
+        // A record read back without thinking times has fewer `think_ms` than actions.
+        let out: Vec<_> = (from..self.log.actions.len())
+            .map(|i| (self.log.actions[i].clone(), self.log.think_ms.get(i).copied().flatten()))
+            .collect();
+        self.taken += out.len();
+        self.forget_taken();
+        out
+    }
+
+    fn forget_taken(&mut self) {
+        if !self.whole_record {
+            let n = (self.taken - self.dropped).min(self.log.actions.len());
+            self.log.actions.drain(..n);
+            self.log.think_ms.drain(..n.min(self.log.think_ms.len()));
+            self.dropped += n;
+        }
     }
 
     /// What `viewer` may know now (an omniscient viewer gets the spectator's view; it reads

@@ -10,7 +10,7 @@ use guandan_core::rules::RuleConfig;
 use guandan_core::sim::random_action;
 use guandan_runtime::{Controller, Notice, Out, Runtime, RuntimeConfig, Viewer, for_viewer};
 use rand_chacha::ChaCha8Rng;
-use rand_core::SeedableRng;
+use rand_core::{Rng, SeedableRng};
 use std::time::Duration;
 
 fn ai(level: AiLevel) -> Controller {
@@ -292,4 +292,74 @@ fn the_record_names_ai_levels_and_times_decisions() {
     assert!(rt.log().think_ms[..n - 1].iter().all(Option::is_some), "AI decisions carry their time");
     let text = rt.log().to_jsonl();
     assert_eq!(MatchLog::parse(&text).unwrap().think_ms, rt.log().think_ms);
+}
+
+/// A host that stores the record itself (the server) takes every action once, in order, and
+/// the runtime then holds only what is not taken: the taken lines rebuild the same record.
+#[test]
+fn a_host_keeping_the_record_takes_every_action_once_and_the_runtime_forgets_them() {
+    let seats = [Controller::Human, ai(AiLevel::L1), Controller::Human, ai(AiLevel::L2)];
+    let (mut whole, _) = Runtime::start(config(11, seats.clone())).unwrap();
+    let (mut tail, _) = Runtime::start(config(11, seats)).unwrap();
+    tail.keep_whole_record(false);
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let mut taken = Vec::new();
+    let mut most_held = 0;
+    for _ in 0..40_000 {
+        if whole.state().is_over() {
+            break;
+        }
+        match whole.decide_now() {
+            Some(_) => {
+                tail.decide_now().expect("the same AI duty");
+            }
+            None => {
+                let a = random_action(whole.state(), &mut rng).expect("someone must act");
+                whole.act(a.seat, a.kind.clone()).unwrap();
+                tail.act(a.seat, a.kind).unwrap();
+            }
+        }
+        most_held = most_held.max(tail.log().actions.len());
+        // Taken now and then, as a host's writes complete.
+        if rng.next_u32() % 3 == 0 {
+            taken.extend(tail.take_unsaved());
+            assert!(tail.log().actions.is_empty(), "taken actions are forgotten");
+        }
+    }
+    taken.extend(tail.take_unsaved());
+    assert!(whole.state().is_over());
+    assert_eq!(tail.state().state_hash(), whole.state().state_hash());
+    let record = whole.log().clone();
+    assert_eq!(taken.len(), record.actions.len(), "every action taken exactly once");
+    for (i, (a, ms)) in taken.iter().enumerate() {
+        assert_eq!(a, &record.actions[i]);
+        assert_eq!(*ms, record.think_ms[i]);
+    }
+    assert!(most_held < 20, "the tail stays short (held {most_held})");
+    assert_eq!(tail.log().checkpoints, record.checkpoints, "checkpoints are numbered by action, not by what is held");
+    // The taken lines and the kept header/checkpoints are the whole record again.
+    let mut rebuilt = tail.log().clone();
+    rebuilt.actions = taken.iter().map(|(a, _)| a.clone()).collect();
+    rebuilt.think_ms = taken.iter().map(|(_, ms)| *ms).collect();
+    assert_eq!(rebuilt.to_jsonl(), record.to_jsonl());
+    // The whole record still hands out each action once.
+    assert_eq!(whole.take_unsaved().len(), record.actions.len());
+    assert!(whole.take_unsaved().is_empty());
+    assert_eq!(whole.log().actions.len(), record.actions.len());
+}
+
+#[test]
+fn a_resumed_record_counts_as_saved() {
+    let (mut rt, _) =
+        Runtime::start(config(4, [ai(AiLevel::L1), ai(AiLevel::L1), ai(AiLevel::L1), ai(AiLevel::L1)])).unwrap();
+    for _ in 0..30 {
+        rt.decide_now().unwrap();
+    }
+    let log = rt.log().clone();
+    let (mut back, _) = Runtime::resume(log, std::array::from_fn(|_| ai(AiLevel::L1)), false).unwrap();
+    assert!(back.take_unsaved().is_empty());
+    back.decide_now().unwrap();
+    let new = back.take_unsaved();
+    assert_eq!(new.len(), 1);
+    assert_eq!(new[0].0.seq, 30);
 }

@@ -13,15 +13,52 @@ pub struct Game {
 }
 
 impl Game {
+    /// A new match. The database holds its record: the runtime keeps only the actions not
+    /// stored yet ([`Game::take_unsaved`]); history is read back with [`Game::record`].
     pub fn start(cfg: RuntimeConfig) -> Result<(Game, Vec<Notice>), RuntimeError> {
-        let (rt, notices) = Runtime::start(cfg)?;
+        let (mut rt, notices) = Runtime::start(cfg)?;
+        rt.keep_whole_record(false);
         Ok((Game { rt }, notices))
     }
 
     /// Rebuilds a match from its stored log (restart, restore); the log is verified on the way.
+    /// The whole record stays in memory until [`Game::forget_record`] (a restored room reads
+    /// its round points from it first).
     pub fn resume(log: MatchLog, seats: [Controller; 4], clocks: bool) -> Result<Game, LogError> {
         let (rt, _) = Runtime::resume(log, seats, clocks)?;
         Ok(Game { rt })
+    }
+
+    /// From now on the runtime keeps only actions not stored yet.
+    pub fn forget_record(&mut self) {
+        self.rt.keep_whole_record(false);
+    }
+
+    /// The actions applied since the last call, as `(seq, seat, line)` with the line in the
+    /// replay format (thinking time included): what the room stores before it announces them.
+    pub fn take_unsaved(&mut self) -> Vec<(u64, Seat, String)> {
+        self.rt.take_unsaved().into_iter().map(|(a, ms)| (a.seq, a.seat, MatchLog::action_line(&a, ms))).collect()
+    }
+
+    /// The whole record from the stored action lines (`lines`, in order, from the database):
+    /// this match's header and checkpoints around them. Refused unless the lines are every
+    /// action applied so far.
+    pub fn record(&self, lines: &[String]) -> Result<MatchLog, LogError> {
+        let kept = self.rt.log();
+        let mut text = serde_json::to_string(&kept.header).unwrap_or_default();
+        for l in lines {
+            text.push('\n');
+            text.push_str(l);
+        }
+        let mut log = MatchLog::parse(&text)?;
+        if log.actions.len() as u64 != self.action_seq() {
+            return Err(LogError::Malformed {
+                line: lines.len() + 1,
+                message: format!("{} stored actions, {} applied", log.actions.len(), self.action_seq()),
+            });
+        }
+        log.checkpoints = kept.checkpoints.clone();
+        Ok(log)
     }
 
     pub fn rt(&mut self) -> &mut Runtime {
@@ -34,10 +71,6 @@ impl Game {
 
     pub fn state(&self) -> &Match {
         self.rt.state()
-    }
-
-    pub fn log(&self) -> &MatchLog {
-        self.rt.log()
     }
 
     /// Number of applied actions (= the `seq` the next action carries).
@@ -76,9 +109,9 @@ impl Game {
     }
 
     /// The messages `v` missed after `since` actions (catch-up on reconnect), rebuilt from the
-    /// log by the runtime itself; `None` when `since` is not a point of this match.
-    pub fn catch_up(&self, since: u64, v: Viewer) -> Option<Vec<ServerMsg>> {
-        let log = self.rt.log();
+    /// record (see [`Game::record`]) by the runtime itself; `None` when `since` is not a point
+    /// of this match.
+    pub fn catch_up(log: &MatchLog, since: u64, v: Viewer) -> Option<Vec<ServerMsg>> {
         let total = log.actions.len() as u64;
         if since > total {
             return None;
@@ -97,9 +130,10 @@ impl Game {
         Some(out)
     }
 
-    /// The state after the first `n` actions as a spectator sees it (delayed spectating).
-    pub fn spectator_state_at(&self, n: u64) -> Option<ServerMsg> {
-        let m = self.rt.log().replay_to(n as usize).ok()?;
+    /// The state after the first `n` actions of the record as a spectator sees it (delayed
+    /// spectating).
+    pub fn spectator_state_at(log: &MatchLog, n: u64) -> Option<ServerMsg> {
+        let m = log.replay_to(n as usize).ok()?;
         let view = m.view(None);
         Some(ServerMsg::State { action_seq: m.seq(), state_hash: m.state_hash(), view: TableView::from(&view) })
     }
@@ -152,21 +186,33 @@ mod tests {
     }
 
     #[test]
-    fn catch_up_rebuilds_every_missed_action_from_the_log() {
+    fn catch_up_rebuilds_every_missed_action_from_the_stored_lines() {
         let cfg = RuntimeConfig { seed: 5, rules: RuleConfig::competition(), seats: humans(), clocks: false };
         let (mut g, _) = Game::start(cfg).unwrap();
         let mut live = Vec::new();
+        let mut stored = Vec::new();
         for _ in 0..40 {
             let m = g.state();
             let seat = m.to_act()[0];
             let kind = guandan_ai::l1::l1_decision(&m.view(Some(seat))).action;
             let notices = g.act(seat, kind).unwrap();
+            stored.extend(g.take_unsaved().into_iter().map(|(_, _, line)| line));
             live.push(g.applied_msg(&notices, 1, seat, Viewer::Seat(2), false));
         }
-        let missed = g.catch_up(10, Viewer::Seat(2)).expect("catch-up");
+        assert!(g.rt_ref().log().actions.is_empty(), "stored actions are not kept in memory");
+        assert_eq!(stored.len(), 40);
+        let log = g.record(&stored).expect("the stored lines are the record");
+        assert_eq!(log.replay().unwrap().state_hash(), g.state().state_hash());
+        let missed = Game::catch_up(&log, 10, Viewer::Seat(2)).expect("catch-up");
         assert_eq!(missed.len(), 30);
         assert_eq!(&missed[..29], &live[10..39], "same messages as sent live");
-        assert!(g.catch_up(41, Viewer::Seat(2)).is_none());
-        assert_eq!(g.catch_up(40, Viewer::Seat(2)).map(|v| v.len()), Some(0));
+        assert!(Game::catch_up(&log, 41, Viewer::Seat(2)).is_none());
+        assert_eq!(Game::catch_up(&log, 40, Viewer::Seat(2)).map(|v| v.len()), Some(0));
+        // A record missing a stored action is refused, never replayed short.
+        assert!(g.record(&stored[..39]).is_err());
+        // A stored line with a thinking time still reads as a plain action (restore reads them so).
+        let timed = MatchLog::action_line(&log.actions[0], Some(1200));
+        assert!(timed.contains("\"ms\":1200"));
+        assert_eq!(serde_json::from_str::<guandan_core::game::Action>(&timed).unwrap(), log.actions[0]);
     }
 }

@@ -263,8 +263,9 @@ fn spawn(
         vote_deadline: None,
         closing: false,
     };
-    if let Some(g) = &room.game {
-        room.delay.clear_points = round_points(g.log());
+    if let Some(g) = &mut room.game {
+        room.delay.clear_points = round_points(g.rt_ref().log());
+        g.forget_record();
         room.release_spectators();
     }
     app.rooms.lock().insert(code.clone(), tx.clone());
@@ -366,7 +367,7 @@ impl Room {
                 RoomCmd::Join { conn, player, out, last_action_seq } => {
                     self.join(conn, player, out, last_action_seq).await
                 }
-                RoomCmd::Spectate { conn, out } => self.spectate(conn, out),
+                RoomCmd::Spectate { conn, out } => self.spectate(conn, out).await,
                 RoomCmd::Msg { conn, out, msg, received } => {
                     if self.members.contains_key(&conn) {
                         self.message(conn, msg, received).await
@@ -590,7 +591,7 @@ impl Room {
                 self.transition(RoomEvent::Reconnect);
             }
             // What was missed first, then the seat is the human's again.
-            self.catch_up(conn, seat, last_action_seq);
+            self.catch_up(conn, seat, last_action_seq).await;
             if self.state == RoomState::VotePhase {
                 // Back after the end: the match was stored (the old connection may have missed it).
                 let stored = ServerMsg::MatchStored { code: self.code.clone(), match_no: (self.match_no - 1) as u32 };
@@ -646,13 +647,31 @@ impl Room {
         self.send_room();
     }
 
+    /// The whole record of the match in progress: the runtime keeps only what is not stored
+    /// yet, and everything applied is stored before it is announced, so the database has it all.
+    async fn record(&self) -> Option<MatchLog> {
+        let g = self.game.as_ref()?;
+        let lines = match self.app.db.actions(&self.code, self.match_no).await {
+            Ok(lines) => lines,
+            Err(e) => {
+                tracing::error!(error = %e, "reading the stored actions failed");
+                return None;
+            }
+        };
+        g.record(&lines).map_err(|e| tracing::error!(error = %e, "stored actions are not the match")).ok()
+    }
+
     /// Sends what a returning seat missed, or its full state.
-    fn catch_up(&mut self, conn: ConnId, seat: Seat, last: Option<u64>) {
-        let Some(g) = &self.game else { return };
+    async fn catch_up(&mut self, conn: ConnId, seat: Seat, last: Option<u64>) {
+        let Some(seq) = self.game.as_ref().map(Game::action_seq) else { return };
         let msgs = match last {
-            Some(n) if n <= g.action_seq() && g.action_seq() - n <= 256 => g.catch_up(n, Viewer::Seat(seat)),
+            Some(n) if n < seq && seq - n <= 256 => {
+                self.record().await.and_then(|log| Game::catch_up(&log, n, Viewer::Seat(seat)))
+            }
+            Some(n) if n == seq => Some(Vec::new()),
             _ => None,
         };
+        let Some(g) = &self.game else { return };
         let texts: Vec<Arc<str>> = match msgs {
             Some(m) if !m.is_empty() => m.iter().map(text).collect(),
             _ => vec![text(&g.state_msg(Viewer::Seat(seat)))],
@@ -662,7 +681,7 @@ impl Room {
         }
     }
 
-    fn spectate(&mut self, conn: ConnId, out: Outbox) {
+    async fn spectate(&mut self, conn: ConnId, out: Outbox) {
         if self.members.values().filter(|m| m.seat.is_none()).count() >= MAX_SPECTATORS {
             return self.reject_join(conn, out, ErrorCode::RoomFull, "50 spectators already watch");
         }
@@ -670,19 +689,18 @@ impl Room {
         self.members.insert(conn, Member { out, seat: None });
         self.send_msg(conn, &ServerMsg::Joined { code: self.code.clone(), seat: None });
         // From the latest released round: the delayed table, never a hand.
-        if let Some(g) = &self.game {
+        if let Some(log) = self.record().await {
             let released = self.delay.released;
             if first {
                 // Nobody watched, so nothing was held: rebuild what is not released yet.
-                self.delay.held = g
-                    .catch_up(released, Viewer::Spectator)
+                self.delay.held = Game::catch_up(&log, released, Viewer::Spectator)
                     .unwrap_or_default()
                     .iter()
                     .enumerate()
                     .map(|(i, m)| (released + i as u64 + 1, text(m)))
                     .collect();
             }
-            if let Some(msg) = g.spectator_state_at(released) {
+            if let Some(msg) = Game::spectator_state_at(&log, released) {
                 self.send_msg(conn, &msg);
             }
         }
@@ -744,7 +762,9 @@ impl Room {
             ClientMsg::Resync => {
                 let msg = match (&self.game, self.seat_of(conn)) {
                     (Some(g), Some(seat)) => Some(g.state_msg(Viewer::Seat(seat))),
-                    (Some(g), None) => g.spectator_state_at(self.delay.released),
+                    (Some(_), None) => {
+                        self.record().await.and_then(|log| Game::spectator_state_at(&log, self.delay.released))
+                    }
                     (None, _) => None,
                 };
                 match msg {
@@ -875,7 +895,7 @@ impl Room {
         for (c, seat) in conns {
             let msg = match (&self.game, seat) {
                 (Some(g), Some(s)) => g.state_msg(Viewer::Seat(s)),
-                (Some(g), None) => match g.spectator_state_at(0) {
+                (Some(g), None) => match g.record(&[]).ok().and_then(|log| Game::spectator_state_at(&log, 0)) {
                     Some(m) => m,
                     None => continue,
                 },
@@ -951,14 +971,12 @@ impl Room {
     /// member what it may see. When the write fails nothing is announced and the room stops: its
     /// match is restored from the durable log by the next start of this instance.
     async fn persist_and_announce(&mut self, before: u64, notices: Vec<Notice>, seat: Seat, received: Instant) {
-        let Some(g) = &self.game else { return };
-        let new = &g.log().actions[before as usize..];
-        let mut rows = Vec::with_capacity(new.len());
-        for a in new {
-            rows.push((a.seq, serde_json::to_string(a).unwrap_or_default()));
-        }
-        let actor = new.last().map_or(seat, |a| a.seat);
+        let Some(g) = &mut self.game else { return };
+        let new = g.take_unsaved();
+        debug_assert_eq!(new.first().map_or(before, |r| r.0), before);
+        let actor = new.last().map_or(seat, |r| r.1);
         let count = new.len() as u32;
+        let rows: Vec<(u64, String)> = new.into_iter().map(|(seq, _, line)| (seq, line)).collect();
         if !rows.is_empty()
             && let Err(e) = self.app.journal.append(&self.code, self.match_no, rows).await
         {
@@ -1074,9 +1092,17 @@ impl Room {
                 p.as_ref().map(|p| (p.id.clone(), winner_team == Some((i % 2) as u8), winner_team.is_none()))
             })
             .collect();
-        let log = g.log().to_jsonl();
-        if let Err(e) = self.app.db.finish_match(&self.code, self.match_no, &meta.to_string(), &log, &results).await {
-            tracing::error!(error = %e, "storing the finished match failed");
+        // The record is read back from the stored actions (the runtime keeps only the unsaved).
+        match self.record().await {
+            Some(log) => {
+                let log = log.to_jsonl();
+                if let Err(e) =
+                    self.app.db.finish_match(&self.code, self.match_no, &meta.to_string(), &log, &results).await
+                {
+                    tracing::error!(error = %e, "storing the finished match failed");
+                }
+            }
+            None => tracing::error!("the finished match's record could not be read back; not stored"),
         }
         self.app.metrics.matches_finished.fetch_add(1, Relaxed);
         let stored = ServerMsg::MatchStored { code: self.code.clone(), match_no: self.match_no as u32 };
@@ -1157,7 +1183,7 @@ impl Room {
         let before = g.action_seq();
         match g.rt().tick(elapsed) {
             Ok(notices) if !notices.is_empty() => {
-                let seat = g.log().actions.last().map_or(0, |a| a.seat);
+                let seat = g.rt_ref().log().actions.last().map_or(0, |a| a.seat);
                 self.persist_and_announce(before, notices, seat, Instant::now()).await;
             }
             Ok(_) => {}
