@@ -132,6 +132,9 @@ error_codes! {
     Internal = 58, "internal", "internal error";
     /// A surrender vote was refused or is not possible now.
     SurrenderRefused = 59, "surrender_refused", "surrender refused";
+    /// The client did not read its messages fast enough; the server closed the connection
+    /// (reconnect and rejoin: the missed actions are sent again).
+    SlowConsumer = 60, "slow_consumer", "too slow to receive, disconnected";
 }
 
 impl ErrorCode {

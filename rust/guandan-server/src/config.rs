@@ -41,9 +41,14 @@ pub struct Config {
     /// Sustained messages per second one connection may send.
     #[arg(long, default_value_t = 20.0)]
     pub rate: f64,
-    /// Burst of messages above the rate.
+    /// Burst of messages above the rate. (An intent answering a prompt the server sent is
+    /// never counted: the server paces those.)
     #[arg(long, default_value_t = 40.0)]
     pub burst: f64,
+    /// Messages queued for one client before it counts as too slow and is disconnected with
+    /// `slow_consumer`.
+    #[arg(long, default_value_t = 1024)]
+    pub outbox: usize,
     /// AI level that plays for a hosted (disconnected) human.
     #[arg(long, default_value_t = 2)]
     pub hosting_ai: u8,

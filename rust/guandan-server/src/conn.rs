@@ -1,10 +1,12 @@
 //! One WebSocket connection: handshake and authentication, rate limit, frame limit, heartbeat
 //! watch, and routing of room messages to the room's task. Everything sent to the client goes
-//! through one bounded queue; a client that cannot keep up is disconnected, never waited for.
+//! through one bounded queue ([`Outbox`]); a client that cannot keep up is disconnected with
+//! `slow_consumer`, never waited for.
 
 use crate::App;
 use crate::auth::{self, RateLimit};
-use crate::room::{self, ConnId, Outbox, PlayerRef, RoomCmd};
+use crate::outbox::Outbox;
+use crate::room::{self, ConnId, PlayerRef, RoomCmd};
 use axum::extract::ws::{Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use guandan_proto::{
@@ -17,8 +19,6 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tracing::Instrument;
 
-/// Messages queued for one client before it counts as too slow.
-const OUTBOX: usize = 1024;
 /// Refusals for flooding before the connection is closed.
 const MAX_RATE_STRIKES: u32 = 100;
 
@@ -40,7 +40,7 @@ struct Session {
 
 impl Session {
     fn send(&self, msg: &ServerMsg) {
-        let _ = self.out.try_send(Arc::from(encode_server(msg)));
+        let _ = self.out.send(Arc::from(encode_server(msg)));
     }
 
     fn refuse(&self, code: ErrorCode, message: impl Into<String>) {
@@ -159,9 +159,15 @@ impl Session {
 
 async fn session(socket: WebSocket, app: Arc<App>, id: ConnId) {
     let (mut sink, mut stream) = socket.split();
-    let (out, mut outq) = mpsc::channel::<Arc<str>>(OUTBOX);
+    let (out, mut inbox) = Outbox::new(app.cfg.outbox);
     let writer = tokio::spawn(async move {
-        while let Some(text) = outq.recv().await {
+        while let Some(text) = inbox.rx.recv().await {
+            if inbox.overflowed() {
+                // The backlog is dropped: the client reconnects and catches up from its last action.
+                let bye = ServerMsg::error(ErrorCode::SlowConsumer, "too slow to receive; reconnect and rejoin");
+                let _ = sink.send(Message::Text(encode_server(&bye).into())).await;
+                break;
+            }
             if sink.send(Message::Text(text.as_ref().into())).await.is_err() {
                 break;
             }
@@ -188,6 +194,11 @@ async fn session(socket: WebSocket, app: Arc<App>, id: ConnId) {
                 }
                 break;
             }
+            _ = s.out.overflow() => {
+                app.metrics.protocol_errors.fetch_add(1, Relaxed);
+                tracing::info!("too slow to receive: disconnected");
+                break;
+            }
             _ = shutdown.wait_for(|v| *v) => {
                 s.send(&ServerMsg::Bye { code: ErrorCode::ShuttingDown.code(), message: "server shutting down; reconnect and rejoin your room".into() });
                 break;
@@ -205,7 +216,10 @@ async fn session(socket: WebSocket, app: Arc<App>, id: ConnId) {
             Message::Close(_) => break,
             Message::Ping(_) | Message::Pong(_) => continue,
         };
-        if !rate.allow(now.into_std()) {
+        let msg = decode_client(text.as_str());
+        // An intent answering a prompt spends the prompt's credit, not a token.
+        let prompted = matches!(msg, Ok(ClientMsg::Intent { .. })) && s.out.spend_prompt();
+        if !prompted && !rate.allow(now.into_std()) {
             strikes += 1;
             s.refuse(ErrorCode::RateLimited, "too many messages: slow down");
             if strikes >= MAX_RATE_STRIKES {
@@ -213,7 +227,7 @@ async fn session(socket: WebSocket, app: Arc<App>, id: ConnId) {
             }
             continue;
         }
-        match decode_client(text.as_str()) {
+        match msg {
             Ok(msg) => s.handle(msg).await,
             Err(e) => s.refuse(e.code, e.message),
         }
@@ -225,6 +239,23 @@ async fn session(socket: WebSocket, app: Arc<App>, id: ConnId) {
         let _ = tx.send(RoomCmd::Gone { conn: id, silent_since: last_heard, left: false }).await;
     }
     drop(s);
-    // Let queued messages (a final error or bye) go out, but never wait on a stuck client.
-    let _ = tokio::time::timeout(Duration::from_secs(2), writer).await;
+    // Let queued messages (a final error or bye) go out, but never wait on a stuck client: a
+    // writer blocked on a client that does not read is stopped, closing the socket. Meanwhile
+    // what the client still sends is read and dropped: closing a socket with unread input
+    // resets the connection, and the client would lose the final message.
+    let stop = writer.abort_handle();
+    let grace = tokio::time::sleep(Duration::from_secs(2));
+    tokio::pin!(grace, writer);
+    // The closing handshake: the writer's last frame is a Close; the client answers with its own.
+    let (mut writing, mut open) = (true, true);
+    while writing || open {
+        tokio::select! {
+            _ = &mut writer, if writing => writing = false,
+            _ = &mut grace => {
+                stop.abort();
+                break;
+            }
+            f = stream.next(), if open => open = matches!(f, Some(Ok(ref m)) if !matches!(m, Message::Close(_))),
+        }
+    }
 }

@@ -171,6 +171,16 @@ fn applied_msg(
     }
 }
 
+/// Whether a message asks its recipient to act now (an `applied` with a prompt, or a full
+/// state whose seat is to act).
+pub fn is_prompt(msg: &ServerMsg) -> bool {
+    match msg {
+        ServerMsg::Applied { prompt, .. } => prompt.is_some(),
+        ServerMsg::State { view, .. } => view.seat.is_some_and(|s| view.to_act.contains(&s)),
+        _ => false,
+    }
+}
+
 /// Whether these notices end a round for delayed spectating (table cleared or a new deal).
 pub fn ends_round(notices: &[Notice]) -> bool {
     notices.iter().any(|n| matches!(n.out, Out::TableCleared { .. } | Out::DealStarted { .. }))

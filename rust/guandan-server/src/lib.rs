@@ -13,6 +13,7 @@ pub mod http;
 pub mod journal;
 pub mod lifecycle;
 pub mod metrics;
+pub mod outbox;
 pub mod room;
 
 use config::Config;

@@ -28,8 +28,7 @@ use tracing::Instrument;
 mod seating;
 
 pub type ConnId = u64;
-/// Encoded messages to one client.
-pub type Outbox = mpsc::Sender<Arc<str>>;
+pub use crate::outbox::Outbox;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerRef {
@@ -488,17 +487,28 @@ impl Room {
 
     fn send_to(&mut self, conn: ConnId, msg: Arc<str>) {
         let full = match self.members.get(&conn) {
-            Some(m) => m.out.try_send(msg).is_err(),
+            Some(m) => !m.out.send(msg),
             None => false,
         };
         if full {
-            // Too slow or gone: it will rejoin and catch up.
+            // Too slow (its connection closes with `slow_consumer`) or gone: it will rejoin and
+            // catch up.
             self.drop_member(conn, Instant::now());
         }
     }
 
+    /// A game message; one that asks its recipient to act grants the connection a prompt credit.
+    fn send_game(&mut self, conn: ConnId, msg: &ServerMsg, t: Arc<str>) {
+        if game::is_prompt(msg)
+            && let Some(m) = self.members.get(&conn)
+        {
+            m.out.grant_prompt();
+        }
+        self.send_to(conn, t);
+    }
+
     fn send_msg(&mut self, conn: ConnId, msg: &ServerMsg) {
-        self.send_to(conn, text(msg));
+        self.send_game(conn, msg, text(msg));
     }
 
     fn refuse(&mut self, conn: ConnId, code: ErrorCode, message: impl Into<String>, seq: Option<u64>) {
@@ -635,7 +645,7 @@ impl Room {
 
     fn reject_join(&mut self, conn: ConnId, out: Outbox, code: ErrorCode, message: &str) {
         self.app.metrics.protocol_errors.fetch_add(1, Relaxed);
-        let _ = out.try_send(text(&ServerMsg::error(code, message)));
+        let _ = out.send(text(&ServerMsg::error(code, message)));
         let _ = conn;
     }
 
@@ -672,12 +682,12 @@ impl Room {
             _ => None,
         };
         let Some(g) = &self.game else { return };
-        let texts: Vec<Arc<str>> = match msgs {
-            Some(m) if !m.is_empty() => m.iter().map(text).collect(),
-            _ => vec![text(&g.state_msg(Viewer::Seat(seat)))],
+        let msgs = match msgs {
+            Some(m) if !m.is_empty() => m,
+            _ => vec![g.state_msg(Viewer::Seat(seat))],
         };
-        for t in texts {
-            self.send_to(conn, t);
+        for m in &msgs {
+            self.send_msg(conn, m);
         }
     }
 
@@ -998,7 +1008,7 @@ impl Room {
         // One hash per step: it serializes the whole match, and every recipient gets the same.
         let hash = g.state().state_hash();
         let over = g.state().is_over();
-        let mut out: Vec<(ConnId, Arc<str>)> = Vec::with_capacity(self.members.len());
+        let mut out: Vec<(ConnId, ServerMsg)> = Vec::with_capacity(self.members.len());
         let mut spectators = false;
         for (c, mem) in &self.members {
             let Some(s) = mem.seat else {
@@ -1009,15 +1019,15 @@ impl Room {
                 continue;
             }
             let prompt = !over && g.rt_ref().controller(s).is_some_and(|c| !c.is_ai());
-            out.push((*c, text(&g.applied_msg_hashed(notices, actions, seat, Viewer::Seat(s), prompt, &hash))));
+            out.push((*c, g.applied_msg_hashed(notices, actions, seat, Viewer::Seat(s), prompt, &hash)));
         }
         let seq = g.action_seq();
         // Spectators' messages are made (and held for the delay) only while someone watches; a
         // spectator who arrives later gets them rebuilt from the log (`spectate`).
         let spect =
             spectators.then(|| text(&g.applied_msg_hashed(notices, actions, seat, Viewer::Spectator, false, &hash)));
-        for (c, t) in out {
-            self.send_to(c, t);
+        for (c, m) in out {
+            self.send_msg(c, &m);
         }
         if only.is_some() {
             return;

@@ -204,7 +204,11 @@ impl Client {
     }
 
     pub async fn login(addr: SocketAddr, name: &str, player_id: String, token: String) -> Client {
-        let ws = connect_ws(addr).await;
+        Self::over(connect_ws(addr).await, name, player_id, token).await
+    }
+
+    /// Says hello over a WebSocket the test opened itself.
+    pub async fn over(ws: Ws, name: &str, player_id: String, token: String) -> Client {
         let mut c = Client {
             ws,
             name: name.into(),
