@@ -8,7 +8,6 @@ use common::*;
 use futures_util::{SinkExt, StreamExt};
 use guandan_core::game::ActionKind;
 use guandan_proto::{ClientMsg, ErrorCode, SeatSetting, ServerMsg};
-use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
