@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct SwarmArgs {
@@ -279,8 +280,11 @@ pub(crate) async fn recv(ws: &mut Ws) -> Result<ServerMsg, String> {
 
 /// Connects and says hello as a registered player.
 pub(crate) async fn login(addr: SocketAddr, id: &str, token: &str) -> Result<Ws, String> {
-    let (mut ws, _) =
-        tokio_tungstenite::connect_async(format!("ws://{addr}/v1/ws")).await.map_err(|e| format!("ws connect: {e}"))?;
+    // Small buffers (thousands of clients in one process) and no Nagle delay on small writes.
+    let config = WebSocketConfig::default().read_buffer_size(4096).write_buffer_size(0);
+    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(format!("ws://{addr}/v1/ws"), Some(config), true)
+        .await
+        .map_err(|e| format!("ws connect: {e}"))?;
     let hello = ClientMsg::Hello { protocol_version: PROTOCOL_VERSION, player_id: id.into(), token: token.into() };
     send(&mut ws, &hello).await?;
     match recv(&mut ws).await? {
@@ -472,13 +476,28 @@ pub(crate) async fn play(
     let mut sent: Option<(u64, Instant)> = None;
     let mut beat = Instant::now();
     let mut quiet = 0;
+    let mut lost = 0;
     // A prompt being thought about: (when to answer, the view).
     let mut thinking: Option<(Instant, guandan_proto::TableView)> = None;
     loop {
         let wait =
             thinking.as_ref().map_or(Duration::from_secs(4), |(at, _)| at.saturating_duration_since(Instant::now()));
         let m = match tokio::time::timeout(wait, recv(&mut ws)).await {
-            Ok(m) => m?,
+            Ok(Ok(m)) => m,
+            Ok(Err(e)) => {
+                // The server closed the connection (too slow to read, shutting down): come back
+                // as after a drop, a bounded number of times.
+                lost += 1;
+                if lost > 20 {
+                    return Err(format!("seat {seat}: connection lost {lost} times, last: {e}"));
+                }
+                ws = relogin(addr, &id, &token).await?;
+                send(&mut ws, &ClientMsg::JoinRoom { code: code.clone(), last_action_seq: Some(last_seq) }).await?;
+                seen.reconnects += 1;
+                sent = None;
+                thinking = None;
+                continue;
+            }
             Err(_) if thinking.is_some() => {
                 if let Some((_, view)) = thinking.take() {
                     nonce += 1;

@@ -84,7 +84,7 @@ impl Session {
                         .send(RoomCmd::Msg {
                             conn: self.id,
                             out: self.out.clone(),
-                            msg: other,
+                            msg: Box::new(other),
                             received: Instant::now(),
                         })
                         .await

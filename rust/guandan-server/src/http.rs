@@ -93,7 +93,7 @@ async fn finished_match(State(app): State<Arc<App>>, Path((code, match_no)): Pat
 }
 
 /// Initial read buffer of a WebSocket connection (bytes).
-const WS_READ_BUFFER: usize = 4 * 1024;
+const WS_READ_BUFFER: usize = 1024;
 /// Bytes a connection may have written but not yet sent (a stuck client fails its writes beyond).
 const WS_MAX_WRITE_BUFFER: usize = 256 * 1024;
 
@@ -102,7 +102,7 @@ async fn ws(State(app): State<Arc<App>>, upgrade: WebSocketUpgrade) -> Response 
     // keeps the connection); anything larger is cut off by the WebSocket layer itself.
     // Buffers: the WebSocket layer's defaults (128 KiB read buffer, zero-filled up front, and a
     // 128 KiB write buffer per connection) would be most of the server's memory with thousands
-    // of players. Messages are a few KiB: read in 4 KiB steps (it grows for a larger frame) and
+    // of players. Clients send messages of a few hundred bytes: read in 1 KiB steps (it grows for a larger frame) and
     // write each message out as it is sent (the connection's writer flushes per batch).
     upgrade
         .max_message_size(MAX_FRAME_BYTES * 4)

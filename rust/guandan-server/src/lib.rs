@@ -71,6 +71,11 @@ impl Server {
         let router = http::router(app.clone());
         let mut wait = shutdown.clone();
         let handle = tokio::spawn(async move {
+            // Each message is one small write: without TCP_NODELAY, Nagle holds a write back
+            // until the previous one is acknowledged (up to the client's delayed-ACK time).
+            let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+                let _ = tcp.set_nodelay(true);
+            });
             let serve = axum::serve(listener, router).with_graceful_shutdown(async move {
                 let _ = wait.wait_for(|s| *s).await;
             });

@@ -50,7 +50,8 @@ pub enum RoomCmd {
     Msg {
         conn: ConnId,
         out: Outbox,
-        msg: ClientMsg,
+        /// Boxed: a room's queue holds slots of its largest command.
+        msg: Box<ClientMsg>,
         received: Instant,
     },
     /// The connection closed (`left`: by a `leave`), or went silent at `silent_since`.
@@ -369,7 +370,7 @@ impl Room {
                 RoomCmd::Spectate { conn, out } => self.spectate(conn, out).await,
                 RoomCmd::Msg { conn, out, msg, received } => {
                     if self.members.contains_key(&conn) {
-                        self.message(conn, msg, received).await
+                        self.message(conn, *msg, received).await
                     } else {
                         self.reject_join(conn, out, ErrorCode::RoomNotFound, "you are not in this room");
                     }
