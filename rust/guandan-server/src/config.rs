@@ -44,6 +44,10 @@ pub struct Config {
     /// Burst of messages above the rate.
     #[arg(long, default_value_t = 40.0)]
     pub burst: f64,
+    /// This instance's lease on its rooms (ms), renewed every third of it. When it runs out (the
+    /// instance died), another instance that a player reaches takes the room over.
+    #[arg(long, default_value_t = 15_000, value_parser = clap::value_parser!(u64).range(30..))]
+    pub lease_ms: u64,
     /// AI level that plays for a hosted (disconnected) human.
     #[arg(long, default_value_t = 2)]
     pub hosting_ai: u8,
@@ -64,6 +68,9 @@ impl Config {
     }
     pub fn lobby_grace(&self) -> Duration {
         Duration::from_millis(self.lobby_grace_ms)
+    }
+    pub fn lease_renewal(&self) -> Duration {
+        Duration::from_millis(self.lease_ms / 3)
     }
     pub fn grace(&self) -> Duration {
         Duration::from_millis(self.reconnect_grace_ms)

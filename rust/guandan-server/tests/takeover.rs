@@ -1,0 +1,204 @@
+//! Dead-instance takeover: two real `guandan-server` processes on one database. A room stays with
+//! its owner while the owner's lease is renewed; once the owner is killed (kill -9) and its lease
+//! runs out, the instance a player reaches claims the room, rebuilds it from the stored log at the
+//! same state hash, and the match is finished there. Claims race at the database: one wins.
+
+mod common;
+
+use common::*;
+use guandan_proto::{ClientMsg, ServerMsg};
+use guandan_server::db::{Db, RoomRow};
+use std::time::Duration;
+
+/// A short lease, so the test waits well under a second for a dead owner's lease to run out.
+const LEASE: &[&str] = &["--lease-ms", "600"];
+
+async fn resync_hash(c: &mut Client) -> String {
+    c.send(&ClientMsg::Resync).await;
+    match c.until("state", |m| matches!(m, ServerMsg::State { .. })).await {
+        ServerMsg::State { state_hash, .. } => state_hash,
+        _ => unreachable!(),
+    }
+}
+
+/// Joins `code` on the instance the client is connected to; a redirect (the dead owner's lease
+/// has not run out yet) is retried a bounded number of times. Returns how many redirects came.
+async fn join_until_taken(c: &mut Client, code: &str, last: u64, dead_owner: &str) -> u32 {
+    for redirects in 0..100 {
+        c.send(&ClientMsg::JoinRoom { code: code.into(), last_action_seq: Some(last) }).await;
+        let m = c
+            .until("joined or redirect", |m| {
+                matches!(m, ServerMsg::Joined { .. } | ServerMsg::Redirect { .. } | ServerMsg::Error { .. })
+            })
+            .await;
+        match m {
+            ServerMsg::Joined { .. } => return redirects,
+            ServerMsg::Redirect { instance, .. } => {
+                assert_eq!(instance, dead_owner, "only the dead owner may be named before the takeover");
+                c.log.pop();
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            other => panic!("{}: {other:?}", c.name),
+        }
+    }
+    panic!("{}: the room was never taken over", c.name)
+}
+
+/// A hosts a match; while A renews its lease B redirects to A; A is killed; once A's lease runs
+/// out the players reach B, which takes the room over: same state hash, catch-up from a last
+/// action seq, the match finished and stored, the takeover counted in B's /metrics. B's graceful
+/// shutdown then ends its lease at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_instances_room_is_taken_over_and_finished() {
+    for db in databases() {
+        let url = database_url(&db);
+        let pid = std::process::id();
+        let (name_a, name_b) = (format!("take-a-{pid}"), format!("take-b-{pid}"));
+        let mut a = ServerProc::start(&url, &name_a, "127.0.0.1:0", LEASE);
+        let mut b = ServerProc::start(&url, &name_b, "127.0.0.1:0", LEASE);
+        let (code, mut c) = four_player_room(a.addr, 2718).await;
+        play(&mut c, 40).await;
+
+        // Several lease lengths later A still owns the room: its lease is renewed.
+        tokio::time::sleep(Duration::from_millis(1800)).await;
+        let mut probe = Client::new(b.addr, "probe").await;
+        probe.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: None }).await;
+        let m = probe.until("redirect", |m| matches!(m, ServerMsg::Redirect { .. } | ServerMsg::Error { .. })).await;
+        assert!(
+            matches!(&m, ServerMsg::Redirect { instance, url, .. } if *instance == name_a && *url == a.url()),
+            "a live owner keeps its room: {m:?}"
+        );
+        assert_eq!(metric(b.addr, "guandan_rooms_taken_over_total"), Some(0.0));
+        play(&mut c, 40).await;
+        let seq = c[0].last_seq;
+        let hash = resync_hash(&mut c[0]).await;
+
+        a.kill();
+        let mut redirects = 0;
+        for (i, x) in c.iter_mut().enumerate() {
+            x.reconnect(b.addr).await;
+            x.prompt = None;
+            // The last seat says it saw 3 actions less: it must get exactly those.
+            let last = if i == 3 { seq - 3 } else { x.last_seq };
+            x.last_seq = last;
+            let before = x.log.len();
+            redirects += join_until_taken(x, &code, last, &name_a).await;
+            if i == 3 {
+                x.sync_to(seq).await;
+                let caught: Vec<u64> = x.log[before..]
+                    .iter()
+                    .filter_map(|m| match m {
+                        ServerMsg::Applied { action_seq, .. } => Some(*action_seq),
+                        ServerMsg::State { .. } => panic!("catch-up fell back to a full state"),
+                        _ => None,
+                    })
+                    .collect();
+                assert_eq!(caught, vec![seq - 2, seq - 1, seq], "catch-up from the last action seq");
+            }
+        }
+        for x in c.iter_mut() {
+            assert_eq!(resync_hash(x).await, hash, "{}: taken over at the same state", x.name);
+            assert_eq!(x.last_seq, seq);
+        }
+        assert_eq!(metric(b.addr, "guandan_rooms_taken_over_total"), Some(1.0));
+        let (status, body) = http(b.addr, "GET", &format!("/v1/rooms/{code}"), "");
+        assert_eq!(status, 200);
+        assert!(body.contains(&name_b) && body.contains(&b.url()), "the directory names the new owner: {body}");
+
+        play(&mut c, 20_000).await;
+        let no = wait_stored(&mut c).await;
+        let (_, log) = stored_log(b.addr, &code, no);
+        let states = states(&log);
+        assert_eq!(states[seq as usize].state_hash(), hash);
+        for x in &c {
+            scan(x, &log, &states, x.seat, None);
+        }
+
+        let status = b.terminate();
+        assert!(status.success(), "graceful exit: {status:?}");
+        let store = Db::connect(&url).await.expect("database");
+        let left = store.lease_left_ms(&name_b).await.expect("lease").expect("B has a lease row");
+        assert!(left < 0, "a graceful shutdown ends the lease: {left} ms left");
+        eprintln!(
+            "[{}] A killed at action {seq}; B took the room over after {redirects} redirects; \
+             match finished with {} actions",
+            store.backend,
+            log.actions.len(),
+        );
+        store.close().await;
+    }
+}
+
+fn room(code: &str, instance: &str) -> RoomRow {
+    RoomRow {
+        code: code.into(),
+        instance: instance.into(),
+        url: format!("http://{instance}"),
+        state: "playing".into(),
+        config: "{}".into(),
+        match_no: 0,
+    }
+}
+
+/// Claims at the database: a live lease is never taken; for an expired one, two instances (two
+/// connection pools) race for each room and exactly one wins; an owner that renews its lease
+/// (a restart under the same name) keeps its rooms.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn racing_claims_one_instance_wins() {
+    for db in databases() {
+        let url = database_url(&db);
+        let (x, y) = (Db::connect(&url).await.expect("db"), Db::connect(&url).await.expect("db"));
+        let pid = std::process::id();
+        let (live, dead) = (format!("race-live-{pid}"), format!("race-dead-{pid}"));
+        x.lease(&live, "http://live", 60_000, true).await.unwrap();
+        x.lease(&dead, "http://dead", 1, true).await.unwrap();
+        // Codes unique to this run (the PostgreSQL database is shared by every test run).
+        let live_code = format!("race-{pid}-live");
+        assert!(x.claim_room(&room(&live_code, &live)).await.unwrap());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert!(x.lease_left_ms(&dead).await.unwrap().unwrap() < 0);
+        assert!(x.lease_left_ms(&live).await.unwrap().unwrap() > 0);
+        assert_eq!(x.lease_left_ms(&format!("never-{pid}")).await.unwrap(), None);
+
+        assert!(y.take_over_room(&live_code, &live, "y", "http://y").await.unwrap().is_none(), "live lease");
+        assert_eq!(x.room(&live_code).await.unwrap().unwrap().instance, live);
+
+        let codes: Vec<String> = (0..24).map(|i| format!("race-{pid}-{i}")).collect();
+        for code in &codes {
+            assert!(x.claim_room(&room(code, &dead)).await.unwrap());
+        }
+        let (mut wins_x, mut wins_y) = (0, 0);
+        for code in &codes {
+            let claim = |db: &Db, to: String| {
+                let (db, code, dead) = (db.clone(), code.clone(), dead.clone());
+                tokio::spawn(async move { db.take_over_room(&code, &dead, &to, "http://new").await })
+            };
+            let (tx, ty) = (claim(&x, format!("race-x-{pid}")), claim(&y, format!("race-y-{pid}")));
+            let (gx, gy) = (tx.await.expect("task"), ty.await.expect("task"));
+            let (gx, gy) = (gx.expect("claim x"), gy.expect("claim y"));
+            assert!(gx.is_some() != gy.is_some(), "{code}: exactly one claim wins");
+            let winner = if gx.is_some() { format!("race-x-{pid}") } else { format!("race-y-{pid}") };
+            let won = gx.or(gy).unwrap();
+            assert_eq!(won.instance, winner);
+            assert_eq!(x.room(code).await.unwrap().unwrap().instance, winner, "{code}: the directory agrees");
+            if won.instance.starts_with("race-x") { wins_x += 1 } else { wins_y += 1 }
+        }
+        assert_eq!(wins_x + wins_y, codes.len());
+
+        // The dead owner comes back under its name: a renewed lease keeps its remaining rooms.
+        let kept = format!("race-{pid}-kept");
+        assert!(x.claim_room(&room(&kept, &dead)).await.unwrap());
+        x.lease(&dead, "http://dead", 60_000, true).await.unwrap();
+        assert!(y.take_over_room(&kept, &dead, "y", "http://y").await.unwrap().is_none(), "renewed lease");
+        x.end_lease(&dead).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        let moved = y.take_over_room(&kept, &dead, &format!("race-y-{pid}"), "http://y").await.unwrap();
+        assert!(moved.is_some(), "an ended lease lets the room go");
+        for code in codes.iter().chain([&live_code, &kept]) {
+            x.delete_room(code).await.unwrap();
+        }
+        eprintln!("[{}] racing claims: x won {wins_x}, y won {wins_y}", x.backend);
+        x.close().await;
+        y.close().await;
+    }
+}
