@@ -202,3 +202,95 @@ async fn racing_claims_one_instance_wins() {
         y.close().await;
     }
 }
+
+/// Fencing: A is alive but its lease lapsed (here: ended from outside between two of A's
+/// renewals, as after a long pause), so B takes the room over when players reach it. At its next
+/// renewal A stops its copy of the room; a player still connected to A is told the room is closed
+/// and is redirected to B, where the match goes on from the same state.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lapsed_owner_stops_a_room_taken_from_it() {
+    for db in databases() {
+        let url = database_url(&db);
+        let pid = std::process::id();
+        let (name_a, name_b) = (format!("fence-a-{pid}"), format!("fence-b-{pid}"));
+        // A renews every 2 s: the test ends A's lease in between.
+        let a = ServerProc::start(&url, &name_a, "127.0.0.1:0", &["--lease-ms", "6000"]);
+        let b = ServerProc::start(&url, &name_b, "127.0.0.1:0", LEASE);
+        let (code, mut c) = four_player_room(a.addr, 99).await;
+        play(&mut c, 20).await;
+        let seq = c[0].last_seq;
+        let hash = resync_hash(&mut c[0]).await;
+        let store = Db::connect(&url).await.expect("database");
+
+        // Three players move to B; the first join there takes the room over.
+        for (i, x) in c.iter_mut().enumerate().skip(1) {
+            x.reconnect(b.addr).await;
+            x.prompt = None;
+            let last = x.last_seq;
+            if i == 1 {
+                let mut joined = false;
+                for _ in 0..20 {
+                    store.end_lease(&name_a).await.expect("end A's lease");
+                    x.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: Some(last) }).await;
+                    let m = x
+                        .until("joined or redirect", |m| {
+                            matches!(m, ServerMsg::Joined { .. } | ServerMsg::Redirect { .. } | ServerMsg::Error { .. })
+                        })
+                        .await;
+                    match m {
+                        ServerMsg::Joined { .. } => {
+                            joined = true;
+                            break;
+                        }
+                        // A renewed between the two steps: try again.
+                        ServerMsg::Redirect { .. } => {
+                            x.log.pop();
+                        }
+                        other => panic!("{other:?}"),
+                    }
+                }
+                assert!(joined, "B never took the room over");
+            } else {
+                x.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: Some(last) }).await;
+                x.until("joined", |m| matches!(m, ServerMsg::Joined { .. })).await;
+            }
+        }
+        assert_eq!(metric(b.addr, "guandan_rooms_taken_over_total"), Some(1.0));
+
+        // A's next renewal stops its copy of the room.
+        let mut stopped = false;
+        for _ in 0..100 {
+            if metric(a.addr, "guandan_rooms") == Some(0.0) {
+                stopped = true;
+                break;
+            }
+            let _ = c[0].try_recv(Duration::from_millis(100)).await;
+        }
+        assert!(stopped, "A still runs a room it no longer owns");
+        let p = &mut c[0];
+        p.send(&ClientMsg::Resync).await;
+        let m = p.until("error", |m| matches!(m, ServerMsg::Error { .. })).await;
+        assert!(matches!(m, ServerMsg::Error { code: 46, .. }), "the room is closed on A: {m:?}");
+        p.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: Some(seq) }).await;
+        let m = p.until("redirect", |m| matches!(m, ServerMsg::Redirect { .. } | ServerMsg::Error { .. })).await;
+        assert!(
+            matches!(&m, ServerMsg::Redirect { instance, url, .. } if *instance == name_b && *url == b.url()),
+            "A redirects to the new owner: {m:?}"
+        );
+        p.log.retain(|m| !matches!(m, ServerMsg::Error { .. }));
+        p.reconnect(b.addr).await;
+        p.prompt = None;
+        p.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: Some(seq) }).await;
+        p.until("joined", |m| matches!(m, ServerMsg::Joined { .. })).await;
+        for x in c.iter_mut() {
+            assert_eq!(resync_hash(x).await, hash, "{}: the same state on B", x.name);
+        }
+        let n = play(&mut c, 30).await;
+        assert!(n >= seq + 30, "the match goes on on B");
+        assert_eq!(store.room(&code).await.unwrap().unwrap().instance, name_b);
+        assert_eq!(store.actions(&code, 0).await.unwrap().len() as u64, n, "one log, written by B after A");
+        assert_eq!(metric(a.addr, "guandan_rooms_taken_over_total"), Some(0.0));
+        eprintln!("[{}] A's lease lapsed at action {seq}; B took over; A stopped its copy", store.backend);
+        store.close().await;
+    }
+}
