@@ -103,7 +103,8 @@ impl Session {
     }
 
     /// Joins or spectates a room on this instance, or redirects to the instance that owns it. A
-    /// room whose owner's lease ran out is taken over here first.
+    /// room whose owner's lease ran out is taken over here first; one of this instance's rooms
+    /// that stopped after a refused write is rebuilt from its log.
     async fn enter(&mut self, code: String, cmd: impl FnOnce(ConnId, Outbox) -> RoomCmd) {
         if !guandan_proto::valid_room_code(&code) {
             return self.refuse(ErrorCode::RoomNotFound, "not a room code");
@@ -112,13 +113,18 @@ impl Session {
         let entry = match local {
             Some(tx) => Entry::Here(tx),
             None => match self.app.db.room(&code).await {
-                Ok(Some(row)) if row.instance != self.app.cfg.instance => {
-                    match lease::take_over(&self.app, row).await {
+                Ok(Some(row)) => {
+                    let entry = if row.instance != self.app.cfg.instance {
+                        lease::take_over(&self.app, row).await
+                    } else {
+                        lease::revive(&self.app, row).await
+                    };
+                    match entry {
                         Ok(entry) => entry,
                         Err(e) => return self.refuse(ErrorCode::Internal, e.to_string()),
                     }
                 }
-                Ok(_) => Entry::Gone,
+                Ok(None) => Entry::Gone,
                 Err(e) => return self.refuse(ErrorCode::Internal, e.to_string()),
             },
         };

@@ -98,3 +98,22 @@ pub async fn take_over(app: &Arc<App>, row: RoomRow) -> Result<Entry, DbError> {
         None => Entry::Gone,
     })
 }
+
+/// A room the directory gives to this instance that does not run here: its task stopped after a
+/// refused write (e.g. a lapsed former owner wrote that action seq first). It is rebuilt from the
+/// stored log, as the next start would, so that its players can rejoin at once.
+pub async fn revive(app: &Arc<App>, row: RoomRow) -> Result<Entry, DbError> {
+    let _one = app.takeover.lock().await;
+    if let Some(tx) = app.rooms.lock().get(&row.code).cloned() {
+        return Ok(Entry::Here(tx));
+    }
+    // Never while shutting down: the lease ends only once every room has stopped.
+    if *app.shutdown.borrow() {
+        return Ok(Entry::Gone);
+    }
+    tracing::info!(code = %row.code, "room rebuilt from its log");
+    Ok(match room::restore(app, &row).await? {
+        Some(tx) => Entry::Here(tx),
+        None => Entry::Gone,
+    })
+}

@@ -21,6 +21,17 @@ async fn resync_hash(c: &mut Client) -> String {
     }
 }
 
+/// Waits for the answer to a join: it must be `joined` (an error or a redirect fails the test at
+/// once instead of waiting on heartbeats).
+async fn expect_joined(c: &mut Client) {
+    let m = c
+        .until("join answer", |m| {
+            matches!(m, ServerMsg::Joined { .. } | ServerMsg::Redirect { .. } | ServerMsg::Error { .. })
+        })
+        .await;
+    assert!(matches!(m, ServerMsg::Joined { .. }), "{}: {m:?}", c.name);
+}
+
 /// Joins `code` on the instance the client is connected to; a redirect (the dead owner's lease
 /// has not run out yet) is retried a bounded number of times. Returns how many redirects came.
 async fn join_until_taken(c: &mut Client, code: &str, last: u64, dead_owner: &str) -> u32 {
@@ -252,7 +263,7 @@ async fn a_lapsed_owner_stops_a_room_taken_from_it() {
                 assert!(joined, "B never took the room over");
             } else {
                 x.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: Some(last) }).await;
-                x.until("joined", |m| matches!(m, ServerMsg::Joined { .. })).await;
+                expect_joined(x).await;
             }
         }
         assert_eq!(metric(b.addr, "guandan_rooms_taken_over_total"), Some(1.0));
@@ -281,7 +292,7 @@ async fn a_lapsed_owner_stops_a_room_taken_from_it() {
         p.reconnect(b.addr).await;
         p.prompt = None;
         p.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: Some(seq) }).await;
-        p.until("joined", |m| matches!(m, ServerMsg::Joined { .. })).await;
+        expect_joined(p).await;
         for x in c.iter_mut() {
             assert_eq!(resync_hash(x).await, hash, "{}: the same state on B", x.name);
         }
@@ -291,6 +302,50 @@ async fn a_lapsed_owner_stops_a_room_taken_from_it() {
         assert_eq!(store.actions(&code, 0).await.unwrap().len() as u64, n, "one log, written by B after A");
         assert_eq!(metric(a.addr, "guandan_rooms_taken_over_total"), Some(0.0));
         eprintln!("[{}] A's lease lapsed at action {seq}; B took over; A stopped its copy", store.backend);
+        store.close().await;
+    }
+}
+
+/// An action seq written by someone else first (what a lapsed former owner could do before it
+/// stops its copy): the room's own write of that seq is refused, the room stops and tells its
+/// players; when they rejoin, the instance rebuilds the room from the log — the other writer's
+/// action included — and the match is finished, every hash matching the stored log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_whose_write_was_refused_is_rebuilt_on_rejoin() {
+    for db in databases() {
+        let url = database_url(&db);
+        let server = ServerProc::start(&url, &format!("revive-{}", std::process::id()), "127.0.0.1:0", LEASE);
+        let (code, mut c) = four_player_room(server.addr, 577).await;
+        play(&mut c, 12).await;
+        let i = c.iter().position(|x| x.prompt.is_some()).expect("a human must act");
+        let (n, seat) = (c[i].last_seq, c[i].seat.expect("seated"));
+        // The other writer's action for this seq: the seat timed out.
+        let store = Db::connect(&url).await.expect("database");
+        let zombie = guandan_core::game::Action { seq: n, seat, kind: guandan_core::game::ActionKind::Timeout };
+        store.append_actions(&[(code.clone(), 0, n as i64, serde_json::to_string(&zombie).unwrap())]).await.unwrap();
+
+        c[i].act().await.expect("prompt");
+        for x in c.iter_mut() {
+            let m = x.until("storage error", |m| matches!(m, ServerMsg::Error { .. })).await;
+            assert!(matches!(m, ServerMsg::Error { code: 58, .. }), "{}: {m:?}", x.name);
+            x.log.retain(|m| !matches!(m, ServerMsg::Error { .. }));
+            x.prompt = None;
+        }
+        for x in c.iter_mut() {
+            x.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: Some(n) }).await;
+            expect_joined(x).await;
+            x.sync_to(n + 1).await;
+        }
+        play(&mut c, 20_000).await;
+        let no = wait_stored(&mut c).await;
+        let (_, log) = stored_log(server.addr, &code, no);
+        assert_eq!(log.actions[n as usize], zombie, "the first write of a seq stands");
+        let states = states(&log);
+        for x in &c {
+            scan(x, &log, &states, x.seat, None);
+        }
+        let after = log.actions.len();
+        eprintln!("[{}] write of action {n} refused; room rebuilt; {after} actions", store.backend);
         store.close().await;
     }
 }
