@@ -47,8 +47,12 @@ pub struct Config {
     pub burst: f64,
     /// Messages queued for one client before it counts as too slow and is disconnected with
     /// `slow_consumer`.
-    #[arg(long, default_value_t = 1024)]
+    #[arg(long, default_value_t = 1024, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub outbox: usize,
+    /// This instance's lease on its rooms (ms), renewed every third of it. When it runs out (the
+    /// instance died), another instance that a player reaches takes the room over.
+    #[arg(long, default_value_t = 15_000, value_parser = clap::value_parser!(u64).range(30..))]
+    pub lease_ms: u64,
     /// AI level that plays for a hosted (disconnected) human.
     #[arg(long, default_value_t = 2)]
     pub hosting_ai: u8,
@@ -69,6 +73,9 @@ impl Config {
     }
     pub fn lobby_grace(&self) -> Duration {
         Duration::from_millis(self.lobby_grace_ms)
+    }
+    pub fn lease_renewal(&self) -> Duration {
+        Duration::from_millis(self.lease_ms / 3)
     }
     pub fn grace(&self) -> Duration {
         Duration::from_millis(self.reconnect_grace_ms)

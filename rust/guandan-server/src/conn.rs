@@ -5,6 +5,7 @@
 
 use crate::App;
 use crate::auth::{self, RateLimit};
+use crate::lease::{self, Entry};
 use crate::outbox::Outbox;
 use crate::room::{self, ConnId, PlayerRef, RoomCmd};
 use axum::extract::ws::{Message, WebSocket};
@@ -101,14 +102,34 @@ impl Session {
         }
     }
 
-    /// Joins or spectates a room on this instance, or redirects to the instance that owns it.
+    /// Joins or spectates a room on this instance, or redirects to the instance that owns it. A
+    /// room whose owner's lease ran out is taken over here first; one of this instance's rooms
+    /// that stopped after a refused write is rebuilt from its log.
     async fn enter(&mut self, code: String, cmd: impl FnOnce(ConnId, Outbox) -> RoomCmd) {
         if !guandan_proto::valid_room_code(&code) {
             return self.refuse(ErrorCode::RoomNotFound, "not a room code");
         }
         let local = self.app.rooms.lock().get(&code).cloned();
-        match local {
-            Some(tx) => {
+        let entry = match local {
+            Some(tx) => Entry::Here(tx),
+            None => match self.app.db.room(&code).await {
+                Ok(Some(row)) => {
+                    let entry = if row.instance != self.app.cfg.instance {
+                        lease::take_over(&self.app, row).await
+                    } else {
+                        lease::revive(&self.app, row).await
+                    };
+                    match entry {
+                        Ok(entry) => entry,
+                        Err(e) => return self.refuse(ErrorCode::Internal, e.to_string()),
+                    }
+                }
+                Ok(None) => Entry::Gone,
+                Err(e) => return self.refuse(ErrorCode::Internal, e.to_string()),
+            },
+        };
+        match entry {
+            Entry::Here(tx) => {
                 // Only a room that exists replaces the current one.
                 if self.room.as_ref().is_some_and(|(c, _)| *c != code) {
                     self.leave_room().await;
@@ -119,14 +140,11 @@ impl Session {
                     self.refuse(ErrorCode::RoomNotFound, "the room is closed");
                 }
             }
-            None => match self.app.db.room(&code).await {
-                Ok(Some(row)) if row.instance != self.app.cfg.instance => {
-                    self.app.metrics.protocol_errors.fetch_add(1, Relaxed);
-                    self.send(&ServerMsg::Redirect { code, instance: row.instance, url: row.url });
-                }
-                Ok(_) => self.refuse(ErrorCode::RoomNotFound, "no such room"),
-                Err(e) => self.refuse(ErrorCode::Internal, e.to_string()),
-            },
+            Entry::Owner(row) => {
+                self.app.metrics.protocol_errors.fetch_add(1, Relaxed);
+                self.send(&ServerMsg::Redirect { code, instance: row.instance, url: row.url });
+            }
+            Entry::Gone => self.refuse(ErrorCode::RoomNotFound, "no such room"),
         }
     }
 

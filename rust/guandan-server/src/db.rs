@@ -7,9 +7,10 @@ use sqlx::{AnyPool, Executor, Row};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Versioned schema. Append new versions; never edit an applied one.
-const MIGRATIONS: &[(i64, &str)] = &[(
-    1,
-    "CREATE TABLE players (
+const MIGRATIONS: &[(i64, &str)] = &[
+    (
+        1,
+        "CREATE TABLE players (
         id TEXT PRIMARY KEY,
         token_hash TEXT NOT NULL,
         nickname TEXT NOT NULL,
@@ -45,7 +46,20 @@ const MIGRATIONS: &[(i64, &str)] = &[(
         log TEXT NOT NULL,
         PRIMARY KEY (room_code, match_no)
     )",
-)];
+    ),
+    (
+        2,
+        // Instance leases, in epoch ms of the database's clock: a room whose owner's lease ran
+        // out may be taken over by another instance.
+        "CREATE TABLE instances (
+        name TEXT PRIMARY KEY,
+        url TEXT NOT NULL,
+        started_at BIGINT NOT NULL,
+        renewed_at BIGINT NOT NULL,
+        lease_until BIGINT NOT NULL
+    )",
+    ),
+];
 
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
@@ -191,16 +205,28 @@ impl Db {
         Ok(done.rows_affected() == 1)
     }
 
-    pub async fn update_room(&self, code: &str, state: &str, config: &str, match_no: i64) -> Result<(), DbError> {
-        sqlx::query("UPDATE rooms SET state = $1, config = $2, match_no = $3, updated_at = $4 WHERE code = $5")
-            .bind(state)
-            .bind(config)
-            .bind(match_no)
-            .bind(now_ms())
-            .bind(code)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+    /// Saves a room's state; false (nothing written) when `instance` no longer owns the room
+    /// (another instance took it over).
+    pub async fn update_room(
+        &self,
+        code: &str,
+        instance: &str,
+        state: &str,
+        config: &str,
+        match_no: i64,
+    ) -> Result<bool, DbError> {
+        let done = sqlx::query(
+            "UPDATE rooms SET state = $1, config = $2, match_no = $3, updated_at = $4 WHERE code = $5 AND instance = $6",
+        )
+        .bind(state)
+        .bind(config)
+        .bind(match_no)
+        .bind(now_ms())
+        .bind(code)
+        .bind(instance)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
     }
 
     pub async fn delete_room(&self, code: &str) -> Result<(), DbError> {
@@ -223,6 +249,107 @@ impl Db {
             .fetch_all(&self.pool)
             .await?;
         Ok(rows.iter().map(room_row).collect())
+    }
+
+    /// The database's clock in epoch ms, as SQL: every lease is written and compared on this
+    /// one clock, whatever the instances' own clocks say.
+    fn now_sql(&self) -> &'static str {
+        if self.backend == "postgres" {
+            "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)"
+        } else {
+            "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
+        }
+    }
+
+    /// Starts this instance's lease (`lease_ms` from now), or renews it (`fresh`: false). A
+    /// renewal also recreates a missing row.
+    pub async fn lease(&self, name: &str, url: &str, lease_ms: i64, fresh: bool) -> Result<(), DbError> {
+        let now = self.now_sql();
+        let started = if fresh { format!(", started_at = {now}") } else { String::new() };
+        sqlx::query(&format!(
+            "INSERT INTO instances (name, url, started_at, renewed_at, lease_until)
+             VALUES ($1, $2, {now}, {now}, {now} + $3)
+             ON CONFLICT (name) DO UPDATE SET url = $2, renewed_at = {now}, lease_until = {now} + $3{started}"
+        ))
+        .bind(name)
+        .bind(url)
+        .bind(lease_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Ends this instance's lease now (graceful shutdown, once its rooms stopped writing): its
+    /// rooms may be taken over at once.
+    pub async fn end_lease(&self, name: &str) -> Result<(), DbError> {
+        sqlx::query(&format!("UPDATE instances SET lease_until = {} - 1 WHERE name = $1", self.now_sql()))
+            .bind(name)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Milliseconds left on an instance's lease (negative: expired); `None` for an instance
+    /// without a lease row (one that predates leases: its rooms are never taken over).
+    pub async fn lease_left_ms(&self, name: &str) -> Result<Option<i64>, DbError> {
+        let row =
+            sqlx::query(&format!("SELECT lease_until - {} AS left_ms FROM instances WHERE name = $1", self.now_sql()))
+                .bind(name)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.map(|r| r.get::<i64, _>("left_ms")))
+    }
+
+    /// Moves a room from `from`, whose lease must have expired, to instance `to` at `url`, in one
+    /// transaction; returns the room's row when this call won. The expired lease row is
+    /// locked first (a no-op update), so the claim is serialized with the owner's own renewal (a
+    /// restart under the same name) and with other instances claiming the same room: exactly one
+    /// wins, and never against a live lease.
+    pub async fn take_over_room(
+        &self,
+        code: &str,
+        from: &str,
+        to: &str,
+        url: &str,
+    ) -> Result<Option<RoomRow>, DbError> {
+        let mut tx = self.pool.begin().await?;
+        let expired = sqlx::query(&format!(
+            "UPDATE instances SET renewed_at = renewed_at WHERE name = $1 AND lease_until < {}",
+            self.now_sql()
+        ))
+        .bind(from)
+        .execute(&mut *tx)
+        .await?;
+        if expired.rows_affected() != 1 {
+            tx.rollback().await?;
+            return Ok(None);
+        }
+        let moved =
+            sqlx::query("UPDATE rooms SET instance = $1, url = $2, updated_at = $3 WHERE code = $4 AND instance = $5")
+                .bind(to)
+                .bind(url)
+                .bind(now_ms())
+                .bind(code)
+                .bind(from)
+                .execute(&mut *tx)
+                .await?;
+        if moved.rows_affected() != 1 {
+            tx.rollback().await?;
+            return Ok(None);
+        }
+        let row = sqlx::query("SELECT code, instance, url, state, config, match_no FROM rooms WHERE code = $1")
+            .bind(code)
+            .fetch_optional(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(row.map(|r| room_row(&r)))
+    }
+
+    /// Codes of the rooms the directory gives to an instance.
+    pub async fn room_codes_of(&self, instance: &str) -> Result<Vec<String>, DbError> {
+        let rows =
+            sqlx::query("SELECT code FROM rooms WHERE instance = $1").bind(instance).fetch_all(&self.pool).await?;
+        Ok(rows.iter().map(|r| r.get::<String, _>("code")).collect())
     }
 
     /// Appends actions (`room, match_no, seq, json`) in one transaction: the group commit the

@@ -11,6 +11,7 @@ pub mod db;
 pub mod game;
 pub mod http;
 pub mod journal;
+pub mod lease;
 pub mod lifecycle;
 pub mod metrics;
 pub mod outbox;
@@ -24,6 +25,7 @@ use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
+use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 
 /// What every connection and room shares.
@@ -39,6 +41,8 @@ pub struct App {
     pub shutdown: watch::Receiver<bool>,
     /// URL clients use to reach this instance (redirects; set from Agones when it runs there).
     pub public_url: Mutex<String>,
+    /// Held while this instance takes a room over (one at a time).
+    pub takeover: tokio::sync::Mutex<()>,
 }
 
 /// A running server.
@@ -47,10 +51,12 @@ pub struct Server {
     pub app: Arc<App>,
     stop: watch::Sender<bool>,
     handle: tokio::task::JoinHandle<()>,
+    lease: tokio::task::JoinHandle<()>,
 }
 
 impl Server {
-    /// Opens the database (migrating it), restores this instance's rooms, binds and serves.
+    /// Opens the database (migrating it), starts this instance's lease, restores its rooms, binds
+    /// and serves.
     pub async fn start(cfg: Config) -> Result<Server, Box<dyn std::error::Error + Send + Sync>> {
         let db = Db::connect(&cfg.database_url()).await?;
         let listener = tokio::net::TcpListener::bind(cfg.listen).await?;
@@ -65,9 +71,12 @@ impl Server {
             next_conn: AtomicU64::new(1),
             shutdown: shutdown.clone(),
             public_url: Mutex::new(public_url),
+            takeover: tokio::sync::Mutex::new(()),
             cfg,
         });
+        lease::acquire(&app).await?;
         room::restore_rooms(&app).await?;
+        let lease = lease::spawn_renewal(app.clone());
         let router = http::router(app.clone());
         let mut wait = shutdown.clone();
         let handle = tokio::spawn(async move {
@@ -83,18 +92,35 @@ impl Server {
                 tracing::error!(error = %e, "server stopped");
             }
         });
-        Ok(Server { addr, app, stop, handle })
+        Ok(Server { addr, app, stop, handle, lease })
     }
 
-    /// Graceful shutdown: clients are told (`bye`), rooms stop after their last write, the
-    /// database is closed.
+    /// Graceful shutdown: clients are told (`bye`), rooms stop after their last write, then the
+    /// lease ends (other instances may take the rooms over at once) and the database is closed.
     pub async fn shutdown(self) {
         let _ = self.stop.send(true);
         let rooms: Vec<_> = self.app.rooms.lock().values().cloned().collect();
-        for r in rooms {
+        for r in &rooms {
             let _ = r.send(room::RoomCmd::Shutdown).await;
         }
-        let _ = tokio::time::timeout(std::time::Duration::from_secs(5), self.handle).await;
+        // A room's receiver is dropped when its task ends, after its last write.
+        let wait = Duration::from_secs(5);
+        let stopped = tokio::time::timeout(wait, async {
+            for r in &rooms {
+                r.closed().await;
+            }
+        })
+        .await
+        .is_ok();
+        let _ = tokio::time::timeout(wait, self.handle).await;
+        let _ = self.lease.await;
+        if stopped && self.app.rooms.lock().is_empty() {
+            if let Err(e) = self.app.db.end_lease(&self.app.cfg.instance).await {
+                tracing::warn!(error = %e, "lease not ended; it runs out by itself");
+            }
+        } else {
+            tracing::warn!("rooms still running at shutdown: the lease is left to run out");
+        }
         self.app.db.close().await;
     }
 }

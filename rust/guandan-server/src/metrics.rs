@@ -12,6 +12,7 @@ pub struct Metrics {
     pub actions: AtomicU64,
     pub matches_finished: AtomicU64,
     pub protocol_errors: AtomicU64,
+    pub rooms_taken_over: AtomicU64,
     latency_buckets: [AtomicU64; 10],
     latency_count: AtomicU64,
     latency_sum_us: AtomicU64,
@@ -69,6 +70,12 @@ impl Metrics {
             "Client messages refused with an error code.",
             "counter",
             self.protocol_errors.load(Relaxed).to_string(),
+        );
+        gauge(
+            "guandan_rooms_taken_over_total",
+            "Rooms this instance took over from instances whose lease had run out.",
+            "counter",
+            self.rooms_taken_over.load(Relaxed).to_string(),
         );
         s.push_str("# HELP guandan_action_latency_ms Intent received to broadcast queued (persisted first).\n");
         s.push_str("# TYPE guandan_action_latency_ms histogram\n");

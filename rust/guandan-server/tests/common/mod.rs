@@ -110,6 +110,12 @@ impl ServerProc {
         std::mem::forget(old);
     }
 
+    /// kill -9, no restart (the instance is dead for good).
+    pub fn kill(&mut self) {
+        self.child.kill().expect("kill -9");
+        let _ = self.child.wait();
+    }
+
     /// SIGTERM and wait (graceful shutdown).
     pub fn terminate(&mut self) -> std::process::ExitStatus {
         let _ = Command::new("kill").arg("-TERM").arg(self.child.id().to_string()).status();
@@ -566,4 +572,16 @@ pub fn scan(
         n += 1;
     }
     n
+}
+
+/// A value of the server's `/metrics` (Prometheus text), by exact series name.
+pub fn metric(addr: SocketAddr, name: &str) -> Option<f64> {
+    // Read raw: `http` trims bodies to their JSON part, and the histogram's labels have braces.
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(WAIT)).ok();
+    write!(s, "GET /metrics HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").expect("write");
+    let mut body = String::new();
+    s.read_to_string(&mut body).expect("read");
+    assert!(body.starts_with("HTTP/1.1 200"), "{body}");
+    body.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
 }
