@@ -306,6 +306,13 @@ async fn relogin(addr: SocketAddr, id: &str, token: &str) -> Result<Ws, String> 
     Err(format!("reconnect failed 3 times: {last}"))
 }
 
+/// Back in the room after a lost connection: the server sends what was missed since `last_seq`.
+async fn rejoin(addr: SocketAddr, id: &str, token: &str, code: &str, last_seq: u64) -> Result<Ws, String> {
+    let mut ws = relogin(addr, id, token).await?;
+    send(&mut ws, &ClientMsg::JoinRoom { code: code.to_string(), last_action_seq: Some(last_seq) }).await?;
+    Ok(ws)
+}
+
 pub(crate) async fn register(addr: SocketAddr, name: &str) -> Result<(String, String), String> {
     let (status, body) = http(addr, "POST", "/v1/players", &format!(r#"{{"nickname":"{name}"}}"#)).await?;
     if status != 200 {
@@ -491,8 +498,7 @@ pub(crate) async fn play(
                 if lost > 20 {
                     return Err(format!("seat {seat}: connection lost {lost} times, last: {e}"));
                 }
-                ws = relogin(addr, &id, &token).await?;
-                send(&mut ws, &ClientMsg::JoinRoom { code: code.clone(), last_action_seq: Some(last_seq) }).await?;
+                ws = rejoin(addr, &id, &token, &code, last_seq).await?;
                 seen.reconnects += 1;
                 sent = None;
                 thinking = None;
@@ -564,8 +570,7 @@ pub(crate) async fn play(
         // A drop: gone without a word, then back with the last action seq.
         if drop_rate > 0.0 && prompt.is_none() && (rng.next_u64() as f64 / u64::MAX as f64) < drop_rate {
             let _ = ws.close(None).await;
-            ws = relogin(addr, &id, &token).await?;
-            send(&mut ws, &ClientMsg::JoinRoom { code: code.clone(), last_action_seq: Some(last_seq) }).await?;
+            ws = rejoin(addr, &id, &token, &code, last_seq).await?;
             seen.reconnects += 1;
             sent = None;
             thinking = None;
