@@ -143,7 +143,11 @@ struct Room {
     slots: [Slot; 4],
     members: BTreeMap<ConnId, Member>,
     game: Option<Game>,
+    /// The number the next stored match gets; it moves on when a match is stored, while `game`
+    /// (the finished match) stays until the rematch vote closes.
     match_no: i64,
+    /// The number of the match in `game`: its actions are stored under it.
+    game_no: i64,
     delay: Delay,
     /// Bumped when a hosted seat returns: AI decisions asked for before are dropped.
     generation: u64,
@@ -257,6 +261,7 @@ fn spawn(
         members: BTreeMap::new(),
         game,
         match_no,
+        game_no: match_no,
         delay,
         generation: 0,
         ready_deadline: None,
@@ -675,7 +680,7 @@ impl Room {
     /// yet, and everything applied is stored before it is announced, so the database has it all.
     async fn record(&self) -> Option<MatchLog> {
         let g = self.game.as_ref()?;
-        let lines = match self.app.db.actions(&self.code, self.match_no).await {
+        let lines = match self.app.db.actions(&self.code, self.game_no).await {
             Ok(lines) => lines,
             Err(e) => {
                 tracing::error!(error = %e, "reading the stored actions failed");
@@ -912,6 +917,7 @@ impl Room {
         self.delay =
             Delay { rounds: self.stored.spectator_delay, clear_points: Vec::new(), held: VecDeque::new(), released: 0 };
         self.game = Some(game);
+        self.game_no = self.match_no;
         self.save_directory().await;
         let _ = notices;
         self.send_room();
@@ -1002,7 +1008,7 @@ impl Room {
         let count = new.len() as u32;
         let rows: Vec<(u64, String)> = new.into_iter().map(|(seq, _, line)| (seq, line)).collect();
         if !rows.is_empty()
-            && let Err(e) = self.app.journal.append(&self.code, self.match_no, rows).await
+            && let Err(e) = self.app.journal.append(&self.code, self.game_no, rows).await
         {
             tracing::error!(error = %e, "action not stored: room stops");
             self.broadcast(&ServerMsg::error(ErrorCode::Internal, "storage failed; rejoin in a moment"));
@@ -1121,7 +1127,7 @@ impl Room {
             Some(log) => {
                 let log = log.to_jsonl();
                 if let Err(e) =
-                    self.app.db.finish_match(&self.code, self.match_no, &meta.to_string(), &log, &results).await
+                    self.app.db.finish_match(&self.code, self.game_no, &meta.to_string(), &log, &results).await
                 {
                     tracing::error!(error = %e, "storing the finished match failed");
                 }

@@ -29,6 +29,19 @@ async fn four_clients_play_a_whole_match_and_see_no_hidden_card() {
         }
         assert!(scanned >= 4 * n as usize, "every action reached every client ({scanned} messages, {n} actions)");
         eprintln!("[{db}] whole match: {n} actions, {scanned} messages scanned");
+        // A seat that lost its connection three actions before the end and returns during the
+        // vote gets those three actions (from the stored match), not a full state.
+        clients[1].reconnect(server.addr).await;
+        clients[1].send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: Some(n - 3) }).await;
+        clients[1].until("joined", |m| matches!(m, ServerMsg::Joined { .. })).await;
+        let mut caught_up = Vec::new();
+        for _ in 0..3 {
+            match clients[1].recv().await {
+                ServerMsg::Applied { action_seq, .. } => caught_up.push(action_seq),
+                other => panic!("catch-up after the end: expected applied, got {other:?}"),
+            }
+        }
+        assert_eq!(caught_up, vec![n - 2, n - 1, n]);
         // The room unlocks after the vote: everyone declines, the room empties.
         for c in clients.iter_mut() {
             c.send(&ClientMsg::Rematch { accept: false }).await;
