@@ -66,7 +66,12 @@ impl Session {
                 self.leave_room().await;
                 match room::create(&self.app, &player, rules, spectator_delay, seed).await {
                     Ok((code, tx)) => {
-                        let cmd = RoomCmd::Join { conn: self.id, player, out: self.out.clone(), last_action_seq: None };
+                        let cmd = RoomCmd::Join {
+                            conn: self.id,
+                            player: Box::new(player),
+                            out: self.out.clone(),
+                            last_action_seq: None,
+                        };
                         if tx.send(cmd).await.is_ok() {
                             self.room = Some((code, tx));
                         }
@@ -75,7 +80,8 @@ impl Session {
                 }
             }
             ClientMsg::JoinRoom { code, last_action_seq } => {
-                self.enter(code, |conn, out| RoomCmd::Join { conn, player, out, last_action_seq }).await
+                self.enter(code, |conn, out| RoomCmd::Join { conn, player: Box::new(player), out, last_action_seq })
+                    .await
             }
             ClientMsg::Spectate { code } => self.enter(code, |conn, out| RoomCmd::Spectate { conn, out }).await,
             other => match &self.room {
@@ -246,7 +252,9 @@ async fn session(socket: WebSocket, app: Arc<App>, id: ConnId) {
             continue;
         }
         match msg {
-            Ok(msg) => s.handle(msg).await,
+            // Boxed: the connection's task then holds only this loop's state between messages,
+            // not the largest handler's (a room takeover reads the database).
+            Ok(msg) => Box::pin(s.handle(msg)).await,
             Err(e) => s.refuse(e.code, e.message),
         }
         if s.out.is_closed() {

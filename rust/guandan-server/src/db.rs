@@ -355,10 +355,8 @@ impl Db {
     /// Appends actions (`room, match_no, seq, json`) in one transaction: the group commit the
     /// journal uses.
     pub async fn append_actions(&self, rows: &[(String, i64, i64, String)]) -> Result<(), DbError> {
-        // Multi-row statements: one round trip to the database per chunk, not per action.
-        const ROWS_PER_STATEMENT: usize = 64;
         let mut tx = self.pool.begin().await?;
-        for chunk in rows.chunks(ROWS_PER_STATEMENT) {
+        for chunk in insert_chunks(rows) {
             let mut sql = String::from("INSERT INTO match_actions (room_code, match_no, seq, action) VALUES ");
             for i in 0..chunk.len() {
                 let p = 4 * i;
@@ -452,6 +450,23 @@ impl Db {
     }
 }
 
+/// Multi-row statements: one round trip to the database per chunk, not per action. Chunks have
+/// power-of-two sizes up to 64, so a connection caches at most seven insert statements (every
+/// batch size its own statement would cost megabytes of prepared statements).
+fn insert_chunks<T>(rows: &[T]) -> impl Iterator<Item = &[T]> {
+    const ROWS_PER_STATEMENT: usize = 64;
+    let mut rest = rows;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let n = if rest.len() >= ROWS_PER_STATEMENT { ROWS_PER_STATEMENT } else { 1 << rest.len().ilog2() };
+        let (chunk, tail) = rest.split_at(n);
+        rest = tail;
+        Some(chunk)
+    })
+}
+
 fn room_row(r: &sqlx::any::AnyRow) -> RoomRow {
     RoomRow {
         code: r.get("code"),
@@ -466,6 +481,16 @@ fn room_row(r: &sqlx::any::AnyRow) -> RoomRow {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn inserts_use_few_statement_shapes_and_keep_every_row_in_order() {
+        for n in 0..300usize {
+            let rows: Vec<usize> = (0..n).collect();
+            let chunks: Vec<&[usize]> = insert_chunks(&rows).collect();
+            assert_eq!(chunks.concat(), rows, "{n} rows");
+            assert!(chunks.iter().all(|c| c.len().is_power_of_two() && c.len() <= 64), "{n}: {chunks:?}");
+        }
+    }
 
     #[tokio::test]
     async fn sqlite_migrates_once_and_stores() {

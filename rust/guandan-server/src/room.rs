@@ -39,7 +39,7 @@ pub struct PlayerRef {
 pub enum RoomCmd {
     Join {
         conn: ConnId,
-        player: PlayerRef,
+        player: Box<PlayerRef>,
         out: Outbox,
         last_action_seq: Option<u64>,
     },
@@ -60,7 +60,7 @@ pub enum RoomCmd {
         silent_since: Instant,
         left: bool,
     },
-    AiDone(AiResult),
+    AiDone(Box<AiResult>),
     /// Go on with due AI decisions (after a long run of them).
     DriveAi,
     Shutdown,
@@ -174,6 +174,9 @@ fn controllers(seats: &[(Option<PlayerRef>, Option<u8>); 4]) -> [Controller; 4] 
 
 /// Turn clocks run on the server (a present human who does not act times out by the rules).
 const CLOCKS: bool = true;
+/// Nonces a seat's recent intents carried, refused if seen again (older ones are refused by
+/// their seq, which must not go back).
+const RECENT_NONCES: usize = 16;
 /// How often the room advances the runtime's clocks.
 const TICK: std::time::Duration = std::time::Duration::from_millis(500);
 
@@ -357,7 +360,7 @@ pub async fn restore(
 
 impl Room {
     async fn run(&mut self, mut rx: mpsc::Receiver<RoomCmd>) {
-        self.drive_ai().await;
+        Box::pin(self.drive_ai()).await;
         let mut clock = tokio::time::interval(TICK);
         clock.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut last_tick = Instant::now();
@@ -366,33 +369,33 @@ impl Room {
             let cmd = tokio::select! {
                 c = rx.recv() => c,
                 _ = async { tokio::time::sleep_until(deadline.unwrap_or_else(Instant::now)).await }, if deadline.is_some() => {
-                    self.on_timer().await;
-                    self.drive_ai().await;
+                    Box::pin(self.on_timer()).await;
+                    Box::pin(self.drive_ai()).await;
                     continue;
                 }
                 _ = clock.tick(), if self.state.in_game() => {
                     let now = Instant::now();
-                    self.tick(now - last_tick).await;
+                    Box::pin(self.tick(now - last_tick)).await;
                     last_tick = now;
-                    self.drive_ai().await;
+                    Box::pin(self.drive_ai()).await;
                     continue;
                 }
             };
             let Some(cmd) = cmd else { break };
             match cmd {
                 RoomCmd::Join { conn, player, out, last_action_seq } => {
-                    self.join(conn, player, out, last_action_seq).await
+                    Box::pin(self.join(conn, *player, out, last_action_seq)).await
                 }
-                RoomCmd::Spectate { conn, out } => self.spectate(conn, out).await,
+                RoomCmd::Spectate { conn, out } => Box::pin(self.spectate(conn, out)).await,
                 RoomCmd::Msg { conn, out, msg, received } => {
                     if self.members.contains_key(&conn) {
-                        self.message(conn, *msg, received).await
+                        Box::pin(self.message(conn, *msg, received)).await
                     } else {
                         self.reject_join(conn, out, ErrorCode::RoomNotFound, "you are not in this room");
                     }
                 }
-                RoomCmd::Gone { conn, silent_since, left } => self.gone(conn, silent_since, left).await,
-                RoomCmd::AiDone(result) => self.ai_done(result).await,
+                RoomCmd::Gone { conn, silent_since, left } => Box::pin(self.gone(conn, silent_since, left)).await,
+                RoomCmd::AiDone(result) => Box::pin(self.ai_done(*result)).await,
                 RoomCmd::DriveAi => {}
                 RoomCmd::Shutdown => {
                     self.closing = true;
@@ -402,7 +405,7 @@ impl Room {
             if self.state == RoomState::Destroyed {
                 break;
             }
-            self.drive_ai().await;
+            Box::pin(self.drive_ai()).await;
         }
         self.app.rooms.lock().remove(&self.code);
         self.app.metrics.rooms.fetch_sub(1, Relaxed);
@@ -980,7 +983,7 @@ impl Room {
                 let s = &mut self.slots[seat as usize];
                 s.last_ack = Some(seq);
                 s.nonces.push_back(nonce);
-                if s.nonces.len() > 64 {
+                if s.nonces.len() > RECENT_NONCES {
                     s.nonces.pop_front();
                 }
             }
@@ -1237,7 +1240,7 @@ impl Room {
                 let tx = self.tx.clone();
                 tokio::task::spawn_blocking(move || {
                     let result = guandan_ai::service::decide(&request, AI_HARD_LIMIT);
-                    let _ = tx.blocking_send(RoomCmd::AiDone(result));
+                    let _ = tx.blocking_send(RoomCmd::AiDone(Box::new(result)));
                 });
                 return;
             }
@@ -1251,3 +1254,14 @@ impl Room {
 
 /// Longest an AI decision may take before the easy level answers instead.
 const AI_HARD_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+#[cfg(test)]
+mod tests {
+    /// A room's queue allocates its slots 32 at a time, each as large as the largest command:
+    /// a large command would cost every room kilobytes.
+    #[test]
+    fn a_room_command_stays_small() {
+        let size = std::mem::size_of::<super::RoomCmd>();
+        assert!(size <= 64, "RoomCmd is {size} bytes: box the large variant");
+    }
+}
