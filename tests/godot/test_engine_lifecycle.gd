@@ -161,14 +161,14 @@ func test_pause_holds_the_ai() -> void:
 
 
 func test_a_hundred_matches_started_and_freed_leave_nothing_behind() -> void:
-	var services := GuandanEngine.live_ai_services()
-	var threads := GuandanEngine.os_thread_count()
 	# The first engines fill one-time caches (resources, method tables): count after a warm-up.
 	for i in 3:
 		var warm := make_engine()
 		warm.start_match(load(COMPETITION), [2, 2, 2, 2], i)
 		await frames(1)
 		warm.free()
+	var services := GuandanEngine.live_ai_services()
+	var threads := GuandanEngine.os_thread_count()
 	var objects := Performance.get_monitor(Performance.OBJECT_COUNT)
 	for i in 100:
 		var engine := GuandanEngine.new()
@@ -181,5 +181,7 @@ func test_a_hundred_matches_started_and_freed_leave_nothing_behind() -> void:
 		else:
 			engine.free()
 	expect_eq(GuandanEngine.live_ai_services(), services, "no worker service left")
-	expect_eq(GuandanEngine.os_thread_count(), threads, "no thread left")
+	# At most as many: a thread an earlier test left winding down may end meanwhile.
+	var left := GuandanEngine.os_thread_count()
+	expect(left <= threads, "no thread left: %d before, %d after" % [threads, left])
 	expect_eq(Performance.get_monitor(Performance.OBJECT_COUNT), objects, "no object left")
