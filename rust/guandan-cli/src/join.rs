@@ -33,6 +33,10 @@ pub struct JoinArgs {
     /// Give up after this many seconds.
     #[arg(long, default_value_t = 900)]
     pub timeout_s: u64,
+    /// Wait this many milliseconds after each prompt before answering (a person's pace; 0 plays
+    /// at once).
+    #[arg(long, default_value_t = 0)]
+    pub think_ms: u64,
 }
 
 pub fn run(args: JoinArgs) -> Result<(), String> {
@@ -78,7 +82,7 @@ async fn join(addr: SocketAddr, args: &JoinArgs, level: AiLevel) -> Result<(), S
     let how = swarm::Client {
         level,
         drop_rate: 0.0,
-        think: std::time::Duration::ZERO,
+        think: Duration::from_millis(args.think_ms),
         seed: args.seed ^ u64::from(seat),
         totals: Default::default(),
     };
