@@ -183,6 +183,8 @@ pub fn world(view: &PlayerView, hands: [CardSet; 4]) -> Option<Match> {
         outcome: None,
         history: Vec::new(),
         played,
+        // Worlds play out the current deal only, which no revision changes.
+        rules_revision: guandan_core::rules::RULES_REVISION,
     };
     Match::from_setup(&setup).ok()
 }

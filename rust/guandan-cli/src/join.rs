@@ -5,7 +5,6 @@
 //! it was sent and the replayed record's final hash.
 
 use guandan_ai::AiLevel;
-use guandan_core::game::Match;
 use guandan_core::log::MatchLog;
 use guandan_proto::{ClientMsg, ServerMsg};
 use std::net::SocketAddr;
@@ -94,7 +93,7 @@ async fn join(addr: SocketAddr, args: &JoinArgs, level: AiLevel) -> Result<(), S
     }
     let v: serde_json::Value = serde_json::from_str(&body).map_err(|e| e.to_string())?;
     let log = MatchLog::parse(v["log"].as_str().unwrap_or_default()).map_err(|e| format!("stored log: {e}"))?;
-    let (mut m, _) = Match::new(log.header.seed, log.header.rules.clone()).map_err(|e| e.to_string())?;
+    let (mut m, _) = log.start().map_err(|e| e.to_string())?;
     for a in &log.actions {
         m.apply(a).map_err(|e| format!("the stored log does not replay: {e}"))?;
     }

@@ -7,7 +7,6 @@
 
 use futures_util::{SinkExt, StreamExt};
 use guandan_ai::{AiLevel, AiProfile, Budget, make_agent};
-use guandan_core::game::Match;
 use guandan_core::log::MatchLog;
 use guandan_proto::{ClientMsg, PROTOCOL_VERSION, ServerMsg};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -427,7 +426,7 @@ async fn room(
     }
     let v: serde_json::Value = serde_json::from_str(&body).map_err(|e| e.to_string())?;
     let log = MatchLog::parse(v["log"].as_str().unwrap_or_default()).map_err(|e| format!("stored log: {e}"))?;
-    let (mut m, _) = Match::new(log.header.seed, log.header.rules.clone()).map_err(|e| e.to_string())?;
+    let (mut m, _) = log.start().map_err(|e| e.to_string())?;
     let mut hashes = vec![m.state_hash()];
     for a in &log.actions {
         m.apply(a).map_err(|e| format!("stored log does not replay: {e}"))?;

@@ -8,7 +8,10 @@ use crate::card::{Card, CardId, CardSet, Rank};
 use crate::combo::{Pattern, Play, beats, choose_reading, classify, rank_order, wild_set};
 use crate::deal::{below, deal_hands, deal_rng, deal_unshuffled};
 use crate::movegen;
-use crate::rules::{AcePass, Dealing, DoubleTributeRouting, ResistRule, ReturnFallback, RuleConfig, Teams, TributeTie};
+use crate::rules::{
+    AcePass, Dealing, DoubleTributeRouting, RULES_REVISION, ResistRule, ReturnFallback, RuleConfig, Teams, TributeTie,
+    check_revision,
+};
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -121,12 +124,28 @@ pub struct Match {
     pub(crate) history: Vec<Turn>,
     /// Cards played in the current deal.
     pub(crate) played: CardSet,
+    /// The rules engine's revision this match is played under ([`crate::rules::RULES_REVISION`]
+    /// for every new match; older only when replaying a record made before a fix). Not part of
+    /// the hashed state: it is the record's, written in its header.
+    #[serde(skip)]
+    pub(crate) rules_revision: u32,
 }
 
 impl Match {
     /// A new match: deals the first hand. The first leader is drawn at random.
     pub fn new(seed: u64, rules: RuleConfig) -> Result<(Match, Vec<Event>), RuleError> {
         let mut m = Match::empty(seed, rules)?;
+        let mut events = Vec::new();
+        m.start_deal(&mut events);
+        Ok((m, events))
+    }
+
+    /// [`Match::new`] under an older revision of the rules engine, to replay a record made
+    /// before a fix exactly as it was played (see [`crate::rules::RULES_REVISION`]).
+    pub fn new_revision(seed: u64, rules: RuleConfig, revision: u32) -> Result<(Match, Vec<Event>), RuleError> {
+        check_revision(revision).map_err(RuleError::StateConflict)?;
+        let mut m = Match::empty(seed, rules)?;
+        m.rules_revision = revision;
         let mut events = Vec::new();
         m.start_deal(&mut events);
         Ok((m, events))
@@ -167,6 +186,7 @@ impl Match {
             end_reason: None,
             history: Vec::new(),
             played: CardSet::EMPTY,
+            rules_revision: RULES_REVISION,
         })
     }
 
@@ -223,6 +243,10 @@ impl Match {
     }
     pub fn ace_failures(&self) -> [u8; 2] {
         self.ace_failures
+    }
+    /// The revision of the rules engine this match is played under.
+    pub fn rules_revision(&self) -> u32 {
+        self.rules_revision
     }
     /// The team whose level is played (None in the first deal).
     pub fn declarer(&self) -> Option<Team> {
@@ -790,6 +814,8 @@ impl Match {
         let gain = deal_gain(&order, &self.rules);
         let before = self.team_levels;
         let mut match_won = false;
+        // The team dropped from A to 2 by this deal's failure, if any.
+        let mut reset = None;
         if let Some(d) = self.declarer
             && self.team_levels[d.index()] == Rank::ACE
         {
@@ -806,10 +832,14 @@ impl Match {
                 if limit > 0 && self.ace_failures[d.index()] >= limit {
                     self.team_levels[d.index()] = Rank::TWO;
                     self.ace_failures[d.index()] = 0;
+                    reset = Some(d);
                 }
             }
         }
-        if !match_won {
+        // The drop to 2 replaces the deal's gain: a team that failed at A by winning the deal
+        // itself (partner last) plays 2 next. Revision 1 added the gain after the drop.
+        let gain_replaced = reset == Some(winner) && self.rules_revision >= 2;
+        if !match_won && !gain_replaced {
             let w = &mut self.team_levels[winner.index()];
             *w = Rank((w.0 + gain).min(14));
         }

@@ -7,7 +7,7 @@
 
 use crate::error::{ErrorCode, RuleError};
 use crate::game::{Action, Event, Match};
-use crate::rules::RuleConfig;
+use crate::rules::{FIRST_RULES_REVISION, RULES_REVISION, RuleConfig, check_revision};
 use serde::{Deserialize, Serialize};
 
 /// Current save format version.
@@ -18,6 +18,11 @@ pub struct Header {
     pub version: u32,
     pub seed: u64,
     pub rules: RuleConfig,
+    /// The rules engine's revision the match was played under (see
+    /// [`crate::rules::RULES_REVISION`]); records made before revisions existed have none and
+    /// are revision 1, which they replay under.
+    #[serde(default = "first_revision")]
+    pub rules_revision: u32,
     /// Who played, for statistics and lists; never read by the rules.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<MatchMeta>,
@@ -65,6 +70,8 @@ pub enum LogError {
     Malformed { line: usize, message: String },
     #[error("unsupported log version {0} (this build reads up to {LOG_VERSION})")]
     Version(u64),
+    #[error("recorded under rules revision {0}; this build knows revisions 1 to {RULES_REVISION}: update to read it")]
+    RulesRevision(u32),
     #[error("action {index} rejected: {error}")]
     Rejected { index: usize, error: RuleError },
     #[error("hash mismatch after {actions} actions: log says {expected}, replay gives {actual}")]
@@ -80,12 +87,16 @@ impl LogError {
         match self {
             LogError::Empty => ErrorCode::LogEmpty,
             LogError::Malformed { .. } => ErrorCode::LogMalformed,
-            LogError::Version(_) => ErrorCode::LogVersion,
+            LogError::Version(_) | LogError::RulesRevision(_) => ErrorCode::LogVersion,
             LogError::Rejected { .. } => ErrorCode::LogRejected,
             LogError::HashMismatch { .. } => ErrorCode::LogHash,
             LogError::Checkpoint { .. } => ErrorCode::LogCheckpoint,
         }
     }
+}
+
+fn first_revision() -> u32 {
+    FIRST_RULES_REVISION
 }
 
 /// A match's record.
@@ -118,11 +129,17 @@ fn migrate(header: serde_json::Value) -> Result<serde_json::Value, LogError> {
 impl MatchLog {
     pub fn new(seed: u64, rules: RuleConfig) -> Self {
         MatchLog {
-            header: Header { version: LOG_VERSION, seed, rules, meta: None },
+            header: Header { version: LOG_VERSION, seed, rules, rules_revision: RULES_REVISION, meta: None },
             actions: Vec::new(),
             checkpoints: Vec::new(),
             think_ms: Vec::new(),
         }
+    }
+
+    /// The match's start position, under the rules and revision the header names: where every
+    /// replay of this record begins.
+    pub fn start(&self) -> Result<(Match, Vec<Event>), RuleError> {
+        Match::new_revision(self.header.seed, self.header.rules.clone(), self.header.rules_revision)
     }
 
     /// Records an applied action; adds a checkpoint when the action ended a deal or the match.
@@ -189,6 +206,7 @@ impl MatchLog {
         let header: Header = serde_json::from_value(migrate(raw)?)
             .map_err(|e| LogError::Malformed { line: 1, message: e.to_string() })?;
         header.rules.validate().map_err(|m| LogError::Malformed { line: 1, message: m })?;
+        check_revision(header.rules_revision).map_err(|_| LogError::RulesRevision(header.rules_revision))?;
         let mut log = MatchLog { header, actions: Vec::new(), checkpoints: Vec::new(), think_ms: Vec::new() };
         for (i, line) in lines {
             match serde_json::from_str::<Line>(line) {
@@ -251,7 +269,7 @@ impl MatchLog {
         limit: usize,
         mut step: impl FnMut(usize, &Action, &[Event], &Match),
     ) -> (Match, usize, Option<LogError>) {
-        let start = Match::new(self.header.seed, self.header.rules.clone());
+        let start = self.start();
         let (mut m, _) = match start {
             Ok(x) => x,
             Err(error) => {

@@ -176,6 +176,26 @@ impl Default for RuleConfig {
     }
 }
 
+/// The revision of the rules engine's behaviour. A fix that changes what a recorded match would
+/// replay to gets a new revision; records name the revision they were played under (absent = 1)
+/// and replay under it, so no stored match changes or becomes unreadable.
+/// - 1: the first engine. A team that reached its failure limit at A in a deal it won itself
+///   (1st place, partner last) dropped to 2 and then gained the deal's levels (played 3).
+/// - 2: the drop to 2 replaces the deal's gain (docs/rules.md §7).
+pub const RULES_REVISION: u32 = 2;
+
+/// The revision of records that name none: those made before revisions existed.
+pub const FIRST_RULES_REVISION: u32 = 1;
+
+/// A revision this build can play: 1 to [`RULES_REVISION`].
+pub fn check_revision(revision: u32) -> Result<(), String> {
+    if (FIRST_RULES_REVISION..=RULES_REVISION).contains(&revision) {
+        Ok(())
+    } else {
+        Err(format!("rules revision {revision} is not known to this build (it knows 1 to {RULES_REVISION})"))
+    }
+}
+
 /// Names accepted by [`RuleConfig::preset`].
 pub const PRESETS: [&str; 4] = ["competition", "huaian", "house", "no_shuffle"];
 

@@ -7,7 +7,7 @@ use crate::combo::Play;
 use crate::error::ErrorCode;
 use crate::event::{Outcome, Phase};
 use crate::game::{Match, Surrender, Tribute, Turn};
-use crate::rules::RuleConfig;
+use crate::rules::{RULES_REVISION, RuleConfig, check_revision};
 use crate::seat::{Seat, Team};
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
@@ -54,6 +54,17 @@ pub struct Setup {
     pub outcome: Option<Outcome>,
     pub history: Vec<Turn>,
     pub played: CardSet,
+    /// The rules engine's revision ([`crate::rules::RULES_REVISION`] when absent).
+    #[serde(default = "current_revision", skip_serializing_if = "is_current_revision")]
+    pub rules_revision: u32,
+}
+
+fn current_revision() -> u32 {
+    RULES_REVISION
+}
+
+fn is_current_revision(r: &u32) -> bool {
+    *r == RULES_REVISION
 }
 
 /// Why a [`Setup`] describes no reachable position.
@@ -115,6 +126,7 @@ impl Setup {
     /// Checks that the position is one the rules can hold.
     pub fn validate(&self) -> Result<(), SetupError> {
         self.rules.validate().map_err(SetupError::Rules)?;
+        check_revision(self.rules_revision).map_err(SetupError::Rules)?;
         if !is_permutation(&self.seating) {
             return Err(SetupError::Seating(self.seating));
         }
@@ -293,6 +305,7 @@ impl Match {
             end_reason,
             history: setup.history.clone(),
             played: setup.played,
+            rules_revision: setup.rules_revision,
         })
     }
 
@@ -321,6 +334,7 @@ impl Match {
             outcome: self.outcome(),
             history: self.history.clone(),
             played: self.played,
+            rules_revision: self.rules_revision,
         }
     }
 }

@@ -243,6 +243,9 @@ fn run_scenario(s: &Value) {
     if let Some(o) = x.get("last_order") {
         assert_eq!(serde_json::to_value(m.last_order()).unwrap(), *o, "{name}: last order");
     }
+    if let Some(l) = x.get("level") {
+        assert_eq!(m.level().0 as u64, l.as_u64().unwrap(), "{name}: level played");
+    }
     if let Some(d) = x.get("deal_no") {
         assert_eq!(m.deal_no() as u64, d.as_u64().unwrap(), "{name}: deal number");
     }

@@ -47,8 +47,7 @@ fn verify(log: MatchLog) -> Result<Loaded, LogError> {
         }
     })?;
     // The verifier accepted the header, so its start position exists.
-    let (start, _) = Match::new(log.header.seed, log.header.rules.clone())
-        .map_err(|error| LogError::Rejected { index: 0, error })?;
+    let (start, _) = log.start().map_err(|error| LogError::Rejected { index: 0, error })?;
     snapshots.insert(0, (0, start));
     Ok(Loaded { final_hash: last.state_hash(), log, snapshots })
 }

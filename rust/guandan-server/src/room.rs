@@ -286,7 +286,7 @@ fn spawn(
 /// Action counts at which a round ended in a logged match (for a restored room's spectators).
 fn round_points(log: &MatchLog) -> Vec<u64> {
     let mut points = Vec::new();
-    let Ok((mut m, _)) = guandan_core::game::Match::new(log.header.seed, log.header.rules.clone()) else {
+    let Ok((mut m, _)) = log.start() else {
         return points;
     };
     for (i, a) in log.actions.iter().enumerate() {

@@ -466,7 +466,7 @@ pub async fn wait_stored(clients: &mut [Client]) -> u32 {
 
 /// The states after 0..=n actions of a log.
 pub fn states(log: &MatchLog) -> Vec<Match> {
-    let (mut m, _) = Match::new(log.header.seed, log.header.rules.clone()).expect("start");
+    let (mut m, _) = log.start().expect("start");
     let mut out = vec![m.clone()];
     for a in &log.actions {
         m.apply(a).expect("stored action replays");
