@@ -43,6 +43,9 @@ var recorder: ReplayRecorder
 var timeouts_in_a_row := 0
 ## The seats the match was started with (to resume after a fatal error).
 var _seats: Array = []
+## Set while the engine announces a resumed match (Continue, or after a crash): the deal so far
+## is replayed, and its events carry `restoring: true` so the table draws them at once.
+var _restoring := false
 
 
 ## GuandanEngine's signals and their argument names: `{&"cards_played": ["seat", "play"], …}`.
@@ -135,7 +138,9 @@ func _resume(seats: Array) -> int:
 	if code == GuandanEngine.OK:
 		code = rec.seek(rec.get_action_count())
 	if code == GuandanEngine.OK:
+		_restoring = true
 		code = engine.resume_from(rec, seats)
+		_restoring = false
 	if code == GuandanEngine.OK:
 		record_name = config.resume_record
 		config.seed = engine.get_seed()
@@ -159,7 +164,12 @@ static func _write_load_failure(record: String, code: int, message: String) -> S
 
 ## After a fatal engine error (the `crashed` event): plays on from the last valid state.
 func resume_after_crash() -> int:
-	return engine.resume_last_valid(_seats) if engine != null else GuandanEngine.ERR_NO_MATCH
+	if engine == null:
+		return GuandanEngine.ERR_NO_MATCH
+	_restoring = true
+	var code := engine.resume_last_valid(_seats)
+	_restoring = false
+	return code
 
 
 ## The path of the last crash report ("" if none).
@@ -529,6 +539,8 @@ func _forward(...args: Array) -> void:
 	var names: Array = signal_args()[name]
 	for i in mini(names.size(), args.size()):
 		event[names[i]] = args[i]
+	if _restoring:
+		event["restoring"] = true
 	event_received.emit(event)
 	if name == &"turn_timed_out" and int(event.seat) == local_seat():
 		timeouts_in_a_row += 1

@@ -2,7 +2,8 @@ extends GdTestSuite
 ## The app features of issue 12 at the real table: the auto-play toggle (the seat blinks with
 ## "AI Auto-Play" while the AI plays it, and the player gets the seat back), two timeouts in a
 ## row switching to auto-play, the card counter row, the statistics screen showing the Rust
-## figures, and "Continue" resuming a left match at the exact state in each phase.
+## figures, and "Continue" resuming a left match at the exact state in each phase, drawn exactly
+## as the table was when it was left (every badge, zone and panel).
 
 const Pointer := preload("res://tests_godot/ui/pointer.gd")
 
@@ -157,7 +158,9 @@ func _leave_and_continue(phase: int, seed: int, weak: bool) -> bool:
 		var mine := false
 		match e["signal"]:
 			&"turn_started":
-				mine = phase == GuandanEngine.PHASE_PLAY and int(e.seat) == 0
+				# Following (mid-trick: a play to beat, passes, a history) after the first deal.
+				mine = phase == GuandanEngine.PHASE_PLAY and int(e.seat) == 0 and bool(e.can_pass) \
+						and int(ctl.state().deal_no) >= 1
 			&"tribute_phase":
 				mine = phase == GuandanEngine.PHASE_TRIBUTE and not e.resisted and 0 in PackedInt32Array(e.payers)
 			&"return_phase":
@@ -179,6 +182,7 @@ func _leave_and_continue(phase: int, seed: int, weak: bool) -> bool:
 		return true
 	var hash := ctl.state_hash()
 	var duty: StringName = table.duty
+	var before := _picture(table)
 	table.save_for_continue()
 	table.queue_free()
 	table = null
@@ -192,6 +196,9 @@ func _leave_and_continue(phase: int, seed: int, weak: bool) -> bool:
 	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty != &""), "resumed with a duty")
 	expect_eq(table.controller.state_hash(), hash, "the exact state")
 	expect_eq(table.duty, duty, "the same duty")
+	var after := _picture(table)
+	for key: String in before:
+		expect_eq(after[key], before[key], "phase %d, seed %d: the resumed table's %s" % [phase, seed, key])
 	var name: String = c.resume_record
 	table.queue_free()
 	table = null
@@ -199,6 +206,29 @@ func _leave_and_continue(phase: int, seed: int, weak: bool) -> bool:
 	expect(MatchController.continue_config() == null, "forgotten")
 	MatchController.delete_record(name)
 	return true
+
+
+## What the player sees of the table, element by element.
+func _picture(t: Control) -> Dictionary:
+	var out := {}
+	for seat in 4:
+		var b: SeatBadge = t.badges[seat]
+		out["badge %d" % seat] = {count = b.count, place = b.place, active = b.active, auto_play = b.auto_play,
+			red_at = b.warn_at}
+		out["zone %d" % seat] = {cards = t.zone.shown(seat), passed = t.zone.pass_shown(seat)}
+	out.hand = t.hand.cards()
+	out.history = t.history.lines()
+	out.tribute_lines = t.tribute_panel.lines() if t.tribute_panel.visible else PackedStringArray()
+	out.card_counter = t.counter_view.shown() if t.counter_view.visible else PackedInt32Array()
+	out.top_bar = [(t.get_node("%Levels") as Label).text, (t.get_node("%DealInfo") as Label).text]
+	out.status = t.status.text
+	out.play_to_beat = [t.table_play.get("cards", PackedInt32Array()), t.table_play_seat]
+	out.turn = [t.turn_seat, t.can_pass, t.duty]
+	out.buttons = [t.pass_button.disabled, t.play_button.text, t.hint_button.visible]
+	out.hinted = Array(t.hand.cards()).filter(func(id: int) -> bool:
+		var v: CardView = t.layer.find_view(id)
+		return v != null and v.hinted)
+	return out
 
 
 func _continue_in(phase: int) -> void:
@@ -224,6 +254,7 @@ func test_a_forced_engine_panic_offers_to_resume_from_the_last_valid_state() -> 
 	table = await _open({seed = 14})
 	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
 	var hash: String = table.controller.state_hash()
+	var before := _picture(table)
 	expect_eq(table.controller.debug_force_panic(), GuandanEngine.ERR_INTERNAL)
 	expect_logged("[panic")
 	expect_logged("fatal error during debug_force_panic")
@@ -235,5 +266,8 @@ func test_a_forced_engine_panic_offers_to_resume_from_the_last_valid_state() -> 
 	table.modal.press(&"resume")
 	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn again")
 	expect_eq(table.controller.state_hash(), hash, "resumed at the last valid state")
+	var after := _picture(table)
+	for key: String in before:
+		expect_eq(after[key], before[key], "the resumed table's %s" % key)
 	DirAccess.remove_absolute(report)
 	await frames(2)  # rows the re-announced deal cleared are queue_free'd: let them go
