@@ -183,12 +183,14 @@ func debug_force_panic() -> int:
 
 
 ## Remembers this match for "Continue" (after saving its record); returns false when there is
-## nothing to continue (no record, or the match is over).
+## nothing to continue (no record — a match that is not saved, like the guided deal — or the
+## match is over). Another match's Continue entry is never dropped here: only a new match the
+## player chose to start over it replaces it (the app asks first, see ui/app.gd).
 func remember_for_continue(saved_record: String) -> bool:
 	if source != engine:
 		return false  # online: the server keeps the match; an offline Continue entry stays
 	if saved_record == "" or config == null or not has_match() or engine.is_match_over():
-		forget_continue()
+		forget_own_continue()
 		return false
 	var c: MatchConfig = config.duplicate(true)
 	c.resume_record = saved_record
@@ -204,6 +206,14 @@ static func continue_config() -> MatchConfig:
 	if c == null or c.resume_record == "" or not (c.resume_record in ReplayRecorder.list_records()):
 		return null
 	return c
+
+
+## Drops the Continue entry if it is this match's (its record), e.g. when the match is over; an
+## entry of another match stays.
+func forget_own_continue() -> void:
+	var c := continue_config()
+	if c != null and record_name != "" and c.resume_record == record_name:
+		forget_continue()
 
 
 static func forget_continue() -> void:

@@ -404,7 +404,7 @@ func _on_surrender(_e: Dictionary) -> void:
 
 func _on_match_ended(e: Dictionary) -> void:
 	table.match_over = true
-	MatchController.forget_continue()
+	table.controller.forget_own_continue()
 	table.duty = &""
 	var winner := int(e.winner_team)
 	var my_team: int = 0 if table.spectator else table.local_seat % 2
