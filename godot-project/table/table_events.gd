@@ -218,7 +218,8 @@ func _exchange(from: int, to: int, card: int, is_tribute: bool) -> void:
 	table.tribute_panel.add_line(line, not is_tribute)
 	table.history.add_note(line)
 	if from == table.local_seat or to == table.local_seat:
-		table.duty = &"" if from == table.local_seat else table.duty
+		if from == table.local_seat:
+			table.end_duty()
 		table.refresh_controls()
 	var t := 0.0 if instant else Settings.anim_time(table.pacing.exchange_s)
 	if t <= 0.0:
@@ -385,11 +386,22 @@ func _on_deal_ended(e: Dictionary) -> void:
 	if winner == my_team:
 		_sfx(&"win")
 	table.last_record = table.controller.save_record()
-	table.modal.open(tr("DEAL_ENDED_FMT").format({n = table.deal_no + 1}) + " — " + title, [body], [[&"next", "BTN_NEXT_DEAL"]])
+	var buttons: Array = [[&"next", "BTN_NEXT_DEAL"]]
+	if table.auto_play and not table.spectator:
+		# The Auto-play switch is behind the panel: the player takes the seat back here, before the
+		# next deal's tribute or return is chosen for them.
+		buttons.append([&"myself", "BTN_NEXT_DEAL_MYSELF"])
+	table.modal.open(tr("DEAL_ENDED_FMT").format({n = table.deal_no + 1}) + " — " + title, [body], buttons)
 	table.lock_input(true)
 	table.refresh_controls()
 	table.deal_panel_shown.emit(e)
-	await table.modal.closed
+	var choice: StringName = await table.modal.closed
+	if _closing:
+		return
+	if choice == &"myself" and table.auto_play:
+		var code: int = table.controller.set_auto_play(false)
+		if code != 0:
+			table.show_error(code)
 
 
 ## "West still held:" and the cards (table/cards_left_row.tscn).

@@ -183,6 +183,58 @@ func test_an_unfinished_training_is_not_a_lost_match() -> void:
 	MatchController.stats(false)
 
 
+## Auto-play on at a deal's end: the deal-end panel offers to take the seat back, and the next
+## deal's tribute or return is then the player's, with its turn time on the clock.
+func test_the_deal_end_panel_gives_the_seat_back_for_the_tribute() -> void:
+	for seed in [8, 3, 11]:
+		if await _take_back_at_deal_end(seed):
+			return
+	expect(false, "no seed gave the player a tribute or return after taking the seat back")
+
+
+func _take_back_at_deal_end(seed: int) -> bool:
+	table = await _open({mode = &"match", seed = seed, ai_levels = [1, 2, 1], turn_timer = 1, turn_time_limit_s = 30})
+	var ctl: MatchController = table.controller
+	ctl.engine.auto_play_level = 2
+	ctl.set_auto_play(true)
+	for deal in 4:
+		if not expect(await wait_until(func() -> bool: return table.modal.is_open() and table.modal.button(&"next") != null, 120.0),
+				"a deal ends (seed %d)" % seed):
+			return true
+		var myself: Button = table.modal.button(&"myself")
+		if not expect(myself != null, "with auto-play on, the deal-end panel offers to play myself"):
+			return true
+		table.modal.press(&"myself")
+		var reached := await wait_until(func() -> bool:
+			return table.is_idle() and (table.duty != &"" or table.modal.is_open()))
+		expect(reached and not table.auto_play and not ctl.is_auto_play(), "the seat is mine again")
+		if table.duty == &"tribute" or table.duty == &"return":
+			var duty: StringName = table.duty
+			var mine := func() -> PackedInt32Array:
+				return ctl.tribute_options() if duty == &"tribute" else ctl.return_options()
+			expect(table.my_countdown.visible, "the %s prompt shows the turn clock" % duty)
+			expect(ctl.time_left() > 25.0, "with the turn's time (%.1f s left)" % ctl.time_left())
+			await frames(60)
+			expect(not mine.call().is_empty() and table.duty == duty, "nobody chose for me (the others may have)")
+			var options: PackedInt32Array = mine.call()
+			var actions := ctl.action_count()
+			var card: int = table.hand.cards().find(options[0])
+			expect(card >= 0, "the card is in my hand")
+			table.hand.set_selected(PackedInt32Array([options[0]]))
+			table.play_button.pressed.emit()
+			expect(await wait_until(func() -> bool: return ctl.action_count() > actions and mine.call().is_empty()), "I gave it by hand")
+			expect(not table.my_countdown.visible or table.duty == &"play", "the clock goes with the duty")
+			return true
+		# No tribute or return for me in this deal: the AI plays on.
+		if table.modal.is_open():
+			table.modal.press(&"")
+		ctl.set_auto_play(true)
+	table.queue_free()
+	table = null
+	await frames(2)
+	return false
+
+
 ## Continue: leave at a human duty in `phase`, then the Continue config resumes the same state.
 func _leave_and_continue(phase: int, seed: int, weak: bool) -> bool:
 	# One AI answer per frame, so the seat is taken back right when its duty is announced.
