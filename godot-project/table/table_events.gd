@@ -268,7 +268,7 @@ func _on_cards_played(e: Dictionary) -> void:
 			table.end_duty()
 	table.counts[seat] = maxi(table.counts[seat] - ids.size(), 0)
 	table.update_counts()
-	table.badges[seat].thinking = false
+	_turn_done(seat)
 	# The first play takes the side row: the tribute lines stay in the history.
 	table.tribute_panel.clear()
 	table.banner.dismiss()
@@ -295,6 +295,18 @@ func _on_cards_played(e: Dictionary) -> void:
 	await wait(maxf(t, min_visible_time()))
 
 
+## `seat` has played or passed: its turn is over on screen at once (its badge no longer lit, the
+## status line no longer waiting for it) while the play stays readable; the next turn_started
+## lights the next seat.
+func _turn_done(seat: int) -> void:
+	table.badges[seat].thinking = false
+	if table.turn_seat == seat:
+		table.turn_seat = -1
+		table.badges[seat].active = false
+		table.badges[seat].set_countdown(0.0)
+	table.refresh_controls()
+
+
 ## Least seconds a play stays on screen before the next event (the pacing profile at the
 ## player's animation speed; 0 with animations off).
 func min_visible_time() -> float:
@@ -306,7 +318,7 @@ func _on_passed(e: Dictionary) -> void:
 	table.banner.dismiss()
 	table.zone.show_pass(seat)
 	table.history.add(seat, {})
-	table.badges[seat].thinking = false
+	_turn_done(seat)
 	_sfx(&"pass")
 	if seat == table.local_seat:
 		table.end_duty()
