@@ -46,7 +46,10 @@ func _ready() -> void:
 	_language.item_selected.connect(func(i: int) -> void: Settings.set_value(&"locale", LANGUAGES[i]))
 
 	%Version.text = MatchController.engine_version()
-	_training.grab_focus.call_deferred()
+	# Deferred: the menu may already be gone by then (a match requested at once).
+	(func() -> void:
+		if _training.is_inside_tree():
+			_training.grab_focus()).call_deferred()
 
 
 ## The config the Training or Play button sends (also used by tests).

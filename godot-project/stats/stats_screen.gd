@@ -39,17 +39,21 @@ func _ready() -> void:
 func refresh(rebuild := false) -> void:
 	data = MatchController.stats(rebuild)
 	var me: Dictionary = player()
-	var has := not me.is_empty() and int(me.record.matches) > 0
+	var has := not me.is_empty() and (int(me.record.matches) > 0 or int(me.record.deals) > 0)
 	_empty.visible = not has
 	var f := figures()
 	for key in HEADLINES:
 		(_headlines.get_node(NodePath(key)) as Label).text = f.get(key, "–")
 	var results := match_results()
+	# The win rate after each finished match: an unfinished one is neither won nor lost.
 	var line := PackedFloat32Array()
 	var won := 0
-	for i in results.size():
-		won += 1 if results[i].won else 0
-		line.append(float(won) / float(i + 1))
+	var finished := 0
+	for r: Dictionary in results:
+		if r.finished:
+			finished += 1
+			won += 1 if r.won else 0
+			line.append(float(won) / float(finished))
 	over_time.show_line(line)
 	var labels := PackedStringArray()
 	var rates := PackedFloat32Array()
@@ -89,7 +93,8 @@ func figures() -> Dictionary:
 		return "%d%%" % roundi(100.0 * float(n) / float(of)) if float(of) > 0 else "–"
 	var timed := int(me.timed_decisions)
 	return {
-		&"matches": str(int(rec.matches)),
+		&"matches": str(int(rec.matches)) if int(rec.get("unfinished", 0)) == 0 else tr("STATS_MATCHES_UNFINISHED_FMT").format({
+			n = int(rec.matches), u = int(rec.unfinished)}),
 		&"match_win_rate": pct.call(rec.matches_won, rec.matches),
 		&"deals": str(deals),
 		&"deal_win_rate": pct.call(rec.deals_won, deals),

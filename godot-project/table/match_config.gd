@@ -79,4 +79,12 @@ func uses_card_counter() -> bool:
 func again() -> MatchConfig:
 	var c: MatchConfig = duplicate(true)
 	c.has_seed = false
+	c.resume_record = ""  # a new match, not the continued one again
 	return c
+
+
+## Whether this match, left unfinished, would take the place of the saved one under Continue: a
+## new local match whose record is saved (not a resume, not online, not all AI, not the guided
+## deal, which is not saved).
+func takes_continue_slot() -> bool:
+	return not online and not all_ai and save_record and resume_record == ""

@@ -43,6 +43,9 @@ var recorder: ReplayRecorder
 var timeouts_in_a_row := 0
 ## The seats the match was started with (to resume after a fatal error).
 var _seats: Array = []
+## Set while the engine announces a resumed match (Continue, or after a crash): the deal so far
+## is replayed, and its events carry `restoring: true` so the table draws them at once.
+var _restoring := false
 
 
 ## GuandanEngine's signals and their argument names: `{&"cards_played": ["seat", "play"], …}`.
@@ -135,7 +138,9 @@ func _resume(seats: Array) -> int:
 	if code == GuandanEngine.OK:
 		code = rec.seek(rec.get_action_count())
 	if code == GuandanEngine.OK:
+		_restoring = true
 		code = engine.resume_from(rec, seats)
+		_restoring = false
 	if code == GuandanEngine.OK:
 		record_name = config.resume_record
 		config.seed = engine.get_seed()
@@ -159,7 +164,12 @@ static func _write_load_failure(record: String, code: int, message: String) -> S
 
 ## After a fatal engine error (the `crashed` event): plays on from the last valid state.
 func resume_after_crash() -> int:
-	return engine.resume_last_valid(_seats) if engine != null else GuandanEngine.ERR_NO_MATCH
+	if engine == null:
+		return GuandanEngine.ERR_NO_MATCH
+	_restoring = true
+	var code := engine.resume_last_valid(_seats)
+	_restoring = false
+	return code
 
 
 ## The path of the last crash report ("" if none).
@@ -173,12 +183,14 @@ func debug_force_panic() -> int:
 
 
 ## Remembers this match for "Continue" (after saving its record); returns false when there is
-## nothing to continue (no record, or the match is over).
+## nothing to continue (no record — a match that is not saved, like the guided deal — or the
+## match is over). Another match's Continue entry is never dropped here: only a new match the
+## player chose to start over it replaces it (the app asks first, see ui/app.gd).
 func remember_for_continue(saved_record: String) -> bool:
 	if source != engine:
 		return false  # online: the server keeps the match; an offline Continue entry stays
 	if saved_record == "" or config == null or not has_match() or engine.is_match_over():
-		forget_continue()
+		forget_own_continue()
 		return false
 	var c: MatchConfig = config.duplicate(true)
 	c.resume_record = saved_record
@@ -194,6 +206,14 @@ static func continue_config() -> MatchConfig:
 	if c == null or c.resume_record == "" or not (c.resume_record in ReplayRecorder.list_records()):
 		return null
 	return c
+
+
+## Drops the Continue entry if it is this match's (its record), e.g. when the match is over; an
+## entry of another match stays.
+func forget_own_continue() -> void:
+	var c := continue_config()
+	if c != null and record_name != "" and c.resume_record == record_name:
+		forget_continue()
 
 
 static func forget_continue() -> void:
@@ -529,6 +549,8 @@ func _forward(...args: Array) -> void:
 	var names: Array = signal_args()[name]
 	for i in mini(names.size(), args.size()):
 		event[names[i]] = args[i]
+	if _restoring:
+		event["restoring"] = true
 	event_received.emit(event)
 	if name == &"turn_timed_out" and int(event.seat) == local_seat():
 		timeouts_in_a_row += 1

@@ -16,6 +16,8 @@ var layer: CardLayer
 var card_height := 90.0
 ## Animation lengths (the table sets its profile).
 var pacing: PacingProfile = preload("res://resources/style/pacing_default.tres")
+## Plays and gathers happen at once, with no flight (a restored deal being drawn).
+var still := false
 
 var _shown: Array[PackedInt32Array] = [PackedInt32Array(), PackedInt32Array(), PackedInt32Array(), PackedInt32Array()]
 var _passes: Array[Label] = []
@@ -98,7 +100,7 @@ func group_rect(seat: int) -> Rect2:
 
 ## Seconds a play takes to fly in at the current animation speed.
 func play_time() -> float:
-	return Settings.anim_time(pacing.play_s)
+	return 0.0 if still else Settings.anim_time(pacing.play_s)
 
 
 ## Ids shown for a seat.
@@ -228,7 +230,7 @@ func clear_seat(seat: int) -> void:
 func gather(to_local: Vector2) -> float:
 	for l in _passes:
 		l.visible = false
-	var t := Settings.anim_time(pacing.gather_s)
+	var t := 0.0 if still else Settings.anim_time(pacing.gather_s)
 	var ids := PackedInt32Array()
 	for seat in 4:
 		ids.append_array(_shown[seat])

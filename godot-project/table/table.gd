@@ -263,6 +263,15 @@ func begin_duty(what: StringName) -> void:
 			hand.set_hinted(controller.tribute_options())
 		&"return":
 			hand.set_hinted(controller.return_options())
+	if what != &"play":
+		# A tribute or return has its turn time too (the engine's clock, which waited while the
+		# table drew the deal): the same clock as a turn.
+		var left := controller.time_left()
+		_turn_limit_ms = int(left * 1000.0) if left > 0.0 else 0
+		_turn_deadline_ms = Time.get_ticks_msec() + _turn_limit_ms
+		my_countdown.visible = _turn_limit_ms > 0
+		if my_countdown.visible and not events.instant:
+			Sfx.play(&"your_turn")
 	refresh_controls()
 
 
@@ -428,7 +437,7 @@ func _on_play_pressed() -> void:
 				return
 			var code := controller.give_tribute(selected[0]) if duty == &"tribute" else controller.return_card(selected[0])
 			if code == 0:
-				duty = &""
+				end_duty()
 				hand.set_hinted(PackedInt32Array())
 			else:
 				show_error(code)

@@ -52,6 +52,12 @@ var _timed_out := false
 ## Set when the table leaves the tree: coroutines waiting on a tween or a panel are released
 ## and stop at their next check, so none outlives the table.
 var _closing := false
+## The event being shown is part of a restored deal (`restoring` in the event: Continue, or the
+## resume after a crash, replays the deal so far): drawn at once — no animation, wait, sound,
+## banner or shake — so the table ends up exactly as it was when the match was left.
+var instant := false
+## This deal's tribute (or resistance) has been shown.
+var _tribute_shown := false
 
 
 func _exit_tree() -> void:
@@ -81,6 +87,8 @@ func _drain() -> void:
 	while not _queue.is_empty():
 		var event: Dictionary = _queue.pop_front()
 		var method: StringName = HANDLERS.get(event["signal"], &"")
+		instant = bool(event.get("restoring", false))
+		table.zone.still = instant
 		if method == &"":
 			push_warning("TableEvents: no handler for %s" % event["signal"])
 		else:
@@ -88,6 +96,8 @@ func _drain() -> void:
 		if _closing:
 			return
 		table.event_handled.emit(event)
+	instant = false
+	table.zone.still = false
 	_draining = false
 	if not table.modal.is_open():
 		table.controller.set_paused(false)
@@ -123,6 +133,10 @@ func _on_deal_started(e: Dictionary) -> void:
 	table.places = PackedInt32Array([0, 0, 0, 0])
 	table.table_play = {}
 	table.table_play_seat = -1
+	# Nobody's turn until the first play of this deal is due (the last deal's turn is over).
+	table.turn_seat = -1
+	table.can_pass = false
+	_tribute_shown = false
 	table.counts = PackedInt32Array([27, 27, 27, 27])
 	for seat in 4:
 		table.badges[seat].place = 0
@@ -134,7 +148,7 @@ func _on_deal_started(e: Dictionary) -> void:
 	table.duty = &""
 	_fresh_deal = true
 	table.update_top_bar()
-	table.banner.announce(tr("DEAL_START_FMT").format({n = table.deal_no + 1, level = Cards.rank_label(table.level)}), 0.9)
+	_announce(tr("DEAL_START_FMT").format({n = table.deal_no + 1, level = Cards.rank_label(table.level)}), 0.9)
 	if table.spectator:
 		await _show_hand(table.controller.seat_hand(0))
 
@@ -144,7 +158,10 @@ func _on_hand_changed(e: Dictionary) -> void:
 
 
 func _show_hand(ids: PackedInt32Array) -> void:
-	if _fresh_deal:
+	if _fresh_deal and instant:
+		_fresh_deal = false
+		table.hand.set_cards(ids)
+	elif _fresh_deal:
 		_fresh_deal = false
 		var center: Vector2 = table.frame.global_position + table.middle.get_center()
 		table.hand.set_cards(ids, center, 0.018)
@@ -162,11 +179,17 @@ func _show_hand(ids: PackedInt32Array) -> void:
 
 func _on_tribute_phase(e: Dictionary) -> void:
 	var payers := PackedInt32Array(e.payers)
+	if _tribute_shown:
+		# Announced again (the player took the seat back from auto-play): the duty only.
+		if not bool(e.resisted) and not table.spectator and table.local_seat in payers:
+			table.begin_duty(&"tribute")
+		return
+	_tribute_shown = true
 	var text := Wording.tribute_phase(bool(e.resisted), payers, table.local_seat, table.spectator)
 	table.tribute_panel.add_line(text)
 	table.history.add_note(text)
-	table.banner.announce(text, table.pacing.banner_hold_s)
-	Sfx.play(&"tribute")
+	_announce(text, table.pacing.banner_hold_s)
+	_sfx(&"tribute")
 	await wait(Settings.anim_time(0.6))
 	if _closing:
 		return
@@ -195,9 +218,10 @@ func _exchange(from: int, to: int, card: int, is_tribute: bool) -> void:
 	table.tribute_panel.add_line(line, not is_tribute)
 	table.history.add_note(line)
 	if from == table.local_seat or to == table.local_seat:
-		table.duty = &"" if from == table.local_seat else table.duty
+		if from == table.local_seat:
+			table.end_duty()
 		table.refresh_controls()
-	var t := Settings.anim_time(table.pacing.exchange_s)
+	var t := 0.0 if instant else Settings.anim_time(table.pacing.exchange_s)
 	if t <= 0.0:
 		return
 	var start: Vector2 = table.seat_anchor(from)
@@ -216,7 +240,7 @@ func _exchange(from: int, to: int, card: int, is_tribute: bool) -> void:
 	view.position = layer.to_layer(start) - view.size / 2.0
 	view.new_tween().tween_property(view, "position", layer.to_layer(end) - view.size / 2.0, t) \
 			.set_trans(Tween.TRANS_QUAD).set_ease(Tween.EASE_IN_OUT)
-	Sfx.play(&"deal")
+	_sfx(&"deal")
 	await wait(t + 0.05)
 	if _closing:
 		return
@@ -244,7 +268,7 @@ func _on_cards_played(e: Dictionary) -> void:
 			table.end_duty()
 	table.counts[seat] = maxi(table.counts[seat] - ids.size(), 0)
 	table.update_counts()
-	table.badges[seat].thinking = false
+	_turn_done(seat)
 	# The first play takes the side row: the tribute lines stay in the history.
 	table.tribute_panel.clear()
 	table.banner.dismiss()
@@ -257,18 +281,30 @@ func _on_cards_played(e: Dictionary) -> void:
 		table.toast(Wording.timed_out(false, PlayText.describe(play)))
 	var type := String(play.get("type", ""))
 	if type == "FourKings":
-		Sfx.play(&"four_jokers")
-		table.banner.announce(tr("play.four_kings"), table.pacing.banner_hold_s)
+		_sfx(&"four_jokers")
+		_announce(tr("play.four_kings"), table.pacing.banner_hold_s)
 		_shake(14.0)
 	elif bool(play.get("bomb", false)):
-		Sfx.play(&"bomb")
-		table.banner.announce(tr("BOMB_BANNER"), table.pacing.banner_hold_s * 0.75)
+		_sfx(&"bomb")
+		_announce(tr("BOMB_BANNER"), table.pacing.banner_hold_s * 0.75)
 		_shake(8.0)
 	else:
-		Sfx.play(&"play")
+		_sfx(&"play")
 	table.training.on_cards_played(seat)
 	# Every play stays readable for a moment before the next event is drawn.
 	await wait(maxf(t, min_visible_time()))
+
+
+## `seat` has played or passed: its turn is over on screen at once (its badge no longer lit, the
+## status line no longer waiting for it) while the play stays readable; the next turn_started
+## lights the next seat.
+func _turn_done(seat: int) -> void:
+	table.badges[seat].thinking = false
+	if table.turn_seat == seat:
+		table.turn_seat = -1
+		table.badges[seat].active = false
+		table.badges[seat].set_countdown(0.0)
+	table.refresh_controls()
 
 
 ## Least seconds a play stays on screen before the next event (the pacing profile at the
@@ -282,8 +318,8 @@ func _on_passed(e: Dictionary) -> void:
 	table.banner.dismiss()
 	table.zone.show_pass(seat)
 	table.history.add(seat, {})
-	table.badges[seat].thinking = false
-	Sfx.play(&"pass")
+	_turn_done(seat)
+	_sfx(&"pass")
 	if seat == table.local_seat:
 		table.end_duty()
 		if _timed_out:
@@ -304,9 +340,9 @@ func _clear_table(leader: int, partner: bool) -> void:
 	table.table_play = {}
 	table.table_play_seat = -1
 	var t: float = table.zone.gather(table.middle.get_center())
-	Sfx.play(&"table_cleared")
+	_sfx(&"table_cleared")
 	table.history.new_round()
-	table.banner.announce(Wording.lead(partner, leader, table.local_seat, table.spectator), table.pacing.banner_hold_s)
+	_announce(Wording.lead(partner, leader, table.local_seat, table.spectator), table.pacing.banner_hold_s)
 	await wait(maxf(t, Settings.anim_time(0.5)))
 
 
@@ -324,7 +360,7 @@ func _on_player_finished(e: Dictionary) -> void:
 	table.badges[seat].place = place
 	table.counts[seat] = 0
 	table.update_counts()
-	table.banner.announce(Wording.finished(seat, place, table.local_seat, table.spectator), table.pacing.banner_hold_s)
+	_announce(Wording.finished(seat, place, table.local_seat, table.spectator), table.pacing.banner_hold_s)
 	await wait(Settings.anim_time(0.5))
 
 
@@ -360,13 +396,24 @@ func _on_deal_ended(e: Dictionary) -> void:
 	var my_team: int = 0 if table.spectator else table.local_seat % 2
 	var title := tr("DEAL_WON") if winner == my_team else tr("DEAL_LOST")
 	if winner == my_team:
-		Sfx.play(&"win")
+		_sfx(&"win")
 	table.last_record = table.controller.save_record()
-	table.modal.open(tr("DEAL_ENDED_FMT").format({n = table.deal_no + 1}) + " — " + title, [body], [[&"next", "BTN_NEXT_DEAL"]])
+	var buttons: Array = [[&"next", "BTN_NEXT_DEAL"]]
+	if table.auto_play and not table.spectator:
+		# The Auto-play switch is behind the panel: the player takes the seat back here, before the
+		# next deal's tribute or return is chosen for them.
+		buttons.append([&"myself", "BTN_NEXT_DEAL_MYSELF"])
+	table.modal.open(tr("DEAL_ENDED_FMT").format({n = table.deal_no + 1}) + " — " + title, [body], buttons)
 	table.lock_input(true)
 	table.refresh_controls()
 	table.deal_panel_shown.emit(e)
-	await table.modal.closed
+	var choice: StringName = await table.modal.closed
+	if _closing:
+		return
+	if choice == &"myself" and table.auto_play:
+		var code: int = table.controller.set_auto_play(false)
+		if code != 0:
+			table.show_error(code)
 
 
 ## "West still held:" and the cards (table/cards_left_row.tscn).
@@ -381,7 +428,7 @@ func _on_surrender(_e: Dictionary) -> void:
 
 func _on_match_ended(e: Dictionary) -> void:
 	table.match_over = true
-	MatchController.forget_continue()
+	table.controller.forget_own_continue()
 	table.duty = &""
 	var winner := int(e.winner_team)
 	var my_team: int = 0 if table.spectator else table.local_seat % 2
@@ -390,7 +437,7 @@ func _on_match_ended(e: Dictionary) -> void:
 		title = tr("MATCH_DRAW")
 	elif winner == my_team:
 		title = tr("MATCH_WON")
-		Sfx.play(&"win")
+		_sfx(&"win")
 	else:
 		title = tr("MATCH_LOST")
 	table.last_record = table.controller.save_record()
@@ -449,14 +496,27 @@ func _on_controller_changed(e: Dictionary) -> void:
 
 # --- animation helpers ---------------------------------------------------------------------------
 
-## Waits `seconds` on a tween bound to this node (never resumes if the table is freed).
+## Waits `seconds` on a tween bound to this node (never resumes if the table is freed); not
+## at all while a restored deal is drawn.
 func wait(seconds: float) -> void:
-	if seconds <= 0.0 or _closing:
+	if seconds <= 0.0 or _closing or instant:
 		return
 	_wait_tween = create_tween()
 	_wait_tween.tween_interval(seconds)
 	_wait_tween.tween_callback(_waited.emit)
 	await _waited
+
+
+## A sound, except while a restored deal is drawn.
+func _sfx(sound: StringName) -> void:
+	if not instant:
+		Sfx.play(sound)
+
+
+## A banner, except while a restored deal is drawn (the live table's banners were long gone).
+func _announce(text: String, hold_s: float) -> void:
+	if not instant:
+		table.banner.announce(text, hold_s)
 
 
 func _deal_sounds(n: int) -> void:
@@ -477,7 +537,7 @@ func _deal_sounds(n: int) -> void:
 ## container's margins), read at every step, so the shake ends where the container put the
 ## frame even if the window was resized meanwhile.
 func _shake(strength: float) -> void:
-	if not Settings.effects_on():
+	if not Settings.effects_on() or instant:
 		return
 	if _shake_tween != null:
 		_shake_tween.kill()

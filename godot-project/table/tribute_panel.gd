@@ -81,6 +81,5 @@ func lines() -> PackedStringArray:
 func clear() -> void:
 	for col in [_tribute, _return]:
 		for c in col.get_children():
-			col.remove_child(c)
-			c.queue_free()
+			c.free()  # plain labels: nothing refers to them (no orphan waits for the frame's end)
 	visible = false

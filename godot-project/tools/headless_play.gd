@@ -1,9 +1,11 @@
-extends SceneTree
+extends Node
 ## Headless play: a whole seeded match of four AI seats through the game's MatchController (and so
 ## GuandanEngine), printed as it goes.
 ## Run through `tools/play --headless [--seed N] [--level L] [--rules NAME]`, which does
-##   tools/godot --headless --path godot-project --script res://tools/headless_play.gd -- --seed N
-## after importing the project (without the import the extension is not loaded in --script mode).
+##   tools/godot --headless --path godot-project res://tools/headless_play.tscn -- --seed N
+## after importing the project. It runs as a scene, not with `--script`: a `--script` main loop
+## has no autoloads, so game scripts that name one (the MatchController names `Online`) do not
+## compile there; as a scene it runs in the same tree as the game.
 ##
 ## The script knows no rule: it starts the match and prints the events the controller forwards
 ## (each deal's result, then the match result), the way the game's table scene does. Exit code:
@@ -22,19 +24,19 @@ var _plays := 0
 var _exit_code := -1
 
 
-func _initialize() -> void:
+func _ready() -> void:
 	var code := start(OS.get_cmdline_user_args())
 	if code >= 0:
-		quit(code)
+		_exit_code = code
+		get_tree().quit(code)
 
 
-func _process(_delta: float) -> bool:
+func _process(_delta: float) -> void:
 	if _exit_code >= 0:
-		return true
+		return
 	if _controller != null and (Time.get_ticks_usec() - _started_usec) / 1e6 > TIME_LIMIT_S:
 		printerr("the match did not end within %d s" % TIME_LIMIT_S)
 		_finish(1)
-	return false
 
 
 ## Starts the match; returns an exit code if it cannot start, -1 when it runs.
@@ -46,7 +48,7 @@ func start(args: PackedStringArray) -> int:
 		return 2
 	_controller = MatchController.new()
 	_controller.event_received.connect(_on_event)
-	root.add_child(_controller)
+	add_child(_controller)
 	var level: int = _options.level
 	print("Guandan headless play, %s, seed %d, rules %s, four AI seats at level %d" % [
 		MatchController.engine_version(), _options.seed, _options.rules, level])
@@ -181,4 +183,4 @@ func _finish(code: int) -> void:
 		return
 	_exit_code = code
 	_controller.queue_free()
-	quit(code)
+	get_tree().quit(code)

@@ -22,6 +22,9 @@ const SCREENS := {
 
 var current: Control
 var current_name: StringName
+## The question asked before a new match takes the saved unfinished one's place under
+## Continue (null until first asked; tests press its buttons).
+var unfinished_prompt: Modal
 
 var _fade: ColorRect
 var _fade_tween: Tween
@@ -39,8 +42,7 @@ func _ready() -> void:
 	_fade.z_index = 100
 	add_child(_fade)
 	EventBus.screen_requested.connect(_on_screen_requested)
-	EventBus.match_requested.connect(func(config: MatchConfig) -> void:
-		show_screen(&"online_table" if config.online else &"table", {config = config}))
+	EventBus.match_requested.connect(_on_match_requested)
 	EventBus.replay_requested.connect(func(record: String) -> void: show_screen(&"replay", {record = record}))
 	_apply_dpi()
 	show_screen(&"menu")
@@ -79,6 +81,33 @@ func show_screen(screen: StringName, params := {}) -> void:
 		_fade_tween.tween_property(_fade, "color:a", 0.0, t)
 		await _fade_tween.finished
 	_fade.mouse_filter = Control.MOUSE_FILTER_IGNORE
+
+
+## Opens the table for `config`. A new match that would take the place of the saved unfinished
+## one under Continue asks first (a resumable match is never dropped without asking): continue
+## the saved one, start the new one (the saved one stays in Replays), or stay.
+func _on_match_requested(config: MatchConfig) -> void:
+	var saved := MatchController.continue_config()
+	if saved != null and config.takes_continue_slot():
+		if unfinished_prompt == null:
+			unfinished_prompt = Modal.create()
+			unfinished_prompt.name = "UnfinishedPrompt"
+			add_child(unfinished_prompt)
+		if unfinished_prompt.is_open():
+			return
+		move_child(unfinished_prompt, -1)
+		var mode := tr("MODE_TRAINING" if saved.mode == &"training" else "MODE_MATCH")
+		unfinished_prompt.open(tr("UNFINISHED_TITLE"), [tr("UNFINISHED_TEXT_FMT").format({mode = mode})],
+			[[&"continue", "BTN_CONTINUE_SAVED"], [&"new", "BTN_START_NEW"], [&"cancel", "BTN_CANCEL"]], &"cancel")
+		var choice: StringName = await unfinished_prompt.closed
+		match choice:
+			&"continue":
+				config = saved
+			&"new":
+				MatchController.forget_continue()
+			_:
+				return
+	show_screen(&"online_table" if config.online else &"table", {config = config})
 
 
 func _on_screen_requested(screen: StringName) -> void:

@@ -28,8 +28,9 @@ pub struct Advice {
 /// Hints for the view's seat, best first (at most `limit`). Empty when it is not the seat's turn.
 ///
 /// A hint never splits a bomb or a triple when a legal play of the same kind and size leaves
-/// every group whole: that play takes the hint's place (the ranking's order is kept). Each
-/// hint's reason is worked out from the hand and the table, so it is true of the play.
+/// every group whole: that play takes the hint's place (the ranking's order is kept). A hint
+/// spends a wild only when no natural play of the same kind and size (splitting nothing) exists.
+/// Each hint's reason is worked out from the hand and the table, so it is true of the play.
 pub fn advise(view: &PlayerView, profile: &AiProfile, limit: usize) -> Advice {
     let Some(seat) = view.seat else { return Advice::default() };
     if view.phase != guandan_core::game::Phase::Play || view.turn != seat {
@@ -46,6 +47,11 @@ pub fn advise(view: &PlayerView, profile: &AiProfile, limit: usize) -> Advice {
             Some(_) => unbroken_alternative(&p, &legal, view, wilds).unwrap_or(p),
             None => p,
         });
+        // A wild is spent only where no natural play of the same kind and size will do; the
+        // natural plays are ranked above it (ranked_candidates), so they are hinted instead.
+        if play.is_some_and(|p| crate::l2::spends_wild_needlessly(&p, &legal, view.hand, wilds)) {
+            continue;
+        }
         if hints.iter().any(|h| h.play.map(|p| p.cards) == play.map(|p| p.cards)) {
             continue;
         }
@@ -404,6 +410,29 @@ mod tests {
         m.view(Some(0))
     }
 
+    /// Seat 0 to follow `table` (led by west), with every other player holding 20 cards.
+    fn view_following_crowded(hand: &str, table: &str) -> PlayerView {
+        let h = CardSet::parse(hand).unwrap();
+        let t = CardSet::parse(table).unwrap();
+        let rest: Vec<u8> = CardSet::FULL.minus(h).minus(t).iter().collect();
+        let part = |from: usize, n: usize| CardSet::from_ids(&rest[from..from + n]);
+        let setup = DealSetup {
+            rules: RuleConfig::competition(),
+            seed: 1,
+            deal_no: 0,
+            team_levels: [guandan_core::card::Rank(2); 2],
+            ace_failures: [0, 0],
+            declarer: None,
+            last_order: None,
+            hands: [h, part(0, 20), part(20, 20), t.union(part(40, 20))],
+            leader: 3,
+        };
+        let (mut m, _) = Match::from_deal(&setup).unwrap();
+        let a = m.action(3, guandan_core::game::ActionKind::Play { cards: t.ids(), reading: None });
+        m.apply(&a).unwrap();
+        m.view(Some(0))
+    }
+
     /// Every hint that splits a triple or a bomb has no same-kind, same-size play that keeps
     /// every group whole; and the hint reasons fit leading and following.
     fn check_unbroken(v: &PlayerView) -> Advice {
@@ -488,6 +517,49 @@ mod tests {
                 }
                 "reason.lead_plain" | "reason.go_out" => {}
                 other => panic!("unexpected lead reason {other} for {:?}", p.pattern),
+            }
+        }
+    }
+
+    /// Issue 24: against a full house 333+55 the top hints used ♥2 while natural KKK+99 and
+    /// 555+99 came 4th and 5th. A hint spends a wild only when no natural play of the same kind
+    /// and size (splitting no group) exists; the AI's own choice agrees.
+    #[test]
+    fn a_hint_spends_a_wild_only_when_no_natural_play_does_the_same() {
+        let hand = "SK HK DK S9 C9 S5 H5 D5 H2 S7 D7 S8 CJ SQ";
+        let wilds = CardSet::parse("H2").unwrap();
+        for v in [view_following_crowded(hand, "S3 H3 D3 C5 C5"), view_with(hand, None)] {
+            let a = advise(&v, &AiProfile::default(), 5);
+            assert!(!a.hints.is_empty());
+            let legal = legal_plays(&v);
+            for h in &a.hints {
+                let Some(p) = h.play else { continue };
+                if p.cards.intersect(wilds).is_empty() || p.cards == v.hand {
+                    continue;
+                }
+                let natural = legal.iter().any(|q| {
+                    q.pattern.kind == p.pattern.kind
+                        && q.cards.len() == p.cards.len()
+                        && q.cards.intersect(wilds).is_empty()
+                        && broken_group(q, v.hand, wilds).is_none()
+                });
+                assert!(!natural, "hint {:?} {:?} spends ♥2 although a natural one exists", p.pattern, p.cards);
+            }
+            if v.table.is_some() {
+                let first = a.hints[0].play.expect("a full house beats the table");
+                assert_eq!(first.pattern.kind, PlayKind::ThreeWithTwo);
+                assert!(first.cards.intersect(wilds).is_empty(), "the top hint is natural: {:?}", first.cards);
+            }
+            // The AI (L2) plays the same way: no wild where a natural play of its kind will do.
+            let d = crate::l2::l2_decision(&v, &crate::agent::Weights::default(), false);
+            if let guandan_core::game::ActionKind::Play { cards, .. } = d.action {
+                let set = CardSet::from_ids(&cards);
+                let chosen = legal.iter().find(|q| q.cards == set).expect("a legal play");
+                assert!(
+                    !crate::l2::spends_wild_needlessly(chosen, &legal, v.hand, wilds),
+                    "L2 spends ♥2 needlessly: {:?}",
+                    chosen.cards
+                );
             }
         }
     }

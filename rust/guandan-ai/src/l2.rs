@@ -162,10 +162,49 @@ pub fn danger(opp_min: u8) -> f32 {
     }
 }
 
-/// Every candidate of a play decision with its score, best first (stable order on ties).
+/// Whether `p` spends a wild (逢人配, the most valuable card of a hand) although a natural play of
+/// the same purpose — the same kind and size, splitting no triple or bomb — is among `plays`.
+/// Going out with it is no waste.
+pub fn spends_wild_needlessly(p: &Play, plays: &[Play], hand: CardSet, wilds: CardSet) -> bool {
+    if p.cards.intersect(wilds).is_empty() || p.cards == hand {
+        return false;
+    }
+    plays.iter().any(|q| same_purpose(q, p) && is_plain_natural(q, hand, wilds))
+}
+
+fn same_purpose(a: &Play, b: &Play) -> bool {
+    a.pattern.kind == b.pattern.kind && a.cards.len() == b.cards.len()
+}
+
+/// No wild in it, and no triple or bomb of the hand split by it.
+fn is_plain_natural(q: &Play, hand: CardSet, wilds: CardSet) -> bool {
+    q.cards.intersect(wilds).is_empty() && crate::advisor::broken_group(q, hand, wilds).is_none()
+}
+
+/// Every candidate of a play decision with its score, best first (stable order on ties). A play
+/// that spends a wild never ranks above the best natural play of the same purpose (see
+/// [`spends_wild_needlessly`]): the hints and the AI keep the wild for where nothing else will do.
 pub fn ranked_candidates(view: &PlayerView, weights: &Weights) -> Vec<Candidate> {
     let sit = Situation::new(view, weights);
-    let mut out: Vec<Candidate> = legal_plays(view).iter().map(|p| sit.score(Some(p))).collect();
+    let plays = legal_plays(view);
+    let mut out: Vec<Candidate> = plays.iter().map(|p| sit.score(Some(p))).collect();
+    let natural_best = |p: &Play| {
+        out.iter()
+            .filter_map(|c| c.play.as_ref().map(|q| (q, c.score)))
+            .filter(|(q, _)| same_purpose(q, p) && is_plain_natural(q, view.hand, sit.wilds))
+            .map(|(_, s)| s)
+            .max_by(f32::total_cmp)
+    };
+    let caps: Vec<Option<f32>> = plays
+        .iter()
+        .map(|p| if spends_wild_needlessly(p, &plays, view.hand, sit.wilds) { natural_best(p) } else { None })
+        .collect();
+    for (c, cap) in out.iter_mut().zip(caps) {
+        if let Some(cap) = cap.filter(|&cap| c.score >= cap) {
+            // Just below the natural play it would otherwise beat.
+            c.score = cap - 1e-3 - cap.abs() * 1e-6;
+        }
+    }
     if view.can_pass() {
         out.push(sit.score(None));
     }

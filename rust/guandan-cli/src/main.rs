@@ -561,10 +561,12 @@ fn stats_cmd(files: &[String], json: bool, plot: Option<&str>) -> Result<ExitCod
     } else {
         for (name, p) in &stats.players {
             println!(
-                "{name}: {} matches ({:.0}% won), {} deals ({:.0}% won), double-down {:.0}% / double-downed {:.0}%, \
-                 bombs {:.1}% of plays, {} wilds used, tribute deals won {:.0}%, {} levels climbed, {:.0} ms a decision",
+                "{name}: {} matches ({:.0}% won, {} unfinished), {} deals ({:.0}% won), double-down {:.0}% / \
+                 double-downed {:.0}%, bombs {:.1}% of plays, {} wilds used, tribute deals won {:.0}%, {} levels \
+                 climbed, {:.0} ms a decision",
                 p.record.matches,
                 p.match_win_rate() * 100.0,
+                p.record.unfinished,
                 p.record.deals,
                 p.deal_win_rate() * 100.0,
                 p.double_down_rate() * 100.0,

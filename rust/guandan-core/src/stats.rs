@@ -13,9 +13,14 @@ use std::collections::BTreeMap;
 /// Matches and deals played and won.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Record {
+    /// Finished matches (won, lost or drawn): what the match win rate is over.
     pub matches: u32,
-    /// Finished matches won (unfinished or drawn ones count as played only).
+    /// Finished matches won (drawn ones count as played only).
     pub matches_won: u32,
+    /// Matches left before their end (a training closed midway): neither won nor lost, so they
+    /// count in no match figure; their finished deals count as deals.
+    #[serde(default)]
+    pub unfinished: u32,
     pub deals: u32,
     pub deals_won: u32,
 }
@@ -168,7 +173,8 @@ impl Stats {
         let winner: Option<Team> = outcome.and_then(|o| o.winner());
         for (s, mut st) in per_seat.into_iter().enumerate() {
             let seat = s as Seat;
-            st.record.matches = 1;
+            st.record.matches = u32::from(outcome.is_some());
+            st.record.unfinished = u32::from(outcome.is_none());
             st.record.matches_won = u32::from(winner == Some(team_of(seat)));
             let vs = st.by_opponents.entry(opposition(log, seat)).or_default();
             *vs = st.record.clone();
@@ -192,6 +198,7 @@ impl Record {
     fn merge(&mut self, o: &Record) {
         self.matches += o.matches;
         self.matches_won += o.matches_won;
+        self.unfinished += o.unfinished;
         self.deals += o.deals;
         self.deals_won += o.deals_won;
     }

@@ -65,6 +65,26 @@ fn players_are_named_from_the_record_and_split_by_opposition() {
     assert_eq!(stats.matches[1].mode, "match");
 }
 
+/// An unfinished match (left midway) is neither won nor lost: no match figure counts it, its
+/// finished deals count as deals.
+#[test]
+fn an_unfinished_match_is_not_a_lost_match() {
+    let mut stats = Stats::default();
+    stats.add(&corpus("good_unfinished_match.jsonl")).unwrap();
+    assert!(stats.matches[0].outcome.is_none(), "the corpus record is unfinished");
+    for seat in 0..4 {
+        let st = &stats.players[&format!("Seat {seat}")];
+        assert_eq!((st.record.matches, st.record.matches_won, st.record.unfinished), (0, 0, 1), "seat {seat}");
+        assert_eq!(st.match_win_rate(), 0.0);
+        assert_eq!(st.by_opponents.values().map(|r| r.matches).sum::<u32>(), 0);
+    }
+    // One finished match won beside it: a win rate of 100 %, not 50 %.
+    stats.add(&corpus("good_house_match.jsonl")).unwrap();
+    let seat0 = &stats.players["Seat 0"];
+    assert_eq!((seat0.record.matches, seat0.record.matches_won, seat0.record.unfinished), (1, 1, 1));
+    assert_eq!(seat0.match_win_rate(), 1.0);
+}
+
 #[test]
 fn a_damaged_record_adds_nothing() {
     let mut stats = Stats::default();

@@ -16,8 +16,8 @@ use serde::{Deserialize, Serialize};
 use crate::codes::Fail;
 use crate::replay::{RECORD_EXT, read_record};
 
-/// Version of the file's layout; another version is rebuilt.
-pub const STATS_VERSION: u32 = 1;
+/// Version of the file's layout; another version is rebuilt (2: unfinished matches counted apart).
+pub const STATS_VERSION: u32 = 2;
 /// The file's stem in the stats directory.
 pub const STATS_STEM: &str = "stats";
 

@@ -129,6 +129,53 @@ impl Runtime {
         Ok((rt, notices))
     }
 
+    /// A match restored from its record like [`Runtime::resume`], announced by its current deal
+    /// as it was played: the match start, then every notice the deal's actions gave the first
+    /// time, each with its audience — the deal's start and hands, the tribute and return, each
+    /// play and pass, tables cleared, places — ending with the duty in progress (turn limits as
+    /// the resumed match has them). A host that draws these at once shows the deal exactly as it
+    /// was left (the Godot table on Continue), not only the position.
+    pub fn resume_replaying_deal(
+        log: MatchLog,
+        seats: [Controller; 4],
+        clocks: bool,
+    ) -> Result<(Runtime, Vec<Notice>), LogError> {
+        // The current deal began with the events of the last action that started a deal (none:
+        // the match's first deal, announced by the match's start).
+        let mut deal_from = None;
+        log.replay_with(|i, _, events, _| {
+            if events.iter().any(|e| matches!(e, Event::DealStarted { .. })) {
+                deal_from = Some(i);
+            }
+        })?;
+        // Replayed by human seats without clocks: the notices the actions gave, whoever acted.
+        let humans = || std::array::from_fn(|_| Controller::Human);
+        let (mut scratch, mut notices) = Runtime::resume(log.truncated(deal_from.unwrap_or(0)), humans(), false)?;
+        let act = |rt: &mut Runtime, i: usize| {
+            let a = &log.actions[i];
+            rt.act(a.seat, a.kind.clone()).map_err(|e| match e {
+                RuntimeError::Rule(error) => LogError::Rejected { index: i, error },
+                other => LogError::Malformed { line: i + 2, message: other.to_string() },
+            })
+        };
+        if let Some(i) = deal_from {
+            let mut first = act(&mut scratch, i)?;
+            let start = first.iter().position(|n| matches!(n.out, Out::DealStarted { .. })).unwrap_or(0);
+            notices = vec![Notice::everyone(scratch.m.seq(), Out::MatchStarted { seed: scratch.m.seed() })];
+            notices.extend(first.drain(start..));
+        }
+        for i in deal_from.map_or(0, |i| i + 1)..log.actions.len() {
+            notices.extend(act(&mut scratch, i)?);
+        }
+        let (rt, _) = Runtime::resume(log, seats, clocks)?;
+        for n in &mut notices {
+            if let Out::TurnStarted { seat, time_limit_s, .. } = &mut n.out {
+                *time_limit_s = rt.turn_limit(*seat);
+            }
+        }
+        Ok((rt, notices))
+    }
+
     fn around(m: Match, mut log: MatchLog, seats: [Controller; 4], clocks: bool) -> Runtime {
         // One thinking time per action (a record read back without them has none).
         log.think_ms.resize(log.actions.len(), None);

@@ -224,6 +224,80 @@ fn resume_announces_every_phase() {
     }
 }
 
+/// Resuming with the deal replayed announces exactly what the live match announced since the
+/// current deal began (AI decisions aside), for every viewer, at cuts in every phase.
+#[test]
+fn resume_replaying_deal_announces_the_deal_as_it_was_played() {
+    let seats = || [Controller::Human, ai(AiLevel::L1), Controller::Human, ai(AiLevel::L2)];
+    let (mut rt, start) = Runtime::start(config(2, seats())).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    // (actions in the log after the step, the step's notices)
+    let mut steps: Vec<(usize, Vec<Notice>)> = vec![(0, start)];
+    while !rt.state().is_over() {
+        let notices = match rt.decide_now() {
+            Some(n) => n,
+            None => {
+                let a = random_action(rt.state(), &mut rng).expect("someone must act");
+                rt.act(a.seat, a.kind).expect("random legal actions are accepted")
+            }
+        };
+        steps.push((rt.log().actions.len(), notices));
+    }
+    let log = rt.log().clone();
+    let mut seen = std::collections::BTreeSet::new();
+    for (k, &(n, _)) in steps.iter().enumerate() {
+        let live: Vec<Notice> = steps[..=k].iter().flat_map(|(_, ns)| ns.iter().cloned()).collect();
+        let from = live.iter().rposition(|x| matches!(x.out, Out::DealStarted { .. })).unwrap();
+        let mut expected = vec![Notice::everyone(0, Out::MatchStarted { seed: 2 })];
+        expected.extend(live[from..].iter().filter(|x| !matches!(x.out, Out::AiDecided { .. })).cloned());
+        let (resumed, got) = Runtime::resume_replaying_deal(log.truncated(n), seats(), false).unwrap();
+        let state = log.replay_to(n).unwrap();
+        assert_eq!(resumed.state().state_hash(), state.state_hash());
+        seen.insert(format!("{:?}", state.phase()));
+        check_private(&got);
+        for viewer in [Viewer::Seat(0), Viewer::Seat(1), Viewer::Seat(2), Viewer::Seat(3), Viewer::Spectator] {
+            assert_eq!(for_viewer(&got, viewer), for_viewer(&expected, viewer), "after {n} actions, for {viewer:?}");
+        }
+    }
+    for phase in ["Tribute", "Return", "Play", "MatchOver"] {
+        assert!(seen.contains(phase), "no resume was tried during {phase}");
+    }
+}
+
+/// Turn limits in the replayed deal are the resumed match's: a human's with clocks on, none for AI.
+#[test]
+fn resume_replaying_deal_gives_the_turn_its_time() {
+    let seats = || [Controller::Human, ai(AiLevel::L1), ai(AiLevel::L1), ai(AiLevel::L1)];
+    let (mut rt, _) = Runtime::start(config(4, seats())).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    for _ in 0..30 {
+        if rt.decide_now().is_none() {
+            let a = random_action(rt.state(), &mut rng).unwrap();
+            rt.act(a.seat, a.kind).unwrap();
+        }
+    }
+    while rt.state().turn() != 0 || rt.state().phase() != Phase::Play {
+        if rt.decide_now().is_none() {
+            let a = random_action(rt.state(), &mut rng).unwrap();
+            rt.act(a.seat, a.kind).unwrap();
+        }
+    }
+    let (_, got) = Runtime::resume_replaying_deal(rt.log().clone(), seats(), true).unwrap();
+    let limit = f64::from(RuleConfig::competition().turn_time_limit_s);
+    let turns: Vec<(u8, f64)> = for_viewer(&got, Viewer::Seat(0))
+        .into_iter()
+        .filter_map(|o| match o {
+            Out::TurnStarted { seat, time_limit_s, .. } => Some((seat, time_limit_s)),
+            _ => None,
+        })
+        .collect();
+    assert!(turns.len() > 1, "the deal's turns are announced");
+    assert_eq!(turns.last().map(|t| t.0), Some(0), "the last announced turn is the player's");
+    for (seat, t) in turns {
+        assert_eq!(t, if seat == 0 { limit } else { 0.0 }, "seat {seat}");
+    }
+}
+
 #[test]
 fn a_damaged_log_is_not_resumed() {
     let seats = || [Controller::Human, ai(AiLevel::L1), Controller::Human, ai(AiLevel::L1)];

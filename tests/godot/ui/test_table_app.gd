@@ -2,7 +2,8 @@ extends GdTestSuite
 ## The app features of issue 12 at the real table: the auto-play toggle (the seat blinks with
 ## "AI Auto-Play" while the AI plays it, and the player gets the seat back), two timeouts in a
 ## row switching to auto-play, the card counter row, the statistics screen showing the Rust
-## figures, and "Continue" resuming a left match at the exact state in each phase.
+## figures, and "Continue" resuming a left match at the exact state in each phase, drawn exactly
+## as the table was when it was left (every badge, zone and panel).
 
 const Pointer := preload("res://tests_godot/ui/pointer.gd")
 
@@ -123,16 +124,19 @@ func test_the_stats_screen_shows_the_rust_figures() -> void:
 	await frames(2)
 	var rec: Dictionary = me.record
 	var label := func(key: String) -> String: return (screen.find_child(key, true, false) as Label).text
-	expect_eq(label.call("matches"), str(int(rec.matches)))
+	expect_eq(label.call("matches"), tr("STATS_MATCHES_UNFINISHED_FMT").format({n = int(rec.matches), u = int(rec.unfinished)}),
+		"finished matches, and the unfinished ones (this one)")
 	expect_eq(label.call("deals"), str(int(rec.deals)))
-	expect_eq(label.call("match_win_rate"), "%d%%" % roundi(100.0 * rec.matches_won / rec.matches))
+	# No finished match (only this unfinished one, on a fresh machine): no win rate yet.
+	expect_eq(label.call("match_win_rate"), "%d%%" % roundi(100.0 * rec.matches_won / rec.matches) if int(rec.matches) > 0 else "–")
 	expect_eq(label.call("deal_win_rate"), "%d%%" % roundi(100.0 * rec.deals_won / rec.deals))
 	expect_eq(label.call("double_down_rate"), "%d%%" % roundi(100.0 * me.double_downs / rec.deals))
 	expect_eq(label.call("wilds_used"), str(int(me.wilds_used)))
 	expect_eq(label.call("levels_climbed"), str(int(me.levels_climbed)))
 	var line: PackedFloat32Array = screen.over_time.values
-	expect(line.size() >= 1, "one point per match")
-	expect(is_equal_approx(line[-1], float(rec.matches_won) / rec.matches), "the line ends at the match win rate")
+	expect_eq(line.size(), int(rec.matches), "one point per finished match")
+	if not line.is_empty():
+		expect(is_equal_approx(line[-1], float(rec.matches_won) / rec.matches), "the line ends at the match win rate")
 	var bars := 0
 	for key: String in me.by_opponents:
 		if key in ["vs L1", "vs L2", "vs L3", "vs mixed", "vs humans"] and int(me.by_opponents[key].matches) > 0:
@@ -143,6 +147,92 @@ func test_the_stats_screen_shows_the_rust_figures() -> void:
 	screen.queue_free()
 	expect_eq(MatchController.delete_record(name), 0)
 	MatchController.stats(false)
+
+
+func test_an_unfinished_training_is_not_a_lost_match() -> void:
+	var screen: Control = load("res://stats/stats_screen.tscn").instantiate()
+	add_child(screen)
+	await frames(2)
+	var rate_before: String = (screen.find_child("match_win_rate", true, false) as Label).text
+	var line_before: PackedFloat32Array = screen.over_time.values
+	var finished_before := int(screen.player().get("record", {}).get("matches", 0))
+	screen.queue_free()
+	# A training left after a few plays: its record is saved, the match unfinished.
+	table = await _open({seed = 21, save_record = true})
+	for i in 3:
+		expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
+		var plays: Array = table.controller.legal_plays()
+		var code: int = table.controller.play(PackedInt32Array(plays[0].cards)) if not table.can_pass else table.controller.pass_turn()
+		expect_eq(code, 0)
+	var name: String = table.controller.save_record()
+	expect(name != "", "the unfinished training is saved")
+	table.queue_free()
+	table = null
+	screen = load("res://stats/stats_screen.tscn").instantiate()
+	add_child(screen)
+	await frames(2)
+	var rec: Dictionary = screen.player().record
+	expect_eq(int(rec.matches), finished_before, "not counted as a finished match")
+	expect_eq(int(rec.unfinished) >= 1, true, "counted as unfinished")
+	expect_eq((screen.find_child("match_win_rate", true, false) as Label).text, rate_before, "the match win rate is unchanged")
+	expect_eq(screen.over_time.values, line_before, "no point on the win-rate line")
+	var row := screen.find_child(name, true, false)
+	expect(row != null and (row.get_node(^"%Text") as Label).text.contains(tr("STATS_UNFINISHED")), "listed as unfinished")
+	screen.queue_free()
+	expect_eq(MatchController.delete_record(name), 0)
+	MatchController.stats(false)
+
+
+## Auto-play on at a deal's end: the deal-end panel offers to take the seat back, and the next
+## deal's tribute or return is then the player's, with its turn time on the clock.
+func test_the_deal_end_panel_gives_the_seat_back_for_the_tribute() -> void:
+	for seed in [8, 3, 11]:
+		if await _take_back_at_deal_end(seed):
+			return
+	expect(false, "no seed gave the player a tribute or return after taking the seat back")
+
+
+func _take_back_at_deal_end(seed: int) -> bool:
+	table = await _open({mode = &"match", seed = seed, ai_levels = [1, 2, 1], turn_timer = 1, turn_time_limit_s = 30})
+	var ctl: MatchController = table.controller
+	ctl.engine.auto_play_level = 2
+	ctl.set_auto_play(true)
+	for deal in 4:
+		if not expect(await wait_until(func() -> bool: return table.modal.is_open() and table.modal.button(&"next") != null, 120.0),
+				"a deal ends (seed %d)" % seed):
+			return true
+		var myself: Button = table.modal.button(&"myself")
+		if not expect(myself != null, "with auto-play on, the deal-end panel offers to play myself"):
+			return true
+		table.modal.press(&"myself")
+		var reached := await wait_until(func() -> bool:
+			return table.is_idle() and (table.duty != &"" or table.modal.is_open()))
+		expect(reached and not table.auto_play and not ctl.is_auto_play(), "the seat is mine again")
+		if table.duty == &"tribute" or table.duty == &"return":
+			var duty: StringName = table.duty
+			var mine := func() -> PackedInt32Array:
+				return ctl.tribute_options() if duty == &"tribute" else ctl.return_options()
+			expect(table.my_countdown.visible, "the %s prompt shows the turn clock" % duty)
+			expect(ctl.time_left() > 25.0, "with the turn's time (%.1f s left)" % ctl.time_left())
+			await frames(60)
+			expect(not mine.call().is_empty() and table.duty == duty, "nobody chose for me (the others may have)")
+			var options: PackedInt32Array = mine.call()
+			var actions := ctl.action_count()
+			var card: int = table.hand.cards().find(options[0])
+			expect(card >= 0, "the card is in my hand")
+			table.hand.set_selected(PackedInt32Array([options[0]]))
+			table.play_button.pressed.emit()
+			expect(await wait_until(func() -> bool: return ctl.action_count() > actions and mine.call().is_empty()), "I gave it by hand")
+			expect(not table.my_countdown.visible or table.duty == &"play", "the clock goes with the duty")
+			return true
+		# No tribute or return for me in this deal: the AI plays on.
+		if table.modal.is_open():
+			table.modal.press(&"")
+		ctl.set_auto_play(true)
+	table.queue_free()
+	table = null
+	await frames(2)
+	return false
 
 
 ## Continue: leave at a human duty in `phase`, then the Continue config resumes the same state.
@@ -157,7 +247,9 @@ func _leave_and_continue(phase: int, seed: int, weak: bool) -> bool:
 		var mine := false
 		match e["signal"]:
 			&"turn_started":
-				mine = phase == GuandanEngine.PHASE_PLAY and int(e.seat) == 0
+				# Following (mid-trick: a play to beat, passes, a history) after the first deal.
+				mine = phase == GuandanEngine.PHASE_PLAY and int(e.seat) == 0 and bool(e.can_pass) \
+						and int(ctl.state().deal_no) >= 1
 			&"tribute_phase":
 				mine = phase == GuandanEngine.PHASE_TRIBUTE and not e.resisted and 0 in PackedInt32Array(e.payers)
 			&"return_phase":
@@ -179,6 +271,7 @@ func _leave_and_continue(phase: int, seed: int, weak: bool) -> bool:
 		return true
 	var hash := ctl.state_hash()
 	var duty: StringName = table.duty
+	var before := _picture(table)
 	table.save_for_continue()
 	table.queue_free()
 	table = null
@@ -192,6 +285,9 @@ func _leave_and_continue(phase: int, seed: int, weak: bool) -> bool:
 	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty != &""), "resumed with a duty")
 	expect_eq(table.controller.state_hash(), hash, "the exact state")
 	expect_eq(table.duty, duty, "the same duty")
+	var after := _picture(table)
+	for key: String in before:
+		expect_eq(after[key], before[key], "phase %d, seed %d: the resumed table's %s" % [phase, seed, key])
 	var name: String = c.resume_record
 	table.queue_free()
 	table = null
@@ -199,6 +295,29 @@ func _leave_and_continue(phase: int, seed: int, weak: bool) -> bool:
 	expect(MatchController.continue_config() == null, "forgotten")
 	MatchController.delete_record(name)
 	return true
+
+
+## What the player sees of the table, element by element.
+func _picture(t: Control) -> Dictionary:
+	var out := {}
+	for seat in 4:
+		var b: SeatBadge = t.badges[seat]
+		out["badge %d" % seat] = {count = b.count, place = b.place, active = b.active, auto_play = b.auto_play,
+			red_at = b.warn_at}
+		out["zone %d" % seat] = {cards = t.zone.shown(seat), passed = t.zone.pass_shown(seat)}
+	out.hand = t.hand.cards()
+	out.history = t.history.lines()
+	out.tribute_lines = t.tribute_panel.lines() if t.tribute_panel.visible else PackedStringArray()
+	out.card_counter = t.counter_view.shown() if t.counter_view.visible else PackedInt32Array()
+	out.top_bar = [(t.get_node("%Levels") as Label).text, (t.get_node("%DealInfo") as Label).text]
+	out.status = t.status.text
+	out.play_to_beat = [t.table_play.get("cards", PackedInt32Array()), t.table_play_seat]
+	out.turn = [t.turn_seat, t.can_pass, t.duty]
+	out.buttons = [t.pass_button.disabled, t.play_button.text, t.hint_button.visible]
+	out.hinted = Array(t.hand.cards()).filter(func(id: int) -> bool:
+		var v: CardView = t.layer.find_view(id)
+		return v != null and v.hinted)
+	return out
 
 
 func _continue_in(phase: int) -> void:
@@ -224,6 +343,7 @@ func test_a_forced_engine_panic_offers_to_resume_from_the_last_valid_state() -> 
 	table = await _open({seed = 14})
 	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
 	var hash: String = table.controller.state_hash()
+	var before := _picture(table)
 	expect_eq(table.controller.debug_force_panic(), GuandanEngine.ERR_INTERNAL)
 	expect_logged("[panic")
 	expect_logged("fatal error during debug_force_panic")
@@ -235,5 +355,8 @@ func test_a_forced_engine_panic_offers_to_resume_from_the_last_valid_state() -> 
 	table.modal.press(&"resume")
 	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn again")
 	expect_eq(table.controller.state_hash(), hash, "resumed at the last valid state")
+	var after := _picture(table)
+	for key: String in before:
+		expect_eq(after[key], before[key], "the resumed table's %s" % key)
 	DirAccess.remove_absolute(report)
 	await frames(2)  # rows the re-announced deal cleared are queue_free'd: let them go

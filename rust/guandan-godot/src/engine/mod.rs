@@ -355,16 +355,19 @@ impl GuandanEngine {
     }
 
     /// Restores a recorded match at the recorder's current position and plays on from there
-    /// with these seats (as in `start_match`). The phase in progress is announced again (the
-    /// deal, the viewer's hand, then the tribute, the return with the tributes already given,
-    /// or the turn). Returns `OK`, `ERR_NO_RECORD` or `ERR_BAD_ARGUMENT`.
+    /// with these seats (as in `start_match`). The current deal is announced as it was played,
+    /// all signals emitted before this call returns: `match_started`, then every signal the
+    /// deal gave the viewer the first time (`deal_started`, hands, tribute and return, each
+    /// play and pass, tables cleared, places) up to the duty in progress — so a table that draws
+    /// them at once shows the deal exactly as it was. Returns `OK`, `ERR_NO_RECORD` or
+    /// `ERR_BAD_ARGUMENT`.
     #[func]
     pub fn resume_from(&mut self, recorder: Option<Gd<crate::replay::ReplayRecorder>>, seats: VarArray) -> i64 {
         let r = (|| {
             let recorder = recorder.ok_or_else(|| Fail::bad_argument("recorder is null"))?;
             let seats = parse_seats(&seats)?;
             let log = recorder.bind().log_at_position()?;
-            Runtime::resume(log, seats, self.use_turn_timer).map_err(Fail::from)
+            Runtime::resume_replaying_deal(log, seats, self.use_turn_timer).map_err(Fail::from)
         })();
         let r = r.map(|(rt, notices)| self.install(rt, &notices));
         self.finish("resume_from", r)
@@ -460,7 +463,7 @@ impl GuandanEngine {
             let seats = parse_seats(&seats)?;
             let log =
                 self.last_valid.clone().ok_or_else(|| Fail::new(ErrorCode::NoRecord, "no stopped match to resume"))?;
-            let (rt, notices) = Runtime::resume(log, seats, self.use_turn_timer).map_err(Fail::from)?;
+            let (rt, notices) = Runtime::resume_replaying_deal(log, seats, self.use_turn_timer).map_err(Fail::from)?;
             self.install(rt, &notices);
             self.last_valid = None;
             Ok(())

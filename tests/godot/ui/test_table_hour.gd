@@ -1,0 +1,52 @@
+extends GdTestSuite
+## Rough edges an hour of play found (issue 24): the status line and the lit badge follow the
+## table without lagging a step.
+
+var table: Control
+
+
+func before_each() -> void:
+	Settings.reset_for_tests()
+
+
+func after_each() -> void:
+	Settings.reset_for_tests()
+	if table != null and is_instance_valid(table):
+		table.queue_free()
+	table = null
+
+
+func _open(fields: Dictionary) -> void:
+	var base := {mode = &"training", ai_levels = [1, 1, 1], seed = 5, ai_min_think_ms = 0, turn_timer = 0, save_record = false}
+	base.merge(fields, true)
+	table = load("res://table/table.tscn").instantiate()
+	table.open({config = MatchConfig.with(base)})
+	add_child(table)
+	await frames(2)
+
+
+## While a play or a pass is shown (its reading time), the seat that made it is no longer lit and
+## the status line no longer waits for it ("Waiting for West…" with West's play on the table).
+func test_the_status_line_does_not_lag_a_step() -> void:
+	Settings.set_value(&"anim_speed", 2.0)  # plays stay on screen for a moment, quickly
+	await _open({})
+	table.controller.set_auto_play(true)
+	var seen := []
+	table.event_handled.connect(func(e: Dictionary) -> void:
+		var sig: StringName = e["signal"]
+		if sig == &"cards_played" or sig == &"passed" or sig == &"turn_started":
+			seen.append([sig, int(e.seat), table.status.text, table.badges[int(e.seat)].active]))
+	expect(await wait_until(func() -> bool: return seen.size() >= 40 or table.modal.is_open(), 60.0), "a stretch of play")
+	var checked := 0
+	for s: Array in seen:
+		var seat: int = s[1]
+		if seat == 0:
+			continue
+		var waiting := tr("WAITING_FOR_FMT").format({seat = tr("SEAT_%d" % seat)})
+		if s[0] == &"turn_started":
+			expect(s[3], "seat %d is lit on its turn" % seat)
+			continue
+		checked += 1
+		expect(s[2] != waiting, "after %s of seat %d the status no longer reads '%s'" % [s[0], seat, waiting])
+		expect(not s[3], "after %s of seat %d its badge is no longer lit" % [s[0], seat])
+	expect(checked >= 10, "plays and passes checked (%d)" % checked)
