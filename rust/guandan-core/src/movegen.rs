@@ -124,7 +124,16 @@ impl<'a> Gen<'a> {
                 .filter(|&p| p != t)
                 .filter_map(|p| {
                     let mut cards = triple;
-                    let wp = self.group(p, 2, &mut cards)?;
+                    let wp = match self.group(p, 2, &mut cards) {
+                        Some(wp) => wp,
+                        // Two wilds may be the pair of a rank the hand lacks: the triple's
+                        // natural cards let them stand for it.
+                        None if p <= 14 && self.c.rank[p as usize] == 0 && wt < 3 && self.c.w >= 2 => {
+                            self.take_wilds(2, &mut cards);
+                            2
+                        }
+                        None => return None,
+                    };
                     (wt + wp <= self.c.w).then_some(())?;
                     let n = self.c.rank[p as usize];
                     Some(((wp, (n >= 4) as u8, (n == 3) as u8, rank_order(p, self.level)), cards, wp))
