@@ -1,11 +1,13 @@
 extends EngineTestSuite
-## Engine calls from GDScript stay well under a millisecond: a play (with its signals), a pass,
-## a hint, the readings of a selection, the whole state. Prints the measured figures.
+## A match driven from GDScript by hints: every hint is a play or pass the engine accepts, and the
+## calls a table makes each turn (hint, readings, state, hand) answer. Prints how long each call
+## took, for comparing builds; speed is not asserted here (a loaded machine would fail a timed
+## test, not a slow engine): the benchmarks are `guandan bench` and `tools/test-ui perf`.
 
 const TURNS := 60
 
 
-func test_calls_are_well_under_a_millisecond() -> void:
+func test_hints_drive_a_match_and_every_call_answers() -> void:
 	var engine := make_engine()
 	var advisor := MoveAdvisor.new()
 	advisor.attach(engine)
@@ -23,15 +25,18 @@ func test_calls_are_well_under_a_millisecond() -> void:
 		var t := Time.get_ticks_usec()
 		var hint := advisor.hint()
 		times.hint.append(Time.get_ticks_usec() - t)
+		expect(not hint.is_empty(), "turn %d: a hint" % turn)
 		t = Time.get_ticks_usec()
 		advisor.readings(engine.get_hand().slice(0, 3))
 		times.readings.append(Time.get_ticks_usec() - t)
 		t = Time.get_ticks_usec()
-		engine.get_state()
+		var state := engine.get_state()
 		times.get_state.append(Time.get_ticks_usec() - t)
+		expect(not state.is_empty(), "turn %d: the state" % turn)
 		t = Time.get_ticks_usec()
-		engine.get_hand()
+		var hand := engine.get_hand()
 		times.get_hand.append(Time.get_ticks_usec() - t)
+		expect(not hand.is_empty(), "turn %d: the hand" % turn)
 		t = Time.get_ticks_usec()
 		var code := engine.pass_turn() if hint.pass else engine.play(hint.play.cards)
 		times["play/pass"].append(Time.get_ticks_usec() - t)
@@ -45,5 +50,3 @@ func test_calls_are_well_under_a_millisecond() -> void:
 		var median: int = samples[samples.size() / 2]
 		print("       %-10s mean %4.0f us, median %4d us, max %5d us (%d calls)" % [
 			what, mean, median, samples[-1], samples.size()])
-		expect(mean < 1000.0, "%s takes %.0f us on average" % [what, mean])
-		expect(median < 500, "%s takes %d us typically" % [what, median])
