@@ -182,6 +182,10 @@ pub struct RoomInfo {
     pub locked: bool,
     /// Matches finished in this room.
     pub matches: u32,
+    /// A practice room: its deals come from a seed its creator chose (only on servers started
+    /// with `--practice-seeds`), so its matches prove nothing. Added to v1 (absent = false).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub practice: bool,
 }
 
 /// Server → client.

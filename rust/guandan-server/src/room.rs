@@ -574,6 +574,7 @@ impl Room {
             spectators: self.members.values().filter(|m| m.seat.is_none()).count() as u32,
             locked: self.state.locked(),
             matches: self.match_no as u32,
+            practice: false,
         }
     }
 
@@ -683,6 +684,7 @@ impl Room {
     /// yet, and everything applied is stored before it is announced, so the database has it all.
     async fn record(&self) -> Option<MatchLog> {
         let g = self.game.as_ref()?;
+        self.app.metrics.log_replays.fetch_add(1, Relaxed);
         let lines = match self.app.db.actions(&self.code, self.game_no).await {
             Ok(lines) => lines,
             Err(e) => {
