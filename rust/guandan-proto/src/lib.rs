@@ -59,7 +59,9 @@ pub enum ClientMsg {
         /// Spectator delay in rounds; default 3.
         #[serde(default)]
         spectator_delay: Option<u32>,
-        /// Optional room seed (for tests and replays); random otherwise.
+        /// A seed for the room's deals: refused (`bad_argument`) unless the server runs with
+        /// `--practice-seeds`, where it makes a practice room (marked so in its info and
+        /// records). Otherwise every match is dealt from the server's own random generator.
         #[serde(default)]
         seed: Option<u64>,
     },

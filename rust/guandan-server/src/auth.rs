@@ -11,6 +11,13 @@ pub fn random_bytes<const N: usize>() -> [u8; N] {
     b
 }
 
+/// A 64-bit number from the OS's cryptographic generator; `None` if the OS cannot give one
+/// (never a fallback value: a predictable match seed would show every hand).
+pub fn os_random_u64() -> Option<u64> {
+    let mut b = [0u8; 8];
+    getrandom::fill(&mut b).ok().map(|()| u64::from_le_bytes(b))
+}
+
 pub fn new_player_id() -> String {
     hex::encode(random_bytes::<12>())
 }

@@ -217,7 +217,14 @@ async fn spectate_and_resync_are_answered_from_the_rooms_own_state() {
         points.extend(round_ends(&clients[0].log));
         for w in watchers.iter_mut() {
             w.stored().await;
-            scan(w, &log, &states, None, None);
+            // Every action once, in order, after the first state (a state stands for what is
+            // before it), up to the end.
+            scan(w, &log, &states, None, Some(0));
+            let last = w.log.iter().rev().find_map(|m| match m {
+                ServerMsg::Applied { action_seq, .. } | ServerMsg::State { action_seq, .. } => Some(*action_seq),
+                _ => None,
+            });
+            assert_eq!(last, Some(log.actions.len() as u64), "{} saw the end", w.name);
             for m in &w.log {
                 if let ServerMsg::State { action_seq, view, .. } = m {
                     assert!(view.hand.is_empty() && view.seat.is_none(), "a spectator's state has no hand");
