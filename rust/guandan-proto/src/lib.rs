@@ -7,8 +7,12 @@
 //! `intent {seq, nonce, action}`. After every applied action each recipient gets `applied` with
 //! the new `action_seq`, the `state_hash` and the events it may see. `heartbeat` every 5 s.
 
+pub mod backoff;
+mod names;
 mod wire;
+pub use backoff::Backoff;
 pub use guandan_core::error::ErrorCode;
+pub use names::{MAX_NICKNAME_CHARS, check_nickname, displayable_nickname, valid_nickname};
 pub use wire::{TableView, WireOut, WirePlay, WireTurn};
 
 use guandan_core::card::CardSet;

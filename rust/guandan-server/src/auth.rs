@@ -43,10 +43,9 @@ pub fn new_room_code() -> String {
         .collect()
 }
 
-/// Nicknames: 1–24 characters, no control characters.
+/// Nicknames: the protocol's rule ([`guandan_proto::check_nickname`]).
 pub fn valid_nickname(n: &str) -> bool {
-    let count = n.chars().count();
-    (1..=24).contains(&count) && !n.chars().any(char::is_control) && n.trim() == n
+    guandan_proto::valid_nickname(n)
 }
 
 /// Per-connection token bucket: `rate` messages per second, `burst` above it.

@@ -38,7 +38,26 @@ pub async fn create(
     if delay > 50 {
         return Err((ErrorCode::BadArgument, "spectator_delay is at most 50 rounds".into()));
     }
-    let stored = Stored { spectator_delay: delay, ..stored };
+    let stored = Stored { spectator_delay: delay, creator: Some(host.id.clone()), ..stored };
+    if !app.take_room(&host.id) {
+        app.metrics.rooms_refused.fetch_add(1, Relaxed);
+        return Err((
+            ErrorCode::RateLimited,
+            format!("you have {} rooms open already: leave one first", app.cfg.rooms_per_account),
+        ));
+    }
+    let made = claim_and_spawn(app, stored, rule_config).await;
+    if made.is_err() {
+        app.release_room(&host.id);
+    }
+    made
+}
+
+async fn claim_and_spawn(
+    app: &Arc<App>,
+    stored: Stored,
+    rule_config: RuleConfig,
+) -> Result<(String, mpsc::Sender<RoomCmd>), (ErrorCode, String)> {
     for _ in 0..8 {
         let code = crate::auth::new_room_code();
         let row = crate::db::RoomRow {
@@ -158,6 +177,9 @@ impl Room {
                 self.free_lobby_seat(seat);
             }
             self.members.remove(&conn);
+            if self.close_if_empty().await {
+                return;
+            }
             self.send_room();
             self.save_directory().await;
             return;
@@ -166,13 +188,28 @@ impl Room {
         self.send_room();
     }
 
-    /// A lobby seat becomes free (its player left, or stayed away past the lobby grace).
+    /// A lobby seat becomes free (its player left, or stayed away past the lobby grace). The
+    /// host's role passes to the next player.
     pub(super) fn free_lobby_seat(&mut self, seat: Seat) {
         self.slots[seat as usize] = Slot::default();
+        self.pass_host(seat);
         let e = if self.slots.iter().any(|s| s.player.is_some()) { RoomEvent::Leave } else { RoomEvent::Emptied };
         self.transition(e);
         if self.state != RoomState::ReadyCheck {
             self.ready_deadline = None;
+        }
+    }
+
+    /// When the host's seat was freed (`from`): the next player after it in seat order hosts.
+    pub(super) fn pass_host(&mut self, from: Seat) {
+        let seated = |p: &Option<PlayerRef>| p.as_ref().is_some_and(|p| p.id == self.stored.host);
+        if self.slots.iter().any(|s| seated(&s.player)) {
+            return;
+        }
+        let next = (1..=4).map(|k| (from as usize + k) % 4).find_map(|i| self.slots[i].player.as_ref().map(|p| (i, p)));
+        if let Some((seat, p)) = next {
+            tracing::info!(seat, "the host left: the next player hosts");
+            self.stored.host = p.id.clone();
         }
     }
 

@@ -63,11 +63,13 @@ pub enum RoomCmd {
         msg: Box<ClientMsg>,
         received: Instant,
     },
-    /// The connection closed (`left`: by a `leave`), or went silent at `silent_since`.
+    /// The connection closed (`left`: by a `leave`), or went silent at `silent_since`. `done`
+    /// is dropped once the room has handled it (and, if that emptied it, closed).
     Gone {
         conn: ConnId,
         silent_since: Instant,
         left: bool,
+        done: Option<tokio::sync::oneshot::Sender<()>>,
     },
     AiDone(Box<AiResult>),
     /// Go on with due AI decisions (after a long run of them).
@@ -90,6 +92,9 @@ struct Stored {
     seats: [(Option<PlayerRef>, Option<u8>); 4],
     match_seed: u64,
     started_ms: i64,
+    /// The account that created the room (rooms per account are limited); older rows: none.
+    #[serde(default)]
+    creator: Option<String>,
     /// Opponents who must accept a surrender: 1, the spec's online rule, for rooms made now;
     /// rooms stored before this field existed played by the unanimous rule (2).
     #[serde(default = "unanimous_surrender")]
@@ -159,6 +164,9 @@ struct Room {
     generation: u64,
     ready_deadline: Option<Instant>,
     vote_deadline: Option<Instant>,
+    /// Nobody has been connected to the room since then (no match running): it closes after
+    /// `--room-idle-ms`.
+    idle_since: Option<Instant>,
     closing: bool,
 }
 
@@ -228,6 +236,7 @@ fn spawn(
         generation: 0,
         ready_deadline: None,
         vote_deadline: None,
+        idle_since: Some(Instant::now()),
         closing: false,
     };
     if let Some(g) = &mut room.game {
@@ -237,6 +246,7 @@ fn spawn(
     }
     app.rooms.lock().insert(code.clone(), tx.clone());
     app.metrics.rooms.fetch_add(1, Relaxed);
+    app.metrics.rooms_created.fetch_add(1, Relaxed);
     let span = tracing::info_span!("room", code = %code);
     tokio::spawn(async move { room.run(rx).await }.instrument(span));
     tx
@@ -254,6 +264,9 @@ impl Room {
                 c = rx.recv() => c,
                 _ = async { tokio::time::sleep_until(deadline.unwrap_or_else(Instant::now)).await }, if deadline.is_some() => {
                     Box::pin(self.on_timer()).await;
+                    if self.state == RoomState::Destroyed {
+                        break;
+                    }
                     Box::pin(self.drive_ai()).await;
                     continue;
                 }
@@ -261,11 +274,16 @@ impl Room {
                     let now = Instant::now();
                     Box::pin(self.tick(now - last_tick)).await;
                     last_tick = now;
+                    if self.state == RoomState::Destroyed {
+                        break;
+                    }
                     Box::pin(self.drive_ai()).await;
                     continue;
                 }
             };
             let Some(cmd) = cmd else { break };
+            // Dropped after the command is handled (after the room closed, if it did).
+            let mut ack = None;
             match cmd {
                 RoomCmd::Join { conn, player, out, last_action_seq } => {
                     Box::pin(self.join(conn, *player, out, last_action_seq)).await
@@ -278,7 +296,10 @@ impl Room {
                         self.reject_join(conn, out, ErrorCode::RoomNotFound, "you are not in this room");
                     }
                 }
-                RoomCmd::Gone { conn, silent_since, left } => Box::pin(self.gone(conn, silent_since, left)).await,
+                RoomCmd::Gone { conn, silent_since, left, done } => {
+                    Box::pin(self.gone(conn, silent_since, left)).await;
+                    ack = done;
+                }
                 RoomCmd::AiDone(result) => Box::pin(self.ai_done(*result)).await,
                 RoomCmd::DriveAi => {}
                 RoomCmd::Shutdown => {
@@ -287,12 +308,50 @@ impl Room {
                 }
             }
             if self.state == RoomState::Destroyed {
-                break;
+                self.ended();
+                drop(ack);
+                return;
+            }
+            drop(ack);
+            if self.members.is_empty() {
+                self.idle_since.get_or_insert_with(Instant::now);
+            } else {
+                self.idle_since = None;
             }
             Box::pin(self.drive_ai()).await;
         }
+        self.ended();
+    }
+
+    /// The room's task ends: it leaves this instance's table and its creator's count.
+    fn ended(&mut self) {
         self.app.rooms.lock().remove(&self.code);
         self.app.metrics.rooms.fetch_sub(1, Relaxed);
+        if let Some(creator) = &self.stored.creator {
+            self.app.release_room(creator);
+        }
+    }
+
+    /// Closes a room nobody is in any more (no human seated, no match running): the remaining
+    /// members (spectators) are told, the directory row goes. True when it closed.
+    async fn close_if_empty(&mut self) -> bool {
+        if self.state.locked() || self.slots.iter().any(|s| s.player.is_some()) {
+            return false;
+        }
+        self.close_abandoned("nobody is left in it").await
+    }
+
+    async fn close_abandoned(&mut self, why: &str) -> bool {
+        if !self.transition(RoomEvent::Abandoned) {
+            return false;
+        }
+        tracing::info!(why, "room closed");
+        self.app.metrics.rooms_closed_empty.fetch_add(1, Relaxed);
+        if let Err(e) = self.app.db.delete_room(&self.code).await {
+            tracing::error!(error = %e, "room delete failed");
+        }
+        self.send_room();
+        true
     }
 
     fn next_deadline(&self) -> Option<Instant> {
@@ -317,6 +376,9 @@ impl Room {
         }
         d.extend(self.ready_deadline);
         d.extend(self.vote_deadline);
+        if !self.state.locked() {
+            d.extend(self.idle_since.map(|t| t + self.app.cfg.room_idle()));
+        }
         d.into_iter().min()
     }
 
@@ -353,9 +415,19 @@ impl Room {
                     tracing::info!(seat, "lobby seat freed: its player stayed away past the grace");
                     self.free_lobby_seat(seat);
                 }
+                if self.close_if_empty().await {
+                    return;
+                }
                 self.send_room();
                 self.save_directory().await;
             }
+        }
+        if !self.state.locked()
+            && self.members.is_empty()
+            && self.idle_since.is_some_and(|t| t + self.app.cfg.room_idle() <= now)
+            && self.close_abandoned("nobody came for --room-idle-ms").await
+        {
+            return;
         }
         if self.ready_deadline.is_some_and(|d| d <= now) {
             self.ready_deadline = None;
@@ -529,10 +601,11 @@ impl Room {
                 if !self.transition(RoomEvent::Disband) {
                     return self.refuse(conn, ErrorCode::BadRoomState, "a match is running", None);
                 }
-                self.send_room();
+                // The row first: whoever hears of the end finds the directory already without it.
                 if let Err(e) = self.app.db.delete_room(&self.code).await {
                     tracing::error!(error = %e, "room delete failed");
                 }
+                self.send_room();
             }
             ClientMsg::Leave => self.gone(conn, received, true).await,
             ClientMsg::ChangeSeat { seat } => self.change_seat(conn, seat).await,

@@ -50,5 +50,8 @@ pub async fn restore(
         (RoomState::Idle, Stored { seats: Default::default(), ..stored })
     };
     tracing::info!(code = %row.code, in_game = game.is_some(), "room restored");
+    if let Some(creator) = &stored.creator {
+        app.count_room(creator);
+    }
     Ok(Some(spawn(app.clone(), row.code.clone(), stored, rules, state, row.match_no, game)))
 }

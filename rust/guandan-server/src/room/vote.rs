@@ -83,6 +83,7 @@ impl Room {
             return;
         }
         self.game = None;
+        let host_seat = self.info().host_seat;
         for i in 0..4 {
             let s = &mut self.slots[i];
             s.ready = false;
@@ -98,6 +99,10 @@ impl Room {
         }
         for s in &mut self.slots {
             s.rematch = None;
+        }
+        self.pass_host(host_seat);
+        if self.close_if_empty().await {
+            return;
         }
         if self.slots.iter().any(|s| s.player.is_some()) {
             self.transition(RoomEvent::Join);

@@ -20,6 +20,8 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 pub const WAIT: Duration = Duration::from_secs(20);
+/// Longest wait for one expected message among others (a whole match can pass meanwhile).
+pub const UNTIL: Duration = Duration::from_secs(300);
 
 /// The databases the tests run against: SQLite always; PostgreSQL when `GUANDAN_TEST_POSTGRES`
 /// holds a URL (tools/test starts a private cluster and sets it).
@@ -376,12 +378,16 @@ impl Client {
     }
 
     /// Receives until `pred` holds for a message; returns it.
+    /// Bounded twice: by messages, and by time (pongs to its own heartbeats would otherwise keep
+    /// a wait for something that never comes going for ever).
     pub async fn until(&mut self, what: &str, pred: impl Fn(&ServerMsg) -> bool) -> ServerMsg {
+        let deadline = std::time::Instant::now() + UNTIL;
         for _ in 0..100_000 {
             let m = self.recv().await;
             if pred(&m) {
                 return m;
             }
+            assert!(std::time::Instant::now() < deadline, "{}: no {what} within {UNTIL:?}", self.name);
         }
         panic!("{}: never got {what}", self.name)
     }
