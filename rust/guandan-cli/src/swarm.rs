@@ -48,6 +48,18 @@ pub struct SwarmArgs {
     /// player deciding (0: at once, a closed loop where the round trip is bounded by throughput).
     #[arg(long, default_value_t = 0)]
     pub think_ms: u64,
+    /// An attack on each room while it plays (a benchmark of the room's throughput under it):
+    /// `spectate` (guests sending spectate for the room) or `resync` (spectators asking for
+    /// their state again).
+    #[arg(long, value_parser = ["spectate", "resync"])]
+    pub flood: Option<String>,
+    /// Attacking connections per room (`--flood`).
+    #[arg(long, default_value_t = 5)]
+    pub flooders: usize,
+    /// Messages per second each attacking connection sends (`--flood`; under the server's rate
+    /// limit, 20 by default).
+    #[arg(long, default_value_t = 18.0)]
+    pub flood_rate: f64,
     /// The server's process id (same machine): its peak resident memory is reported.
     #[arg(long)]
     pub server_pid: Option<u32>,
@@ -69,6 +81,8 @@ pub(crate) struct Totals {
     failures: AtomicU64,
     /// Rooms whose match was started.
     started: AtomicU64,
+    /// Attack messages sent (`--flood`).
+    flood_msgs: AtomicU64,
     /// Round trips (µs) of every intent confirmed, finished room or not (a run cut short by
     /// `--timeout-s` still measures them).
     rtts_us: std::sync::Mutex<Vec<u64>>,
@@ -207,6 +221,8 @@ async fn swarm(args: SwarmArgs, addr: SocketAddr, level: AiLevel) -> Result<(), 
         "errors": totals.errors.load(Relaxed),
         "reconnects": totals.reconnects.load(Relaxed),
         "spectator_messages": totals.spectator_msgs.load(Relaxed),
+        "flood": args.flood,
+        "flood_messages": totals.flood_msgs.load(Relaxed),
         "room_failures": totals.failures.load(Relaxed),
         "drop_rate": args.drop_rate,
         "ai": args.ai,
@@ -415,6 +431,37 @@ async fn room(
         let (code, seat) = (code.clone(), s as u8);
         players.push(tokio::spawn(async move { play(addr, ws, seat, id, token, code, how).await }));
     }
+    // The attack, until the match is over.
+    let (over_tx, over) = tokio::sync::watch::channel(false);
+    let mut flooders = Vec::new();
+    if let Some(kind) = args.flood.clone() {
+        for k in 0..args.flooders {
+            let (id, token) = register(addr, &format!("flood{i}-{k}")).await?;
+            let mut ws = login(addr, &id, &token).await?;
+            send(&mut ws, &ClientMsg::Spectate { code: code.clone() }).await?;
+            let (code, kind, totals, mut over) = (code.clone(), kind.clone(), totals.clone(), over.clone());
+            let every = Duration::from_secs_f64(1.0 / args.flood_rate.max(0.1));
+            flooders.push(tokio::spawn(async move {
+                let m = if kind == "resync" { ClientMsg::Resync } else { ClientMsg::Spectate { code: code.clone() } };
+                let Ok(text) = serde_json::to_string(&m) else { return };
+                let (mut sink, mut stream) = ws.split();
+                let mut tick = tokio::time::interval(every);
+                loop {
+                    tokio::select! {
+                        _ = tick.tick() => {
+                            if sink.send(Message::Text(text.clone().into())).await.is_err() {
+                                return;
+                            }
+                            totals.flood_msgs.fetch_add(1, Relaxed);
+                        }
+                        // Read (and drop) what comes back: a client that does not read is cut off.
+                        f = stream.next() => if !matches!(f, Some(Ok(_))) { return },
+                        _ = async { drop(over.wait_for(|o| *o).await) } => return,
+                    }
+                }
+            }));
+        }
+    }
     let mut watchers = Vec::new();
     for mut ws in spectators {
         watchers.push(tokio::spawn(async move {
@@ -439,6 +486,10 @@ async fn room(
         let (s, no) = p.await.map_err(|e| e.to_string())??;
         match_no = no;
         seen.push(s);
+    }
+    let _ = over_tx.send(true);
+    for f in flooders {
+        let _ = f.await;
     }
     for w in watchers {
         totals.spectator_msgs.fetch_add(w.await.map_err(|e| e.to_string())??, Relaxed);
