@@ -161,6 +161,9 @@ async fn spectate_and_resync_are_answered_from_the_rooms_own_state() {
         let mut clients = vec![host];
         start_when_ready(&mut clients).await;
         play_seat(&mut clients[0], 40).await;
+        // A running match's record is never served (it holds every hand).
+        let (status, _) = http(addr, "GET", &format!("/v1/matches/{code}/0"), "");
+        assert_eq!(status, 404, "a running match's log is served");
         let before = metric(addr, "guandan_log_replays_total").expect("replay counter");
         let mut watchers = Vec::new();
         for i in 0..5 {
