@@ -41,6 +41,10 @@ pub struct SwarmArgs {
     /// Seed of the clients' AI choices and of their drops (each match's deal is the server's).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Deal room i from seed + i, the same matches every run (to compare two builds): only a
+    /// server started with `--practice-seeds` accepts it.
+    #[arg(long)]
+    pub deal_seeds: bool,
     /// Give up on a room after this many seconds.
     #[arg(long, default_value_t = 1800)]
     pub timeout_s: u64,
@@ -386,8 +390,10 @@ async fn room(
     for (id, token) in &creds {
         socks.push(login(addr, id, token).await?);
     }
-    // Deals come from the server (a seed would only make a practice room, on a server that runs them).
-    let create = ClientMsg::CreateRoom { rules: None, spectator_delay: None, seed: None };
+    // Deals come from the server, unless the run asks for the same matches every time (a
+    // practice server).
+    let seed = args.deal_seeds.then(|| args.seed + i as u64);
+    let create = ClientMsg::CreateRoom { rules: None, spectator_delay: None, seed };
     send(&mut socks[0], &create).await?;
     let code = match until(&mut socks[0], "joined", |m| matches!(m, ServerMsg::Joined { .. })).await? {
         ServerMsg::Joined { code, .. } => code,
