@@ -8,7 +8,7 @@
 use futures_util::{SinkExt, StreamExt};
 use guandan_ai::{AiLevel, AiProfile, Budget, make_agent};
 use guandan_core::log::MatchLog;
-use guandan_proto::{ClientMsg, PROTOCOL_VERSION, ServerMsg};
+use guandan_proto::{Backoff, ClientMsg, PROTOCOL_VERSION, ServerMsg};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -37,9 +37,13 @@ pub struct SwarmArgs {
     /// Spectators per room.
     #[arg(long, default_value_t = 0)]
     pub spectators: usize,
-    /// Seed of the rooms (room i plays seed + i) and of the drops.
+    /// Seed of the clients' AI choices and of their drops (each match's deal is the server's).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Deal room i from seed + i, the same matches every run (to compare two builds): only a
+    /// server started with `--practice-seeds` accepts it.
+    #[arg(long)]
+    pub deal_seeds: bool,
     /// Give up on a room after this many seconds.
     #[arg(long, default_value_t = 1800)]
     pub timeout_s: u64,
@@ -47,6 +51,18 @@ pub struct SwarmArgs {
     /// player deciding (0: at once, a closed loop where the round trip is bounded by throughput).
     #[arg(long, default_value_t = 0)]
     pub think_ms: u64,
+    /// An attack on each room while it plays (a benchmark of the room's throughput under it):
+    /// `spectate` (guests sending spectate for the room) or `resync` (spectators asking for
+    /// their state again).
+    #[arg(long, value_parser = ["spectate", "resync"])]
+    pub flood: Option<String>,
+    /// Attacking connections per room (`--flood`).
+    #[arg(long, default_value_t = 5)]
+    pub flooders: usize,
+    /// Messages per second each attacking connection sends (`--flood`; under the server's rate
+    /// limit, 20 by default).
+    #[arg(long, default_value_t = 18.0)]
+    pub flood_rate: f64,
     /// The server's process id (same machine): its peak resident memory is reported.
     #[arg(long)]
     pub server_pid: Option<u32>,
@@ -66,6 +82,10 @@ pub(crate) struct Totals {
     reconnects: AtomicU64,
     spectator_msgs: AtomicU64,
     failures: AtomicU64,
+    /// Rooms whose match was started.
+    started: AtomicU64,
+    /// Attack messages sent (`--flood`).
+    flood_msgs: AtomicU64,
     /// Round trips (µs) of every intent confirmed, finished room or not (a run cut short by
     /// `--timeout-s` still measures them).
     rtts_us: std::sync::Mutex<Vec<u64>>,
@@ -204,6 +224,8 @@ async fn swarm(args: SwarmArgs, addr: SocketAddr, level: AiLevel) -> Result<(), 
         "errors": totals.errors.load(Relaxed),
         "reconnects": totals.reconnects.load(Relaxed),
         "spectator_messages": totals.spectator_msgs.load(Relaxed),
+        "flood": args.flood,
+        "flood_messages": totals.flood_msgs.load(Relaxed),
         "room_failures": totals.failures.load(Relaxed),
         "drop_rate": args.drop_rate,
         "ai": args.ai,
@@ -292,24 +314,40 @@ pub(crate) async fn login(addr: SocketAddr, id: &str, token: &str) -> Result<Ws,
     }
 }
 
-/// A reconnect: a player's client tries again when the server refused a late hello (on an
-/// overloaded machine the hello can miss the server's authentication deadline).
-async fn relogin(addr: SocketAddr, id: &str, token: &str) -> Result<Ws, String> {
-    let mut last = String::new();
-    for _ in 0..3 {
-        match login(addr, id, token).await {
-            Ok(ws) => return Ok(ws),
-            Err(e) => last = e,
+/// Comes back after a lost connection: logs in again and rejoins the room with the last action
+/// seq seen (the server then sends what was missed). Tries with exponential backoff and jitter
+/// for at least a minute ([`Backoff::reconnect`]): the server may be restarting.
+async fn rejoin(
+    addr: SocketAddr,
+    id: &str,
+    token: &str,
+    code: &str,
+    last_seq: u64,
+    jitter: &mut ChaCha8Rng,
+) -> Result<Ws, String> {
+    let mut backoff = Backoff::reconnect();
+    loop {
+        let attempt = async {
+            let mut ws = login(addr, id, token).await?;
+            send(&mut ws, &ClientMsg::JoinRoom { code: code.to_string(), last_action_seq: Some(last_seq) }).await?;
+            Ok::<Ws, String>(ws)
+        };
+        let e = match tokio::time::timeout(Duration::from_secs(10), attempt).await {
+            Ok(Ok(ws)) => return Ok(ws),
+            Ok(Err(e)) => e,
+            Err(_) => "no answer within 10 s".to_string(),
+        };
+        match backoff.next_wait(Instant::now(), jitter.next_u64()) {
+            Some(wait) => tokio::time::sleep(wait).await,
+            None => {
+                return Err(format!(
+                    "could not reconnect in {:?} ({} attempts), last: {e}",
+                    backoff.patience,
+                    backoff.attempts()
+                ));
+            }
         }
     }
-    Err(format!("reconnect failed 3 times: {last}"))
-}
-
-/// Back in the room after a lost connection: the server sends what was missed since `last_seq`.
-async fn rejoin(addr: SocketAddr, id: &str, token: &str, code: &str, last_seq: u64) -> Result<Ws, String> {
-    let mut ws = relogin(addr, id, token).await?;
-    send(&mut ws, &ClientMsg::JoinRoom { code: code.to_string(), last_action_seq: Some(last_seq) }).await?;
-    Ok(ws)
 }
 
 pub(crate) async fn register(addr: SocketAddr, name: &str) -> Result<(String, String), String> {
@@ -351,7 +389,10 @@ async fn room(
     for (id, token) in &creds {
         socks.push(login(addr, id, token).await?);
     }
-    let create = ClientMsg::CreateRoom { rules: None, spectator_delay: None, seed: Some(args.seed + i as u64) };
+    // Deals come from the server, unless the run asks for the same matches every time (a
+    // practice server).
+    let seed = args.deal_seeds.then(|| args.seed + i as u64);
+    let create = ClientMsg::CreateRoom { rules: None, spectator_delay: None, seed };
     send(&mut socks[0], &create).await?;
     let code = match until(&mut socks[0], "joined", |m| matches!(m, ServerMsg::Joined { .. })).await? {
         ServerMsg::Joined { code, .. } => code,
@@ -377,6 +418,10 @@ async fn room(
         spectators.push(ws);
     }
     send(&mut socks[0], &ClientMsg::Start).await?;
+    // Tools wait for this line (tools/fault-test kills the server once every match runs).
+    if totals.started.fetch_add(1, Relaxed) + 1 == args.rooms as u64 {
+        eprintln!("swarm: all {} rooms playing", args.rooms);
+    }
     let mut players = Vec::new();
     for (s, ws) in socks.into_iter().enumerate() {
         let (id, token) = creds[s].clone();
@@ -390,6 +435,37 @@ async fn room(
         };
         let (code, seat) = (code.clone(), s as u8);
         players.push(tokio::spawn(async move { play(addr, ws, seat, id, token, code, how).await }));
+    }
+    // The attack, until the match is over.
+    let (over_tx, over) = tokio::sync::watch::channel(false);
+    let mut flooders = Vec::new();
+    if let Some(kind) = args.flood.clone() {
+        for k in 0..args.flooders {
+            let (id, token) = register(addr, &format!("flood{i}-{k}")).await?;
+            let mut ws = login(addr, &id, &token).await?;
+            send(&mut ws, &ClientMsg::Spectate { code: code.clone() }).await?;
+            let (code, kind, totals, mut over) = (code.clone(), kind.clone(), totals.clone(), over.clone());
+            let every = Duration::from_secs_f64(1.0 / args.flood_rate.max(0.1));
+            flooders.push(tokio::spawn(async move {
+                let m = if kind == "resync" { ClientMsg::Resync } else { ClientMsg::Spectate { code: code.clone() } };
+                let Ok(text) = serde_json::to_string(&m) else { return };
+                let (mut sink, mut stream) = ws.split();
+                let mut tick = tokio::time::interval(every);
+                loop {
+                    tokio::select! {
+                        _ = tick.tick() => {
+                            if sink.send(Message::Text(text.clone().into())).await.is_err() {
+                                return;
+                            }
+                            totals.flood_msgs.fetch_add(1, Relaxed);
+                        }
+                        // Read (and drop) what comes back: a client that does not read is cut off.
+                        f = stream.next() => if !matches!(f, Some(Ok(_))) { return },
+                        _ = async { drop(over.wait_for(|o| *o).await) } => return,
+                    }
+                }
+            }));
+        }
     }
     let mut watchers = Vec::new();
     for mut ws in spectators {
@@ -415,6 +491,10 @@ async fn room(
         let (s, no) = p.await.map_err(|e| e.to_string())??;
         match_no = no;
         seen.push(s);
+    }
+    let _ = over_tx.send(true);
+    for f in flooders {
+        let _ = f.await;
     }
     for w in watchers {
         totals.spectator_msgs.fetch_add(w.await.map_err(|e| e.to_string())??, Relaxed);
@@ -464,6 +544,8 @@ pub(crate) struct Client {
 }
 
 /// One seat's client until the match is stored: acts on prompts, heartbeats, drops and rejoins.
+/// A connection the server closed (restart, shutdown, too slow to read) is come back to the
+/// same way as a drop, with backoff ([`rejoin`]).
 pub(crate) async fn play(
     addr: SocketAddr,
     mut ws: Ws,
@@ -476,6 +558,7 @@ pub(crate) async fn play(
     let Client { level, drop_rate, think, seed, totals } = how;
     let mut agent = make_agent(&AiProfile::level(level));
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut jitter = ChaCha8Rng::seed_from_u64(seed ^ 0x6a09_e667_f3bc_c908);
     let mut seen = Seen::default();
     let mut last_seq = 0u64;
     let mut nonce = seed << 20;
@@ -486,110 +569,178 @@ pub(crate) async fn play(
     // A prompt being thought about: (when to answer, the view).
     let mut thinking: Option<(Instant, guandan_proto::TableView)> = None;
     loop {
-        let wait =
-            thinking.as_ref().map_or(Duration::from_secs(4), |(at, _)| at.saturating_duration_since(Instant::now()));
-        let m = match tokio::time::timeout(wait, recv(&mut ws)).await {
-            Ok(Ok(m)) => m,
-            Ok(Err(e)) => {
-                // The server closed the connection (too slow to read, shutting down): come back
-                // as after a drop, a bounded number of times.
-                lost += 1;
-                if lost > 20 {
-                    return Err(format!("seat {seat}: connection lost {lost} times, last: {e}"));
+        match step(&mut ws, &mut agent, &mut rng, &mut thinking, &mut sent, &mut nonce, &mut beat).await {
+            Step::Message(m) => {
+                quiet = 0;
+                let mut prompt = None;
+                match *m {
+                    ServerMsg::Applied { action_seq, actions, state_hash, prompt: p, seat: actor, .. } => {
+                        for seq in action_seq - u64::from(actions) + 1..=action_seq {
+                            seen.count(seq);
+                        }
+                        seen.hash(action_seq, &state_hash);
+                        last_seq = action_seq;
+                        // Our own intent is confirmed by our own action (two payers act side by side).
+                        if let Some((seq, at)) = sent
+                            && action_seq > seq
+                            && actor == seat
+                        {
+                            let rtt = at.elapsed().as_micros() as u64;
+                            totals.rtts_us.lock().unwrap_or_else(|e| e.into_inner()).push(rtt);
+                            sent = None;
+                        }
+                        prompt = p;
+                    }
+                    ServerMsg::State { action_seq, state_hash, view } => {
+                        seen.hash(action_seq, &state_hash);
+                        last_seq = action_seq;
+                        if view.seat.is_some_and(|s| view.to_act.contains(&s)) {
+                            prompt = Some(view);
+                        }
+                    }
+                    ServerMsg::MatchStored { match_no, .. } => return Ok((seen, match_no)),
+                    // Back after a restart that caught the room between the stored match and its
+                    // announcement: the room came back as a lobby; the match is the last stored.
+                    ServerMsg::Room { room } if !room.state.locked() && room.matches > 0 && lost > 0 => {
+                        let _ = send(&mut ws, &ClientMsg::Leave).await;
+                        return Ok((seen, room.matches - 1));
+                    }
+                    ServerMsg::Error { code: err, message, .. } => {
+                        if seen.errors < 3 {
+                            eprintln!("protocol error {err}: {message}");
+                        }
+                        seen.errors += 1;
+                        // Refused: ask for the state and decide again.
+                        sent = None;
+                        prompt = None;
+                        if let Err(e) = send(&mut ws, &ClientMsg::Resync).await {
+                            ws =
+                                reconnect(addr, &id, &token, &code, last_seq, &mut jitter, &mut lost, seat, &e).await?;
+                            seen.reconnects += 1;
+                            thinking = None;
+                        }
+                    }
+                    _ => {}
                 }
-                ws = rejoin(addr, &id, &token, &code, last_seq).await?;
-                seen.reconnects += 1;
-                sent = None;
-                thinking = None;
-                continue;
-            }
-            Err(_) if thinking.is_some() => {
-                if let Some((_, view)) = thinking.take() {
-                    nonce += 1;
-                    let d = agent.decide(&view.to_player_view(), &mut rng, &Budget::unlimited());
-                    send(&mut ws, &ClientMsg::Intent { seq: view.seq, nonce, action: d.action }).await?;
-                    sent = Some((view.seq, Instant::now()));
+                // A drop: gone without a word, then back with the last action seq.
+                if drop_rate > 0.0 && prompt.is_none() && (rng.next_u64() as f64 / u64::MAX as f64) < drop_rate {
+                    let _ = ws.close(None).await;
+                    ws = rejoin(addr, &id, &token, &code, last_seq, &mut jitter).await?;
+                    seen.reconnects += 1;
+                    sent = None;
+                    thinking = None;
+                    continue;
                 }
-                continue;
+                // One intent at a time: a prompt while ours is in flight is for the same duty.
+                if let Some(view) = prompt.filter(|_| sent.is_none()) {
+                    if think.is_zero() {
+                        let d = agent.decide(&view.to_player_view(), &mut rng, &Budget::unlimited());
+                        nonce += 1;
+                        let intent = ClientMsg::Intent { seq: view.seq, nonce, action: d.action };
+                        match send(&mut ws, &intent).await {
+                            Ok(()) => sent = Some((view.seq, Instant::now())),
+                            Err(e) => {
+                                ws = reconnect(addr, &id, &token, &code, last_seq, &mut jitter, &mut lost, seat, &e)
+                                    .await?;
+                                seen.reconnects += 1;
+                                thinking = None;
+                            }
+                        }
+                    } else {
+                        // The newest prompt replaces one still being thought about (same duty,
+                        // newer state).
+                        let at = thinking.as_ref().map_or_else(|| Instant::now() + think, |(at, _)| *at);
+                        thinking = Some((at, view));
+                    }
+                }
             }
-            Err(_) => {
-                // Quiet table (others thinking, or a reconnect in progress): stay alive.
-                send(&mut ws, &ClientMsg::Heartbeat).await?;
-                beat = Instant::now();
+            Step::Quiet => {
                 quiet += 1;
                 if quiet > 15 {
                     return Err(format!("seat {seat}: nothing for 60 s at action {last_seq}"));
                 }
-                continue;
             }
-        };
-        quiet = 0;
-        let mut prompt = None;
-        match m {
-            ServerMsg::Applied { action_seq, actions, state_hash, prompt: p, seat: actor, .. } => {
-                for seq in action_seq - u64::from(actions) + 1..=action_seq {
-                    seen.count(seq);
-                }
-                seen.hash(action_seq, &state_hash);
-                last_seq = action_seq;
-                // Our own intent is confirmed by our own action (two payers act side by side).
-                if let Some((seq, at)) = sent
-                    && action_seq > seq
-                    && actor == seat
-                {
-                    let rtt = at.elapsed().as_micros() as u64;
-                    totals.rtts_us.lock().unwrap_or_else(|e| e.into_inner()).push(rtt);
-                    sent = None;
-                }
-                prompt = p;
-            }
-            ServerMsg::State { action_seq, state_hash, view } => {
-                seen.hash(action_seq, &state_hash);
-                last_seq = action_seq;
-                if view.seat.is_some_and(|s| view.to_act.contains(&s)) {
-                    prompt = Some(view);
-                }
-            }
-            ServerMsg::MatchStored { match_no, .. } => return Ok((seen, match_no)),
-            ServerMsg::Error { code, message, .. } => {
-                if seen.errors < 3 {
-                    eprintln!("protocol error {code}: {message}");
-                }
-                seen.errors += 1;
-                // Refused: ask for the state and decide again.
+            Step::Busy => {}
+            Step::Lost(e) => {
+                ws = reconnect(addr, &id, &token, &code, last_seq, &mut jitter, &mut lost, seat, &e).await?;
+                seen.reconnects += 1;
                 sent = None;
-                send(&mut ws, &ClientMsg::Resync).await?;
+                thinking = None;
             }
-            _ => {}
-        }
-        if beat.elapsed() > Duration::from_secs(4) {
-            send(&mut ws, &ClientMsg::Heartbeat).await?;
-            beat = Instant::now();
-        }
-        // A drop: gone without a word, then back with the last action seq.
-        if drop_rate > 0.0 && prompt.is_none() && (rng.next_u64() as f64 / u64::MAX as f64) < drop_rate {
-            let _ = ws.close(None).await;
-            ws = rejoin(addr, &id, &token, &code, last_seq).await?;
-            seen.reconnects += 1;
-            sent = None;
-            thinking = None;
-            continue;
-        }
-        // One intent at a time: a prompt while ours is in flight is for the same duty.
-        let prompt = prompt.filter(|_| sent.is_none());
-        if !think.is_zero() {
-            // The newest prompt replaces one still being thought about (same duty, newer state).
-            if let Some(view) = prompt {
-                let at = thinking.as_ref().map_or_else(|| Instant::now() + think, |(at, _)| *at);
-                thinking = Some((at, view));
-            }
-            continue;
-        }
-        if let Some(view) = prompt {
-            let d = agent.decide(&view.to_player_view(), &mut rng, &Budget::unlimited());
-            nonce += 1;
-            send(&mut ws, &ClientMsg::Intent { seq: view.seq, nonce, action: d.action }).await?;
-            sent = Some((view.seq, Instant::now()));
         }
     }
+}
+
+/// The connection is gone (the server closed it, or died): rejoin, a bounded number of times.
+#[allow(clippy::too_many_arguments)]
+async fn reconnect(
+    addr: SocketAddr,
+    id: &str,
+    token: &str,
+    code: &str,
+    last_seq: u64,
+    jitter: &mut ChaCha8Rng,
+    lost: &mut u32,
+    seat: u8,
+    why: &str,
+) -> Result<Ws, String> {
+    *lost += 1;
+    if *lost > 20 {
+        return Err(format!("seat {seat}: connection lost {lost} times, last: {why}"));
+    }
+    rejoin(addr, id, token, code, last_seq, jitter).await.map_err(|e| format!("seat {seat}: {e}"))
+}
+
+/// What one turn of a seat's loop gave.
+enum Step {
+    Message(Box<ServerMsg>),
+    /// Four seconds without a message (a heartbeat was sent).
+    Quiet,
+    /// Something was sent (a thought-out intent); nothing received.
+    Busy,
+    /// The connection failed.
+    Lost(String),
+}
+
+/// Waits for the next message, answering a thought-about prompt when its time comes and
+/// heartbeating when the table is quiet.
+#[allow(clippy::too_many_arguments)]
+async fn step(
+    ws: &mut Ws,
+    agent: &mut Box<dyn guandan_ai::Agent>,
+    rng: &mut ChaCha8Rng,
+    thinking: &mut Option<(Instant, guandan_proto::TableView)>,
+    sent: &mut Option<(u64, Instant)>,
+    nonce: &mut u64,
+    beat: &mut Instant,
+) -> Step {
+    let wait = thinking.as_ref().map_or(Duration::from_secs(4), |(at, _)| at.saturating_duration_since(Instant::now()));
+    let m = match tokio::time::timeout(wait, recv(ws)).await {
+        Ok(Ok(m)) => m,
+        Ok(Err(e)) => return Step::Lost(e),
+        Err(_) => {
+            if let Some((_, view)) = thinking.take() {
+                *nonce += 1;
+                let d = agent.decide(&view.to_player_view(), rng, &Budget::unlimited());
+                if let Err(e) = send(ws, &ClientMsg::Intent { seq: view.seq, nonce: *nonce, action: d.action }).await {
+                    return Step::Lost(e);
+                }
+                *sent = Some((view.seq, Instant::now()));
+                return Step::Busy;
+            }
+            // Quiet table (others thinking, or a reconnect in progress): stay alive.
+            if let Err(e) = send(ws, &ClientMsg::Heartbeat).await {
+                return Step::Lost(e);
+            }
+            *beat = Instant::now();
+            return Step::Quiet;
+        }
+    };
+    if beat.elapsed() > Duration::from_secs(4) {
+        if let Err(e) = send(ws, &ClientMsg::Heartbeat).await {
+            return Step::Lost(e);
+        }
+        *beat = Instant::now();
+    }
+    Step::Message(Box::new(m))
 }

@@ -7,8 +7,12 @@
 //! `intent {seq, nonce, action}`. After every applied action each recipient gets `applied` with
 //! the new `action_seq`, the `state_hash` and the events it may see. `heartbeat` every 5 s.
 
+pub mod backoff;
+mod names;
 mod wire;
+pub use backoff::Backoff;
 pub use guandan_core::error::ErrorCode;
+pub use names::{MAX_NICKNAME_CHARS, check_nickname, displayable_nickname, valid_nickname};
 pub use wire::{TableView, WireOut, WirePlay, WireTurn};
 
 use guandan_core::card::CardSet;
@@ -59,7 +63,9 @@ pub enum ClientMsg {
         /// Spectator delay in rounds; default 3.
         #[serde(default)]
         spectator_delay: Option<u32>,
-        /// Optional room seed (for tests and replays); random otherwise.
+        /// A seed for the room's deals: refused (`bad_argument`) unless the server runs with
+        /// `--practice-seeds`, where it makes a practice room (marked so in its info and
+        /// records). Otherwise every match is dealt from the server's own random generator.
         #[serde(default)]
         seed: Option<u64>,
     },
@@ -182,6 +188,10 @@ pub struct RoomInfo {
     pub locked: bool,
     /// Matches finished in this room.
     pub matches: u32,
+    /// A practice room: its deals come from a seed its creator chose (only on servers started
+    /// with `--practice-seeds`), so its matches prove nothing. Added to v1 (absent = false).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub practice: bool,
 }
 
 /// Server → client.

@@ -11,6 +11,13 @@ pub fn random_bytes<const N: usize>() -> [u8; N] {
     b
 }
 
+/// A 64-bit number from the OS's cryptographic generator; `None` if the OS cannot give one
+/// (never a fallback value: a predictable match seed would show every hand).
+pub fn os_random_u64() -> Option<u64> {
+    let mut b = [0u8; 8];
+    getrandom::fill(&mut b).ok().map(|()| u64::from_le_bytes(b))
+}
+
 pub fn new_player_id() -> String {
     hex::encode(random_bytes::<12>())
 }
@@ -36,10 +43,9 @@ pub fn new_room_code() -> String {
         .collect()
 }
 
-/// Nicknames: 1–24 characters, no control characters.
+/// Nicknames: the protocol's rule ([`guandan_proto::check_nickname`]).
 pub fn valid_nickname(n: &str) -> bool {
-    let count = n.chars().count();
-    (1..=24).contains(&count) && !n.chars().any(char::is_control) && n.trim() == n
+    guandan_proto::valid_nickname(n)
 }
 
 /// Per-connection token bucket: `rate` messages per second, `burst` above it.

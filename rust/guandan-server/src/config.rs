@@ -5,7 +5,11 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 #[derive(Clone, Debug, Parser)]
-#[command(name = "guandan-server", about = "The authoritative Guandan server (HTTP + WebSocket).")]
+#[command(
+    name = "guandan-server",
+    about = "The authoritative Guandan server (HTTP + WebSocket).",
+    args_override_self = true
+)]
 pub struct Config {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:7878")]
@@ -56,6 +60,34 @@ pub struct Config {
     /// AI level that plays for a hosted (disconnected) human.
     #[arg(long, default_value_t = 2)]
     pub hosting_ai: u8,
+    /// Practice/development only: honour a seed sent with `create_room` (a deal its sender can
+    /// know). Such rooms and their stored matches are marked `practice`. Without this flag every
+    /// match's seed comes from the OS's random generator and a client's seed is refused.
+    #[arg(long)]
+    pub practice_seeds: bool,
+    /// A connection must send a whole HTTP request head within this (ms); slower ones are closed.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub header_timeout_ms: u64,
+    /// A plain HTTP request (not a WebSocket) must be read and answered within this (ms).
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub request_timeout_ms: u64,
+    /// Open connections from one source address; more are closed at once.
+    #[arg(long, default_value_t = 64, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub max_conns_per_ip: usize,
+    /// Connections that have not said hello yet (HTTP requests, WebSockets before `hello`), in
+    /// total; beyond it the oldest of them is closed.
+    #[arg(long, default_value_t = 512, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub max_unauthenticated: usize,
+    /// Rooms one account may have created that still exist on this instance.
+    #[arg(long, default_value_t = 4, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub rooms_per_account: usize,
+    /// Guest accounts one source address may create per minute.
+    #[arg(long, default_value_t = 20, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub accounts_per_ip_per_minute: usize,
+    /// A room with nobody in it and no match running closes after this long (ms); its
+    /// directory row is deleted.
+    #[arg(long, default_value_t = 600_000)]
+    pub room_idle_ms: u64,
 }
 
 impl Config {
@@ -76,6 +108,15 @@ impl Config {
     }
     pub fn lease_renewal(&self) -> Duration {
         Duration::from_millis(self.lease_ms / 3)
+    }
+    pub fn header_timeout(&self) -> Duration {
+        Duration::from_millis(self.header_timeout_ms)
+    }
+    pub fn request_timeout(&self) -> Duration {
+        Duration::from_millis(self.request_timeout_ms)
+    }
+    pub fn room_idle(&self) -> Duration {
+        Duration::from_millis(self.room_idle_ms)
     }
     pub fn grace(&self) -> Duration {
         Duration::from_millis(self.reconnect_grace_ms)

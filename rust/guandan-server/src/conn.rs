@@ -6,6 +6,7 @@
 use crate::App;
 use crate::auth::{self, RateLimit};
 use crate::lease::{self, Entry};
+use crate::listener::Peer;
 use crate::outbox::Outbox;
 use crate::room::{self, ConnId, PlayerRef, RoomCmd};
 use axum::extract::ws::{Message, WebSocket};
@@ -23,17 +24,18 @@ use tracing::Instrument;
 /// Refusals for flooding before the connection is closed.
 const MAX_RATE_STRIKES: u32 = 100;
 
-pub async fn run(socket: WebSocket, app: Arc<App>) {
+pub async fn run(socket: WebSocket, app: Arc<App>, peer: Peer) {
     let id: ConnId = app.next_conn.fetch_add(1, Relaxed);
     app.metrics.connections.fetch_add(1, Relaxed);
     let span = tracing::info_span!("conn", id);
-    session(socket, app.clone(), id).instrument(span).await;
+    session(socket, app.clone(), id, peer).instrument(span).await;
     app.metrics.connections.fetch_sub(1, Relaxed);
 }
 
 struct Session {
     app: Arc<App>,
     id: ConnId,
+    peer: Peer,
     out: Outbox,
     player: Option<PlayerRef>,
     room: Option<(String, mpsc::Sender<RoomCmd>)>,
@@ -51,7 +53,13 @@ impl Session {
 
     async fn leave_room(&mut self) {
         if let Some((_, tx)) = self.room.take() {
-            let _ = tx.send(RoomCmd::Gone { conn: self.id, silent_since: Instant::now(), left: true }).await;
+            // Wait until the room has let the seat go (and closed, if that emptied it): the next
+            // room this player creates must not find the last one still counted.
+            let (done, handled) = tokio::sync::oneshot::channel();
+            let gone = RoomCmd::Gone { conn: self.id, silent_since: Instant::now(), left: true, done: Some(done) };
+            if tx.send(gone).await.is_ok() {
+                let _ = tokio::time::timeout(Duration::from_secs(5), handled).await;
+            }
         }
     }
 
@@ -168,6 +176,9 @@ impl Session {
         }
         match self.app.db.player(&player_id).await {
             Ok(Some((hash, nickname))) if auth::token_matches(&token, &hash) => {
+                self.peer.authenticated();
+                // Accounts made before the nickname rule are shown without what it refuses.
+                let nickname = guandan_proto::displayable_nickname(&nickname);
                 self.player = Some(PlayerRef { id: player_id.clone(), nickname });
                 self.send(&ServerMsg::Welcome {
                     protocol_version: PROTOCOL_VERSION.min(protocol_version),
@@ -181,7 +192,7 @@ impl Session {
     }
 }
 
-async fn session(socket: WebSocket, app: Arc<App>, id: ConnId) {
+async fn session(socket: WebSocket, app: Arc<App>, id: ConnId, peer: Peer) {
     let (mut sink, mut stream) = socket.split();
     let (out, mut inbox) = Outbox::new(app.cfg.outbox);
     let writer = tokio::spawn(async move {
@@ -198,7 +209,7 @@ async fn session(socket: WebSocket, app: Arc<App>, id: ConnId) {
         }
         let _ = sink.close().await;
     });
-    let mut s = Session { app: app.clone(), id, out, player: None, room: None };
+    let mut s = Session { app: app.clone(), id, peer, out, player: None, room: None };
     let cfg = &app.cfg;
     let opened = Instant::now();
     let mut last_heard = Instant::now();
@@ -218,6 +229,10 @@ async fn session(socket: WebSocket, app: Arc<App>, id: ConnId) {
                 }
                 break;
             }
+            _ = s.peer.evicted(), if s.player.is_none() => {
+                s.refuse(ErrorCode::Unauthenticated, "too many connections wait for their hello: closed");
+                break;
+            }
             _ = s.out.overflow() => {
                 app.metrics.protocol_errors.fetch_add(1, Relaxed);
                 tracing::info!("too slow to receive: disconnected");
@@ -231,18 +246,15 @@ async fn session(socket: WebSocket, app: Arc<App>, id: ConnId) {
         let Some(Ok(frame)) = frame else { break };
         let now = Instant::now();
         last_heard = now;
-        let text = match frame {
-            Message::Text(t) => t,
-            Message::Binary(_) => {
-                s.refuse(ErrorCode::MalformedMessage, "text frames only");
-                continue;
-            }
+        // Every frame counts against the rate: text, binary, ping and pong alike (the WebSocket
+        // layer answers a ping by itself, so a ping flood is ended here, by the strikes).
+        let msg = match &frame {
+            Message::Text(t) => Some(decode_client(t.as_str())),
             Message::Close(_) => break,
-            Message::Ping(_) | Message::Pong(_) => continue,
+            Message::Binary(_) | Message::Ping(_) | Message::Pong(_) => None,
         };
-        let msg = decode_client(text.as_str());
         // An intent answering a prompt spends the prompt's credit, not a token.
-        let prompted = matches!(msg, Ok(ClientMsg::Intent { .. })) && s.out.spend_prompt();
+        let prompted = matches!(msg, Some(Ok(ClientMsg::Intent { .. }))) && s.out.spend_prompt();
         if !prompted && !rate.allow(now.into_std()) {
             strikes += 1;
             s.refuse(ErrorCode::RateLimited, "too many messages: slow down");
@@ -251,6 +263,12 @@ async fn session(socket: WebSocket, app: Arc<App>, id: ConnId) {
             }
             continue;
         }
+        let Some(msg) = msg else {
+            if matches!(frame, Message::Binary(_)) {
+                s.refuse(ErrorCode::MalformedMessage, "text frames only");
+            }
+            continue;
+        };
         match msg {
             // Boxed: the connection's task then holds only this loop's state between messages,
             // not the largest handler's (a room takeover reads the database).
@@ -262,7 +280,7 @@ async fn session(socket: WebSocket, app: Arc<App>, id: ConnId) {
         }
     }
     if let Some((_, tx)) = s.room.take() {
-        let _ = tx.send(RoomCmd::Gone { conn: id, silent_since: last_heard, left: false }).await;
+        let _ = tx.send(RoomCmd::Gone { conn: id, silent_since: last_heard, left: false, done: None }).await;
     }
     drop(s);
     // Let queued messages (a final error or bye) go out, but never wait on a stuck client: a
@@ -273,6 +291,8 @@ async fn session(socket: WebSocket, app: Arc<App>, id: ConnId) {
     let grace = tokio::time::sleep(Duration::from_secs(2));
     tokio::pin!(grace, writer);
     // The closing handshake: the writer's last frame is a Close; the client answers with its own.
+    // Reading stops at a ping: the WebSocket layer answers each ping it reads, and a client
+    // flooding pings must not get answers while its connection closes.
     let (mut writing, mut open) = (true, true);
     while writing || open {
         tokio::select! {
@@ -281,7 +301,9 @@ async fn session(socket: WebSocket, app: Arc<App>, id: ConnId) {
                 stop.abort();
                 break;
             }
-            f = stream.next(), if open => open = matches!(f, Some(Ok(ref m)) if !matches!(m, Message::Close(_))),
+            f = stream.next(), if open => {
+                open = matches!(f, Some(Ok(ref m)) if !matches!(m, Message::Close(_) | Message::Ping(_)));
+            }
         }
     }
 }

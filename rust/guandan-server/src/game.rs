@@ -130,13 +130,23 @@ impl Game {
         Some(out)
     }
 
-    /// The state after the first `n` actions of the record as a spectator sees it (delayed
-    /// spectating).
-    pub fn spectator_state_at(log: &MatchLog, n: u64) -> Option<ServerMsg> {
-        let m = log.replay_to(n as usize).ok()?;
-        let view = m.view(None);
-        Some(ServerMsg::State { action_seq: m.seq(), state_hash: m.state_hash(), view: TableView::from(&view) })
+    /// [`Game::state_msg`] with the current state hash computed once by the caller.
+    pub fn state_msg_hashed(&self, v: Viewer, state_hash: &str) -> ServerMsg {
+        let m = self.rt.state();
+        ServerMsg::State { action_seq: m.seq(), state_hash: state_hash.into(), view: TableView::from(&self.rt.view(v)) }
     }
+}
+
+/// A match's state as a spectator sees it (no hand): what the runtime's spectator view gives.
+pub fn spectator_state(m: &Match) -> ServerMsg {
+    ServerMsg::State { action_seq: m.seq(), state_hash: m.state_hash(), view: TableView::from(&m.view(None)) }
+}
+
+/// Whether a replayed action's events end a round (as [`ends_round`] says of notices).
+pub fn event_ends_round(events: &[guandan_core::game::Event]) -> bool {
+    events.iter().any(|e| {
+        matches!(e, guandan_core::game::Event::TableCleared { .. } | guandan_core::game::Event::DealStarted { .. })
+    })
 }
 
 pub fn state_msg(rt: &Runtime, v: Viewer) -> ServerMsg {

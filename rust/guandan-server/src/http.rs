@@ -3,6 +3,8 @@
 
 use crate::App;
 use crate::auth;
+use crate::listener::Peer;
+use axum::Extension;
 use axum::Json;
 use axum::Router;
 use axum::extract::{Path, State, WebSocketUpgrade};
@@ -24,7 +26,7 @@ pub fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
-fn error(status: StatusCode, code: ErrorCode, message: &str) -> Response {
+pub(crate) fn error(status: StatusCode, code: ErrorCode, message: &str) -> Response {
     (status, Json(serde_json::json!({"code": code.code(), "name": code.name(), "message": message}))).into_response()
 }
 
@@ -50,15 +52,23 @@ struct NewPlayerReply {
     token: String,
 }
 
-async fn new_player(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
+async fn new_player(
+    State(app): State<Arc<App>>,
+    Extension(peer): Extension<Peer>,
+    body: axum::body::Bytes,
+) -> Response {
     let Ok(req) = serde_json::from_slice::<NewPlayer>(&body) else {
         return error(StatusCode::BAD_REQUEST, ErrorCode::MalformedMessage, "expected {\"nickname\": \"…\"}");
     };
-    if !auth::valid_nickname(&req.nickname) {
+    if let Err(why) = guandan_proto::check_nickname(&req.nickname) {
+        return error(StatusCode::BAD_REQUEST, ErrorCode::BadNickname, &why);
+    }
+    if !app.gate.allow_account(peer.ip(), app.cfg.accounts_per_ip_per_minute, std::time::Instant::now()) {
+        app.metrics.accounts_refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         return error(
-            StatusCode::BAD_REQUEST,
-            ErrorCode::BadNickname,
-            "nickname: 1-24 characters, no control characters",
+            StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::RateLimited,
+            "too many new accounts from this address: try again in a minute",
         );
     }
     let (id, token) = (auth::new_player_id(), auth::new_token());
@@ -97,7 +107,7 @@ const WS_READ_BUFFER: usize = 1024;
 /// Bytes a connection may have written but not yet sent (a stuck client fails its writes beyond).
 const WS_MAX_WRITE_BUFFER: usize = 256 * 1024;
 
-async fn ws(State(app): State<Arc<App>>, upgrade: WebSocketUpgrade) -> Response {
+async fn ws(State(app): State<Arc<App>>, Extension(peer): Extension<Peer>, upgrade: WebSocketUpgrade) -> Response {
     // Frames up to 4× the protocol limit reach the decoder (which answers `frame_too_large` and
     // keeps the connection); anything larger is cut off by the WebSocket layer itself.
     // Buffers: the WebSocket layer's defaults (128 KiB read buffer, zero-filled up front, and a
@@ -110,5 +120,5 @@ async fn ws(State(app): State<Arc<App>>, upgrade: WebSocketUpgrade) -> Response 
         .read_buffer_size(WS_READ_BUFFER)
         .write_buffer_size(0)
         .max_write_buffer_size(WS_MAX_WRITE_BUFFER)
-        .on_upgrade(move |socket| crate::conn::run(socket, app))
+        .on_upgrade(move |socket| crate::conn::run(socket, app, peer))
 }

@@ -13,6 +13,7 @@ pub mod http;
 pub mod journal;
 pub mod lease;
 pub mod lifecycle;
+pub mod listener;
 pub mod metrics;
 pub mod outbox;
 pub mod room;
@@ -43,6 +44,39 @@ pub struct App {
     pub public_url: Mutex<String>,
     /// Held while this instance takes a room over (one at a time).
     pub takeover: tokio::sync::Mutex<()>,
+    /// Connection and account limits per source address.
+    pub gate: listener::Gate,
+    /// Rooms on this instance by the account that created them (`--rooms-per-account`).
+    pub room_counts: Mutex<HashMap<String, usize>>,
+}
+
+impl App {
+    /// Counts a new room for `player`; false (nothing counted) at `--rooms-per-account`.
+    pub fn take_room(&self, player: &str) -> bool {
+        let mut counts = self.room_counts.lock();
+        let n = counts.entry(player.to_string()).or_default();
+        if *n >= self.cfg.rooms_per_account {
+            return false;
+        }
+        *n += 1;
+        true
+    }
+
+    /// Counts a room that exists already (restored, taken over), whatever the limit.
+    pub fn count_room(&self, player: &str) {
+        *self.room_counts.lock().entry(player.to_string()).or_default() += 1;
+    }
+
+    /// A room `player` created is gone.
+    pub fn release_room(&self, player: &str) {
+        let mut counts = self.room_counts.lock();
+        if let Some(n) = counts.get_mut(player) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                counts.remove(player);
+            }
+        }
+    }
 }
 
 /// A running server.
@@ -72,26 +106,15 @@ impl Server {
             shutdown: shutdown.clone(),
             public_url: Mutex::new(public_url),
             takeover: tokio::sync::Mutex::new(()),
+            room_counts: Mutex::new(HashMap::new()),
+            gate: listener::Gate::default(),
             cfg,
         });
         lease::acquire(&app).await?;
         room::restore_rooms(&app).await?;
         let lease = lease::spawn_renewal(app.clone());
         let router = http::router(app.clone());
-        let mut wait = shutdown.clone();
-        let handle = tokio::spawn(async move {
-            // Each message is one small write: without TCP_NODELAY, Nagle holds a write back
-            // until the previous one is acknowledged (up to the client's delayed-ACK time).
-            let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-                let _ = tcp.set_nodelay(true);
-            });
-            let serve = axum::serve(listener, router).with_graceful_shutdown(async move {
-                let _ = wait.wait_for(|s| *s).await;
-            });
-            if let Err(e) = serve.await {
-                tracing::error!(error = %e, "server stopped");
-            }
-        });
+        let handle = tokio::spawn(listener::serve(listener, router, app.clone()));
         Ok(Server { addr, app, stop, handle, lease })
     }
 

@@ -1,6 +1,7 @@
 //! The room state machine of the design spec: IDLE → WAITING → READY_CHECK (timeout back to
 //! WAITING) → PLAYING ⇄ HOSTING ⇄ RECONNECTING → FINISHED → VOTE_PHASE → IDLE, DESTROYED when the
-//! host disbands. One table says which event moves which state where; everything else is refused.
+//! host disbands or nobody is left in a room that runs no match. One table says which event moves
+//! which state where; everything else is refused.
 
 use RoomState::*;
 pub use guandan_proto::RoomState;
@@ -36,10 +37,13 @@ pub enum RoomEvent {
     VoteClosed,
     /// The host disbanded the room.
     Disband,
+    /// Nobody is left in the room (no human seated, or nobody connected for the idle time):
+    /// it closes.
+    Abandoned,
 }
 
 impl RoomEvent {
-    pub const ALL: [RoomEvent; 15] = [
+    pub const ALL: [RoomEvent; 16] = [
         RoomEvent::Join,
         RoomEvent::Leave,
         RoomEvent::Emptied,
@@ -55,6 +59,7 @@ impl RoomEvent {
         RoomEvent::OpenVote,
         RoomEvent::VoteClosed,
         RoomEvent::Disband,
+        RoomEvent::Abandoned,
     ];
 }
 
@@ -62,16 +67,19 @@ impl RoomEvent {
 pub const TRANSITIONS: &[(RoomState, RoomEvent, RoomState)] = &[
     (Idle, RoomEvent::Join, Waiting),
     (Idle, RoomEvent::Disband, Destroyed),
+    (Idle, RoomEvent::Abandoned, Destroyed),
     (Waiting, RoomEvent::Join, Waiting),
     (Waiting, RoomEvent::Leave, Waiting),
     (Waiting, RoomEvent::Emptied, Idle),
     (Waiting, RoomEvent::Full, ReadyCheck),
     (Waiting, RoomEvent::Disband, Destroyed),
+    (Waiting, RoomEvent::Abandoned, Destroyed),
     (ReadyCheck, RoomEvent::Ready, ReadyCheck),
     (ReadyCheck, RoomEvent::Leave, Waiting),
     (ReadyCheck, RoomEvent::ReadyTimeout, Waiting),
     (ReadyCheck, RoomEvent::Start, Playing),
     (ReadyCheck, RoomEvent::Disband, Destroyed),
+    (ReadyCheck, RoomEvent::Abandoned, Destroyed),
     (Playing, RoomEvent::HeartbeatLost, Hosting),
     (Playing, RoomEvent::MatchEnded, Finished),
     (Hosting, RoomEvent::HeartbeatLost, Hosting),
@@ -101,16 +109,19 @@ mod tests {
         let expected: &[(RoomState, RoomEvent, RoomState)] = &[
             (Idle, RoomEvent::Join, Waiting),
             (Idle, RoomEvent::Disband, Destroyed),
+            (Idle, RoomEvent::Abandoned, Destroyed),
             (Waiting, RoomEvent::Join, Waiting),
             (Waiting, RoomEvent::Leave, Waiting),
             (Waiting, RoomEvent::Emptied, Idle),
             (Waiting, RoomEvent::Full, ReadyCheck),
             (Waiting, RoomEvent::Disband, Destroyed),
+            (Waiting, RoomEvent::Abandoned, Destroyed),
             (ReadyCheck, RoomEvent::Ready, ReadyCheck),
             (ReadyCheck, RoomEvent::Leave, Waiting),
             (ReadyCheck, RoomEvent::ReadyTimeout, Waiting),
             (ReadyCheck, RoomEvent::Start, Playing),
             (ReadyCheck, RoomEvent::Disband, Destroyed),
+            (ReadyCheck, RoomEvent::Abandoned, Destroyed),
             (Playing, RoomEvent::HeartbeatLost, Hosting),
             (Playing, RoomEvent::MatchEnded, Finished),
             (Hosting, RoomEvent::HeartbeatLost, Hosting),
@@ -132,7 +143,7 @@ mod tests {
             }
         }
         assert_eq!(allowed, expected.len());
-        assert_eq!(RoomState::ALL.len() * RoomEvent::ALL.len() - allowed, 135 - 23, "refused pairs");
+        assert_eq!(RoomState::ALL.len() * RoomEvent::ALL.len() - allowed, 144 - 26, "refused pairs");
     }
 
     #[test]
@@ -145,6 +156,7 @@ mod tests {
             if s.locked() {
                 assert_eq!(next(s, RoomEvent::Join), None, "{s:?}");
                 assert_eq!(next(s, RoomEvent::Disband), None, "{s:?}");
+                assert_eq!(next(s, RoomEvent::Abandoned), None, "{s:?}");
             }
         }
         // Every state but DESTROYED can be left again.

@@ -13,6 +13,26 @@ pub struct Metrics {
     pub matches_finished: AtomicU64,
     pub protocol_errors: AtomicU64,
     pub rooms_taken_over: AtomicU64,
+    /// A room read its match's stored actions back and replayed them (catch-up, finished record).
+    pub log_replays: AtomicU64,
+    /// Rooms closed because nobody was in them (idle, emptied lobby).
+    pub rooms_closed_empty: AtomicU64,
+    /// Rooms created (each counts once).
+    pub rooms_created: AtomicU64,
+    /// Room creations refused: the account has `--rooms-per-account` rooms already.
+    pub rooms_refused: AtomicU64,
+    /// Guest accounts refused: the address made `--accounts-per-ip-per-minute` already.
+    pub accounts_refused: AtomicU64,
+    /// TCP connections open (HTTP and WebSocket).
+    pub tcp_connections: AtomicI64,
+    /// Connections that have not said hello (or are plain HTTP requests).
+    pub unauthenticated: AtomicI64,
+    /// Connections closed at once: too many from one address.
+    pub conns_refused_per_ip: AtomicU64,
+    /// Unauthenticated connections closed to make room for newer ones.
+    pub conns_evicted: AtomicU64,
+    /// Connections closed because their HTTP request head did not arrive in time.
+    pub header_timeouts: AtomicU64,
     latency_buckets: [AtomicU64; 10],
     latency_count: AtomicU64,
     latency_sum_us: AtomicU64,
@@ -76,6 +96,58 @@ impl Metrics {
             "Rooms this instance took over from instances whose lease had run out.",
             "counter",
             self.rooms_taken_over.load(Relaxed).to_string(),
+        );
+        for (name, help, v) in [
+            (
+                "guandan_log_replays_total",
+                "Stored match logs a room read back and replayed (a seat's catch-up, the finished record).",
+                &self.log_replays,
+            ),
+            ("guandan_rooms_created_total", "Rooms created on this instance.", &self.rooms_created),
+            (
+                "guandan_rooms_closed_empty_total",
+                "Rooms closed because nobody was left in them (idle or emptied); their directory rows deleted.",
+                &self.rooms_closed_empty,
+            ),
+            (
+                "guandan_rooms_refused_total",
+                "Room creations refused: the account already has --rooms-per-account rooms.",
+                &self.rooms_refused,
+            ),
+            (
+                "guandan_accounts_refused_total",
+                "Guest accounts refused: the address made --accounts-per-ip-per-minute already.",
+                &self.accounts_refused,
+            ),
+            (
+                "guandan_connections_refused_per_ip_total",
+                "Connections closed at once: --max-conns-per-ip from their address were open.",
+                &self.conns_refused_per_ip,
+            ),
+            (
+                "guandan_connections_evicted_total",
+                "Unauthenticated connections closed to make room for newer ones (--max-unauthenticated).",
+                &self.conns_evicted,
+            ),
+            (
+                "guandan_header_timeouts_total",
+                "Connections closed because their HTTP request head did not arrive within --header-timeout-ms.",
+                &self.header_timeouts,
+            ),
+        ] {
+            gauge(name, help, "counter", v.load(Relaxed).to_string());
+        }
+        gauge(
+            "guandan_tcp_connections",
+            "Open TCP connections (HTTP and WebSocket).",
+            "gauge",
+            self.tcp_connections.load(Relaxed).to_string(),
+        );
+        gauge(
+            "guandan_unauthenticated_connections",
+            "Open connections that have not said hello (or carry plain HTTP requests).",
+            "gauge",
+            self.unauthenticated.load(Relaxed).to_string(),
         );
         s.push_str("# HELP guandan_action_latency_ms Intent received to broadcast queued (persisted first).\n");
         s.push_str("# TYPE guandan_action_latency_ms histogram\n");

@@ -42,12 +42,15 @@ async fn four_clients_play_a_whole_match_and_see_no_hidden_card() {
             }
         }
         assert_eq!(caught_up, vec![n - 2, n - 1, n]);
-        // The room unlocks after the vote: everyone declines, the room empties.
+        // The room unlocks after the vote: everyone declines, the room empties and closes.
         for c in clients.iter_mut() {
             c.send(&ClientMsg::Rematch { accept: false }).await;
         }
         clients[0]
-            .until("idle", |m| matches!(m, ServerMsg::Room { room } if room.state == guandan_proto::RoomState::Idle))
+            .until(
+                "closed",
+                |m| matches!(m, ServerMsg::Room { room } if room.state == guandan_proto::RoomState::Destroyed),
+            )
             .await;
     }
 }

@@ -87,3 +87,28 @@ func test_the_lobby_fits_every_screen_and_offers_free_seats() -> void:
 	expect(_checked >= 4 * 15, "the lobby's buttons and labels were checked (%d)" % _checked)
 	expect_eq(sits, [false, false, true, false], "only the free seat (2) offers Sit here")
 	expect_eq(_problems, [] as Array[String], "lobby layout")
+
+
+## Player-chosen text is shown as typed, never interpreted (issue 22): a nickname that is a
+## translation key, BBCode or a format placeholder appears literally in the lobby — each name is a
+## plain Label (no BBCode) whose auto-translation is off, so what it draws is what the player
+## typed. The server refuses markup and braces in new nicknames; this covers the game's side.
+func test_the_lobby_shows_nicknames_as_typed() -> void:
+	Online.seat = 1
+	var names := ["Ann", "Bob", "ONLINE_HOST_MARK", "[b]x[/b] {seat} %s"]
+	var room := _room()
+	for i in 4:
+		room.seats[i].player = names[i]
+		room.seats[i].ai = 0
+	var lobby: Control = load("res://online/lobby.tscn").instantiate()
+	add_child(lobby)
+	await frames(2)
+	lobby._refresh(room)
+	await frames(1)
+	for i in [2, 3]:
+		var label := lobby.find_child("Seat%d" % i, true, false).find_child("Name", true, false) as Label
+		expect(label != null and not (label is RichTextLabel), "seat %d's name is a plain Label" % i)
+		expect_eq(label.text, names[i], "seat %d's name as typed" % i)
+		expect_eq(label.atr(label.text), names[i], "seat %d's name is drawn untranslated" % i)
+	expect_ne(tr("ONLINE_HOST_MARK"), "ONLINE_HOST_MARK", "the key is a real translation (the test means something)")
+	lobby.queue_free()

@@ -171,7 +171,8 @@ impl GuandanClient {
     /// The server cannot be reached, or the connection was lost for good.
     #[constant]
     pub const ERR_IO: i64 = codes::num(ErrorCode::Io);
-    /// The server refused the nickname (1–24 characters, no spaces at either end).
+    /// The server refused the nickname (1–24 characters, no spaces at either end, no invisible,
+    /// bidi, control or markup characters: `guandan_proto::check_nickname`).
     #[constant]
     pub const ERR_BAD_NICKNAME: i64 = codes::num(ErrorCode::BadNickname);
     /// No room with that code (or not a room code).
@@ -326,14 +327,8 @@ impl GuandanClient {
         let (server, nickname) = (server.to_string(), nickname.to_string());
         let r = (|| {
             net::host_port(&server).map_err(Fail::bad_argument)?;
-            let n = nickname.chars().count();
-            if !(1..=24).contains(&n) || nickname.chars().any(char::is_control) || nickname.trim() != nickname {
-                return Err(Fail::new(
-                    ErrorCode::BadNickname,
-                    "a nickname has 1 to 24 characters, no spaces at either end",
-                ));
-            }
-            Ok(())
+            // The server's own rule (guandan-proto): refused here before anything is sent.
+            guandan_proto::check_nickname(&nickname).map_err(|why| Fail::new(ErrorCode::BadNickname, why))
         })();
         if r.is_ok() {
             if self.server != server || self.nickname != nickname {

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender, TryRecvError, unbounded};
 use guandan_core::error::ErrorCode;
 use guandan_core::game::Seat;
-use guandan_proto::{ClientMsg, MIN_COMPATIBLE_PROTOCOL, PROTOCOL_VERSION, ServerMsg};
+use guandan_proto::{Backoff, ClientMsg, MIN_COMPATIBLE_PROTOCOL, PROTOCOL_VERSION, ServerMsg};
 use tungstenite::{Message, WebSocket};
 
 /// The protocol asks for a heartbeat at least every 5 s (the server hands a silent seat to its AI
@@ -20,8 +20,6 @@ const HEARTBEAT: Duration = Duration::from_millis(2500);
 /// How long one read may block, so commands are sent promptly.
 const POLL: Duration = Duration::from_millis(15);
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
-/// Reconnection attempts before giving up (backoff 0.5 s doubling to 4 s: about a minute).
-pub const MAX_ATTEMPTS: u32 = 16;
 
 /// From the node to the thread.
 #[derive(Debug)]
@@ -119,6 +117,21 @@ impl Drop for Net {
     }
 }
 
+/// The wait before the next reconnection attempt: the clients' shared schedule (exponential
+/// backoff with jitter, for at least a minute: `guandan_proto::Backoff::reconnect`), or longer
+/// when a test holds the connection down; `None` once it gives up.
+fn reconnect_wait(retry: &mut Backoff, now: Instant, hold: Duration) -> Option<Duration> {
+    retry.next_wait(now, random_u64()).map(|w| w.max(hold))
+}
+
+/// A random number for the jitter (std's per-process random hash keys; nothing to add).
+fn random_u64() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(Instant::now().elapsed().as_nanos());
+    h.finish()
+}
+
 /// `host:port` of a server address as the player typed it.
 pub fn host_port(server: &str) -> Result<String, String> {
     let s = server.trim();
@@ -178,7 +191,7 @@ impl Worker {
                 c
             }
         };
-        let mut attempt = 0u32;
+        let mut retry = Backoff::reconnect();
         let mut connected_once = false;
         loop {
             match self.session(&hp, &id, &token, connected_once) {
@@ -187,21 +200,18 @@ impl Worker {
                 End::Lost { why, up } => {
                     if up {
                         connected_once = true;
-                        attempt = 0;
+                        retry.reset();
                     }
                     if !connected_once {
                         return Err((ErrorCode::Io, format!("cannot reach the server at {hp}: {why}")));
                     }
-                    attempt += 1;
-                    if attempt > MAX_ATTEMPTS {
+                    let Some(wait) = reconnect_wait(&mut retry, Instant::now(), std::mem::take(&mut self.hold)) else {
                         return Err((
                             ErrorCode::Io,
                             format!("the connection was lost and could not be restored: {why}"),
                         ));
-                    }
-                    self.emit(NetEvent::Lost { attempt });
-                    let wait =
-                        Duration::from_millis(500u64 << (attempt - 1).min(3)).max(std::mem::take(&mut self.hold));
+                    };
+                    self.emit(NetEvent::Lost { attempt: retry.attempts() });
                     if self.wait_or_close(wait) {
                         return Ok(());
                     }
@@ -436,7 +446,35 @@ fn register(hp: &str, nickname: &str) -> Result<(String, String), (ErrorCode, St
 
 #[cfg(test)]
 mod tests {
-    use super::host_port;
+    use super::*;
+
+    /// A server that stays down: the client goes on trying for at least a minute (it gave up
+    /// after 16 attempts, 55.5 s, before), waiting longer and longer, never in lockstep with
+    /// another client.
+    #[test]
+    fn reconnection_keeps_trying_for_a_minute_with_jitter() {
+        let schedule = || {
+            let mut retry = Backoff::reconnect();
+            let t0 = Instant::now();
+            let mut now = t0;
+            let mut waits = Vec::new();
+            // Each attempt fails at once (connection refused).
+            while let Some(w) = reconnect_wait(&mut retry, now, Duration::ZERO) {
+                waits.push(w);
+                now += w;
+                assert!(waits.len() < 1000);
+            }
+            (now - t0, waits)
+        };
+        let (total, a) = schedule();
+        let (_, b) = schedule();
+        assert!(total >= Duration::from_secs(60), "gave up after {total:?}");
+        assert!(a[8] > a[0] * 4, "backs off: {a:?}");
+        assert_ne!(a, b, "two clients wait the same times");
+        // A test's hold is honoured.
+        let mut retry = Backoff::reconnect();
+        assert_eq!(reconnect_wait(&mut retry, Instant::now(), Duration::from_secs(8)), Some(Duration::from_secs(8)));
+    }
 
     #[test]
     fn server_addresses_as_typed() {

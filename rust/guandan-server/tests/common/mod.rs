@@ -20,6 +20,8 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 pub const WAIT: Duration = Duration::from_secs(20);
+/// Longest wait for one expected message among others (a whole match can pass meanwhile).
+pub const UNTIL: Duration = Duration::from_secs(300);
 
 /// The databases the tests run against: SQLite always; PostgreSQL when `GUANDAN_TEST_POSTGRES`
 /// holds a URL (tools/test starts a private cluster and sets it).
@@ -56,9 +58,29 @@ pub struct ServerProc {
     pub args: Vec<String>,
 }
 
+/// What the functional tests add to every server they start (a test's own flags come after and
+/// win): rooms dealt from the test's seed (deterministic matches) and limits no test reaches. The
+/// hostile suite starts servers without them ([`ServerProc::start_strict`]).
+pub const TEST_DEFAULTS: &[&str] = &[
+    "--practice-seeds",
+    "--max-conns-per-ip",
+    "10000",
+    "--accounts-per-ip-per-minute",
+    "10000",
+    "--rooms-per-account",
+    "1000",
+];
+
 impl ServerProc {
-    /// Starts the binary; waits for `listening on ADDR`.
+    /// Starts the binary with [`TEST_DEFAULTS`]; waits for `listening on ADDR`.
     pub fn start(db_url: &str, instance: &str, listen: &str, extra: &[&str]) -> ServerProc {
+        let mut all: Vec<&str> = TEST_DEFAULTS.to_vec();
+        all.extend_from_slice(extra);
+        Self::start_strict(db_url, instance, listen, &all)
+    }
+
+    /// Starts the binary with the production defaults and only `extra` flags.
+    pub fn start_strict(db_url: &str, instance: &str, listen: &str, extra: &[&str]) -> ServerProc {
         let mut args: Vec<String> = vec![
             "--listen".into(),
             listen.into(),
@@ -132,6 +154,55 @@ impl ServerProc {
     pub fn url(&self) -> String {
         format!("http://{}", self.addr)
     }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// File descriptors the server process holds open (sockets, database files, …).
+    pub fn open_fds(&self) -> usize {
+        std::fs::read_dir(format!("/proc/{}/fd", self.child.id())).map_or(0, |d| d.count())
+    }
+}
+
+/// A TCP connection to `addr` from the loopback address `source` (e.g. 127.0.0.2: another
+/// "machine" as far as per-address limits go, still on loopback).
+pub async fn tcp_from(source: [u8; 4], addr: SocketAddr) -> std::io::Result<TokioTcp> {
+    let sock = tokio::net::TcpSocket::new_v4()?;
+    sock.bind(SocketAddr::from((source, 0)))?;
+    sock.connect(addr).await
+}
+
+/// HTTP/1.1 from a given loopback source address: (status, body); `None` if the server closed
+/// the connection without an answer or none came within [`WAIT`].
+pub async fn http_from(
+    source: [u8; 4],
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: &str,
+) -> Option<(u16, String)> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tcp_from(source, addr).await.ok()?;
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.ok()?;
+    let mut out = Vec::new();
+    tokio::time::timeout(WAIT, s.read_to_end(&mut out)).await.ok()?.ok()?;
+    let out = String::from_utf8_lossy(&out).to_string();
+    let status = out.split(' ').nth(1).and_then(|c| c.parse().ok())?;
+    let body = out.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
+    Some((status, body))
+}
+
+/// A WebSocket from a given loopback source address.
+pub async fn ws_from(source: [u8; 4], addr: SocketAddr) -> Option<Ws> {
+    let tcp = tcp_from(source, addr).await.ok()?;
+    let (ws, _) =
+        tokio_tungstenite::client_async(format!("ws://{addr}/v1/ws"), MaybeTlsStream::Plain(tcp)).await.ok()?;
+    Some(ws)
 }
 
 impl Drop for ServerProc {
@@ -179,7 +250,7 @@ pub fn stored_log(addr: SocketAddr, code: &str, match_no: u32) -> (serde_json::V
     (v["meta"].clone(), log)
 }
 
-type Ws = WebSocketStream<MaybeTlsStream<TokioTcp>>;
+pub type Ws = WebSocketStream<MaybeTlsStream<TokioTcp>>;
 
 pub struct Client {
     pub ws: Ws,
@@ -307,12 +378,16 @@ impl Client {
     }
 
     /// Receives until `pred` holds for a message; returns it.
+    /// Bounded twice: by messages, and by time (pongs to its own heartbeats would otherwise keep
+    /// a wait for something that never comes going for ever).
     pub async fn until(&mut self, what: &str, pred: impl Fn(&ServerMsg) -> bool) -> ServerMsg {
+        let deadline = std::time::Instant::now() + UNTIL;
         for _ in 0..100_000 {
             let m = self.recv().await;
             if pred(&m) {
                 return m;
             }
+            assert!(std::time::Instant::now() < deadline, "{}: no {what} within {UNTIL:?}", self.name);
         }
         panic!("{}: never got {what}", self.name)
     }

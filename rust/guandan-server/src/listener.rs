@@ -1,0 +1,264 @@
+//! The accept loop: who may hold a connection, and for how long before saying who they are.
+//!
+//! - At most `--max-conns-per-ip` open connections from one source address (IPv6 counted per
+//!   /64, the block one machine usually gets); more are closed at once.
+//! - A connection is *unauthenticated* until its WebSocket says a good `hello`; plain HTTP
+//!   requests stay so. Past `--max-unauthenticated` of them in total, the oldest is closed:
+//!   sockets that stall cannot keep newcomers out.
+//! - HTTP/1 with a header-read timeout (`--header-timeout-ms`: a request head that trickles in,
+//!   or never comes, ends the connection) and a timeout on each plain request
+//!   (`--request-timeout-ms`, answered 408). A WebSocket, once upgraded, has the hello deadline
+//!   (`--auth-timeout-ms`) and then the heartbeat.
+
+use crate::App;
+use axum::Router;
+use axum::response::IntoResponse;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use parking_lot::Mutex;
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+use tokio::net::TcpListener;
+use tokio::sync::Notify;
+use tower::ServiceExt;
+
+/// What the gate counts, shared by every connection.
+#[derive(Default)]
+pub struct Gate {
+    per_ip: Mutex<HashMap<IpAddr, usize>>,
+    /// Unauthenticated connections by id (= age: the smallest is the oldest).
+    pending: Mutex<BTreeMap<u64, Arc<Notify>>>,
+    next: AtomicU64,
+    /// Guest accounts made per source address in the last minute.
+    accounts: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
+}
+
+/// The address limits count: an IPv4 address (IPv4-mapped IPv6 included), or an IPv6 /64.
+pub fn source_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let s = v6.segments();
+                IpAddr::V6(std::net::Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+            }
+        },
+    }
+}
+
+impl Gate {
+    /// Counts a guest account made from `ip`; false (not counted) when it made `limit` in the
+    /// last minute.
+    pub fn allow_account(&self, ip: IpAddr, limit: usize, now: Instant) -> bool {
+        let minute = Duration::from_secs(60);
+        let mut accounts = self.accounts.lock();
+        if accounts.len() > 10_000 {
+            accounts.retain(|_, times| times.back().is_some_and(|t| now.duration_since(*t) < minute));
+        }
+        let times = accounts.entry(source_key(ip)).or_default();
+        while times.front().is_some_and(|t| now.duration_since(*t) >= minute) {
+            times.pop_front();
+        }
+        if times.len() >= limit {
+            return false;
+        }
+        times.push_back(now);
+        true
+    }
+}
+
+/// One TCP connection's place at the gate, shared by its HTTP handling and, after an upgrade, its
+/// WebSocket session; the counts are given back when the last clone goes.
+#[derive(Clone)]
+pub struct Peer {
+    inner: Arc<PeerInner>,
+}
+
+struct PeerInner {
+    app: Arc<App>,
+    ip: IpAddr,
+    id: u64,
+    evict: Arc<Notify>,
+    authenticated: AtomicBool,
+}
+
+impl Peer {
+    /// Lets a new connection from `ip` in, or `None` when its address holds too many.
+    fn admit(app: &Arc<App>, ip: IpAddr) -> Option<Peer> {
+        let gate = &app.gate;
+        let key = source_key(ip);
+        {
+            let mut per_ip = gate.per_ip.lock();
+            let n = per_ip.entry(key).or_default();
+            if *n >= app.cfg.max_conns_per_ip {
+                return None;
+            }
+            *n += 1;
+        }
+        let id = gate.next.fetch_add(1, Relaxed);
+        let evict = Arc::new(Notify::new());
+        let oldest = {
+            let mut pending = gate.pending.lock();
+            pending.insert(id, evict.clone());
+            if pending.len() > app.cfg.max_unauthenticated { pending.pop_first() } else { None }
+        };
+        app.metrics.tcp_connections.fetch_add(1, Relaxed);
+        app.metrics.unauthenticated.fetch_add(1, Relaxed);
+        if let Some((_, victim)) = oldest {
+            // Out of the pool now; its connection closes when it sees the notice.
+            app.metrics.unauthenticated.fetch_sub(1, Relaxed);
+            app.metrics.conns_evicted.fetch_add(1, Relaxed);
+            victim.notify_one();
+        }
+        Some(Peer {
+            inner: Arc::new(PeerInner { app: app.clone(), ip, id, evict, authenticated: AtomicBool::new(false) }),
+        })
+    }
+
+    pub fn ip(&self) -> IpAddr {
+        self.inner.ip
+    }
+
+    /// The WebSocket said a good hello: it no longer counts as unauthenticated.
+    pub fn authenticated(&self) {
+        if !self.inner.authenticated.swap(true, Relaxed)
+            && self.inner.app.gate.pending.lock().remove(&self.inner.id).is_some()
+        {
+            self.inner.app.metrics.unauthenticated.fetch_sub(1, Relaxed);
+        }
+    }
+
+    /// Resolves when the connection was closed to make room for newer unauthenticated ones.
+    pub async fn evicted(&self) {
+        self.inner.evict.notified().await;
+    }
+}
+
+impl Drop for PeerInner {
+    fn drop(&mut self) {
+        let gate = &self.app.gate;
+        {
+            let mut per_ip = gate.per_ip.lock();
+            let key = source_key(self.ip);
+            if let Some(n) = per_ip.get_mut(&key) {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    per_ip.remove(&key);
+                }
+            }
+        }
+        if gate.pending.lock().remove(&self.id).is_some() {
+            self.app.metrics.unauthenticated.fetch_sub(1, Relaxed);
+        }
+        self.app.metrics.tcp_connections.fetch_sub(1, Relaxed);
+    }
+}
+
+/// Accepts connections until shutdown; each is served on its own task.
+pub async fn serve(listener: TcpListener, router: Router, app: Arc<App>) {
+    let mut shutdown = app.shutdown.clone();
+    loop {
+        let (tcp, addr) = tokio::select! {
+            r = listener.accept() => match r {
+                Ok(x) => x,
+                Err(e) => {
+                    // Out of descriptors, or the peer gave up before the accept: go on shortly.
+                    tracing::warn!(error = %e, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    continue;
+                }
+            },
+            _ = async { drop(shutdown.wait_for(|s| *s).await) } => break,
+        };
+        let Some(peer) = Peer::admit(&app, addr.ip()) else {
+            app.metrics.conns_refused_per_ip.fetch_add(1, Relaxed);
+            tracing::debug!(%addr, "too many connections from this address: closed");
+            continue;
+        };
+        // Each message is one small write: without TCP_NODELAY, Nagle holds a write back until
+        // the previous one is acknowledged (up to the client's delayed-ACK time).
+        let _ = tcp.set_nodelay(true);
+        tokio::spawn(connection(tcp, peer, router.clone(), app.clone()));
+    }
+}
+
+/// One connection: HTTP/1 (with upgrades to WebSocket) until it ends, is evicted, or the server
+/// shuts down.
+async fn connection(tcp: tokio::net::TcpStream, peer: Peer, router: Router, app: Arc<App>) {
+    let request_timeout = app.cfg.request_timeout();
+    let for_requests = peer.clone();
+    let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
+        req.extensions_mut().insert(for_requests.clone());
+        let router = router.clone();
+        async move {
+            let upgrade = req.headers().contains_key(hyper::header::UPGRADE);
+            let call = router.oneshot(req);
+            if upgrade {
+                return call.await;
+            }
+            match tokio::time::timeout(request_timeout, call).await {
+                Ok(r) => r,
+                Err(_) => Ok(crate::http::error(
+                    axum::http::StatusCode::REQUEST_TIMEOUT,
+                    guandan_proto::ErrorCode::RateLimited,
+                    "the request took too long to arrive",
+                )
+                .into_response()),
+            }
+        }
+    });
+    let conn = hyper::server::conn::http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(app.cfg.header_timeout())
+        .serve_connection(TokioIo::new(tcp), service)
+        .with_upgrades();
+    tokio::pin!(conn);
+    let mut shutdown = app.shutdown.clone();
+    tokio::select! {
+        r = conn.as_mut() => {
+            if let Err(e) = r {
+                if e.is_timeout() {
+                    app.metrics.header_timeouts.fetch_add(1, Relaxed);
+                }
+                tracing::debug!(error = %e, "connection ended");
+            }
+        }
+        _ = peer.evicted() => tracing::debug!("unauthenticated connection closed for a newer one"),
+        _ = async { drop(shutdown.wait_for(|s| *s).await) } => {
+            conn.as_mut().graceful_shutdown();
+            let _ = tokio::time::timeout(Duration::from_secs(2), conn).await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ipv6_is_counted_per_64_and_mapped_ipv4_as_ipv4() {
+        let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
+        let b: IpAddr = "2001:db8:1:2:bbbb::9".parse().unwrap();
+        let c: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        assert_eq!(source_key(a), source_key(b));
+        assert_ne!(source_key(a), source_key(c));
+        let mapped: IpAddr = "::ffff:10.0.0.7".parse().unwrap();
+        assert_eq!(source_key(mapped), "10.0.0.7".parse::<IpAddr>().unwrap());
+    }
+
+    #[test]
+    fn accounts_per_address_per_minute() {
+        let gate = Gate::default();
+        let t0 = Instant::now();
+        let ip: IpAddr = "192.0.2.1".parse().unwrap();
+        let other: IpAddr = "192.0.2.2".parse().unwrap();
+        assert!((0..3).all(|_| gate.allow_account(ip, 3, t0)));
+        assert!(!gate.allow_account(ip, 3, t0 + Duration::from_secs(59)));
+        assert!(gate.allow_account(other, 3, t0));
+        assert!(gate.allow_account(ip, 3, t0 + Duration::from_secs(61)), "a minute later");
+    }
+}

@@ -1,0 +1,319 @@
+//! The lobby: joining (a free seat, or back to one's own seat), leaving, the host's seat
+//! settings, the ready check and the start of a match.
+
+use super::*;
+
+/// Creates a room owned by this instance, with a fresh random code claimed in the directory.
+pub async fn create(
+    app: &Arc<App>,
+    host: &PlayerRef,
+    rules: Option<String>,
+    spectator_delay: Option<u32>,
+    seed: Option<u64>,
+) -> Result<(String, mpsc::Sender<RoomCmd>), (ErrorCode, String)> {
+    let preset = rules.unwrap_or_else(|| "competition".into());
+    // Whoever knows a match's seed knows all four hands: online deals come from the OS's
+    // generator, and a client's seed only makes a practice room on a server started for that.
+    if seed.is_some() && !app.cfg.practice_seeds {
+        return Err((
+            ErrorCode::BadArgument,
+            "seed: the server deals every online match from its own random generator (practice seeds are off)".into(),
+        ));
+    }
+    let stored = Stored {
+        preset: preset.clone(),
+        seed,
+        practice: seed.is_some(),
+        host: host.id.clone(),
+        surrender_opponent_accepts: ONLINE_SURRENDER_OPPONENT_ACCEPTS,
+        rules_revision: guandan_core::rules::RULES_REVISION,
+        ..Stored::default()
+    };
+    let Some(rule_config) = stored.rules() else {
+        return Err((
+            ErrorCode::BadArgument,
+            format!("unknown rule preset {:?}", preset.chars().take(32).collect::<String>()),
+        ));
+    };
+    let delay = spectator_delay.unwrap_or(DEFAULT_SPECTATOR_DELAY);
+    if delay > 50 {
+        return Err((ErrorCode::BadArgument, "spectator_delay is at most 50 rounds".into()));
+    }
+    let stored = Stored { spectator_delay: delay, creator: Some(host.id.clone()), ..stored };
+    if !app.take_room(&host.id) {
+        app.metrics.rooms_refused.fetch_add(1, Relaxed);
+        return Err((
+            ErrorCode::RateLimited,
+            format!("you have {} rooms open already: leave one first", app.cfg.rooms_per_account),
+        ));
+    }
+    let made = claim_and_spawn(app, stored, rule_config).await;
+    if made.is_err() {
+        app.release_room(&host.id);
+    }
+    made
+}
+
+async fn claim_and_spawn(
+    app: &Arc<App>,
+    stored: Stored,
+    rule_config: RuleConfig,
+) -> Result<(String, mpsc::Sender<RoomCmd>), (ErrorCode, String)> {
+    for _ in 0..8 {
+        let code = crate::auth::new_room_code();
+        let row = crate::db::RoomRow {
+            code: code.clone(),
+            instance: app.cfg.instance.clone(),
+            url: app.public_url.lock().clone(),
+            state: "idle".into(),
+            config: serde_json::to_string(&stored).unwrap_or_default(),
+            match_no: 0,
+        };
+        match app.db.claim_room(&row).await {
+            Ok(true) => {
+                let tx = spawn(app.clone(), code.clone(), stored, rule_config, RoomState::Idle, 0, None);
+                return Ok((code, tx));
+            }
+            Ok(false) => continue,
+            Err(e) => return Err((ErrorCode::Internal, e.to_string())),
+        }
+    }
+    Err((ErrorCode::Internal, "no free room code".into()))
+}
+
+impl Room {
+    pub(super) fn is_host(&self, conn: ConnId) -> bool {
+        self.seat_of(conn)
+            .and_then(|s| self.slots[s as usize].player.as_ref())
+            .is_some_and(|p| p.id == self.stored.host)
+    }
+
+    pub(super) async fn join(&mut self, conn: ConnId, player: PlayerRef, out: Outbox, last_action_seq: Option<u64>) {
+        tracing::debug!(conn, player = %player.id, ?last_action_seq, seq = self.game.as_ref().map(Game::action_seq), "join");
+        // Back to one's own seat (reconnect), even while the room is locked.
+        if let Some(seat) = self.slots.iter().position(|s| s.player.as_ref().is_some_and(|p| p.id == player.id)) {
+            let seat = seat as Seat;
+            if let Some(old) = self.slots[seat as usize].conn.take() {
+                self.members.remove(&old);
+            }
+            self.members.insert(conn, Member { out, seat: Some(seat) });
+            let was_hosted;
+            {
+                let s = &mut self.slots[seat as usize];
+                s.conn = Some(conn);
+                s.lost_at = None;
+                was_hosted = s.hosted;
+                s.hosted = false;
+                s.last_ack = None;
+                s.nonces.clear();
+            }
+            self.send_msg(conn, &ServerMsg::Joined { code: self.code.clone(), seat: Some(seat) });
+            if was_hosted {
+                self.transition(RoomEvent::Reconnect);
+            }
+            // What was missed first, then the seat is the human's again.
+            self.catch_up(conn, seat, last_action_seq).await;
+            if self.state == RoomState::VotePhase {
+                // Back after the end: the match was stored (the old connection may have missed it).
+                let stored = ServerMsg::MatchStored { code: self.code.clone(), match_no: (self.match_no - 1) as u32 };
+                self.send_msg(conn, &stored);
+            }
+            if was_hosted {
+                // An AI decision computed but not applied yet is dropped (the runtime forgets it,
+                // and its generation is stale); applied ones stand. The AI never acts for a
+                // human seat, so no AI move follows the return (the spec's 2 s grace holds for
+                // as long as the human stays).
+                self.generation += 1;
+                if let Some(g) = &mut self.game {
+                    let notices = g.rt().set_controller(seat, Controller::Human);
+                    self.announce(&notices, 0, seat, None).await;
+                }
+                let still = self.slots.iter().any(|s| s.hosted);
+                self.transition(if still { RoomEvent::CaughtUpStillHosting } else { RoomEvent::CaughtUp });
+                self.broadcast(&ServerMsg::Hosting { seat, on: false });
+            }
+            self.send_room();
+            return;
+        }
+        if self.state.locked() {
+            return self.reject_join(conn, out, ErrorCode::RoomLocked, "the room is locked while a match runs");
+        }
+        let Some(seat) = self.slots.iter().position(|s| !s.taken()) else {
+            return self.reject_join(conn, out, ErrorCode::RoomFull, "every seat is taken");
+        };
+        if !self.transition(RoomEvent::Join) {
+            return self.reject_join(conn, out, ErrorCode::BadRoomState, "the room takes no players now");
+        }
+        let s = &mut self.slots[seat];
+        s.player = Some(player);
+        s.conn = Some(conn);
+        s.ready = false;
+        self.members.insert(conn, Member { out, seat: Some(seat as Seat) });
+        self.send_msg(conn, &ServerMsg::Joined { code: self.code.clone(), seat: Some(seat as Seat) });
+        self.after_seating();
+        self.save_directory().await;
+    }
+
+    pub(super) fn reject_join(&mut self, conn: ConnId, out: Outbox, code: ErrorCode, message: &str) {
+        self.app.metrics.protocol_errors.fetch_add(1, Relaxed);
+        let _ = out.send(text(&ServerMsg::error(code, message)));
+        let _ = conn;
+    }
+
+    /// WAITING → READY_CHECK once every seat is taken.
+    pub(super) fn after_seating(&mut self) {
+        if self.slots.iter().all(Slot::taken) && self.transition(RoomEvent::Full) {
+            self.ready_deadline = Some(Instant::now() + self.app.cfg.ready_timeout());
+        }
+        self.send_room();
+    }
+
+    pub(super) async fn gone(&mut self, conn: ConnId, silent_since: Instant, left: bool) {
+        if !self.members.contains_key(&conn) {
+            return;
+        }
+        if left && !self.state.locked() {
+            // Leaving a lobby frees the seat.
+            if let Some(seat) = self.seat_of(conn) {
+                self.free_lobby_seat(seat);
+            }
+            self.members.remove(&conn);
+            if self.close_if_empty().await {
+                return;
+            }
+            self.send_room();
+            self.save_directory().await;
+            return;
+        }
+        self.drop_member(conn, silent_since);
+        self.send_room();
+    }
+
+    /// A lobby seat becomes free (its player left, or stayed away past the lobby grace). The
+    /// host's role passes to the next player.
+    pub(super) fn free_lobby_seat(&mut self, seat: Seat) {
+        self.slots[seat as usize] = Slot::default();
+        self.pass_host(seat);
+        let e = if self.slots.iter().any(|s| s.player.is_some()) { RoomEvent::Leave } else { RoomEvent::Emptied };
+        self.transition(e);
+        if self.state != RoomState::ReadyCheck {
+            self.ready_deadline = None;
+        }
+    }
+
+    /// When the host's seat was freed (`from`): the next player after it in seat order hosts.
+    pub(super) fn pass_host(&mut self, from: Seat) {
+        let seated = |p: &Option<PlayerRef>| p.as_ref().is_some_and(|p| p.id == self.stored.host);
+        if self.slots.iter().any(|s| seated(&s.player)) {
+            return;
+        }
+        let next = (1..=4).map(|k| (from as usize + k) % 4).find_map(|i| self.slots[i].player.as_ref().map(|p| (i, p)));
+        if let Some((seat, p)) = next {
+            tracing::info!(seat, "the host left: the next player hosts");
+            self.stored.host = p.id.clone();
+        }
+    }
+
+    /// Whether the room is a lobby (seats are taken and freed, no match runs).
+    pub(super) fn in_lobby(&self) -> bool {
+        matches!(self.state, RoomState::Waiting | RoomState::ReadyCheck)
+    }
+
+    pub(super) async fn set_seat(&mut self, conn: ConnId, seat: Seat, setting: SeatSetting) {
+        if !self.is_host(conn) {
+            return self.refuse(conn, ErrorCode::NotHost, "only the host sets seats", None);
+        }
+        if self.state.locked() {
+            return self.refuse(conn, ErrorCode::RoomLocked, "seats are fixed while a match runs", None);
+        }
+        if seat > 3 {
+            return self.refuse(conn, ErrorCode::BadArgument, "seat is 0-3", None);
+        }
+        if self.slots[seat as usize].player.is_some() {
+            return self.refuse(conn, ErrorCode::NotYourSeat, "a player sits there", None);
+        }
+        match setting {
+            SeatSetting::Ai { level } if (1..=3).contains(&level) => {
+                if self.transition(RoomEvent::Join) {
+                    self.slots[seat as usize].ai = Some(level);
+                    self.after_seating();
+                } else if self.state == RoomState::ReadyCheck {
+                    self.slots[seat as usize].ai = Some(level);
+                    self.send_room();
+                } else {
+                    self.refuse(conn, ErrorCode::BadRoomState, "not now", None);
+                }
+            }
+            SeatSetting::Ai { .. } => self.refuse(conn, ErrorCode::BadArgument, "AI level is 1-3", None),
+            SeatSetting::Open => {
+                if self.slots[seat as usize].ai.take().is_some() {
+                    self.transition(RoomEvent::Leave);
+                    self.ready_deadline = None;
+                }
+                self.send_room();
+            }
+        }
+    }
+
+    pub(super) async fn start(&mut self, conn: ConnId) {
+        if !self.is_host(conn) {
+            return self.refuse(conn, ErrorCode::NotHost, "only the host starts", None);
+        }
+        if self.state != RoomState::ReadyCheck {
+            return self.refuse(conn, ErrorCode::BadRoomState, "every seat must be taken first", None);
+        }
+        if self.slots.iter().any(|s| s.player.is_some() && !s.ready) {
+            return self.refuse(conn, ErrorCode::BadRoomState, "not every player is ready", None);
+        }
+        // Practice rooms deal from their creator's seed; every other match from the OS's
+        // generator, independently of everything published (earlier seeds included).
+        let seed = match (self.stored.practice, self.stored.seed) {
+            (true, Some(s)) => s.wrapping_add(self.match_no as u64),
+            _ => match crate::auth::os_random_u64() {
+                Some(s) => s,
+                None => {
+                    return self.refuse(
+                        conn,
+                        ErrorCode::Internal,
+                        "no random numbers from the system; try again",
+                        None,
+                    );
+                }
+            },
+        };
+        let seats: [(Option<PlayerRef>, Option<u8>); 4] =
+            std::array::from_fn(|i| (self.slots[i].player.clone(), self.slots[i].ai));
+        let cfg = RuntimeConfig { seed, rules: self.rules.clone(), seats: controllers(&seats), clocks: CLOCKS };
+        let (game, notices) = match Game::start(cfg) {
+            Ok(x) => x,
+            Err(e) => return self.refuse(conn, ErrorCode::Internal, e.to_string(), None),
+        };
+        self.transition(RoomEvent::Start);
+        self.ready_deadline = None;
+        self.stored.match_seed = seed;
+        // Runtime::start plays every new match under the current revision.
+        self.stored.rules_revision = guandan_core::rules::RULES_REVISION;
+        self.stored.started_ms = crate::db::now_ms();
+        self.stored.seats = seats;
+        for s in &mut self.slots {
+            s.last_ack = None;
+            s.nonces.clear();
+            s.rematch = None;
+        }
+        self.delay = Delay::start(self.stored.spectator_delay, text(&game.state_msg(Viewer::Spectator)));
+        self.game = Some(game);
+        self.game_no = self.match_no;
+        self.save_directory().await;
+        let _ = notices;
+        self.send_room();
+        let conns: Vec<(ConnId, Option<Seat>)> = self.members.iter().map(|(c, m)| (*c, m.seat)).collect();
+        for (c, seat) in conns {
+            let msg = match (&self.game, seat) {
+                (Some(g), Some(s)) => g.state_msg(Viewer::Seat(s)),
+                (Some(g), None) => g.state_msg(Viewer::Spectator),
+                _ => continue,
+            };
+            self.send_msg(c, &msg);
+        }
+    }
+}

@@ -1,0 +1,648 @@
+//! One room: a tokio task that owns the room's seats, members and match, and handles its
+//! commands one at a time. Lifecycle transitions go through [`crate::lifecycle`]; every action is
+//! checked by the rules core, written to the journal, and only then sent — filtered — to each
+//! member. AI seats and hosted seats are decided on tokio's blocking pool; results come back as
+//! commands and are dropped when the state moved on.
+
+use crate::App;
+use crate::game::{self, Game};
+use crate::lifecycle::{RoomEvent, RoomState, next};
+use guandan_ai::service::AiResult;
+use guandan_ai::{AiLevel, AiProfile};
+use guandan_core::game::{ActionKind, Seat};
+use guandan_core::log::MatchLog;
+use guandan_core::rules::RuleConfig;
+use guandan_proto::{
+    ClientMsg, DEFAULT_SPECTATOR_DELAY, ErrorCode, MAX_SPECTATORS, RoomInfo, SeatInfo, SeatSetting, ServerMsg,
+    encode_server,
+};
+use guandan_runtime::{Controller, Notice, RuntimeConfig, Viewer};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
+use std::sync::atomic::Ordering::Relaxed;
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+use tracing::Instrument;
+
+mod lobby;
+mod play;
+mod restore;
+mod seating;
+mod spectators;
+mod vote;
+
+pub use lobby::create;
+pub use restore::{restore, restore_rooms};
+use spectators::Delay;
+
+pub type ConnId = u64;
+pub use crate::outbox::Outbox;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerRef {
+    pub id: String,
+    pub nickname: String,
+}
+
+pub enum RoomCmd {
+    Join {
+        conn: ConnId,
+        player: Box<PlayerRef>,
+        out: Outbox,
+        last_action_seq: Option<u64>,
+    },
+    Spectate {
+        conn: ConnId,
+        out: Outbox,
+    },
+    Msg {
+        conn: ConnId,
+        out: Outbox,
+        /// Boxed: a room's queue holds slots of its largest command.
+        msg: Box<ClientMsg>,
+        received: Instant,
+    },
+    /// The connection closed (`left`: by a `leave`), or went silent at `silent_since`. `done`
+    /// is dropped once the room has handled it (and, if that emptied it, closed).
+    Gone {
+        conn: ConnId,
+        silent_since: Instant,
+        left: bool,
+        done: Option<tokio::sync::oneshot::Sender<()>>,
+    },
+    AiDone(Box<AiResult>),
+    /// Go on with due AI decisions (after a long run of them).
+    DriveAi,
+    Shutdown,
+}
+
+/// What survives a restart: the room's settings and who sits where (rows of the directory).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+struct Stored {
+    preset: String,
+    spectator_delay: u32,
+    /// The creator's seed: only in practice rooms (a server run with `--practice-seeds`).
+    seed: Option<u64>,
+    /// A practice room: its matches are dealt from `seed` (+ the match number), which its
+    /// creator knows. Marked in the room's info and in every stored match's metadata.
+    #[serde(default)]
+    practice: bool,
+    host: String,
+    seats: [(Option<PlayerRef>, Option<u8>); 4],
+    match_seed: u64,
+    started_ms: i64,
+    /// The account that created the room (rooms per account are limited); older rows: none.
+    #[serde(default)]
+    creator: Option<String>,
+    /// Opponents who must accept a surrender: 1, the spec's online rule, for rooms made now;
+    /// rooms stored before this field existed played by the unanimous rule (2).
+    #[serde(default = "unanimous_surrender")]
+    surrender_opponent_accepts: u8,
+    /// The rules revision the match in progress is played under (set when it starts); rows
+    /// stored before this field existed hold matches of revision 1, restored as they were played.
+    #[serde(default = "first_rules_revision")]
+    rules_revision: u32,
+}
+
+fn first_rules_revision() -> u32 {
+    guandan_core::rules::FIRST_RULES_REVISION
+}
+
+fn unanimous_surrender() -> u8 {
+    guandan_core::rules::UNANIMOUS_SURRENDER
+}
+
+/// Online surrender (design spec): the partner agrees, then at least one opponent accepts.
+const ONLINE_SURRENDER_OPPONENT_ACCEPTS: u8 = 1;
+
+impl Stored {
+    /// The room's rules: its preset with the room's surrender rule.
+    fn rules(&self) -> Option<RuleConfig> {
+        let rules = RuleConfig::preset(&self.preset)?;
+        Some(RuleConfig { surrender_opponent_accepts: self.surrender_opponent_accepts, ..rules })
+    }
+}
+
+#[derive(Default)]
+struct Slot {
+    player: Option<PlayerRef>,
+    ai: Option<u8>,
+    ready: bool,
+    conn: Option<ConnId>,
+    /// The human is gone since then; hosting starts a heartbeat timeout later.
+    lost_at: Option<Instant>,
+    hosted: bool,
+    /// Intent checks: the last applied intent seq and recent nonces of this seat's connection.
+    last_ack: Option<u64>,
+    nonces: VecDeque<u64>,
+    rematch: Option<bool>,
+    /// When this seat's missed actions were last rebuilt from the stored log.
+    last_catch_up: Option<Instant>,
+}
+
+impl Slot {
+    fn taken(&self) -> bool {
+        self.player.is_some() || self.ai.is_some()
+    }
+}
+
+struct Member {
+    out: Outbox,
+    seat: Option<Seat>,
+}
+
+struct Room {
+    code: String,
+    app: Arc<App>,
+    tx: mpsc::Sender<RoomCmd>,
+    state: RoomState,
+    stored: Stored,
+    rules: RuleConfig,
+    slots: [Slot; 4],
+    members: BTreeMap<ConnId, Member>,
+    game: Option<Game>,
+    /// The number the next stored match gets; it moves on when a match is stored, while `game`
+    /// (the finished match) stays until the rematch vote closes.
+    match_no: i64,
+    /// The number of the match in `game`: its actions are stored under it.
+    game_no: i64,
+    delay: Delay,
+    /// Bumped when a hosted seat returns: AI decisions asked for before are dropped.
+    generation: u64,
+    ready_deadline: Option<Instant>,
+    vote_deadline: Option<Instant>,
+    /// Nobody has been connected to the room since then (no match running): it closes after
+    /// `--room-idle-ms`.
+    idle_since: Option<Instant>,
+    closing: bool,
+}
+
+fn ai_profile(level: u8) -> AiProfile {
+    AiProfile::level(match level {
+        1 => AiLevel::L1,
+        3 => AiLevel::L3,
+        _ => AiLevel::L2,
+    })
+}
+
+/// The runtime's controllers for a room's seats (humans, AI seats at their level).
+fn controllers(seats: &[(Option<PlayerRef>, Option<u8>); 4]) -> [Controller; 4] {
+    std::array::from_fn(|i| match seats[i].1 {
+        Some(level) => Controller::Ai(ai_profile(level)),
+        None => Controller::Human,
+    })
+}
+
+/// Turn clocks run on the server (a present human who does not act times out by the rules).
+const CLOCKS: bool = true;
+/// Nonces a seat's recent intents carried, refused if seen again (older ones are refused by
+/// their seq, which must not go back).
+const RECENT_NONCES: usize = 16;
+/// A seat's catch-up from the stored log at most this often (a full state otherwise).
+const CATCH_UP_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
+/// How often the room advances the runtime's clocks.
+const TICK: std::time::Duration = std::time::Duration::from_millis(500);
+
+fn text(msg: &ServerMsg) -> Arc<str> {
+    Arc::from(encode_server(msg))
+}
+
+fn spawn(
+    app: Arc<App>,
+    code: String,
+    stored: Stored,
+    rules: RuleConfig,
+    state: RoomState,
+    match_no: i64,
+    game: Option<Game>,
+) -> mpsc::Sender<RoomCmd> {
+    let (tx, rx) = mpsc::channel(256);
+    let mut slots: [Slot; 4] = Default::default();
+    for (slot, (player, ai)) in slots.iter_mut().zip(stored.seats.iter().cloned()) {
+        slot.player = player;
+        slot.ai = ai;
+        // Restored humans are away until they reconnect.
+        if slot.player.is_some() && game.is_some() {
+            slot.lost_at = Some(Instant::now());
+        }
+    }
+    let delay = Delay::new(stored.spectator_delay);
+    let mut room = Room {
+        code: code.clone(),
+        app: app.clone(),
+        tx: tx.clone(),
+        state,
+        stored,
+        rules,
+        slots,
+        members: BTreeMap::new(),
+        game,
+        match_no,
+        game_no: match_no,
+        delay,
+        generation: 0,
+        ready_deadline: None,
+        vote_deadline: None,
+        idle_since: Some(Instant::now()),
+        closing: false,
+    };
+    if let Some(g) = &mut room.game {
+        room.delay = Delay::replayed(room.stored.spectator_delay, g.rt_ref().log());
+        g.forget_record();
+        room.release_spectators();
+    }
+    app.rooms.lock().insert(code.clone(), tx.clone());
+    app.metrics.rooms.fetch_add(1, Relaxed);
+    app.metrics.rooms_created.fetch_add(1, Relaxed);
+    let span = tracing::info_span!("room", code = %code);
+    tokio::spawn(async move { room.run(rx).await }.instrument(span));
+    tx
+}
+
+impl Room {
+    async fn run(&mut self, mut rx: mpsc::Receiver<RoomCmd>) {
+        Box::pin(self.drive_ai()).await;
+        let mut clock = tokio::time::interval(TICK);
+        clock.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut last_tick = Instant::now();
+        loop {
+            let deadline = self.next_deadline();
+            let cmd = tokio::select! {
+                c = rx.recv() => c,
+                _ = async { tokio::time::sleep_until(deadline.unwrap_or_else(Instant::now)).await }, if deadline.is_some() => {
+                    Box::pin(self.on_timer()).await;
+                    if self.state == RoomState::Destroyed {
+                        break;
+                    }
+                    Box::pin(self.drive_ai()).await;
+                    continue;
+                }
+                _ = clock.tick(), if self.state.in_game() => {
+                    let now = Instant::now();
+                    Box::pin(self.tick(now - last_tick)).await;
+                    last_tick = now;
+                    if self.state == RoomState::Destroyed {
+                        break;
+                    }
+                    Box::pin(self.drive_ai()).await;
+                    continue;
+                }
+            };
+            let Some(cmd) = cmd else { break };
+            // Dropped after the command is handled (after the room closed, if it did).
+            let mut ack = None;
+            match cmd {
+                RoomCmd::Join { conn, player, out, last_action_seq } => {
+                    Box::pin(self.join(conn, *player, out, last_action_seq)).await
+                }
+                RoomCmd::Spectate { conn, out } => Box::pin(self.spectate(conn, out)).await,
+                RoomCmd::Msg { conn, out, msg, received } => {
+                    if self.members.contains_key(&conn) {
+                        Box::pin(self.message(conn, *msg, received)).await
+                    } else {
+                        self.reject_join(conn, out, ErrorCode::RoomNotFound, "you are not in this room");
+                    }
+                }
+                RoomCmd::Gone { conn, silent_since, left, done } => {
+                    Box::pin(self.gone(conn, silent_since, left)).await;
+                    ack = done;
+                }
+                RoomCmd::AiDone(result) => Box::pin(self.ai_done(*result)).await,
+                RoomCmd::DriveAi => {}
+                RoomCmd::Shutdown => {
+                    self.closing = true;
+                    break;
+                }
+            }
+            if self.state == RoomState::Destroyed {
+                self.ended();
+                drop(ack);
+                return;
+            }
+            drop(ack);
+            if self.members.is_empty() {
+                self.idle_since.get_or_insert_with(Instant::now);
+            } else {
+                self.idle_since = None;
+            }
+            Box::pin(self.drive_ai()).await;
+        }
+        self.ended();
+    }
+
+    /// The room's task ends: it leaves this instance's table and its creator's count.
+    fn ended(&mut self) {
+        self.app.rooms.lock().remove(&self.code);
+        self.app.metrics.rooms.fetch_sub(1, Relaxed);
+        if let Some(creator) = &self.stored.creator {
+            self.app.release_room(creator);
+        }
+    }
+
+    /// Closes a room nobody is in any more (no human seated, no match running): the remaining
+    /// members (spectators) are told, the directory row goes. True when it closed.
+    async fn close_if_empty(&mut self) -> bool {
+        if self.state.locked() || self.slots.iter().any(|s| s.player.is_some()) {
+            return false;
+        }
+        self.close_abandoned("nobody is left in it").await
+    }
+
+    async fn close_abandoned(&mut self, why: &str) -> bool {
+        if !self.transition(RoomEvent::Abandoned) {
+            return false;
+        }
+        tracing::info!(why, "room closed");
+        self.app.metrics.rooms_closed_empty.fetch_add(1, Relaxed);
+        if let Err(e) = self.app.db.delete_room(&self.code).await {
+            tracing::error!(error = %e, "room delete failed");
+        }
+        self.send_room();
+        true
+    }
+
+    fn next_deadline(&self) -> Option<Instant> {
+        let hb = self.app.cfg.heartbeat_timeout();
+        let mut d: Vec<Instant> = Vec::new();
+        if self.state.in_game() {
+            for s in &self.slots {
+                if let (Some(at), false) = (s.lost_at, s.hosted) {
+                    d.push(at + hb);
+                }
+            }
+        }
+        if self.in_lobby() {
+            // A player who dropped out of a lobby keeps the seat for the lobby grace.
+            let grace = self.app.cfg.lobby_grace();
+            d.extend(
+                self.slots
+                    .iter()
+                    .filter(|s| s.player.is_some() && s.conn.is_none())
+                    .filter_map(|s| s.lost_at.map(|at| at + grace)),
+            );
+        }
+        d.extend(self.ready_deadline);
+        d.extend(self.vote_deadline);
+        if !self.state.locked() {
+            d.extend(self.idle_since.map(|t| t + self.app.cfg.room_idle()));
+        }
+        d.into_iter().min()
+    }
+
+    async fn on_timer(&mut self) {
+        let now = Instant::now();
+        let hb = self.app.cfg.heartbeat_timeout();
+        if self.state.in_game() {
+            for seat in 0..4u8 {
+                let s = &mut self.slots[seat as usize];
+                if s.lost_at.is_some_and(|at| at + hb <= now) && !s.hosted && s.player.is_some() {
+                    s.hosted = true;
+                    self.transition(RoomEvent::HeartbeatLost);
+                    tracing::info!(seat, "seat hosted by the AI");
+                    let profile = ai_profile(self.app.cfg.hosting_ai);
+                    if let Some(g) = &mut self.game {
+                        let notices = g.rt().set_controller(seat, Controller::Ai(profile));
+                        self.announce(&notices, 0, seat, None).await;
+                    }
+                    self.broadcast(&ServerMsg::Hosting { seat, on: true });
+                    self.send_room();
+                }
+            }
+        }
+        if self.in_lobby() {
+            let grace = self.app.cfg.lobby_grace();
+            let gone: Vec<Seat> = (0..4u8)
+                .filter(|&i| {
+                    let s = &self.slots[i as usize];
+                    s.player.is_some() && s.conn.is_none() && s.lost_at.is_some_and(|at| at + grace <= now)
+                })
+                .collect();
+            if !gone.is_empty() {
+                for seat in gone {
+                    tracing::info!(seat, "lobby seat freed: its player stayed away past the grace");
+                    self.free_lobby_seat(seat);
+                }
+                if self.close_if_empty().await {
+                    return;
+                }
+                self.send_room();
+                self.save_directory().await;
+            }
+        }
+        if !self.state.locked()
+            && self.members.is_empty()
+            && self.idle_since.is_some_and(|t| t + self.app.cfg.room_idle() <= now)
+            && self.close_abandoned("nobody came for --room-idle-ms").await
+        {
+            return;
+        }
+        if self.ready_deadline.is_some_and(|d| d <= now) {
+            self.ready_deadline = None;
+            if self.transition(RoomEvent::ReadyTimeout) {
+                for s in &mut self.slots {
+                    s.ready = false;
+                }
+                self.send_room();
+            }
+        }
+        if self.vote_deadline.is_some_and(|d| d <= now) {
+            self.close_vote().await;
+        }
+    }
+
+    /// Applies a lifecycle event; false (and no change) when the table refuses it.
+    fn transition(&mut self, e: RoomEvent) -> bool {
+        match next(self.state, e) {
+            Some(s) => {
+                if s != self.state {
+                    tracing::debug!(from = ?self.state, to = ?s, event = ?e, "room state");
+                }
+                self.state = s;
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn seat_of(&self, conn: ConnId) -> Option<Seat> {
+        self.members.get(&conn).and_then(|m| m.seat)
+    }
+
+    fn send_to(&mut self, conn: ConnId, msg: Arc<str>) {
+        let full = match self.members.get(&conn) {
+            Some(m) => !m.out.send(msg),
+            None => false,
+        };
+        if full {
+            // Too slow (its connection closes with `slow_consumer`) or gone: it will rejoin and
+            // catch up.
+            self.drop_member(conn, Instant::now());
+        }
+    }
+
+    /// A game message; one that asks its recipient to act grants the connection a prompt credit.
+    fn send_game(&mut self, conn: ConnId, msg: &ServerMsg, t: Arc<str>) {
+        if game::is_prompt(msg)
+            && let Some(m) = self.members.get(&conn)
+        {
+            m.out.grant_prompt();
+        }
+        self.send_to(conn, t);
+    }
+
+    fn send_msg(&mut self, conn: ConnId, msg: &ServerMsg) {
+        self.send_game(conn, msg, text(msg));
+    }
+
+    fn refuse(&mut self, conn: ConnId, code: ErrorCode, message: impl Into<String>, seq: Option<u64>) {
+        let message = message.into();
+        tracing::debug!(conn, ?code, %message, ?seq, "refused");
+        self.app.metrics.protocol_errors.fetch_add(1, Relaxed);
+        let msg = ServerMsg::Error { code: code.code(), name: code.name().into(), message, seq };
+        self.send_msg(conn, &msg);
+    }
+
+    /// The same message to every seated member (and spectators when `spectators`).
+    fn broadcast(&mut self, msg: &ServerMsg) {
+        let t = text(msg);
+        let conns: Vec<ConnId> = self.members.keys().copied().collect();
+        for c in conns {
+            self.send_to(c, t.clone());
+        }
+    }
+
+    fn info(&self) -> RoomInfo {
+        let host_seat =
+            self.slots.iter().position(|s| s.player.as_ref().is_some_and(|p| p.id == self.stored.host)).unwrap_or(0)
+                as Seat;
+        RoomInfo {
+            code: self.code.clone(),
+            state: self.state,
+            host_seat,
+            rules: self.stored.preset.clone(),
+            spectator_delay: self.stored.spectator_delay,
+            seats: (0..4u8)
+                .map(|i| {
+                    let s = &self.slots[i as usize];
+                    SeatInfo {
+                        seat: i,
+                        player: s.player.as_ref().map(|p| p.nickname.clone()),
+                        ai: s.ai,
+                        ready: s.ready,
+                        connected: s.conn.is_some(),
+                        hosted: s.hosted,
+                    }
+                })
+                .collect(),
+            spectators: self.members.values().filter(|m| m.seat.is_none()).count() as u32,
+            locked: self.state.locked(),
+            matches: self.match_no as u32,
+            practice: self.stored.practice,
+        }
+    }
+
+    fn send_room(&mut self) {
+        let msg = ServerMsg::Room { room: self.info() };
+        self.broadcast(&msg);
+    }
+
+    async fn save_directory(&self) {
+        let state =
+            serde_json::to_value(self.state).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
+        let config = serde_json::to_string(&self.stored).unwrap_or_default();
+        match self.app.db.update_room(&self.code, &self.app.cfg.instance, &state, &config, self.match_no).await {
+            Ok(true) => {}
+            Ok(false) => tracing::warn!("room directory not updated: another instance took the room over"),
+            Err(e) => tracing::error!(error = %e, "room directory update failed"),
+        }
+    }
+
+    fn drop_member(&mut self, conn: ConnId, silent_since: Instant) {
+        tracing::debug!(conn, "member dropped");
+        if let Some(m) = self.members.remove(&conn)
+            && let Some(seat) = m.seat
+        {
+            let s = &mut self.slots[seat as usize];
+            if s.conn == Some(conn) {
+                s.conn = None;
+                s.lost_at = Some(silent_since);
+            }
+        }
+    }
+
+    async fn message(&mut self, conn: ConnId, msg: ClientMsg, received: Instant) {
+        if !self.members.contains_key(&conn) {
+            return;
+        }
+        match msg {
+            ClientMsg::Intent { seq, nonce, action } => self.intent(conn, seq, nonce, action, received).await,
+            ClientMsg::Resync => match (&self.game, self.seat_of(conn)) {
+                (Some(g), Some(seat)) => {
+                    let m = g.state_msg(Viewer::Seat(seat));
+                    self.send_msg(conn, &m)
+                }
+                (_, None) => self.spectator_resync(conn),
+                (None, Some(_)) => self.send_room_to(conn),
+            },
+            ClientMsg::SetSeat { seat, setting } => self.set_seat(conn, seat, setting).await,
+            ClientMsg::Ready { ready } => {
+                let Some(seat) = self.seat_of(conn) else {
+                    return self.refuse(conn, ErrorCode::NotYourSeat, "spectators have no seat", None);
+                };
+                if !ready {
+                    self.slots[seat as usize].ready = false;
+                    return self.send_room();
+                }
+                if !self.transition(RoomEvent::Ready) {
+                    return self.refuse(conn, ErrorCode::BadRoomState, "no ready check now", None);
+                }
+                self.slots[seat as usize].ready = true;
+                self.send_room();
+            }
+            ClientMsg::Start => self.start(conn).await,
+            ClientMsg::Rematch { accept } => self.rematch(conn, accept).await,
+            ClientMsg::Disband => {
+                if !self.is_host(conn) {
+                    return self.refuse(conn, ErrorCode::NotHost, "only the host may disband", None);
+                }
+                if !self.transition(RoomEvent::Disband) {
+                    return self.refuse(conn, ErrorCode::BadRoomState, "a match is running", None);
+                }
+                // The row first: whoever hears of the end finds the directory already without it.
+                if let Err(e) = self.app.db.delete_room(&self.code).await {
+                    tracing::error!(error = %e, "room delete failed");
+                }
+                self.send_room();
+            }
+            ClientMsg::Leave => self.gone(conn, received, true).await,
+            ClientMsg::ChangeSeat { seat } => self.change_seat(conn, seat).await,
+            ClientMsg::AutoPlay { on } => self.auto_play(conn, on).await,
+            // Handled by the connection.
+            ClientMsg::Hello { .. }
+            | ClientMsg::Heartbeat
+            | ClientMsg::CreateRoom { .. }
+            | ClientMsg::JoinRoom { .. }
+            | ClientMsg::Spectate { .. } => {}
+        }
+    }
+
+    fn send_room_to(&mut self, conn: ConnId) {
+        let msg = ServerMsg::Room { room: self.info() };
+        self.send_msg(conn, &msg);
+    }
+}
+
+/// Longest an AI decision may take before the easy level answers instead.
+const AI_HARD_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+#[cfg(test)]
+mod tests {
+    /// A room's queue allocates its slots 32 at a time, each as large as the largest command:
+    /// a large command would cost every room kilobytes.
+    #[test]
+    fn a_room_command_stays_small() {
+        let size = std::mem::size_of::<super::RoomCmd>();
+        assert!(size <= 64, "RoomCmd is {size} bytes: box the large variant");
+    }
+}

@@ -1,0 +1,250 @@
+//! The match: a human's intent checked and applied, every action persisted before it is
+//! announced (filtered per recipient), AI seats and hosted seats, the clocks, and the catch-up
+//! of a returning seat.
+
+use super::*;
+
+impl Room {
+    /// The whole record of the match in progress: the runtime keeps only what is not stored
+    /// yet, and everything applied is stored before it is announced, so the database has it all.
+    pub(super) async fn record(&self) -> Option<MatchLog> {
+        let g = self.game.as_ref()?;
+        self.app.metrics.log_replays.fetch_add(1, Relaxed);
+        let lines = match self.app.db.actions(&self.code, self.game_no).await {
+            Ok(lines) => lines,
+            Err(e) => {
+                tracing::error!(error = %e, "reading the stored actions failed");
+                return None;
+            }
+        };
+        g.record(&lines).map_err(|e| tracing::error!(error = %e, "stored actions are not the match")).ok()
+    }
+
+    /// Sends what a returning seat missed, or its full state.
+    pub(super) async fn catch_up(&mut self, conn: ConnId, seat: Seat, last: Option<u64>) {
+        let Some(seq) = self.game.as_ref().map(Game::action_seq) else { return };
+        // Rebuilding the missed messages reads and replays the stored match: a seat may have
+        // that once every CATCH_UP_EVERY (a reconnect); asked again sooner, it gets its full
+        // state, which costs the same whatever the match's length.
+        let slot = &mut self.slots[seat as usize];
+        let may_replay = slot.last_catch_up.is_none_or(|t| t.elapsed() >= CATCH_UP_EVERY);
+        let msgs = match last {
+            Some(n) if n < seq && seq - n <= 256 && may_replay => {
+                slot.last_catch_up = Some(Instant::now());
+                self.record().await.and_then(|log| Game::catch_up(&log, n, Viewer::Seat(seat)))
+            }
+            Some(n) if n == seq => Some(Vec::new()),
+            _ => None,
+        };
+        let Some(g) = &self.game else { return };
+        let msgs = match msgs {
+            Some(m) if !m.is_empty() => m,
+            _ => vec![g.state_msg(Viewer::Seat(seat))],
+        };
+        for m in &msgs {
+            self.send_msg(conn, m);
+        }
+    }
+
+    pub(super) async fn intent(&mut self, conn: ConnId, seq: u64, nonce: u64, action: ActionKind, received: Instant) {
+        let Some(seat) = self.seat_of(conn) else {
+            return self.refuse(conn, ErrorCode::NotYourSeat, "spectators cannot act", Some(seq));
+        };
+        let Some(next_seq) = self.game.as_ref().map(Game::action_seq) else {
+            return self.refuse(conn, ErrorCode::BadRoomState, "no match is running", Some(seq));
+        };
+        if !self.state.in_game() {
+            return self.refuse(conn, ErrorCode::BadRoomState, "the match is over", Some(seq));
+        }
+        let slot = &self.slots[seat as usize];
+        if slot.hosted {
+            return self.refuse(conn, ErrorCode::NotHuman, "the AI hosts this seat", Some(seq));
+        }
+        if slot.nonces.contains(&nonce) || slot.last_ack == Some(seq) {
+            return self.refuse(conn, ErrorCode::DuplicateSeq, "this seq or nonce was already used", Some(seq));
+        }
+        // Tribute and return duties run side by side (two payers, two receivers): an intent made
+        // for the state before the other seat's gift still stands if its duty is unchanged.
+        let side_by_side = matches!(action, ActionKind::Tribute { .. } | ActionKind::Return { .. })
+            && self.game.as_ref().is_some_and(|g| g.state().to_act().contains(&seat));
+        if slot.last_ack.is_some_and(|a| seq < a) || (seq < next_seq && !side_by_side) {
+            return self.refuse(
+                conn,
+                ErrorCode::StaleSeq,
+                format!("seq {seq} is stale: next is {next_seq}"),
+                Some(seq),
+            );
+        }
+        if seq > next_seq {
+            return self.refuse(
+                conn,
+                ErrorCode::StateConflict,
+                format!("seq {seq} is ahead: next is {next_seq}"),
+                Some(seq),
+            );
+        }
+        if matches!(action, ActionKind::Timeout | ActionKind::TimeUp) {
+            return self.refuse(conn, ErrorCode::BadArgument, "timeouts are the server's", Some(seq));
+        }
+        match self.apply(seat, action, received).await {
+            Ok(()) => {
+                let s = &mut self.slots[seat as usize];
+                s.last_ack = Some(seq);
+                s.nonces.push_back(nonce);
+                if s.nonces.len() > RECENT_NONCES {
+                    s.nonces.pop_front();
+                }
+            }
+            Err((code, message)) => self.refuse(conn, code, message, Some(seq)),
+        }
+    }
+
+    /// A human's action: the runtime checks it; then it is persisted and announced.
+    pub(super) async fn apply(
+        &mut self,
+        seat: Seat,
+        kind: ActionKind,
+        received: Instant,
+    ) -> Result<(), (ErrorCode, String)> {
+        let Some(g) = &mut self.game else { return Err((ErrorCode::NoMatch, "no match".into())) };
+        let before = g.action_seq();
+        let notices = g.act(seat, kind).map_err(|e| (e.code(), e.to_string()))?;
+        self.persist_and_announce(before, notices, seat, received).await;
+        Ok(())
+    }
+
+    /// Writes the actions the runtime applied since `before` to the journal, then sends every
+    /// member what it may see. When the write fails nothing is announced and the room stops: its
+    /// match is restored from the durable log by the next start of this instance.
+    pub(super) async fn persist_and_announce(
+        &mut self,
+        before: u64,
+        notices: Vec<Notice>,
+        seat: Seat,
+        received: Instant,
+    ) {
+        let Some(g) = &mut self.game else { return };
+        let new = g.take_unsaved();
+        debug_assert_eq!(new.first().map_or(before, |r| r.0), before);
+        let actor = new.last().map_or(seat, |r| r.1);
+        let count = new.len() as u32;
+        let rows: Vec<(u64, String)> = new.into_iter().map(|(seq, _, line)| (seq, line)).collect();
+        if !rows.is_empty()
+            && let Err(e) = self.app.journal.append(&self.code, self.game_no, rows).await
+        {
+            tracing::error!(error = %e, "action not stored: room stops");
+            self.broadcast(&ServerMsg::error(ErrorCode::Internal, "storage failed; rejoin in a moment"));
+            self.state = RoomState::Destroyed;
+            return;
+        }
+        self.announce(&notices, count, actor, None).await;
+        for _ in 0..count {
+            self.app.metrics.action(received.elapsed());
+        }
+    }
+
+    /// Sends notices to every member (or one connection), filtered by the runtime per
+    /// recipient; spectators get theirs delayed.
+    pub(super) async fn announce(&mut self, notices: &[Notice], actions: u32, seat: Seat, only: Option<ConnId>) {
+        let Some(g) = &self.game else { return };
+        // One hash per step: it serializes the whole match, and every recipient gets the same.
+        let hash = g.state().state_hash();
+        let over = g.state().is_over();
+        let mut out: Vec<(ConnId, ServerMsg)> = Vec::with_capacity(self.members.len());
+        let mut spectators = false;
+        for (c, mem) in &self.members {
+            let Some(s) = mem.seat else {
+                spectators = true;
+                continue;
+            };
+            if only.is_some_and(|o| o != *c) {
+                continue;
+            }
+            let prompt = !over && g.rt_ref().controller(s).is_some_and(|c| !c.is_ai());
+            out.push((*c, g.applied_msg_hashed(notices, actions, seat, Viewer::Seat(s), prompt, &hash)));
+        }
+        let seq = g.action_seq();
+        // Spectators' messages are made (and held for the delay) only while someone watches; a
+        // spectator who arrives later starts from the full state kept at the released point.
+        let spect =
+            spectators.then(|| text(&g.applied_msg_hashed(notices, actions, seat, Viewer::Spectator, false, &hash)));
+        for (c, m) in out {
+            self.send_msg(c, &m);
+        }
+        if only.is_some() {
+            return;
+        }
+        match spect {
+            Some(t) => self.delay.hold(seq, t),
+            None => self.delay.unwatched(),
+        }
+        if game::ends_round(notices)
+            && let Some(g) = &self.game
+        {
+            // Kept for spectators who arrive (or resync) once this point is released.
+            self.delay.round_ended(seq, || text(&g.state_msg_hashed(Viewer::Spectator, &hash)));
+        }
+        if over {
+            self.delay.over();
+        }
+        self.release_spectators();
+        if over && self.state.in_game() {
+            self.finish().await;
+        }
+    }
+
+    pub(super) async fn ai_done(&mut self, result: AiResult) {
+        let Some(g) = &mut self.game else { return };
+        if result.generation != self.generation || !self.state.in_game() {
+            return;
+        }
+        let before = g.action_seq();
+        let seat = result.seat;
+        // Stale results (the state moved on, the seat went back to its human) give nothing.
+        let notices = g.rt().ai_result(result);
+        if !notices.is_empty() {
+            self.persist_and_announce(before, notices, seat, Instant::now()).await;
+        }
+    }
+
+    /// Advances the turn and match clocks.
+    pub(super) async fn tick(&mut self, elapsed: std::time::Duration) {
+        let Some(g) = &mut self.game else { return };
+        let before = g.action_seq();
+        match g.rt().tick(elapsed) {
+            Ok(notices) if !notices.is_empty() => {
+                let seat = g.rt_ref().log().actions.last().map_or(0, |a| a.seat);
+                self.persist_and_announce(before, notices, seat, Instant::now()).await;
+            }
+            Ok(_) => {}
+            Err(e) => tracing::error!(error = %e, "clock action refused"),
+        }
+    }
+
+    /// Makes the due AI decisions: L1/L2 take microseconds and are decided right here, one
+    /// after another; an L3 decision goes to tokio's blocking pool (one at a time per room) and
+    /// comes back as a command.
+    pub(super) async fn drive_ai(&mut self) {
+        // Bounded so that a room of AI seats still lets its other commands in now and then.
+        for _ in 0..64 {
+            if !self.state.in_game() || self.closing {
+                return;
+            }
+            let generation = self.generation;
+            let Some(g) = &mut self.game else { return };
+            let Some(request) = g.rt().ai_request(generation) else { return };
+            if matches!(request.profile.level, AiLevel::L3) {
+                let tx = self.tx.clone();
+                tokio::task::spawn_blocking(move || {
+                    let result = guandan_ai::service::decide(&request, AI_HARD_LIMIT);
+                    let _ = tx.blocking_send(RoomCmd::AiDone(Box::new(result)));
+                });
+                return;
+            }
+            let result = guandan_ai::service::decide(&request, AI_HARD_LIMIT);
+            self.ai_done(result).await;
+        }
+        // More AI work is due: continue after the commands that queued up meanwhile.
+        let _ = self.tx.try_send(RoomCmd::DriveAi);
+    }
+}

@@ -1,0 +1,115 @@
+//! The end of a match: the record stored with its metadata, then the rematch vote.
+
+use super::*;
+
+impl Room {
+    /// FINISHED: store the match in the replay format with its metadata and update stats, then
+    /// open the rematch vote.
+    pub(super) async fn finish(&mut self) {
+        self.transition(RoomEvent::MatchEnded);
+        let Some(g) = &self.game else { return };
+        let m = g.state();
+        let outcome = m.outcome();
+        let winner_team = outcome.and_then(|o| o.winner()).map(|t| t.index() as u8);
+        let meta = serde_json::json!({
+            "room": self.code,
+            "match_no": self.match_no,
+            "seed": self.stored.match_seed,
+            "practice": self.stored.practice,
+            "rules": self.stored.preset,
+            "players": self.stored.seats.iter().map(|(p, ai)| serde_json::json!({
+                "player": p.as_ref().map(|p| &p.nickname), "player_id": p.as_ref().map(|p| &p.id), "ai": ai,
+            })).collect::<Vec<_>>(),
+            "duration_ms": crate::db::now_ms() - self.stored.started_ms,
+            "deals": m.deal_no() + 1,
+            "rounds": self.delay.rounds_ended,
+            "actions": g.action_seq(),
+            "winner_team": winner_team,
+            "outcome": outcome,
+            "state_hash": m.state_hash(),
+        });
+        let results: Vec<(String, bool, bool)> = self
+            .stored
+            .seats
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (p, _))| {
+                p.as_ref().map(|p| (p.id.clone(), winner_team == Some((i % 2) as u8), winner_team.is_none()))
+            })
+            .collect();
+        // The record is read back from the stored actions (the runtime keeps only the unsaved).
+        match self.record().await {
+            Some(log) => {
+                let log = log.to_jsonl();
+                if let Err(e) =
+                    self.app.db.finish_match(&self.code, self.game_no, &meta.to_string(), &log, &results).await
+                {
+                    tracing::error!(error = %e, "storing the finished match failed");
+                }
+            }
+            None => tracing::error!("the finished match's record could not be read back; not stored"),
+        }
+        self.app.metrics.matches_finished.fetch_add(1, Relaxed);
+        let stored = ServerMsg::MatchStored { code: self.code.clone(), match_no: self.match_no as u32 };
+        self.match_no += 1;
+        self.broadcast(&stored);
+        self.transition(RoomEvent::OpenVote);
+        self.vote_deadline = Some(Instant::now() + self.app.cfg.vote_timeout());
+        self.save_directory().await;
+        self.send_room();
+    }
+
+    pub(super) async fn rematch(&mut self, conn: ConnId, accept: bool) {
+        let Some(seat) = self.seat_of(conn) else {
+            return self.refuse(conn, ErrorCode::NotYourSeat, "spectators do not vote", None);
+        };
+        if self.state != RoomState::VotePhase {
+            return self.refuse(conn, ErrorCode::BadRoomState, "no vote is open", None);
+        }
+        self.slots[seat as usize].rematch = Some(accept);
+        let humans = self.slots.iter().filter(|s| s.player.is_some());
+        if humans.clone().all(|s| s.rematch.is_some()) {
+            self.close_vote().await;
+        } else {
+            self.send_room();
+        }
+    }
+
+    /// VOTE_PHASE → IDLE: the room unlocks; players who declined (or did not vote) leave their
+    /// seats, the rest wait for the next ready check.
+    pub(super) async fn close_vote(&mut self) {
+        self.vote_deadline = None;
+        if !self.transition(RoomEvent::VoteClosed) {
+            return;
+        }
+        self.game = None;
+        let host_seat = self.info().host_seat;
+        for i in 0..4 {
+            let s = &mut self.slots[i];
+            s.ready = false;
+            s.hosted = false;
+            if s.player.is_some() && (s.rematch != Some(true) || s.conn.is_none()) {
+                if let Some(c) = s.conn
+                    && let Some(m) = self.members.get_mut(&c)
+                {
+                    m.seat = None;
+                }
+                self.slots[i] = Slot::default();
+            }
+        }
+        for s in &mut self.slots {
+            s.rematch = None;
+        }
+        self.pass_host(host_seat);
+        if self.close_if_empty().await {
+            return;
+        }
+        if self.slots.iter().any(|s| s.player.is_some()) {
+            self.transition(RoomEvent::Join);
+            self.after_seating();
+        } else {
+            self.send_room();
+        }
+        self.save_directory().await;
+    }
+}
