@@ -138,6 +138,7 @@ impl Room {
     }
 
     pub(super) async fn spectate(&mut self, conn: ConnId, out: Outbox) {
+        let again = self.members.get(&conn).is_some_and(|m| m.seat.is_none());
         let watching = self.members.iter().filter(|(c, m)| m.seat.is_none() && **c != conn).count();
         if watching >= MAX_SPECTATORS {
             return self.reject_join(conn, out, ErrorCode::RoomFull, "50 spectators already watch");
@@ -155,7 +156,12 @@ impl Room {
         {
             self.send_to(conn, t);
         }
-        self.send_room();
+        if again {
+            // Nothing changed for the others (a spectator asking again): only it hears.
+            self.send_room_to(conn);
+        } else {
+            self.send_room();
+        }
     }
 
     /// A spectator's `resync`: the delayed table again.
