@@ -88,3 +88,12 @@ static func page(owner: Control, title_key: String, back_screen: StringName) -> 
 ## "1st", "2nd"… or 头游, 二游… for a finishing place 1..4.
 static func place_text(place: int) -> String:
 	return TranslationServer.translate("PLACE_%d" % clampi(place, 1, 4))
+
+
+## `key` formatted with `n` ("{n} deals"), or `key`_ONE when n is 1 and the language has that
+## form ("1 deal"; Chinese has one form for every number).
+static func count_text(key: String, n: int) -> String:
+	var one := key.trim_suffix("_FMT") + "_ONE"
+	if n == 1 and TranslationServer.translate(one) != one:
+		return TranslationServer.translate(one)
+	return TranslationServer.translate(key).format({n = n})
