@@ -182,7 +182,9 @@ func _build() -> void:
 
 	zone.pacing = pacing
 	counter_view.visible = config.uses_card_counter() and not config.all_ai
-	became_idle.connect(update_counter)
+	# Deferred: the engine may still be emitting the signals of the same action (with nothing to
+	# animate, a queue can run dry between two of them), and its state is already past them.
+	became_idle.connect(update_counter, CONNECT_DEFERRED)
 	history.visible = Settings.get_value(&"history_open")
 
 	layer.prewarm()
@@ -338,9 +340,10 @@ func show_crash(report: String) -> void:
 
 
 ## Shows the card counter of the state on screen (called when the table is idle, so the counts
-## never run ahead of what has been drawn).
+## never run ahead of what has been drawn: not while events wait or a panel — the end of a deal,
+## when the engine is already in the next one — is up).
 func update_counter() -> void:
-	if counter_view.visible and controller.has_match():
+	if counter_view.visible and controller.has_match() and is_idle():
 		counter_view.show_counts(controller.card_counter())
 
 

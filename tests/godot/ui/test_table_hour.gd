@@ -50,3 +50,27 @@ func test_the_status_line_does_not_lag_a_step() -> void:
 		expect(s[2] != waiting, "after %s of seat %d the status no longer reads '%s'" % [s[0], seat, waiting])
 		expect(not s[3], "after %s of seat %d its badge is no longer lit" % [s[0], seat])
 	expect(checked >= 10, "plays and passes checked (%d)" % checked)
+
+
+## While the end-of-deal panel is up, the card counter still shows that deal (not the next one's
+## 81 unseen cards).
+func test_the_card_counter_stays_on_the_ended_deal_under_its_panel() -> void:
+	Settings.set_value(&"anim_speed", 0.0)
+	await _open({seed = 7})
+	table.controller.set_auto_play(true)
+	var totals := []
+	table.deal_panel_shown.connect(func(_e: Dictionary) -> void:
+		var shown: PackedInt32Array = table.counter_view.shown()
+		var total := 0
+		for n in shown:
+			total += n
+		totals.append(total))
+	expect(await wait_until(func() -> bool: return table.modal.is_open(), 90.0), "a deal ends")
+	for i in 20:
+		await frames(1)
+	var shown: PackedInt32Array = table.counter_view.shown()
+	var total := 0
+	for n in shown:
+		total += n
+	expect(totals.size() == 1 and totals[0] < 81, "the ended deal's counts when the panel opens: %s" % [totals])
+	expect(total < 81, "and while it stays up (%d unseen)" % total)
