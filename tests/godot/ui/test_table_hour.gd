@@ -74,3 +74,33 @@ func test_the_card_counter_stays_on_the_ended_deal_under_its_panel() -> void:
 		total += n
 	expect(totals.size() == 1 and totals[0] < 81, "the ended deal's counts when the panel opens: %s" % [totals])
 	expect(total < 81, "and while it stays up (%d unseen)" % total)
+
+
+## During a tribute and its return the lines stand in the side row's centre, whole: never an
+## empty dark box under North's badge (issue 24: the lines' labels, allowed to trim, asked for no
+## width and the panel shrank to nothing).
+func test_the_tribute_lines_are_shown_whole() -> void:
+	Settings.set_value(&"anim_speed", 0.0)
+	await _open({seed = 8, ai_levels = [1, 2, 1]})
+	table.controller.set_auto_play(true)
+	var checks := [0]
+	table.event_handled.connect(func(e: Dictionary) -> void:
+		var sig: StringName = e["signal"]
+		if sig != &"tribute_phase" and sig != &"tribute_given" and sig != &"card_returned":
+			return
+		var panel: TributePanel = table.tribute_panel
+		expect(panel.visible, "the tribute panel is shown after %s" % sig)
+		var labels := panel.find_children("*", "Label", true, false)
+		expect(not labels.is_empty(), "with its lines")
+		for l: Label in labels:
+			var font := l.get_theme_font(&"font")
+			var fs := l.get_theme_font_size(&"font_size")
+			var width := font.get_string_size(l.text, HORIZONTAL_ALIGNMENT_LEFT, -1, fs).x
+			expect(l.size.x + 1.0 >= width, "'%s' is shown whole (%.0f of %.0f px)" % [l.text, l.size.x, width])
+			expect(panel.get_global_rect().encloses(l.get_global_rect().grow(-0.5)), "'%s' inside its panel" % l.text)
+		checks[0] += 1)
+	var reached := await wait_until(func() -> bool:
+		if table.modal.is_open():
+			table.modal.press(&"next")
+		return checks[0] >= 3, 120.0)
+	expect(reached, "a tribute and its exchanges were shown (%d)" % checks[0])
