@@ -104,3 +104,30 @@ func test_the_tribute_lines_are_shown_whole() -> void:
 			table.modal.press(&"next")
 		return checks[0] >= 3, 120.0)
 	expect(reached, "a tribute and its exchanges were shown (%d)" % checks[0])
+
+
+## The side badges show their words whole at 1280×720 in both languages ("Opponents · Nor…"
+## before), thinking or not.
+func test_the_badges_show_their_words_whole() -> void:
+	Settings.set_value(&"anim_speed", 0.0)
+	get_window().size = Vector2i(1280, 720)
+	for locale in ["en", "zh_CN"]:
+		TranslationServer.set_locale(locale)
+		for level in [1, 2, 3]:
+			await _open({ai_levels = [level, level, level]})
+			table.controller.set_paused(true)
+			for thinking in [false, true]:
+				for seat in range(1, 4):
+					var b: SeatBadge = table.badges[seat]
+					b.thinking = thinking
+					await frames(1)
+					for node in [&"SeatName", &"Sub"]:
+						var l: Label = b.find_child(String(node), true, false)
+						var font := l.get_theme_font(&"font")
+						var width := font.get_string_size(l.text, HORIZONTAL_ALIGNMENT_LEFT, -1, l.get_theme_font_size(&"font_size")).x
+						expect(width <= l.size.x + 0.5, "%s, level %d, seat %d%s: '%s' whole (%.0f of %.0f px)" % [
+							locale, level, seat, " thinking" if thinking else "", l.text, l.size.x, width])
+			table.queue_free()
+			table = null
+			await frames(1)
+	TranslationServer.set_locale("en")
