@@ -131,3 +131,18 @@ func test_the_badges_show_their_words_whole() -> void:
 			table = null
 			await frames(1)
 	TranslationServer.set_locale("en")
+
+
+## The top bar's switches (Heat map, Auto-play, History) look lit when on and dim when off — not
+## brighter when off, as with the plain button's darker "pressed" look.
+func test_the_top_bar_switches_look_on_when_on() -> void:
+	await _open({})
+	for b: Button in [table.heat_button, table.auto_button, table.history_button]:
+		var off := (b.get_theme_stylebox(&"normal") as StyleBoxFlat).bg_color
+		var on := (b.get_theme_stylebox(&"pressed") as StyleBoxFlat).bg_color
+		var on_hover := (b.get_theme_stylebox(&"hover_pressed") as StyleBoxFlat).bg_color
+		expect(on.get_luminance() > off.get_luminance() + 0.3, "%s: on (%.2f) is clearly brighter than off (%.2f)" % [
+			b.name, on.get_luminance(), off.get_luminance()])
+		expect(on_hover.get_luminance() > off.get_luminance() + 0.3, "%s: on stays lit under the pointer" % b.name)
+		var text_on := b.get_theme_color(&"font_pressed_color")
+		expect(absf(text_on.get_luminance() - on.get_luminance()) > 0.4, "%s: its text reads on the lit button" % b.name)
