@@ -146,3 +146,32 @@ func test_the_top_bar_switches_look_on_when_on() -> void:
 		expect(on_hover.get_luminance() > off.get_luminance() + 0.3, "%s: on stays lit under the pointer" % b.name)
 		var text_on := b.get_theme_color(&"font_pressed_color")
 		expect(absf(text_on.get_luminance() - on.get_luminance()) > 0.4, "%s: its text reads on the lit button" % b.name)
+
+
+## The history follows the newest line with whole lines at the top too (issue 24: its top line
+## was cut under the title), at 1280×720.
+func test_the_history_shows_whole_lines() -> void:
+	Settings.set_value(&"anim_speed", 2.0)
+	Settings.set_value(&"history_open", true)
+	get_window().size = Vector2i(1280, 720)
+	await _open({seed = 12})
+	table.controller.set_auto_play(true)
+	var plays := [0]
+	table.event_handled.connect(func(e: Dictionary) -> void:
+		if e["signal"] == &"cards_played" or e["signal"] == &"passed":
+			plays[0] += 1)
+	var scroll: ScrollContainer = table.history.find_child("Scroll", true, false)
+	var overflowing := 0
+	for step in 30:
+		var at: int = plays[0]
+		if not await wait_until(func() -> bool:
+				if table.modal.is_open():
+					table.modal.press(&"next")
+				return plays[0] > at, 30.0):
+			break
+		await frames(3)
+		if scroll.get_v_scroll_bar().max_value > scroll.size.y + 1.0:
+			overflowing += 1
+			expect(table.history.lines_whole(), "after %d plays and passes every line in view is whole" % plays[0])
+			expect(table.history.newest_in_view(), "and the newest one is in view")
+	expect(overflowing >= 5, "the history overflowed its panel (%d times)" % overflowing)
