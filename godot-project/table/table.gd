@@ -12,6 +12,8 @@ extends Control
 ##
 ## Seats: 0 = the player (south), 1 = east (next to play), 2 = north (partner), 3 = west.
 
+## One engine event starts to be shown (tests time the table's pace with it).
+signal event_shown(event: Dictionary)
 ## One engine event has been shown (tests wait on it).
 signal event_handled(event: Dictionary)
 ## The event queue ran empty; the table waits for the player or the AI.

@@ -175,3 +175,47 @@ func test_the_history_shows_whole_lines() -> void:
 			expect(table.history.lines_whole(), "after %d plays and passes every line in view is whole" % plays[0])
 			expect(table.history.newest_in_view(), "and the newest one is in view")
 	expect(overflowing >= 5, "the history overflowed its panel (%d times)" % overflowing)
+
+
+## The AI's pace (issue 24: three AI plays within ~3 s of the table opening; after a bomb, three
+## passes and the table clearing in under 3 s): every play and every pass stays on screen for the
+## pacing minimum before the next event is drawn, a bomb for its banner too, and a new deal is
+## seen before the first play.
+func test_every_play_and_pass_stays_readable() -> void:
+	Settings.set_value(&"anim_speed", 2.0)
+	await _open({seed = 3})
+	table.controller.set_auto_play(true)
+	var shown := []  # [signal, seat, bomb, ms]
+	table.event_shown.connect(func(e: Dictionary) -> void:
+		var bomb: bool = e["signal"] == &"cards_played" and bool((e.play as Dictionary).get("bomb", false))
+		shown.append([e["signal"], int(e.get("seat", -1)), bomb, Time.get_ticks_msec()]))
+	# A wait is a tween, stepped by frames: its first step may count up to one frame from before it
+	# began, so it can end one frame early. The slack is the longest frame seen.
+	var longest := [0.0]
+	var track := func() -> void: longest[0] = maxf(longest[0], get_process_delta_time())
+	get_tree().process_frame.connect(track)
+	expect(await wait_until(func() -> bool: return shown.size() >= 150 or table.modal.is_open(), 90.0), "a stretch of play")
+	get_tree().process_frame.disconnect(track)
+	var slack: float = longest[0] * 1000.0 + 5.0
+	var least_ms := PacingProfile.scaled(table.pacing.min_play_visible_s) * 1000.0 - slack
+	var bomb_ms := PacingProfile.scaled(table.pacing.banner_hold_s) * 1000.0 - slack
+	var checked := 0
+	for i in shown.size() - 1:
+		var s: Array = shown[i]
+		var held: float = shown[i + 1][3] - s[3]
+		if s[0] == &"cards_played" or s[0] == &"passed":
+			checked += 1
+			expect(held >= least_ms, "%s of seat %d stayed %d ms (at least %d; next %s)" % [s[0], s[1], held, least_ms, shown[i + 1][0]])
+			if s[2]:
+				expect(held >= bomb_ms, "a bomb stayed %d ms (its banner: %d)" % [held, bomb_ms])
+	expect(checked >= 20, "plays and passes timed (%d)" % checked)
+	expect(slack < 200.0, "frames short enough to time the table (longest %d ms)" % slack)
+	var deal_at := -1
+	for s: Array in shown:
+		if s[0] == &"deal_started":
+			deal_at = s[3]
+		elif s[0] == &"cards_played" and deal_at >= 0:
+			var wait_ms: float = s[3] - deal_at
+			expect(wait_ms >= PacingProfile.scaled(TableEvents.DEAL_BANNER_S) * 1000.0,
+				"the first play came %d ms after the deal was shown" % wait_ms)
+			break
