@@ -4,7 +4,7 @@ extends GdTestSuite
 ## any error or warning), and every translation key a scene shows is translated in both languages.
 
 ## Entry-point scenes that end the program when they run (tools); these are instantiated only.
-const RUN_ENDS_PROGRAM: Array[String] = ["res://tools/screenshot.tscn"]
+const RUN_ENDS_PROGRAM: Array[String] = ["res://tools/screenshot.tscn", "res://tools/headless_play.tscn"]
 ## Folders that are not the game (the test suite is linked into the project as tests_godot).
 const SKIP_DIRS: Array[String] = ["res://tests_godot", "res://.godot", "res://bin", "res://fonts", "res://audio"]
 
