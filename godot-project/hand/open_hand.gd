@@ -1,8 +1,14 @@
 class_name OpenHand
 extends Control
 ## Another seat's hand shown face up (replays): a compact row of pooled card views, sorted, no
-## input. Lays the cards out inside this control's rectangle, overlapping as needed; when one row
-## would hide the ranks, in two rows (the second overlapping the first's lower half).
+## input. Lays the cards out inside this control's rectangle, overlapping sideways as needed; in
+## two whole rows when that shows them larger (issue 24: the second row once covered half of the
+## first).
+
+## Least share of a card's width left in view by the next card (its corner index stays readable).
+const MIN_STEP := 0.26
+## Space between two rows.
+const ROW_GAP := 4.0
 
 var layer: CardLayer
 var level := 2
@@ -37,23 +43,33 @@ func clear() -> void:
 	_ids = PackedInt32Array()
 
 
+## Whole rows, never one over another: one row, or two stacked with a small gap when that shows
+## the cards larger; the cards overlap sideways only, keeping each card's corner (rank and suit)
+## in view (at least MIN_STEP of its width).
 func _layout() -> void:
 	if layer == null or not is_inside_tree():
 		return
 	var n := _ids.size()
-	var ch := minf(card_height, size.y)
+	var best_rows := 1
+	var ch := 0.0
+	for rows in [1, 2]:
+		if rows > n:
+			break
+		var per := ceili(n / float(rows))
+		var h := minf(card_height, (size.y - ROW_GAP * (rows - 1)) / rows)
+		# Narrow enough that each card shows MIN_STEP of its width.
+		h = minf(h, CardView.ASPECT * size.x / (1.0 + MIN_STEP * maxi(per - 1, 0)))
+		if h > ch + 0.5:
+			ch = h
+			best_rows = rows
+	var rows := best_rows
 	var cw := ch / CardView.ASPECT
-	var rows := 1
-	if n > 1 and cw + cw * 0.3 * (n - 1) > size.x:
-		rows = 2
-		ch = minf(card_height, size.y / 1.45)
-		cw = ch / CardView.ASPECT
 	var per_row := ceili(n / float(rows))
 	var step := cw * 0.42
 	if per_row > 1 and cw + step * (per_row - 1) > size.x:
 		step = maxf((size.x - cw) / (per_row - 1), 3.0)
 	var total := cw + step * maxi(per_row - 1, 0)
-	var height := ch * (1.0 + 0.45 * (rows - 1))
+	var height := ch * rows + ROW_GAP * (rows - 1)
 	var origin := layer.to_layer(global_position) + Vector2((size.x - total) / 2.0, (size.y - height) / 2.0)
 	for i in n:
 		var row := i / per_row
@@ -63,5 +79,5 @@ func _layout() -> void:
 		view.face_up = true
 		view.stop_tween()
 		view.size = Vector2(cw, ch)
-		view.position = origin + Vector2(step * col, ch * 0.45 * row)
+		view.position = origin + Vector2(step * col, (ch + ROW_GAP) * row)
 		view.z_index = 100 + i

@@ -1,5 +1,6 @@
 extends Control
-## Main menu: Continue (an unfinished match left or closed), Training, Play (full match),
+## Main menu: Continue (an unfinished match left or closed), the guided first deal (for a
+## player who has finished no deal), Training, Play (full match),
 ## Replays, Statistics, Settings, Quit; the rule preset and the AI difficulty of each other seat
 ## (saved in the settings), and the language (System / 中文 / English).
 ##
@@ -26,6 +27,10 @@ func _ready() -> void:
 		_continue.pressed.connect(EventBus.match_requested.emit.bind(resume))
 		_continue.tooltip_text = tr("CONTINUE_HINT_FMT").format({mode = tr("MODE_TRAINING" if resume.mode == &"training" else "MODE_MATCH")})
 		_continue_info.text = _continue.tooltip_text
+	# A player with no finished deal is offered the guided first deal here (also on the Rules page).
+	var guided: Button = %GuidedDeal
+	guided.visible = offers_guided_deal(MatchController.stats())
+	guided.pressed.connect(func() -> void: EventBus.match_requested.emit(GuidedDeal.config()))
 	_training.pressed.connect(_start.bind(&"training"))
 	%Play.pressed.connect(_start.bind(&"match"))
 	%Online.pressed.connect(EventBus.screen_requested.emit.bind(&"online"))
@@ -50,6 +55,13 @@ func _ready() -> void:
 	(func() -> void:
 		if _training.is_inside_tree():
 			_training.grab_focus()).call_deferred()
+
+
+## Whether the menu offers the guided first deal: the local player has finished no deal yet
+## (statistics as MatchController.stats() gives them).
+static func offers_guided_deal(stats: Dictionary) -> bool:
+	var me: Dictionary = stats.get("stats", {}).get("players", {}).get(MatchController.LOCAL_PLAYER, {})
+	return int(me.get("record", {}).get("deals", 0)) == 0
 
 
 ## The config the Training or Play button sends (also used by tests).

@@ -88,7 +88,7 @@ static func describe(record: String, summary: Dictionary) -> String:
 			parts.append(TranslationServer.translate("STATS_WON" if won else "STATS_LOST"))
 	else:
 		parts.append(TranslationServer.translate("STATS_UNFINISHED"))
-	parts.append(TranslationServer.translate("STATS_DEALS_FMT").format({n = int(summary.get("deals", 0))}))
+	parts.append(UiKit.count_text("STATS_DEALS_FMT", int(summary.get("deals", 0))))
 	var levels: Array = summary.get("team_levels", [])
 	if levels.size() == 2:
 		# Team 0 is the player's when they sat at seat 0 or 2 (always, at this table).

@@ -125,8 +125,14 @@ func _layout() -> void:
 	open_hands[1].position = Vector2(m.end.x - side_w_hand - 4.0, side_top + badges[1].size.y + 4.0)
 	open_hands[1].size = Vector2(side_w_hand, two_rows)
 	badges[0].position = Vector2(m.position.x + 4.0, m.end.y - badges[0].size.y)
-	for seat in range(1, 4):
-		open_hands[seat].card_height = open_h
+	# The side hands reach down to the player's badge: room for two whole rows of large cards.
+	var side_hand_top := open_hands[3].position.y
+	var side_h := maxf(badges[0].position.y - gap - side_hand_top, two_rows)
+	open_hands[3].size.y = side_h
+	open_hands[1].size.y = side_h
+	open_hands[2].card_height = open_h
+	for seat in [1, 3]:
+		open_hands[seat].card_height = clampf((side_h - 4.0) / 2.0, 56.0, 140.0)
 	# Plays: north's under its hand, west's and east's between the side hands, the player's above
 	# the controls, each in its own box.
 	var play_h := clampf(card_h * 0.6, 50.0, 110.0)
@@ -140,8 +146,8 @@ func _layout() -> void:
 	zone.set_slot(3, Rect2(mid_l, side_top + play_h + gap, maxf(mid_x - gap / 2.0 - mid_l, 1.0), play_h), 1)
 	zone.set_slot(1, Rect2(mid_x + gap / 2.0, side_top + play_h + gap, maxf(mid_r - mid_x - gap / 2.0, 1.0), play_h), -1)
 	var south_play_y := maxf(side_top + 2.0 * (play_h + gap), play_y)
-	var south_x := badges[0].position.x + badges[0].size.x + gap
-	zone.set_slot(0, Rect2(south_x, south_play_y, maxf(m.end.x - south_x - 4.0 - badges[0].size.x, 1.0), play_h), 0)
+	# The player's play between the side hands (they reach down beside it).
+	zone.set_slot(0, Rect2(mid_l, south_play_y, maxf(mid_r - mid_l, 1.0), play_h), 0)
 	if controller != null and controller.has_record():
 		_render()
 

@@ -64,7 +64,7 @@ func refresh(rebuild := false) -> void:
 		if int(r.get("matches", 0)) > 0:
 			labels.append(tr(o[1]))
 			rates.append(float(r.matches_won) / float(r.matches))
-			notes.append(tr("STATS_N_MATCHES_FMT").format({n = int(r.matches)}))
+			notes.append(UiKit.count_text("STATS_N_MATCHES_FMT", int(r.matches)))
 	by_level.show_bars(labels, rates, notes)
 	_fill_recent(results)
 	var damaged: Array = data.get("damaged", [])
@@ -138,7 +138,7 @@ func _fill_recent(results: Array) -> void:
 		var row: HBoxContainer = RECENT_ROW.instantiate()
 		row.name = String(r.record)
 		var result := tr("STATS_WON") if r.won else (tr("STATS_LOST") if r.finished else tr("STATS_UNFINISHED"))
-		(row.get_node(^"%Text") as Label).text = "%s   %s   %s" % [_when(r.record), result, tr("STATS_DEALS_FMT").format({n = r.deals})]
+		(row.get_node(^"%Text") as Label).text = "%s   %s   %s" % [_when(r.record), result, UiKit.count_text("STATS_DEALS_FMT", int(r.deals))]
 		(row.get_node(^"%Watch") as Button).pressed.connect(EventBus.replay_requested.emit.bind(String(r.record)))
 		_recent.add_child(row)
 

@@ -19,8 +19,9 @@ extends Resource
 ## Least time a play (or a pass, a tribute, a return) stays on screen before the next event is
 ## shown, so three quick AI answers can still be read one by one.
 @export_range(0.0, 5.0, 0.05, "suffix:s") var min_play_visible_s := 0.9
-## Share of min_play_visible_s a pass waits (a pass carries less to read).
-@export_range(0.0, 1.0, 0.05) var pass_visible_share := 0.6
+## Share of min_play_visible_s a pass waits. 1: a pass stays as long as a play (issue 24: three
+## passes and the table clearing after a bomb went by in under 3 s).
+@export_range(0.0, 1.0, 0.05) var pass_visible_share := 1.0
 ## Least time between asking an AI seat and its move (a match config may override it).
 @export_range(0, 5000, 10, "suffix:ms") var ai_think_ms := 400
 ## The player's clock turns red and ticks in its last seconds.

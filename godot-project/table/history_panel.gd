@@ -19,9 +19,9 @@ static func create() -> HistoryPanel:
 
 
 func _ready() -> void:
-	# New lines grow the scroll range: follow them to the bottom.
+	# New lines grow the scroll range: follow them to the bottom, with whole lines at the top.
 	var bar := _scroll.get_v_scroll_bar()
-	bar.changed.connect(func() -> void: _scroll.scroll_vertical = int(bar.max_value))
+	bar.changed.connect(_follow_bottom)
 	Settings.changed.connect(_on_settings_changed)
 	_render()
 
@@ -121,6 +121,34 @@ func _render() -> void:
 			l.remove_theme_color_override(&"font_color")
 
 
+## Scrolls to the newest line so that the top line is whole too (issue 24: the history's top
+## line was cut under its title): when the lines overflow, a little room below the newest one
+## makes the scroll end exactly where a line begins.
+func _follow_bottom() -> void:
+	var view_h := _scroll.size.y
+	var sep := float(_box.get_theme_constant(&"separation"))
+	var natural := 0.0
+	var tops: Array[float] = []
+	for c in _box.get_children():
+		var l := c as Control
+		if not l.visible:
+			continue
+		tops.append(natural)
+		natural += l.get_combined_minimum_size().y + sep
+	natural = maxf(natural - sep, 0.0)
+	var want := 0.0
+	if natural > view_h + 0.5:
+		var start := natural - view_h
+		for top in tops:
+			if top >= start - 0.5:
+				want = natural + (top - start)
+				break
+	if absf(_box.custom_minimum_size.y - want) > 0.5:
+		_box.custom_minimum_size.y = want  # changes the range again: this runs once more
+		return
+	_scroll.scroll_vertical = int(ceilf(_scroll.get_v_scroll_bar().max_value))
+
+
 ## Whether the newest line is scrolled into view (tests).
 func newest_in_view() -> bool:
 	if _box == null or _box.get_child_count() == 0:
@@ -128,6 +156,18 @@ func newest_in_view() -> bool:
 	var last := _box.get_child(_box.get_child_count() - 1) as Control
 	var view := _scroll.get_global_rect().grow(1.0)
 	return view.encloses(last.get_global_rect())
+
+
+## Whether every line in view is whole: none cut at the top or the bottom (tests).
+func lines_whole() -> bool:
+	if _box == null:
+		return true
+	var view := _scroll.get_global_rect().grow(1.0)
+	for c in _box.get_children():
+		var r := (c as Control).get_global_rect()
+		if view.intersects(r) and not view.encloses(r):
+			return false
+	return true
 
 
 func _notification(what: int) -> void:

@@ -8,8 +8,9 @@ const ACTIVE_BORDER := Color(1.0, 0.84, 0.3)
 const WARN_COLOR := Color(1.0, 0.45, 0.35)
 const AUTO_PLAY_COLOR := Color(0.35, 0.8, 1.0)
 ## Fixed width: "· thinking…", a place or "AI Auto-Play" never widen the badge into its
-## neighbours (the texts are clipped instead).
-const WIDTH := 212.0
+## neighbours. Wide enough for "Opponents · Normal" and, while thinking, "Normal · thinking…"
+## whole at 1280×720 (tests/godot/ui/test_table_hour.gd); the scene's minimum size.
+const WIDTH := 232.0
 
 ## Which seat (0 = the player, 1 east, 2 north partner, 3 west); set in the scene or by create().
 @export_range(0, 3) var seat := 0
@@ -112,13 +113,15 @@ func _update() -> void:
 	if _name == null:  # @onready: the setters may run before _ready, which calls _update() itself
 		return
 	_name.text = title if title != "" else tr("SEAT_%d" % seat)
-	var team := tr("TEAM_US") if seat % 2 == 0 else tr("TEAM_THEM")
-	var sub := team
+	var parts := PackedStringArray()
+	# While thinking, "thinking…" takes the team's place (the seat's side says it): the line stays whole.
+	if not thinking:
+		parts.append(tr("TEAM_US") if seat % 2 == 0 else tr("TEAM_THEM"))
 	if ai_level > 0:
-		sub += " · " + tr(["AI_EASY", "AI_NORMAL", "AI_HARD"][clampi(ai_level, 1, 3) - 1])
+		parts.append(tr(["AI_EASY", "AI_NORMAL", "AI_HARD"][clampi(ai_level, 1, 3) - 1]))
 	if thinking:
-		sub += " · " + tr("THINKING")
-	_sub.text = sub
+		parts.append(tr("THINKING"))
+	_sub.text = " · ".join(parts)
 	_place.text = UiKit.place_text(place) if place > 0 else ""
 	_auto.text = tr("AUTO_PLAY_LABEL")
 	_auto.visible = auto_play

@@ -12,6 +12,8 @@ extends Control
 ##
 ## Seats: 0 = the player (south), 1 = east (next to play), 2 = north (partner), 3 = west.
 
+## One engine event starts to be shown (tests time the table's pace with it).
+signal event_shown(event: Dictionary)
 ## One engine event has been shown (tests wait on it).
 signal event_handled(event: Dictionary)
 ## The event queue ran empty; the table waits for the player or the AI.
@@ -182,7 +184,9 @@ func _build() -> void:
 
 	zone.pacing = pacing
 	counter_view.visible = config.uses_card_counter() and not config.all_ai
-	became_idle.connect(update_counter)
+	# Deferred: the engine may still be emitting the signals of the same action (with nothing to
+	# animate, a queue can run dry between two of them), and its state is already past them.
+	became_idle.connect(update_counter, CONNECT_DEFERRED)
 	history.visible = Settings.get_value(&"history_open")
 
 	layer.prewarm()
@@ -338,9 +342,10 @@ func show_crash(report: String) -> void:
 
 
 ## Shows the card counter of the state on screen (called when the table is idle, so the counts
-## never run ahead of what has been drawn).
+## never run ahead of what has been drawn: not while events wait or a panel — the end of a deal,
+## when the engine is already in the next one — is up).
 func update_counter() -> void:
-	if counter_view.visible and controller.has_match():
+	if counter_view.visible and controller.has_match() and is_idle():
 		counter_view.show_counts(controller.card_counter())
 
 

@@ -8,6 +8,9 @@ extends Node
 ## Every GuandanEngine signal has exactly one handler in HANDLERS (tests/godot/ui/test_boundary.gd
 ## checks the table against ClassDB, so a new engine signal cannot be forgotten here).
 
+## How long the "Deal 2 · playing 3" banner holds.
+const DEAL_BANNER_S := 0.9
+
 ## Emitted by the tween `wait` runs (and on leaving the tree, to release a waiting handler).
 signal _waited
 
@@ -89,6 +92,7 @@ func _drain() -> void:
 		var method: StringName = HANDLERS.get(event["signal"], &"")
 		instant = bool(event.get("restoring", false))
 		table.zone.still = instant
+		table.event_shown.emit(event)
 		if method == &"":
 			push_warning("TableEvents: no handler for %s" % event["signal"])
 		else:
@@ -148,7 +152,7 @@ func _on_deal_started(e: Dictionary) -> void:
 	table.duty = &""
 	_fresh_deal = true
 	table.update_top_bar()
-	_announce(tr("DEAL_START_FMT").format({n = table.deal_no + 1, level = Cards.rank_label(table.level)}), 0.9)
+	_announce(tr("DEAL_START_FMT").format({n = table.deal_no + 1, level = Cards.rank_label(table.level)}), DEAL_BANNER_S)
 	if table.spectator:
 		await _show_hand(table.controller.seat_hand(0))
 
@@ -167,7 +171,9 @@ func _show_hand(ids: PackedInt32Array) -> void:
 		table.hand.set_cards(ids, center, 0.018)
 		var t := Settings.anim_time(table.pacing.deal_s) + (0.018 * ids.size() if Settings.animations_on() else 0.0)
 		_deal_sounds(ids.size())
-		await wait(t)
+		# The new deal (its banner, the dealt hand) is seen before anyone plays (issue 24: three
+		# AI plays came within ~3 s of the table opening).
+		await wait(maxf(t, PacingProfile.scaled(DEAL_BANNER_S + 0.2)))
 		if _closing:
 			return
 	else:
@@ -291,8 +297,12 @@ func _on_cards_played(e: Dictionary) -> void:
 	else:
 		_sfx(&"play")
 	table.training.on_cards_played(seat)
-	# Every play stays readable for a moment before the next event is drawn.
-	await wait(maxf(t, min_visible_time()))
+	# Every play stays readable for a moment before the next event is drawn; a bomb for as long
+	# as its banner too (the next pass would take the banner down).
+	var hold := min_visible_time()
+	if bool(play.get("bomb", false)):
+		hold = maxf(hold, PacingProfile.scaled(table.pacing.banner_hold_s))
+	await wait(maxf(t, hold))
 
 
 ## `seat` has played or passed: its turn is over on screen at once (its badge no longer lit, the

@@ -18,7 +18,6 @@ var _box := Rect2()
 func add_line(text: String, is_return := false) -> void:
 	var l := UiKit.label(text, MAX_FONT)
 	l.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	l.text_overrun_behavior = TextServer.OVERRUN_TRIM_ELLIPSIS
 	(_return if is_return else _tribute).add_child(l)
 	_return.visible = _return.get_child_count() > 0
 	visible = true
@@ -34,10 +33,14 @@ func fit(box: Rect2) -> void:
 func _refit() -> void:
 	if _box.size.x < 1.0:
 		return
-	# Side by side first, then stacked; each from the largest font down to the smallest.
+	# Side by side first, then stacked; each from the largest font down to the smallest. Measured
+	# untrimmed: a label that may trim its text asks for almost no width, and the panel would
+	# shrink to an empty dark box (issue 24).
 	for col in [_tribute, _return]:
 		for l: Label in col.get_children():
 			l.clip_text = false
+			l.text_overrun_behavior = TextServer.OVERRUN_NO_TRIMMING
+			l.custom_minimum_size.x = 0.0
 	for stacked in [false, true]:
 		_columns.vertical = stacked
 		_columns.add_theme_constant_override(&"separation", 0 if stacked else 18)
@@ -55,12 +58,13 @@ func _refit() -> void:
 			fs -= 1
 	# Last resort: the lines are cut with an ellipsis to the box's width (a label's minimum size
 	# would otherwise keep the panel wider than its box).
+	var want := get_combined_minimum_size()
 	for col in [_tribute, _return]:
 		for l: Label in col.get_children():
 			l.clip_text = true
 			l.text_overrun_behavior = TextServer.OVERRUN_TRIM_ELLIPSIS
-			l.custom_minimum_size.x = 0.0
-	_place(get_combined_minimum_size().min(_box.size))
+	# The whole width of the box: the lines keep as much of their text as fits.
+	_place(Vector2(_box.size.x, minf(want.y, _box.size.y)))
 
 
 func _place(want: Vector2) -> void:

@@ -64,7 +64,7 @@ static func safe_frame(owner: Control, base_margin: int) -> Control:
 
 
 ## Builds a full-screen page in `owner` inside the safe area: a top row with a Back button (to
-## `back_screen`) and the title, then a scroll area filling the rest.
+## `back_screen`) and the title, a rule under it, then a scroll area filling the rest.
 ## Returns [column: VBoxContainer, scroll: ScrollContainer, back: Button].
 static func page(owner: Control, title_key: String, back_screen: StringName) -> Array:
 	owner.set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
@@ -78,6 +78,15 @@ static func page(owner: Control, title_key: String, back_screen: StringName) -> 
 	back.name = "Back"
 	top.add_child(back)
 	top.add_child(label(title_key, 40, Color(0.98, 0.85, 0.45)))
+	# A rule under the title row: the page scrolls beneath it, never into the title's space.
+	var rule := HSeparator.new()
+	rule.name = "TitleRule"
+	var line := StyleBoxLine.new()
+	line.color = Color(0.91, 0.76, 0.44, 0.6)
+	line.thickness = 2
+	rule.add_theme_stylebox_override(&"separator", line)
+	rule.add_theme_constant_override(&"separation", 2)
+	column.add_child(rule)
 	var scroll := ScrollContainer.new()
 	scroll.size_flags_vertical = Control.SIZE_EXPAND_FILL
 	scroll.horizontal_scroll_mode = ScrollContainer.SCROLL_MODE_DISABLED
@@ -88,3 +97,12 @@ static func page(owner: Control, title_key: String, back_screen: StringName) -> 
 ## "1st", "2nd"… or 头游, 二游… for a finishing place 1..4.
 static func place_text(place: int) -> String:
 	return TranslationServer.translate("PLACE_%d" % clampi(place, 1, 4))
+
+
+## `key` formatted with `n` ("{n} deals"), or `key`_ONE when n is 1 and the language has that
+## form ("1 deal"; Chinese has one form for every number).
+static func count_text(key: String, n: int) -> String:
+	var one := key.trim_suffix("_FMT") + "_ONE"
+	if n == 1 and TranslationServer.translate(one) != one:
+		return TranslationServer.translate(one)
+	return TranslationServer.translate(key).format({n = n})

@@ -5,7 +5,10 @@
 #      result printed, no script error;
 #   2. with no display at all (DISPLAY and WAYLAND_DISPLAY unset) plain `tools/play` does the same;
 #   3. a Godot that reports a script error and still exits 0 (a stand-in, GODOT_BIN) makes
-#      `tools/play --headless` exit non-zero.
+#      `tools/play --headless` exit non-zero;
+#   4. `tools/play --online` says it is building the server before cargo starts, and lets cargo
+#      show its progress (a stand-in cargo on PATH answers for guandan-server only, and stops
+#      there: nothing is compiled, no window opens).
 # Run by tools/test; needs Godot (tools/install-godot) and builds the extension like tools/play.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -56,4 +59,26 @@ rc=0
 GODOT_BIN=$tmp/godot tools/play --headless --seed 3 >"$tmp/broken.log" 2>&1 || rc=$?
 ((rc != 0)) || fail "tools/play exited 0 after a script error (log: $tmp/broken.log)"
 grep -q "godot: FAILED: the run logged errors" "$tmp/broken.log" || fail "the failure was not explained"
-echo "test_play: ok (headless, no display, a script error fails the run)"
+# 4. --online on a free port: the message first, then cargo without -q (its progress shown).
+real_cargo=$(command -v cargo)
+mkdir -p "$tmp/bin"
+cat >"$tmp/bin/cargo" <<STANDIN
+#!/usr/bin/env bash
+if [[ " \$* " == *" guandan-server "* ]]; then
+    echo "\$*" >"$tmp/server-build-args"
+    echo "stand-in cargo: not building the server" >&2
+    exit 3
+fi
+exec "$real_cargo" "\$@"
+STANDIN
+chmod +x "$tmp/bin/cargo"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+rc=0
+DISPLAY=${DISPLAY:-:99} PATH="$tmp/bin:$PATH" tools/play --online --port "$port" >"$tmp/online.log" 2>&1 || rc=$?
+((rc == 3)) || fail "tools/play --online did not stop at the stand-in build (exit $rc, log: $tmp/online.log)"
+grep -qE '^play: (compiling|building) guandan-server' "$tmp/online.log" || fail "no word about building the server"
+[[ $(grep -nE '^play: (compiling|building) guandan-server' "$tmp/online.log" | cut -d: -f1) -lt \
+    $(grep -n 'stand-in cargo' "$tmp/online.log" | cut -d: -f1) ]] || fail "the message came after the build"
+[[ -f $tmp/server-build-args ]] || fail "cargo was not asked to build guandan-server"
+! grep -qE '(^| )(-q|--quiet)( |$)' "$tmp/server-build-args" || fail "the server build is quiet: $(cat "$tmp/server-build-args")"
+echo "test_play: ok (headless, no display, a script error fails the run, --online says it builds the server)"

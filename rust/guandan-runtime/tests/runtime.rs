@@ -383,9 +383,14 @@ fn a_host_keeping_the_record_takes_every_action_once_and_the_runtime_forgets_the
         if whole.state().is_over() {
             break;
         }
-        match whole.decide_now() {
-            Some(_) => {
-                tail.decide_now().expect("the same AI duty");
+        // One AI decision applied to both (decide_now would time each separately, and the two
+        // records' thinking times would differ by the machine's load).
+        match whole.ai_request(0) {
+            Some(req) => {
+                let result = guandan_ai::service::decide(&req, Duration::from_secs(3));
+                tail.ai_request(0).expect("the same AI duty");
+                whole.ai_result(result.clone());
+                tail.ai_result(result);
             }
             None => {
                 let a = random_action(whole.state(), &mut rng).expect("someone must act");

@@ -111,3 +111,28 @@ func test_the_guided_first_deal_explains_each_step() -> void:
 		var t: String = texts[step]
 		expect(t != "" and not ("{" in t) and not t.begins_with("GUIDE_"), "%s reads well: %s" % [step, t])
 	expect(guide._panel.is_visible_in_tree(), "the guide writes in the sidebar")
+
+
+## The main menu offers the guided first deal to a player who has finished no deal (issue 24:
+## it was only at the bottom of the Rules page).
+func test_the_menu_offers_the_guided_deal_to_a_new_player() -> void:
+	var menu_script: GDScript = load("res://menu/main_menu.gd")
+	expect(menu_script.offers_guided_deal({}), "no statistics: offered")
+	expect(menu_script.offers_guided_deal({stats = {players = {"You": {record = {deals = 0, unfinished = 1}}}}}),
+		"an unfinished training with no finished deal: offered")
+	expect(not menu_script.offers_guided_deal({stats = {players = {"You": {record = {deals = 3, matches = 1}}}}}),
+		"finished deals: not offered")
+	expect(menu_script.offers_guided_deal({stats = {players = {"Seat 1": {record = {deals = 3}}}}}),
+		"another player's deals do not count")
+	Settings.set_value(&"anim_speed", 0.0)
+	var app: Control = load("res://ui/app.tscn").instantiate()
+	add_child(app)
+	expect(await wait_until(func() -> bool: return app.current_name == &"menu" and app.current.is_node_ready()), "the menu")
+	var button: Button = app.current.get_node("%GuidedDeal")
+	expect_eq(button.visible, menu_script.offers_guided_deal(MatchController.stats()), "shown as the statistics say")
+	button.visible = true
+	button.pressed.emit()
+	expect(await wait_until(func() -> bool: return app.current_name == &"table" and app.current.is_node_ready()), "a table")
+	expect(app.current.config.guided, "the guided first deal")
+	app.queue_free()
+	await frames(3)

@@ -115,17 +115,24 @@ func _check_hands(player: Control, when: String) -> void:
 		var oh: OpenHand = player.open_hands[seat]
 		var sizes := {}
 		var box := Rect2()
+		var rows := {}
 		for id in oh.cards():
 			var v: CardView = player.layer.find_view(id)
 			if v == null:
 				continue
 			sizes[v.size.round()] = true
+			rows[roundi(v.global_position.y)] = v.size.y
 			var r := Rect2(v.global_position, v.size)
 			box = r if box.size == Vector2.ZERO else box.merge(r)
 		expect(sizes.size() <= 1, "%s: seat %d's hand has one card size (%s)" % [when, seat, sizes.keys()])
 		expect_eq(oh.cards(), Cards.sorted(oh.cards(), oh.level), "%s: seat %d's hand in rank order" % [when, seat])
 		if seat != 0 and not sizes.is_empty():
 			expect((sizes.keys()[0] as Vector2).y >= 56.0, "%s: seat %d's cards are large enough" % [when, seat])
+		# Whole rows: a second row never covers the first (issue 24: half of it was hidden).
+		var ys := rows.keys()
+		ys.sort()
+		for i in range(1, ys.size()):
+			expect(ys[i] - ys[i - 1] >= rows[ys[i - 1]] - 1.0, "%s: seat %d's rows do not cover each other (%s)" % [when, seat, ys])
 		if box.size != Vector2.ZERO:
 			rects["hand %d" % seat] = box.grow(-1.0)
 		rects["badge %d" % seat] = (player.badges[seat] as Control).get_global_rect().grow(-1.0)

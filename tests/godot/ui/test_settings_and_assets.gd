@@ -104,6 +104,35 @@ func test_font_covers_every_translated_character() -> void:
 		expect(font.has_char(glyph.unicode_at(0)), "suit %s" % glyph)
 
 
+## Texts read cleanly (issue 24: "The eight cards of the level rank rank above A.", "a bomb….",
+## "1 deals"): no word doubled, no stop after an ellipsis or a second stop, in both languages; a
+## count of one is singular.
+func test_translations_read_cleanly() -> void:
+	var doubled := RegEx.create_from_string("(?i)\\b(\\w+) \\1\\b")
+	var stops := RegEx.create_from_string("…[.。]|[.。]{2}|。…")
+	var checked := 0
+	for po in ["res://i18n/en.po", "res://i18n/zh_CN.po"]:
+		for line in FileAccess.get_file_as_string(po).split("\n"):
+			if not line.begins_with("msgstr \"") or line == "msgstr \"\"":
+				continue
+			checked += 1
+			var text := line.trim_prefix("msgstr \"").trim_suffix("\"")
+			expect(doubled.search(text) == null, "%s: a doubled word in \"%s\"" % [po.get_file(), text])
+			expect(stops.search(text) == null, "%s: stops after an ellipsis in \"%s\"" % [po.get_file(), text])
+	expect(checked > 300, "read the translations (%d)" % checked)
+	TranslationServer.set_locale("en")
+	var ReplayList := load("res://replay/replay_list.gd")
+	var one: String = ReplayList.describe("match_2026-01-02_03-04-05_1", {mode = "training", deals = 1, team_levels = [3, 2]})
+	expect(one.contains("1 deal ") or one.ends_with("1 deal"), "one deal: %s" % one)
+	expect(not one.contains("1 deals"), one)
+	expect(ReplayList.describe("x", {deals = 2}).contains("2 deals"))
+	expect_eq(UiKit.count_text("STATS_N_MATCHES_FMT", 1), "1 match")
+	TranslationServer.set_locale("zh_CN")
+	expect_eq(UiKit.count_text("STATS_DEALS_FMT", 1), "1 副牌")
+	expect_eq(UiKit.count_text("STATS_DEALS_FMT", 3), "3 副牌")
+	TranslationServer.set_locale("en")
+
+
 func test_both_languages_have_every_ui_key() -> void:
 	var keys := {}
 	for po in ["res://i18n/en.po", "res://i18n/zh_CN.po"]:

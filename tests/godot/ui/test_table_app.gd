@@ -269,6 +269,10 @@ func _leave_and_continue(phase: int, seed: int, weak: bool) -> bool:
 	if not expect(reached and ctl.phase() == phase, "a duty in phase %d (seed %d): reached %s, phase %d, auto %s, duty %s" % [
 			phase, seed, reached, ctl.phase(), ctl.is_auto_play(), table.duty]):
 		return true
+	# The AI seats wait (another payer of a double tribute would pay meanwhile), and the card
+	# counter, following the idle table a frame later (deferred), catches up.
+	ctl.set_paused(true)
+	await frames(2)
 	var hash := ctl.state_hash()
 	var duty: StringName = table.duty
 	var before := _picture(table)
@@ -279,12 +283,15 @@ func _leave_and_continue(phase: int, seed: int, weak: bool) -> bool:
 	var c := MatchController.continue_config()
 	if not expect(c != null, "Continue is offered"):
 		return true
+	# The resumed AI seats wait too, so the table is compared before anyone acts.
+	c.ai_min_think_ms = 600000
 	table = load("res://table/table.tscn").instantiate()
 	table.open({config = c})
 	add_child(table)
 	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty != &""), "resumed with a duty")
 	expect_eq(table.controller.state_hash(), hash, "the exact state")
 	expect_eq(table.duty, duty, "the same duty")
+	await frames(2)
 	var after := _picture(table)
 	for key: String in before:
 		expect_eq(after[key], before[key], "phase %d, seed %d: the resumed table's %s" % [phase, seed, key])
@@ -343,6 +350,7 @@ func test_a_forced_engine_panic_offers_to_resume_from_the_last_valid_state() -> 
 	table = await _open({seed = 14})
 	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
 	var hash: String = table.controller.state_hash()
+	await frames(2)
 	var before := _picture(table)
 	expect_eq(table.controller.debug_force_panic(), GuandanEngine.ERR_INTERNAL)
 	expect_logged("[panic")
@@ -355,6 +363,7 @@ func test_a_forced_engine_panic_offers_to_resume_from_the_last_valid_state() -> 
 	table.modal.press(&"resume")
 	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn again")
 	expect_eq(table.controller.state_hash(), hash, "resumed at the last valid state")
+	await frames(2)
 	var after := _picture(table)
 	for key: String in before:
 		expect_eq(after[key], before[key], "the resumed table's %s" % key)

@@ -1,13 +1,15 @@
 extends Node
 ## Screenshots of the table states issue 13 asks to look at, in a real window (Xvfb):
 ## the centre after a return, a West straight, a banner over a full table, the clock's last
-## seconds, the replay after seeking, the rules page and the guided first deal.
+## seconds, the replay after seeking, the rules page (at the top and scrolled) and the guided
+## first deal.
 ##   tools/godot --path godot-project --resolution 1280x720 --audio-driver Dummy \
 ##       res://tests_godot/ui/shots/table_shots.tscn -- --out DIR --locale en
 ## (tools/test-ui runs it for both languages at 1280x720, 1024x768 and 2340x1080.)
 ## Writes DIR/<locale>_<W>x<H>_<shot>.png; exit code 0 = every shot saved.
 
-const SHOTS: Array[String] = ["after_return", "west_straight", "banner", "clock", "replay_seek", "rules", "guided"]
+const SHOTS: Array[String] = ["after_return", "west_straight", "banner", "clock", "replay_seek", "rules",
+	"rules_scrolled", "guided"]
 
 var _out := ""
 var _locale := "en"
@@ -112,6 +114,11 @@ func _run() -> bool:
 	add_child(rules)
 	await _frames(4)
 	await _shot("rules")
+	# Scrolled half-way: nothing of the page may show behind the title row (issue 24).
+	var scroll: ScrollContainer = rules.find_children("*", "ScrollContainer", true, false)[0]
+	scroll.scroll_vertical = int(scroll.get_v_scroll_bar().max_value * 0.4)
+	await _frames(3)
+	await _shot("rules_scrolled")
 	rules.queue_free()
 	await _frames(2)
 	# 7. The guided first deal at the player's first lead (the coach speaks in the sidebar).
