@@ -291,8 +291,11 @@ async fn session(socket: WebSocket, app: Arc<App>, id: ConnId, peer: Peer) {
     let grace = tokio::time::sleep(Duration::from_secs(2));
     tokio::pin!(grace, writer);
     // The closing handshake: the writer's last frame is a Close; the client answers with its own.
-    // Reading stops at a ping: the WebSocket layer answers each ping it reads, and a client
-    // flooding pings must not get answers while its connection closes.
+    // Reading waits until that Close is out: the WebSocket layer answers each ping it reads until
+    // then, and a client flooding pings must get no answers while its connection closes. After it,
+    // everything is read and dropped up to the client's Close — stopping earlier would leave
+    // input unread, and the reset that follows would destroy the final messages before the
+    // client reads them.
     let (mut writing, mut open) = (true, true);
     while writing || open {
         tokio::select! {
@@ -301,8 +304,8 @@ async fn session(socket: WebSocket, app: Arc<App>, id: ConnId, peer: Peer) {
                 stop.abort();
                 break;
             }
-            f = stream.next(), if open => {
-                open = matches!(f, Some(Ok(ref m)) if !matches!(m, Message::Close(_) | Message::Ping(_)));
+            f = stream.next(), if open && !writing => {
+                open = matches!(f, Some(Ok(ref m)) if !matches!(m, Message::Close(_)));
             }
         }
     }
