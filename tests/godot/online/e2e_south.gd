@@ -16,6 +16,9 @@ var _spectator: GuandanClient
 var _report := {
 	"ok": false, "error": "", "code": "", "reconnecting": 0, "resynced": 0, "hosting": [],
 	"dropped_at": -1, "acted": 0, "refused": [],
+	# [unix time ms, what]: the connection's ups and downs and south's own actions (the freeze
+	# test measures the recovery against the moment the server was resumed).
+	"timeline": [],
 }
 var _spectator_signals := {"hand_changed": 0, "events": 0, "hosting": [], "resynced": 0}
 var _last_acted_seq := -1
@@ -90,8 +93,13 @@ func _wait(cond: Callable, seconds: float) -> bool:
 
 func _run() -> void:
 	var c: Node = Online.client
-	c.reconnecting.connect(func(_a: int) -> void: _report.reconnecting += 1)
-	c.resynced.connect(func(_s: int) -> void: _report.resynced += 1)
+	c.reconnecting.connect(func(_a: int) -> void:
+		_report.reconnecting += 1
+		_mark("reconnecting"))
+	c.resynced.connect(func(_s: int) -> void:
+		_report.resynced += 1
+		_mark("resynced"))
+	c.connected.connect(func(_p: String) -> void: _mark("connected"))
 	c.hosting_changed.connect(func(seat: int, on: bool) -> void: _report.hosting.append([seat, on]))
 	c.match_stored.connect(func(_n: int) -> void: _stored = true)
 	c.error.connect(func(code: int, message: String) -> void: _report.refused.append([code, message]))
@@ -204,3 +212,8 @@ func _act() -> void:
 	if code == 0:
 		_last_acted_seq = mc.action_count()
 		_report.acted += 1
+		_mark("acted")
+
+
+func _mark(what: String) -> void:
+	_report.timeline.append([int(Time.get_unix_time_from_system() * 1000.0), what])
