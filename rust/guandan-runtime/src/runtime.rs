@@ -319,6 +319,12 @@ impl Runtime {
         notices
     }
 
+    /// Whether [`Runtime::ai_request`] would ask for a decision now (an AI seat is to act and
+    /// none is awaited): a host pacing its AI seats waits for this.
+    pub fn ai_due(&self) -> bool {
+        self.pending.is_none() && self.m.to_act().into_iter().any(|s| self.is_ai(s))
+    }
+
     /// The next AI decision to make, tagged with the host's `generation`; `None` when no AI
     /// seat must act or one decision is already awaited.
     pub fn ai_request(&mut self, generation: u64) -> Option<AiRequest> {

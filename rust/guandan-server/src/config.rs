@@ -57,6 +57,11 @@ pub struct Config {
     /// instance died), another instance that a player reaches takes the room over.
     #[arg(long, default_value_t = 15_000, value_parser = clap::value_parser!(u64).range(30..))]
     pub lease_ms: u64,
+    /// The room's pacing: an AI seat or a hosted seat in a room with people acts no sooner than
+    /// this long after the previous action (ms), so the players can follow the table and a player
+    /// who drops out has a match to come back to. 0: at once (benchmarks, tests).
+    #[arg(long, default_value_t = 1_000)]
+    pub ai_pace_ms: u64,
     /// AI level that plays for a hosted (disconnected) human.
     #[arg(long, default_value_t = 2)]
     pub hosting_ai: u8,
@@ -117,6 +122,9 @@ impl Config {
     }
     pub fn room_idle(&self) -> Duration {
         Duration::from_millis(self.room_idle_ms)
+    }
+    pub fn ai_pace(&self) -> Duration {
+        Duration::from_millis(self.ai_pace_ms)
     }
     pub fn grace(&self) -> Duration {
         Duration::from_millis(self.reconnect_grace_ms)

@@ -21,6 +21,8 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tracing::Instrument;
 
+/// How long a connection whose deadline passed is still read before it counts as silent.
+const STALL_LOOK: Duration = Duration::from_millis(250);
 /// Refusals for flooding before the connection is closed.
 const MAX_RATE_STRIKES: u32 = 100;
 
@@ -220,15 +222,9 @@ async fn session(socket: WebSocket, app: Arc<App>, id: ConnId, peer: Peer) {
         let deadline =
             if s.player.is_none() { opened + cfg.auth_timeout() } else { last_heard + cfg.heartbeat_timeout() };
         let frame = tokio::select! {
-            f = stream.next() => f,
-            _ = tokio::time::sleep_until(deadline) => {
-                if s.player.is_none() {
-                    s.refuse(ErrorCode::Unauthenticated, "no hello in time");
-                } else {
-                    tracing::info!("heartbeat lost");
-                }
-                break;
-            }
+            biased;
+            f = stream.next() => Some(f),
+            _ = tokio::time::sleep_until(deadline) => None,
             _ = s.peer.evicted(), if s.player.is_none() => {
                 s.refuse(ErrorCode::Unauthenticated, "too many connections wait for their hello: closed");
                 break;
@@ -242,6 +238,23 @@ async fn session(socket: WebSocket, app: Arc<App>, id: ConnId, peer: Peer) {
                 s.send(&ServerMsg::Bye { code: ErrorCode::ShuttingDown.code(), message: "server shutting down; reconnect and rejoin your room".into() });
                 break;
             }
+        };
+        let frame = match frame {
+            Some(f) => f,
+            // The deadline passed. After a stall of the server (paused, an overloaded machine)
+            // its timers are due while the client's frames wait unread in the socket: the client
+            // did nothing wrong. The reactor learns of them only once the task yields: look again.
+            None => match tokio::time::timeout(STALL_LOOK, stream.next()).await {
+                Ok(f) => f,
+                Err(_) => {
+                    if s.player.is_none() {
+                        s.refuse(ErrorCode::Unauthenticated, "no hello in time");
+                    } else {
+                        tracing::info!("heartbeat lost");
+                    }
+                    break;
+                }
+            },
         };
         let Some(Ok(frame)) = frame else { break };
         let now = Instant::now();

@@ -303,6 +303,8 @@ impl Room {
         self.delay = Delay::start(self.stored.spectator_delay, text(&game.state_msg(Viewer::Spectator)));
         self.game = Some(game);
         self.game_no = self.match_no;
+        // The deal is shown before the first AI move (and a new match's clocks start now).
+        self.last_action_at = Instant::now();
         self.save_directory().await;
         let _ = notices;
         self.send_room();

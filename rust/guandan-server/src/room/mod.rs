@@ -172,6 +172,11 @@ struct Room {
     generation: u64,
     ready_deadline: Option<Instant>,
     vote_deadline: Option<Instant>,
+    /// When the last action was applied (or the match started): the room's AI seats wait
+    /// `--ai-pace-ms` from it.
+    last_action_at: Instant,
+    /// An AI decision waits for the room's pace until then.
+    ai_due: Option<Instant>,
     /// Nobody has been connected to the room since then (no match running): it closes after
     /// `--room-idle-ms`.
     idle_since: Option<Instant>,
@@ -203,6 +208,9 @@ const RECENT_NONCES: usize = 16;
 const CATCH_UP_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
 /// How often the room advances the runtime's clocks.
 const TICK: std::time::Duration = std::time::Duration::from_millis(500);
+/// The most one tick advances the clocks: a longer gap means the room was not running (the
+/// server stalled or was paused, or no match ran), and that time is nobody's thinking time.
+const MAX_TICK_STEP: std::time::Duration = std::time::Duration::from_millis(1000);
 
 fn text(msg: &ServerMsg) -> Arc<str> {
     Arc::from(encode_server(msg))
@@ -244,6 +252,8 @@ fn spawn(
         generation: 0,
         ready_deadline: None,
         vote_deadline: None,
+        last_action_at: Instant::now(),
+        ai_due: None,
         idle_since: Some(Instant::now()),
         closing: false,
     };
@@ -280,7 +290,7 @@ impl Room {
                 }
                 _ = clock.tick(), if self.state.in_game() => {
                     let now = Instant::now();
-                    Box::pin(self.tick(now - last_tick)).await;
+                    Box::pin(self.tick((now - last_tick).min(MAX_TICK_STEP))).await;
                     last_tick = now;
                     if self.state == RoomState::Destroyed {
                         break;
@@ -382,6 +392,9 @@ impl Room {
                     .filter_map(|s| s.lost_at.map(|at| at + grace)),
             );
         }
+        if self.state.in_game() {
+            d.extend(self.ai_due);
+        }
         d.extend(self.ready_deadline);
         d.extend(self.vote_deadline);
         if !self.state.locked() {
@@ -392,6 +405,10 @@ impl Room {
 
     async fn on_timer(&mut self) {
         let now = Instant::now();
+        if self.ai_due.is_some_and(|d| d <= now) {
+            // The AI's turn has come: the run loop drives it after this.
+            self.ai_due = None;
+        }
         let hb = self.app.cfg.heartbeat_timeout();
         if self.state.in_game() {
             for seat in 0..4u8 {

@@ -137,6 +137,9 @@ impl Room {
             self.state = RoomState::Destroyed;
             return;
         }
+        if count > 0 {
+            self.last_action_at = Instant::now();
+        }
         self.announce(&notices, count, actor, None).await;
         for _ in 0..count {
             self.app.metrics.action(received.elapsed());
@@ -232,6 +235,15 @@ impl Room {
             }
             let generation = self.generation;
             let Some(g) = &mut self.game else { return };
+            // At the room's pace while people are in it: the next AI move waits its turn.
+            let pace = self.app.cfg.ai_pace();
+            let due = self.last_action_at + pace;
+            if !pace.is_zero() && self.slots.iter().any(|s| s.player.is_some()) && due > Instant::now() {
+                if g.rt_ref().ai_due() {
+                    self.ai_due = Some(due);
+                }
+                return;
+            }
             let Some(request) = g.rt().ai_request(generation) else { return };
             if matches!(request.profile.level, AiLevel::L3) {
                 let tx = self.tx.clone();

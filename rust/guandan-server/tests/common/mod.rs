@@ -69,6 +69,9 @@ pub const TEST_DEFAULTS: &[&str] = &[
     "10000",
     "--rooms-per-account",
     "1000",
+    // AI seats act at once (the pacing tests set their own).
+    "--ai-pace-ms",
+    "0",
 ];
 
 impl ServerProc {

@@ -1,0 +1,185 @@
+//! Time that is not the player's: a turn's clock counts only while the player can act. Time spent
+//! in the lobby before the match and time the server itself was stopped (SIGSTOP, an overloaded
+//! machine) are nobody's thinking time; a player whose heartbeats were waiting while the server
+//! was stopped keeps the seat; and AI seats (and a hosted seat) act at the room's pace, so a
+//! player who drops out has a match to come back to.
+
+mod common;
+
+use common::*;
+use guandan_proto::{ClientMsg, SeatSetting, ServerMsg};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// The competition preset's turn limit (s).
+const TURN_LIMIT: u64 = 30;
+
+/// A room with `host` in seat 0 and L1 AI seats in 1–3.
+async fn room_with_ai(addr: std::net::SocketAddr, seed: u64) -> Client {
+    let mut host = Client::new(addr, "south").await;
+    create_room(&mut host, seed, None).await;
+    for seat in 1..4 {
+        host.send(&ClientMsg::SetSeat { seat, setting: SeatSetting::Ai { level: 1 } }).await;
+    }
+    host
+}
+
+async fn start(host: &mut Client) {
+    host.send(&ClientMsg::Ready { ready: true }).await;
+    host.send(&ClientMsg::Start).await;
+    host.until("the match", |m| matches!(m, ServerMsg::State { .. } | ServerMsg::Applied { .. })).await;
+}
+
+/// Receives (with heartbeats) for `d`; returns the messages.
+async fn idle(c: &mut Client, d: Duration) -> Vec<ServerMsg> {
+    let until = Instant::now() + d;
+    let mut got = Vec::new();
+    while let Some(left) = until.checked_duration_since(Instant::now()) {
+        if let Some(m) = c.try_recv(left.min(Duration::from_millis(300))).await {
+            got.push(m);
+        }
+    }
+    got
+}
+
+/// Plays (L1) until the host is prompted in the play phase; returns the prompt's seq.
+async fn until_prompted_to_play(c: &mut Client) -> u64 {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        assert!(Instant::now() < deadline, "never prompted to play");
+        if let Some(view) = c.prompt.clone() {
+            if view.phase == guandan_core::game::Phase::Play {
+                return view.seq;
+            }
+            c.act().await;
+        }
+        c.recv().await;
+    }
+}
+
+/// The actions of `seat` among `msgs` (a timeout the server made for it included).
+fn acted_for(msgs: &[ServerMsg], seat: u8) -> Vec<&ServerMsg> {
+    msgs.iter().filter(|m| matches!(m, ServerMsg::Applied { seat: s, .. } if *s == seat)).collect()
+}
+
+/// The lobby's waiting time was counted as the first turn's (the clock ran from the room's
+/// creation): a player who waited in the lobby for longer than the turn limit was timed out
+/// ("You: pass") before seeing the table.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn time_in_the_lobby_is_not_the_first_turns() {
+    let server = ServerProc::start(&database_url("sqlite"), &format!("lobby-{}", std::process::id()), "127.0.0.1:0", &[]);
+    let mut host = room_with_ai(server.addr, 5).await;
+    idle(&mut host, Duration::from_secs(TURN_LIMIT + 2)).await;
+    start(&mut host).await;
+    let seq = until_prompted_to_play(&mut host).await;
+    // Well inside the turn limit: nothing happens for south.
+    let got = idle(&mut host, Duration::from_secs(4)).await;
+    let acted = acted_for(&got, 0);
+    assert!(acted.is_empty(), "south was acted for within 4 s of its first prompt: {acted:?}");
+    assert_eq!(host.last_seq, seq, "the table moved on without south");
+    // And south's own play is taken.
+    host.act().await;
+    host.until("south's play", |m| matches!(m, ServerMsg::Applied { seat: 0, .. })).await;
+    assert!(host.errors().is_empty(), "{:?}", host.errors());
+}
+
+/// The server was stopped (SIGSTOP) for longer than the heartbeat timeout while south had to
+/// play: when it resumes, south's heartbeats (waiting in the socket) keep the seat, and the
+/// stopped time is not south's: the turn still has about its whole limit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopped_server_costs_no_one_the_seat_or_the_turn() {
+    let server = ServerProc::start(
+        &database_url("sqlite"),
+        &format!("stop-{}", std::process::id()),
+        "127.0.0.1:0",
+        &["--heartbeat-timeout-ms", "4000"],
+    );
+    let mut host = room_with_ai(server.addr, 6).await;
+    start(&mut host).await;
+    let seq = until_prompted_to_play(&mut host).await;
+    let pid = server.pid().to_string();
+    assert!(Command::new("kill").args(["-STOP", &pid]).status().unwrap().success());
+    // Heartbeats go on meanwhile (into the socket's buffer); the server hears nothing of them.
+    let stopped = idle(&mut host, Duration::from_secs(16)).await;
+    assert!(Command::new("kill").args(["-CONT", &pid]).status().unwrap().success());
+    assert!(stopped.is_empty(), "a stopped server sent {stopped:?}");
+    // The turn limit minus what passed before the stop is still ahead; 16 s of it is enough to
+    // see the difference (before: timed out about 14 s after the resume).
+    let got = idle(&mut host, Duration::from_secs(TURN_LIMIT - 14)).await;
+    assert!(
+        !got.iter().any(|m| matches!(m, ServerMsg::Hosting { seat: 0, on: true })),
+        "south was handed to the AI although its heartbeats were waiting"
+    );
+    let acted = acted_for(&got, 0);
+    assert!(acted.is_empty(), "south was acted for: {acted:?}");
+    assert_eq!(host.last_seq, seq, "the table moved on without south");
+    host.act().await;
+    host.until("south's play", |m| matches!(m, ServerMsg::Applied { seat: 0, .. })).await;
+    assert!(host.errors().is_empty(), "{:?}", host.errors());
+}
+
+/// AI seats wait the room's pace after every action; so does the AI hosting a player who
+/// dropped out (before: the match ran on at machine speed to its end while the player was away).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ai_and_hosted_seats_act_at_the_rooms_pace() {
+    const PACE_MS: u64 = 400;
+    let server = ServerProc::start(
+        &database_url("sqlite"),
+        &format!("pace-ai-{}", std::process::id()),
+        "127.0.0.1:0",
+        &["--ai-pace-ms", &PACE_MS.to_string(), "--heartbeat-timeout-ms", "1000"],
+    );
+    let mut host = room_with_ai(server.addr, 8).await;
+    let code = match host.log.iter().find(|m| matches!(m, ServerMsg::Joined { .. })) {
+        Some(ServerMsg::Joined { code, .. }) => code.clone(),
+        _ => unreachable!(),
+    };
+    start(&mut host).await;
+    // South plays a few turns; every AI action arrives at least the pace after the previous
+    // action (less a margin for the loopback's jitter).
+    let mut last: Option<Instant> = None;
+    let mut ai_gaps = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while ai_gaps.len() < 12 {
+        assert!(Instant::now() < deadline, "too few AI actions: {ai_gaps:?}");
+        if host.prompt.is_some() {
+            host.act().await;
+        }
+        let m = host.recv().await;
+        if let ServerMsg::Applied { seat, actions, .. } = m {
+            let now = Instant::now();
+            if seat != 0 && actions == 1 && let Some(t) = last {
+                ai_gaps.push(now - t);
+            }
+            last = Some(now);
+        }
+    }
+    let margin = Duration::from_millis(100);
+    assert!(
+        ai_gaps.iter().all(|g| *g + margin >= Duration::from_millis(PACE_MS)),
+        "AI actions closer than the pace: {ai_gaps:?}"
+    );
+    // South drops out: after the heartbeat timeout the AI hosts the seat, at the same pace.
+    let (id, token) = (host.player_id.clone(), host.token.clone());
+    drop(host);
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let away = Duration::from_secs(4);
+    // The match moves on by about one action per pace (a deal's end may add a timeout or
+    // two at once), never by hundreds.
+    let before = stored_actions(server.addr);
+    tokio::time::sleep(away).await;
+    let after = stored_actions(server.addr);
+    let most = away.as_millis() as u64 / PACE_MS + 4;
+    assert!(after > before, "the hosted match stands still ({before} → {after})");
+    assert!(after - before <= most, "{} actions in {away:?} while south was away (at most {most})", after - before);
+    // Back: south rejoins its seat and the match is still on.
+    let mut back = Client::login(server.addr, "south", id, token).await;
+    back.send(&ClientMsg::JoinRoom { code, last_action_seq: None }).await;
+    back.until("the table again", |m| matches!(m, ServerMsg::State { .. })).await;
+    assert!(!back.log.iter().any(|m| matches!(m, ServerMsg::MatchStored { .. })), "the match ended while south was away");
+}
+
+/// Actions this server has applied (its metrics).
+fn stored_actions(addr: std::net::SocketAddr) -> u64 {
+    metric(addr, "guandan_actions_total").expect("guandan_actions_total") as u64
+}
