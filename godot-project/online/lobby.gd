@@ -87,6 +87,8 @@ func _ready() -> void:
 	c.reconnecting.connect(_on_reconnecting)
 	c.connected.connect(_on_connected)
 	_refresh(c.get_room())
+	_status.text = Online.lobby_message
+	Online.lobby_message = ""
 	if Online.room_in_game():
 		_open_table.call_deferred()
 

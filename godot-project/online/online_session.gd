@@ -12,6 +12,8 @@ var client: GuandanClient
 
 ## What sent the player back to the Online menu (shown there once), e.g. "the host closed the room".
 var last_message := ""
+## What the lobby says when it opens (e.g. the match ended while the player was away).
+var lobby_message := ""
 
 var _server := ""
 var _nickname := ""

@@ -127,7 +127,10 @@ func _build_overlay() -> void:
 	_reconnect_text = UiKit.label("ONLINE_RECONNECTING", 36, Color(1, 0.95, 0.75))
 	_reconnect_text.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
 	box.add_child(_reconnect_text)
-	var sub := UiKit.label("ONLINE_RECONNECTING_HINT", 20, Color(1, 1, 1, 0.8))
+	# A spectator has no seat to keep.
+	var hint := "ONLINE_RECONNECTING_HINT_SPECTATOR" if Online.client.is_spectator() else "ONLINE_RECONNECTING_HINT"
+	var sub := UiKit.label(hint, 20, Color(1, 1, 1, 0.8))
+	sub.name = "ReconnectingHint"
 	sub.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
 	sub.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
 	sub.custom_minimum_size.x = 520
@@ -161,6 +164,13 @@ func _place_names() -> void:
 
 func _on_room(room: Dictionary) -> void:
 	if room.is_empty():
+		return
+	if reconnect_layer.visible and String(room.get("state", "")) in ["idle", "waiting", "ready_check"] \
+			and not table.match_over:
+		# Back after the match ended and its vote closed: the room is a lobby again. Say so there.
+		_leaving = true
+		Online.lobby_message = tr("ONLINE_MATCH_ENDED_WHILE_AWAY")
+		EventBus.screen_requested.emit(&"lobby")
 		return
 	var me := Online.seat
 	for s: Dictionary in room.get("seats", []):

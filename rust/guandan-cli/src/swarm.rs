@@ -591,7 +591,7 @@ pub(crate) async fn play(
                         }
                         prompt = p;
                     }
-                    ServerMsg::State { action_seq, state_hash, view } => {
+                    ServerMsg::State { action_seq, state_hash, view, .. } => {
                         seen.hash(action_seq, &state_hash);
                         last_seq = action_seq;
                         if view.seat.is_some_and(|s| view.to_act.contains(&s)) {

@@ -232,6 +232,10 @@ pub enum ServerMsg {
         action_seq: u64,
         state_hash: String,
         view: TableView,
+        /// How the match ended, in the full state of a finished match (a player back after the
+        /// end is shown the result). Added to v1 (absent: not over, or an older server).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        outcome: Option<guandan_core::event::Outcome>,
     },
     /// Applied actions (`actions` of them, usually 1, ending at `action_seq`; 0 for a notice
     /// that is no action, such as a seat handed to the AI): the runtime's notices this recipient

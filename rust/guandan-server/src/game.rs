@@ -133,13 +133,23 @@ impl Game {
     /// [`Game::state_msg`] with the current state hash computed once by the caller.
     pub fn state_msg_hashed(&self, v: Viewer, state_hash: &str) -> ServerMsg {
         let m = self.rt.state();
-        ServerMsg::State { action_seq: m.seq(), state_hash: state_hash.into(), view: TableView::from(&self.rt.view(v)) }
+        ServerMsg::State {
+            action_seq: m.seq(),
+            state_hash: state_hash.into(),
+            view: TableView::from(&self.rt.view(v)),
+            outcome: m.outcome(),
+        }
     }
 }
 
 /// A match's state as a spectator sees it (no hand): what the runtime's spectator view gives.
 pub fn spectator_state(m: &Match) -> ServerMsg {
-    ServerMsg::State { action_seq: m.seq(), state_hash: m.state_hash(), view: TableView::from(&m.view(None)) }
+    ServerMsg::State {
+        action_seq: m.seq(),
+        state_hash: m.state_hash(),
+        view: TableView::from(&m.view(None)),
+        outcome: m.outcome(),
+    }
 }
 
 /// Whether a replayed action's events end a round (as [`ends_round`] says of notices).
@@ -151,7 +161,12 @@ pub fn event_ends_round(events: &[guandan_core::game::Event]) -> bool {
 
 pub fn state_msg(rt: &Runtime, v: Viewer) -> ServerMsg {
     let m = rt.state();
-    ServerMsg::State { action_seq: m.seq(), state_hash: m.state_hash(), view: TableView::from(&rt.view(v)) }
+    ServerMsg::State {
+        action_seq: m.seq(),
+        state_hash: m.state_hash(),
+        view: TableView::from(&rt.view(v)),
+        outcome: m.outcome(),
+    }
 }
 
 fn applied_msg(

@@ -183,3 +183,40 @@ async fn ai_and_hosted_seats_act_at_the_rooms_pace() {
 fn stored_actions(addr: std::net::SocketAddr) -> u64 {
     metric(addr, "guandan_actions_total").expect("guandan_actions_total") as u64
 }
+
+/// A player away when the match ended and back during the rematch vote is sent the finished
+/// match's full state with how it ended (the client shows the result panel; before, it got a
+/// state without the result and waited on "restoring the table").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_back_after_the_end_is_told_the_result() {
+    let server = ServerProc::start(
+        &database_url("sqlite"),
+        &format!("back-{}", std::process::id()),
+        "127.0.0.1:0",
+        &["--heartbeat-timeout-ms", "300", "--hosting-ai", "1", "--vote-timeout-ms", "120000"],
+    );
+    let mut host = room_with_ai(server.addr, 9).await;
+    let code = match host.log.iter().find(|m| matches!(m, ServerMsg::Joined { .. })) {
+        Some(ServerMsg::Joined { code, .. }) => code.clone(),
+        _ => unreachable!(),
+    };
+    start(&mut host).await;
+    let (id, token) = (host.player_id.clone(), host.token.clone());
+    drop(host);
+    // The server's AI plays south's seat to the end (no pace here).
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while metric(server.addr, "guandan_matches_finished_total") != Some(1.0) {
+        assert!(Instant::now() < deadline, "the hosted match did not end");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let mut back = Client::login(server.addr, "south", id, token).await;
+    back.send(&ClientMsg::JoinRoom { code, last_action_seq: None }).await;
+    match back.until("the final state", |m| matches!(m, ServerMsg::State { .. })).await {
+        ServerMsg::State { view, outcome, .. } => {
+            assert_eq!(view.phase, guandan_core::game::Phase::MatchOver);
+            assert!(outcome.is_some(), "a finished match's state says how it ended");
+        }
+        _ => unreachable!(),
+    }
+    back.until("the stored match", |m| matches!(m, ServerMsg::MatchStored { .. })).await;
+}

@@ -8,10 +8,13 @@ extends Node
 ## At the end it writes what it saw as JSON (`--out`) and quits: 0 when it ran to the end.
 ##
 ## Args after `--`: --server HOST:PORT --code-file PATH --out PATH [--drop-at N] [--offline-ms N]
-## [--seed N] [--timeout S].
+## [--seed N] [--timeout S] [--freeze-file PATH --freeze-at N].
 
 var _args := {"drop-at": "150", "seed": "7", "timeout": "900"}
 var _table: Control
+## The online table screen around `_table`.
+var _screen: Control
+var _overlay_shown := false
 var _spectator: GuandanClient
 var _report := {
 	"ok": false, "error": "", "code": "", "reconnecting": 0, "resynced": 0, "hosting": [],
@@ -59,8 +62,8 @@ func _finish(ok: bool, error := "") -> void:
 	if _spectator != null:
 		_spectator.disconnect_from_server()
 	c.disconnect_from_server()
-	if _table != null:
-		_table.queue_free()
+	if _screen != null:
+		_screen.queue_free()
 	get_tree().quit.call_deferred(0 if ok else 1)
 
 
@@ -78,7 +81,12 @@ func _process(_delta: float) -> void:
 		_finish(false, "not finished after %s s" % _args.timeout)
 		set_process(false)
 		return
+	if _screen != null and _screen.reconnect_layer != null \
+			and _screen.reconnect_layer.visible != _overlay_shown:
+		_overlay_shown = _screen.reconnect_layer.visible
+		_mark("overlay_on" if _overlay_shown else "overlay_off")
 	if _table != null and not _match_over:
+		_signal_freeze()
 		_act()
 
 
@@ -152,11 +160,15 @@ func _run() -> void:
 	c.start_room()
 	if not await _wait(func() -> bool: return c.has_match(), 20.0):
 		return _finish(false, "the match did not start: " + c.get_last_error())
-	# The real table, told it plays online: its controller takes the session's client.
-	_table = load("res://table/table.tscn").instantiate()
-	_table.open({config = MatchConfig.with({online = true, mode = &"match", save_record = false})})
+	# The real online table screen (its "reconnecting" overlay included) around the real table,
+	# told it plays online: its controller takes the session's client.
+	_screen = load("res://online/online_table.tscn").instantiate()
+	_screen.open({config = MatchConfig.with({online = true, mode = &"match", save_record = false})})
+	add_child(_screen)
+	_table = _screen.table
+	if _table == null:
+		return _finish(false, "the online table screen built no table")
 	_table.match_panel_shown.connect(func(_e: Dictionary) -> void: _match_over = true)
-	add_child(_table)
 	if not await _wait(func() -> bool: return _match_over, float(_args.timeout)):
 		return _finish(false, "the match did not end")
 	await _wait(func() -> bool: return _stored, 10.0)
@@ -175,6 +187,21 @@ func _on_spectator_signal(...args: Array) -> void:
 		_spectator_signals.hosting.append(args)
 	elif name == "resynced":
 		_spectator_signals.resynced += 1
+
+
+## Tells tools/test-online (by a file) that the match reached `--freeze-at` actions: it stops the
+## server there for a while (SIGSTOP) and resumes it.
+func _signal_freeze() -> void:
+	if not _args.has("freeze-file") or _report.has("freeze_signalled"):
+		return
+	var mc: MatchController = _table.controller
+	if mc == null or mc.action_count() < int(_args.get("freeze-at", "300")):
+		return
+	_report.freeze_signalled = mc.action_count()
+	_mark("freeze_asked")
+	var f := FileAccess.open(String(_args["freeze-file"]), FileAccess.WRITE)
+	f.store_string(str(mc.action_count()))
+	f.close()
 
 
 ## South's turn: act once per position, through the table's controller.

@@ -52,14 +52,27 @@ impl Mirror {
     }
 
     /// A full state replaces the copy; returns the signals that rebuild a table from nothing.
-    pub fn full_state(&mut self, action_seq: u64, state_hash: &str, tv: &TableView) -> Vec<Emit> {
+    /// `outcome`: how a finished match ended, when the message says (else what this mirror saw
+    /// before); a finished match is announced with its end, so the table shows the result.
+    pub fn full_state(
+        &mut self,
+        action_seq: u64,
+        state_hash: &str,
+        tv: &TableView,
+        outcome: Option<Outcome>,
+    ) -> Vec<Emit> {
         let view = tv.to_player_view();
         self.action_seq = action_seq;
         self.state_hash = state_hash.to_string();
         if view.phase != Phase::MatchOver {
             self.outcome = None;
+        } else if outcome.is_some() {
+            self.outcome = outcome;
         }
-        let out = announce(&view, self.seed);
+        let mut out = announce(&view, self.seed);
+        if let (Phase::MatchOver, Some(outcome)) = (view.phase, self.outcome) {
+            out.push(Emit::Runtime(Out::MatchEnded { outcome }));
+        }
         // The exchanges of the deal so far, from the view's tributes (a hidden return still shows
         // whether it happened through the counts, which the full view has exactly).
         self.exchanges.clear();

@@ -1072,10 +1072,11 @@ impl GuandanClient {
                     self.queue.push_back(Queued::Conn(Conn::RoomClosed("the host closed the room".into())));
                 }
             }
-            ServerMsg::State { action_seq, state_hash, mut view } => {
+            ServerMsg::State { action_seq, state_hash, mut view, outcome } => {
                 self.turn = rotate::Turn(view.seat.unwrap_or(0));
                 self.turn.view(&mut view);
-                let emits = self.mirror.full_state(action_seq, &state_hash, &view);
+                let outcome = outcome.map(|o| self.turn.outcome(o));
+                let emits = self.mirror.full_state(action_seq, &state_hash, &view, outcome);
                 self.pending = None;
                 if self.awaiting_state || action_seq > 0 {
                     self.awaiting_state = false;

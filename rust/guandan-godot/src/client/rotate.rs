@@ -46,7 +46,7 @@ impl Turn {
         if self.0 & 1 == 1 { [a[1], a[0]] } else { a }
     }
 
-    fn outcome(self, o: Outcome) -> Outcome {
+    pub fn outcome(self, o: Outcome) -> Outcome {
         match o {
             Outcome::Decisive { team, reason } => Outcome::Decisive { team: self.team(team), reason },
             d @ Outcome::Draw { .. } => d,

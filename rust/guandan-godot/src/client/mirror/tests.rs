@@ -80,7 +80,7 @@ fn follow(seed: u64, v: Viewer, resync_every: u64) {
     let (mut rt, _) = start(seed);
     let mut mirror = Mirror::default();
     let (seq, hash, tv) = state(&rt, v);
-    let first = mirror.full_state(seq, &hash, &tv);
+    let first = mirror.full_state(seq, &hash, &tv, None);
     assert!(matches!(first[0], Emit::MatchStarted { .. }));
     let mut steps = 0u64;
     while !rt.state().is_over() && steps < 5000 {
@@ -110,7 +110,7 @@ fn follow(seed: u64, v: Viewer, resync_every: u64) {
         assert_eq!(mirror.state_hash, rt.state().state_hash());
         if resync_every > 0 && steps.is_multiple_of(resync_every) {
             let (seq, hash, tv) = state(&rt, v);
-            let emits = mirror.full_state(seq, &hash, &tv);
+            let emits = mirror.full_state(seq, &hash, &tv, None);
             assert!(emits.len() >= 2);
             // The centre: the announced trick ends with the play on the table, and an empty
             // table announces no play.
@@ -158,7 +158,7 @@ fn a_gap_is_reported_and_old_messages_are_ignored() {
     let (mut rt, _) = start(5);
     let mut mirror = Mirror::default();
     let (seq, hash, tv) = state(&rt, Viewer::Seat(0));
-    mirror.full_state(seq, &hash, &tv);
+    mirror.full_state(seq, &hash, &tv, None);
     let mut msgs = Vec::new();
     for _ in 0..3 {
         let notices = rt.decide_now().unwrap_or_else(|| {
@@ -204,7 +204,7 @@ fn a_player_in_seat_1_is_turned_south_all_match() {
     let mut mirror = Mirror::default();
     let (seq, hash, mut tv) = state(&rt, v);
     turn.view(&mut tv);
-    mirror.full_state(seq, &hash, &tv);
+    mirror.full_state(seq, &hash, &tv, None);
     assert_eq!(mirror.seat(), Some(0), "the player sits south");
     let mut steps = 0;
     while !rt.state().is_over() && steps < 5000 {
@@ -244,4 +244,43 @@ fn a_player_in_seat_1_is_turned_south_all_match() {
         outcome.winner().map(|t| t == guandan_core::game::Team::of(me)),
         "the player's team is team 0 at the table"
     );
+}
+
+/// A player back after the end gets only the full state of the finished match: it is announced
+/// with its end (the table shows the result), whether the message says how it ended or the
+/// mirror saw it before; a state of a match still running announces no end.
+#[test]
+fn a_finished_match_announced_whole_ends_with_its_result() {
+    let (mut rt, _) = start(31);
+    let mut steps = 0;
+    while !rt.state().is_over() && steps < 5000 {
+        steps += 1;
+        if rt.decide_now().is_none() {
+            let m = rt.state();
+            let kind = match m.phase() {
+                Phase::Play => m.legal_plays().first().map_or(ActionKind::Pass, Match::play_kind),
+                Phase::Tribute => ActionKind::Tribute { card: m.tribute_options(0).ids()[0] },
+                Phase::Return => ActionKind::Return { card: m.return_options(0).ids()[0] },
+                Phase::MatchOver => unreachable!(),
+            };
+            rt.act(0, kind).expect("a legal action");
+        }
+    }
+    let outcome = rt.state().outcome().expect("the match ended");
+    let ends = |emits: &[Emit]| -> Vec<Outcome> {
+        emits
+            .iter()
+            .filter_map(|e| match e {
+                Emit::Runtime(Out::MatchEnded { outcome }) => Some(*outcome),
+                _ => None,
+            })
+            .collect()
+    };
+    let (seq, hash, tv) = state(&rt, Viewer::Seat(0));
+    let mut fresh = Mirror::default();
+    assert_eq!(ends(&fresh.full_state(seq, &hash, &tv, Some(outcome))), vec![outcome], "told by the server");
+    // Announced again without the field (an older server): the mirror remembers the end.
+    assert_eq!(ends(&fresh.full_state(seq, &hash, &tv, None)), vec![outcome], "remembered");
+    let (seq0, hash0, tv0) = state(&start(31).0, Viewer::Seat(0));
+    assert!(ends(&fresh.full_state(seq0, &hash0, &tv0, None)).is_empty(), "a running match has no end");
 }
