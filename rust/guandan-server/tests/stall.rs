@@ -67,7 +67,8 @@ fn acted_for(msgs: &[ServerMsg], seat: u8) -> Vec<&ServerMsg> {
 /// ("You: pass") before seeing the table.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn time_in_the_lobby_is_not_the_first_turns() {
-    let server = ServerProc::start(&database_url("sqlite"), &format!("lobby-{}", std::process::id()), "127.0.0.1:0", &[]);
+    let server =
+        ServerProc::start(&database_url("sqlite"), &format!("lobby-{}", std::process::id()), "127.0.0.1:0", &[]);
     let mut host = room_with_ai(server.addr, 5).await;
     idle(&mut host, Duration::from_secs(TURN_LIMIT + 2)).await;
     start(&mut host).await;
@@ -148,7 +149,10 @@ async fn ai_and_hosted_seats_act_at_the_rooms_pace() {
         let m = host.recv().await;
         if let ServerMsg::Applied { seat, actions, .. } = m {
             let now = Instant::now();
-            if seat != 0 && actions == 1 && let Some(t) = last {
+            if seat != 0
+                && actions == 1
+                && let Some(t) = last
+            {
                 ai_gaps.push(now - t);
             }
             last = Some(now);
@@ -176,7 +180,10 @@ async fn ai_and_hosted_seats_act_at_the_rooms_pace() {
     let mut back = Client::login(server.addr, "south", id, token).await;
     back.send(&ClientMsg::JoinRoom { code, last_action_seq: None }).await;
     back.until("the table again", |m| matches!(m, ServerMsg::State { .. })).await;
-    assert!(!back.log.iter().any(|m| matches!(m, ServerMsg::MatchStored { .. })), "the match ended while south was away");
+    assert!(
+        !back.log.iter().any(|m| matches!(m, ServerMsg::MatchStored { .. })),
+        "the match ended while south was away"
+    );
 }
 
 /// Actions this server has applied (its metrics).
