@@ -178,6 +178,9 @@ func _on_room(room: Dictionary) -> void:
 		# People by their nickname; an AI seat's badge already says its level.
 		var text := String(s.player)
 		if i == me:
+			# Never "(you)" alone: while the room's seat list catches up, the name we play under.
+			if text == "":
+				text = String(Settings.get_value(&"online_nickname"))
 			text += "  " + tr("ONLINE_YOU_MARK")
 		elif String(s.player) != "" and not bool(s.connected):
 			text += "  " + tr("ONLINE_AWAY_MARK")

@@ -45,6 +45,14 @@ var title := "":
 	set(v):
 		title = v
 		_update()
+## Watching, not playing: the teams are named by their seats, never "ours"/"theirs", and the
+## bottom seat shows its card count like the others (no hand of one's own hides it).
+var spectator := false:
+	set(v):
+		spectator = v
+		if is_node_ready():
+			%BackBox.visible = with_back or spectator
+		_update()
 ## At or below this many cards the count turns red (announced by the engine's cards_left).
 var warn_at := 10
 var ai_level := 0
@@ -75,7 +83,7 @@ func _ready() -> void:
 	# Each badge recolours its own border: a private copy of the scene's panel style.
 	_style = (get_theme_stylebox(&"panel") as StyleBoxFlat).duplicate()
 	add_theme_stylebox_override(&"panel", _style)
-	%BackBox.visible = with_back
+	%BackBox.visible = with_back or spectator
 	set_process(false)
 	_update()
 	_update_blink()
@@ -116,7 +124,7 @@ func _update() -> void:
 	var parts := PackedStringArray()
 	# While thinking, "thinking…" takes the team's place (the seat's side says it): the line stays whole.
 	if not thinking:
-		parts.append(tr("TEAM_US") if seat % 2 == 0 else tr("TEAM_THEM"))
+		parts.append(Wording.team(seat % 2, spectator))
 	if ai_level > 0:
 		parts.append(tr(["AI_EASY", "AI_NORMAL", "AI_HARD"][clampi(ai_level, 1, 3) - 1]))
 	if thinking:
@@ -126,7 +134,7 @@ func _update() -> void:
 	_auto.text = tr("AUTO_PLAY_LABEL")
 	_auto.visible = auto_play
 	_place.visible = place > 0
-	if with_back:
+	if with_back or spectator:
 		_count.text = str(count) if count >= 0 else ""
 		_count.add_theme_color_override(&"font_color", WARN_COLOR if count >= 0 and count <= warn_at else Color.WHITE)
 		_back.modulate.a = 0.35 if count == 0 else 1.0

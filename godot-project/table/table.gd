@@ -648,11 +648,11 @@ func seat_anchor(seat: int) -> Vector2:
 
 func update_counts() -> void:
 	for seat in 4:
-		badges[seat].count = -1 if seat == 0 else counts[seat]
+		badges[seat].count = -1 if seat == 0 and not spectator else counts[seat]
 
 
 func update_top_bar() -> void:
-	_level_label.text = tr("LEVELS_FMT").format({us = Cards.rank_label(team_levels[0]), them = Cards.rank_label(team_levels[1])})
+	_level_label.text = Wording.levels("LEVELS_FMT", "LEVELS_SPECTATOR_FMT", team_levels, spectator)
 	var wild := "♥" + Cards.rank_label(level)
 	_deal_label.text = tr("PLAYING_FMT").format({level = Cards.rank_label(level), wild = wild})
 

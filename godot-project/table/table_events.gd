@@ -117,6 +117,8 @@ func _on_match_started(e: Dictionary) -> void:
 	table.spectator = table.local_seat < 0
 	table.match_over = false
 	table.badges[0].ai_level = table.config.human_seat_level if table.spectator else 0
+	for b: SeatBadge in table.badges:
+		b.spectator = table.spectator
 
 
 func _on_viewer_changed(e: Dictionary) -> void:
@@ -392,7 +394,7 @@ func _on_deal_ended(e: Dictionary) -> void:
 	var levels := PackedStringArray()
 	for team in 2:
 		var delta := after[team] - before[team]
-		levels.append(tr("LEVEL_CHANGE_FMT").format({team = tr("TEAM_US" if team == 0 else "TEAM_THEM"),
+		levels.append(tr("LEVEL_CHANGE_FMT").format({team = Wording.team(team, table.spectator),
 			before = Cards.rank_label(before[team]), after = Cards.rank_label(after[team]),
 			delta = ("+%d" % delta) if delta > 0 else ("%d" % delta) if delta < 0 else "±0"}))
 	# The cards the players who did not go out were left with, face up.
@@ -452,8 +454,8 @@ func _on_match_ended(e: Dictionary) -> void:
 		title = tr("MATCH_LOST")
 	table.last_record = table.controller.save_record()
 	var body := MatchEndPanel.create()
-	body.fill(tr("MATCH_REASON_" + String(e.reason).to_upper()), tr("FINAL_LEVELS_FMT").format({
-		us = Cards.rank_label(table.team_levels[0]), them = Cards.rank_label(table.team_levels[1])}))
+	body.fill(tr("MATCH_REASON_" + String(e.reason).to_upper()),
+		Wording.levels("FINAL_LEVELS_FMT", "FINAL_LEVELS_SPECTATOR_FMT", table.team_levels, table.spectator))
 	var buttons: Array = []
 	if table.last_record != "":
 		buttons.append([&"replay", "BTN_WATCH_REPLAY"])

@@ -76,3 +76,19 @@ static func tribute_phase(resisted: bool, seats: PackedInt32Array, local: int, s
 ## What the turn clock did for the player: passed, or played `what` (a play's description).
 static func timed_out(passed: bool, what := "") -> String:
 	return _tr("TIMED_OUT_PASSED") if passed else _tr("TIMED_OUT_PLAYED_FMT").format({play = what})
+
+
+## A team's name: "Our team" / "Opponents" to a player (team 0 is the player's side), the seats'
+## names to a spectator, who is on neither side.
+static func team(t: int, spectator := false) -> String:
+	if spectator:
+		return _tr("TEAM_SOUTH_NORTH" if t == 0 else "TEAM_EAST_WEST")
+	return _tr("TEAM_US" if t == 0 else "TEAM_THEM")
+
+
+## "Us 5 · Them 3" to a player, "South–North 5 · East–West 3" to a spectator.
+static func levels(key_player: String, key_spectator: String, levels_by_team: PackedInt32Array,
+		spectator := false) -> String:
+	var us := Cards.rank_label(levels_by_team[0])
+	var them := Cards.rank_label(levels_by_team[1])
+	return _tr(key_spectator if spectator else key_player).format({us = us, them = them})

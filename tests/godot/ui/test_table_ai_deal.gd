@@ -59,3 +59,34 @@ func test_four_ai_seats_play_two_deals() -> void:
 	expect_eq(table.layer.created_count, nodes_after_first, "the second deal reuses the card nodes")
 	var grown := Performance.get_monitor(Performance.OBJECT_NODE_COUNT) - node_count
 	expect(grown <= 12, "no per-card nodes in the second deal (node count grew by %d)" % grown)
+
+
+## A watcher is on neither side (issue 24, item 3): the badges and the level line name the teams
+## by their seats ("South–North"), never "Our team"/"Opponents", and the bottom seat's badge
+## shows its card count like the others.
+func test_a_watched_table_names_teams_by_their_seats() -> void:
+	table = _make_table(MatchConfig.with({mode = &"training", all_ai = true, ai_levels = [1, 1, 1], human_seat_level = 1,
+		seed = 12, ai_min_think_ms = 0, turn_timer = 0, save_record = false, rules = "competition"}))
+	var played := [0]
+	table.event_handled.connect(func(e: Dictionary) -> void:
+		if e["signal"] == &"cards_played":
+			played[0] += 1)
+	add_child(table)
+	expect(await wait_until(func() -> bool: return played[0] >= 2), "the AIs play")
+	expect(table.spectator, "a table of four AIs is watched")
+	var us := tr("TEAM_US")
+	var them := tr("TEAM_THEM")
+	expect_ne(us, "TEAM_US", "the key is a real translation (the test means something)")
+	for seat in 4:
+		var sub: String = (table.badges[seat].get_node(^"%Sub") as Label).text
+		expect(not sub.contains(us) and not sub.contains(them), "seat %d's badge says %s" % [seat, sub])
+		# (While a seat thinks, "thinking…" stands where its team's name does.)
+		if not table.badges[seat].thinking:
+			expect(sub.contains(tr("TEAM_SOUTH_NORTH") if seat % 2 == 0 else tr("TEAM_EAST_WEST")),
+				"seat %d's badge names its team by the seats: %s" % [seat, sub])
+	var count: Label = table.badges[0].get_node(^"%Count")
+	expect(count.is_visible_in_tree() and count.text.is_valid_int() and int(count.text) > 0,
+		"south's badge shows its card count (%s)" % count.text)
+	var levels: String = table._level_label.text
+	expect_eq(levels, tr("LEVELS_SPECTATOR_FMT").format({us = Cards.rank_label(table.team_levels[0]),
+		them = Cards.rank_label(table.team_levels[1])}), "the level line names the teams by their seats")
