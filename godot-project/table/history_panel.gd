@@ -11,6 +11,17 @@ var _rounds: Array[Dictionary] = []  # {number: int, entries: Array[[seat, text]
 @onready var _title: Label = %Title
 var _number := 0
 @onready var _scroll: ScrollContainer = %Scroll
+## Who reads the lines: seat 0 is "You" only to the player sitting there (Wording.seat_name).
+var local_seat := 0:
+	set(v):
+		local_seat = v
+		if is_node_ready():
+			_render()
+var spectator := false:
+	set(v):
+		spectator = v
+		if is_node_ready():
+			_render()
 
 
 ## A history panel built from history_panel.tscn (for code that places it itself).
@@ -76,7 +87,7 @@ func _entry_text(e: Array) -> String:
 	if int(e[0]) < 0:
 		return String(e[1])
 	var what := tr("HISTORY_PASS") if e[1].is_empty() else PlayText.describe(e[1])
-	return "%s: %s" % [tr("SEAT_%d" % e[0]), what]
+	return "%s: %s" % [Wording.seat_name(int(e[0]), local_seat, spectator), what]
 
 
 ## The rows drawn: [text, is_heading] per round heading and per entry.

@@ -119,11 +119,14 @@ func _on_match_started(e: Dictionary) -> void:
 	table.badges[0].ai_level = table.config.human_seat_level if table.spectator else 0
 	for b: SeatBadge in table.badges:
 		b.spectator = table.spectator
+	table.history.spectator = table.spectator
+	table.history.local_seat = table.local_seat
 
 
 func _on_viewer_changed(e: Dictionary) -> void:
 	# Hot-seat: the engine now acts for (and shows the hand of) another human seat.
 	table.local_seat = int(e.seat)
+	table.history.local_seat = table.local_seat
 
 
 func _on_deal_started(e: Dictionary) -> void:
@@ -390,7 +393,7 @@ func _on_deal_ended(e: Dictionary) -> void:
 	var winner := int(changes.get("winner_team", -1))
 	var places := PackedStringArray()
 	for i in order.size():
-		places.append("%s  %s" % [UiKit.place_text(i + 1), tr("SEAT_%d" % order[i])])
+		places.append("%s  %s" % [UiKit.place_text(i + 1), Wording.seat_name(order[i], table.local_seat, table.spectator)])
 	var levels := PackedStringArray()
 	for team in 2:
 		var delta := after[team] - before[team]
@@ -406,8 +409,8 @@ func _on_deal_ended(e: Dictionary) -> void:
 	var body := DealEndPanel.create()
 	body.fill(places, levels, rows)
 	var my_team: int = 0 if table.spectator else table.local_seat % 2
-	var title := tr("DEAL_WON") if winner == my_team else tr("DEAL_LOST")
-	if winner == my_team:
+	var title := Wording.winner("DEAL_WON", "DEAL_LOST", "DEAL_WON_BY_FMT", winner, my_team, table.spectator)
+	if winner == my_team and not table.spectator:
 		_sfx(&"win")
 	table.last_record = table.controller.save_record()
 	var buttons: Array = [[&"next", "BTN_NEXT_DEAL"]]
@@ -447,11 +450,10 @@ func _on_match_ended(e: Dictionary) -> void:
 	var title: String
 	if winner < 0:
 		title = tr("MATCH_DRAW")
-	elif winner == my_team:
-		title = tr("MATCH_WON")
-		_sfx(&"win")
 	else:
-		title = tr("MATCH_LOST")
+		title = Wording.winner("MATCH_WON", "MATCH_LOST", "MATCH_WON_BY_FMT", winner, my_team, table.spectator)
+		if winner == my_team and not table.spectator:
+			_sfx(&"win")
 	table.last_record = table.controller.save_record()
 	var body := MatchEndPanel.create()
 	body.fill(tr("MATCH_REASON_" + String(e.reason).to_upper()),
@@ -513,10 +515,15 @@ func _on_controller_changed(e: Dictionary) -> void:
 func wait(seconds: float) -> void:
 	if seconds <= 0.0 or _closing or instant:
 		return
+	var until := Time.get_ticks_usec() + int(seconds * 1e6)
 	_wait_tween = create_tween()
 	_wait_tween.tween_interval(seconds)
 	_wait_tween.tween_callback(_waited.emit)
 	await _waited
+	# A tween made during a frame is stepped by that whole frame's time, part of it from before it
+	# began, so it can end a frame or two early: the rest of the promised time is waited in frames.
+	while not _closing and is_inside_tree() and Time.get_ticks_usec() < until:
+		await get_tree().process_frame
 
 
 ## A sound, except while a restored deal is drawn.

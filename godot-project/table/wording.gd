@@ -92,3 +92,12 @@ static func levels(key_player: String, key_spectator: String, levels_by_team: Pa
 	var us := Cards.rank_label(levels_by_team[0])
 	var them := Cards.rank_label(levels_by_team[1])
 	return _tr(key_spectator if spectator else key_player).format({us = us, them = them})
+
+
+## Who won a deal or the match: "your team wins" / "the opponents win" to a player (`key_won`,
+## `key_lost`), "South–North win" to a spectator (`key_by`, with {team}).
+static func winner(key_won: String, key_lost: String, key_by: String, winner_team: int, my_team: int,
+		spectator := false) -> String:
+	if spectator:
+		return _tr(key_by).format({team = team(winner_team, true)})
+	return _tr(key_won if winner_team == my_team else key_lost)

@@ -90,3 +90,9 @@ func test_a_watched_table_names_teams_by_their_seats() -> void:
 	var levels: String = table._level_label.text
 	expect_eq(levels, tr("LEVELS_SPECTATOR_FMT").format({us = Cards.rank_label(table.team_levels[0]),
 		them = Cards.rank_label(table.team_levels[1])}), "the level line names the teams by their seats")
+	# The history names the bottom seat South too, never "You".
+	var south_line := func() -> bool:
+		return Array(table.history.lines()).any(func(l: String) -> bool: return (tr("SEAT_SOUTH") + ":") in l)
+	expect(await wait_until(south_line), "south's plays are in the history: %s" % [table.history.lines()])
+	for l in table.history.lines():
+		expect(not ((tr("SEAT_0") + ":") in l), "a watcher's history line: %s" % l)

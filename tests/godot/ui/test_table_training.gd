@@ -139,13 +139,15 @@ func test_end_of_deal_and_end_of_match_panels() -> void:
 		"level_changes": {winner_team = 0, before = PackedInt32Array([2, 2]), after = PackedInt32Array([5, 2])}})
 	expect(table.modal.is_open(), "end-of-deal panel")
 	var text := _panel_text()
-	for part in ["1st  North", "2nd  You", "Last  West", "Our team: 2 → 5 (+3)", "Opponents: 2 → 2 (±0)"]:
+	# Four AIs: the player watches, so the seats and teams are named as a spectator reads them.
+	for part in ["1st  North", "2nd  South", "Last  West", "South–North: 2 → 5 (+3)", "East–West: 2 → 2 (±0)",
+			"South–North win"]:
 		expect(part in text, "deal panel shows %s" % part)
 	table.modal.press(&"next")
 	table.last_record = ""
 	table.events.enqueue({"signal": &"match_ended", "winner_team": 0, "reason": "ace_won"})
 	expect(table.modal.is_open(), "end-of-match panel")
-	expect("Your team wins the match!" in _panel_text(), "winner shown")
+	expect("South–North win the match" in _panel_text(), "winner shown")
 	expect(table.modal.button(&"menu") != null and table.modal.button(&"again") != null, "menu and play again")
 	table.modal.press(&"menu")
 	EventBus.replay_requested.disconnect(on_replay)
@@ -235,5 +237,5 @@ func test_keyboard_shortcuts() -> void:
 	expect_eq(table.hand.group_view, not grouped, "S: sort view")
 	pointer.key(KEY_S)
 	pointer.key(KEY_P)
-	expect(await wait_until(func() -> bool: return table.duty != &"play" or table.history.lines().any(
+	expect(await wait_until(func() -> bool: return table.duty != &"play" or Array(table.history.lines()).any(
 		func(l: String) -> bool: return "You: pass" in l)), "P: pass")
