@@ -327,6 +327,13 @@ func set_auto_play(on: bool) -> int:
 	return source.set_auto_play(on)
 
 
+## The table has drawn the local player's prompt. Online the server's clock for the duty then
+## starts (the engine's offline clock already waited while the table drew).
+func prompt_seen() -> void:
+	if source != null and source.has_method(&"prompt_seen"):
+		source.prompt_seen()
+
+
 func is_auto_play() -> bool:
 	return source != null and source.is_auto_play()
 

@@ -260,6 +260,7 @@ func begin_duty(what: StringName) -> void:
 	if auto_play:
 		return
 	duty = what
+	controller.prompt_seen()
 	hand.clear_selection()
 	training.on_duty(what)
 	match what:

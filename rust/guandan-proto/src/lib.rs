@@ -114,6 +114,15 @@ pub enum ClientMsg {
     AutoPlay {
         on: bool,
     },
+    /// During a match: the player has seen its prompt for the state after `seq` actions (the
+    /// client drew it; drawing a table can take seconds). The duty's clock starts again from
+    /// then, giving back at most the server's `--seen-grace-ms` of the time that ran before, so
+    /// the player has the whole turn limit after seeing. Optional (a client that never sends it
+    /// has the limit from the prompt) and silent (no answer; a stale `seq` is ignored). Added to
+    /// v1 like `change_seat`.
+    Seen {
+        seq: u64,
+    },
 }
 
 /// The lifecycle state of a room (design spec, room state machine).
@@ -341,6 +350,7 @@ pub const CLIENT_TYPES: &[&str] = &[
     "disband",
     "change_seat",
     "auto_play",
+    "seen",
 ];
 
 /// Encodes a server message (never fails for these types).

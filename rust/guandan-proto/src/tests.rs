@@ -19,6 +19,7 @@ fn every_client_message_round_trips() {
         ClientMsg::Disband,
         ClientMsg::ChangeSeat { seat: 3 },
         ClientMsg::AutoPlay { on: true },
+        ClientMsg::Seen { seq: 40 },
     ];
     assert_eq!(msgs.len(), CLIENT_TYPES.len(), "one sample per type");
     for m in msgs {

@@ -85,6 +85,9 @@ pub struct Runtime {
     /// Seconds the current duty has run, for the state at `clock_seq`.
     turn_clock: f64,
     clock_seq: u64,
+    /// Seconds of the current duty given back because its player saw the prompt late
+    /// ([`Runtime::prompt_seen`]); `turn_clock` + this is the time since the duty began.
+    seen_credit: f64,
     match_clock: f64,
     /// The host feeds time ([`Runtime::tick`]): human actions are recorded with their thinking time.
     ticked: bool,
@@ -189,6 +192,7 @@ impl Runtime {
             pending: None,
             turn_clock: 0.0,
             clock_seq: 0,
+            seen_credit: 0.0,
             match_clock: 0.0,
             ticked: false,
             whole_record: true,
@@ -393,10 +397,7 @@ impl Runtime {
         }
         // Time runs whether or not clocks are enforced: it is the players' thinking time.
         self.ticked = true;
-        if self.clock_seq != self.m.seq() {
-            self.clock_seq = self.m.seq();
-            self.turn_clock = 0.0;
-        }
+        self.clock_for_now();
         self.turn_clock += dt;
         self.match_clock += dt;
         if !self.clocks {
@@ -423,7 +424,35 @@ impl Runtime {
         Ok(notices)
     }
 
+    /// `seat`'s player has seen the prompt of the duty at `seq` (its client drew it; drawing a
+    /// whole table can take seconds): the duty's clock starts again from then, so the player has
+    /// the whole limit to act, but gives back at most `max_credit` of the time that ran before,
+    /// so a client claiming to see late cannot stretch a turn further. Returns the seconds given
+    /// back by this call; `None` for a `seq` that is not the current one or a seat without a
+    /// human duty now (a notice that crossed an action on its way is simply late).
+    pub fn prompt_seen(&mut self, seat: Seat, seq: u64, max_credit: Duration) -> Option<f64> {
+        if seq != self.m.seq() || !self.human_duties().contains(&seat) {
+            return None;
+        }
+        self.clock_for_now();
+        // Several seats may owe a duty at once (tributes): the clock starts at the latest sight.
+        let want = (self.turn_clock + self.seen_credit).min(max_credit.as_secs_f64());
+        let extra = (want - self.seen_credit).max(0.0);
+        self.turn_clock -= extra;
+        self.seen_credit += extra;
+        Some(extra)
+    }
+
     // ----- internals -----
+
+    /// The clock runs for the current state: a new state's duty starts at 0.
+    fn clock_for_now(&mut self) {
+        if self.clock_seq != self.m.seq() {
+            self.clock_seq = self.m.seq();
+            self.turn_clock = 0.0;
+            self.seen_credit = 0.0;
+        }
+    }
 
     /// Seconds since the current state's duty began (0 after an action the host has not ticked past).
     fn current_turn_clock(&self) -> f64 {

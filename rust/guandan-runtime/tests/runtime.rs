@@ -337,6 +337,47 @@ fn clocks_time_out_humans_only_and_end_the_match_by_time() {
     assert!(rt.state().is_over());
 }
 
+/// A player who saw the prompt late (the client was still drawing the table) gets the whole
+/// limit from then, but never more than `max_credit` back; a late or foreign notice gives nothing.
+#[test]
+fn a_prompt_seen_late_restarts_the_clock_within_its_credit() {
+    let mut rules = RuleConfig::competition();
+    rules.turn_time_limit_s = 10;
+    let seats = [Controller::Human, ai(AiLevel::L1), Controller::Human, ai(AiLevel::L1)];
+    let start = |rules: &RuleConfig| {
+        let cfg = RuntimeConfig { seed: 6, rules: rules.clone(), seats: seats.clone(), clocks: true };
+        let (mut rt, _) = Runtime::start(cfg).unwrap();
+        // To the first human play duty.
+        while rt.human_duties().is_empty() || rt.state().phase() != Phase::Play {
+            rt.decide_now().expect("only AI seats act before the humans");
+        }
+        rt
+    };
+    let credit = Duration::from_secs(5);
+    let mut rt = start(&rules);
+    let turn = rt.state().turn();
+    let seq = rt.state().seq();
+    rt.tick(Duration::from_secs(3)).unwrap();
+    // Another seat, or a notice about an earlier state: nothing.
+    assert_eq!(rt.prompt_seen((turn + 1) % 4, seq, credit), None);
+    assert_eq!(rt.prompt_seen(turn, seq.wrapping_sub(1), credit), None);
+    assert_eq!(rt.time_left(turn), Some(7.0));
+    assert_eq!(rt.prompt_seen(turn, seq, credit), Some(3.0));
+    assert_eq!(rt.time_left(turn), Some(10.0));
+    // Seen again: nothing more.
+    assert_eq!(rt.prompt_seen(turn, seq, credit), Some(0.0));
+    assert!(rt.tick(Duration::from_secs(9)).unwrap().is_empty(), "9 s after the sight: still the player's time");
+    assert!(matches!(rt.tick(Duration::from_secs(2)).unwrap()[0].out, Out::TimedOut { seat } if seat == turn));
+    // Seen 8 s late with a 5 s credit: 5 s back, so 7 s are left, not 10.
+    let mut rt = start(&rules);
+    let (turn, seq) = (rt.state().turn(), rt.state().seq());
+    rt.tick(Duration::from_secs(8)).unwrap();
+    assert_eq!(rt.prompt_seen(turn, seq, credit), Some(5.0));
+    assert_eq!(rt.time_left(turn), Some(7.0));
+    assert!(rt.tick(Duration::from_secs(6)).unwrap().is_empty());
+    assert!(!rt.tick(Duration::from_secs(2)).unwrap().is_empty(), "the credit is bounded");
+}
+
 #[test]
 fn surrender_is_voted_by_ai_seats_at_once() {
     let seats = [Controller::Human, ai(AiLevel::L1), ai(AiLevel::L1), ai(AiLevel::L1)];

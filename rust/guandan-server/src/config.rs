@@ -62,6 +62,11 @@ pub struct Config {
     /// who drops out has a match to come back to. 0: at once (benchmarks, tests).
     #[arg(long, default_value_t = 1_000)]
     pub ai_pace_ms: u64,
+    /// Most a player's `seen` gives back of a turn's time that ran before the client drew the
+    /// prompt (ms): the player then has the whole limit from the sight, and a client that claims
+    /// to see late stretches a turn by this much at most. 0: `seen` is ignored.
+    #[arg(long, default_value_t = 5_000)]
+    pub seen_grace_ms: u64,
     /// AI level that plays for a hosted (disconnected) human.
     #[arg(long, default_value_t = 2)]
     pub hosting_ai: u8,
@@ -125,6 +130,9 @@ impl Config {
     }
     pub fn ai_pace(&self) -> Duration {
         Duration::from_millis(self.ai_pace_ms)
+    }
+    pub fn seen_grace(&self) -> Duration {
+        Duration::from_millis(self.seen_grace_ms)
     }
     pub fn grace(&self) -> Duration {
         Duration::from_millis(self.reconnect_grace_ms)

@@ -33,6 +33,8 @@ pub struct Metrics {
     pub conns_evicted: AtomicU64,
     /// Connections closed because their HTTP request head did not arrive in time.
     pub header_timeouts: AtomicU64,
+    /// `seen` messages for a seat's current duty (its clock restarted from the sight).
+    pub prompts_seen: AtomicU64,
     latency_buckets: [AtomicU64; 10],
     latency_count: AtomicU64,
     latency_sum_us: AtomicU64,
@@ -133,6 +135,11 @@ impl Metrics {
                 "guandan_header_timeouts_total",
                 "Connections closed because their HTTP request head did not arrive within --header-timeout-ms.",
                 &self.header_timeouts,
+            ),
+            (
+                "guandan_prompts_seen_total",
+                "Players' `seen` for their current duty (the duty's clock restarted from the sight, within --seen-grace-ms).",
+                &self.prompts_seen,
             ),
         ] {
             gauge(name, help, "counter", v.load(Relaxed).to_string());

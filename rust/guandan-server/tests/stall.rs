@@ -227,3 +227,52 @@ async fn a_player_back_after_the_end_is_told_the_result() {
     }
     back.until("the stored match", |m| matches!(m, ServerMsg::MatchStored { .. })).await;
 }
+
+/// The turn's clock starts when the player saw the prompt (`seen`; the client was still drawing
+/// the table), but a client saying it saw late gets back no more than the server's grace: seen
+/// 8 s after the prompt with a 2 s grace, the turn times out 32 s after the prompt — not at 30
+/// (the time before the sight all counted) and not at 38 (the whole limit after a late claim).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_prompt_seen_late_restarts_the_clock_within_the_grace() {
+    let server = ServerProc::start(
+        &database_url("sqlite"),
+        &format!("seen-{}", std::process::id()),
+        "127.0.0.1:0",
+        &["--seen-grace-ms", "2000"],
+    );
+    let mut host = room_with_ai(server.addr, 10).await;
+    start(&mut host).await;
+    let seq = until_prompted_to_play(&mut host).await;
+    let prompted = Instant::now();
+    let early = idle(&mut host, Duration::from_secs(8)).await;
+    assert!(acted_for(&early, 0).is_empty(), "south was acted for within 8 s: {early:?}");
+    // A spectator has no prompt to see.
+    let code = match host.log.iter().find(|m| matches!(m, ServerMsg::Joined { .. })) {
+        Some(ServerMsg::Joined { code, .. }) => code.clone(),
+        _ => unreachable!(),
+    };
+    let mut watcher = Client::new(server.addr, "watcher").await;
+    watcher.send(&ClientMsg::Spectate { code }).await;
+    watcher.until("the room", |m| matches!(m, ServerMsg::Joined { .. })).await;
+    watcher.send(&ClientMsg::Seen { seq }).await;
+    let refused = watcher.until("the refusal", |m| matches!(m, ServerMsg::Error { .. })).await;
+    assert!(
+        matches!(refused, ServerMsg::Error { code, .. } if code == guandan_proto::ErrorCode::NotYourSeat as i32),
+        "{refused:?}"
+    );
+    // An earlier state's sight gives nothing; the current one gives back the grace.
+    host.send(&ClientMsg::Seen { seq: seq - 1 }).await;
+    host.send(&ClientMsg::Seen { seq }).await;
+    let before =
+        idle(&mut host, (prompted + Duration::from_millis(31_300)).saturating_duration_since(Instant::now())).await;
+    assert!(acted_for(&before, 0).is_empty(), "south timed out before the grace it was given: {before:?}");
+    assert_eq!(host.last_seq, seq, "the table moved on without south");
+    assert_eq!(metric(server.addr, "guandan_prompts_seen_total"), Some(1.0), "only south's current sight counts");
+    let after =
+        idle(&mut host, (prompted + Duration::from_millis(35_500)).saturating_duration_since(Instant::now())).await;
+    assert!(
+        !acted_for(&after, 0).is_empty(),
+        "south's turn did not time out within the limit and the grace: {after:?}"
+    );
+    assert!(host.errors().is_empty(), "{:?}", host.errors());
+}

@@ -630,6 +630,19 @@ impl GuandanClient {
         self.finish("set_auto_play", r)
     }
 
+    /// The table has drawn the player's prompt (its turn, tribute or return): tells the server
+    /// (`seen`), whose clock for the duty then starts from now (within the server's grace), so
+    /// the seconds the table took to draw are not the player's. Best effort and silent: false
+    /// when there was nothing to tell (no seat, no match, not connected, catching up).
+    #[func]
+    pub fn prompt_seen(&mut self) -> bool {
+        if self.seated().is_err() || self.awaiting_state || self.pending.is_some() {
+            return false;
+        }
+        let seq = self.mirror.action_seq;
+        self.send(ClientMsg::Seen { seq }).is_ok()
+    }
+
     /// Whether the server's AI plays the player's own seat now (handed over, or they were away).
     #[func]
     pub fn is_auto_play(&self) -> bool {

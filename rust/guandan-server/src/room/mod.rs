@@ -635,6 +635,7 @@ impl Room {
             ClientMsg::Leave => self.gone(conn, received, true).await,
             ClientMsg::ChangeSeat { seat } => self.change_seat(conn, seat).await,
             ClientMsg::AutoPlay { on } => self.auto_play(conn, on).await,
+            ClientMsg::Seen { seq } => self.prompt_seen(conn, seq),
             // Handled by the connection.
             ClientMsg::Hello { .. }
             | ClientMsg::Heartbeat

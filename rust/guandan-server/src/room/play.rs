@@ -20,6 +20,26 @@ impl Room {
         g.record(&lines).map_err(|e| tracing::error!(error = %e, "stored actions are not the match")).ok()
     }
 
+    /// A seated player saw its prompt for the state after `seq` actions (`seen`): the duty's
+    /// clock starts again from then, giving back at most `--seen-grace-ms`. Silent: a `seen`
+    /// that crossed an action (or the match's end) on its way is simply late.
+    pub(super) fn prompt_seen(&mut self, conn: ConnId, seq: u64) {
+        let Some(seat) = self.seat_of(conn) else {
+            return self.refuse(conn, ErrorCode::NotYourSeat, "spectators have no seat", None);
+        };
+        let grace = self.app.cfg.seen_grace();
+        if !self.state.in_game() || grace.is_zero() {
+            return;
+        }
+        if let Some(g) = &mut self.game {
+            // A hosted seat has no human duty: nothing is given back.
+            if let Some(given) = g.rt().prompt_seen(seat, seq, grace) {
+                self.app.metrics.prompts_seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                tracing::debug!(seat, seq, given, "prompt seen: the turn's clock restarts");
+            }
+        }
+    }
+
     /// Sends what a returning seat missed, or its full state.
     pub(super) async fn catch_up(&mut self, conn: ConnId, seat: Seat, last: Option<u64>) {
         let Some(seq) = self.game.as_ref().map(Game::action_seq) else { return };
