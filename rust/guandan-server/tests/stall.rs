@@ -276,3 +276,28 @@ async fn a_prompt_seen_late_restarts_the_clock_within_the_grace() {
     );
     assert!(host.errors().is_empty(), "{:?}", host.errors());
 }
+
+/// The ready check timed out while the host sat in a full lobby (three AI seats): the room went
+/// back to waiting and every later "ready" was refused ("no ready check now"), so the room could
+/// never start. A ready in a full waiting room starts a new ready check.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_lobby_starts_after_its_ready_check_timed_out() {
+    let server = ServerProc::start(
+        &database_url("sqlite"),
+        &format!("ready-{}", std::process::id()),
+        "127.0.0.1:0",
+        &["--ready-timeout-ms", "500"],
+    );
+    let mut host = room_with_ai(server.addr, 11).await;
+    idle(&mut host, Duration::from_millis(1500)).await;
+    host.send(&ClientMsg::Ready { ready: true }).await;
+    host.send(&ClientMsg::Start).await;
+    let first = host
+        .until("the match or a refusal", |m| {
+            matches!(m, ServerMsg::State { .. } | ServerMsg::Applied { .. } | ServerMsg::Error { .. })
+        })
+        .await;
+    assert!(!matches!(first, ServerMsg::Error { .. }), "refused: {first:?}");
+    // The match runs: south is prompted to play.
+    until_prompted_to_play(&mut host).await;
+}

@@ -611,6 +611,11 @@ impl Room {
                     self.slots[seat as usize].ready = false;
                     return self.send_room();
                 }
+                // A ready check that timed out left the full room waiting: a player's ready
+                // starts a new one (else a full room could never start again).
+                if self.state == RoomState::Waiting && self.slots.iter().all(Slot::taken) {
+                    self.after_seating();
+                }
                 if !self.transition(RoomEvent::Ready) {
                     return self.refuse(conn, ErrorCode::BadRoomState, "no ready check now", None);
                 }
