@@ -245,6 +245,11 @@ pub enum ServerMsg {
         /// end is shown the result). Added to v1 (absent: not over, or an older server).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         outcome: Option<guandan_core::event::Outcome>,
+        /// Seconds left on the recipient's own duty (its turn, tribute or return) when the state
+        /// was made, when a clock runs for it: the client shows its clock from it. Added to v1
+        /// (absent: no duty, no clock, or an older server).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        time_left_s: Option<f64>,
     },
     /// Applied actions (`actions` of them, usually 1, ending at `action_seq`; 0 for a notice
     /// that is no action, such as a seat handed to the AI): the runtime's notices this recipient

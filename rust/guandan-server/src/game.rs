@@ -138,6 +138,7 @@ impl Game {
             state_hash: state_hash.into(),
             view: TableView::from(&self.rt.view(v)),
             outcome: m.outcome(),
+            time_left_s: own_time_left(&self.rt, v),
         }
     }
 }
@@ -149,6 +150,7 @@ pub fn spectator_state(m: &Match) -> ServerMsg {
         state_hash: m.state_hash(),
         view: TableView::from(&m.view(None)),
         outcome: m.outcome(),
+        time_left_s: None,
     }
 }
 
@@ -166,6 +168,15 @@ pub fn state_msg(rt: &Runtime, v: Viewer) -> ServerMsg {
         state_hash: m.state_hash(),
         view: TableView::from(&rt.view(v)),
         outcome: m.outcome(),
+        time_left_s: own_time_left(rt, v),
+    }
+}
+
+/// Seconds left on a seat's own duty, when a clock runs for it (a spectator has none).
+fn own_time_left(rt: &Runtime, v: Viewer) -> Option<f64> {
+    match v {
+        Viewer::Seat(s) => rt.time_left(s),
+        Viewer::Spectator | Viewer::Omniscient => None,
     }
 }
 

@@ -244,7 +244,16 @@ async fn a_prompt_seen_late_restarts_the_clock_within_the_grace() {
     start(&mut host).await;
     let seq = until_prompted_to_play(&mut host).await;
     let prompted = Instant::now();
-    let early = idle(&mut host, Duration::from_secs(8)).await;
+    // The full state says how long south's turn has left (the client's clock shows it).
+    host.send(&ClientMsg::Resync).await;
+    match host.until("the full state", |m| matches!(m, ServerMsg::State { .. })).await {
+        ServerMsg::State { time_left_s, .. } => assert!(
+            time_left_s.is_some_and(|t| t > TURN_LIMIT as f64 - 3.0 && t <= TURN_LIMIT as f64),
+            "time left on south's turn: {time_left_s:?}"
+        ),
+        _ => unreachable!(),
+    }
+    let early = idle(&mut host, Duration::from_secs(8).saturating_sub(prompted.elapsed())).await;
     assert!(acted_for(&early, 0).is_empty(), "south was acted for within 8 s: {early:?}");
     // A spectator has no prompt to see.
     let code = match host.log.iter().find(|m| matches!(m, ServerMsg::Joined { .. })) {

@@ -60,6 +60,7 @@ impl Mirror {
         state_hash: &str,
         tv: &TableView,
         outcome: Option<Outcome>,
+        time_left: Option<f64>,
     ) -> Vec<Emit> {
         let view = tv.to_player_view();
         self.action_seq = action_seq;
@@ -69,7 +70,7 @@ impl Mirror {
         } else if outcome.is_some() {
             self.outcome = outcome;
         }
-        let mut out = announce(&view, self.seed);
+        let mut out = announce(&view, self.seed, time_left);
         if let (Phase::MatchOver, Some(outcome)) = (view.phase, self.outcome) {
             out.push(Emit::Runtime(Out::MatchEnded { outcome }));
         }
@@ -285,8 +286,9 @@ fn apply(v: &mut PlayerView, exchanges: &mut Vec<(Seat, Seat)>, o: &Out) {
     }
 }
 
-/// The signals that draw a whole position from nothing (as `resume_from` announces one).
-pub fn announce(v: &PlayerView, seed: u64) -> Vec<Emit> {
+/// The signals that draw a whole position from nothing (as `resume_from` announces one);
+/// `time_left`: seconds left on the player's own duty, for its turn's clock.
+pub fn announce(v: &PlayerView, seed: u64, time_left: Option<f64>) -> Vec<Emit> {
     let mut out = vec![
         Emit::MatchStarted { seed, local: v.seat },
         Emit::Runtime(Out::DealStarted { deal_no: v.deal_no, level: v.level, declarer: v.declarer }),
@@ -331,7 +333,9 @@ pub fn announce(v: &PlayerView, seed: u64) -> Vec<Emit> {
             out.push(Emit::Runtime(Out::ReturnPhase { receivers: v.to_act.clone() }));
         }
         Phase::Play => {
-            out.push(Emit::Runtime(Out::TurnStarted { seat: v.turn, can_pass: v.can_pass(), time_limit_s: 0.0 }));
+            // The player's own turn shows the time the server said was left; others' none.
+            let time_limit_s = if v.seat == Some(v.turn) { time_left.unwrap_or(0.0) } else { 0.0 };
+            out.push(Emit::Runtime(Out::TurnStarted { seat: v.turn, can_pass: v.can_pass(), time_limit_s }));
         }
         Phase::MatchOver => {}
     }

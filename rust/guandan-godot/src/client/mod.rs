@@ -103,6 +103,9 @@ pub struct GuandanClient {
     nonce: u64,
     latency_ms: f64,
     hosted: [bool; 4],
+    /// The clock of the player's own duty as the server announced it: (the action seq it is
+    /// for, when it was heard, its seconds then). Shown only; the server's clock decides.
+    duty_clock: Option<(u64, std::time::Instant, f64)>,
     last_error: String,
     /// Server messages received, and how many of them held a hand (tests: 0 for a spectator).
     messages: u64,
@@ -130,6 +133,7 @@ impl INode for GuandanClient {
             in_room: false,
             turn: rotate::Turn(0),
             awaiting_state: false,
+            duty_clock: None,
             pending: None,
             nonce: 0,
             latency_ms: -1.0,
@@ -824,10 +828,16 @@ impl GuandanClient {
         self.mirror.action_seq as i64
     }
 
-    /// No turn clock is shown online (the server's clock decides): -1.
+    /// Seconds left on the player's own duty as the server announced it (its clock decides;
+    /// the table shows this one); -1 when no clock runs for the player now.
     #[func]
     pub fn get_time_left(&self) -> f64 {
-        -1.0
+        match self.duty_clock {
+            Some((seq, heard, left)) if seq == self.mirror.action_seq && left > 0.0 => {
+                (left - heard.elapsed().as_secs_f64()).max(0.0)
+            }
+            _ => -1.0,
+        }
     }
 
     #[func]
@@ -1085,11 +1095,12 @@ impl GuandanClient {
                     self.queue.push_back(Queued::Conn(Conn::RoomClosed("the host closed the room".into())));
                 }
             }
-            ServerMsg::State { action_seq, state_hash, mut view, outcome } => {
+            ServerMsg::State { action_seq, state_hash, mut view, outcome, time_left_s } => {
                 self.turn = rotate::Turn(view.seat.unwrap_or(0));
                 self.turn.view(&mut view);
                 let outcome = outcome.map(|o| self.turn.outcome(o));
-                let emits = self.mirror.full_state(action_seq, &state_hash, &view, outcome);
+                self.duty_clock = time_left_s.map(|t| (action_seq, std::time::Instant::now(), t));
+                let emits = self.mirror.full_state(action_seq, &state_hash, &view, outcome, time_left_s);
                 self.pending = None;
                 if self.awaiting_state || action_seq > 0 {
                     self.awaiting_state = false;
@@ -1105,6 +1116,16 @@ impl GuandanClient {
                 if let Some(p) = &mut prompt {
                     self.turn.view(p);
                 }
+                // A prompt starts the player's duty clock (the server's restarts at every action):
+                // a turn's announced limit, else the rules' (a tribute or return).
+                self.duty_clock = prompt.as_ref().map(|p| {
+                    let own_turn = events.iter().find_map(|e| match e {
+                        guandan_proto::WireOut::TurnStarted { seat: 0, time_limit_s, .. } => Some(*time_limit_s),
+                        _ => None,
+                    });
+                    let limit = own_turn.unwrap_or(f64::from(p.rules.turn_time_limit_s));
+                    (action_seq, std::time::Instant::now(), limit)
+                });
                 // Our intent is answered by our own action (two payers act side by side).
                 if self.pending.is_some_and(|p| action_seq > p) && self.mirror.seat() == Some(seat) {
                     self.pending = None;

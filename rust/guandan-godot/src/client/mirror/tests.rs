@@ -80,7 +80,7 @@ fn follow(seed: u64, v: Viewer, resync_every: u64) {
     let (mut rt, _) = start(seed);
     let mut mirror = Mirror::default();
     let (seq, hash, tv) = state(&rt, v);
-    let first = mirror.full_state(seq, &hash, &tv, None);
+    let first = mirror.full_state(seq, &hash, &tv, None, None);
     assert!(matches!(first[0], Emit::MatchStarted { .. }));
     let mut steps = 0u64;
     while !rt.state().is_over() && steps < 5000 {
@@ -110,7 +110,7 @@ fn follow(seed: u64, v: Viewer, resync_every: u64) {
         assert_eq!(mirror.state_hash, rt.state().state_hash());
         if resync_every > 0 && steps.is_multiple_of(resync_every) {
             let (seq, hash, tv) = state(&rt, v);
-            let emits = mirror.full_state(seq, &hash, &tv, None);
+            let emits = mirror.full_state(seq, &hash, &tv, None, None);
             assert!(emits.len() >= 2);
             // The centre: the announced trick ends with the play on the table, and an empty
             // table announces no play.
@@ -158,7 +158,7 @@ fn a_gap_is_reported_and_old_messages_are_ignored() {
     let (mut rt, _) = start(5);
     let mut mirror = Mirror::default();
     let (seq, hash, tv) = state(&rt, Viewer::Seat(0));
-    mirror.full_state(seq, &hash, &tv, None);
+    mirror.full_state(seq, &hash, &tv, None, None);
     let mut msgs = Vec::new();
     for _ in 0..3 {
         let notices = rt.decide_now().unwrap_or_else(|| {
@@ -204,7 +204,7 @@ fn a_player_in_seat_1_is_turned_south_all_match() {
     let mut mirror = Mirror::default();
     let (seq, hash, mut tv) = state(&rt, v);
     turn.view(&mut tv);
-    mirror.full_state(seq, &hash, &tv, None);
+    mirror.full_state(seq, &hash, &tv, None, None);
     assert_eq!(mirror.seat(), Some(0), "the player sits south");
     let mut steps = 0;
     while !rt.state().is_over() && steps < 5000 {
@@ -278,9 +278,32 @@ fn a_finished_match_announced_whole_ends_with_its_result() {
     };
     let (seq, hash, tv) = state(&rt, Viewer::Seat(0));
     let mut fresh = Mirror::default();
-    assert_eq!(ends(&fresh.full_state(seq, &hash, &tv, Some(outcome))), vec![outcome], "told by the server");
+    assert_eq!(ends(&fresh.full_state(seq, &hash, &tv, Some(outcome), None)), vec![outcome], "told by the server");
     // Announced again without the field (an older server): the mirror remembers the end.
-    assert_eq!(ends(&fresh.full_state(seq, &hash, &tv, None)), vec![outcome], "remembered");
+    assert_eq!(ends(&fresh.full_state(seq, &hash, &tv, None, None)), vec![outcome], "remembered");
     let (seq0, hash0, tv0) = state(&start(31).0, Viewer::Seat(0));
-    assert!(ends(&fresh.full_state(seq0, &hash0, &tv0, None)).is_empty(), "a running match has no end");
+    assert!(ends(&fresh.full_state(seq0, &hash0, &tv0, None, None)).is_empty(), "a running match has no end");
+}
+
+/// A full state drawn at the player's turn shows the turn's clock from the time the server said
+/// was left (before, 0: no clock at an online match's first lead, though the server's ran).
+#[test]
+fn a_full_state_at_the_players_turn_shows_its_clock() {
+    let (mut rt, _) = start(32);
+    while !(rt.state().phase() == Phase::Play && rt.state().to_act().contains(&0)) {
+        rt.decide_now().expect("only AI seats act before south");
+    }
+    let (seq, hash, tv) = state(&rt, Viewer::Seat(0));
+    let clock = |emits: &[Emit]| -> Vec<f64> {
+        emits
+            .iter()
+            .filter_map(|e| match e {
+                Emit::Runtime(Out::TurnStarted { seat: 0, time_limit_s, .. }) => Some(*time_limit_s),
+                _ => None,
+            })
+            .collect()
+    };
+    let mut mirror = Mirror::default();
+    assert_eq!(clock(&mirror.full_state(seq, &hash, &tv, None, Some(21.5))), vec![21.5]);
+    assert_eq!(clock(&mirror.full_state(seq, &hash, &tv, None, None)), vec![0.0], "no clock said: none shown");
 }
