@@ -551,10 +551,18 @@ impl GuandanEngine {
         live_services()
     }
 
-    /// Threads of this process (Linux: /proc/self/task), -1 where unknown; for leak tests.
+    /// AI worker threads alive in this process (Linux: the threads of /proc/self/task named
+    /// `guandan-ai-N`), -1 where unknown; for leak tests. Only ours are counted: Godot starts
+    /// threads of its own whenever it likes (a count of all of them made a leak test flaky).
     #[func]
-    pub fn os_thread_count() -> i64 {
-        std::fs::read_dir("/proc/self/task").map_or(-1, |d| d.count() as i64)
+    pub fn ai_thread_count() -> i64 {
+        let Ok(tasks) = std::fs::read_dir("/proc/self/task") else { return -1 };
+        tasks
+            .filter_map(Result::ok)
+            .filter(|t| {
+                std::fs::read_to_string(t.path().join("comm")).is_ok_and(|name| name.starts_with("guandan-ai-"))
+            })
+            .count() as i64
     }
 
     #[func]
