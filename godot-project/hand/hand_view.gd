@@ -509,10 +509,16 @@ func _refresh_selection(force := false) -> void:
 			var target: Vector2 = origin + _slots[id].position - Vector2(0, _lift(id))
 			var t := Settings.anim_time(0.08)
 			if t > 0.0:
-				view.new_tween().tween_property(view, "position", target, t)
+				# The new tween replaces one that may still be easing the card to its size (the
+				# hand relaid out): it finishes that too, or the card stays at the size it had.
+				view.new_tween().set_parallel(true)
+				view.tween.tween_property(view, "position", target, t)
+				if not view.scale.is_equal_approx(Vector2.ONE):
+					view.tween.tween_property(view, "scale", Vector2.ONE, t)
 			else:
 				view.stop_tween()
 				view.position = target
+				view.scale = Vector2.ONE
 	_emit_selection()
 
 

@@ -192,3 +192,24 @@ func test_pool_reuses_card_nodes() -> void:
 	expect_eq(Performance.get_monitor(Performance.OBJECT_NODE_COUNT), nodes + (layer.created_count - created),
 			"only the pool grows")
 	expect(layer.created_count - created <= 27, "new nodes only for ids never shown before")
+
+
+## The AI played for the player (cards leave: the rest grow, easing from their old size) while
+## the player's selection changed: the selection's lift took over the cards' tween and their
+## growth stopped half-way, leaving cards of mixed sizes overlapping (issue 24 item 3).
+func test_a_selection_change_mid_relayout_leaves_every_card_its_size() -> void:
+	Settings.set_value(&"anim_speed", 1.0)
+	hand.set_cards(_deal27())
+	var order := hand.display_order()
+	hand.set_selected(PackedInt32Array([order[10], order[11]]))
+	await sleep(300)
+	var gone := PackedInt32Array([order[0], order[1], order[2], order[3]])
+	for v in hand.detach(gone):
+		layer.release(v.card_id)
+	hand.clear_selection()
+	await sleep(600)
+	var size := hand.card_size()
+	for id in hand.cards():
+		var v := layer.find_view(id)
+		expect(v.scale.is_equal_approx(Vector2.ONE) and v.size.is_equal_approx(size),
+			"card %d drawn at %s × %s (the hand's size %s)" % [id, v.size, v.scale, size])
