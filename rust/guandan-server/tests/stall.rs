@@ -14,6 +14,11 @@ use std::time::{Duration, Instant};
 /// The competition preset's turn limit (s).
 const TURN_LIMIT: u64 = 30;
 
+/// A server of its own on SQLite and loopback (named for the test), with these flags.
+fn server(name: &str, flags: &[&str]) -> ServerProc {
+    ServerProc::start(&database_url("sqlite"), &format!("{name}-{}", std::process::id()), "127.0.0.1:0", flags)
+}
+
 /// A room with `host` in seat 0 and L1 AI seats in 1–3.
 async fn room_with_ai(addr: std::net::SocketAddr, seed: u64) -> Client {
     let mut host = Client::new(addr, "south").await;
@@ -67,8 +72,7 @@ fn acted_for(msgs: &[ServerMsg], seat: u8) -> Vec<&ServerMsg> {
 /// ("You: pass") before seeing the table.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn time_in_the_lobby_is_not_the_first_turns() {
-    let server =
-        ServerProc::start(&database_url("sqlite"), &format!("lobby-{}", std::process::id()), "127.0.0.1:0", &[]);
+    let server = server("lobby", &[]);
     let mut host = room_with_ai(server.addr, 5).await;
     idle(&mut host, Duration::from_secs(TURN_LIMIT + 2)).await;
     start(&mut host).await;
@@ -89,12 +93,7 @@ async fn time_in_the_lobby_is_not_the_first_turns() {
 /// stopped time is not south's: the turn still has about its whole limit.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stopped_server_costs_no_one_the_seat_or_the_turn() {
-    let server = ServerProc::start(
-        &database_url("sqlite"),
-        &format!("stop-{}", std::process::id()),
-        "127.0.0.1:0",
-        &["--heartbeat-timeout-ms", "4000"],
-    );
+    let server = server("stop", &["--heartbeat-timeout-ms", "4000"]);
     let mut host = room_with_ai(server.addr, 6).await;
     start(&mut host).await;
     let seq = until_prompted_to_play(&mut host).await;
@@ -124,12 +123,7 @@ async fn a_stopped_server_costs_no_one_the_seat_or_the_turn() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ai_and_hosted_seats_act_at_the_rooms_pace() {
     const PACE_MS: u64 = 400;
-    let server = ServerProc::start(
-        &database_url("sqlite"),
-        &format!("pace-ai-{}", std::process::id()),
-        "127.0.0.1:0",
-        &["--ai-pace-ms", &PACE_MS.to_string(), "--heartbeat-timeout-ms", "1000"],
-    );
+    let server = server("pace-ai", &["--ai-pace-ms", &PACE_MS.to_string(), "--heartbeat-timeout-ms", "1000"]);
     let mut host = room_with_ai(server.addr, 8).await;
     let code = match host.log.iter().find(|m| matches!(m, ServerMsg::Joined { .. })) {
         Some(ServerMsg::Joined { code, .. }) => code.clone(),
@@ -196,12 +190,7 @@ fn stored_actions(addr: std::net::SocketAddr) -> u64 {
 /// state without the result and waited on "restoring the table").
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_back_after_the_end_is_told_the_result() {
-    let server = ServerProc::start(
-        &database_url("sqlite"),
-        &format!("back-{}", std::process::id()),
-        "127.0.0.1:0",
-        &["--heartbeat-timeout-ms", "300", "--hosting-ai", "1", "--vote-timeout-ms", "120000"],
-    );
+    let server = server("back", &["--heartbeat-timeout-ms", "300", "--hosting-ai", "1", "--vote-timeout-ms", "120000"]);
     let mut host = room_with_ai(server.addr, 9).await;
     let code = match host.log.iter().find(|m| matches!(m, ServerMsg::Joined { .. })) {
         Some(ServerMsg::Joined { code, .. }) => code.clone(),
@@ -234,12 +223,7 @@ async fn a_player_back_after_the_end_is_told_the_result() {
 /// (the time before the sight all counted) and not at 38 (the whole limit after a late claim).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_prompt_seen_late_restarts_the_clock_within_the_grace() {
-    let server = ServerProc::start(
-        &database_url("sqlite"),
-        &format!("seen-{}", std::process::id()),
-        "127.0.0.1:0",
-        &["--seen-grace-ms", "2000"],
-    );
+    let server = server("seen", &["--seen-grace-ms", "2000"]);
     let mut host = room_with_ai(server.addr, 10).await;
     start(&mut host).await;
     let seq = until_prompted_to_play(&mut host).await;
@@ -291,12 +275,7 @@ async fn a_prompt_seen_late_restarts_the_clock_within_the_grace() {
 /// never start. A ready in a full waiting room starts a new ready check.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_lobby_starts_after_its_ready_check_timed_out() {
-    let server = ServerProc::start(
-        &database_url("sqlite"),
-        &format!("ready-{}", std::process::id()),
-        "127.0.0.1:0",
-        &["--ready-timeout-ms", "500"],
-    );
+    let server = server("ready", &["--ready-timeout-ms", "500"]);
     let mut host = room_with_ai(server.addr, 11).await;
     idle(&mut host, Duration::from_millis(1500)).await;
     host.send(&ClientMsg::Ready { ready: true }).await;
