@@ -327,6 +327,15 @@ func set_auto_play(on: bool) -> int:
 	return source.set_auto_play(on)
 
 
+## How long the deal-end panel may stay up (s): online the server's break after a deal, after
+## which the next deal goes on whatever the table shows; 0 offline (the engine waits for the
+## panel).
+func deal_break_s() -> float:
+	if not config.online or source == null or not source.has_method(&"get_room"):
+		return 0.0
+	return float(source.get_room().get("deal_break_ms", 0)) / 1000.0
+
+
 ## The table has drawn the local player's prompt. Online the server's clock for the duty then
 ## starts (the engine's offline clock already waited while the table drew).
 func prompt_seen() -> void:

@@ -16,6 +16,9 @@ signal closed(id: StringName)
 var _tween: Tween
 ## The button Esc presses (the panel's "cancel"); &"" = Esc does nothing.
 var cancel_id: StringName = &""
+## The button `press_after` presses by itself, and the seconds until then.
+var _auto_id: StringName = &""
+var _auto_left := 0.0
 
 
 ## A closed modal built from modal.tscn (the layout: %Dim, %Panel, %Title, %Lines, %Buttons).
@@ -25,6 +28,7 @@ static func create() -> Modal:
 
 func _ready() -> void:
 	visible = false
+	set_process(false)
 
 
 func _exit_tree() -> void:
@@ -40,6 +44,8 @@ func is_open() -> bool:
 ## buttons [[id, label key], …] (the first gets the focus). Esc presses `cancel` when given.
 func open(title: String, lines: Array, buttons: Array, cancel: StringName = &"") -> void:
 	cancel_id = cancel
+	_auto_id = &""
+	set_process(false)
 	var body: Container = %Lines
 	var row: Container = %Buttons
 	for box: Container in [body, row]:
@@ -91,6 +97,45 @@ func press(id: StringName) -> void:
 		_close(id)
 
 
+## Presses the open panel's button `id` by itself after `seconds`, the button counting them down
+## ("Next deal (5)"): online, where the server moves on whatever the panel shows.
+func press_after(id: StringName, seconds: float) -> void:
+	var b := button(id)
+	if not visible or b == null:
+		return
+	_auto_id = id
+	_auto_left = seconds
+	b.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+	b.set_meta(&"label", tr(b.text))
+	_count_down(b)
+	set_process(true)
+
+
+## Seconds until the open panel presses a button by itself (0: it will not).
+func seconds_to_auto_press() -> float:
+	return _auto_left if visible and _auto_id != &"" else 0.0
+
+
+func _process(delta: float) -> void:
+	if not visible or _auto_id == &"":
+		set_process(false)
+		return
+	_auto_left -= delta
+	if _auto_left <= 0.0:
+		var id := _auto_id
+		_auto_id = &""
+		set_process(false)
+		press(id)
+		return
+	var b := button(_auto_id)
+	if b != null:
+		_count_down(b)
+
+
+func _count_down(b: Button) -> void:
+	b.text = "%s (%d)" % [String(b.get_meta(&"label", "")), ceili(_auto_left)]
+
+
 func button(id: StringName) -> Button:
 	for b in find_children(String(id), "Button", true, false):
 		if not b.is_queued_for_deletion():
@@ -114,4 +159,6 @@ func confirm(title: String, text: String, yes_key: String) -> bool:
 
 func _close(id: StringName) -> void:
 	visible = false
+	_auto_id = &""
+	set_process(false)
 	closed.emit(id)

@@ -10,6 +10,9 @@ extends Node
 
 ## How long the "Deal 2 · playing 3" banner holds.
 const DEAL_BANNER_S := 0.9
+## Online, the least time the deal-end panel stays up (when the table shows it after the server's
+## break has mostly run).
+const MIN_BREAK_PANEL_S := 2.0
 
 ## Emitted by the tween `wait` runs (and on leaving the tree, to release a waiting handler).
 signal _waited
@@ -61,6 +64,8 @@ var _closing := false
 var instant := false
 ## This deal's tribute (or resistance) has been shown.
 var _tribute_shown := false
+## A match or a position was just announced: the next deal_started takes the levels from the state.
+var _levels_from_state := false
 
 
 func _exit_tree() -> void:
@@ -73,6 +78,9 @@ func _exit_tree() -> void:
 
 
 func enqueue(event: Dictionary) -> void:
+	# When it came (ms): online the server's deal break counts from the deal's end, not from
+	# when the table gets to show it.
+	event[&"received_ms"] = Time.get_ticks_msec()
 	_queue.append(event)
 	table.controller.set_paused(true)
 	if not _draining:
@@ -113,6 +121,7 @@ func _drain() -> void:
 # --- handlers (one per engine signal) ------------------------------------------------------------
 
 func _on_match_started(e: Dictionary) -> void:
+	_levels_from_state = true
 	table.local_seat = int(e.local_seat)
 	table.spectator = table.local_seat < 0
 	table.match_over = false
@@ -133,9 +142,14 @@ func _on_deal_started(e: Dictionary) -> void:
 	table.deal_no = int(e.deal_no)
 	table.level = int(e.level)
 	table.declarer = int(e.declarer)
-	var st: Dictionary = table.controller.state()
-	if st.has("team_levels"):
-		table.team_levels = PackedInt32Array(st.team_levels)
+	# The levels the last deal_ended left (online the live state may be deals ahead of the table:
+	# issue 24, "Playing 5" shown for a deal played at 3); the state's when a match or a
+	# position (resume, reconnect) was just announced.
+	if _levels_from_state or instant:
+		_levels_from_state = false
+		var st: Dictionary = table.controller.state()
+		if st.has("team_levels"):
+			table.team_levels = PackedInt32Array(st.team_levels)
 	table.zone.reset()
 	table.history.clear()
 	table.tribute_panel.clear()
@@ -421,6 +435,12 @@ func _on_deal_ended(e: Dictionary) -> void:
 	table.modal.open(tr("DEAL_ENDED_FMT").format({n = table.deal_no + 1}) + " — " + title, [body], buttons)
 	table.lock_input(true)
 	table.refresh_controls()
+	var brk: float = table.controller.deal_break_s()
+	if brk > 0.0:
+		# Online the next deal starts when the server's break is over, panel or not: the panel
+		# closes then (a table that shows it late still shows it a moment).
+		var late := (Time.get_ticks_msec() - int(e.get(&"received_ms", Time.get_ticks_msec()))) / 1000.0
+		table.modal.press_after(&"next", maxf(brk - late, MIN_BREAK_PANEL_S))
 	table.deal_panel_shown.emit(e)
 	var choice: StringName = await table.modal.closed
 	if _closing:

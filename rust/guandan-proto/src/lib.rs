@@ -201,6 +201,15 @@ pub struct RoomInfo {
     /// with `--practice-seeds`), so its matches prove nothing. Added to v1 (absent = false).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub practice: bool,
+    /// The break after each deal (ms): nothing of the next deal happens before it is over, so
+    /// the client may show the deal's result that long. Added to v1 (absent = 0: none, or an
+    /// older server).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub deal_break_ms: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// Server → client.

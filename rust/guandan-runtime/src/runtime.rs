@@ -275,6 +275,26 @@ impl Runtime {
         Some((limit - self.current_turn_clock()).max(0.0))
     }
 
+    /// The notice that tells `seat` its duty now (its turn with the time left, its tribute or
+    /// its return), if it has one, told to that seat alone: for a seat taken back from the AI,
+    /// whose duty was announced while the AI held it.
+    pub fn duty_notice(&self, seat: Seat) -> Option<Notice> {
+        let m = &self.m;
+        if !m.to_act().contains(&seat) {
+            return None;
+        }
+        let out = match m.phase() {
+            Phase::Play => {
+                Out::TurnStarted { seat, can_pass: m.can_pass(), time_limit_s: self.time_left(seat).unwrap_or(0.0) }
+            }
+            Phase::Tribute => Out::TributePhase { payers: m.to_act().to_vec(), resisted: false },
+            Phase::Return => Out::ReturnPhase { receivers: m.to_act().to_vec() },
+            Phase::MatchOver => return None,
+        };
+        // Only for that seat: the other seats' duties were announced and still hold.
+        Some(Notice { seq: m.seq(), audience: Audience::Only(Audience::seats(&[seat])), out })
+    }
+
     /// The AI decision being waited for: its seat and the `seq` it is for.
     pub fn pending_ai(&self) -> Option<(Seat, u64)> {
         self.pending.map(|p| (p.seat, p.seq))

@@ -62,6 +62,12 @@ pub struct Config {
     /// who drops out has a match to come back to. 0: at once (benchmarks, tests).
     #[arg(long, default_value_t = 1_000)]
     pub ai_pace_ms: u64,
+    /// The break after a deal ends, in a room with people: the result is read (and a player on
+    /// auto-play takes the seat back) before anything of the next deal happens. No AI or hosted
+    /// seat acts and no clock runs until it is over; a player may pay or return a card in it.
+    /// Clients are told its length (`deal_break_ms` of the room) and count it down. 0: none.
+    #[arg(long, default_value_t = 6_000)]
+    pub deal_break_ms: u64,
     /// Most a player's `seen` gives back of a turn's time that ran before the client drew the
     /// prompt (ms): the player then has the whole limit from the sight, and a client that claims
     /// to see late stretches a turn by this much at most. 0: `seen` is ignored.
@@ -130,6 +136,9 @@ impl Config {
     }
     pub fn ai_pace(&self) -> Duration {
         Duration::from_millis(self.ai_pace_ms)
+    }
+    pub fn deal_break(&self) -> Duration {
+        Duration::from_millis(self.deal_break_ms)
     }
     pub fn seen_grace(&self) -> Duration {
         Duration::from_millis(self.seen_grace_ms)

@@ -217,6 +217,12 @@ pub fn is_prompt(msg: &ServerMsg) -> bool {
     }
 }
 
+/// Whether these notices end a deal (and not the match): the room's deal break follows.
+pub fn ends_deal(notices: &[Notice]) -> bool {
+    notices.iter().any(|n| matches!(n.out, Out::DealEnded { .. }))
+        && !notices.iter().any(|n| matches!(n.out, Out::MatchEnded { .. }))
+}
+
 /// Whether these notices end a round for delayed spectating (table cleared or a new deal).
 pub fn ends_round(notices: &[Notice]) -> bool {
     notices.iter().any(|n| matches!(n.out, Out::TableCleared { .. } | Out::DealStarted { .. }))

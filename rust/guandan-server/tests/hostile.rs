@@ -12,10 +12,10 @@ use std::time::{Duration, Instant};
 use tokio::io::AsyncWriteExt;
 use tokio_tungstenite::tungstenite::Message;
 
-/// The production limits; only the room's pace is off (whole matches of AI seats are played
+/// The production limits; only the room's pace (and its break between deals) is off (whole matches of AI seats are played
 /// here, at machine speed: the pace is no protection, tests/stall.rs covers it).
 fn strict(db: &str, name: &str, extra: &[&str]) -> ServerProc {
-    let mut flags = vec!["--ai-pace-ms", "0"];
+    let mut flags = vec!["--ai-pace-ms", "0", "--deal-break-ms", "0"];
     flags.extend_from_slice(extra);
     ServerProc::start_strict(&database_url(db), &format!("{name}-{}", std::process::id()), "127.0.0.1:0", &flags)
 }
@@ -350,6 +350,8 @@ async fn rooms_and_accounts_are_limited_and_empty_rooms_close() {
             "--hosting-ai",
             "1",
             "--ai-pace-ms",
+            "0",
+            "--deal-break-ms",
             "0",
         ];
         let mut server = ServerProc::start_strict(&url, &instance, "127.0.0.1:0", &flags);

@@ -1,13 +1,14 @@
 //! Time that is not the player's: a turn's clock counts only while the player can act. Time spent
 //! in the lobby before the match and time the server itself was stopped (SIGSTOP, an overloaded
 //! machine) are nobody's thinking time; a player whose heartbeats were waiting while the server
-//! was stopped keeps the seat; and AI seats (and a hosted seat) act at the room's pace, so a
-//! player who drops out has a match to come back to.
+//! was stopped keeps the seat; AI seats (and a hosted seat) act at the room's pace, so a player
+//! who drops out has a match to come back to; and a deal's end is followed by a break in which
+//! nothing moves (the result is read, a player on auto-play takes the seat back).
 
 mod common;
 
 use common::*;
-use guandan_proto::{ClientMsg, SeatSetting, ServerMsg};
+use guandan_proto::{ClientMsg, SeatSetting, ServerMsg, WireOut};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -288,4 +289,95 @@ async fn a_full_lobby_starts_after_its_ready_check_timed_out() {
     assert!(!matches!(first, ServerMsg::Error { .. }), "refused: {first:?}");
     // The match runs: south is prompted to play.
     until_prompted_to_play(&mut host).await;
+}
+
+/// A deal's end is followed by the room's break: no AI (or hosted) seat acts and no clock runs
+/// until it is over, and the room tells clients its length. Before, the next deal's tribute was
+/// paid a pace after the last card while the player's table still showed the deal's result, so a
+/// player on auto-play could not take the seat back for it (issue 24).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deals_end_is_followed_by_the_rooms_break() {
+    const BREAK_MS: u64 = 3000;
+    let server = server("break", &["--deal-break-ms", &BREAK_MS.to_string()]);
+    let mut host = room_with_ai(server.addr, 12).await;
+    let told = host.until("the room", |m| matches!(m, ServerMsg::Room { .. })).await;
+    assert!(
+        matches!(&told, ServerMsg::Room { room } if u64::from(room.deal_break_ms) == BREAK_MS),
+        "the room does not tell its break: {told:?}"
+    );
+    start(&mut host).await;
+    // South plays (L1) until the first deal ends.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        assert!(Instant::now() < deadline, "the first deal did not end");
+        if host.prompt.is_some() {
+            host.act().await;
+        }
+        let m = host.recv().await;
+        if let ServerMsg::Applied { events, .. } = &m
+            && events.iter().any(|e| matches!(e, WireOut::DealEnded { .. }))
+        {
+            break;
+        }
+    }
+    let ended = Instant::now();
+    // Within the break nothing is acted (south, on duty or not, does not act either).
+    let quiet = idle(&mut host, Duration::from_millis(BREAK_MS - 300)).await;
+    let moved: Vec<&ServerMsg> =
+        quiet.iter().filter(|m| matches!(m, ServerMsg::Applied { actions: 1.., .. })).collect();
+    assert!(moved.is_empty(), "acted within the break: {moved:?}");
+    // Then the next deal goes on: south answers its prompts, the AI seats act.
+    let deadline = ended + Duration::from_secs(20);
+    loop {
+        assert!(Instant::now() < deadline, "the next deal did not go on after the break");
+        if host.prompt.is_some() {
+            host.act().await;
+        }
+        if let Some(ServerMsg::Applied { seat: 1..=3, actions: 1.., .. }) =
+            host.try_recv(Duration::from_millis(300)).await
+        {
+            break;
+        }
+    }
+    assert!(ended.elapsed() >= Duration::from_millis(BREAK_MS - 100), "an AI seat acted within the break");
+    assert!(host.errors().is_empty(), "{:?}", host.errors());
+}
+
+/// A player who takes the seat back from auto-play while the AI holds its duty is told that duty
+/// anew (its turn with the time left, its tribute or return): the table drew the duty while the
+/// seat was the AI's and offered nothing. Before, the message said only that the seat was the
+/// player's again, and online the player's return timed out (issue 24).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_taken_back_from_auto_play_is_told_its_duty() {
+    // The pace holds south's AI on its turn long enough to take the seat back.
+    let server = server("take-back", &["--ai-pace-ms", "1500"]);
+    let mut host = room_with_ai(server.addr, 13).await;
+    start(&mut host).await;
+    until_prompted_to_play(&mut host).await;
+    host.act().await;
+    host.send(&ClientMsg::AutoPlay { on: true }).await;
+    host.until("the AI hosts south", |m| matches!(m, ServerMsg::Hosting { seat: 0, on: true })).await;
+    // South's next turn comes while its AI waits the pace: the seat is taken back then.
+    host.until("south's turn under the AI", |m| {
+        matches!(m, ServerMsg::Applied { events, .. }
+            if events.iter().any(|e| matches!(e, WireOut::TurnStarted { seat: 0, .. })))
+    })
+    .await;
+    host.send(&ClientMsg::AutoPlay { on: false }).await;
+    let told = host
+        .until("the seat back", |m| {
+            matches!(m, ServerMsg::Applied { actions: 0, events, .. }
+                if events.iter().any(|e| matches!(e, WireOut::ControllerChanged { seat: 0, ai: false })))
+        })
+        .await;
+    let ServerMsg::Applied { events, .. } = &told else { unreachable!() };
+    assert!(
+        events.iter().any(|e| matches!(e, WireOut::TurnStarted { seat: 0, time_limit_s, .. } if *time_limit_s > 0.0)),
+        "south was not told its turn with its time: {events:?}"
+    );
+    // And it is south's to play: its own play is taken.
+    assert!(host.prompt.is_some(), "no prompt with the seat back");
+    host.act().await;
+    host.until("south's own play", |m| matches!(m, ServerMsg::Applied { seat: 0, actions: 1, .. })).await;
+    assert!(host.errors().is_empty(), "{:?}", host.errors());
 }

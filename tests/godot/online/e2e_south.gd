@@ -3,8 +3,12 @@ extends Node
 ## creates a room on a real guandan-server, writes its code for the three `guandan join` seats,
 ## starts the match when they are ready and opens the real table scene with an online config;
 ## south then plays by itself through the table's MatchController (the advisor's first hint,
-## else pass; the first tribute / return option; "next deal" on each deal panel). Midway its
-## connection is cut for a few seconds and restored. A second GuandanClient spectates the room.
+## else pass; the first tribute / return option; "next deal" on each deal panel). In the first
+## deal it turns Auto-play on after its first action and takes the seat back with "Next deal, I
+## play" on that deal's panel: the next deal's first action of south must be its own (the server's
+## break after a deal holds the AI; issue 24). The second deal's panel is left alone: online it
+## closes by itself when the server's break is over. Later its connection is cut for a few
+## seconds and restored. A second GuandanClient spectates the room.
 ## At the end it writes what it saw as JSON (`--out`) and quits: 0 when it ran to the end.
 ##
 ## Args after `--`: --server HOST:PORT --code-file PATH --out PATH [--drop-at N] [--offline-ms N]
@@ -19,12 +23,30 @@ var _spectator: GuandanClient
 var _report := {
 	"ok": false, "error": "", "code": "", "reconnecting": 0, "resynced": 0, "hosting": [],
 	"dropped_at": -1, "acted": 0, "refused": [],
+	# Auto-play in the first deal: when it went on, the panel's countdown (s) when "Next deal, I
+	# play" was pressed, south's actions the AI made after that before south's own, and the
+	# second deal's panel: how long it stayed up without a press.
+	"auto_on_at": -1, "took_back_countdown_s": 0.0, "ai_acts_after_take_back": -1, "own_after_take_back": -1,
+	"panel_up_alone_s": -1.0,
+	# Deals whose top bar read other levels than the previous deal's end gave.
+	"level_mismatches": [],
+	# Checks on the way that failed (the run goes on to the end).
+	"failures": [],
 	# [unix time ms, what]: the connection's ups and downs and south's own actions (the freeze
 	# test measures the recovery against the moment the server was resumed).
 	"timeline": [],
 }
 var _spectator_signals := {"hand_changed": 0, "events": 0, "hosting": [], "resynced": 0}
 var _last_acted_seq := -1
+## South's actions seen since it took the seat back (-1: not taken back yet or south acted since).
+var _seat0_since_take_back := -1
+## Deal panels shown; when the second one opened (ms).
+var _panels := 0
+var _panel_opened_ms := 0
+var _levels_after: PackedInt32Array = []
+var _took_back := false
+## How long south reads the first deal's panel before "Next deal, I play" (s).
+const TAKE_BACK_AFTER_S := 3.0
 var _match_over := false
 var _stored := false
 
@@ -39,6 +61,9 @@ func _ready() -> void:
 
 
 func _finish(ok: bool, error := "") -> void:
+	if ok and not _report.failures.is_empty():
+		ok = false
+		error = "; ".join(_report.failures)
 	_report.ok = ok
 	_report.error = error
 	var c: Node = Online.client
@@ -169,6 +194,15 @@ func _run() -> void:
 	if _table == null:
 		return _finish(false, "the online table screen built no table")
 	_table.match_panel_shown.connect(func(_e: Dictionary) -> void: _match_over = true)
+	_table.deal_panel_shown.connect(_on_deal_panel)
+	_table.event_handled.connect(_on_event_handled)
+	for sig: StringName in [&"cards_played", &"passed", &"tribute_given", &"card_returned"]:
+		c.connect(sig, _on_south_may_act.bind(sig))
+	# South's actions are counted from the first deal's end (as the client hears it, or as the
+	# table shows it: whichever is first) until south acts again by itself.
+	c.deal_ended.connect(func(..._a: Array) -> void:
+		if not _took_back and _seat0_since_take_back < 0:
+			_seat0_since_take_back = 0, CONNECT_ONE_SHOT)
 	if not await _wait(func() -> bool: return _match_over, float(_args.timeout)):
 		return _finish(false, "the match did not end")
 	await _wait(func() -> bool: return _stored, 10.0)
@@ -204,6 +238,39 @@ func _signal_freeze() -> void:
 	f.close()
 
 
+## An action event from the client (as it arrives, ahead of the table): counts south's actions
+## after the take-back. The first argument of each is the seat (from for a tribute or return).
+func _on_south_may_act(...args: Array) -> void:
+	args.pop_back()
+	if _seat0_since_take_back >= 0 and int(args[0]) == 0:
+		_seat0_since_take_back += 1
+
+
+func _on_deal_panel(e: Dictionary) -> void:
+	_panels += 1
+	_levels_after = PackedInt32Array(Dictionary(e.level_changes).get("after", []))
+	if _panels == 1:
+		_seat0_since_take_back = maxi(_seat0_since_take_back, 0)
+		_report.took_back_countdown_s = _table.modal.seconds_to_auto_press()
+		if _table.modal.button(&"myself") == null:
+			_report.failures.append("no 'Next deal, I play' on the panel with Auto-play on")
+			return
+		# Read like a player for a while (within the server's break), then take the seat back.
+		await get_tree().create_timer(TAKE_BACK_AFTER_S).timeout
+		if _table.modal.is_open():
+			_table.modal.press(&"myself")
+		else:
+			_report.failures.append("the first deal's panel closed before south took the seat back")
+		_took_back = true
+	elif _panels == 2:
+		_panel_opened_ms = Time.get_ticks_msec()
+
+
+func _on_event_handled(e: Dictionary) -> void:
+	if e["signal"] == &"deal_started" and not _levels_after.is_empty() and _table.team_levels != _levels_after:
+		_report.level_mismatches.append([int(e.deal_no), Array(_table.team_levels), Array(_levels_after)])
+
+
 ## South's turn: act once per position, through the table's controller.
 func _act() -> void:
 	var c: Node = Online.client
@@ -211,10 +278,17 @@ func _act() -> void:
 	if mc == null:
 		return
 	if _table.modal.is_open():
-		_table.modal.press(&"next")
+		if _panels == 2 and _panel_opened_ms > 0:
+			return  # left alone: it closes by itself
+		if _panels != 1 or _took_back:
+			_table.modal.press(&"next")
 		return
+	if _panel_opened_ms > 0:
+		_report.panel_up_alone_s = (Time.get_ticks_msec() - _panel_opened_ms) / 1000.0
+		_panel_opened_ms = 0
 	var drop_at := int(_args["drop-at"])
-	if _report.dropped_at < 0 and mc.action_count() >= drop_at and drop_at > 0:
+	# The cut comes after the take-back is checked (the seat is the player's again by then).
+	if _report.dropped_at < 0 and mc.action_count() >= drop_at and drop_at > 0 and _report.own_after_take_back >= 0:
 		_report.dropped_at = mc.action_count()
 		# Away longer than the server's heartbeat timeout: its AI hosts the seat meanwhile.
 		c.drop_connection_for_test(int(_args.get("offline-ms", "8000")))
@@ -240,6 +314,14 @@ func _act() -> void:
 		_last_acted_seq = mc.action_count()
 		_report.acted += 1
 		_mark("acted")
+		if _report.auto_on_at < 0 and _panels == 0:
+			# After its first action south hands the seat to the AI for the rest of the deal.
+			_report.auto_on_at = mc.action_count()
+			mc.set_auto_play(true)
+		elif _took_back and _seat0_since_take_back >= 0:
+			_report.ai_acts_after_take_back = _seat0_since_take_back
+			_report.own_after_take_back = mc.action_count()
+			_seat0_since_take_back = -1
 
 
 func _mark(what: String) -> void:

@@ -56,6 +56,39 @@ func test_the_modal_fills_and_clears_its_scene_nodes() -> void:
 	modal.queue_free()
 
 
+## Online the deal's panel closes when the server's break is over: `press_after` counts down on
+## its button ("Next deal (2)") and presses it by itself; a press before, or a new panel, ends
+## the countdown (before, the panel waited for the player while the server played on).
+func test_a_panel_presses_its_button_by_itself_after_the_countdown() -> void:
+	TranslationServer.set_locale("en")
+	var modal := Modal.create()
+	add_child(modal)
+	await frames(1)
+	var pressed := []
+	modal.closed.connect(func(id: StringName) -> void: pressed.append(id))
+	modal.open("Deal 1", [], [[&"next", "BTN_NEXT_DEAL"], [&"myself", "BTN_NEXT_DEAL_MYSELF"]])
+	modal.press_after(&"next", 1.5)
+	await frames(2)
+	var label := tr("BTN_NEXT_DEAL")
+	expect_eq(modal.button(&"next").text, "%s (2)" % label, "the button counts the seconds down")
+	expect(modal.seconds_to_auto_press() > 1.0, "seconds left: %s" % modal.seconds_to_auto_press())
+	expect(await wait_until(func() -> bool: return not pressed.is_empty(), 5.0), "pressed by itself")
+	expect_eq(pressed, [&"next"], "the counted-down button")
+	expect_eq(modal.seconds_to_auto_press(), 0.0, "nothing left to count once closed")
+	# The player presses first: only that press.
+	pressed.clear()
+	modal.open("Deal 2", [], [[&"next", "BTN_NEXT_DEAL"], [&"myself", "BTN_NEXT_DEAL_MYSELF"]])
+	modal.press_after(&"next", 0.3)
+	modal.press(&"myself")
+	# A panel opened next has no countdown of its own.
+	modal.open("Match", [], [[&"menu", "BTN_MENU"]])
+	await get_tree().create_timer(0.6).timeout
+	expect_eq(pressed, [&"myself"], "the player's press, no automatic one after it")
+	expect(modal.is_open(), "the next panel stays until pressed")
+	modal.press(&"menu")
+	modal.queue_free()
+
+
 func test_the_end_of_deal_panel_fills_its_containers() -> void:
 	var panel := DealEndPanel.create()
 	add_child(panel)

@@ -532,7 +532,7 @@ impl GuandanClient {
     }
 
     /// The room: `{code, state, host_seat, rules, spectator_delay, spectators, locked, matches,
-    /// seats: [{seat, player, ai, ready, connected, hosted}]}` (`player` "" and `ai` 0 when none);
+    /// practice, deal_break_ms, seats: [{seat, player, ai, ready, connected, hosted}]}` (`player` "" and `ai` 0 when none);
     /// `{}` outside a room.
     #[func]
     pub fn get_room(&self) -> VarDictionary {
@@ -900,6 +900,8 @@ fn room_dict(r: &RoomInfo) -> VarDictionary {
         "spectators" => i64::from(r.spectators),
         "locked" => r.locked,
         "matches" => i64::from(r.matches),
+        "practice" => r.practice,
+        "deal_break_ms" => i64::from(r.deal_break_ms),
         "seats" => &seats,
     }
 }

@@ -624,24 +624,6 @@ fn parse_seat(v: &Variant) -> Result<Controller, String> {
     Err(format!("expected null, \"human\", 1-3 or an AiProfile, got {}", v.get_type().ord()))
 }
 
-/// The notice that tells `seat` its duty now (for a seat taken back from the AI), if any.
-fn duty_notice(rt: &Runtime, seat: Seat) -> Option<Notice> {
-    use guandan_core::game::Phase;
-    let m = rt.state();
-    if !m.to_act().contains(&seat) {
-        return None;
-    }
-    let out = match m.phase() {
-        Phase::Play => {
-            Out::TurnStarted { seat, can_pass: m.can_pass(), time_limit_s: rt.time_left(seat).unwrap_or(0.0) }
-        }
-        Phase::Tribute => Out::TributePhase { payers: m.to_act().to_vec(), resisted: false },
-        Phase::Return => Out::ReturnPhase { receivers: m.to_act().to_vec() },
-        Phase::MatchOver => return None,
-    };
-    Some(Notice::everyone(m.seq(), out))
-}
-
 impl GuandanEngine {
     pub(crate) fn runtime(&self) -> Option<&Runtime> {
         self.runtime.as_ref()
@@ -743,7 +725,7 @@ impl GuandanEngine {
         let controller = if on { Controller::Ai(AiProfile::level(level)) } else { Controller::Human };
         let mut notices = rt.set_controller(seat, controller);
         if !on {
-            notices.extend(duty_notice(rt, seat));
+            notices.extend(rt.duty_notice(seat));
         }
         self.forward_notices(&notices);
         self.after_change();

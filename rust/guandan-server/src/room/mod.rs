@@ -177,6 +177,8 @@ struct Room {
     last_action_at: Instant,
     /// An AI decision waits for the room's pace until then.
     ai_due: Option<Instant>,
+    /// The break after a deal (`--deal-break-ms`) lasts until then: no AI move, no clock.
+    deal_break_until: Option<Instant>,
     /// Nobody has been connected to the room since then (no match running): it closes after
     /// `--room-idle-ms`.
     idle_since: Option<Instant>,
@@ -254,6 +256,7 @@ fn spawn(
         vote_deadline: None,
         last_action_at: Instant::now(),
         ai_due: None,
+        deal_break_until: None,
         idle_since: Some(Instant::now()),
         closing: false,
     };
@@ -556,6 +559,7 @@ impl Room {
             locked: self.state.locked(),
             matches: self.match_no as u32,
             practice: self.stored.practice,
+            deal_break_ms: u32::try_from(self.app.cfg.deal_break_ms).unwrap_or(u32::MAX),
         }
     }
 

@@ -160,6 +160,10 @@ impl Room {
         if count > 0 {
             self.last_action_at = Instant::now();
         }
+        let brk = self.app.cfg.deal_break();
+        if game::ends_deal(&notices) && !brk.is_zero() && self.people() {
+            self.deal_break_until = Some(self.last_action_at + brk);
+        }
         self.announce(&notices, count, actor, None).await;
         for _ in 0..count {
             self.app.metrics.action(received.elapsed());
@@ -232,6 +236,9 @@ impl Room {
 
     /// Advances the turn and match clocks.
     pub(super) async fn tick(&mut self, elapsed: std::time::Duration) {
+        if self.in_deal_break(Instant::now()) {
+            return; // Clocks stand still between deals.
+        }
         let Some(g) = &mut self.game else { return };
         let before = g.action_seq();
         match g.rt().tick(elapsed) {
@@ -242,6 +249,23 @@ impl Room {
             Ok(_) => {}
             Err(e) => tracing::error!(error = %e, "clock action refused"),
         }
+    }
+
+    /// Whether the break after a deal runs at `now` (it is forgotten once over).
+    fn in_deal_break(&mut self, now: Instant) -> bool {
+        match self.deal_break_until {
+            Some(until) if until > now => true,
+            Some(_) => {
+                self.deal_break_until = None;
+                false
+            }
+            None => false,
+        }
+    }
+
+    /// Whether a person holds a seat (connected or not): the room is paced for them.
+    fn people(&self) -> bool {
+        self.slots.iter().any(|s| s.player.is_some())
     }
 
     /// Makes the due AI decisions: L1/L2 take microseconds and are decided right here, one
@@ -255,10 +279,13 @@ impl Room {
             }
             let generation = self.generation;
             let Some(g) = &mut self.game else { return };
-            // At the room's pace while people are in it: the next AI move waits its turn.
+            // At the room's pace while people are in it (and not before a deal's break is over):
+            // the next AI move waits its turn.
             let pace = self.app.cfg.ai_pace();
-            let due = self.last_action_at + pace;
-            if !pace.is_zero() && self.slots.iter().any(|s| s.player.is_some()) && due > Instant::now() {
+            let paced = (!pace.is_zero() && self.slots.iter().any(|s| s.player.is_some()))
+                .then_some(self.last_action_at + pace);
+            let now = Instant::now();
+            if let Some(due) = paced.into_iter().chain(self.deal_break_until).max().filter(|d| *d > now) {
                 if g.rt_ref().ai_due() {
                     self.ai_due = Some(due);
                 }

@@ -68,7 +68,10 @@ impl Room {
             // An AI decision asked for but not applied yet is dropped (as at a reconnect).
             self.generation += 1;
             if let Some(g) = &mut self.game {
-                let notices = g.rt().set_controller(seat, Controller::Human);
+                let mut notices = g.rt().set_controller(seat, Controller::Human);
+                // The duty the AI held is the player's again: announced anew, as the local
+                // engine does (the player's table drew it while the seat was the AI's).
+                notices.extend(g.rt_ref().duty_notice(seat));
                 self.announce(&notices, 0, seat, None).await;
             }
             let still = self.slots.iter().any(|s| s.hosted);

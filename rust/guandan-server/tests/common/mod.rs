@@ -69,8 +69,11 @@ pub const TEST_DEFAULTS: &[&str] = &[
     "10000",
     "--rooms-per-account",
     "1000",
-    // AI seats act at once (the pacing tests set their own).
+    // AI seats act at once, and the next deal follows a deal's end at once (the pacing tests set
+    // their own).
     "--ai-pace-ms",
+    "0",
+    "--deal-break-ms",
     "0",
 ];
 
