@@ -10,9 +10,16 @@ extends Node
 
 ## How long the "Deal 2 · playing 3" banner holds.
 const DEAL_BANNER_S := 0.9
+## Online the server moves on at its own pace (an AI action a second), and a trick's end takes the
+## table longer than that to show: when the table is this many actions behind, its waits shrink to
+## CATCH_UP_SCALE of their length until it has caught up (before, it fell seconds behind in a deal
+## and showed the deal's end panel only once the next deal had begun on the server).
+const CATCH_UP_AFTER := 2
+const CATCH_UP_SCALE := 0.3
+const ACTION_SIGNALS: Array[StringName] = [&"cards_played", &"passed", &"tribute_given", &"card_returned"]
 ## Online, the least time the deal-end panel stays up (when the table shows it after the server's
 ## break has mostly run).
-const MIN_BREAK_PANEL_S := 2.0
+const MIN_BREAK_PANEL_S := 3.0
 
 ## Emitted by the tween `wait` runs (and on leaving the tree, to release a waiting handler).
 signal _waited
@@ -64,6 +71,8 @@ var _closing := false
 var instant := false
 ## This deal's tribute (or resistance) has been shown.
 var _tribute_shown := false
+## Waits shortened to catch up with a server ahead of the table (see CATCH_UP_AFTER).
+var catch_up_waits := 0
 ## A match or a position was just announced: the next deal_started takes the levels from the state.
 var _levels_from_state := false
 
@@ -530,11 +539,33 @@ func _on_controller_changed(e: Dictionary) -> void:
 
 # --- animation helpers ---------------------------------------------------------------------------
 
+## Actions waiting in the queue behind the event being shown: online the server does not wait
+## for the table (offline the engine does, so there it is at most one).
+func actions_queued() -> int:
+	var n := 0
+	for e: Dictionary in _queue:
+		if e["signal"] in ACTION_SIGNALS:
+			n += 1
+	return n
+
+
+## Online, a deal's end waiting in the queue: the server's break runs, so the last play and the
+## finishing banners before it are shown quickly and the panel gets the break's time.
+func _deal_end_waits_online() -> bool:
+	for e: Dictionary in _queue:
+		if e["signal"] == &"deal_ended":
+			return table.controller.deal_break_s() > 0.0
+	return false
+
+
 ## Waits `seconds` on a tween bound to this node (never resumes if the table is freed); not
 ## at all while a restored deal is drawn.
 func wait(seconds: float) -> void:
 	if seconds <= 0.0 or _closing or instant:
 		return
+	if actions_queued() >= CATCH_UP_AFTER or _deal_end_waits_online():
+		seconds *= CATCH_UP_SCALE
+		catch_up_waits += 1
 	var until := Time.get_ticks_usec() + int(seconds * 1e6)
 	_wait_tween = create_tween()
 	_wait_tween.tween_interval(seconds)

@@ -219,3 +219,34 @@ func test_every_play_and_pass_stays_readable() -> void:
 			expect(wait_ms >= PacingProfile.scaled(TableEvents.DEAL_BANNER_S) * 1000.0,
 				"the first play came %d ms after the deal was shown" % wait_ms)
 			break
+
+
+## Online the server does not wait for the table: when actions arrive faster than the table shows
+## them (an AI action a second; a trick's end takes the table longer), its waits shrink until it
+## has caught up, and every action is still shown. Offline (the engine waits for the table) no
+## wait is shortened. Before, the online table fell seconds behind in a deal, and the deal's panel
+## came up only after the server's break (issue 24's hour of play).
+func test_the_table_catches_up_when_actions_come_faster_than_it_shows_them() -> void:
+	Settings.set_value(&"anim_speed", 1.0)
+	await _open({})
+	# Offline: a stretch of AI play, the engine waiting for the table: nothing is hurried.
+	table.controller.set_auto_play(true)
+	var handled := [0]
+	table.event_handled.connect(func(e: Dictionary) -> void:
+		if e["signal"] == &"passed" and bool(e.get("burst", false)):
+			handled[0] += 1)
+	var played := [0]
+	table.event_handled.connect(func(e: Dictionary) -> void:
+		if e["signal"] == &"cards_played":
+			played[0] += 1)
+	expect(await wait_until(func() -> bool: return played[0] >= 6, 60.0), "offline play went on")
+	expect_eq(table.events.catch_up_waits, 0, "offline, no wait is shortened")
+	table.controller.set_auto_play(false)
+	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play", 60.0), "the player's turn")
+	# Six passes arrive at once, as from a server ahead of the table.
+	for i in 6:
+		table.events.enqueue({"signal": &"passed", "seat": 1 + i % 3, "burst": true})
+	expect(await wait_until(func() -> bool: return handled[0] == 6 and table.is_idle(), 30.0), "every pass shown")
+	# The first pass is shown as it comes (nothing behind it yet); the next three have two or more
+	# behind them; the last two are shown at full length.
+	expect_eq(table.events.catch_up_waits, 3, "the waits with two or more actions behind them were shortened")
