@@ -278,12 +278,11 @@ impl Room {
                 return;
             }
             let generation = self.generation;
-            let Some(g) = &mut self.game else { return };
             // At the room's pace while people are in it (and not before a deal's break is over):
             // the next AI move waits its turn.
             let pace = self.app.cfg.ai_pace();
-            let paced = (!pace.is_zero() && self.slots.iter().any(|s| s.player.is_some()))
-                .then_some(self.last_action_at + pace);
+            let paced = (!pace.is_zero() && self.people()).then_some(self.last_action_at + pace);
+            let Some(g) = &mut self.game else { return };
             let now = Instant::now();
             if let Some(due) = paced.into_iter().chain(self.deal_break_until).max().filter(|d| *d > now) {
                 if g.rt_ref().ai_due() {
