@@ -381,3 +381,37 @@ async fn a_seat_taken_back_from_auto_play_is_told_its_duty() {
     host.until("south's own play", |m| matches!(m, ServerMsg::Applied { seat: 0, actions: 1, .. })).await;
     assert!(host.errors().is_empty(), "{:?}", host.errors());
 }
+
+/// Taking a seat back from auto-play while another seat's hard AI was thinking stopped the room
+/// for good: the seat's return made every decision in flight stale, the late answer was dropped,
+/// but the room still waited for it, so no AI seat ever acted again (seen in play: East "thinking"
+/// for minutes after Auto-play was turned off).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn taking_a_seat_back_while_a_hard_ai_thinks_does_not_stop_the_room() {
+    let server = server("take-back-l3", &["--ai-pace-ms", "0", "--deal-break-ms", "0"]);
+    let mut host = Client::new(server.addr, "south").await;
+    create_room(&mut host, 17, None).await;
+    for seat in 1..4 {
+        host.send(&ClientMsg::SetSeat { seat, setting: SeatSetting::Ai { level: 3 } }).await;
+    }
+    start(&mut host).await;
+    until_prompted_to_play(&mut host).await;
+    host.act().await;
+    host.send(&ClientMsg::AutoPlay { on: true }).await;
+    host.until("the AI hosts south", |m| matches!(m, ServerMsg::Hosting { seat: 0, on: true })).await;
+    // South's AI (the fast hosting level) plays; East's hard AI starts thinking at once.
+    host.until("south's AI plays", |m| matches!(m, ServerMsg::Applied { seat: 0, actions: 1.., .. })).await;
+    host.send(&ClientMsg::AutoPlay { on: false }).await;
+    host.until("the seat back", |m| matches!(m, ServerMsg::Hosting { seat: 0, on: false })).await;
+    // The other seats go on playing until South is to act again.
+    let deadline = Instant::now() + Duration::from_secs(90);
+    let mut others = 0;
+    while host.prompt.is_none() || others == 0 {
+        assert!(Instant::now() < deadline, "the room stopped: {others} AI actions after the seat was taken back");
+        if let Some(ServerMsg::Applied { seat: 1..=3, actions: 1.., .. }) = host.try_recv(Duration::from_secs(1)).await
+        {
+            others += 1;
+        }
+    }
+    assert!(host.errors().is_empty(), "{:?}", host.errors());
+}

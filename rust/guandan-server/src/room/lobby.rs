@@ -123,7 +123,7 @@ impl Room {
                 // and its generation is stale); applied ones stand. The AI never acts for a
                 // human seat, so no AI move follows the return (the spec's 2 s grace holds for
                 // as long as the human stays).
-                self.generation += 1;
+                self.drop_ai_in_flight();
                 if let Some(g) = &mut self.game {
                     let notices = g.rt().set_controller(seat, Controller::Human);
                     self.announce(&notices, 0, seat, None).await;

@@ -263,6 +263,16 @@ impl Room {
         }
     }
 
+    /// Drops the AI decisions in flight (a seat changed hands): their answers come back stale and
+    /// are dropped, and the runtime stops waiting for them, so the next one is asked for anew —
+    /// a dropped answer the room still waited for stopped every AI seat for good.
+    pub(super) fn drop_ai_in_flight(&mut self) {
+        self.generation += 1;
+        if let Some(g) = &mut self.game {
+            g.rt().cancel_ai();
+        }
+    }
+
     /// Whether a person holds a seat (connected or not): the room is paced for them.
     fn people(&self) -> bool {
         self.slots.iter().any(|s| s.player.is_some())

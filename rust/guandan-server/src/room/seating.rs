@@ -66,7 +66,7 @@ impl Room {
             self.slots[seat as usize].hosted = false;
             self.transition(RoomEvent::Reconnect);
             // An AI decision asked for but not applied yet is dropped (as at a reconnect).
-            self.generation += 1;
+            self.drop_ai_in_flight();
             if let Some(g) = &mut self.game {
                 let mut notices = g.rt().set_controller(seat, Controller::Human);
                 // The duty the AI held is the player's again: announced anew, as the local
