@@ -79,7 +79,7 @@ func _ready() -> void:
 
 	var c: Node = Online.client
 	c.room_changed.connect(_refresh)
-	c.room_closed.connect(_gone_back)
+	c.room_closed.connect(_on_room_closed)
 	# Methods, not lambdas: the client outlives this screen, and a method's connection goes with it.
 	c.disconnected.connect(_on_disconnected)
 	c.error.connect(_on_error)
@@ -235,6 +235,11 @@ func _open_table() -> void:
 
 ## The room is gone (closed by the host, or the connection for good): back to the Online menu,
 ## which says why.
+## The room is gone (its host disbanded it): said in the player's language, not the server's.
+func _on_room_closed(_message: String) -> void:
+	_gone_back(tr("ONLINE_ROOM_CLOSED"))
+
+
 func _gone_back(message: String) -> void:
 	if _leaving or not is_inside_tree():
 		return

@@ -51,7 +51,7 @@ func _ready() -> void:
 	# Methods, not lambdas: the client outlives this screen, and a method's connection goes with it.
 	c.connected.connect(_on_connected)
 	c.disconnected.connect(_on_disconnected)
-	c.room_closed.connect(_gone_back)
+	c.room_closed.connect(_on_room_closed)
 	c.room_changed.connect(_on_room)
 	c.hosting_changed.connect(_on_hosting)
 	c.latency_changed.connect(_on_latency)
@@ -267,6 +267,11 @@ func _on_surrender_proposed(seat: int) -> void:
 
 
 ## The room or the connection is gone: back to the Online menu, which says why.
+## The room is gone (its host disbanded it): said in the player's language, not the server's.
+func _on_room_closed(_message: String) -> void:
+	_gone_back(tr("ONLINE_ROOM_CLOSED"))
+
+
 func _gone_back(message: String) -> void:
 	if _leaving or not is_inside_tree():
 		return

@@ -12,7 +12,8 @@ extends Node
 ## At the end it writes what it saw as JSON (`--out`) and quits: 0 when it ran to the end.
 ##
 ## Args after `--`: --server HOST:PORT --code-file PATH --out PATH [--drop-at N] [--offline-ms N]
-## [--seed N] [--timeout S] [--freeze-file PATH --freeze-at N].
+## [--seed N] [--timeout S] [--freeze-file PATH --freeze-at N] [--restart-file PATH --restart-at N]
+## (the freeze and the restart: tools/test-online stops the server there, or restarts it).
 
 var _args := {"drop-at": "150", "seed": "7", "timeout": "900"}
 var _table: Control
@@ -23,6 +24,8 @@ var _spectator: GuandanClient
 var _report := {
 	"ok": false, "error": "", "code": "", "reconnecting": 0, "resynced": 0, "hosting": [],
 	"dropped_at": -1, "acted": 0, "refused": [],
+	# Times the client said the room was closed (a server restart once did: the table went to the menu).
+	"room_closed": 0, "spectator_room_closed": 0,
 	# Auto-play in the first deal: when it went on, the panel's countdown (s) when "Next deal, I
 	# play" was pressed, south's actions the AI made after that before south's own, and the
 	# second deal's panel: how long it stayed up without a press.
@@ -111,7 +114,8 @@ func _process(_delta: float) -> void:
 		_overlay_shown = _screen.reconnect_layer.visible
 		_mark("overlay_on" if _overlay_shown else "overlay_off")
 	if _table != null and not _match_over:
-		_signal_freeze()
+		_signal_at("freeze", 300)
+		_signal_at("restart", 500)
 		_act()
 
 
@@ -135,6 +139,9 @@ func _run() -> void:
 	c.connected.connect(func(_p: String) -> void: _mark("connected"))
 	c.hosting_changed.connect(func(seat: int, on: bool) -> void: _report.hosting.append([seat, on]))
 	c.match_stored.connect(func(_n: int) -> void: _stored = true)
+	c.room_closed.connect(func(_m: String) -> void:
+		_report.room_closed += 1
+		_mark("room_closed"))
 	c.error.connect(func(code: int, message: String) -> void: _report.refused.append([code, message]))
 	if Online.ensure_connected(String(_args.server), "South") != 0 or await Online.wait_online(20.0) != 0:
 		return _finish(false, "cannot connect: " + c.get_last_error())
@@ -168,6 +175,7 @@ func _run() -> void:
 				"latency_changed", "match_stored", "protocol_too_old", "room_closed"]:
 			continue
 		_spectator.connect(name, _on_spectator_signal.bind(name))
+	_spectator.room_closed.connect(func(_m: String) -> void: _report.spectator_room_closed += 1)
 	_spectator.connect_to_server(String(_args.server), "Watcher")
 	if not await _wait(func() -> bool: return _spectator.is_online(), 20.0):
 		return _finish(false, "the spectator cannot connect")
@@ -223,17 +231,18 @@ func _on_spectator_signal(...args: Array) -> void:
 		_spectator_signals.resynced += 1
 
 
-## Tells tools/test-online (by a file) that the match reached `--freeze-at` actions: it stops the
-## server there for a while (SIGSTOP) and resumes it.
-func _signal_freeze() -> void:
-	if not _args.has("freeze-file") or _report.has("freeze_signalled"):
+## Tells tools/test-online (by the file `--<what>-file`) that the match reached `--<what>-at`
+## actions: there it stops the server for a while (freeze: SIGSTOP, SIGCONT) or restarts it
+## (restart: SIGTERM, then a new process on the same port and database).
+func _signal_at(what: String, default_at: int) -> void:
+	if not _args.has(what + "-file") or _report.has(what + "_signalled"):
 		return
 	var mc: MatchController = _table.controller
-	if mc == null or mc.action_count() < int(_args.get("freeze-at", "300")):
+	if mc == null or mc.action_count() < int(_args.get(what + "-at", str(default_at))):
 		return
-	_report.freeze_signalled = mc.action_count()
-	_mark("freeze_asked")
-	var f := FileAccess.open(String(_args["freeze-file"]), FileAccess.WRITE)
+	_report[what + "_signalled"] = mc.action_count()
+	_mark(what + "_asked")
+	var f := FileAccess.open(String(_args[what + "-file"]), FileAccess.WRITE)
 	f.store_string(str(mc.action_count()))
 	f.close()
 

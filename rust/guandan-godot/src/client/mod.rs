@@ -1157,9 +1157,10 @@ impl GuandanClient {
                 self.queue.push_back(Queued::Conn(Conn::HostingChanged(seat, on)));
             }
             ServerMsg::MatchStored { match_no, .. } => self.queue.push_back(Queued::Conn(Conn::MatchStored(match_no))),
-            ServerMsg::Bye { message, .. } => {
-                self.queue.push_back(Queued::Conn(Conn::RoomClosed(message)));
-            }
+            // The server is restarting (or moving): the connection ends next and the session
+            // reconnects and rejoins (the room is restored from its database). Not a closed room —
+            // that sent the table to the menu on every server update.
+            ServerMsg::Bye { .. } => {}
         }
     }
 
