@@ -189,9 +189,8 @@ func _on_room(room: Dictionary) -> void:
 		names[at].text = text
 		table.badges[at].ai_level = int(s.ai)
 		table.badges[at].auto_play = bool(s.hosted) and i != me
+	# A spectator's badges name the seats by the compass (the badges know they are watched).
 	var spectating: bool = Online.client.is_spectator()
-	# A spectator watches seat 0 from below: it is "South", never "You".
-	table.badges[0].title = tr("SEAT_SOUTH") if spectating else ""
 	spectator_banner.visible = spectating
 	if spectating:
 		spectator_banner.text = tr("ONLINE_SPECTATOR_BANNER_FMT").format({n = int(room.get("spectator_delay", 3))})

@@ -120,7 +120,7 @@ func _notification(what: int) -> void:
 func _update() -> void:
 	if _name == null:  # @onready: the setters may run before _ready, which calls _update() itself
 		return
-	_name.text = title if title != "" else tr("SEAT_%d" % seat)
+	_name.text = title if title != "" else Wording.seat_name(seat, 0, spectator)
 	var parts := PackedStringArray()
 	# While thinking, "thinking…" takes the team's place (the seat's side says it): the line stays whole.
 	if not thinking:

@@ -14,10 +14,18 @@ static func _is_you(seat: int, local: int, spectator: bool) -> bool:
 	return not spectator and seat == local
 
 
+## Seats by the compass, for who watches rather than plays.
+const COMPASS: Array[String] = ["SEAT_SOUTH", "SEAT_EAST", "SEAT_NORTH", "SEAT_WEST"]
+
+
 ## A seat's name in the third person: seat 0 is "You" only to the player sitting there; to a
-## spectator or a hot-seat player elsewhere it is South.
+## hot-seat player elsewhere it is South; a spectator names every seat by the compass (in Chinese
+## the player's words 下家/对家/上家 say where a seat sits from the player's chair: a watcher has
+## none, so 东家/北家/西家).
 static func seat_name(seat: int, local: int, spectator := false) -> String:
-	if seat == 0 and (spectator or local != 0):
+	if spectator:
+		return _tr(COMPASS[seat])
+	if seat == 0 and local != 0:
 		return _tr("SEAT_SOUTH")
 	return _tr("SEAT_%d" % seat)
 

@@ -139,7 +139,10 @@ func test_both_languages_have_every_ui_key() -> void:
 		var set := {}
 		for line in FileAccess.get_file_as_string(po).split("\n"):
 			if line.begins_with("msgid \"") and line != "msgid \"\"":
-				set[line.trim_prefix("msgid \"").trim_suffix("\"")] = true
+				var key := line.trim_prefix("msgid \"").trim_suffix("\"")
+				# A key twice: one of its texts is silently lost (SEAT_SOUTH was, in both files).
+				expect(not set.has(key), "%s names %s twice" % [po.get_file(), key])
+				set[key] = true
 		keys[po] = set
 	var en: Dictionary = keys["res://i18n/en.po"]
 	var zh: Dictionary = keys["res://i18n/zh_CN.po"]

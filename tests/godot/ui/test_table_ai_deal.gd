@@ -84,6 +84,19 @@ func test_a_watched_table_names_teams_by_their_seats() -> void:
 		if not table.badges[seat].thinking:
 			expect(sub.contains(tr("TEAM_SOUTH_NORTH") if seat % 2 == 0 else tr("TEAM_EAST_WEST")),
 				"seat %d's badge names its team by the seats: %s" % [seat, sub])
+	# Seats by the compass: in Chinese the player's own words (下家/对家/上家, "the seat after mine"…)
+	# have no meaning for a watcher, who has no chair (seen online: 南家 beside 下家/对家/上家).
+	var names := func() -> Array:
+		return table.badges.map(func(b: Control) -> String: return (b.get_node(^"%SeatName") as Label).text)
+	var locale := TranslationServer.get_locale()
+	TranslationServer.set_locale("zh_CN")
+	for b: Control in table.badges:
+		b.title = ""  # the setter redraws the name in the new language
+	expect_eq(names.call(), ["南家", "东家", "北家", "西家"], "a watcher's seats in Chinese")
+	TranslationServer.set_locale(locale)
+	for b: Control in table.badges:
+		b.title = ""
+	expect_eq(names.call(), [tr("SEAT_SOUTH"), tr("SEAT_EAST"), tr("SEAT_NORTH"), tr("SEAT_WEST")], "and in the game's language")
 	var count: Label = table.badges[0].get_node(^"%Count")
 	expect(count.is_visible_in_tree() and count.text.is_valid_int() and int(count.text) > 0,
 		"south's badge shows its card count (%s)" % count.text)
