@@ -223,6 +223,7 @@ func _on_disband() -> void:
 func _leave() -> void:
 	_leaving = true
 	Online.client.leave_room()
+	Online.forget_room()
 	EventBus.screen_requested.emit(&"online")
 
 

@@ -93,6 +93,18 @@ func _ready() -> void:
 		# Brought back here by a failure (disconnected for good, room closed): say what happened.
 		_status.text = Online.last_message
 	Online.last_message = ""
+	_offer_remembered_room()
+
+
+## A seat held in a room (the game was closed, or the connection lost for good, mid-match):
+## its code is filled in and the player is told that Join takes the seat again.
+func _offer_remembered_room() -> void:
+	var room := Online.remembered_room(_server.text.strip_edges(), _nick.text.strip_edges())
+	if room == "" or _code.text != "":
+		return
+	_code.text = room
+	if _status.text == "":
+		_status.text = tr("ONLINE_YOUR_ROOM_FMT").format({code = room})
 
 
 func _line(text: String, placeholder: String) -> LineEdit:
@@ -131,6 +143,8 @@ func go(action: StringName) -> int:
 	if not is_inside_tree():
 		return rc
 	_set_busy(false)
+	if rc == Online.client.ERR_ROOM_NOT_FOUND:
+		Online.forget_room()  # the remembered room is gone
 	if rc != 0:
 		_status.text = Online.error_text(rc)
 		Sfx.play(&"error")

@@ -24,13 +24,23 @@ var _failure := 0
 ## Our seat in the room (-1 = spectator or none), from the last `room_joined`.
 var seat := -1
 
+## The guest accounts, one per server: [<server>] nickname, player_id, token, and room (the
+## room whose seat the player last took, until they leave it). Closing the game mid-match and
+## coming back is coming back as the same player, to the seat they hold. A var: tests point it
+## elsewhere.
+var accounts_path := "user://online_accounts.cfg"
+
 
 func _ready() -> void:
 	client = GuandanClient.new()
 	client.name = "Client"
 	add_child(client)
-	client.room_joined.connect(func(_code: String, s: int) -> void: seat = s)
-	client.room_closed.connect(func(_m: String) -> void: seat = -1)
+	client.room_joined.connect(_on_room_joined)
+	client.room_closed.connect(func(_m: String) -> void:
+		seat = -1
+		forget_room())
+	client.connected.connect(_on_connected)
+	client.disconnected.connect(_on_disconnected)
 	_start_from_command_line.call_deferred()
 
 
@@ -79,7 +89,69 @@ func ensure_connected(server: String, nickname: String) -> int:
 		return 0
 	_server = server
 	_nickname = nickname
+	# The account kept for this server, if it was made under this nickname (a new nickname is a
+	# new guest account).
+	var accounts := _accounts()
+	if accounts.has_section_key(server, "player_id") and String(accounts.get_value(server, "nickname", "")) == nickname:
+		client.set_credentials(server, nickname, String(accounts.get_value(server, "player_id", "")),
+			String(accounts.get_value(server, "token", "")))
 	return client.connect_to_server(server, nickname)
+
+
+## The room whose seat the player holds on `server` as `nickname` ("" if none is remembered).
+func remembered_room(server: String, nickname: String) -> String:
+	var accounts := _accounts()
+	if nickname == "" or String(accounts.get_value(server, "nickname", "")) != nickname:
+		return ""
+	return String(accounts.get_value(server, "room", ""))
+
+
+## The player left the room (or it is gone): nothing to come back to.
+func forget_room() -> void:
+	var accounts := _accounts()
+	if _server != "" and accounts.has_section_key(_server, "room"):
+		accounts.erase_section_key(_server, "room")
+		accounts.save(accounts_path)
+
+
+func _accounts() -> ConfigFile:
+	var f := ConfigFile.new()
+	f.load(accounts_path)  # none yet: empty
+	return f
+
+
+## Online: the account is kept (a new one was made if the server did not know the old).
+func _on_connected(_player_id: String) -> void:
+	var account: Dictionary = client.get_credentials()
+	if _server == "" or account.is_empty():
+		return
+	var accounts := _accounts()
+	if accounts.has_section(_server) and String(accounts.get_value(_server, "player_id", "")) != String(account.player_id):
+		accounts.erase_section(_server)  # another account: its room is not ours
+	accounts.set_value(_server, "nickname", _nickname)
+	accounts.set_value(_server, "player_id", String(account.player_id))
+	accounts.set_value(_server, "token", String(account.token))
+	accounts.save(accounts_path)
+
+
+## The server does not know the kept account (its database was reset): forgotten, so the next
+## connect makes a new one instead of failing again.
+func _on_disconnected(code: int, _message: String) -> void:
+	if code != GuandanClient.ERR_AUTH_FAILED or _server == "":
+		return
+	var accounts := _accounts()
+	if accounts.has_section(_server):
+		accounts.erase_section(_server)
+		accounts.save(accounts_path)
+
+
+func _on_room_joined(code: String, s: int) -> void:
+	seat = s
+	if s < 0 or _server == "":
+		return
+	var accounts := _accounts()
+	accounts.set_value(_server, "room", code)
+	accounts.save(accounts_path)
 
 
 ## Waits (up to `timeout_s`) until the client is online; returns 0, or the failure's code

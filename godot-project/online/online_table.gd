@@ -278,4 +278,5 @@ func _gone_back(message: String) -> void:
 	Online.last_message = message
 	if message == "":
 		Online.client.leave_room()
+		Online.forget_room()
 	EventBus.screen_requested.emit(&"online")

@@ -60,6 +60,8 @@ func _ready() -> void:
 		if user[i].begins_with("--"):
 			_args[user[i].substr(2)] = user[i + 1]
 	Settings.set_value(&"anim_speed", 0.0)
+	# The kept guest account goes beside the report, not into the player's own user://.
+	Online.accounts_path = String(_args.out).get_base_dir().path_join("accounts.cfg")
 	_run()
 
 
@@ -217,7 +219,28 @@ func _run() -> void:
 	# The spectator is a few rounds behind: give it time to reach the end.
 	await _wait(func() -> bool: return _spectator.is_match_over(), 30.0)
 	_report.spectator_saw_end = _spectator.is_match_over()
+	_report.rejoined_seat = await _rejoin_as_south(code)
 	_finish(true)
+
+
+## Coming back as the same player (the game closed and opened again): a new client given the
+## kept account joins the room and is given south's seat (-2: no answer).
+func _rejoin_as_south(code: String) -> int:
+	var account: Dictionary = Online.client.get_credentials()
+	if account.is_empty():
+		return -2
+	var again := GuandanClient.new()
+	add_child(again)
+	var seat := [-2]
+	again.room_joined.connect(func(_c: String, s: int) -> void: seat[0] = s)
+	again.set_credentials(String(_args.server), "South", String(account.player_id), String(account.token))
+	again.connect_to_server(String(_args.server), "South")
+	if await _wait(func() -> bool: return again.is_online(), 20.0):
+		again.join_room(code)
+		await _wait(func() -> bool: return seat[0] != -2, 10.0)
+	again.disconnect_from_server()
+	again.queue_free()
+	return seat[0]
 
 
 func _on_spectator_signal(...args: Array) -> void:

@@ -55,3 +55,50 @@ func test_the_lobby_builds_empty() -> void:
 	await frames(2)
 	for name in ["RoomCode", "Copy", "Ready", "Start", "Disband", "Leave", "Seat0", "Seat3"]:
 		expect(lobby.find_child(name, true, false) != null, "the lobby has %s" % name)
+
+
+## Closing the game mid-match and opening it again: the guest account is kept per server (and
+## per nickname), so the player connects as the same player, and the Online menu fills in the
+## room whose seat they hold. tools/test-online checks the server gives that seat back.
+func test_a_seat_held_online_is_offered_again_with_the_same_account() -> void:
+	var kept_path: String = Online.accounts_path
+	Online.accounts_path = "user://test_online_accounts.cfg"
+	DirAccess.remove_absolute(ProjectSettings.globalize_path(Online.accounts_path))
+	var server_before: String = Settings.get_value(&"online_server")
+	var nick_before: String = Settings.get_value(&"online_nickname")
+	var f := ConfigFile.new()
+	f.set_value("127.0.0.1:1", "nickname", "Ann")
+	f.set_value("127.0.0.1:1", "player_id", "p-ann")
+	f.set_value("127.0.0.1:1", "token", "t-ann")
+	f.set_value("127.0.0.1:1", "room", "ABCDEF")
+	f.save(Online.accounts_path)
+	Settings.set_value(&"online_server", "127.0.0.1:1")
+	Settings.set_value(&"online_nickname", "Ann")
+	var menu := _screen("res://online/online_menu.tscn")
+	await frames(2)
+	expect_eq((menu.find_child("Code", true, false) as LineEdit).text, "ABCDEF", "the held room's code is filled in")
+	expect_eq((menu.find_child("Status", true, false) as Label).text, tr("ONLINE_YOUR_ROOM_FMT").format({code = "ABCDEF"}),
+		"and the player is told Join takes the seat again")
+	expect_eq(Online.ensure_connected("127.0.0.1:1", "Ann"), 0)
+	expect_eq(Online.client.get_credentials(), {"player_id": "p-ann", "token": "t-ann"}, "the kept account is used")
+	Online.client.disconnect_from_server()
+	# Another nickname is another guest: neither the account nor the room is offered.
+	expect_eq(Online.remembered_room("127.0.0.1:1", "Bob"), "")
+	expect_eq(Online.ensure_connected("127.0.0.1:1", "Bob"), 0)
+	expect(Online.client.get_credentials().is_empty(), "Bob does not get Ann's account")
+	Online.client.disconnect_from_server()
+	# Bad input is refused with a code and keeps nothing.
+	expect_eq(Online.client.set_credentials("127.0.0.1:1", "Ann", "", "t"), GuandanEngine.ERR_BAD_ARGUMENT)
+	expect_logged("GuandanClient.set_credentials")
+	expect_eq(Online.client.set_credentials("127.0.0.1:1", "Ann", "p", "t\n"), GuandanEngine.ERR_BAD_ARGUMENT)
+	expect_logged("GuandanClient.set_credentials")
+	expect(Online.client.get_credentials().is_empty(), "nothing kept from a refused account")
+	# Leaving the room forgets it.
+	Online.ensure_connected("127.0.0.1:1", "Ann")
+	Online.forget_room()
+	expect_eq(Online.remembered_room("127.0.0.1:1", "Ann"), "", "a room left is not offered")
+	Online.client.disconnect_from_server()
+	DirAccess.remove_absolute(ProjectSettings.globalize_path(Online.accounts_path))
+	Online.accounts_path = kept_path
+	Settings.set_value(&"online_server", server_before)
+	Settings.set_value(&"online_nickname", nick_before)

@@ -383,10 +383,25 @@ impl GuandanClient {
         }
     }
 
-    /// Uses this guest account for the next `connect_to_server` (same server and nickname).
+    /// Uses this guest account (kept from an earlier run of the game) for the next
+    /// `connect_to_server` to `server` as `nickname`: the player comes back as the same player,
+    /// so a seat held in a running match is theirs again. Refused (`ERR_BAD_ARGUMENT`, nothing
+    /// kept) unless both parts are 1–128 printable ASCII characters. An account the server does
+    /// not know fails the connection with `ERR_AUTH_FAILED` and is forgotten.
     #[func]
-    pub fn set_credentials(&mut self, player_id: GString, token: GString) {
-        self.credentials = Some((player_id.to_string(), token.to_string()));
+    pub fn set_credentials(&mut self, server: GString, nickname: GString, player_id: GString, token: GString) -> i64 {
+        let (player_id, token) = (player_id.to_string(), token.to_string());
+        let plain = |s: &str| (1..=128).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_graphic());
+        let r = if plain(&player_id) && plain(&token) {
+            // Kept for that server and nickname only (connect_to_server drops it for others).
+            self.server = server.to_string();
+            self.nickname = nickname.to_string();
+            self.credentials = Some((player_id, token));
+            Ok(())
+        } else {
+            Err(Fail::bad_argument("an account is a player id and a token of 1-128 printable ASCII characters"))
+        };
+        self.finish("set_credentials", r)
     }
 
     /// Round trip of the last heartbeat in ms (-1 before the first).
@@ -1041,6 +1056,11 @@ impl GuandanClient {
                 self.queue.push_back(Queued::Conn(Conn::Reconnecting(attempt)));
             }
             NetEvent::Failed { code, message } => {
+                if code == ErrorCode::AuthFailed {
+                    // The server does not know this account (its database was reset): a new one
+                    // is made at the next connect.
+                    self.credentials = None;
+                }
                 self.net = None;
                 self.link = Link::Offline;
                 self.last_error = message.clone();
