@@ -130,6 +130,9 @@ func _render() -> void:
 			l.add_theme_color_override(&"font_color", Color(0.98, 0.85, 0.45, 0.85))
 		else:
 			l.remove_theme_color_override(&"font_color")
+	# Fewer lines (a new round dropped the oldest) may leave the scroll range as it was (the
+	# room kept below the newest line holds it), so no `changed` comes: follow here too.
+	_follow_bottom.call_deferred()
 
 
 ## Scrolls to the newest line so that the top line is whole too (issue 24: the history's top

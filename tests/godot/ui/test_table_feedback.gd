@@ -206,6 +206,20 @@ func test_history_keeps_the_newest_line_in_view_and_ranges_whole() -> void:
 			expect(not ("–\n" in l.text), "no break after the dash")
 			expect("\u2060–\u2060" in l.text and "\u00a0" in l.text, "the play's name is glued together: %s" % l.text)
 	expect(found, "a history line for the player")
+	# A new round drops the oldest (fewer lines than before): the view follows the newest line
+	# down, not left scrolled past it onto an empty space (seen online: one line at the top of
+	# an empty panel, the rest above it).
+	var ends_low := func() -> bool:
+		var box := history.find_child("Scroll", true, false) as Control
+		var last := box.get_child(0).get_child(box.get_child(0).get_child_count() - 1) as Control
+		return box.get_global_rect().end.y - last.get_global_rect().end.y <= last.size.y + 8.0
+	expect(ends_low.call(), "the newest line is at the bottom of the view")
+	history.new_round()
+	history.add(1, pairs)
+	await frames(3)
+	expect(history.newest_in_view(), "the newest line is in view after the oldest round went")
+	expect(ends_low.call(), "and at the bottom of the view, no empty space below it")
+	expect(history.lines_whole(), "every line in view whole")
 	holder.queue_free()
 
 
