@@ -117,6 +117,8 @@ func _seat_row(seat: int) -> Control:
 	var panel := UiKit.panel()
 	panel.name = "Seat%d" % seat
 	var row := UiKit.hbox(16)
+	# As tall as the Sit here button a free seat shows: the rows keep their places as seats fill.
+	row.custom_minimum_size.y = 56
 	panel.add_child(row)
 	# Where the seat will be at the table as this player sees it (the table turns the room so
 	# that the player sits south): "You", "East", "North", "West".

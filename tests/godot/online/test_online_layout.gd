@@ -80,12 +80,18 @@ func test_the_lobby_fits_every_screen_and_offers_free_seats() -> void:
 	_checked = 0
 	Online.seat = 1
 	var sits := []
+	var heights := {}
 	await _at_every_size("res://online/lobby.tscn", func(s: Control) -> void:
 		s._refresh(_room())
 		for i in 4:
-			sits.append((s.find_child("Seat%d" % i, true, false).find_child("SitHere", true, false) as Button).visible))
+			var row := s.find_child("Seat%d" % i, true, false) as Control
+			sits.append((row.find_child("SitHere", true, false) as Button).visible)
+			heights[row.get_combined_minimum_size().y] = true)
 	expect(_checked >= 4 * 15, "the lobby's buttons and labels were checked (%d)" % _checked)
 	expect_eq(sits, [false, false, true, false], "only the free seat (2) offers Sit here")
+	# A free seat (with its Sit here button) is as tall as a taken one: rows do not jump when a
+	# seat is filled (seen: the rows moved under the pointer as AI seats were set).
+	expect_eq(heights.size(), 1, "every seat row is as tall as the others: %s" % [heights.keys()])
 	expect_eq(_problems, [] as Array[String], "lobby layout")
 
 
