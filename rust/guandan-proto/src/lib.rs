@@ -8,11 +8,15 @@
 //! the new `action_seq`, the `state_hash` and the events it may see. `heartbeat` every 5 s.
 
 pub mod backoff;
+pub mod http;
 mod names;
+pub mod session;
 mod wire;
 pub use backoff::Backoff;
 pub use guandan_core::error::ErrorCode;
+pub use http::parse_room_code;
 pub use names::{MAX_NICKNAME_CHARS, check_nickname, displayable_nickname, valid_nickname};
+pub use session::{Event, Order, Reconnect, Refusal, Session, SessionConfig};
 pub use wire::{TableView, WireOut, WirePlay, WireTurn};
 
 use guandan_core::card::CardSet;

@@ -11,45 +11,37 @@ use axum::extract::{Path, State, WebSocketUpgrade};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use guandan_proto::http::{
+    FinishedMatch, HEALTH_PATH, Health, HttpError, METRICS_PATH, NewPlayer, NewPlayerReply, PLAYERS_PATH,
+    RoomDirectoryEntry, WS_PATH,
+};
 use guandan_proto::{ErrorCode, MAX_FRAME_BYTES};
-use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
-        .route("/healthz", get(healthz))
-        .route("/metrics", get(metrics))
-        .route("/v1/players", post(new_player))
+        .route(HEALTH_PATH, get(healthz))
+        .route(METRICS_PATH, get(metrics))
+        .route(PLAYERS_PATH, post(new_player))
         .route("/v1/rooms/{code}", get(room))
         .route("/v1/matches/{code}/{match_no}", get(finished_match))
-        .route("/v1/ws", get(ws))
+        .route(WS_PATH, get(ws))
         .with_state(app)
 }
 
 pub(crate) fn error(status: StatusCode, code: ErrorCode, message: &str) -> Response {
-    (status, Json(serde_json::json!({"code": code.code(), "name": code.name(), "message": message}))).into_response()
+    (status, Json(HttpError::new(code, message))).into_response()
 }
 
 async fn healthz(State(app): State<Arc<App>>) -> Response {
     match app.db.schema_version().await {
-        Ok(v) => Json(serde_json::json!({"ok": true, "schema": v, "db": app.db.backend})).into_response(),
+        Ok(v) => Json(Health { ok: true, schema: v, db: app.db.backend.to_string() }).into_response(),
         Err(e) => error(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Io, &e.to_string()),
     }
 }
 
 async fn metrics(State(app): State<Arc<App>>) -> Response {
     ([("content-type", "text/plain; version=0.0.4")], app.metrics.render()).into_response()
-}
-
-#[derive(Deserialize)]
-struct NewPlayer {
-    nickname: String,
-}
-
-#[derive(Serialize)]
-struct NewPlayerReply {
-    player_id: String,
-    token: String,
 }
 
 async fn new_player(
@@ -84,7 +76,14 @@ async fn room(State(app): State<Arc<App>>, Path(code): Path<String>) -> Response
         return error(StatusCode::BAD_REQUEST, ErrorCode::RoomNotFound, "not a room code");
     }
     match app.db.room(&code).await {
-        Ok(Some(r)) => Json(serde_json::json!({"code": r.code, "instance": r.instance, "url": r.url, "state": r.state, "match_no": r.match_no})).into_response(),
+        Ok(Some(r)) => Json(RoomDirectoryEntry {
+            code: r.code,
+            instance: r.instance,
+            url: r.url,
+            state: r.state,
+            match_no: r.match_no,
+        })
+        .into_response(),
         Ok(None) => error(StatusCode::NOT_FOUND, ErrorCode::RoomNotFound, "no such room"),
         Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, &e.to_string()),
     }
@@ -95,7 +94,7 @@ async fn room(State(app): State<Arc<App>>, Path(code): Path<String>) -> Response
 async fn finished_match(State(app): State<Arc<App>>, Path((code, match_no)): Path<(String, i64)>) -> Response {
     match app.db.finished_match(&code, match_no).await {
         Ok(Some((meta, log))) => {
-            Json(serde_json::json!({"meta": serde_json::from_str::<serde_json::Value>(&meta).unwrap_or_default(), "log": log})).into_response()
+            Json(FinishedMatch { meta: serde_json::from_str(&meta).unwrap_or_default(), log }).into_response()
         }
         Ok(None) => error(StatusCode::NOT_FOUND, ErrorCode::NoRecord, "no finished match with that number"),
         Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, &e.to_string()),

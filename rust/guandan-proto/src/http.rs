@@ -1,0 +1,160 @@
+//! The server's plain HTTP endpoints: their paths and the JSON bodies both sides exchange. The
+//! server answers with these types and every client reads them (no untyped `v["player_id"]`).
+
+use guandan_core::error::ErrorCode;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::valid_room_code;
+
+/// `POST`: a new guest account ([`NewPlayer`] → [`NewPlayerReply`]).
+pub const PLAYERS_PATH: &str = "/v1/players";
+/// `GET`: the WebSocket (protocol v1).
+pub const WS_PATH: &str = "/v1/ws";
+/// `GET`: the server and its database are up ([`Health`]).
+pub const HEALTH_PATH: &str = "/healthz";
+/// `GET`: Prometheus text.
+pub const METRICS_PATH: &str = "/metrics";
+
+/// `GET`: where a room lives ([`RoomDirectoryEntry`]).
+pub fn room_path(code: &str) -> String {
+    format!("/v1/rooms/{code}")
+}
+
+/// `GET`: a finished match of a room ([`FinishedMatch`]).
+pub fn match_path(code: &str, match_no: u32) -> String {
+    format!("/v1/matches/{code}/{match_no}")
+}
+
+/// `POST /v1/players`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewPlayer {
+    /// Checked by [`crate::check_nickname`].
+    pub nickname: String,
+}
+
+/// The new guest account: keep both to come back as the same player (only the token's hash is
+/// stored on the server).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewPlayerReply {
+    pub player_id: String,
+    pub token: String,
+}
+
+/// The body of every refused HTTP request.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HttpError {
+    pub code: i32,
+    pub name: String,
+    pub message: String,
+}
+
+impl HttpError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> HttpError {
+        HttpError { code: code.code(), name: code.name().into(), message: message.into() }
+    }
+
+    /// The code as this build knows it (`None`: a newer server's code).
+    pub fn error_code(&self) -> Option<ErrorCode> {
+        ErrorCode::from_code(self.code)
+    }
+}
+
+/// `GET /v1/rooms/CODE`: the shared directory's row for a room.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoomDirectoryEntry {
+    pub code: String,
+    /// The instance that owns the room, and where to reach it.
+    pub instance: String,
+    pub url: String,
+    /// The room's lifecycle state as stored (snake_case, as [`crate::RoomState`]).
+    pub state: String,
+    /// Matches finished in the room.
+    pub match_no: i64,
+}
+
+/// `GET /v1/matches/CODE/N`: a finished match.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FinishedMatch {
+    /// Duration, deals, rules, players, outcome, final hash.
+    pub meta: serde_json::Value,
+    /// The replay viewer's JSON Lines (`guandan_core::log::MatchLog::parse`).
+    pub log: String,
+}
+
+/// `GET /healthz`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Health {
+    pub ok: bool,
+    /// The database's schema version.
+    pub schema: i64,
+    /// `sqlite` or `postgres`.
+    pub db: String,
+}
+
+/// Reads an answer as its client got it (status and body): the reply, or the server's refusal
+/// (a body that is not one, e.g. a proxy's page, becomes an `io` refusal naming the status).
+pub fn read_reply<T: DeserializeOwned>(status: u16, body: &[u8]) -> Result<T, HttpError> {
+    if status == 200 {
+        return serde_json::from_slice(body)
+            .map_err(|e| HttpError::new(ErrorCode::Io, format!("the server's answer was not understood: {e}")));
+    }
+    Err(serde_json::from_slice::<HttpError>(body)
+        .unwrap_or_else(|_| HttpError::new(ErrorCode::Io, format!("the server answered HTTP {status}"))))
+}
+
+/// A room code as a player typed it (spaces around, lower case): the code, or why it is none.
+pub fn parse_room_code(typed: &str) -> Result<String, String> {
+    let c = typed.trim().to_uppercase();
+    if valid_room_code(&c) {
+        Ok(c)
+    } else {
+        let shown: String = c.chars().take(12).collect();
+        Err(format!("{shown:?} is not a room code (6 letters and digits)"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn room_codes_as_typed() {
+        assert_eq!(parse_room_code(" k7qx2m ").as_deref(), Ok("K7QX2M"));
+        assert!(parse_room_code("K7QX2").is_err());
+        // 0 and O, 1 and I are never in a code (read aloud, typed on phones).
+        assert!(parse_room_code("K7QX20").is_err());
+        assert!(parse_room_code("K7QXIM").is_err());
+        assert!(parse_room_code("ÄÄÄÄÄÄ").is_err());
+    }
+
+    #[test]
+    fn replies_keep_their_wire_names() {
+        let r: NewPlayerReply = serde_json::from_str(r#"{"player_id":"p","token":"t"}"#).unwrap();
+        assert_eq!(r, NewPlayerReply { player_id: "p".into(), token: "t".into() });
+        let e = HttpError::new(ErrorCode::BadNickname, "no");
+        let v = serde_json::to_value(&e).unwrap();
+        assert_eq!(v, serde_json::json!({"code": 56, "name": "bad_nickname", "message": "no"}));
+        assert_eq!(e.error_code(), Some(ErrorCode::BadNickname));
+        // A newer server's code is kept as a number.
+        let e: HttpError = serde_json::from_str(r#"{"code":999,"name":"x","message":"m"}"#).unwrap();
+        assert_eq!(e.error_code(), None);
+    }
+
+    #[test]
+    fn answers_are_read_as_replies_or_refusals() {
+        let ok: Result<NewPlayerReply, _> = read_reply(200, br#"{"player_id":"p","token":"t"}"#);
+        assert_eq!(ok.unwrap().player_id, "p");
+        let refused: Result<NewPlayerReply, _> =
+            read_reply(400, br#"{"code":56,"name":"bad_nickname","message":"a nickname has 1 to 24 characters"}"#);
+        assert_eq!(refused.unwrap_err().error_code(), Some(ErrorCode::BadNickname));
+        // A proxy's page, a truncated body, a 200 without the fields: io, never a panic.
+        let page: Result<NewPlayerReply, _> = read_reply(502, b"<html>Bad Gateway</html>");
+        let page = page.unwrap_err();
+        assert_eq!((page.error_code(), page.message.contains("502")), (Some(ErrorCode::Io), true));
+        let cut: Result<NewPlayerReply, _> = read_reply(200, br#"{"player_id":"p""#);
+        assert_eq!(cut.unwrap_err().error_code(), Some(ErrorCode::Io));
+        let empty: Result<NewPlayerReply, _> = read_reply(200, b"{}");
+        assert_eq!(empty.unwrap_err().error_code(), Some(ErrorCode::Io));
+    }
+}
