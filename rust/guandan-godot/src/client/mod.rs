@@ -19,7 +19,7 @@ use guandan_core::combo::{choose_reading, classify, wild_set};
 use guandan_core::error::ErrorCode;
 use guandan_core::game::{ActionKind, Phase};
 use guandan_core::view::PlayerView;
-use guandan_proto::{ClientMsg, RoomInfo, SeatSetting, ServerMsg, valid_room_code};
+use guandan_proto::{ClientMsg, Order, Refusal, RoomInfo, SeatSetting, ServerMsg, parse_room_code};
 use guandan_runtime::Out;
 
 use crate::args;
@@ -870,12 +870,7 @@ impl GuandanClient {
 // ----- internals -----
 
 fn room_code(code: &GString) -> Result<String, Fail> {
-    let c = code.to_string().trim().to_uppercase();
-    if valid_room_code(&c) {
-        Ok(c)
-    } else {
-        Err(Fail::new(ErrorCode::RoomNotFound, format!("{c:?} is not a room code (6 letters and digits)")))
-    }
+    parse_room_code(&code.to_string()).map_err(|why| Fail::new(ErrorCode::RoomNotFound, why))
 }
 
 /// Whether a server message shows its recipient a hand.
@@ -1055,6 +1050,17 @@ impl GuandanClient {
                 self.pending = None;
                 self.queue.push_back(Queued::Conn(Conn::Reconnecting(attempt)));
             }
+            NetEvent::Refused(r) => {
+                let client_too_old = match &r {
+                    Refusal::ClientTooOld { .. } => Some(true),
+                    Refusal::ServerTooOld { .. } => Some(false),
+                    Refusal::Other { .. } => None,
+                };
+                if let Some(client) = client_too_old {
+                    self.queue.push_back(Queued::Conn(Conn::ProtocolTooOld(client, r.message())));
+                }
+                self.on_net(NetEvent::Failed { code: r.code(), message: r.message() });
+            }
             NetEvent::Failed { code, message } => {
                 if code == ErrorCode::AuthFailed {
                     // The server does not know this account (its database was reset): a new one
@@ -1064,18 +1070,13 @@ impl GuandanClient {
                 self.net = None;
                 self.link = Link::Offline;
                 self.last_error = message.clone();
-                if code == ErrorCode::ProtocolTooOld {
-                    // The server refused our hello (we are too old) or spoke too old a protocol.
-                    let client_too_old = !message.contains("update the server");
-                    self.queue.push_back(Queued::Conn(Conn::ProtocolTooOld(client_too_old, message.clone())));
-                }
                 self.queue.push_back(Queued::Conn(Conn::Disconnected(codes::num(code), message)));
             }
-            NetEvent::Message(m) => self.on_message(*m),
+            NetEvent::Message(m, order) => self.on_message(*m, order),
         }
     }
 
-    fn on_message(&mut self, m: ServerMsg) {
+    fn on_message(&mut self, m: ServerMsg, order: Order) {
         self.messages += 1;
         if holds_hand(&m) {
             self.hand_messages += 1;
@@ -1152,11 +1153,23 @@ impl GuandanClient {
                 if self.pending.is_some_and(|p| action_seq > p) && self.mirror.seat() == Some(seat) {
                     self.pending = None;
                 }
+                // The session placed it: a gap has already asked for the whole state.
+                if let Order::Gap { expected, got_first } = order {
+                    if !self.awaiting_state {
+                        godot_warn!(
+                            "GuandanClient: action {expected} expected, {got_first} received: asking for the whole state"
+                        );
+                    }
+                    self.awaiting_state = true;
+                    return;
+                }
                 match self.mirror.applied(action_seq, actions, &state_hash, &events, prompt.as_ref()) {
                     // Catching up after a reconnect: the full state that follows draws the table.
                     Ok(_) if self.awaiting_state => {}
                     Ok(emits) => self.queue.extend(emits.into_iter().map(Queued::Match)),
                     Err(_) if self.awaiting_state => {}
+                    // The session saw it follow but the copy cannot take it (no table yet): the
+                    // whole state rebuilds it.
                     Err(gap) => {
                         godot_warn!(
                             "GuandanClient: action {} expected, {} received: asking for the whole state",

@@ -3,15 +3,14 @@
 //! room and the last action seq. It sees plain Rust data only; the node talks to it through two
 //! channels and drains the events in `process()` on the main thread.
 
-use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, TryRecvError, unbounded};
 use guandan_core::error::ErrorCode;
-use guandan_core::game::Seat;
-use guandan_proto::{Backoff, ClientMsg, MIN_COMPATIBLE_PROTOCOL, PROTOCOL_VERSION, ServerMsg};
+use guandan_proto::http::{NewPlayer, NewPlayerReply, PLAYERS_PATH, WS_PATH, read_reply};
+use guandan_proto::{ClientMsg, Event, Order, Reconnect, Refusal, ServerMsg, Session, SessionConfig};
 use tungstenite::{Message, WebSocket};
 
 /// The protocol asks for a heartbeat at least every 5 s (the server hands a silent seat to its AI
@@ -46,13 +45,18 @@ pub enum NetEvent {
         player_id: String,
         reconnect: bool,
     },
-    Message(Box<ServerMsg>),
+    /// A server message and its place in the action sequence (a gap has already asked for the
+    /// whole state).
+    Message(Box<ServerMsg>, Order),
     /// Round trip of the last heartbeat, ms.
     Latency(f64),
     /// The connection dropped; reconnecting (attempt n).
     Lost {
         attempt: u32,
     },
+    /// The server will not take this client (too old a protocol on either side, a bad
+    /// account): the thread has ended.
+    Refused(Refusal),
     /// Gone for good: the thread has ended.
     Failed {
         code: ErrorCode,
@@ -83,9 +87,7 @@ impl Net {
         let (ev_tx, rx) = unbounded();
         let handle = std::thread::Builder::new()
             .name("guandan-net".into())
-            .spawn(move || {
-                Worker { cfg, cmds: cmd_rx, events: ev_tx, room: None, last_seq: None, hold: Duration::ZERO }.run()
-            })
+            .spawn(move || Worker { cfg, cmds: cmd_rx, events: ev_tx, hold: Duration::ZERO }.run())
             .ok();
         Net { tx, rx, handle }
     }
@@ -117,11 +119,14 @@ impl Drop for Net {
     }
 }
 
-/// The wait before the next reconnection attempt: the clients' shared schedule (exponential
-/// backoff with jitter, for at least a minute: `guandan_proto::Backoff::reconnect`), or longer
-/// when a test holds the connection down; `None` once it gives up.
-fn reconnect_wait(retry: &mut Backoff, now: Instant, hold: Duration) -> Option<Duration> {
-    retry.next_wait(now, random_u64()).map(|w| w.max(hold))
+/// The wait before the next reconnection attempt: the session's (the clients' shared schedule,
+/// exponential backoff with jitter for at least a minute), or longer when a test holds the
+/// connection down; `None` to give up.
+fn reconnect_wait(session: &mut Session, now: Instant, hold: Duration) -> Option<Duration> {
+    match session.dropped(now, random_u64()) {
+        Reconnect::After(w) => Some(w.max(hold)),
+        Reconnect::GiveUp => None,
+    }
 }
 
 /// A random number for the jitter (std's per-process random hash keys; nothing to add).
@@ -149,20 +154,16 @@ pub fn host_port(server: &str) -> Result<String, String> {
 enum End {
     /// The node asked to close.
     Closed,
-    /// The connection dropped (or never came up); `up` when it had been welcomed.
-    Lost { why: String, up: bool },
-    /// No point retrying.
-    Fatal(ErrorCode, String),
+    /// The connection dropped (or never came up).
+    Lost(String),
+    /// The server will not take this client.
+    Refused(Refusal),
 }
 
 struct Worker {
     cfg: NetConfig,
     cmds: Receiver<Cmd>,
     events: Sender<NetEvent>,
-    /// The room to go back to after a drop: code and seat (`None` = spectator).
-    room: Option<(String, Option<Seat>)>,
-    /// The last action seq received (for the catch-up when rejoining).
-    last_seq: Option<u64>,
     /// Tests: how long to stay away after a dropped connection.
     hold: Duration,
 }
@@ -171,8 +172,8 @@ type Ws = WebSocket<TcpStream>;
 
 impl Worker {
     fn run(mut self) {
-        if let Err((code, message)) = self.run_inner() {
-            let _ = self.events.send(NetEvent::Failed { code, message });
+        if let Err(e) = self.run_inner() {
+            let _ = self.events.send(e);
         }
     }
 
@@ -180,39 +181,37 @@ impl Worker {
         let _ = self.events.send(e);
     }
 
-    fn run_inner(&mut self) -> Result<(), (ErrorCode, String)> {
-        let hp = host_port(&self.cfg.server).map_err(|e| (ErrorCode::BadArgument, e))?;
+    /// Registers if needed, then connections until closed; the error is the thread's last word.
+    fn run_inner(&mut self) -> Result<(), NetEvent> {
+        let failed = |code, message| NetEvent::Failed { code, message };
+        let hp = host_port(&self.cfg.server).map_err(|e| failed(ErrorCode::BadArgument, e))?;
         self.emit(NetEvent::Connecting { attempt: 0 });
         let (id, token) = match self.cfg.credentials.clone() {
             Some(c) => c,
             None => {
-                let c = register(&hp, &self.cfg.nickname)?;
+                let c = register(&hp, &self.cfg.nickname).map_err(|(code, message)| failed(code, message))?;
                 self.emit(NetEvent::Registered { player_id: c.0.clone(), token: c.1.clone() });
                 c
             }
         };
-        let mut retry = Backoff::reconnect();
-        let mut connected_once = false;
+        let cfg = SessionConfig { heartbeat: HEARTBEAT, hello_timeout: CONNECT_TIMEOUT, resync_on_rejoin: true };
+        let mut session = Session::new(id, token, cfg);
         loop {
-            match self.session(&hp, &id, &token, connected_once) {
+            match self.connection(&hp, &mut session) {
                 End::Closed => return Ok(()),
-                End::Fatal(code, message) => return Err((code, message)),
-                End::Lost { why, up } => {
-                    if up {
-                        connected_once = true;
-                        retry.reset();
-                    }
-                    if !connected_once {
-                        return Err((ErrorCode::Io, format!("cannot reach the server at {hp}: {why}")));
-                    }
-                    let Some(wait) = reconnect_wait(&mut retry, Instant::now(), std::mem::take(&mut self.hold)) else {
-                        return Err((
-                            ErrorCode::Io,
-                            format!("the connection was lost and could not be restored: {why}"),
-                        ));
+                End::Refused(r) => return Err(NetEvent::Refused(r)),
+                End::Lost(why) => {
+                    let hold = std::mem::take(&mut self.hold);
+                    let Some(wait) = reconnect_wait(&mut session, Instant::now(), hold) else {
+                        let message = if session.welcomed_before() {
+                            format!("the connection was lost and could not be restored: {why}")
+                        } else {
+                            format!("cannot reach the server at {hp}: {why}")
+                        };
+                        return Err(failed(ErrorCode::Io, message));
                     };
-                    self.emit(NetEvent::Lost { attempt: retry.attempts() });
-                    if self.wait_or_close(wait) {
+                    self.emit(NetEvent::Lost { attempt: session.attempts() });
+                    if self.wait_or_close(&mut session, wait) {
                         return Ok(());
                     }
                 }
@@ -221,7 +220,7 @@ impl Worker {
     }
 
     /// Sleeps `d`, dropping messages meant for the lost connection; true when asked to close.
-    fn wait_or_close(&mut self, d: Duration) -> bool {
+    fn wait_or_close(&mut self, session: &mut Session, d: Duration) -> bool {
         let until = Instant::now() + d;
         loop {
             let left = until.saturating_duration_since(Instant::now());
@@ -230,7 +229,8 @@ impl Worker {
             }
             match self.cmds.recv_timeout(left) {
                 Ok(Cmd::Close) => return true,
-                Ok(Cmd::Send(m)) => self.track_sent(&m),
+                // Not sent, but what it changes stands (a room left stays left).
+                Ok(Cmd::Send(m)) => session.sending(&m, Instant::now()),
                 Ok(Cmd::DropForTest(_)) => {}
                 Err(crossbeam_channel::RecvTimeoutError::Timeout) => return false,
                 Err(crossbeam_channel::RecvTimeoutError::Disconnected) => return true,
@@ -238,74 +238,35 @@ impl Worker {
         }
     }
 
-    /// One connection: hello, rejoin the room, then messages both ways until it ends.
-    fn session(&mut self, hp: &str, id: &str, token: &str, reconnect: bool) -> End {
-        if reconnect {
+    /// One connection: hello, then messages both ways until it ends. The session answers the
+    /// welcome with the rejoin, and a gap with a resync.
+    fn connection(&mut self, hp: &str, session: &mut Session) -> End {
+        if session.welcomed_before() {
             self.emit(NetEvent::Connecting { attempt: 1 });
         }
         let mut ws = match open(hp) {
             Ok(ws) => ws,
-            Err(why) => return End::Lost { why, up: false },
+            Err(why) => return End::Lost(why),
         };
-        let hello = ClientMsg::Hello { protocol_version: PROTOCOL_VERSION, player_id: id.into(), token: token.into() };
+        let hello = session.opened(Instant::now());
         if let Err(why) = send(&mut ws, &hello) {
-            return End::Lost { why, up: false };
+            return End::Lost(why);
         }
-        // The welcome (or the refusal) within the connect timeout.
-        let until = Instant::now() + CONNECT_TIMEOUT;
         loop {
-            if Instant::now() > until {
-                return End::Lost { why: "no answer to hello".into(), up: false };
-            }
-            match read(&mut ws) {
-                Ok(None) => continue,
-                Ok(Some(ServerMsg::Welcome { protocol_version, player_id, .. })) => {
-                    if protocol_version < MIN_COMPATIBLE_PROTOCOL {
-                        return End::Fatal(
-                            ErrorCode::ProtocolTooOld,
-                            format!(
-                                "the server speaks protocol {protocol_version}, this game needs {MIN_COMPATIBLE_PROTOCOL}: update the server"
-                            ),
-                        );
-                    }
-                    self.emit(NetEvent::Connected { player_id, reconnect });
-                    break;
-                }
-                Ok(Some(ServerMsg::Error { code, message, .. })) => {
-                    let code = ErrorCode::from_code(code).unwrap_or(ErrorCode::AuthFailed);
-                    return End::Fatal(code, message);
-                }
-                Ok(Some(_)) => continue,
-                Err(why) => return End::Lost { why, up: false },
-            }
-        }
-        // Back to the room: the missed actions (or the full state), then a full state to rebuild from.
-        if let Some((code, seat)) = self.room.clone() {
-            let rejoin = match seat {
-                Some(_) => ClientMsg::JoinRoom { code, last_action_seq: self.last_seq },
-                None => ClientMsg::Spectate { code },
-            };
-            let r = send(&mut ws, &rejoin).and_then(|_| send(&mut ws, &ClientMsg::Resync));
-            if let Err(why) = r {
-                return End::Lost { why, up: true };
-            }
-        }
-        let mut beat = Instant::now();
-        let mut ping_at: Option<Instant> = None;
-        loop {
-            loop {
+            // The node's messages wait until the welcome.
+            while session.is_up() {
                 match self.cmds.try_recv() {
                     Ok(Cmd::Send(m)) => {
-                        self.track_sent(&m);
+                        session.sending(&m, Instant::now());
                         if let Err(why) = send(&mut ws, &m) {
-                            return End::Lost { why, up: true };
+                            return End::Lost(why);
                         }
                     }
                     Ok(Cmd::DropForTest(hold)) => {
                         // Gone without a close frame, as a lost network would be.
                         self.hold = hold;
                         let _ = ws.get_mut().shutdown(std::net::Shutdown::Both);
-                        return End::Lost { why: "dropped (test)".into(), up: true };
+                        return End::Lost("dropped (test)".into());
                     }
                     Ok(Cmd::Close) | Err(TryRecvError::Disconnected) => {
                         let _ = send(&mut ws, &ClientMsg::Leave);
@@ -316,55 +277,38 @@ impl Worker {
                     Err(TryRecvError::Empty) => break,
                 }
             }
-            if beat.elapsed() >= HEARTBEAT {
-                beat = Instant::now();
-                if ping_at.is_none() {
-                    ping_at = Some(beat);
-                }
-                if let Err(why) = send(&mut ws, &ClientMsg::Heartbeat) {
-                    return End::Lost { why, up: true };
-                }
-            }
-            match read(&mut ws) {
-                Ok(None) => {}
-                Ok(Some(m)) => {
-                    match &m {
-                        ServerMsg::Pong => {
-                            if let Some(at) = ping_at.take() {
-                                self.emit(NetEvent::Latency(at.elapsed().as_secs_f64() * 1000.0));
-                            }
-                            continue;
-                        }
-                        ServerMsg::Joined { code, seat } => self.room = Some((code.clone(), *seat)),
-                        ServerMsg::Applied { action_seq, .. } | ServerMsg::State { action_seq, .. } => {
-                            self.last_seq = Some(*action_seq)
-                        }
-                        ServerMsg::Room { room } if room.state == guandan_proto::RoomState::Destroyed => {
-                            self.room = None;
-                        }
-                        ServerMsg::Bye { .. } => {
-                            self.emit(NetEvent::Message(Box::new(m)));
-                            return End::Lost { why: "the server is shutting down".into(), up: true };
-                        }
-                        _ => {}
+            match session.tick(Instant::now()) {
+                Ok(Some(beat)) => {
+                    session.sending(&beat, Instant::now());
+                    if let Err(why) = send(&mut ws, &beat) {
+                        return End::Lost(why);
                     }
-                    self.emit(NetEvent::Message(Box::new(m)));
                 }
-                Err(why) => return End::Lost { why, up: true },
+                Ok(None) => {}
+                Err(why) => return End::Lost(why),
             }
-        }
-    }
-
-    fn track_sent(&mut self, m: &ClientMsg) {
-        match m {
-            ClientMsg::Leave | ClientMsg::Disband => {
-                self.room = None;
-                self.last_seq = None;
+            let m = match read(&mut ws) {
+                Ok(None) => continue,
+                Ok(Some(m)) => m,
+                Err(why) => return End::Lost(why),
+            };
+            let bye = matches!(m, ServerMsg::Bye { .. });
+            let (event, answers) = session.received(m, Instant::now());
+            match event {
+                Event::Refused(r) => return End::Refused(r),
+                Event::Welcomed { player_id, reconnect } => self.emit(NetEvent::Connected { player_id, reconnect }),
+                Event::Latency(rtt) => self.emit(NetEvent::Latency(rtt.as_secs_f64() * 1000.0)),
+                Event::Message(m, order) => self.emit(NetEvent::Message(m, order)),
             }
-            ClientMsg::CreateRoom { .. } | ClientMsg::JoinRoom { .. } | ClientMsg::Spectate { .. } => {
-                self.last_seq = None;
+            for a in answers {
+                session.sending(&a, Instant::now());
+                if let Err(why) = send(&mut ws, &a) {
+                    return End::Lost(why);
+                }
             }
-            _ => {}
+            if bye {
+                return End::Lost("the server is shutting down".into());
+            }
         }
     }
 }
@@ -381,7 +325,7 @@ fn open(hp: &str) -> Result<Ws, String> {
     let stream = TcpStream::connect_timeout(&addr, CONNECT_TIMEOUT).map_err(|e| e.to_string())?;
     let _ = stream.set_nodelay(true);
     stream.set_read_timeout(Some(CONNECT_TIMEOUT)).map_err(|e| e.to_string())?;
-    let (ws, _) = tungstenite::client::client(format!("ws://{hp}/v1/ws"), stream).map_err(|e| e.to_string())?;
+    let (ws, _) = tungstenite::client::client(format!("ws://{hp}{WS_PATH}"), stream).map_err(|e| e.to_string())?;
     ws.get_ref().set_read_timeout(Some(POLL)).map_err(|e| e.to_string())?;
     Ok(ws)
 }
@@ -410,38 +354,27 @@ fn read(ws: &mut Ws) -> Result<Option<ServerMsg>, String> {
     }
 }
 
-/// `POST /v1/players {"nickname"}` → (player_id, token).
+/// `POST /v1/players` → (player_id, token).
 fn register(hp: &str, nickname: &str) -> Result<(String, String), (ErrorCode, String)> {
-    let unreachable = |e: String| (ErrorCode::Io, format!("cannot reach the server at {hp}: {e}"));
-    let addr = resolve(hp).map_err(unreachable)?;
-    let mut s = TcpStream::connect_timeout(&addr, CONNECT_TIMEOUT).map_err(|e| unreachable(e.to_string()))?;
-    let _ = s.set_read_timeout(Some(CONNECT_TIMEOUT));
-    let body = serde_json::json!({ "nickname": nickname }).to_string();
-    let req = format!(
-        "POST /v1/players HTTP/1.1\r\nHost: {hp}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).map_err(|e| unreachable(e.to_string()))?;
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).map_err(|e| unreachable(e.to_string()))?;
-    let text = String::from_utf8_lossy(&raw);
-    let status: u16 = text.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
-    let body = text.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or_default();
-    // The body may be chunked: the JSON object is between the first '{' and the last '}'.
-    let json = match (body.find('{'), body.rfind('}')) {
-        (Some(a), Some(b)) if b >= a => &body[a..=b],
-        _ => "",
-    };
-    let v: serde_json::Value = serde_json::from_str(json).unwrap_or_default();
-    if status != 200 {
-        let code = v["code"].as_i64().and_then(|c| ErrorCode::from_code(c as i32)).unwrap_or(ErrorCode::Io);
-        let message = v["message"].as_str().map_or_else(|| format!("HTTP {status}"), str::to_string);
-        return Err((code, message));
-    }
-    match (v["player_id"].as_str(), v["token"].as_str()) {
-        (Some(id), Some(token)) => Ok((id.to_string(), token.to_string())),
-        _ => Err((ErrorCode::Io, "the server's answer to the registration was not understood".into())),
-    }
+    let unreachable = |e: ureq::Error| (ErrorCode::Io, format!("cannot reach the server at {hp}: {e}"));
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .timeout_global(Some(CONNECT_TIMEOUT))
+        // A refusal's body says why: read it rather than stop at the status.
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let body = serde_json::to_string(&NewPlayer { nickname: nickname.into() })
+        .map_err(|e| (ErrorCode::Internal, e.to_string()))?;
+    let mut answer = agent
+        .post(format!("http://{hp}{PLAYERS_PATH}"))
+        .content_type("application/json")
+        .send(body.as_str())
+        .map_err(unreachable)?;
+    let status = answer.status().as_u16();
+    let bytes = answer.body_mut().read_to_vec().map_err(unreachable)?;
+    let reply: NewPlayerReply =
+        read_reply(status, &bytes).map_err(|e| (e.error_code().unwrap_or(ErrorCode::Io), e.message))?;
+    Ok((reply.player_id, reply.token))
 }
 
 #[cfg(test)]
@@ -451,15 +384,28 @@ mod tests {
     /// A server that stays down: the client goes on trying for at least a minute (it gave up
     /// after 16 attempts, 55.5 s, before), waiting longer and longer, never in lockstep with
     /// another client.
+    /// A session the server welcomed once (so a drop is come back from).
+    fn welcomed() -> Session {
+        let mut s = Session::new("p", "t", SessionConfig::default());
+        s.opened(Instant::now());
+        let welcome = ServerMsg::Welcome {
+            protocol_version: guandan_proto::PROTOCOL_VERSION,
+            player_id: "p".into(),
+            instance: "main".into(),
+        };
+        s.received(welcome, Instant::now());
+        s
+    }
+
     #[test]
     fn reconnection_keeps_trying_for_a_minute_with_jitter() {
         let schedule = || {
-            let mut retry = Backoff::reconnect();
+            let mut session = welcomed();
             let t0 = Instant::now();
             let mut now = t0;
             let mut waits = Vec::new();
             // Each attempt fails at once (connection refused).
-            while let Some(w) = reconnect_wait(&mut retry, now, Duration::ZERO) {
+            while let Some(w) = reconnect_wait(&mut session, now, Duration::ZERO) {
                 waits.push(w);
                 now += w;
                 assert!(waits.len() < 1000);
@@ -472,8 +418,11 @@ mod tests {
         assert!(a[8] > a[0] * 4, "backs off: {a:?}");
         assert_ne!(a, b, "two clients wait the same times");
         // A test's hold is honoured.
-        let mut retry = Backoff::reconnect();
-        assert_eq!(reconnect_wait(&mut retry, Instant::now(), Duration::from_secs(8)), Some(Duration::from_secs(8)));
+        let mut session = welcomed();
+        assert_eq!(reconnect_wait(&mut session, Instant::now(), Duration::from_secs(8)), Some(Duration::from_secs(8)));
+        // A server never reached is not waited for.
+        let mut never = Session::new("p", "t", SessionConfig::default());
+        assert_eq!(reconnect_wait(&mut never, Instant::now(), Duration::ZERO), None);
     }
 
     #[test]
