@@ -5,7 +5,6 @@
 //! it was sent and the replayed record's final hash.
 
 use guandan_ai::AiLevel;
-use guandan_core::log::MatchLog;
 use guandan_proto::{ClientMsg, ServerMsg};
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -49,9 +48,8 @@ pub fn run(args: JoinArgs) -> Result<(), String> {
     if matches!(level, AiLevel::L3) {
         return Err("--ai: L1 or L2".into());
     }
-    if !guandan_proto::valid_room_code(&args.code) {
-        return Err(format!("--code: {:?} is not a room code", args.code));
-    }
+    let code = guandan_proto::parse_room_code(&args.code).map_err(|why| format!("--code: {why}"))?;
+    let args = JoinArgs { code, ..args };
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string())?;
     let deadline = Duration::from_secs(args.timeout_s);
     rt.block_on(async {
@@ -62,9 +60,8 @@ pub fn run(args: JoinArgs) -> Result<(), String> {
 }
 
 async fn join(addr: SocketAddr, args: &JoinArgs, level: AiLevel) -> Result<(), String> {
-    let (id, token) = swarm::register(addr, &args.name).await?;
-    let mut ws = swarm::login(addr, &id, &token).await?;
-    swarm::send(&mut ws, &ClientMsg::JoinRoom { code: args.code.clone(), last_action_seq: None }).await?;
+    let mut ws = swarm::login(addr, &args.name).await?;
+    ws.send(&ClientMsg::JoinRoom { code: args.code.clone(), last_action_seq: None }).await?;
     let seat = match swarm::until(&mut ws, "joined", |m| matches!(m, ServerMsg::Joined { .. })).await? {
         ServerMsg::Joined { seat: Some(s), .. } => s,
         _ => return Err("joined without a seat".into()),
@@ -76,7 +73,7 @@ async fn join(addr: SocketAddr, args: &JoinArgs, level: AiLevel) -> Result<(), S
         |m| matches!(m, ServerMsg::Room { room } if room.seats.iter().all(|s| s.player.is_some() || s.ai.is_some())),
     )
     .await?;
-    swarm::send(&mut ws, &ClientMsg::Ready { ready: true }).await?;
+    ws.send(&ClientMsg::Ready { ready: true }).await?;
     eprintln!("guandan join: seat {seat} of room {}", args.code);
     let how = swarm::Client {
         level,
@@ -85,14 +82,9 @@ async fn join(addr: SocketAddr, args: &JoinArgs, level: AiLevel) -> Result<(), S
         seed: args.seed ^ u64::from(seat),
         totals: Default::default(),
     };
-    let (seen, match_no) = swarm::play(addr, ws, seat, id, token, args.code.clone(), how).await?;
+    let (seen, match_no) = swarm::play(addr, ws, seat, how).await?;
     let (last_seq, last_hash) = seen.last.unwrap_or_default();
-    let (status, body) = swarm::http(addr, "GET", &format!("/v1/matches/{}/{match_no}", args.code), "").await?;
-    if status != 200 {
-        return Err(format!("stored match: HTTP {status}"));
-    }
-    let v: serde_json::Value = serde_json::from_str(&body).map_err(|e| e.to_string())?;
-    let log = MatchLog::parse(v["log"].as_str().unwrap_or_default()).map_err(|e| format!("stored log: {e}"))?;
+    let log = swarm::finished_match(addr, &args.code, match_no).await?;
     let (mut m, _) = log.start().map_err(|e| e.to_string())?;
     for a in &log.actions {
         m.apply(a).map_err(|e| format!("the stored log does not replay: {e}"))?;

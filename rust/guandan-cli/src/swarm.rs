@@ -8,7 +8,8 @@
 use futures_util::{SinkExt, StreamExt};
 use guandan_ai::{AiLevel, AiProfile, Budget, make_agent};
 use guandan_core::log::MatchLog;
-use guandan_proto::{Backoff, ClientMsg, PROTOCOL_VERSION, ServerMsg};
+use guandan_proto::http::{FinishedMatch, NewPlayer, NewPlayerReply, PLAYERS_PATH, WS_PATH, match_path, read_reply};
+use guandan_proto::{ClientMsg, Event, Order, Reconnect, ServerMsg, Session, SessionConfig};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -16,9 +17,11 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+
+/// A heartbeat when nothing was sent for this long, and the quiet-table tick.
+const HEARTBEAT: Duration = Duration::from_secs(4);
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct SwarmArgs {
@@ -259,34 +262,97 @@ fn rss_kb(pid: u32) -> Option<u64> {
     s.lines().find(|l| l.starts_with("VmRSS:"))?.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// Minimal HTTP/1.1 on the server's address: (status, body).
-pub(crate) async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> Result<(u16, String), String> {
-    let mut s = tokio::net::TcpStream::connect(addr).await.map_err(|e| format!("connect: {e}"))?;
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.map_err(|e| e.to_string())?;
-    let mut out = Vec::new();
-    s.read_to_end(&mut out).await.map_err(|e| e.to_string())?;
-    let out = String::from_utf8_lossy(&out).to_string();
-    let status = out.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
-    let body = out.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
-    let body = match (body.find('{'), body.rfind('}')) {
-        (Some(a), Some(b)) if b >= a => body[a..=b].to_string(),
-        _ => body,
+/// One plain HTTP request to the server (ureq, blocking, on tokio's blocking pool): the reply, or
+/// the server's refusal as text.
+async fn http<T: serde::de::DeserializeOwned + Send + 'static>(
+    addr: SocketAddr,
+    path: String,
+    post: Option<String>,
+) -> Result<T, String> {
+    let call = move || {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .timeout_global(Some(Duration::from_secs(60)))
+            // A refusal's body says why: read it rather than stop at the status.
+            .http_status_as_error(false)
+            .build()
+            .into();
+        let url = format!("http://{addr}{path}");
+        let answer = match post {
+            Some(body) => agent.post(&url).content_type("application/json").send(body.as_str()),
+            None => agent.get(&url).call(),
+        };
+        let mut answer = answer.map_err(|e| format!("{path}: {e}"))?;
+        let status = answer.status().as_u16();
+        // Stored matches run to a few hundred KB; ureq's default cap (10 MB) is kept.
+        let body = answer.body_mut().read_to_vec().map_err(|e| format!("{path}: {e}"))?;
+        read_reply(status, &body).map_err(|e| format!("{path}: HTTP {status} {} {}", e.name, e.message))
     };
-    Ok((status, body))
+    tokio::task::spawn_blocking(call).await.map_err(|e| e.to_string())?
+}
+
+/// A finished match as the server stored it.
+pub(crate) async fn finished_match(addr: SocketAddr, code: &str, match_no: u32) -> Result<MatchLog, String> {
+    let m: FinishedMatch = http(addr, match_path(code, match_no), None).await?;
+    MatchLog::parse(&m.log).map_err(|e| format!("stored log: {e}"))
 }
 
 pub(crate) type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-pub(crate) async fn send(ws: &mut Ws, m: &ClientMsg) -> Result<(), String> {
+/// A connection and the player's protocol session: every message in or out goes through the
+/// session (the room and last action seq to come back to, gaps answered with a resync).
+pub(crate) struct Link {
+    ws: Ws,
+    pub(crate) session: Session,
+}
+
+impl Link {
+    /// A welcomed connection: sends the session's answers to the welcome (the rejoin). On
+    /// failure the session is handed back for the next attempt.
+    async fn over(ws: Ws, session: Session, answers: Vec<ClientMsg>) -> Result<Link, (String, Session)> {
+        let mut link = Link { ws, session };
+        for a in &answers {
+            if let Err(e) = link.send(a).await {
+                return Err((e, link.session));
+            }
+        }
+        Ok(link)
+    }
+
+    pub(crate) async fn send(&mut self, m: &ClientMsg) -> Result<(), String> {
+        self.session.sending(m, Instant::now());
+        send(&mut self.ws, m).await
+    }
+
+    /// The next message for the client (answering what the session answers), and its place in
+    /// the action sequence.
+    pub(crate) async fn recv(&mut self) -> Result<(ServerMsg, Order), String> {
+        loop {
+            let m = recv(&mut self.ws).await?;
+            let (event, answers) = self.session.received(m, Instant::now());
+            for a in &answers {
+                self.send(a).await?;
+            }
+            match event {
+                Event::Message(m, order) => return Ok((*m, order)),
+                // A pong still counts as a sign of life (the quiet-table check).
+                Event::Latency(_) => return Ok((ServerMsg::Pong, Order::Next)),
+                Event::Welcomed { .. } => {}
+                Event::Refused(r) => return Err(format!("refused: {}", r.message())),
+            }
+        }
+    }
+
+    pub(crate) async fn close(&mut self) {
+        let _ = self.ws.close(None).await;
+    }
+}
+
+async fn send(ws: &mut Ws, m: &ClientMsg) -> Result<(), String> {
     let t = serde_json::to_string(m).map_err(|e| e.to_string())?;
     ws.send(Message::Text(t.into())).await.map_err(|e| format!("send: {e}"))
 }
 
-pub(crate) async fn recv(ws: &mut Ws) -> Result<ServerMsg, String> {
+async fn recv(ws: &mut Ws) -> Result<ServerMsg, String> {
     loop {
         let f = tokio::time::timeout(Duration::from_secs(60), ws.next())
             .await
@@ -299,51 +365,57 @@ pub(crate) async fn recv(ws: &mut Ws) -> Result<ServerMsg, String> {
     }
 }
 
-/// Connects and says hello as a registered player.
-pub(crate) async fn login(addr: SocketAddr, id: &str, token: &str) -> Result<Ws, String> {
+/// Registers a guest and connects as it.
+pub(crate) async fn login(addr: SocketAddr, name: &str) -> Result<Link, String> {
+    let (id, token) = register(addr, name).await?;
+    let cfg = SessionConfig { heartbeat: HEARTBEAT, resync_on_rejoin: false, ..SessionConfig::default() };
+    let mut session = Session::new(id, token, cfg);
+    let (ws, answers) = connect(addr, &mut session).await?;
+    Link::over(ws, session, answers).await.map_err(|(e, _)| e)
+}
+
+/// Connects and says hello: the socket and what the session answers the welcome with (the
+/// rejoin, when it was welcomed before).
+async fn connect(addr: SocketAddr, session: &mut Session) -> Result<(Ws, Vec<ClientMsg>), String> {
     // Small buffers (thousands of clients in one process) and no Nagle delay on small writes.
     let config = WebSocketConfig::default().read_buffer_size(4096).write_buffer_size(0);
-    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(format!("ws://{addr}/v1/ws"), Some(config), true)
+    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(format!("ws://{addr}{WS_PATH}"), Some(config), true)
         .await
         .map_err(|e| format!("ws connect: {e}"))?;
-    let hello = ClientMsg::Hello { protocol_version: PROTOCOL_VERSION, player_id: id.into(), token: token.into() };
+    let hello = session.opened(Instant::now());
     send(&mut ws, &hello).await?;
-    match recv(&mut ws).await? {
-        ServerMsg::Welcome { .. } => Ok(ws),
-        other => Err(format!("hello refused: {other:?}")),
+    match session.received(recv(&mut ws).await?, Instant::now()) {
+        (Event::Welcomed { .. }, answers) => Ok((ws, answers)),
+        (Event::Refused(r), _) => Err(format!("hello refused: {}", r.message())),
+        (other, _) => Err(format!("hello answered with {other:?}")),
     }
 }
 
 /// Comes back after a lost connection: logs in again and rejoins the room with the last action
-/// seq seen (the server then sends what was missed). Tries with exponential backoff and jitter
-/// for at least a minute ([`Backoff::reconnect`]): the server may be restarting.
-async fn rejoin(
-    addr: SocketAddr,
-    id: &str,
-    token: &str,
-    code: &str,
-    last_seq: u64,
-    jitter: &mut ChaCha8Rng,
-) -> Result<Ws, String> {
-    let mut backoff = Backoff::reconnect();
+/// seq seen (the server then sends what was missed). Tries at once, then with the session's
+/// backoff (exponential with jitter, for at least a minute): the server may be restarting.
+async fn rejoin(addr: SocketAddr, link: Link, jitter: &mut ChaCha8Rng) -> Result<Link, String> {
+    let Link { ws, mut session } = link;
+    drop(ws);
     loop {
-        let attempt = async {
-            let mut ws = login(addr, id, token).await?;
-            send(&mut ws, &ClientMsg::JoinRoom { code: code.to_string(), last_action_seq: Some(last_seq) }).await?;
-            Ok::<Ws, String>(ws)
-        };
-        let e = match tokio::time::timeout(Duration::from_secs(10), attempt).await {
-            Ok(Ok(ws)) => return Ok(ws),
+        let e = match tokio::time::timeout(Duration::from_secs(10), connect(addr, &mut session)).await {
+            Ok(Ok((ws, answers))) => match Link::over(ws, session, answers).await {
+                Ok(link) => return Ok(link),
+                Err((e, s)) => {
+                    session = s;
+                    e
+                }
+            },
             Ok(Err(e)) => e,
             Err(_) => "no answer within 10 s".to_string(),
         };
-        match backoff.next_wait(Instant::now(), jitter.next_u64()) {
-            Some(wait) => tokio::time::sleep(wait).await,
-            None => {
+        match session.dropped(Instant::now(), jitter.next_u64()) {
+            Reconnect::After(wait) => tokio::time::sleep(wait).await,
+            Reconnect::GiveUp => {
                 return Err(format!(
                     "could not reconnect in {:?} ({} attempts), last: {e}",
-                    backoff.patience,
-                    backoff.attempts()
+                    session.patience(),
+                    session.attempts()
                 ));
             }
         }
@@ -351,18 +423,16 @@ async fn rejoin(
 }
 
 pub(crate) async fn register(addr: SocketAddr, name: &str) -> Result<(String, String), String> {
-    let (status, body) = http(addr, "POST", "/v1/players", &format!(r#"{{"nickname":"{name}"}}"#)).await?;
-    if status != 200 {
-        return Err(format!("register: HTTP {status} {body}"));
-    }
-    let v: serde_json::Value = serde_json::from_str(&body).map_err(|e| e.to_string())?;
-    Ok((v["player_id"].as_str().unwrap_or_default().into(), v["token"].as_str().unwrap_or_default().into()))
+    let body = serde_json::to_string(&NewPlayer { nickname: name.into() }).map_err(|e| e.to_string())?;
+    let reply: NewPlayerReply =
+        http(addr, PLAYERS_PATH.into(), Some(body)).await.map_err(|e| format!("register: {e}"))?;
+    Ok((reply.player_id, reply.token))
 }
 
 /// Waits for a message matching `pred` (others are ignored).
-pub(crate) async fn until(ws: &mut Ws, what: &str, pred: impl Fn(&ServerMsg) -> bool) -> Result<ServerMsg, String> {
+pub(crate) async fn until(link: &mut Link, what: &str, pred: impl Fn(&ServerMsg) -> bool) -> Result<ServerMsg, String> {
     for _ in 0..10_000 {
-        let m = recv(ws).await?;
+        let (m, _) = link.recv().await?;
         if let ServerMsg::Error { code, message, .. } = &m {
             return Err(format!("waiting for {what}: error {code} {message}"));
         }
@@ -381,29 +451,25 @@ async fn room(
     level: AiLevel,
     totals: &Arc<Totals>,
 ) -> Result<(), String> {
-    let mut creds = Vec::new();
-    for s in 0..4 {
-        creds.push(register(addr, &format!("swarm{i}-{s}")).await?);
-    }
     let mut socks = Vec::new();
-    for (id, token) in &creds {
-        socks.push(login(addr, id, token).await?);
+    for s in 0..4 {
+        socks.push(login(addr, &format!("swarm{i}-{s}")).await?);
     }
     // Deals come from the server, unless the run asks for the same matches every time (a
     // practice server).
     let seed = args.deal_seeds.then(|| args.seed + i as u64);
     let create = ClientMsg::CreateRoom { rules: None, spectator_delay: None, seed };
-    send(&mut socks[0], &create).await?;
+    socks[0].send(&create).await?;
     let code = match until(&mut socks[0], "joined", |m| matches!(m, ServerMsg::Joined { .. })).await? {
         ServerMsg::Joined { code, .. } => code,
         _ => unreachable!(),
     };
     for ws in socks.iter_mut().skip(1) {
-        send(ws, &ClientMsg::JoinRoom { code: code.clone(), last_action_seq: None }).await?;
+        ws.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: None }).await?;
         until(ws, "joined", |m| matches!(m, ServerMsg::Joined { .. })).await?;
     }
     for ws in socks.iter_mut() {
-        send(ws, &ClientMsg::Ready { ready: true }).await?;
+        ws.send(&ClientMsg::Ready { ready: true }).await?;
     }
     for ws in socks.iter_mut() {
         until(ws, "ready check", |m| matches!(m, ServerMsg::Room { room } if room.seats.iter().all(|s| s.ready)))
@@ -411,20 +477,18 @@ async fn room(
     }
     let mut spectators = Vec::new();
     for k in 0..args.spectators {
-        let (id, token) = register(addr, &format!("watch{i}-{k}")).await?;
-        let mut ws = login(addr, &id, &token).await?;
-        send(&mut ws, &ClientMsg::Spectate { code: code.clone() }).await?;
+        let mut ws = login(addr, &format!("watch{i}-{k}")).await?;
+        ws.send(&ClientMsg::Spectate { code: code.clone() }).await?;
         until(&mut ws, "joined", |m| matches!(m, ServerMsg::Joined { .. })).await?;
         spectators.push(ws);
     }
-    send(&mut socks[0], &ClientMsg::Start).await?;
+    socks[0].send(&ClientMsg::Start).await?;
     // Tools wait for this line (tools/fault-test kills the server once every match runs).
     if totals.started.fetch_add(1, Relaxed) + 1 == args.rooms as u64 {
         eprintln!("swarm: all {} rooms playing", args.rooms);
     }
     let mut players = Vec::new();
     for (s, ws) in socks.into_iter().enumerate() {
-        let (id, token) = creds[s].clone();
         let seed = args.seed ^ ((i as u64) << 8) ^ s as u64;
         let how = Client {
             level,
@@ -433,17 +497,17 @@ async fn room(
             seed,
             totals: totals.clone(),
         };
-        let (code, seat) = (code.clone(), s as u8);
-        players.push(tokio::spawn(async move { play(addr, ws, seat, id, token, code, how).await }));
+        let seat = s as u8;
+        players.push(tokio::spawn(async move { play(addr, ws, seat, how).await }));
     }
     // The attack, until the match is over.
     let (over_tx, over) = tokio::sync::watch::channel(false);
     let mut flooders = Vec::new();
     if let Some(kind) = args.flood.clone() {
         for k in 0..args.flooders {
-            let (id, token) = register(addr, &format!("flood{i}-{k}")).await?;
-            let mut ws = login(addr, &id, &token).await?;
-            send(&mut ws, &ClientMsg::Spectate { code: code.clone() }).await?;
+            let mut link = login(addr, &format!("flood{i}-{k}")).await?;
+            link.send(&ClientMsg::Spectate { code: code.clone() }).await?;
+            let ws = link.ws;
             let (code, kind, totals, mut over) = (code.clone(), kind.clone(), totals.clone(), over.clone());
             let every = Duration::from_secs_f64(1.0 / args.flood_rate.max(0.1));
             flooders.push(tokio::spawn(async move {
@@ -473,10 +537,10 @@ async fn room(
             let mut n = 0u64;
             loop {
                 // Spectators hear nothing for rounds at a time: heartbeat while waiting.
-                match tokio::time::timeout(Duration::from_secs(4), recv(&mut ws)).await {
-                    Err(_) => send(&mut ws, &ClientMsg::Heartbeat).await?,
-                    Ok(Ok(ServerMsg::MatchStored { .. })) => return Ok(n),
-                    Ok(Ok(ServerMsg::State { view, .. })) if !view.hand.is_empty() => {
+                match tokio::time::timeout(Duration::from_secs(4), ws.recv()).await {
+                    Err(_) => ws.send(&ClientMsg::Heartbeat).await?,
+                    Ok(Ok((ServerMsg::MatchStored { .. }, _))) => return Ok(n),
+                    Ok(Ok((ServerMsg::State { view, .. }, _))) if !view.hand.is_empty() => {
                         return Err("spectator got a hand".to_string());
                     }
                     Ok(Ok(_)) => n += 1,
@@ -500,12 +564,7 @@ async fn room(
         totals.spectator_msgs.fetch_add(w.await.map_err(|e| e.to_string())??, Relaxed);
     }
     // Verify against the stored record.
-    let (status, body) = http(addr, "GET", &format!("/v1/matches/{code}/{match_no}"), "").await?;
-    if status != 200 {
-        return Err(format!("stored match: HTTP {status}"));
-    }
-    let v: serde_json::Value = serde_json::from_str(&body).map_err(|e| e.to_string())?;
-    let log = MatchLog::parse(v["log"].as_str().unwrap_or_default()).map_err(|e| format!("stored log: {e}"))?;
+    let log = finished_match(addr, &code, match_no).await?;
     let (mut m, _) = log.start().map_err(|e| e.to_string())?;
     let mut hashes = vec![m.state_hash()];
     for a in &log.actions {
@@ -546,40 +605,29 @@ pub(crate) struct Client {
 /// One seat's client until the match is stored: acts on prompts, heartbeats, drops and rejoins.
 /// A connection the server closed (restart, shutdown, too slow to read) is come back to the
 /// same way as a drop, with backoff ([`rejoin`]).
-pub(crate) async fn play(
-    addr: SocketAddr,
-    mut ws: Ws,
-    seat: u8,
-    id: String,
-    token: String,
-    code: String,
-    how: Client,
-) -> Result<(Seen, u32), String> {
+pub(crate) async fn play(addr: SocketAddr, mut link: Link, seat: u8, how: Client) -> Result<(Seen, u32), String> {
     let Client { level, drop_rate, think, seed, totals } = how;
     let mut agent = make_agent(&AiProfile::level(level));
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut jitter = ChaCha8Rng::seed_from_u64(seed ^ 0x6a09_e667_f3bc_c908);
     let mut seen = Seen::default();
-    let mut last_seq = 0u64;
-    let mut nonce = seed << 20;
     let mut sent: Option<(u64, Instant)> = None;
-    let mut beat = Instant::now();
     let mut quiet = 0;
     let mut lost = 0;
     // A prompt being thought about: (when to answer, the view).
     let mut thinking: Option<(Instant, guandan_proto::TableView)> = None;
     loop {
-        match step(&mut ws, &mut agent, &mut rng, &mut thinking, &mut sent, &mut nonce, &mut beat).await {
+        match step(&mut link, &mut agent, &mut rng, &mut thinking, &mut sent).await {
             Step::Message(m) => {
                 quiet = 0;
                 let mut prompt = None;
                 match *m {
                     ServerMsg::Applied { action_seq, actions, state_hash, prompt: p, seat: actor, .. } => {
-                        for seq in action_seq - u64::from(actions) + 1..=action_seq {
+                        // Counted as received (the server's losses and repeats are what is measured).
+                        for seq in action_seq.saturating_sub(u64::from(actions)) + 1..=action_seq {
                             seen.count(seq);
                         }
                         seen.hash(action_seq, &state_hash);
-                        last_seq = action_seq;
                         // Our own intent is confirmed by our own action (two payers act side by side).
                         if let Some((seq, at)) = sent
                             && action_seq > seq
@@ -593,7 +641,6 @@ pub(crate) async fn play(
                     }
                     ServerMsg::State { action_seq, state_hash, view, .. } => {
                         seen.hash(action_seq, &state_hash);
-                        last_seq = action_seq;
                         if view.seat.is_some_and(|s| view.to_act.contains(&s)) {
                             prompt = Some(view);
                         }
@@ -602,7 +649,7 @@ pub(crate) async fn play(
                     // Back after a restart that caught the room between the stored match and its
                     // announcement: the room came back as a lobby; the match is the last stored.
                     ServerMsg::Room { room } if !room.state.locked() && room.matches > 0 && lost > 0 => {
-                        let _ = send(&mut ws, &ClientMsg::Leave).await;
+                        let _ = link.send(&ClientMsg::Leave).await;
                         return Ok((seen, room.matches - 1));
                     }
                     ServerMsg::Error { code: err, message, .. } => {
@@ -613,9 +660,8 @@ pub(crate) async fn play(
                         // Refused: ask for the state and decide again.
                         sent = None;
                         prompt = None;
-                        if let Err(e) = send(&mut ws, &ClientMsg::Resync).await {
-                            ws =
-                                reconnect(addr, &id, &token, &code, last_seq, &mut jitter, &mut lost, seat, &e).await?;
+                        if let Err(e) = link.send(&ClientMsg::Resync).await {
+                            link = reconnect(addr, link, &mut jitter, &mut lost, seat, &e).await?;
                             seen.reconnects += 1;
                             thinking = None;
                         }
@@ -624,8 +670,8 @@ pub(crate) async fn play(
                 }
                 // A drop: gone without a word, then back with the last action seq.
                 if drop_rate > 0.0 && prompt.is_none() && (rng.next_u64() as f64 / u64::MAX as f64) < drop_rate {
-                    let _ = ws.close(None).await;
-                    ws = rejoin(addr, &id, &token, &code, last_seq, &mut jitter).await?;
+                    link.close().await;
+                    link = rejoin(addr, link, &mut jitter).await?;
                     seen.reconnects += 1;
                     sent = None;
                     thinking = None;
@@ -635,13 +681,11 @@ pub(crate) async fn play(
                 if let Some(view) = prompt.filter(|_| sent.is_none()) {
                     if think.is_zero() {
                         let d = agent.decide(&view.to_player_view(), &mut rng, &Budget::unlimited());
-                        nonce += 1;
-                        let intent = ClientMsg::Intent { seq: view.seq, nonce, action: d.action };
-                        match send(&mut ws, &intent).await {
+                        let intent = link.session.intent(view.seq, d.action);
+                        match link.send(&intent).await {
                             Ok(()) => sent = Some((view.seq, Instant::now())),
                             Err(e) => {
-                                ws = reconnect(addr, &id, &token, &code, last_seq, &mut jitter, &mut lost, seat, &e)
-                                    .await?;
+                                link = reconnect(addr, link, &mut jitter, &mut lost, seat, &e).await?;
                                 seen.reconnects += 1;
                                 thinking = None;
                             }
@@ -657,12 +701,13 @@ pub(crate) async fn play(
             Step::Quiet => {
                 quiet += 1;
                 if quiet > 15 {
-                    return Err(format!("seat {seat}: nothing for 60 s at action {last_seq}"));
+                    let at = link.session.last_seq().unwrap_or(0);
+                    return Err(format!("seat {seat}: nothing for 60 s at action {at}"));
                 }
             }
             Step::Busy => {}
             Step::Lost(e) => {
-                ws = reconnect(addr, &id, &token, &code, last_seq, &mut jitter, &mut lost, seat, &e).await?;
+                link = reconnect(addr, link, &mut jitter, &mut lost, seat, &e).await?;
                 seen.reconnects += 1;
                 sent = None;
                 thinking = None;
@@ -672,23 +717,19 @@ pub(crate) async fn play(
 }
 
 /// The connection is gone (the server closed it, or died): rejoin, a bounded number of times.
-#[allow(clippy::too_many_arguments)]
 async fn reconnect(
     addr: SocketAddr,
-    id: &str,
-    token: &str,
-    code: &str,
-    last_seq: u64,
+    link: Link,
     jitter: &mut ChaCha8Rng,
     lost: &mut u32,
     seat: u8,
     why: &str,
-) -> Result<Ws, String> {
+) -> Result<Link, String> {
     *lost += 1;
     if *lost > 20 {
         return Err(format!("seat {seat}: connection lost {lost} times, last: {why}"));
     }
-    rejoin(addr, id, token, code, last_seq, jitter).await.map_err(|e| format!("seat {seat}: {e}"))
+    rejoin(addr, link, jitter).await.map_err(|e| format!("seat {seat}: {e}"))
 }
 
 /// What one turn of a seat's loop gave.
@@ -704,43 +745,39 @@ enum Step {
 
 /// Waits for the next message, answering a thought-about prompt when its time comes and
 /// heartbeating when the table is quiet.
-#[allow(clippy::too_many_arguments)]
 async fn step(
-    ws: &mut Ws,
+    link: &mut Link,
     agent: &mut Box<dyn guandan_ai::Agent>,
     rng: &mut ChaCha8Rng,
     thinking: &mut Option<(Instant, guandan_proto::TableView)>,
     sent: &mut Option<(u64, Instant)>,
-    nonce: &mut u64,
-    beat: &mut Instant,
 ) -> Step {
-    let wait = thinking.as_ref().map_or(Duration::from_secs(4), |(at, _)| at.saturating_duration_since(Instant::now()));
-    let m = match tokio::time::timeout(wait, recv(ws)).await {
-        Ok(Ok(m)) => m,
+    let wait = thinking.as_ref().map_or(HEARTBEAT, |(at, _)| at.saturating_duration_since(Instant::now()));
+    let m = match tokio::time::timeout(wait, link.recv()).await {
+        Ok(Ok((m, _))) => m,
         Ok(Err(e)) => return Step::Lost(e),
         Err(_) => {
             if let Some((_, view)) = thinking.take() {
-                *nonce += 1;
                 let d = agent.decide(&view.to_player_view(), rng, &Budget::unlimited());
-                if let Err(e) = send(ws, &ClientMsg::Intent { seq: view.seq, nonce: *nonce, action: d.action }).await {
+                let intent = link.session.intent(view.seq, d.action);
+                if let Err(e) = link.send(&intent).await {
                     return Step::Lost(e);
                 }
                 *sent = Some((view.seq, Instant::now()));
                 return Step::Busy;
             }
             // Quiet table (others thinking, or a reconnect in progress): stay alive.
-            if let Err(e) = send(ws, &ClientMsg::Heartbeat).await {
+            if let Err(e) = link.send(&ClientMsg::Heartbeat).await {
                 return Step::Lost(e);
             }
-            *beat = Instant::now();
             return Step::Quiet;
         }
     };
-    if beat.elapsed() > Duration::from_secs(4) {
-        if let Err(e) = send(ws, &ClientMsg::Heartbeat).await {
-            return Step::Lost(e);
-        }
-        *beat = Instant::now();
+    // A heartbeat when nothing was sent for a while (the session keeps the time).
+    if let Ok(Some(beat)) = link.session.tick(Instant::now())
+        && let Err(e) = link.send(&beat).await
+    {
+        return Step::Lost(e);
     }
     Step::Message(Box::new(m))
 }
