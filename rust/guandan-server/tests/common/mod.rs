@@ -7,11 +7,14 @@ use guandan_ai::Agent;
 use guandan_core::card::CardSet;
 use guandan_core::game::{ActionKind, Match, Seat};
 use guandan_core::log::MatchLog;
-use guandan_proto::{ClientMsg, PROTOCOL_VERSION, ServerMsg, TableView, WireOut};
+use guandan_proto::http::{
+    FinishedMatch, METRICS_PATH, NewPlayer, NewPlayerReply, PLAYERS_PATH, WS_PATH, match_path, read_reply,
+};
+use guandan_proto::{ClientMsg, Event, ServerMsg, Session, SessionConfig, TableView, WireOut};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -179,8 +182,9 @@ pub async fn tcp_from(source: [u8; 4], addr: SocketAddr) -> std::io::Result<Toki
     sock.connect(addr).await
 }
 
-/// HTTP/1.1 from a given loopback source address: (status, body); `None` if the server closed
-/// the connection without an answer or none came within [`WAIT`].
+/// HTTP from a given loopback source address (hyper's client over our own socket): (status,
+/// body); `None` if the server closed the connection without an answer or none came within
+/// [`WAIT`].
 pub async fn http_from(
     source: [u8; 4],
     addr: SocketAddr,
@@ -188,26 +192,30 @@ pub async fn http_from(
     path: &str,
     body: &str,
 ) -> Option<(u16, String)> {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut s = tcp_from(source, addr).await.ok()?;
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.ok()?;
-    let mut out = Vec::new();
-    tokio::time::timeout(WAIT, s.read_to_end(&mut out)).await.ok()?.ok()?;
-    let out = String::from_utf8_lossy(&out).to_string();
-    let status = out.split(' ').nth(1).and_then(|c| c.parse().ok())?;
-    let body = out.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
-    Some((status, body))
+    use http_body_util::{BodyExt, Full};
+    let tcp = tcp_from(source, addr).await.ok()?;
+    let (mut sender, conn) = hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(tcp)).await.ok()?;
+    tokio::spawn(async move {
+        let _ = conn.await;
+    });
+    let req = hyper::Request::builder()
+        .method(method)
+        .uri(path)
+        .header("host", addr.to_string())
+        .header("content-type", "application/json")
+        .body(Full::new(hyper::body::Bytes::from(body.to_string())))
+        .ok()?;
+    let answer = tokio::time::timeout(WAIT, sender.send_request(req)).await.ok()?.ok()?;
+    let status = answer.status().as_u16();
+    let bytes = tokio::time::timeout(WAIT, answer.into_body().collect()).await.ok()?.ok()?.to_bytes();
+    Some((status, String::from_utf8_lossy(&bytes).into_owned()))
 }
 
 /// A WebSocket from a given loopback source address.
 pub async fn ws_from(source: [u8; 4], addr: SocketAddr) -> Option<Ws> {
     let tcp = tcp_from(source, addr).await.ok()?;
     let (ws, _) =
-        tokio_tungstenite::client_async(format!("ws://{addr}/v1/ws"), MaybeTlsStream::Plain(tcp)).await.ok()?;
+        tokio_tungstenite::client_async(format!("ws://{addr}{WS_PATH}"), MaybeTlsStream::Plain(tcp)).await.ok()?;
     Some(ws)
 }
 
@@ -218,42 +226,35 @@ impl Drop for ServerProc {
     }
 }
 
-/// Minimal HTTP/1.1 on loopback: (status, body).
+/// One plain HTTP request on loopback (ureq): (status, body).
 pub fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String) {
-    let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(WAIT)).ok();
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    )
-    .expect("write");
-    let mut out = String::new();
-    s.read_to_string(&mut out).expect("read");
-    let status = out.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
-    let body = out.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
-    // Chunked bodies: keep the JSON part.
-    let body = match (body.find('{'), body.rfind('}')) {
-        (Some(a), Some(b)) if b >= a && !body.starts_with('{') => body[a..=b].to_string(),
-        _ => body,
+    let agent: ureq::Agent =
+        ureq::Agent::config_builder().timeout_global(Some(WAIT)).http_status_as_error(false).build().into();
+    let url = format!("http://{addr}{path}");
+    let answer = match method {
+        "GET" => agent.get(&url).call(),
+        "POST" => agent.post(&url).content_type("application/json").send(body),
+        other => panic!("no {other} requests in these tests"),
     };
-    (status, body)
+    let mut answer = answer.unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+    let status = answer.status().as_u16();
+    let text = answer.body_mut().read_to_string().unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+    (status, text)
 }
 
 pub fn register(addr: SocketAddr, nickname: &str) -> (String, String) {
-    let (status, body) = http(addr, "POST", "/v1/players", &format!(r#"{{"nickname":"{nickname}"}}"#));
-    assert_eq!(status, 200, "{body}");
-    let v: serde_json::Value = serde_json::from_str(&body).expect("json");
-    (v["player_id"].as_str().unwrap().into(), v["token"].as_str().unwrap().into())
+    let body = serde_json::to_string(&NewPlayer { nickname: nickname.into() }).expect("json");
+    let (status, text) = http(addr, "POST", PLAYERS_PATH, &body);
+    let reply: NewPlayerReply = read_reply(status, text.as_bytes()).unwrap_or_else(|e| panic!("register: {e:?}"));
+    (reply.player_id, reply.token)
 }
 
 /// A finished match's stored log.
 pub fn stored_log(addr: SocketAddr, code: &str, match_no: u32) -> (serde_json::Value, MatchLog) {
-    let (status, body) = http(addr, "GET", &format!("/v1/matches/{code}/{match_no}"), "");
-    assert_eq!(status, 200, "{body}");
-    let v: serde_json::Value = serde_json::from_str(&body).expect("json");
-    let log = MatchLog::parse(v["log"].as_str().expect("log")).expect("stored log parses");
-    (v["meta"].clone(), log)
+    let (status, text) = http(addr, "GET", &match_path(code, match_no), "");
+    let m: FinishedMatch = read_reply(status, text.as_bytes()).unwrap_or_else(|e| panic!("stored match: {e:?}"));
+    let log = MatchLog::parse(&m.log).expect("stored log parses");
+    (m.meta, log)
 }
 
 pub type Ws = WebSocketStream<MaybeTlsStream<TokioTcp>>;
@@ -268,14 +269,15 @@ pub struct Client {
     pub log: Vec<ServerMsg>,
     pub last_seq: u64,
     pub prompt: Option<TableView>,
-    nonce: u64,
+    /// The handshake and the intents' nonces (the tests drive rejoins and resyncs themselves).
+    session: Session,
     last_sent: std::time::Instant,
     agent: guandan_ai::l1::L1,
     rng: ChaCha8Rng,
 }
 
 pub async fn connect_ws(addr: SocketAddr) -> Ws {
-    let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/v1/ws")).await.expect("ws connect");
+    let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}{WS_PATH}")).await.expect("ws connect");
     ws
 }
 
@@ -301,32 +303,34 @@ impl Client {
             log: Vec::new(),
             last_seq: 0,
             prompt: None,
-            nonce: 1,
+            session: Session::new(player_id, token, SessionConfig::default()),
             last_sent: std::time::Instant::now(),
             agent: guandan_ai::l1::L1,
             rng: ChaCha8Rng::seed_from_u64(name.len() as u64),
         };
-        c.send(&ClientMsg::Hello { protocol_version: PROTOCOL_VERSION, player_id, token }).await;
-        let w = c.recv().await;
-        assert!(matches!(w, ServerMsg::Welcome { .. }), "{w:?}");
+        c.hello().await;
         c
+    }
+
+    /// `hello`, and the welcome. What the session would send after it (the rejoin) is the
+    /// tests' to send.
+    async fn hello(&mut self) {
+        let hello = self.session.opened(std::time::Instant::now());
+        self.send(&hello).await;
+        let w = self.recv().await;
+        let (event, _) = self.session.received(w.clone(), std::time::Instant::now());
+        assert!(matches!(event, Event::Welcomed { .. }), "{w:?}");
     }
 
     /// A new connection for the same player (reconnect), keeping what was received so far.
     pub async fn reconnect(&mut self, addr: SocketAddr) {
         let ws = connect_ws(addr).await;
         let _ = std::mem::replace(&mut self.ws, ws);
-        let hello = ClientMsg::Hello {
-            protocol_version: PROTOCOL_VERSION,
-            player_id: self.player_id.clone(),
-            token: self.token.clone(),
-        };
-        self.send(&hello).await;
-        let w = self.recv().await;
-        assert!(matches!(w, ServerMsg::Welcome { .. }), "{w:?}");
+        self.hello().await;
     }
 
     pub async fn send(&mut self, m: &ClientMsg) {
+        self.session.sending(m, std::time::Instant::now());
         self.send_text(serde_json::to_string(m).unwrap()).await;
     }
 
@@ -430,8 +434,7 @@ impl Client {
     }
 
     pub async fn intent(&mut self, seq: u64, action: guandan_core::game::ActionKind) {
-        self.nonce += 1;
-        let m = ClientMsg::Intent { seq, nonce: self.nonce, action };
+        let m = self.session.intent(seq, action);
         self.send(&m).await;
     }
 
@@ -657,12 +660,7 @@ pub fn scan(
 
 /// A value of the server's `/metrics` (Prometheus text), by exact series name.
 pub fn metric(addr: SocketAddr, name: &str) -> Option<f64> {
-    // Read raw: `http` trims bodies to their JSON part, and the histogram's labels have braces.
-    let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(WAIT)).ok();
-    write!(s, "GET /metrics HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").expect("write");
-    let mut body = String::new();
-    s.read_to_string(&mut body).expect("read");
-    assert!(body.starts_with("HTTP/1.1 200"), "{body}");
+    let (status, body) = http(addr, "GET", METRICS_PATH, "");
+    assert_eq!(status, 200, "{body}");
     body.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
 }
