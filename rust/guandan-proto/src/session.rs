@@ -274,9 +274,12 @@ impl Session {
                             Some(_) => ClientMsg::JoinRoom { code, last_action_seq: self.last_seq },
                             None => ClientMsg::Spectate { code },
                         });
-                        if self.cfg.resync_on_rejoin {
+                        // A state asked for on the lost connection will not come: ask again.
+                        if self.cfg.resync_on_rejoin || self.awaiting_state {
                             send.push(ClientMsg::Resync);
                         }
+                    } else {
+                        self.awaiting_state = false;
                     }
                     return (Event::Welcomed { player_id, reconnect }, send);
                 }

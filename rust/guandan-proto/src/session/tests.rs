@@ -107,6 +107,15 @@ fn a_reconnect_goes_back_to_the_room_with_the_last_seq() {
     s.opened(t);
     let (_, send) = s.received(welcome(), t);
     assert_eq!(send, vec![ClientMsg::Spectate { code: "ROOMBB".into() }]);
+    // A state asked for on a connection that dropped is asked for again.
+    s.received(ServerMsg::Joined { code: "ROOMBB".into(), seat: Some(1) }, t);
+    order(&mut s, state(2), t);
+    let (o, send) = order(&mut s, applied(9, 1), t);
+    assert_eq!((o, send), (Order::Gap { expected: 3, got_first: 9 }, vec![ClientMsg::Resync]));
+    s.dropped(t, 0);
+    s.opened(t);
+    let (_, send) = s.received(welcome(), t);
+    assert_eq!(send, vec![ClientMsg::JoinRoom { code: "ROOMBB".into(), last_action_seq: Some(2) }, ClientMsg::Resync]);
     // After leaving there is nothing to go back to.
     s.sending(&ClientMsg::Leave, t);
     s.dropped(t, 0);
