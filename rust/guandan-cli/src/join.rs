@@ -49,6 +49,8 @@ pub fn run(args: JoinArgs) -> Result<(), String> {
         return Err("--ai: L1 or L2".into());
     }
     let code = guandan_proto::parse_room_code(&args.code).map_err(|why| format!("--code: {why}"))?;
+    // The server's own rule, checked before anything is sent.
+    guandan_proto::check_nickname(&args.name).map_err(|why| format!("--name: {why}"))?;
     let args = JoinArgs { code, ..args };
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string())?;
     let deadline = Duration::from_secs(args.timeout_s);
