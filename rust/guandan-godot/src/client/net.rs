@@ -1,7 +1,9 @@
-//! The online client's network thread: guest registration (`POST /v1/players`), the WebSocket
-//! (protocol v1, sync tungstenite on one plain thread), heartbeats, and reconnection with the
-//! room and the last action seq. It sees plain Rust data only; the node talks to it through two
-//! channels and drains the events in `process()` on the main thread.
+//! The online client's network thread: guest registration (`POST /v1/players`, ureq) and the
+//! WebSocket (protocol v1, sync tungstenite on one plain thread). What the protocol asks of a
+//! client (hello, the rejoin with the room and last action seq, a resync on a gap, heartbeats,
+//! when to reconnect) is `guandan_proto::Session`'s; this thread only moves its messages. It
+//! sees plain Rust data only; the node talks to it through two channels and drains the events
+//! in `process()` on the main thread.
 
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::thread::JoinHandle;
@@ -13,8 +15,9 @@ use guandan_proto::http::{NewPlayer, NewPlayerReply, PLAYERS_PATH, WS_PATH, read
 use guandan_proto::{ClientMsg, Event, Order, Reconnect, Refusal, ServerMsg, Session, SessionConfig};
 use tungstenite::{Message, WebSocket};
 
-/// The protocol asks for a heartbeat at least every 5 s (the server hands a silent seat to its AI
-/// after 15 s); more often keeps the latency figure fresh and tolerates shorter server timeouts.
+/// A heartbeat after this long without sending: the protocol asks for one at least every 5 s
+/// (the server hands a silent seat to its AI after 15 s); more often keeps the latency figure
+/// fresh and tolerates shorter server timeouts.
 const HEARTBEAT: Duration = Duration::from_millis(2500);
 /// How long one read may block, so commands are sent promptly.
 const POLL: Duration = Duration::from_millis(15);
