@@ -7,6 +7,7 @@ mod common;
 use common::*;
 use futures_util::{SinkExt, StreamExt};
 use guandan_core::log::MatchLog;
+use guandan_proto::http::{NewPlayerReply, read_reply};
 use guandan_proto::{ClientMsg, ErrorCode, RoomState, SeatSetting, ServerMsg};
 use std::time::{Duration, Instant};
 use tokio::io::AsyncWriteExt;
@@ -289,10 +290,9 @@ async fn slow_and_idle_connections_are_closed_and_others_served() {
     let (status, body) =
         http_from([127, 0, 0, 2], addr, "POST", "/v1/players", r#"{"nickname":"calm"}"#).await.expect("register");
     assert_eq!(status, 200, "{body}");
-    let v: serde_json::Value = serde_json::from_str(body.trim()).expect("json");
+    let account: NewPlayerReply = read_reply(status, body.as_bytes()).expect("an account");
     let ws = ws_from([127, 0, 0, 2], addr).await.expect("a game connection under attack");
-    let mut calm =
-        Client::over(ws, "calm", v["player_id"].as_str().unwrap().into(), v["token"].as_str().unwrap().into()).await;
+    let mut calm = Client::over(ws, "calm", account.player_id, account.token).await;
     calm.send(&ClientMsg::Heartbeat).await;
     assert!(matches!(calm.recv().await, ServerMsg::Pong));
     // Every stalled socket is closed by the server (read: end of stream or reset), in bounded time.
