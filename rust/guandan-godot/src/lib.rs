@@ -12,8 +12,10 @@
 //! never panics. Actions return an error code ([`codes`]); queries return a neutral value
 //! (empty array/dictionary, -1) and log a warning. Warnings never contain hand contents.
 //! `GuandanEngine` is a thin node over guandan-runtime's `Runtime`; the parts that need no
-//! engine ([`args`], [`forward`] — the runtime's notices filtered for the node's viewer — the
-//! record checks in [`replay`], the resource conversions) are plain Rust covered by `cargo test`.
+//! engine ([`args`]; [`forward`], the runtime's notices filtered for the node's viewer;
+//! [`store`], the files on disk, a leaf module the recorder, the statistics and the crash
+//! reports build on; [`stats_store`]; the resource conversions) are plain Rust covered by
+//! `cargo test`.
 
 use godot::init::{ExtensionLibrary, gdextension};
 
@@ -28,6 +30,8 @@ pub mod forward;
 pub mod replay;
 pub mod resources;
 pub mod stats_store;
+pub mod store;
+pub mod user_dirs;
 
 struct GuandanExtension;
 

@@ -5,11 +5,9 @@
 //! CLI reads. A record is replayed from scratch when it is taken or loaded by guandan-core's one
 //! verifier (`MatchLog::replay_with`, which the CLI and the server use too), so a recorder that
 //! holds a record holds a valid one; corrupt input leaves the recorder empty and returns an
-//! error code (20–25, 30–32) with a message.
+//! error code (20–25, 30–32) with a message. The files themselves (names, size limit, atomic
+//! writes, listing) are [`crate::store`]'s.
 
-use std::path::PathBuf;
-
-use godot::classes::Os;
 use godot::prelude::*;
 use guandan_core::game::{Action, ActionKind, Match};
 use guandan_core::log::{LogError, MatchLog};
@@ -19,16 +17,14 @@ use crate::convert::{self, ids, signal_dict};
 use crate::engine::GuandanEngine;
 use crate::forward::Forwarder;
 use crate::resources::GuandanRules;
+use crate::store;
+use crate::user_dirs::user_dirs;
 use guandan_core::error::ErrorCode;
 use guandan_runtime::{Controller, Runtime};
 use std::cell::RefCell;
 
 /// A state kept every this many actions, so seeking replays at most this many.
 const SNAPSHOT_EVERY: usize = 32;
-/// Records larger than this are refused (a long match is well under 1 MB).
-const MAX_RECORD_BYTES: u64 = 32 << 20;
-/// File extension of saved records.
-pub const RECORD_EXT: &str = "jsonl";
 
 /// A verified record with playback snapshots.
 struct Loaded {
@@ -66,62 +62,6 @@ impl Loaded {
         }
         m
     }
-}
-
-/// A record name is a file name without directories: letters, digits, `_`, `-`, `.`; at most
-/// 64 characters; not starting with a dot. A trailing `.jsonl` is accepted and ignored.
-pub fn check_name(name: &str) -> Result<&str, Fail> {
-    let stem = name.strip_suffix(&format!(".{RECORD_EXT}")).unwrap_or(name);
-    let ok = !stem.is_empty()
-        && stem.len() <= 64
-        && !stem.starts_with('.')
-        && stem.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
-    if ok {
-        Ok(stem)
-    } else {
-        Err(Fail::bad_argument(format!(
-            "record name {name:?} must be 1-64 letters, digits, '_', '-' or '.', not starting with '.'"
-        )))
-    }
-}
-
-/// Writes `text` to `dir/name.jsonl` atomically: a temporary file in the same directory,
-/// flushed to disk, then renamed over the target.
-pub fn write_atomic(dir: &std::path::Path, stem: &str, text: &str) -> Result<PathBuf, Fail> {
-    write_file_atomic(dir, &format!("{stem}.{RECORD_EXT}"), text)
-}
-
-/// Writes `text` to `dir/file_name` atomically (a temporary file, flushed, renamed over it).
-pub fn write_file_atomic(dir: &std::path::Path, file_name: &str, text: &str) -> Result<PathBuf, Fail> {
-    use std::io::Write;
-    let io = |what: &str, e: std::io::Error| Fail::new(ErrorCode::Io, format!("{what}: {e}"));
-    std::fs::create_dir_all(dir).map_err(|e| io("cannot create the directory", e))?;
-    let target = dir.join(file_name);
-    let tmp = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp).map_err(|e| io("cannot create the file", e))?;
-        f.write_all(text.as_bytes()).map_err(|e| io("cannot write", e))?;
-        f.sync_all().map_err(|e| io("cannot flush", e))?;
-        std::fs::rename(&tmp, &target).map_err(|e| io("cannot rename", e))
-    })();
-    if result.is_err() {
-        // Best effort: the write already failed and that error is what the caller gets.
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.map(|()| target)
-}
-
-/// Reads a record file (size-limited, UTF-8).
-pub fn read_record(path: &std::path::Path) -> Result<String, Fail> {
-    let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => Fail::new(ErrorCode::NotFound, "no such record"),
-        _ => Fail::new(ErrorCode::Io, format!("cannot read the record: {e}")),
-    })?;
-    if meta.len() > MAX_RECORD_BYTES {
-        return Err(Fail::new(ErrorCode::Io, format!("record is {} bytes, more than {MAX_RECORD_BYTES}", meta.len())));
-    }
-    let bytes = std::fs::read(path).map_err(|e| Fail::new(ErrorCode::Io, format!("cannot read the record: {e}")))?;
-    String::from_utf8(bytes).map_err(|_| Fail::new(ErrorCode::LogMalformed, "record is not UTF-8 text"))
 }
 
 /// Parses and verifies record text.
@@ -186,13 +126,15 @@ impl ReplayRecorder {
     #[func]
     pub fn save(&mut self, name: GString) -> i64 {
         let r = (|| {
-            let stem = check_name(&name.to_string())?.to_string();
+            let name = name.to_string();
+            // A bad name is reported before an empty recorder.
+            store::check_name(&name)?;
             let text = self
                 .loaded
                 .as_ref()
                 .map(|l| l.log.to_jsonl())
                 .ok_or_else(|| Fail::new(ErrorCode::NoRecord, "nothing recorded"))?;
-            write_atomic(&records_dir(), &stem, &text).map(|_| ())
+            store::write_record(&user_dirs().records(), &name, &text).map(|_| ())
         })();
         self.report("save", r)
     }
@@ -202,41 +144,20 @@ impl ReplayRecorder {
     /// damaged file, leaving the recorder empty.
     #[func]
     pub fn load(&mut self, name: GString) -> i64 {
-        let r = (|| {
-            let name = name.to_string();
-            let stem = check_name(&name)?;
-            let text = read_record(&records_dir().join(format!("{stem}.{RECORD_EXT}")))?;
-            parse_and_verify(&text)
-        })();
+        let r = store::read_record(&user_dirs().records(), &name.to_string()).and_then(|text| parse_and_verify(&text));
         self.take(r, "load", false)
     }
 
     /// Names of the saved records, sorted.
     #[func]
     pub fn list_records() -> PackedStringArray {
-        let mut names: Vec<String> = std::fs::read_dir(records_dir())
-            .map(|d| {
-                d.filter_map(|e| e.ok())
-                    .filter_map(|e| e.file_name().into_string().ok())
-                    .filter(|n| !n.starts_with('.'))
-                    .filter_map(|n| n.strip_suffix(&format!(".{RECORD_EXT}")).map(String::from))
-                    .collect()
-            })
-            .unwrap_or_default();
-        names.sort();
-        names.iter().map(|n| GString::from(n.as_str())).collect()
+        store::list_records(&user_dirs().records()).iter().map(|n| GString::from(n.as_str())).collect()
     }
 
     /// Deletes a saved record. Returns `OK`, `ERR_NOT_FOUND`, `ERR_BAD_ARGUMENT` or `ERR_IO`.
     #[func]
     pub fn delete_record(name: GString) -> i64 {
-        let r = check_name(&name.to_string()).and_then(|stem| {
-            std::fs::remove_file(records_dir().join(format!("{stem}.{RECORD_EXT}"))).map_err(|e| match e.kind() {
-                std::io::ErrorKind::NotFound => Fail::new(ErrorCode::NotFound, "no such record"),
-                _ => Fail::new(ErrorCode::Io, format!("cannot delete: {e}")),
-            })
-        });
-        match r {
+        match store::delete_record(&user_dirs().records(), &name.to_string()) {
             Ok(()) => codes::OK,
             Err(f) => {
                 godot_warn!("ReplayRecorder.delete_record: {} ({})", f.message, f.num());
@@ -255,7 +176,8 @@ impl ReplayRecorder {
     /// written. Never fails.
     #[func]
     pub fn stats_json(#[opt(default = false)] rebuild: bool) -> GString {
-        let (file, origin, err) = crate::stats_store::load_or_rebuild(&records_dir(), &stats_dir(), rebuild);
+        let dirs = user_dirs();
+        let (file, origin, err) = crate::stats_store::load_or_rebuild(&dirs.records(), &dirs.stats(), rebuild);
         if let Some(e) = &err {
             godot_warn!("ReplayRecorder.stats_json: {} ({})", e.message, e.num());
         }
@@ -263,7 +185,8 @@ impl ReplayRecorder {
         if let Some(obj) = v.as_object_mut() {
             obj.insert("origin".into(), origin.name().into());
             obj.insert("error".into(), err.map(|e| e.message).unwrap_or_default().into());
-            obj.insert("path".into(), stats_dir().join("stats.json").to_string_lossy().into_owned().into());
+            let path = crate::stats_store::stats_path(&dirs.stats());
+            obj.insert("path".into(), path.to_string_lossy().into_owned().into());
         }
         GString::from(v.to_string().as_str())
     }
@@ -271,7 +194,7 @@ impl ReplayRecorder {
     /// The absolute directory the records are saved in (`user://records`).
     #[func]
     pub fn get_records_dir() -> GString {
-        GString::from(records_dir().to_string_lossy().as_ref())
+        GString::from(user_dirs().records().to_string_lossy().as_ref())
     }
 
     /// Whether a record is loaded.
@@ -478,21 +401,6 @@ impl ReplayRecorder {
     }
 }
 
-/// `user://crash` as an absolute path.
-pub fn crash_dir() -> PathBuf {
-    PathBuf::from(Os::singleton().get_user_data_dir().to_string()).join("crash")
-}
-
-/// `user://stats` as an absolute path.
-pub fn stats_dir() -> PathBuf {
-    PathBuf::from(Os::singleton().get_user_data_dir().to_string()).join("stats")
-}
-
-/// `user://records` as an absolute path.
-pub fn records_dir() -> PathBuf {
-    PathBuf::from(Os::singleton().get_user_data_dir().to_string()).join("records")
-}
-
 fn action_dict(a: &Action) -> VarDictionary {
     let mut d = vdict! { "seq" => a.seq as i64, "seat" => i64::from(a.seat) };
     let kind = match &a.kind {
@@ -526,15 +434,6 @@ fn action_dict(a: &Action) -> VarDictionary {
 mod tests {
     use super::*;
     use guandan_core::rules::RuleConfig;
-
-    #[test]
-    fn names_are_plain_file_names() {
-        assert_eq!(check_name("match-1").unwrap(), "match-1");
-        assert_eq!(check_name("a.b_c.jsonl").unwrap(), "a.b_c");
-        for bad in ["", ".hidden", "../x", "a/b", "a\\b", "é", &"x".repeat(65)] {
-            assert!(check_name(bad).is_err(), "{bad:?}");
-        }
-    }
 
     fn recorded_match(seed: u64) -> MatchLog {
         let (mut m, _) = Match::new(seed, RuleConfig::competition()).unwrap();
@@ -587,18 +486,5 @@ mod tests {
             assert_eq!(parse_and_verify(&bad).err().unwrap().code, ErrorCode::LogHash);
         }
         assert!(parse_and_verify(&text).is_ok());
-    }
-
-    #[test]
-    fn atomic_writes_leave_no_temporary_files() {
-        let dir = std::env::temp_dir().join(format!("guandan-records-{}", std::process::id()));
-        let path = write_atomic(&dir, "m", "hello\n").unwrap();
-        assert_eq!(read_record(&path).unwrap(), "hello\n");
-        write_atomic(&dir, "m", "again\n").unwrap();
-        assert_eq!(read_record(&path).unwrap(), "again\n");
-        let names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
-        assert_eq!(names.len(), 1, "{names:?}");
-        assert_eq!(read_record(&dir.join("none.jsonl")).unwrap_err().code, ErrorCode::NotFound);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

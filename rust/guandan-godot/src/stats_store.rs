@@ -6,7 +6,7 @@
 //! entry.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use guandan_core::error::ErrorCode;
 use guandan_core::log::MatchLog;
@@ -14,7 +14,7 @@ use guandan_core::stats::Stats;
 use serde::{Deserialize, Serialize};
 
 use crate::codes::Fail;
-use crate::replay::{RECORD_EXT, read_record};
+use crate::store;
 
 /// Version of the file's layout; another version is rebuilt (2: unfinished matches counted apart).
 pub const STATS_VERSION: u32 = 2;
@@ -66,30 +66,20 @@ impl Origin {
     }
 }
 
-/// The record files in `dir` (name without extension -> size), ignoring temporary files.
-pub fn record_sources(dir: &Path) -> BTreeMap<String, u64> {
-    let Ok(entries) = std::fs::read_dir(dir) else { return BTreeMap::new() };
-    entries
-        .filter_map(Result::ok)
-        .filter_map(|e| {
-            let name = e.file_name().into_string().ok()?;
-            if name.starts_with('.') {
-                return None;
-            }
-            let stem = name.strip_suffix(&format!(".{RECORD_EXT}"))?.to_string();
-            Some((stem, e.metadata().ok()?.len()))
-        })
-        .collect()
+/// The stats file in `stats_dir`.
+pub fn stats_path(stats_dir: &Path) -> PathBuf {
+    stats_dir.join(format!("{STATS_STEM}.json"))
 }
 
 /// Statistics of every record in `records_dir`.
 pub fn build(records_dir: &Path) -> StatsFile {
-    let sources = record_sources(records_dir);
+    let sources = store::record_files(records_dir);
     let mut stats = Stats::default();
     let mut records = Vec::new();
     let mut damaged = Vec::new();
     for name in sources.keys() {
-        let r = read_record(&records_dir.join(format!("{name}.{RECORD_EXT}")))
+        // By path, not by name: a listed file counts even if its name could not be saved today.
+        let r = store::read_record_file(&store::record_path(records_dir, name))
             .and_then(|text| MatchLog::parse(&text).map_err(Fail::from))
             .and_then(|log| stats.add(&log).map_err(Fail::from));
         match r {
@@ -104,13 +94,12 @@ pub fn build(records_dir: &Path) -> StatsFile {
 /// otherwise rebuilt from `records_dir` and written back (atomically). `force` always rebuilds.
 /// An error only when the rebuilt file cannot be written (the figures are still returned).
 pub fn load_or_rebuild(records_dir: &Path, stats_dir: &Path, force: bool) -> (StatsFile, Origin, Option<Fail>) {
-    let path = stats_dir.join(format!("{STATS_STEM}.json"));
-    let origin = match std::fs::read_to_string(&path) {
+    let origin = match std::fs::read_to_string(stats_path(stats_dir)) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Origin::Missing,
         Err(_) => Origin::Repaired,
         Ok(text) => match serde_json::from_str::<StatsFile>(&text) {
             Ok(f) if f.version != STATS_VERSION => Origin::Repaired,
-            Ok(f) if !force && f.sources == record_sources(records_dir) => return (f, Origin::Stored, None),
+            Ok(f) if !force && f.sources == store::record_files(records_dir) => return (f, Origin::Stored, None),
             Ok(_) => Origin::Rebuilt,
             Err(_) => Origin::Repaired,
         },
@@ -124,7 +113,7 @@ pub fn load_or_rebuild(records_dir: &Path, stats_dir: &Path, force: bool) -> (St
 pub fn write(stats_dir: &Path, file: &StatsFile) -> Result<(), Fail> {
     let text = serde_json::to_string_pretty(file)
         .map_err(|e| Fail::new(ErrorCode::Io, format!("cannot encode the statistics: {e}")))?;
-    crate::replay::write_file_atomic(stats_dir, &format!("{STATS_STEM}.json"), &text).map(|_| ())
+    store::write_file_atomic(stats_dir, &format!("{STATS_STEM}.json"), &text).map(|_| ())
 }
 
 #[cfg(test)]

@@ -53,7 +53,7 @@ pub fn write_report(dir: &Path, report: &serde_json::Value) -> Result<PathBuf, F
     // Wall-clock time only names the file; nothing of the match depends on it.
     let ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis());
     let text = serde_json::to_string_pretty(report).unwrap_or_default();
-    crate::replay::write_file_atomic(dir, &format!("crash_{ms}.json"), &text)
+    crate::store::write_file_atomic(dir, &format!("crash_{ms}.json"), &text)
 }
 
 #[cfg(test)]

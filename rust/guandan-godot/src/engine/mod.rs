@@ -674,7 +674,7 @@ impl GuandanEngine {
         if let Some(log) = &log {
             let valid = crash::last_valid(log);
             let report = crash::report(what, error, log, &valid);
-            match crash::write_report(&crate::replay::crash_dir(), &report) {
+            match crash::write_report(&crate::user_dirs::user_dirs().crash(), &report) {
                 Ok(p) => report_path = p.to_string_lossy().into_owned(),
                 Err(f) => godot_warn!("GuandanEngine: the crash report could not be written: {}", f.message),
             }
