@@ -266,7 +266,9 @@ pub enum ServerMsg {
     },
     /// Applied actions (`actions` of them, usually 1, ending at `action_seq`; 0 for a notice
     /// that is no action, such as a seat handed to the AI): the runtime's notices this recipient
-    /// may see; `prompt` is this recipient's own (light) view when it must act now.
+    /// may see; `prompt` is this recipient's own (light) view when it must act now. `seat` is
+    /// the seat whose action opened the batch (the actions after it follow from it, such as the
+    /// AI seats' votes on a proposal): a client's intent is answered by a batch of its seat.
     Applied {
         action_seq: u64,
         actions: u32,

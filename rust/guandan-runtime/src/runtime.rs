@@ -18,11 +18,23 @@ use std::time::Duration;
 pub enum Controller {
     Human,
     Ai(AiProfile),
+    /// The AI plays a human's seat while they are away or on auto-play (托管). It plays like
+    /// [`Controller::Ai`] but speaks for no one: it refuses every surrender vote, so no team
+    /// gives up a match for a player who was not there to agree.
+    StandIn(AiProfile),
 }
 
 impl Controller {
     pub fn is_ai(&self) -> bool {
-        matches!(self, Controller::Ai(_))
+        self.profile().is_some()
+    }
+
+    /// The AI that decides for this seat, if one does.
+    pub fn profile(&self) -> Option<&AiProfile> {
+        match self {
+            Controller::Ai(p) | Controller::StandIn(p) => Some(p),
+            Controller::Human => None,
+        }
     }
 }
 
@@ -109,7 +121,7 @@ impl Runtime {
                 name: String::new(),
                 ai: match &cfg.seats[s] {
                     Controller::Ai(p) => Some(format!("{:?}", p.level)),
-                    Controller::Human => None,
+                    Controller::Human | Controller::StandIn(_) => None,
                 },
             }),
             mode: String::new(),
@@ -356,7 +368,7 @@ impl Runtime {
             return None;
         }
         let seat = self.m.to_act().into_iter().find(|&s| self.is_ai(s))?;
-        let Some(Controller::Ai(profile)) = self.controller(seat) else { return None };
+        let profile = self.controller(seat)?.profile()?;
         let request = AiRequest {
             generation,
             view: self.m.view(Some(seat)),
@@ -513,12 +525,13 @@ impl Runtime {
     }
 
     /// AI seats accept an open surrender proposal: opponents win by it, and an AI partner
-    /// follows its human partner's call.
+    /// follows its human partner's call. A stand-in refuses: its human was not there to agree.
     fn ai_votes(&mut self) -> Vec<Notice> {
         let mut notices = Vec::new();
         while let Some(s) = self.m.surrender() {
             let Some(seat) = (0..4u8).find(|&seat| self.is_ai(seat) && !s.voted(seat)) else { break };
-            match self.apply(seat, ActionKind::SurrenderVote { accept: true }) {
+            let accept = !matches!(self.controller(seat), Some(Controller::StandIn(_)));
+            match self.apply(seat, ActionKind::SurrenderVote { accept }) {
                 Ok(more) => notices.extend(more),
                 Err(_) => break,
             }

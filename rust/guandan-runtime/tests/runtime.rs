@@ -388,6 +388,32 @@ fn surrender_is_voted_by_ai_seats_at_once() {
     assert!(matches!(notices.last().map(|n| &n.out), Some(Out::MatchEnded { .. })));
 }
 
+/// A stand-in (the AI playing a human's seat while they are away) refuses: an absent player's
+/// team never gives up for them, and an absent opponent does not decide for them either.
+#[test]
+fn a_stand_in_refuses_a_surrender_for_its_absent_human() {
+    let stand_in = || Controller::StandIn(AiProfile::level(AiLevel::L1));
+    // The partner is away: the vote closes on its refusal and the match goes on.
+    let seats = [Controller::Human, ai(AiLevel::L1), stand_in(), ai(AiLevel::L1)];
+    let (mut rt, _) = Runtime::start(config(12, seats)).unwrap();
+    let notices = rt.act(0, ActionKind::ProposeSurrender).unwrap();
+    assert!(notices.iter().any(|n| matches!(n.out, Out::SurrenderVoted { seat: 2, accept: false })), "{notices:?}");
+    assert!(!rt.state().is_over() && rt.state().surrender().is_none(), "the vote closed and the match goes on");
+    // Taken back by its human, the seat votes again by hand.
+    rt.set_controller(2, Controller::Human);
+    rt.act(0, ActionKind::ProposeSurrender).unwrap();
+    assert!(rt.state().surrender().is_some(), "the vote waits for the human partner");
+    // An away opponent refuses; the other (an AI) accepts, which is enough by the spec's rule.
+    let seats = [Controller::Human, stand_in(), Controller::Human, ai(AiLevel::L1)];
+    let mut cfg = config(13, seats);
+    cfg.rules.surrender_opponent_accepts = 1;
+    let (mut rt, _) = Runtime::start(cfg).unwrap();
+    let mut notices = rt.act(0, ActionKind::ProposeSurrender).unwrap();
+    notices.extend(rt.act(2, ActionKind::SurrenderVote { accept: true }).unwrap());
+    assert!(notices.iter().any(|n| matches!(n.out, Out::SurrenderVoted { seat: 1, accept: false })), "{notices:?}");
+    assert!(rt.state().is_over(), "one opponent's acceptance ends it");
+}
+
 #[test]
 fn the_record_names_ai_levels_and_times_decisions() {
     let seats = [Controller::Human, ai(AiLevel::L2), ai(AiLevel::L1), ai(AiLevel::L3)];

@@ -477,3 +477,130 @@ async fn two_instances_redirect_to_the_rooms_owner() {
     assert!(n >= 30);
     eprintln!("two instances: redirected from {} to {} and played {n} actions", b.url(), a.url());
 }
+
+/// An `applied` names the seat whose action opened it: a proposal the AI seats answer at once
+/// (their votes come in the same message) is the proposer's. Before, it named the last AI voter,
+/// so the proposer's client never counted its intent as answered and refused every later action
+/// of its own ("an action is already on its way"): the online tour's surrender step.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_proposal_answered_by_ai_votes_is_the_proposers_action() {
+    let server =
+        ServerProc::start(&database_url("sqlite"), &format!("prop-{}", std::process::id()), "127.0.0.1:0", &[]);
+    let mut host = Client::new(server.addr, "south").await;
+    create_room(&mut host, 31, None).await;
+    for seat in 1..4 {
+        host.send(&ClientMsg::SetSeat { seat, setting: guandan_proto::SeatSetting::Ai { level: 1 } }).await;
+    }
+    host.send(&ClientMsg::Ready { ready: true }).await;
+    host.send(&ClientMsg::Start).await;
+    // Play (L1 hints) until south may act in the play phase.
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let seq = loop {
+        assert!(std::time::Instant::now() < deadline, "never prompted to play");
+        match host.prompt.clone() {
+            Some(v) if v.phase == guandan_core::game::Phase::Play => break v.seq,
+            Some(_) => {
+                host.act().await;
+            }
+            None => {}
+        }
+        host.recv().await;
+    };
+    host.intent(seq, ActionKind::ProposeSurrender).await;
+    let m =
+        host.until("the proposal", |m| matches!(m, ServerMsg::Applied { action_seq, .. } if *action_seq > seq)).await;
+    let ServerMsg::Applied { seat, actions, events, .. } = &m else { unreachable!() };
+    assert!(*actions >= 2, "the AI seats' votes come with the proposal: {m:?}");
+    assert!(events.contains(&guandan_proto::WireOut::SurrenderProposed { seat: 0 }), "{m:?}");
+    assert_eq!(*seat, 0, "the message names the proposer, whose action opened it: {m:?}");
+    assert!(host.errors().is_empty(), "{:?}", host.errors());
+}
+
+/// A vote made on a state where the vote was open still answers it when a play reached the
+/// server first (votes are made beside the play, by a seat that is not to act). Before, it was
+/// refused as stale and the vote stayed open with no way to answer it again (the online tour:
+/// south pressed "no", and the match ended by surrender minutes later when south dropped out and
+/// the AI hosting its seat accepted).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_vote_overtaken_by_a_play_still_answers_the_vote() {
+    let server =
+        ServerProc::start(&database_url("sqlite"), &format!("late-vote-{}", std::process::id()), "127.0.0.1:0", &[]);
+    let (_code, mut c) = four_player_room(server.addr, 909).await;
+    for (i, x) in c.iter().enumerate() {
+        assert_eq!(x.seat, Some(i as u8), "{}", x.name);
+    }
+    play(&mut c, 6).await;
+    // Whoever is to act plays after the proposal; the proposing team is the other one, whose
+    // second member votes on the state before that play.
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let actor = loop {
+        if let Some(i) =
+            c.iter().position(|x| x.prompt.as_ref().is_some_and(|v| v.phase == guandan_core::game::Phase::Play))
+        {
+            break i;
+        }
+        assert!(std::time::Instant::now() < deadline, "nobody was asked to play");
+        play(&mut c, 1).await;
+    };
+    let (proposer, voter) = if actor % 2 == 0 { (1, 3) } else { (0, 2) };
+    let seq = c[proposer].last_seq;
+    c[proposer].intent(seq, ActionKind::ProposeSurrender).await;
+    for x in c.iter_mut() {
+        x.sync_to(seq + 1).await;
+    }
+    let play_seq = c[actor].act().await.expect("the actor's prompt");
+    assert_eq!(play_seq, seq + 1);
+    for x in c.iter_mut() {
+        x.sync_to(seq + 2).await;
+    }
+    // The voter's state is the one before the play: its vote carries that seq.
+    c[voter].intent(seq + 1, ActionKind::SurrenderVote { accept: false }).await;
+    let refused = guandan_proto::WireOut::SurrenderVoted { seat: voter as u8, accept: false };
+    let m = c[voter]
+        .until("the vote or a refusal", |m| {
+            matches!(m, ServerMsg::Error { .. })
+                || matches!(m, ServerMsg::Applied { events, .. } if events.contains(&refused))
+        })
+        .await;
+    assert!(matches!(m, ServerMsg::Applied { .. }), "the late vote was refused: {m:?}");
+    assert!(c[voter].errors().is_empty(), "{:?}", c[voter].errors());
+}
+
+/// The AI that plays a seat for its player (auto-play, or a player who dropped out) speaks for
+/// no one: it refuses a surrender its player's partner proposes, and the match goes on. Before,
+/// it accepted, so a partner's proposal made while the player was away gave the match up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_ai_playing_for_an_absent_player_does_not_give_up_for_them() {
+    let server =
+        ServerProc::start(&database_url("sqlite"), &format!("stand-in-{}", std::process::id()), "127.0.0.1:0", &[]);
+    let (_code, mut c) = four_player_room(server.addr, 910).await;
+    play(&mut c, 4).await;
+    c[2].send(&ClientMsg::AutoPlay { on: true }).await;
+    c[0].until("seat 2 on auto-play", |m| matches!(m, ServerMsg::Hosting { seat: 2, on: true })).await;
+    let proposed = guandan_proto::WireOut::SurrenderProposed { seat: 0 };
+    let mut answer = None;
+    for _ in 0..10 {
+        let seq = c[0].last_seq;
+        c[0].intent(seq, ActionKind::ProposeSurrender).await;
+        let m = c[0]
+            .until("the proposal or a refusal", |m| {
+                matches!(m, ServerMsg::Error { .. })
+                    || matches!(m, ServerMsg::Applied { events, .. } if events.contains(&proposed))
+            })
+            .await;
+        // The stand-in may have played first (a stale seq): propose again on the new state.
+        if let ServerMsg::Applied { events, .. } = m {
+            answer = Some(events);
+            break;
+        }
+    }
+    let events = answer.expect("the proposal was never taken");
+    assert!(
+        events.contains(&guandan_proto::WireOut::SurrenderVoted { seat: 2, accept: false }),
+        "the stand-in refuses for its player: {events:?}"
+    );
+    assert!(
+        !events.iter().any(|e| matches!(e, guandan_proto::WireOut::MatchEnded { .. })),
+        "the match was given up: {events:?}"
+    );
+}

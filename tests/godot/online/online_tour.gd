@@ -106,6 +106,9 @@ func _run() -> bool:
 	_partner.error.connect(func(_code: int, _m: String) -> void: refused[0] += 1)
 	var asked := false
 	for attempt in 30:
+		if ot.votes.is_open():
+			asked = true
+			break
 		var before: int = refused[0]
 		if _partner.propose_surrender() == 0:
 			asked = await _play_until(func() -> bool: return ot.votes.is_open() or refused[0] > before, 5.0, ot) \

@@ -722,7 +722,7 @@ impl GuandanEngine {
         if rt.is_ai(seat) == on {
             return Ok(());
         }
-        let controller = if on { Controller::Ai(AiProfile::level(level)) } else { Controller::Human };
+        let controller = if on { Controller::StandIn(AiProfile::level(level)) } else { Controller::Human };
         let mut notices = rt.set_controller(seat, controller);
         if !on {
             notices.extend(rt.duty_notice(seat));

@@ -179,6 +179,9 @@ struct Room {
     ai_due: Option<Instant>,
     /// The break after a deal (`--deal-break-ms`) lasts until then: no AI move, no clock.
     deal_break_until: Option<Instant>,
+    /// The action seq at which the latest surrender vote opened: a vote made on a state from
+    /// then on still stands when other actions came first (it answers the same open vote).
+    vote_since: Option<u64>,
     /// Nobody has been connected to the room since then (no match running): it closes after
     /// `--room-idle-ms`.
     idle_since: Option<Instant>,
@@ -257,6 +260,7 @@ fn spawn(
         last_action_at: Instant::now(),
         ai_due: None,
         deal_break_until: None,
+        vote_since: None,
         idle_since: Some(Instant::now()),
         closing: false,
     };
@@ -422,7 +426,7 @@ impl Room {
                     tracing::info!(seat, "seat hosted by the AI");
                     let profile = ai_profile(self.app.cfg.hosting_ai);
                     if let Some(g) = &mut self.game {
-                        let notices = g.rt().set_controller(seat, Controller::Ai(profile));
+                        let notices = g.rt().set_controller(seat, Controller::StandIn(profile));
                         self.announce(&notices, 0, seat, None).await;
                     }
                     self.broadcast(&ServerMsg::Hosting { seat, on: true });

@@ -87,7 +87,13 @@ impl Room {
         // for the state before the other seat's gift still stands if its duty is unchanged.
         let side_by_side = matches!(action, ActionKind::Tribute { .. } | ActionKind::Return { .. })
             && self.game.as_ref().is_some_and(|g| g.state().to_act().contains(&seat));
-        if slot.last_ack.is_some_and(|a| seq < a) || (seq < next_seq && !side_by_side) {
+        // A surrender vote is made beside the play: one made on a state where this vote was
+        // already open still answers it when a play came first (before, it was refused as stale
+        // and the vote stayed open with no way for the player to answer it again).
+        let same_vote = matches!(action, ActionKind::SurrenderVote { .. })
+            && self.vote_since.is_some_and(|since| since <= seq)
+            && self.game.as_ref().and_then(|g| g.state().surrender()).is_some_and(|s| !s.voted(seat));
+        if slot.last_ack.is_some_and(|a| seq < a) || (seq < next_seq && !side_by_side && !same_vote) {
             return self.refuse(
                 conn,
                 ErrorCode::StaleSeq,
@@ -146,7 +152,9 @@ impl Room {
         let Some(g) = &mut self.game else { return };
         let new = g.take_unsaved();
         debug_assert_eq!(new.first().map_or(before, |r| r.0), before);
-        let actor = new.last().map_or(seat, |r| r.1);
+        // The seat whose action opened the batch (what follows from it, such as the AI seats'
+        // votes on a proposal, is theirs too): a client counts its intent answered by this.
+        let actor = new.first().map_or(seat, |r| r.1);
         let count = new.len() as u32;
         let rows: Vec<(u64, String)> = new.into_iter().map(|(seq, _, line)| (seq, line)).collect();
         if !rows.is_empty()
@@ -163,6 +171,10 @@ impl Room {
         let brk = self.app.cfg.deal_break();
         if game::ends_deal(&notices) && !brk.is_zero() && self.people() {
             self.deal_break_until = Some(self.last_action_at + brk);
+        }
+        if let Some(n) = notices.iter().rev().find(|n| matches!(n.out, guandan_runtime::Out::SurrenderProposed { .. }))
+        {
+            self.vote_since = Some(n.seq);
         }
         self.announce(&notices, count, actor, None).await;
         for _ in 0..count {

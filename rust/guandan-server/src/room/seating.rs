@@ -59,7 +59,7 @@ impl Room {
             tracing::info!(seat, "seat handed to the AI by its player");
             let profile = ai_profile(self.app.cfg.hosting_ai);
             if let Some(g) = &mut self.game {
-                let notices = g.rt().set_controller(seat, Controller::Ai(profile));
+                let notices = g.rt().set_controller(seat, Controller::StandIn(profile));
                 self.announce(&notices, 0, seat, None).await;
             }
         } else {
