@@ -104,6 +104,12 @@ pub(crate) struct Seen {
     pub(crate) last: Option<(u64, String)>,
     /// By action seq: how often the action was announced to this client.
     counts: Vec<u8>,
+    /// Action seqs up to which a full state answered a rejoin: the server's way to catch a
+    /// client up, so the actions it covers were not lost (a state answering a gap on a live
+    /// connection covers nothing: that gap is the server's loss).
+    covered: Vec<u64>,
+    /// Rejoined, and neither an action nor a state has come since.
+    catching_up: bool,
     errors: u64,
     reconnects: u64,
 }
@@ -132,6 +138,30 @@ impl Seen {
             self.counts.resize(i + 1, 0);
         }
         self.counts[i] = self.counts[i].saturating_add(1);
+        self.catching_up = false;
+    }
+
+    /// A full state at `seq`: after a rejoin it covers every action up to it.
+    fn state(&mut self, seq: u64) {
+        if std::mem::take(&mut self.catching_up) {
+            self.covered.push(seq);
+        }
+    }
+
+    fn rejoined(&mut self) {
+        self.reconnects += 1;
+        self.catching_up = true;
+    }
+
+    /// Of actions 1..=n: how many this client never learnt of (neither announced nor covered
+    /// by a state after a rejoin), and how many extra announcements it got.
+    fn tally(&self, n: u64) -> (u64, u64) {
+        let covered_to = |seq: u64| self.covered.iter().any(|&c| seq <= c);
+        (1..=n).fold((0, 0), |(lost, dup), seq| match self.counts.get(seq as usize).copied().unwrap_or(0) {
+            0 if !covered_to(seq) => (lost + 1, dup),
+            0 | 1 => (lost, dup),
+            k => (lost, dup + u64::from(k - 1)),
+        })
     }
 }
 
@@ -580,13 +610,9 @@ async fn room(
                 totals.desyncs.fetch_add(1, Relaxed);
             }
         }
-        for seq in 1..=n {
-            match s.counts.get(seq as usize).copied().unwrap_or(0) {
-                0 => totals.lost.fetch_add(1, Relaxed),
-                1 => 0,
-                k => totals.duplicated.fetch_add(u64::from(k - 1), Relaxed),
-            };
-        }
+        let (lost, duplicated) = s.tally(n);
+        totals.lost.fetch_add(lost, Relaxed);
+        totals.duplicated.fetch_add(duplicated, Relaxed);
         totals.errors.fetch_add(s.errors, Relaxed);
         totals.reconnects.fetch_add(s.reconnects, Relaxed);
     }
@@ -641,6 +667,7 @@ pub(crate) async fn play(addr: SocketAddr, mut link: Link, seat: u8, how: Client
                     }
                     ServerMsg::State { action_seq, state_hash, view, .. } => {
                         seen.hash(action_seq, &state_hash);
+                        seen.state(action_seq);
                         if view.seat.is_some_and(|s| view.to_act.contains(&s)) {
                             prompt = Some(view);
                         }
@@ -662,7 +689,7 @@ pub(crate) async fn play(addr: SocketAddr, mut link: Link, seat: u8, how: Client
                         prompt = None;
                         if let Err(e) = link.send(&ClientMsg::Resync).await {
                             link = reconnect(addr, link, &mut jitter, &mut lost, seat, &e).await?;
-                            seen.reconnects += 1;
+                            seen.rejoined();
                             thinking = None;
                         }
                     }
@@ -672,7 +699,7 @@ pub(crate) async fn play(addr: SocketAddr, mut link: Link, seat: u8, how: Client
                 if drop_rate > 0.0 && prompt.is_none() && (rng.next_u64() as f64 / u64::MAX as f64) < drop_rate {
                     link.close().await;
                     link = rejoin(addr, link, &mut jitter).await?;
-                    seen.reconnects += 1;
+                    seen.rejoined();
                     sent = None;
                     thinking = None;
                     continue;
@@ -686,7 +713,7 @@ pub(crate) async fn play(addr: SocketAddr, mut link: Link, seat: u8, how: Client
                             Ok(()) => sent = Some((view.seq, Instant::now())),
                             Err(e) => {
                                 link = reconnect(addr, link, &mut jitter, &mut lost, seat, &e).await?;
-                                seen.reconnects += 1;
+                                seen.rejoined();
                                 thinking = None;
                             }
                         }
@@ -708,7 +735,7 @@ pub(crate) async fn play(addr: SocketAddr, mut link: Link, seat: u8, how: Client
             Step::Busy => {}
             Step::Lost(e) => {
                 link = reconnect(addr, link, &mut jitter, &mut lost, seat, &e).await?;
-                seen.reconnects += 1;
+                seen.rejoined();
                 sent = None;
                 thinking = None;
             }
@@ -780,4 +807,31 @@ async fn step(
         return Step::Lost(e);
     }
     Step::Message(Box::new(m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Seen;
+
+    /// A full state answering a rejoin covers the actions missed while away; a state on a live
+    /// connection (a gap the client asked about) covers nothing; repeats are counted.
+    #[test]
+    fn a_state_after_a_rejoin_covers_what_was_missed_and_nothing_else() {
+        let mut s = Seen::default();
+        for seq in 1..=3 {
+            s.count(seq);
+        }
+        s.rejoined();
+        s.state(6); // 4..=6 came in the state
+        s.count(7);
+        s.count(7); // a repeat
+        s.state(9); // live connection: 8 and 9 were never announced
+        assert_eq!(s.tally(9), (2, 1));
+        // Before (no coverage): 4, 5, 6, 8 and 9 were all "lost".
+        let mut t = Seen::default();
+        t.rejoined();
+        t.count(1);
+        t.state(5); // an action came first: this state is no rejoin's answer
+        assert_eq!(t.tally(5), (4, 0));
+    }
 }
