@@ -306,6 +306,13 @@ impl Budget {
         Budget { start: Instant::now(), soft: None, hard: Duration::from_millis(MAX_AI_DECISION_MS), cancel: None }
     }
 
+    /// No time limit at all, not even the hard one: the decision depends on the work asked for
+    /// only (tests counting playouts or comparing decisions, where a loaded machine must not cut
+    /// a search short; never for a live table).
+    pub fn untimed() -> Self {
+        Budget { hard: Duration::MAX, ..Budget::unlimited() }
+    }
+
     pub fn with_soft_ms(ms: u32) -> Self {
         Budget { soft: (ms > 0).then(|| Duration::from_millis(ms as u64)), ..Budget::unlimited() }
     }

@@ -452,7 +452,7 @@ mod tests {
         for base in [crate::AiProfile::level(crate::AiLevel::L3), crate::AiProfile::v1(crate::AiLevel::L3)] {
             let run = |threads| {
                 let p = crate::AiProfile { iterations: 40, threads, trace: true, ..base.clone() };
-                let d = L3::new(&p).decide(&view, &mut ChaCha8Rng::seed_from_u64(5), &Budget::unlimited());
+                let d = L3::new(&p).decide(&view, &mut ChaCha8Rng::seed_from_u64(5), &Budget::untimed());
                 let t = d.trace.unwrap();
                 (d.action, t.candidates.iter().map(|c| c.search).collect::<Vec<_>>(), t.playouts)
             };
@@ -474,7 +474,7 @@ mod tests {
             ..crate::AiProfile::level(crate::AiLevel::L3)
         };
         let playouts = |p: &crate::AiProfile, m: &Match| {
-            let d = L3::new(p).decide(&m.view(Some(m.turn())), &mut ChaCha8Rng::seed_from_u64(2), &Budget::unlimited());
+            let d = L3::new(p).decide(&m.view(Some(m.turn())), &mut ChaCha8Rng::seed_from_u64(2), &Budget::untimed());
             d.trace.expect("searched").playouts
         };
         let (start, _) = Match::new(8, RuleConfig::competition()).unwrap();
@@ -500,7 +500,7 @@ mod tests {
         let d = L3::new(&flat(4 * 108 * 3)).decide(
             &m.view(Some(m.turn())),
             &mut ChaCha8Rng::seed_from_u64(2),
-            &Budget::unlimited(),
+            &Budget::untimed(),
         );
         let t = d.trace.expect("searched");
         let n = t.candidates.iter().filter(|c| c.search.is_some()).count() as u32;
@@ -529,8 +529,8 @@ mod tests {
         let profile = crate::AiProfile { iterations: 24, ..crate::AiProfile::level(crate::AiLevel::L3) };
         for mk in [profile.clone(), crate::AiProfile::level(crate::AiLevel::L2)] {
             let mut x = crate::make_agent(&mk);
-            let d1 = x.decide(&m.view(Some(seat)), &mut ChaCha8Rng::seed_from_u64(9), &Budget::unlimited());
-            let d2 = x.decide(&other.view(Some(seat)), &mut ChaCha8Rng::seed_from_u64(9), &Budget::unlimited());
+            let d1 = x.decide(&m.view(Some(seat)), &mut ChaCha8Rng::seed_from_u64(9), &Budget::untimed());
+            let d2 = x.decide(&other.view(Some(seat)), &mut ChaCha8Rng::seed_from_u64(9), &Budget::untimed());
             assert_eq!(d1.action, d2.action);
         }
     }
