@@ -8,6 +8,7 @@ pub use agent::{Agent, AiLevel, AiProfile, Budget, Decision, Trace};
 pub use guandan_core;
 pub mod advisor;
 pub mod arena;
+pub mod endgame;
 pub mod l2;
 pub mod l3;
 pub mod plan;
