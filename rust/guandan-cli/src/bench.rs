@@ -2,7 +2,7 @@
 //! Criterion benches (`cargo bench`) measure the rules core; this measures what players wait for.
 
 use guandan_ai::agent::Budget;
-use guandan_ai::{AiLevel, AiProfile, advisor, make_agent};
+use guandan_ai::{AiLevel, AiProfile, advisor, endgame, l3, make_agent};
 use guandan_core::game::{Match, Phase};
 use guandan_core::rules::RuleConfig;
 use guandan_core::sim::random_action;
@@ -129,4 +129,40 @@ pub fn run(n: usize, seed: u64, l3_n: usize) {
         .map(|v| time(|| l3t.decide(v, &mut rng, &guandan_ai::agent::Budget::with_soft_ms(300))))
         .collect();
     report("L3 decision (300 ms budget)", us);
+    endgames(&views, seed);
+}
+
+/// The exact endgame solver on one sampled world of each late position: time, and how often it
+/// finishes within its node budget, by cards left in play (issue 25 picks the threshold from this).
+fn endgames(views: &[PlayerView], seed: u64) {
+    const NODE_LIMIT: u64 = 200_000;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for most in [8usize, 12, 16, 20] {
+        let mut samples = Vec::new();
+        let (mut solved, mut nodes) = (0usize, 0u64);
+        for v in views {
+            let left: usize = v.card_counts.iter().map(|&c| c as usize).sum();
+            if left > most || left + 4 <= most || v.hand.is_empty() {
+                continue;
+            }
+            let hands = l3::sample_world(v, &l3::infer(v), &mut rng);
+            let Some(world) = l3::world(v, hands) else { continue };
+            let me = v.seat.unwrap_or(0);
+            let mut out = None;
+            samples.push(time(|| out = endgame::solve(&world, me, NODE_LIMIT)));
+            if let Some(s) = out {
+                solved += 1;
+                nodes += s.nodes;
+            }
+        }
+        let n = samples.len();
+        report(&format!("endgame solve, {}-{most} cards left", most - 3), samples);
+        if n > 0 {
+            println!(
+                "{:<39} solved within {NODE_LIMIT} nodes: {solved} of {n}; mean nodes when solved {:.0}",
+                "",
+                nodes as f64 / solved.max(1) as f64
+            );
+        }
+    }
 }
