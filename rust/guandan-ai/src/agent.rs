@@ -222,15 +222,37 @@ pub struct SearchConfig {
     pub work: u32,
     /// Belief: a tribute received caps the payer's ranks at the tribute card's.
     pub tribute_belief: bool,
+    /// Exact endgames: a world with at most this many cards left in play after a candidate is
+    /// solved to the end of the deal (`endgame::solve`, within `endgame_nodes` positions)
+    /// instead of played out by L2 (0 = off).
+    pub endgame_cards: u32,
+    /// The solver's node budget per world; past it the world is played out as before.
+    pub endgame_nodes: u64,
 }
 
 impl SearchConfig {
-    pub const V1: SearchConfig = SearchConfig { width: 4, prior: 0.15, halving: false, work: 0, tribute_belief: false };
+    pub const V1: SearchConfig = SearchConfig {
+        width: 4,
+        prior: 0.15,
+        halving: false,
+        work: 0,
+        tribute_belief: false,
+        endgame_cards: 0,
+        endgame_nodes: 0,
+    };
 }
 
 impl Default for SearchConfig {
     fn default() -> Self {
-        SearchConfig { width: 8, prior: 0.15, halving: true, work: 16_000, tribute_belief: true }
+        SearchConfig {
+            width: 8,
+            prior: 0.15,
+            halving: true,
+            work: 16_000,
+            tribute_belief: true,
+            endgame_cards: 0,
+            endgame_nodes: 20_000,
+        }
     }
 }
 

@@ -8,6 +8,7 @@
 //! number of threads.
 
 use crate::agent::{Agent, Budget, Candidate, Decision, SearchConfig, Trace, Weights, duty};
+use crate::endgame;
 use crate::l2::{l2_decision, ranked_candidates, reason_for};
 use guandan_core::card::{Card, CardSet};
 use guandan_core::combo::{PlayKind, rank_order};
@@ -219,8 +220,16 @@ fn playout(mut m: Match, me: Seat, weights: &Weights, budget: &Budget) -> f32 {
     0.0
 }
 
-/// Plays candidate `c` for `me` in world `base`, then the deal to its end; the viewer team's outcome.
-fn evaluate_in(base: &Match, me: Seat, c: &Candidate, weights: &Weights, budget: &Budget) -> Option<f32> {
+/// Plays candidate `c` for `me` in world `base`, then the deal to its end (solved exactly when
+/// few cards are left, see `SearchConfig::endgame_cards`); the viewer team's outcome.
+fn evaluate_in(
+    base: &Match,
+    me: Seat,
+    c: &Candidate,
+    weights: &Weights,
+    search: &SearchConfig,
+    budget: &Budget,
+) -> Option<f32> {
     let mut m = base.clone();
     let kind = match c.play {
         Some(p) => Match::play_kind(&p),
@@ -233,10 +242,15 @@ fn evaluate_in(base: &Match, me: Seat, c: &Candidate, weights: &Weights, budget:
         Event::DealEnded { order, .. } => Some(*order),
         _ => None,
     });
-    Some(match ended {
-        Some(order) => outcome(&order, m.rules(), me),
-        None => playout(m, me, weights, budget),
-    })
+    if let Some(order) = ended {
+        return Some(outcome(&order, m.rules(), me));
+    }
+    if search.endgame_cards > 0 && endgame::cards_left(&m) <= search.endgame_cards as usize {
+        if let Some(solved) = endgame::solve(&m, me, search.endgame_nodes) {
+            return Some(f32::from(solved.value));
+        }
+    }
+    Some(playout(m, me, weights, budget))
 }
 
 impl L3 {
@@ -271,7 +285,8 @@ impl L3 {
                             let hands = sample_world(view, beliefs, &mut wr);
                             let Some(base) = world(view, hands) else { continue };
                             for (i, &ci) in alive.iter().enumerate() {
-                                sums[i] += evaluate_in(&base, me, &cands[ci], &self.weights, budget).unwrap_or(0.0);
+                                sums[i] += evaluate_in(&base, me, &cands[ci], &self.weights, &self.search, budget)
+                                    .unwrap_or(0.0);
                             }
                             done += 1;
                         }
@@ -439,6 +454,55 @@ mod tests {
         assert_eq!(c, before);
     }
 
+    /// With exact endgames on, a late world's value for a candidate is the solver's (the whole
+    /// rest of the deal searched), and the decision still does not depend on the thread count.
+    #[test]
+    fn exact_endgames_replace_playouts_late_in_a_deal() {
+        let (mut m, _) = Match::new(21, RuleConfig::competition()).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        while !(m.phase() == Phase::Play && endgame::cards_left(&m) <= 14 && m.hand(m.turn()).len() >= 2) {
+            let a = random_action(&m, &mut rng).unwrap();
+            m.apply(&a).unwrap();
+            assert_eq!(m.deal_no(), 0, "no late position in this deal: pick another seed");
+        }
+        let me = m.turn();
+        let view = m.view(Some(me));
+        let search = SearchConfig { endgame_cards: 14, endgame_nodes: 1_000_000, ..SearchConfig::default() };
+        let weights = Weights::default();
+        let cands = ranked_candidates(&view, &weights);
+        let mut differs = 0;
+        for w in 0..12u64 {
+            let hands = sample_world(&view, &infer(&view), &mut ChaCha8Rng::seed_from_u64(w));
+            let base = world(&view, hands).unwrap();
+            for c in &cands {
+                let exact = evaluate_in(&base, me, c, &weights, &search, &Budget::untimed()).unwrap();
+                let mut after = base.clone();
+                let kind = c.play.map_or(ActionKind::Pass, |p| Match::play_kind(&p));
+                let ended =
+                    after.apply(&after.action(me, kind)).unwrap().iter().any(|e| matches!(e, Event::DealEnded { .. }));
+                if !ended {
+                    let solved = endgame::solve(&after, me, search.endgame_nodes).expect("within the budget");
+                    assert_eq!(exact, f32::from(solved.value));
+                }
+                let off = SearchConfig { endgame_cards: 0, ..search };
+                differs += usize::from(evaluate_in(&base, me, c, &weights, &off, &Budget::untimed()) != Some(exact));
+            }
+        }
+        assert!(differs > 0, "L2's playouts agreed with the exact value in every world: a weak check");
+        let run = |threads| {
+            let p = crate::AiProfile {
+                iterations: 40,
+                threads,
+                trace: true,
+                search,
+                ..crate::AiProfile::level(crate::AiLevel::L3)
+            };
+            let d = L3::new(&p).decide(&view, &mut ChaCha8Rng::seed_from_u64(5), &Budget::untimed());
+            (d.action, d.trace.unwrap().playouts)
+        };
+        assert_eq!(run(1), run(2));
+    }
+
     #[test]
     fn the_search_result_does_not_depend_on_threads() {
         let (mut m, _) = Match::new(33, RuleConfig::competition()).unwrap();
@@ -470,7 +534,7 @@ mod tests {
         let flat = |work| crate::AiProfile {
             iterations: 400,
             trace: true,
-            search: SearchConfig { width: 4, prior: 0.15, halving: false, work, tribute_belief: false },
+            search: SearchConfig { width: 4, prior: 0.15, halving: false, work, ..SearchConfig::V1 },
             ..crate::AiProfile::level(crate::AiLevel::L3)
         };
         let playouts = |p: &crate::AiProfile, m: &Match| {
