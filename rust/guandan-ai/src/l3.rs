@@ -245,10 +245,11 @@ fn evaluate_in(
     if let Some(order) = ended {
         return Some(outcome(&order, m.rules(), me));
     }
-    if search.endgame_cards > 0 && endgame::cards_left(&m) <= search.endgame_cards as usize {
-        if let Some(solved) = endgame::solve(&m, me, search.endgame_nodes) {
-            return Some(f32::from(solved.value));
-        }
+    if search.endgame_cards > 0
+        && endgame::cards_left(&m) <= search.endgame_cards as usize
+        && let Some(solved) = endgame::solve(&m, me, search.endgame_nodes)
+    {
+        return Some(f32::from(solved.value));
     }
     Some(playout(m, me, weights, budget))
 }
