@@ -473,7 +473,13 @@ func _on_surrender(_e: Dictionary) -> void:
 func _on_match_ended(e: Dictionary) -> void:
 	table.match_over = true
 	table.controller.forget_own_continue()
-	table.duty = &""
+	# Nobody is to act any more: no duty, no turn clock, no lit badge (a surrender can end the
+	# match in the middle of someone's turn).
+	table.end_duty()
+	table.turn_seat = -1
+	for b in table.badges:
+		b.active = false
+		b.set_countdown(0.0)
 	var winner := int(e.winner_team)
 	var my_team: int = 0 if table.spectator else table.local_seat % 2
 	var title: String

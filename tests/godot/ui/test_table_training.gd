@@ -184,6 +184,24 @@ func test_surrender_from_the_pause_menu_ends_the_match() -> void:
 	expect(table.heat_button == null, "no heat map button in a full match")
 
 
+## A match that ends on the player's turn takes the turn clock away (it ran on to 0 s in red
+## under the result panel, online and offline).
+func test_the_turn_clock_goes_when_the_match_ends_on_the_players_turn() -> void:
+	await _open(MatchConfig.with({mode = &"match", ai_levels = [1, 1, 1], seed = 8, ai_min_think_ms = 0,
+		turn_time_limit_s = 30, save_record = false}))
+	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
+	expect(table.clock.visible, "the clock shows on my turn")
+	var ended: Array = []
+	table.match_panel_shown.connect(func(e: Dictionary) -> void: ended.append(e))
+	table.pause_menu.open()
+	table.modal.press(&"surrender")
+	table.modal.press(&"yes")
+	expect(await wait_until(func() -> bool: return not ended.is_empty()), "the match ends")
+	expect(not table.clock.visible, "no turn clock under the result")
+	for s in 4:
+		expect(not table.badges[s].active, "no seat's badge still lit as to play: %d" % s)
+
+
 func test_esc_closes_the_pause_menu_and_leaving_asks_first() -> void:
 	var Pointer := preload("res://tests_godot/ui/pointer.gd")
 	var pointer = Pointer.new(get_viewport())
