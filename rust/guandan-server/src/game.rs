@@ -82,6 +82,28 @@ impl Game {
         self.rt.act(seat, kind)
     }
 
+    /// The open surrender vote as a notice (no action) for a seat that has not voted yet: a
+    /// full state does not carry the vote, so a player back by a full state (a reconnect, a
+    /// resync) would otherwise never be asked. The proposal and the votes cast so far.
+    pub fn open_vote_msg(&self, seat: Seat) -> Option<ServerMsg> {
+        let s = self.rt.state().surrender()?;
+        if s.voted(seat) {
+            return None;
+        }
+        let mut events = vec![WireOut::SurrenderProposed { seat: s.proposer }];
+        for voter in (0..4u8).filter(|&v| v != s.proposer && s.voted(v)) {
+            events.push(WireOut::SurrenderVoted { seat: voter, accept: s.accepted & (1 << voter) != 0 });
+        }
+        Some(ServerMsg::Applied {
+            action_seq: self.action_seq(),
+            actions: 0,
+            state_hash: self.state().state_hash(),
+            seat: s.proposer,
+            events,
+            prompt: None,
+        })
+    }
+
     /// The full state this viewer may see.
     pub fn state_msg(&self, v: Viewer) -> ServerMsg {
         state_msg(&self.rt, v)

@@ -604,3 +604,81 @@ async fn the_ai_playing_for_an_absent_player_does_not_give_up_for_them() {
         "the match was given up: {events:?}"
     );
 }
+
+/// A player back by a full state (a resync, or a reconnect) while a surrender vote waits for
+/// them is asked again: the open vote follows the state as a notice (the proposal and the votes
+/// so far). Before, the full state did not carry it and the vote could never be answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_open_vote_follows_the_full_state_of_a_player_who_has_not_answered() {
+    let server =
+        ServerProc::start(&database_url("sqlite"), &format!("vote-back-{}", std::process::id()), "127.0.0.1:0", &[]);
+    let (code, mut c) = four_player_room(server.addr, 911).await;
+    play(&mut c, 4).await;
+    let seq = c[0].last_seq;
+    c[0].intent(seq, ActionKind::ProposeSurrender).await;
+    for x in c.iter_mut() {
+        x.sync_to(seq + 1).await;
+    }
+    let asked = |m: &ServerMsg| {
+        matches!(m, ServerMsg::Applied { actions: 0, events, .. }
+            if events.contains(&guandan_proto::WireOut::SurrenderProposed { seat: 0 }))
+    };
+    let after_state = |c: &mut Client| {
+        let from = c.log.iter().rposition(|m| matches!(m, ServerMsg::State { .. })).expect("a full state");
+        c.log[from + 1..].iter().any(asked)
+    };
+    // The partner asks for the whole state.
+    c[2].send(&ClientMsg::Resync).await;
+    c[2].until("the state", |m| matches!(m, ServerMsg::State { .. })).await;
+    c[2].until("the open vote", asked).await;
+    assert!(after_state(&mut c[2]), "the vote came after the state");
+    // An opponent comes back on a new connection with no seq: the full state, then the vote.
+    c[1].reconnect(server.addr).await;
+    c[1].send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: None }).await;
+    c[1].until("the state", |m| matches!(m, ServerMsg::State { .. })).await;
+    c[1].until("the open vote", asked).await;
+    // The proposer has answered (its proposal is its vote): nothing follows its state.
+    c[0].send(&ClientMsg::Resync).await;
+    c[0].until("the state", |m| matches!(m, ServerMsg::State { .. })).await;
+    assert!(c[0].try_recv(Duration::from_millis(600)).await.is_none_or(|m| !asked(&m)), "the proposer is not asked");
+    // The partner's answer still counts.
+    c[2].intent(seq + 1, ActionKind::SurrenderVote { accept: false }).await;
+    c[2].until("the refusal", |m| {
+        matches!(m, ServerMsg::Applied { events, .. }
+        if events.contains(&guandan_proto::WireOut::SurrenderVoted { seat: 2, accept: false }))
+    })
+    .await;
+    assert!(c[2].errors().is_empty(), "{:?}", c[2].errors());
+}
+
+/// A seat handed to the AI while a vote waits for it: the stand-in's refusal is an action like
+/// any other, stored before it is announced (counted in `actions`), and the match goes on.
+/// Before, it was applied inside the hand-over and announced as no action: never stored with
+/// its step, and the room's next action stopped the room (debug builds) on the unsaved one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_vote_answered_by_a_stand_in_is_stored_like_any_action() {
+    let server =
+        ServerProc::start(&database_url("sqlite"), &format!("vote-hand-{}", std::process::id()), "127.0.0.1:0", &[]);
+    let (_code, mut c) = four_player_room(server.addr, 912).await;
+    play(&mut c, 4).await;
+    let seq = c[0].last_seq;
+    c[0].intent(seq, ActionKind::ProposeSurrender).await;
+    for x in c.iter_mut() {
+        x.sync_to(seq + 1).await;
+    }
+    c[2].send(&ClientMsg::AutoPlay { on: true }).await;
+    let refusal = guandan_proto::WireOut::SurrenderVoted { seat: 2, accept: false };
+    let m = c[0]
+        .until(
+            "the stand-in's refusal",
+            |m| matches!(m, ServerMsg::Applied { events, .. } if events.contains(&refusal)),
+        )
+        .await;
+    assert!(matches!(m, ServerMsg::Applied { actions: 1, action_seq, .. } if action_seq == seq + 2), "{m:?}");
+    // The match goes on: more actions are applied and announced (the room did not stop).
+    for x in c.iter_mut() {
+        x.sync_to(seq + 2).await;
+    }
+    let after = play(&mut c[..], 6).await;
+    assert!(after > seq + 2, "the match stood still after the hand-over");
+}

@@ -124,10 +124,7 @@ impl Room {
                 // human seat, so no AI move follows the return (the spec's 2 s grace holds for
                 // as long as the human stays).
                 self.drop_ai_in_flight();
-                if let Some(g) = &mut self.game {
-                    let notices = g.rt().set_controller(seat, Controller::Human);
-                    self.announce(&notices, 0, seat, None).await;
-                }
+                self.hand_seat(seat, Controller::Human, false).await;
                 let still = self.slots.iter().any(|s| s.hosted);
                 self.transition(if still { RoomEvent::CaughtUpStillHosting } else { RoomEvent::CaughtUp });
                 self.broadcast(&ServerMsg::Hosting { seat, on: false });

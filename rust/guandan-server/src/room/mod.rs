@@ -425,10 +425,7 @@ impl Room {
                     self.transition(RoomEvent::HeartbeatLost);
                     tracing::info!(seat, "seat hosted by the AI");
                     let profile = ai_profile(self.app.cfg.hosting_ai);
-                    if let Some(g) = &mut self.game {
-                        let notices = g.rt().set_controller(seat, Controller::StandIn(profile));
-                        self.announce(&notices, 0, seat, None).await;
-                    }
+                    self.hand_seat(seat, Controller::StandIn(profile), false).await;
                     self.broadcast(&ServerMsg::Hosting { seat, on: true });
                     self.send_room();
                 }
@@ -605,7 +602,11 @@ impl Room {
             ClientMsg::Resync => match (&self.game, self.seat_of(conn)) {
                 (Some(g), Some(seat)) => {
                     let m = g.state_msg(Viewer::Seat(seat));
-                    self.send_msg(conn, &m)
+                    let vote = g.open_vote_msg(seat);
+                    self.send_msg(conn, &m);
+                    if let Some(v) = vote {
+                        self.send_msg(conn, &v);
+                    }
                 }
                 (_, None) => self.spectator_resync(conn),
                 (None, Some(_)) => self.send_room_to(conn),

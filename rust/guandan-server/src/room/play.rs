@@ -59,7 +59,8 @@ impl Room {
         let Some(g) = &self.game else { return };
         let msgs = match msgs {
             Some(m) if !m.is_empty() => m,
-            _ => vec![g.state_msg(Viewer::Seat(seat))],
+            // A full state; an open vote the seat has not answered comes after it.
+            _ => std::iter::once(g.state_msg(Viewer::Seat(seat))).chain(g.open_vote_msg(seat)).collect(),
         };
         for m in &msgs {
             self.send_msg(conn, m);

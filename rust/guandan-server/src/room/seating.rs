@@ -58,26 +58,31 @@ impl Room {
             self.transition(RoomEvent::HeartbeatLost);
             tracing::info!(seat, "seat handed to the AI by its player");
             let profile = ai_profile(self.app.cfg.hosting_ai);
-            if let Some(g) = &mut self.game {
-                let notices = g.rt().set_controller(seat, Controller::StandIn(profile));
-                self.announce(&notices, 0, seat, None).await;
-            }
+            self.hand_seat(seat, Controller::StandIn(profile), false).await;
         } else {
             self.slots[seat as usize].hosted = false;
             self.transition(RoomEvent::Reconnect);
             // An AI decision asked for but not applied yet is dropped (as at a reconnect).
             self.drop_ai_in_flight();
-            if let Some(g) = &mut self.game {
-                let mut notices = g.rt().set_controller(seat, Controller::Human);
-                // The duty the AI held is the player's again: announced anew, as the local
-                // engine does (the player's table drew it while the seat was the AI's).
-                notices.extend(g.rt_ref().duty_notice(seat));
-                self.announce(&notices, 0, seat, None).await;
-            }
+            self.hand_seat(seat, Controller::Human, true).await;
             let still = self.slots.iter().any(|s| s.hosted);
             self.transition(if still { RoomEvent::CaughtUpStillHosting } else { RoomEvent::CaughtUp });
         }
         self.broadcast(&ServerMsg::Hosting { seat, on });
         self.send_room();
+    }
+
+    /// Gives a seat in the match to the AI (a stand-in) or back to its human. Handing it over
+    /// may apply actions (the stand-in answers an open surrender vote): like every action they
+    /// are stored before they are announced. `duty`: the duty the AI held is announced anew, as
+    /// the local engine does (the player's table drew it while the seat was the AI's).
+    pub(super) async fn hand_seat(&mut self, seat: Seat, controller: Controller, duty: bool) {
+        let Some(g) = &mut self.game else { return };
+        let before = g.action_seq();
+        let mut notices = g.rt().set_controller(seat, controller);
+        if duty {
+            notices.extend(g.rt_ref().duty_notice(seat));
+        }
+        self.persist_and_announce(before, notices, seat, tokio::time::Instant::now()).await;
     }
 }
