@@ -78,6 +78,7 @@ func _unhandled_key_input(event: InputEvent) -> void:
 		close()
 
 
+## A section's heading or paragraph: `label` (a copy of the scene's CombosTitle or Goal) saying `key`.
 func _add(label: Label, key: String) -> void:
 	label.name = key
 	label.text = key
