@@ -32,42 +32,33 @@ const SECTIONS: Array = [
 	["RULES_TRIBUTE_TITLE", "RULES_TRIBUTE"],
 ]
 
-var _column: VBoxContainer
+const COMBO_ROW := preload("res://help/rules_combo.tscn")
+
+@onready var _column: VBoxContainer = %Content
 
 
 func _ready() -> void:
-	set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
+	var back: Button = %Back
+	var guided: Button = %GuidedDeal
 	if overlay:
 		# Opaque over the table, and above its modal layer.
 		z_index = 700
 		mouse_filter = Control.MOUSE_FILTER_STOP
-		var bg := ColorRect.new()
-		bg.color = Color(0.04, 0.12, 0.08, 1.0)
-		bg.set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
-		add_child(bg)
-	var page := UiKit.page(self, "RULES_TITLE", &"menu")
-	var scroll: ScrollContainer = page[1]
-	var back: Button = page[2]
-	if overlay:
-		for c in back.pressed.get_connections():
-			back.pressed.disconnect(c.callable)
+		%Backdrop.visible = true
 		back.pressed.connect(close)
-	_column = UiKit.vbox(10)
-	_column.name = "Content"
-	_column.size_flags_horizontal = Control.SIZE_EXPAND_FILL
-	scroll.add_child(_column)
-	_paragraph("RULES_GOAL")
-	_heading("RULES_COMBOS_TITLE")
+		guided.free()
+	else:
+		back.pressed.connect(EventBus.screen_requested.emit.bind(&"menu"))
+		guided.pressed.connect(start_guided_deal)
+	# The goal and the combinations' title are in the scene; the rows and the other sections
+	# (their headings and paragraphs styled like those two) follow them, before the guided deal.
 	for combo: Array in COMBOS:
 		_combo(combo[0], combo[1], combo[2])
 	for section: Array in SECTIONS:
-		_heading(section[0])
-		_paragraph(section[1])
+		_add(_column.get_node(^"CombosTitle").duplicate(), section[0])
+		_add(_column.get_node(^"Goal").duplicate(), section[1])
 	if not overlay:
-		var guided := UiKit.button("BTN_GUIDED_DEAL", start_guided_deal, 22, Vector2(320, 52))
-		guided.name = "GuidedDeal"
-		guided.size_flags_horizontal = Control.SIZE_SHRINK_BEGIN
-		_column.add_child(guided)
+		_column.move_child(guided, -1)
 	back.grab_focus.call_deferred()
 
 
@@ -87,44 +78,30 @@ func _unhandled_key_input(event: InputEvent) -> void:
 		close()
 
 
-func _heading(key: String) -> void:
-	var l := UiKit.label(key, 28, Color(0.98, 0.85, 0.45))
-	_column.add_child(l)
+## A section's heading or paragraph: `label` (a copy of the scene's CombosTitle or Goal) saying `key`.
+func _add(label: Label, key: String) -> void:
+	label.name = key
+	label.text = key
+	_column.add_child(label)
 
 
-func _paragraph(key: String) -> void:
-	var l := UiKit.label(key, 19)
-	l.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
-	l.size_flags_horizontal = Control.SIZE_EXPAND_FILL
-	_column.add_child(l)
-
-
-## One combination: its name, the example's cards, and a line about it.
+## One combination (rules_combo.tscn): its name, the example's cards, and a line about it.
 func _combo(name_key: String, note_key: String, notation: String) -> void:
-	var row := UiKit.hbox(16)
+	var row: Control = COMBO_ROW.instantiate()
 	row.name = name_key.get_slice(".", 1)
-	var name := UiKit.label(name_key, 22)
-	name.custom_minimum_size = Vector2(150, 0)
-	row.add_child(name)
+	(row.get_node(^"Name") as Label).text = name_key
+	(row.get_node(^"Note") as Label).text = note_key
 	var ids := PackedInt32Array(FOUR_JOKERS) if notation == "" else Cards.from_notation(notation)
-	row.add_child(_cards(ids))
-	var note := UiKit.label(note_key, 17, Color(0.9, 0.95, 0.9))
-	note.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
-	note.size_flags_horizontal = Control.SIZE_EXPAND_FILL
-	note.size_flags_vertical = Control.SIZE_SHRINK_CENTER
-	row.add_child(note)
+	_fill_cards(row.get_node(^"Cards"), ids)
 	_column.add_child(row)
 
 
-## A fanned row of face-up cards (their own views, not the table's pool).
-func _cards(ids: PackedInt32Array) -> Control:
+## A fanned row of face-up cards in `box` (their own views, not the table's pool).
+func _fill_cards(box: Control, ids: PackedInt32Array) -> void:
 	var h := 84.0
 	var w := h / CardView.ASPECT
 	var step := w * 0.45
-	var box := Control.new()
-	box.name = "Cards"
 	box.custom_minimum_size = Vector2(w + step * 5.0, h)
-	box.mouse_filter = Control.MOUSE_FILTER_IGNORE
 	for i in ids.size():
 		var v := CardView.new()
 		v.card_id = ids[i]
@@ -134,7 +111,6 @@ func _cards(ids: PackedInt32Array) -> Control:
 		v.position = Vector2(step * i, 0)
 		v.mouse_filter = Control.MOUSE_FILTER_IGNORE
 		box.add_child(v)
-	return box
 
 
 ## The example cards of a combination (tests).

@@ -7,75 +7,26 @@ extends Control
 
 const FILL_KEYS: Array[String] = ["ONLINE_SEAT_OPEN", "AI_EASY", "AI_NORMAL", "AI_HARD"]
 
-var _code: Label
+@onready var _code: Label = %RoomCode
+@onready var _ready_button: Button = %Ready
+@onready var _start: Button = %Start
+@onready var _disband: Button = %Disband
+@onready var _status: Label = %Status
+@onready var _info: Label = %Info
 var _rows: Array[Dictionary] = []
-var _ready_button: Button
-var _start: Button
-var _disband: Button
-var _status: Label
-var _info: Label
 var _leaving := false
 
 
 func _ready() -> void:
-	set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
-	var safe := SafeArea.new()
-	add_child(safe)
-	var column := UiKit.vbox(14)
-	safe.add_child(column)
-	var top := UiKit.hbox(16)
-	column.add_child(top)
-	var back := UiKit.button("ONLINE_LEAVE", _leave, 22, Vector2(160, 52))
-	back.name = "Leave"
-	top.add_child(back)
-	top.add_child(UiKit.label("ONLINE_LOBBY_TITLE", 40, Color(0.98, 0.85, 0.45)))
-	var spacer := Control.new()
-	spacer.size_flags_horizontal = Control.SIZE_EXPAND_FILL
-	top.add_child(spacer)
-	top.add_child(UiKit.label("ONLINE_ROOM_CODE", 24))
-	_code = UiKit.label("", 56, Color(1, 0.95, 0.7))
-	_code.name = "RoomCode"
-	_code.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	top.add_child(_code)
-	var copy := UiKit.button("ONLINE_COPY", func() -> void:
+	%Leave.pressed.connect(_leave)
+	%Copy.pressed.connect(func() -> void:
 		DisplayServer.clipboard_set(_code.text)
-		_status.text = tr("ONLINE_COPIED"), 20, Vector2(120, 52))
-	copy.name = "Copy"
-	top.add_child(copy)
-
-	var scroll := ScrollContainer.new()
-	scroll.size_flags_vertical = Control.SIZE_EXPAND_FILL
-	scroll.horizontal_scroll_mode = ScrollContainer.SCROLL_MODE_DISABLED
-	column.add_child(scroll)
-	var seats := UiKit.vbox(10)
-	seats.size_flags_horizontal = Control.SIZE_EXPAND_FILL
-	scroll.add_child(seats)
+		_status.text = tr("ONLINE_COPIED"))
 	for seat in 4:
-		seats.add_child(_seat_row(seat))
-	_info = UiKit.label("", 18, Color(1, 1, 1, 0.7))
-	_info.name = "Info"
-	_info.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	seats.add_child(_info)
-
-	var actions := UiKit.hbox(16)
-	actions.alignment = BoxContainer.ALIGNMENT_CENTER
-	column.add_child(actions)
-	_ready_button = UiKit.button("ONLINE_READY", _toggle_ready, 24, Vector2(200, 60))
-	_ready_button.name = "Ready"
-	_ready_button.toggle_mode = true
-	actions.add_child(_ready_button)
-	_start = UiKit.button("ONLINE_START", _on_start, 24, Vector2(200, 60))
-	_start.name = "Start"
-	actions.add_child(_start)
-	_disband = UiKit.button("ONLINE_DISBAND", _on_disband, 24, Vector2(200, 60))
-	_disband.name = "Disband"
-	actions.add_child(_disband)
-	_status = UiKit.label("", 20, Color(1, 0.85, 0.7))
-	_status.name = "Status"
-	_status.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	_status.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
-	_status.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
-	column.add_child(_status)
+		_rows.append(_seat_row(seat))
+	_ready_button.pressed.connect(_toggle_ready)
+	_start.pressed.connect(_on_start)
+	_disband.pressed.connect(_on_disband)
 
 	var c: Node = Online.client
 	c.room_changed.connect(_refresh)
@@ -113,41 +64,22 @@ func _on_connected(_player_id: String) -> void:
 	_status.text = ""
 
 
-func _seat_row(seat: int) -> Control:
-	var panel := UiKit.panel()
-	panel.name = "Seat%d" % seat
-	var row := UiKit.hbox(16)
-	# As tall as the Sit here button a free seat shows: the rows keep their places as seats fill.
-	row.custom_minimum_size.y = 56
-	panel.add_child(row)
-	# Where the seat will be at the table as this player sees it (the table turns the room so
-	# that the player sits south): "You", "East", "North", "West".
-	var where := UiKit.label("", 22, Color(0.8, 0.95, 0.85))
-	where.name = "Where"
-	where.custom_minimum_size.x = 150
-	row.add_child(where)
-	var who := UiKit.label("", 26)
-	who.name = "Name"
-	who.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	who.size_flags_horizontal = Control.SIZE_EXPAND_FILL
-	who.clip_text = true
+## Seat `seat`'s row (lobby_seat_row.tscn, placed in the scene): its parts, its buttons wired.
+## The row is as tall as the Sit here button a free seat shows: the rows keep their places as
+## seats fill. Its Fill options are FILL_KEYS, in that order.
+## "Where" is where the seat will be at the table as this player sees it (the table turns the
+## room so that the player sits south): "You", "East", "North", "West".
+func _seat_row(seat: int) -> Dictionary:
+	var panel: Control = get_node("%%Seat%d" % seat)
+	var who: Label = panel.get_node(^"Row/Name")
 	who.add_theme_font_override(&"font", Online.name_font())
-	row.add_child(who)
-	var ready := UiKit.label("", 22)
-	ready.name = "ReadyMark"
-	ready.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	ready.custom_minimum_size.x = 160
-	row.add_child(ready)
 	# A free seat can be taken by tapping it (change_seat); the server refuses a taken one.
-	var sit := UiKit.button("ONLINE_SIT_HERE", func() -> void: Online.client.change_seat(seat), 22, Vector2(160, 56))
-	sit.name = "SitHere"
-	row.add_child(sit)
-	var fill := UiKit.options(FILL_KEYS, 0)
-	fill.name = "Fill"
+	var sit: Button = panel.get_node(^"Row/SitHere")
+	sit.pressed.connect(func() -> void: Online.client.change_seat(seat))
+	var fill: OptionButton = panel.get_node(^"Row/Fill")
 	fill.item_selected.connect(func(i: int) -> void: Online.client.set_seat(seat, i))
-	row.add_child(fill)
-	_rows.append({name = who, ready = ready, fill = fill, where = where, sit = sit})
-	return panel
+	return {name = who, ready = panel.get_node(^"Row/ReadyMark"), fill = fill,
+		where = panel.get_node(^"Row/Where"), sit = sit}
 
 
 ## Draws the room (room_changed).

@@ -5,90 +5,31 @@ extends Control
 ## match — is said here in words, and nothing is left half-built; success opens the lobby (or,
 ## spectating a match in progress, the table).
 
+## The rule presets, in the order of the Rules options in the scene.
 const RULES: Array[String] = ["competition", "huaian", "house", "no_shuffle"]
-const RULE_KEYS: Array[String] = ["RULES_COMPETITION", "RULES_HUAIAN", "RULES_HOUSE", "RULES_NO_SHUFFLE"]
 
-var _server: LineEdit
-var _nick: LineEdit
-var _rules: OptionButton
-var _delay: SpinBox
-var _code: LineEdit
-var _status: Label
-var _buttons: Array[Button] = []
+@onready var _server: LineEdit = %Server
+@onready var _nick: LineEdit = %Nickname
+@onready var _rules: OptionButton = %Rules
+@onready var _delay: SpinBox = %SpectatorDelay
+@onready var _code: LineEdit = %Code
+@onready var _status: Label = %Status
+@onready var _buttons: Array[Button] = [%Create, %Join, %Spectate]
 var _busy := false
 
 
 func _ready() -> void:
-	var page := UiKit.page(self, "ONLINE_TITLE", &"menu")
-	var column: VBoxContainer = page[0]
-	var scroll: ScrollContainer = page[1]
-	var body := UiKit.vbox(18)
-	body.size_flags_horizontal = Control.SIZE_EXPAND_FILL
-	scroll.add_child(body)
-
-	var who := GridContainer.new()
-	who.columns = 2
-	who.add_theme_constant_override(&"h_separation", 16)
-	who.add_theme_constant_override(&"v_separation", 10)
-	body.add_child(who)
-	who.add_child(UiKit.label("ONLINE_SERVER", 22))
-	_server = _line(String(Settings.get_value(&"online_server")), "127.0.0.1:7878")
-	_server.name = "Server"
-	who.add_child(_server)
-	who.add_child(UiKit.label("ONLINE_NICKNAME", 22))
-	_nick = _line(String(Settings.get_value(&"online_nickname")), tr("ONLINE_NICKNAME_HINT"))
-	_nick.name = "Nickname"
-	_nick.max_length = 24
-	who.add_child(_nick)
-
-	var create := UiKit.panel()
-	body.add_child(create)
-	var cbox := UiKit.vbox(10)
-	create.add_child(cbox)
-	cbox.add_child(UiKit.label("ONLINE_CREATE_TITLE", 26, Color(0.98, 0.85, 0.45)))
-	var crow := UiKit.hbox(14)
-	cbox.add_child(crow)
-	crow.add_child(UiKit.label("MENU_RULES", 22))
-	_rules = UiKit.options(RULE_KEYS, maxi(RULES.find(String(Settings.get_value(&"rules_preset"))), 0))
-	_rules.name = "Rules"
-	crow.add_child(_rules)
-	crow.add_child(UiKit.label("ONLINE_SPECTATOR_DELAY", 22))
-	_delay = SpinBox.new()
-	_delay.name = "SpectatorDelay"
-	_delay.min_value = 0
-	_delay.max_value = 10
-	_delay.value = 3
-	_delay.custom_minimum_size = Vector2(120, 48)
-	crow.add_child(_delay)
-	_buttons.append(_add_button(cbox, "ONLINE_CREATE", _go.bind(&"create"), "Create"))
-
-	var join := UiKit.panel()
-	body.add_child(join)
-	var jbox := UiKit.vbox(10)
-	join.add_child(jbox)
-	jbox.add_child(UiKit.label("ONLINE_JOIN_TITLE", 26, Color(0.98, 0.85, 0.45)))
-	var jrow := UiKit.hbox(14)
-	jbox.add_child(jrow)
-	jrow.add_child(UiKit.label("ONLINE_CODE", 22))
-	_code = _line("", tr("ONLINE_CODE_HINT"))
-	_code.name = "Code"
-	_code.max_length = 6
-	_code.custom_minimum_size.x = 200
-	_code.add_theme_font_size_override(&"font_size", 30)
+	%Back.pressed.connect(EventBus.screen_requested.emit.bind(&"menu"))
+	_server.text = String(Settings.get_value(&"online_server"))
+	_nick.text = String(Settings.get_value(&"online_nickname"))
+	_rules.select(maxi(RULES.find(String(Settings.get_value(&"rules_preset"))), 0))
 	_code.text_changed.connect(func(t: String) -> void:
 		var col := _code.caret_column
 		_code.text = t.to_upper()
 		_code.caret_column = col)
-	jrow.add_child(_code)
-	_buttons.append(_add_button(jrow, "ONLINE_JOIN", _go.bind(&"join"), "Join"))
-	_buttons.append(_add_button(jrow, "ONLINE_SPECTATE", _go.bind(&"spectate"), "Spectate"))
-
-	_status = UiKit.label("", 22, Color(1, 0.85, 0.7))
-	_status.name = "Status"
-	_status.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	_status.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
-	_status.custom_minimum_size.x = 480
-	column.add_child(_status)
+	%Create.pressed.connect(_go.bind(&"create"))
+	%Join.pressed.connect(_go.bind(&"join"))
+	%Spectate.pressed.connect(_go.bind(&"spectate"))
 	if not Online.client.is_online() and Online.last_message != "":
 		# Brought back here by a failure (disconnected for good, room closed): say what happened.
 		_status.text = Online.last_message
@@ -105,22 +46,6 @@ func _offer_remembered_room() -> void:
 	_code.text = room
 	if _status.text == "":
 		_status.text = tr("ONLINE_YOUR_ROOM_FMT").format({code = room})
-
-
-func _line(text: String, placeholder: String) -> LineEdit:
-	var l := LineEdit.new()
-	l.text = text
-	l.placeholder_text = placeholder
-	l.custom_minimum_size = Vector2(360, 48)
-	l.add_theme_font_size_override(&"font_size", 22)
-	return l
-
-
-func _add_button(parent: Control, key: String, callback: Callable, node_name: String) -> Button:
-	var b := UiKit.button(key, callback, 22, Vector2(200, 52))
-	b.name = node_name
-	parent.add_child(b)
-	return b
 
 
 ## What Create / Join / Spectate do (tests call it too). Returns 0 when the room was entered.

@@ -9,17 +9,18 @@ extends Control
 ## back to the lobby. If the room closes or the connection is gone for good, the Online menu
 ## says why.
 
-## The table scene inside (tests, screenshots).
+## The table scene inside (tests, screenshots); instanced here when there is a match to show.
 var table: Control
-var names: Array[Label] = []
-var latency: Label
+## Each seat's name over its badge, by where the table draws the seat (0 = the viewer, south).
+@onready var names: Array[Label] = [%Name0, %Name1, %Name2, %Name3]
+@onready var latency: Label = %Latency
 ## The blocking "reconnecting…" layer.
-var reconnect_layer: Control
-var spectator_banner: Label
-var votes: Modal
+@onready var reconnect_layer: Control = %Reconnecting
+@onready var spectator_banner: Label = %SpectatorBanner
+@onready var votes: Modal = %SurrenderVote
 
 var _params := {}
-var _reconnect_text: Label
+@onready var _reconnect_text: Label = %ReconnectingText
 var _leaving := false
 
 
@@ -28,7 +29,6 @@ func open(params: Dictionary) -> void:
 
 
 func _ready() -> void:
-	set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
 	var c: Node = Online.client
 	if c.get_connection_state() == "offline" or not c.has_match() and not Online.room_in_game():
 		# No match to show (never a half-built table): back to the Online menu.
@@ -45,7 +45,8 @@ func _ready() -> void:
 	table = load("res://table/table.tscn").instantiate()
 	table.open(_params if not _params.is_empty() else {config = Online.table_config()})
 	add_child(table)
-	_build_overlay()
+	move_child(table, 0)  # under the overlay: drawn first, and the reconnect layer takes input first
+	_set_up_overlay()
 	c.reconnecting.connect(_on_reconnecting)
 	c.resynced.connect(_on_resynced)
 	# Methods, not lambdas: the client outlives this screen, and a method's connection goes with it.
@@ -74,75 +75,13 @@ func _on_disconnected(code: int, _message: String) -> void:
 	_gone_back(Online.error_text(code))
 
 
-func _build_overlay() -> void:
-	for seat in 4:
-		var l := UiKit.label("", 17, Color(1, 0.95, 0.75))
-		l.name = "Name%d" % seat
-		l.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-		l.mouse_filter = Control.MOUSE_FILTER_IGNORE
+func _set_up_overlay() -> void:
+	for l in names:
 		l.add_theme_font_override(&"font", Online.name_font())
-		l.add_theme_constant_override(&"outline_size", 5)
-		l.add_theme_color_override(&"font_outline_color", Color(0, 0, 0, 0.85))
-		l.z_index = 500
-		add_child(l)
-		names.append(l)
-	latency = UiKit.label("", 16, Color(0.75, 1, 0.8))
-	latency.name = "Latency"
-	latency.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	latency.mouse_filter = Control.MOUSE_FILTER_IGNORE
-	latency.z_index = 500
-	# Under the menu button: the corners below are the hand's at 4:3.
-	latency.position = Vector2(16, 58)
-	add_child(latency)
-
-	spectator_banner = UiKit.label("", 22, Color(1, 0.9, 0.5))
-	spectator_banner.name = "SpectatorBanner"
-	spectator_banner.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	spectator_banner.mouse_filter = Control.MOUSE_FILTER_IGNORE
-	spectator_banner.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
-	spectator_banner.set_anchors_and_offsets_preset(Control.PRESET_CENTER_BOTTOM)
-	spectator_banner.grow_horizontal = Control.GROW_DIRECTION_BOTH
-	spectator_banner.grow_vertical = Control.GROW_DIRECTION_BEGIN
-	spectator_banner.position.y -= 24
-	spectator_banner.add_theme_constant_override(&"outline_size", 6)
-	spectator_banner.add_theme_color_override(&"font_outline_color", Color(0, 0, 0, 0.85))
-	spectator_banner.z_index = 500
-	spectator_banner.visible = false
-	add_child(spectator_banner)
-
-	reconnect_layer = ColorRect.new()
-	reconnect_layer.name = "Reconnecting"
-	(reconnect_layer as ColorRect).color = Color(0, 0, 0, 0.8)
-	reconnect_layer.set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
-	reconnect_layer.mouse_filter = Control.MOUSE_FILTER_STOP  # blocks every tap and click
-	reconnect_layer.z_index = 700
-	reconnect_layer.visible = false
-	add_child(reconnect_layer)
-	var center := CenterContainer.new()
-	center.set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
-	center.mouse_filter = Control.MOUSE_FILTER_IGNORE
-	reconnect_layer.add_child(center)
-	var box := UiKit.vbox(12)
-	center.add_child(box)
-	_reconnect_text = UiKit.label("ONLINE_RECONNECTING", 36, Color(1, 0.95, 0.75))
-	_reconnect_text.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
-	box.add_child(_reconnect_text)
 	# A spectator has no seat to keep.
-	var hint := "ONLINE_RECONNECTING_HINT_SPECTATOR" if Online.client.is_spectator() else "ONLINE_RECONNECTING_HINT"
-	var sub := UiKit.label(hint, 20, Color(1, 1, 1, 0.8))
-	sub.name = "ReconnectingHint"
-	sub.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
-	sub.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
-	sub.custom_minimum_size.x = 520
-	box.add_child(sub)
-	var leave := UiKit.button("BTN_LEAVE", func() -> void: _gone_back(""), 22, Vector2(200, 52))
-	leave.name = "LeaveWhileReconnecting"
-	box.add_child(leave)
-
-	votes = Modal.create()
-	votes.name = "SurrenderVote"
-	votes.z_index = 650
-	add_child(votes)
+	if Online.client.is_spectator():
+		(%ReconnectingHint as Label).text = "ONLINE_RECONNECTING_HINT_SPECTATOR"
+	%LeaveWhileReconnecting.pressed.connect(func() -> void: _gone_back(""))
 
 
 func _process(_delta: float) -> void:
