@@ -115,6 +115,8 @@ func _refresh(room: Dictionary) -> void:
 		name_label.modulate.a = 1.0 if player == "" or bool(s.connected) else 0.55
 		var is_ready := bool(s.ready) or ai > 0
 		ready_label.text = tr("ONLINE_READY_MARK") if is_ready else tr("ONLINE_NOT_READY")
+		if player == "" and ai == 0:
+			ready_label.text = ""  # Nobody sits there to be ready or not.
 		ready_label.add_theme_color_override(&"font_color", Color(0.5, 1, 0.6) if is_ready else Color(1, 1, 1, 0.6))
 		if (player == "" and ai == 0) or (player != "" and not bool(s.ready)):
 			all_ready = false

@@ -80,13 +80,18 @@ func test_the_lobby_fits_every_screen_and_offers_free_seats() -> void:
 	_checked = 0
 	Online.seat = 1
 	var sits := []
+	var marks := {}
 	var heights := {}
 	await _at_every_size("res://online/lobby.tscn", func(s: Control) -> void:
 		s._refresh(_room())
 		for i in 4:
 			var row := s.find_child("Seat%d" % i, true, false) as Control
 			sits.append((row.find_child("SitHere", true, false) as Button).visible)
+			marks[i] = (row.find_child("ReadyMark", true, false) as Label).text
 			heights[row.get_combined_minimum_size().y] = true)
+	# Nobody sits in a free seat, so it is neither ready nor not ready (it said "Not ready").
+	expect_eq(marks[2], "", "a free seat has no ready mark")
+	expect(marks[0] != "" and marks[1] != "" and marks[3] != "", "taken seats say whether they are ready: %s" % [marks])
 	expect(_checked >= 4 * 15, "the lobby's buttons and labels were checked (%d)" % _checked)
 	expect_eq(sits, [false, false, true, false], "only the free seat (2) offers Sit here")
 	# A free seat (with its Sit here button) is as tall as a taken one: rows do not jump when a
