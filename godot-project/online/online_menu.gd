@@ -30,8 +30,9 @@ func _ready() -> void:
 	%Create.pressed.connect(_go.bind(&"create"))
 	%Join.pressed.connect(_go.bind(&"join"))
 	%Spectate.pressed.connect(_go.bind(&"spectate"))
-	if not Online.client.is_online() and Online.last_message != "":
-		# Brought back here by a failure (disconnected for good, room closed): say what happened.
+	if Online.last_message != "":
+		# Brought back here by a failure (disconnected for good, room closed — still connected
+		# then): say what happened.
 		_status.text = Online.last_message
 	Online.last_message = ""
 	_offer_remembered_room()

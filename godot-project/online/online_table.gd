@@ -111,6 +111,13 @@ func _on_room(room: Dictionary) -> void:
 		Online.lobby_message = tr("ONLINE_MATCH_ENDED_WHILE_AWAY")
 		EventBus.screen_requested.emit(&"lobby")
 		return
+	if table != null and table.match_over and not Online.client.is_spectator() \
+			and String(room.get("state", "")) in ["idle", "waiting", "ready_check", "destroyed"]:
+		# The vote to play again closed while the result was shown and "Play again" was not
+		# chosen: the server gave the seat up (and closed the room if nobody stayed). Say so on
+		# the Online menu (before: the table vanished without a word).
+		_gone_back(tr("ONLINE_REMATCH_MISSED"))
+		return
 	var me := Online.seat
 	for s: Dictionary in room.get("seats", []):
 		var i := int(s.seat)
