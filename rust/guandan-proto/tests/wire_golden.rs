@@ -3,31 +3,18 @@
 //! event kind) and compared with `golden/wire.jsonl`. Regenerate only for a deliberate protocol
 //! change: `GOLDEN_UPDATE=1 cargo test -p guandan-proto --test wire_golden`.
 
-use guandan_core::card::{CardSet, Rank};
+use guandan_core::card::Rank;
 use guandan_core::combo::Play;
 use guandan_core::event::{EndReason, Outcome};
 use guandan_core::game::{ActionKind, Match, Phase};
 use guandan_core::rules::RuleConfig;
 use guandan_core::seat::Team;
 use guandan_core::sim::random_action;
-use guandan_core::view::PlayerView;
-use guandan_proto::{ClientMsg, RoomInfo, RoomState, SeatInfo, SeatSetting, ServerMsg, TableView, WireOut, WirePlay};
+use guandan_proto::{ClientMsg, RoomInfo, RoomState, SeatInfo, SeatSetting, ServerMsg, WireOut};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
 const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/wire.jsonl");
-
-fn wire_view(v: &PlayerView) -> TableView {
-    TableView::from(v)
-}
-
-fn wire_play(p: &Play) -> WirePlay {
-    WirePlay::from(p)
-}
-
-fn wire_hand(h: CardSet) -> Vec<u8> {
-    h.ids()
-}
 
 /// Views of a seeded random match: mid-play (with history and a table), in tribute, in return.
 struct Sample {
@@ -58,13 +45,7 @@ fn sample() -> Sample {
 }
 
 fn state(m: &Match, seat: Option<u8>, outcome: Option<Outcome>, time_left_s: Option<f64>) -> ServerMsg {
-    ServerMsg::State {
-        action_seq: m.seq(),
-        state_hash: m.state_hash(),
-        view: wire_view(&m.view(seat)),
-        outcome,
-        time_left_s,
-    }
+    ServerMsg::State { action_seq: m.seq(), state_hash: m.state_hash(), view: m.view(seat), outcome, time_left_s }
 }
 
 fn every_event(s: &Sample) -> Vec<WireOut> {
@@ -73,7 +54,7 @@ fn every_event(s: &Sample) -> Vec<WireOut> {
         WireOut::MatchStarted { seed: u64::MAX },
         WireOut::DealStarted { deal_no: 2, level: Rank(3), declarer: Some(Team::ZERO) },
         WireOut::DealStarted { deal_no: 1, level: Rank(2), declarer: None },
-        WireOut::HandChanged { seat: 1, hand: wire_hand(s.play.view(Some(1)).hand) },
+        WireOut::HandChanged { seat: 1, hand: s.play.view(Some(1)).hand },
         WireOut::TributePhase { payers: vec![1, 3], resisted: false },
         WireOut::TributeGiven { from: 1, to: 0, card: Some(107) },
         WireOut::TributeGiven { from: 1, to: 0, card: None },
@@ -82,7 +63,7 @@ fn every_event(s: &Sample) -> Vec<WireOut> {
         WireOut::ReturnGiven { from: 0, to: 1, card: None },
         WireOut::TurnStarted { seat: 2, can_pass: true, time_limit_s: 25.5 },
         WireOut::TurnStarted { seat: 3, can_pass: false, time_limit_s: 0.0 },
-        WireOut::CardsPlayed { seat: 3, play: wire_play(&s.last_play) },
+        WireOut::CardsPlayed { seat: 3, play: s.last_play },
         WireOut::Passed { seat: 0 },
         WireOut::TableCleared { leader: 3 },
         WireOut::PartnerTakesLead { seat: 1 },
@@ -146,7 +127,7 @@ fn server_messages(s: &Sample) -> Vec<ServerMsg> {
         msgs.push(state(m, None, None, None));
     }
     msgs.push(state(&s.ret, Some(1), Some(Outcome::Decisive { team: Team::ZERO, reason: EndReason::AceWon }), None));
-    let prompt = |m: &Match| m.to_act().first().map(|&k| wire_view(&m.light_view(k)));
+    let prompt = |m: &Match| m.to_act().first().map(|&k| m.light_view(k));
     for (m, events) in [(&s.play, every_event(s)), (&s.tribute, Vec::new()), (&s.ret, every_event(s)[..3].to_vec())] {
         msgs.push(ServerMsg::Applied {
             action_seq: m.seq(),
