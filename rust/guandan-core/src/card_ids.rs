@@ -94,3 +94,20 @@ pub mod history {
         Ok(turns.into_iter().map(|t| Turn { seat: t.seat, play: t.play.map(Play::from) }).collect())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::view::PlayerView;
+    use crate::{game::Match, rules::RuleConfig};
+
+    #[test]
+    fn a_view_reads_back_and_refuses_cards_outside_the_decks() {
+        let (m, _) = Match::new(9, RuleConfig::competition()).unwrap();
+        let v = m.view(Some(2));
+        let mut json = serde_json::to_value(&v).unwrap();
+        assert_eq!(json["hand"].as_array().unwrap().len(), 27, "the hand as a list of ids");
+        assert_eq!(serde_json::from_value::<PlayerView>(json.clone()).unwrap(), v);
+        json["hand"][0] = 108.into();
+        assert!(serde_json::from_value::<PlayerView>(json).is_err());
+    }
+}

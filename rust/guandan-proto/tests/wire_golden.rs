@@ -10,9 +10,10 @@ use guandan_core::game::{ActionKind, Match, Phase};
 use guandan_core::rules::RuleConfig;
 use guandan_core::seat::Team;
 use guandan_core::sim::random_action;
-use guandan_proto::{ClientMsg, RoomInfo, RoomState, SeatInfo, SeatSetting, ServerMsg, WireOut};
+use guandan_proto::{CLIENT_TYPES, ClientMsg, RoomInfo, RoomState, SeatInfo, SeatSetting, ServerMsg, WireOut};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
+use std::collections::BTreeSet;
 
 const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/wire.jsonl");
 
@@ -199,6 +200,9 @@ fn the_wire_json_is_unchanged() {
         text.push_str(&line);
         text.push('\n');
     }
+    let kinds: BTreeSet<String> =
+        client.iter().map(|m| serde_json::to_value(m).unwrap()["type"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(kinds, CLIENT_TYPES.iter().map(|t| t.to_string()).collect(), "a sample of every client type");
     for m in &client {
         let line = serde_json::to_string(m).unwrap();
         assert_eq!(&guandan_proto::decode_client(&line).unwrap(), m, "{line}");
