@@ -707,7 +707,7 @@ pub(crate) async fn play(addr: SocketAddr, mut link: Link, seat: u8, how: Client
                 // One intent at a time: a prompt while ours is in flight is for the same duty.
                 if let Some(view) = prompt.filter(|_| sent.is_none()) {
                     if think.is_zero() {
-                        let d = agent.decide(&view.to_player_view(), &mut rng, &Budget::unlimited());
+                        let d = agent.decide(&view, &mut rng, &Budget::unlimited());
                         let intent = link.session.intent(view.seq, d.action);
                         match link.send(&intent).await {
                             Ok(()) => sent = Some((view.seq, Instant::now())),
@@ -785,7 +785,7 @@ async fn step(
         Ok(Err(e)) => return Step::Lost(e),
         Err(_) => {
             if let Some((_, view)) = thinking.take() {
-                let d = agent.decide(&view.to_player_view(), rng, &Budget::unlimited());
+                let d = agent.decide(&view, rng, &Budget::unlimited());
                 let intent = link.session.intent(view.seq, d.action);
                 if let Err(e) = link.send(&intent).await {
                     return Step::Lost(e);

@@ -2,6 +2,7 @@
 //! the action log and replay. No Godot dependency, so everything runs under `cargo test`.
 
 pub mod card;
+pub mod card_ids;
 pub mod deal;
 
 pub use card::{Card, CardId, CardSet, ParseError, Rank, Suit};
@@ -12,6 +13,7 @@ pub mod fuzz;
 pub mod game;
 pub mod log;
 pub mod movegen;
+pub mod notice;
 pub mod rules;
 pub mod seat;
 pub mod setup;

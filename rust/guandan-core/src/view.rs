@@ -16,6 +16,8 @@ pub struct SeenTribute {
     pub returned: Option<CardId>,
 }
 
+/// Serialized as the online protocol's view: card sets and plays carry card-id lists
+/// ([`crate::card_ids`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerView {
     /// `None` for a spectator.
@@ -27,26 +29,40 @@ pub struct PlayerView {
     pub level: Rank,
     pub team_levels: [Rank; 2],
     pub declarer: Option<Team>,
+    #[serde(with = "crate::card_ids::set")]
     pub hand: CardSet,
     pub card_counts: [u8; 4],
     pub turn: Seat,
     pub to_act: Vec<Seat>,
+    #[serde(with = "crate::card_ids::table")]
     pub table: Option<(Seat, Play)>,
     /// Passes since the last play on the table.
     pub passes: u8,
     pub finished: Vec<Seat>,
     pub last_order: Option<[Seat; 4]>,
+    #[serde(with = "crate::card_ids::history")]
     pub history: Vec<Turn>,
+    #[serde(with = "crate::card_ids::set")]
     pub played: CardSet,
     pub tributes: Vec<SeenTribute>,
     /// Cards this seat may give or return now (empty when nothing is owed).
+    #[serde(with = "crate::card_ids::set")]
     pub tribute_options: CardSet,
+    #[serde(with = "crate::card_ids::set")]
     pub return_options: CardSet,
 }
 
 impl PlayerView {
     pub fn can_pass(&self) -> bool {
         self.phase == Phase::Play && self.table.is_some()
+    }
+
+    /// Every card id this view shows (the server's leak checks).
+    pub fn cards(&self) -> CardSet {
+        let plays = self.table.iter().map(|t| &t.1).chain(self.history.iter().filter_map(|t| t.play.as_ref()));
+        let exchanged = self.tributes.iter().flat_map(|t| [t.card, t.returned]).flatten();
+        let shown = self.hand.union(self.played).union(self.tribute_options).union(self.return_options);
+        exchanged.fold(plays.fold(shown, |s, p| s.union(p.cards)), CardSet::with)
     }
 }
 

@@ -11,13 +11,17 @@ pub mod backoff;
 pub mod http;
 mod names;
 pub mod session;
-mod wire;
 pub use backoff::Backoff;
 pub use guandan_core::error::ErrorCode;
+/// A runtime notice on the wire, as the core defines it; the server sends only what
+/// `guandan_runtime::for_viewer` lets the recipient have.
+pub use guandan_core::notice::Out as WireOut;
+/// A recipient's view of the match on the wire: the core's filtered view, whose JSON carries card
+/// sets as card-id lists (never built from a whole `Match`).
+pub use guandan_core::view::PlayerView as TableView;
 pub use http::parse_room_code;
 pub use names::{MAX_NICKNAME_CHARS, check_nickname, displayable_nickname, valid_nickname};
 pub use session::{Event, Order, Reconnect, Refusal, Session, SessionConfig};
-pub use wire::{TableView, WireOut, WirePlay, WireTurn};
 
 use guandan_core::card::CardSet;
 use guandan_core::game::{ActionKind, Seat};

@@ -1,10 +1,9 @@
-//! What the runtime tells front ends, and who may receive it. Hidden information is split at
-//! the source: a tribute card is one notice for the two seats involved and a second, without
+//! Who may receive what the runtime tells front ends ([`Out`], defined in the core so that the
+//! online protocol needs only the core). Hidden information is split at the source: a tribute card is one notice for the two seats involved and a second, without
 //! the card, for everybody else; a hand is a notice for its own seat only.
 
-use guandan_core::card::{CardId, CardSet, Rank};
-use guandan_core::combo::Play;
-use guandan_core::game::{Outcome, Seat, Team};
+use guandan_core::game::Seat;
+pub use guandan_core::notice::Out;
 use serde::{Deserialize, Serialize};
 
 /// Who looks at the match.
@@ -46,103 +45,6 @@ impl Audience {
             (Audience::Except(_), Viewer::Spectator) => true,
         }
     }
-}
-
-/// One thing that happened, in order. Serializable: the server sends these (filtered) as is.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Out {
-    /// A match started (or was resumed) with this seed.
-    MatchStarted {
-        seed: u64,
-    },
-    DealStarted {
-        deal_no: u32,
-        level: Rank,
-        declarer: Option<Team>,
-    },
-    /// The seat's whole hand after a change (new deal, tribute, return, own play).
-    HandChanged {
-        seat: Seat,
-        hand: CardSet,
-    },
-    /// Tribute is due from `payers`; `resisted` when they hold the big jokers and pay nothing.
-    TributePhase {
-        payers: Vec<Seat>,
-        resisted: bool,
-    },
-    /// `card` is `None` for recipients who may not see it.
-    TributeGiven {
-        from: Seat,
-        to: Seat,
-        card: Option<CardId>,
-    },
-    ReturnPhase {
-        receivers: Vec<Seat>,
-    },
-    ReturnGiven {
-        from: Seat,
-        to: Seat,
-        card: Option<CardId>,
-    },
-    /// `time_limit_s` is 0 when no clock runs for the seat (AI, clocks off, unlimited rules).
-    TurnStarted {
-        seat: Seat,
-        can_pass: bool,
-        time_limit_s: f64,
-    },
-    CardsPlayed {
-        seat: Seat,
-        play: Play,
-    },
-    Passed {
-        seat: Seat,
-    },
-    TableCleared {
-        leader: Seat,
-    },
-    PartnerTakesLead {
-        seat: Seat,
-    },
-    CardsLeft {
-        seat: Seat,
-        count: u8,
-    },
-    PlayerFinished {
-        seat: Seat,
-        place: u8,
-    },
-    DealEnded {
-        order: [Seat; 4],
-        winner: Team,
-        levels_before: [Rank; 2],
-        levels_after: [Rank; 2],
-    },
-    SurrenderProposed {
-        seat: Seat,
-    },
-    SurrenderVoted {
-        seat: Seat,
-        accept: bool,
-    },
-    MatchEnded {
-        outcome: Outcome,
-    },
-    /// The seat is now played by the AI (`ai`) or by its human again (auto-play, hosting).
-    ControllerChanged {
-        seat: Seat,
-        ai: bool,
-    },
-    /// An AI seat's decision arrived after `elapsed_ms`; `fell_back` when the hard limit cut it.
-    AiDecided {
-        seat: Seat,
-        elapsed_ms: f64,
-        fell_back: bool,
-    },
-    /// A human seat ran out of time; the runtime acted for it.
-    TimedOut {
-        seat: Seat,
-    },
 }
 
 /// An [`Out`] with its recipients and the number of actions applied when it happened.

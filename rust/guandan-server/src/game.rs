@@ -5,7 +5,7 @@
 
 use guandan_core::game::{ActionKind, Match, Seat};
 use guandan_core::log::{LogError, MatchLog};
-use guandan_proto::{ServerMsg, TableView, WireOut};
+use guandan_proto::ServerMsg;
 use guandan_runtime::{Controller, Notice, Out, Runtime, RuntimeConfig, RuntimeError, Viewer, for_viewer};
 
 pub struct Game {
@@ -158,7 +158,7 @@ impl Game {
         ServerMsg::State {
             action_seq: m.seq(),
             state_hash: state_hash.into(),
-            view: TableView::from(&self.rt.view(v)),
+            view: self.rt.view(v),
             outcome: m.outcome(),
             time_left_s: own_time_left(&self.rt, v),
         }
@@ -170,7 +170,7 @@ pub fn spectator_state(m: &Match) -> ServerMsg {
     ServerMsg::State {
         action_seq: m.seq(),
         state_hash: m.state_hash(),
-        view: TableView::from(&m.view(None)),
+        view: m.view(None),
         outcome: m.outcome(),
         time_left_s: None,
     }
@@ -188,7 +188,7 @@ pub fn state_msg(rt: &Runtime, v: Viewer) -> ServerMsg {
     ServerMsg::State {
         action_seq: m.seq(),
         state_hash: m.state_hash(),
-        view: TableView::from(&rt.view(v)),
+        view: rt.view(v),
         outcome: m.outcome(),
         time_left_s: own_time_left(rt, v),
     }
@@ -221,9 +221,9 @@ fn applied_msg(
         actions,
         state_hash,
         seat,
-        events: for_viewer(notices, v).iter().map(WireOut::from).collect(),
+        events: for_viewer(notices, v),
         prompt: match mine {
-            Some(s) if prompt && m.to_act().contains(&s) => Some(TableView::from(&m.light_view(s))),
+            Some(s) if prompt && m.to_act().contains(&s) => Some(m.light_view(s)),
             _ => None,
         },
     }

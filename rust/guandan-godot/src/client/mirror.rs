@@ -12,7 +12,6 @@ use guandan_core::card::CardSet;
 use guandan_core::event::Outcome;
 use guandan_core::game::{Phase, Seat, Turn};
 use guandan_core::view::{PlayerView, SeenTribute};
-use guandan_proto::{TableView, WireOut};
 use guandan_runtime::Out;
 
 use crate::forward::Emit;
@@ -58,11 +57,11 @@ impl Mirror {
         &mut self,
         action_seq: u64,
         state_hash: &str,
-        tv: &TableView,
+        tv: &PlayerView,
         outcome: Option<Outcome>,
         time_left: Option<f64>,
     ) -> Vec<Emit> {
-        let view = tv.to_player_view();
+        let view = tv.clone();
         self.action_seq = action_seq;
         self.state_hash = state_hash.to_string();
         if view.phase != Phase::MatchOver {
@@ -95,8 +94,8 @@ impl Mirror {
         action_seq: u64,
         actions: u32,
         state_hash: &str,
-        events: &[WireOut],
-        prompt: Option<&TableView>,
+        events: &[Out],
+        prompt: Option<&PlayerView>,
     ) -> Result<Vec<Emit>, Gap> {
         let first = action_seq.saturating_sub(u64::from(actions)) + 1;
         let Some(view) = self.view.as_mut() else {
@@ -114,9 +113,8 @@ impl Mirror {
             return Err(Gap { expected: self.action_seq + 1, got_first: first });
         }
         let mut out = Vec::with_capacity(events.len());
-        for w in events {
-            let o = to_out(w);
-            match &o {
+        for o in events {
+            match o {
                 Out::MatchStarted { seed } => {
                     self.seed = *seed;
                     out.push(Emit::MatchStarted { seed: *seed, local: view.seat });
@@ -125,48 +123,19 @@ impl Mirror {
                 Out::MatchEnded { outcome } => self.outcome = Some(*outcome),
                 _ => {}
             }
-            apply(view, &mut self.exchanges, &o);
-            out.push(Emit::Runtime(o));
+            apply(view, &mut self.exchanges, o);
+            out.push(Emit::Runtime(o.clone()));
         }
         if let Some(p) = prompt {
             // The prompt is the seat's own light view (no history): it corrects everything else.
             let history = std::mem::take(&mut view.history);
-            *view = p.to_player_view();
+            *view = p.clone();
             view.history = history;
         }
         view.seq = action_seq;
         self.action_seq = action_seq;
         self.state_hash = state_hash.to_string();
         Ok(out)
-    }
-}
-
-/// The runtime notice a wire event stands for.
-pub fn to_out(w: &WireOut) -> Out {
-    match w.clone() {
-        WireOut::MatchStarted { seed } => Out::MatchStarted { seed },
-        WireOut::DealStarted { deal_no, level, declarer } => Out::DealStarted { deal_no, level, declarer },
-        WireOut::HandChanged { seat, hand } => Out::HandChanged { seat, hand: CardSet::from_ids(&hand) },
-        WireOut::TributePhase { payers, resisted } => Out::TributePhase { payers, resisted },
-        WireOut::TributeGiven { from, to, card } => Out::TributeGiven { from, to, card },
-        WireOut::ReturnPhase { receivers } => Out::ReturnPhase { receivers },
-        WireOut::ReturnGiven { from, to, card } => Out::ReturnGiven { from, to, card },
-        WireOut::TurnStarted { seat, can_pass, time_limit_s } => Out::TurnStarted { seat, can_pass, time_limit_s },
-        WireOut::CardsPlayed { seat, play } => Out::CardsPlayed { seat, play: play.to_play() },
-        WireOut::Passed { seat } => Out::Passed { seat },
-        WireOut::TableCleared { leader } => Out::TableCleared { leader },
-        WireOut::PartnerTakesLead { seat } => Out::PartnerTakesLead { seat },
-        WireOut::CardsLeft { seat, count } => Out::CardsLeft { seat, count },
-        WireOut::PlayerFinished { seat, place } => Out::PlayerFinished { seat, place },
-        WireOut::DealEnded { order, winner, levels_before, levels_after } => {
-            Out::DealEnded { order, winner, levels_before, levels_after }
-        }
-        WireOut::SurrenderProposed { seat } => Out::SurrenderProposed { seat },
-        WireOut::SurrenderVoted { seat, accept } => Out::SurrenderVoted { seat, accept },
-        WireOut::MatchEnded { outcome } => Out::MatchEnded { outcome },
-        WireOut::ControllerChanged { seat, ai } => Out::ControllerChanged { seat, ai },
-        WireOut::AiDecided { seat, elapsed_ms, fell_back } => Out::AiDecided { seat, elapsed_ms, fell_back },
-        WireOut::TimedOut { seat } => Out::TimedOut { seat },
     }
 }
 

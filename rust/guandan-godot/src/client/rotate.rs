@@ -137,7 +137,7 @@ mod tests {
         }
         let (m, _) = Match::new(3, RuleConfig::competition()).unwrap();
         for k in 0..4u8 {
-            let real = TableView::from(&m.view(Some(k)));
+            let real = m.view(Some(k));
             let mut v = real.clone();
             Turn(k).view(&mut v);
             assert_eq!(v.seat, Some(0));

@@ -6,7 +6,7 @@ use proptest::prelude::*;
 
 fn view() -> TableView {
     let (m, _) = Match::new(7, RuleConfig::competition()).unwrap();
-    TableView::from(&m.view(Some(0)))
+    m.view(Some(0))
 }
 
 fn state(seq: u64) -> ServerMsg {

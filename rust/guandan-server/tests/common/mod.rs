@@ -427,7 +427,7 @@ impl Client {
     /// Acts on the current prompt with the L1 agent; returns the seq sent.
     pub async fn act(&mut self) -> Option<u64> {
         let view = self.prompt.take()?;
-        let d = self.agent.decide(&view.to_player_view(), &mut self.rng, &guandan_ai::Budget::unlimited());
+        let d = self.agent.decide(&view, &mut self.rng, &guandan_ai::Budget::unlimited());
         let seq = view.seq;
         self.intent(seq, d.action).await;
         Some(seq)
@@ -566,7 +566,7 @@ pub fn revealed(m: &ServerMsg) -> CardSet {
     if let ServerMsg::Applied { events, .. } = m {
         for e in events {
             if let WireOut::CardsPlayed { play, .. } = e {
-                s = s.minus(CardSet::from_ids(&play.cards));
+                s = s.minus(play.cards);
             }
         }
     }
@@ -579,7 +579,7 @@ fn check_plays(m: &ServerMsg, log: &MatchLog, who: &str) {
     let covered = &log.actions[(*action_seq - *actions as u64) as usize..*action_seq as usize];
     for e in events {
         if let WireOut::CardsPlayed { seat, play } = e {
-            let shown = CardSet::from_ids(&play.cards);
+            let shown = play.cards;
             // A timeout plays the smallest single: it was in the hand before.
             let logged = covered.iter().any(|a| {
                 a.seat == *seat

@@ -20,9 +20,9 @@ fn start(seed: u64) -> (Runtime, Vec<Notice>) {
     Runtime::start(cfg).unwrap()
 }
 
-fn state(rt: &Runtime, v: Viewer) -> (u64, String, TableView) {
+fn state(rt: &Runtime, v: Viewer) -> (u64, String, PlayerView) {
     let m = rt.state();
-    (m.seq(), m.state_hash(), TableView::from(&rt.view(v)))
+    (m.seq(), m.state_hash(), rt.view(v))
 }
 
 fn applied(
@@ -30,13 +30,13 @@ fn applied(
     notices: &[Notice],
     actions: u32,
     v: Viewer,
-) -> (u64, u32, String, Vec<WireOut>, Option<TableView>) {
+) -> (u64, u32, String, Vec<Out>, Option<PlayerView>) {
     let m = rt.state();
     let prompt = match v {
-        Viewer::Seat(s) if m.to_act().contains(&s) => Some(TableView::from(&m.light_view(s))),
+        Viewer::Seat(s) if m.to_act().contains(&s) => Some(m.light_view(s)),
         _ => None,
     };
-    (m.seq(), actions, m.state_hash(), for_viewer(notices, v).iter().map(WireOut::from).collect(), prompt)
+    (m.seq(), actions, m.state_hash(), for_viewer(notices, v), prompt)
 }
 
 /// The fields the table and the advisor read.
@@ -197,9 +197,9 @@ fn a_player_in_seat_1_is_turned_south_all_match() {
     let (mut rt, _) = Runtime::start(cfg).unwrap();
     let (me, v, turn) = (1u8, Viewer::Seat(1), Turn(1));
     let turned = |rt: &Runtime| {
-        let mut tv = TableView::from(&rt.view(v));
+        let mut tv = rt.view(v);
         turn.view(&mut tv);
-        tv.to_player_view()
+        tv
     };
     let mut mirror = Mirror::default();
     let (seq, hash, mut tv) = state(&rt, v);

@@ -1,0 +1,220 @@
+//! The JSON on the wire, byte for byte: old clients and recorded sessions read exactly this.
+//! Every message kind is built deterministically (views from a seeded random match, every
+//! event kind) and compared with `golden/wire.jsonl`. Regenerate only for a deliberate protocol
+//! change: `GOLDEN_UPDATE=1 cargo test -p guandan-proto --test wire_golden`.
+
+use guandan_core::card::Rank;
+use guandan_core::combo::Play;
+use guandan_core::event::{EndReason, Outcome};
+use guandan_core::game::{ActionKind, Match, Phase};
+use guandan_core::rules::RuleConfig;
+use guandan_core::seat::Team;
+use guandan_core::sim::random_action;
+use guandan_proto::{CLIENT_TYPES, ClientMsg, RoomInfo, RoomState, SeatInfo, SeatSetting, ServerMsg, WireOut};
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+use std::collections::BTreeSet;
+
+const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/wire.jsonl");
+
+/// Views of a seeded random match: mid-play (with history and a table), in tribute, in return.
+struct Sample {
+    play: Match,
+    tribute: Match,
+    ret: Match,
+    last_play: Play,
+}
+
+fn sample() -> Sample {
+    let (mut m, _) = Match::new(20_251_204, RuleConfig::competition()).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let (mut play, mut tribute, mut ret, mut last_play) = (None, None, None, None);
+    while play.is_none() || tribute.is_none() || ret.is_none() {
+        let a = random_action(&m, &mut rng).expect("the match goes on");
+        if let ActionKind::Play { cards, reading } = &a.kind {
+            last_play = m.preview_play(a.seat, cards, reading.as_ref()).ok().or(last_play);
+        }
+        m.apply(&a).unwrap();
+        match m.phase() {
+            Phase::Play if play.is_none() && m.seq() >= 30 && m.view(None).table.is_some() => play = Some(m.clone()),
+            Phase::Tribute if tribute.is_none() => tribute = Some(m.clone()),
+            Phase::Return if ret.is_none() => ret = Some(m.clone()),
+            _ => {}
+        }
+    }
+    Sample { play: play.unwrap(), tribute: tribute.unwrap(), ret: ret.unwrap(), last_play: last_play.unwrap() }
+}
+
+fn state(m: &Match, seat: Option<u8>, outcome: Option<Outcome>, time_left_s: Option<f64>) -> ServerMsg {
+    ServerMsg::State { action_seq: m.seq(), state_hash: m.state_hash(), view: m.view(seat), outcome, time_left_s }
+}
+
+fn every_event(s: &Sample) -> Vec<WireOut> {
+    let levels = [Rank(3), Rank(2)];
+    vec![
+        WireOut::MatchStarted { seed: u64::MAX },
+        WireOut::DealStarted { deal_no: 2, level: Rank(3), declarer: Some(Team::ZERO) },
+        WireOut::DealStarted { deal_no: 1, level: Rank(2), declarer: None },
+        WireOut::HandChanged { seat: 1, hand: s.play.view(Some(1)).hand },
+        WireOut::TributePhase { payers: vec![1, 3], resisted: false },
+        WireOut::TributeGiven { from: 1, to: 0, card: Some(107) },
+        WireOut::TributeGiven { from: 1, to: 0, card: None },
+        WireOut::ReturnPhase { receivers: vec![0] },
+        WireOut::ReturnGiven { from: 0, to: 1, card: Some(0) },
+        WireOut::ReturnGiven { from: 0, to: 1, card: None },
+        WireOut::TurnStarted { seat: 2, can_pass: true, time_limit_s: 25.5 },
+        WireOut::TurnStarted { seat: 3, can_pass: false, time_limit_s: 0.0 },
+        WireOut::CardsPlayed { seat: 3, play: s.last_play },
+        WireOut::Passed { seat: 0 },
+        WireOut::TableCleared { leader: 3 },
+        WireOut::PartnerTakesLead { seat: 1 },
+        WireOut::CardsLeft { seat: 2, count: 9 },
+        WireOut::PlayerFinished { seat: 2, place: 1 },
+        WireOut::DealEnded {
+            order: [2, 0, 1, 3],
+            winner: Team::ZERO,
+            levels_before: [Rank(2), Rank(2)],
+            levels_after: levels,
+        },
+        WireOut::SurrenderProposed { seat: 1 },
+        WireOut::SurrenderVoted { seat: 3, accept: false },
+        WireOut::MatchEnded { outcome: Outcome::Decisive { team: Team::ONE, reason: EndReason::Surrender } },
+        WireOut::MatchEnded { outcome: Outcome::Draw { reason: EndReason::TimeUp } },
+        WireOut::ControllerChanged { seat: 2, ai: true },
+        WireOut::AiDecided { seat: 2, elapsed_ms: 12.25, fell_back: false },
+        WireOut::TimedOut { seat: 0 },
+    ]
+}
+
+fn server_messages(s: &Sample) -> Vec<ServerMsg> {
+    let seat = |seat, player: Option<&str>, ai| SeatInfo {
+        seat,
+        player: player.map(String::from),
+        ai,
+        ready: seat % 2 == 0,
+        connected: player.is_some(),
+        hosted: seat == 3,
+    };
+    let room = |practice, deal_break_ms| RoomInfo {
+        code: "AB23XY".into(),
+        state: RoomState::Playing,
+        host_seat: 0,
+        rules: "competition".into(),
+        spectator_delay: 3,
+        seats: vec![
+            seat(0, Some("甲"), None),
+            seat(1, None, Some(2)),
+            seat(2, Some("b\"c"), None),
+            seat(3, None, None),
+        ],
+        spectators: 4,
+        locked: true,
+        matches: 1,
+        practice,
+        deal_break_ms,
+    };
+    let mut msgs = vec![
+        ServerMsg::Welcome { protocol_version: 1, player_id: "p-1".into(), instance: "main".into() },
+        ServerMsg::Error { code: 47, name: "room_full".into(), message: "room is full".into(), seq: None },
+        ServerMsg::Error { code: 51, name: "stale_seq".into(), message: "x".into(), seq: Some(12) },
+        ServerMsg::Redirect { code: "AB23XY".into(), instance: "b".into(), url: "ws://b/v1/ws".into() },
+        ServerMsg::Joined { code: "AB23XY".into(), seat: Some(2) },
+        ServerMsg::Joined { code: "AB23XY".into(), seat: None },
+        ServerMsg::Room { room: room(false, 0) },
+        ServerMsg::Room { room: room(true, 4000) },
+    ];
+    for m in [&s.play, &s.tribute, &s.ret] {
+        msgs.extend((0..4).map(|k| state(m, Some(k), None, Some(17.5))));
+        msgs.push(state(m, None, None, None));
+    }
+    msgs.push(state(&s.ret, Some(1), Some(Outcome::Decisive { team: Team::ZERO, reason: EndReason::AceWon }), None));
+    let prompt = |m: &Match| m.to_act().first().map(|&k| m.light_view(k));
+    for (m, events) in [(&s.play, every_event(s)), (&s.tribute, Vec::new()), (&s.ret, every_event(s)[..3].to_vec())] {
+        msgs.push(ServerMsg::Applied {
+            action_seq: m.seq(),
+            actions: 2,
+            state_hash: m.state_hash(),
+            seat: 1,
+            events,
+            prompt: prompt(m),
+        });
+    }
+    msgs.push(ServerMsg::Applied {
+        action_seq: 9,
+        actions: 0,
+        state_hash: "h".into(),
+        seat: 0,
+        events: vec![WireOut::ControllerChanged { seat: 0, ai: false }],
+        prompt: None,
+    });
+    msgs.extend([
+        ServerMsg::Hosting { seat: 3, on: true },
+        ServerMsg::Pong,
+        ServerMsg::MatchStored { code: "AB23XY".into(), match_no: 2 },
+        ServerMsg::Bye { code: 1001, message: "shutdown".into() },
+    ]);
+    msgs
+}
+
+fn client_messages(s: &Sample) -> Vec<ClientMsg> {
+    vec![
+        ClientMsg::Hello { protocol_version: 1, player_id: "p".into(), token: "t".into() },
+        ClientMsg::Heartbeat,
+        ClientMsg::CreateRoom { rules: Some("huaian".into()), spectator_delay: Some(2), seed: Some(7) },
+        ClientMsg::CreateRoom { rules: None, spectator_delay: None, seed: None },
+        ClientMsg::JoinRoom { code: "ABCDEF".into(), last_action_seq: Some(12) },
+        ClientMsg::Spectate { code: "ABCDEF".into() },
+        ClientMsg::SetSeat { seat: 2, setting: SeatSetting::Ai { level: 1 } },
+        ClientMsg::SetSeat { seat: 1, setting: SeatSetting::Open },
+        ClientMsg::Ready { ready: true },
+        ClientMsg::Start,
+        ClientMsg::Intent { seq: 3, nonce: 99, action: ActionKind::Pass },
+        ClientMsg::Intent { seq: 4, nonce: 1, action: Match::play_kind(&s.last_play) },
+        ClientMsg::Intent {
+            seq: 5,
+            nonce: 2,
+            action: ActionKind::Play { cards: s.last_play.cards.ids(), reading: Some(s.last_play.pattern) },
+        },
+        ClientMsg::Intent { seq: 6, nonce: 3, action: ActionKind::Tribute { card: 53 } },
+        ClientMsg::Intent { seq: 7, nonce: 4, action: ActionKind::SurrenderVote { accept: true } },
+        ClientMsg::Resync,
+        ClientMsg::Rematch { accept: false },
+        ClientMsg::Leave,
+        ClientMsg::Disband,
+        ClientMsg::ChangeSeat { seat: 3 },
+        ClientMsg::AutoPlay { on: true },
+        ClientMsg::Seen { seq: 40 },
+    ]
+}
+
+#[test]
+fn the_wire_json_is_unchanged() {
+    let s = sample();
+    let server = server_messages(&s);
+    let client = client_messages(&s);
+    let mut text = String::new();
+    for m in &server {
+        let line = guandan_proto::encode_server(m);
+        // Every message also reads back as itself: the wire form loses nothing.
+        assert_eq!(&serde_json::from_str::<ServerMsg>(&line).unwrap(), m, "{line}");
+        text.push_str(&line);
+        text.push('\n');
+    }
+    let kinds: BTreeSet<String> =
+        client.iter().map(|m| serde_json::to_value(m).unwrap()["type"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(kinds, CLIENT_TYPES.iter().map(|t| t.to_string()).collect(), "a sample of every client type");
+    for m in &client {
+        let line = serde_json::to_string(m).unwrap();
+        assert_eq!(&guandan_proto::decode_client(&line).unwrap(), m, "{line}");
+        text.push_str(&line);
+        text.push('\n');
+    }
+    if std::env::var_os("GOLDEN_UPDATE").is_some() {
+        std::fs::write(GOLDEN, &text).unwrap();
+    }
+    let golden = std::fs::read_to_string(GOLDEN).expect("golden file (GOLDEN_UPDATE=1 writes it)");
+    for (i, (got, want)) in text.lines().zip(golden.lines()).enumerate() {
+        assert_eq!(got, want, "line {} differs", i + 1);
+    }
+    assert_eq!(text.lines().count(), golden.lines().count(), "number of messages");
+}
