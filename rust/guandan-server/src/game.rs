@@ -90,9 +90,9 @@ impl Game {
         if s.voted(seat) {
             return None;
         }
-        let mut events = vec![WireOut::SurrenderProposed { seat: s.proposer }];
+        let mut events = vec![Out::SurrenderProposed { seat: s.proposer }];
         for voter in (0..4u8).filter(|&v| v != s.proposer && s.voted(v)) {
-            events.push(WireOut::SurrenderVoted { seat: voter, accept: s.accepted & (1 << voter) != 0 });
+            events.push(Out::SurrenderVoted { seat: voter, accept: s.accepted & (1 << voter) != 0 });
         }
         Some(ServerMsg::Applied {
             action_seq: self.action_seq(),
