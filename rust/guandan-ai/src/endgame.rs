@@ -199,7 +199,6 @@ pub fn cards_left(m: &Match) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use guandan_core::game::{Phase, Setup};
     use guandan_core::rules::RuleConfig;
     use rand_chacha::ChaCha8Rng;
     use rand_core::{Rng, SeedableRng};
@@ -214,33 +213,10 @@ mod tests {
                 hands[s].insert(id);
             }
         }
-        let played = CardSet::FULL.minus(hands.iter().fold(CardSet::EMPTY, |a, h| a.union(*h)));
-        let setup = Setup {
-            rules: full.rules().clone(),
-            seed,
-            seq: 0,
-            deal_no: 1,
-            seating: [0, 1, 2, 3],
-            team_levels: full.team_levels(),
-            ace_failures: [0, 0],
-            declarer: full.declarer(),
-            level: full.level(),
-            phase: Phase::Play,
-            hands,
-            turn: 0,
-            table: None,
-            passes: 0,
-            finished: Vec::new(),
-            last_order: None,
-            tributes: Vec::new(),
-            tribute_leader: None,
-            surrender: None,
-            outcome: None,
-            history: Vec::new(),
-            played,
-            rules_revision: guandan_core::rules::RULES_REVISION,
-        };
-        Match::from_setup(&setup).unwrap()
+        // L3's worlds are built the same way: the view's position with the given hands.
+        let mut view = full.view(Some(0));
+        view.turn = 0;
+        crate::l3::world(&view, hands).expect("a valid world")
     }
 
     /// Plain minimax, no pruning, no table: the reference the solver must agree with.

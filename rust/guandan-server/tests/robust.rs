@@ -605,20 +605,27 @@ async fn the_ai_playing_for_an_absent_player_does_not_give_up_for_them() {
     );
 }
 
-/// A player back by a full state (a resync, or a reconnect) while a surrender vote waits for
-/// them is asked again: the open vote follows the state as a notice (the proposal and the votes
-/// so far). Before, the full state did not carry it and the vote could never be answered.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_open_vote_follows_the_full_state_of_a_player_who_has_not_answered() {
+/// A server of its own (named `tag`) and four players in a match a few actions old, where seat
+/// 0 has just proposed to give up (everyone has seen it); the seq the proposal made.
+async fn proposed_in_a_room(tag: &str, seed: u64) -> (ServerProc, String, Vec<Client>, u64) {
     let server =
-        ServerProc::start(&database_url("sqlite"), &format!("vote-back-{}", std::process::id()), "127.0.0.1:0", &[]);
-    let (code, mut c) = four_player_room(server.addr, 911).await;
+        ServerProc::start(&database_url("sqlite"), &format!("{tag}-{}", std::process::id()), "127.0.0.1:0", &[]);
+    let (code, mut c) = four_player_room(server.addr, seed).await;
     play(&mut c, 4).await;
     let seq = c[0].last_seq;
     c[0].intent(seq, ActionKind::ProposeSurrender).await;
     for x in c.iter_mut() {
         x.sync_to(seq + 1).await;
     }
+    (server, code, c, seq)
+}
+
+/// A player back by a full state (a resync, or a reconnect) while a surrender vote waits for
+/// them is asked again: the open vote follows the state as a notice (the proposal and the votes
+/// so far). Before, the full state did not carry it and the vote could never be answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_open_vote_follows_the_full_state_of_a_player_who_has_not_answered() {
+    let (server, code, mut c, seq) = proposed_in_a_room("vote-back", 911).await;
     let asked = |m: &ServerMsg| {
         matches!(m, ServerMsg::Applied { actions: 0, events, .. }
             if events.contains(&guandan_proto::WireOut::SurrenderProposed { seat: 0 }))
@@ -657,15 +664,7 @@ async fn an_open_vote_follows_the_full_state_of_a_player_who_has_not_answered() 
 /// its step, and the room's next action stopped the room (debug builds) on the unsaved one.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_vote_answered_by_a_stand_in_is_stored_like_any_action() {
-    let server =
-        ServerProc::start(&database_url("sqlite"), &format!("vote-hand-{}", std::process::id()), "127.0.0.1:0", &[]);
-    let (_code, mut c) = four_player_room(server.addr, 912).await;
-    play(&mut c, 4).await;
-    let seq = c[0].last_seq;
-    c[0].intent(seq, ActionKind::ProposeSurrender).await;
-    for x in c.iter_mut() {
-        x.sync_to(seq + 1).await;
-    }
+    let (_server, _code, mut c, seq) = proposed_in_a_room("vote-hand", 912).await;
     c[2].send(&ClientMsg::AutoPlay { on: true }).await;
     let refusal = guandan_proto::WireOut::SurrenderVoted { seat: 2, accept: false };
     let m = c[0]
