@@ -34,7 +34,7 @@ func _ready() -> void:
 	# Methods, not lambdas: the client outlives this screen, and a method's connection goes with it.
 	c.disconnected.connect(_on_disconnected)
 	c.error.connect(_on_error)
-	c.match_started.connect(_on_match_started)
+	c.match_joined.connect(_open_table)
 	c.reconnecting.connect(_on_reconnecting)
 	c.connected.connect(_on_connected)
 	_refresh(c.get_room())
@@ -50,10 +50,6 @@ func _on_disconnected(code: int, _message: String) -> void:
 
 func _on_error(code: int, _message: String) -> void:
 	_status.text = Online.error_text(code)
-
-
-func _on_match_started(_seed: int, _seat: int) -> void:
-	_open_table()
 
 
 func _on_reconnecting(_attempt: int) -> void:

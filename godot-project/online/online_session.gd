@@ -203,6 +203,11 @@ func room_in_game() -> bool:
 	return String(client.get_room().get("state", "")) in ["playing", "hosting", "reconnecting", "finished"]
 
 
+## Whether the room's match is over (its result shown, the vote to play again open).
+func room_match_over() -> bool:
+	return String(client.get_room().get("state", "")) in ["finished", "vote_phase"]
+
+
 ## The config the online table is opened with.
 static func table_config() -> MatchConfig:
 	return MatchConfig.with({online = true, mode = &"match", save_record = false, card_counter = 0})

@@ -34,11 +34,10 @@ func _ready() -> void:
 		# No match to show (never a half-built table): back to the Online menu.
 		_gone_back.call_deferred(Online.error_text(Online.io_error()))
 		return
-	if c.is_match_over():
+	if Online.room_match_over():
 		# "Play again" from the end-of-match panel: say yes to a rematch (while the room still
 		# votes), back to the lobby.
-		if String(c.get_room().get("state", "")) in ["finished", "vote_phase"]:
-			c.rematch(true)
+		c.rematch(true)
 		_leaving = true
 		EventBus.screen_requested.emit.call_deferred(&"lobby")
 		return
@@ -56,7 +55,8 @@ func _ready() -> void:
 	c.room_changed.connect(_on_room)
 	c.hosting_changed.connect(_on_hosting)
 	c.latency_changed.connect(_on_latency)
-	c.surrender_proposed.connect(_on_surrender_proposed)
+	# The match's own signals come from the table's engine (it follows the client).
+	table.controller.engine.surrender_proposed.connect(_on_surrender_proposed)
 	resized.connect(_place_names)
 	# The table's Auto-play switch hands our seat to the server's AI (auto_play) and takes it
 	# back; the table shows it through controller_changed like offline. Spectators have no seat.
@@ -201,12 +201,12 @@ func _on_surrender_proposed(seat: int) -> void:
 	if not is_inside_tree():
 		return
 	# Our own action may still be on its way (one intent at a time): try again for a moment.
-	var code: int = Online.client.surrender_vote(choice == &"yes")
+	var code: int = table.controller.surrender_vote(choice == &"yes")
 	for i in 20:
-		if code == 0 or not is_inside_tree() or not Online.client.has_match():
+		if code == 0 or not is_inside_tree() or not table.controller.has_match():
 			break
 		await get_tree().create_timer(0.15).timeout
-		code = Online.client.surrender_vote(choice == &"yes")
+		code = table.controller.surrender_vote(choice == &"yes")
 	if code != 0 and is_inside_tree():
 		table.show_error(code)
 

@@ -11,7 +11,6 @@ use guandan_core::combo::{Play, beats, choose_reading, classify};
 use guandan_core::view::PlayerView;
 
 use crate::args;
-use crate::client::GuandanClient;
 use crate::convert::{self, ids, play_dict};
 use crate::engine::GuandanEngine;
 use crate::resources::AiProfileRes;
@@ -33,8 +32,8 @@ pub struct MoveAdvisor {
 
 #[godot_api]
 impl MoveAdvisor {
-    /// Reads from this match source from now on: a `GuandanEngine` or a `GuandanClient` (the
-    /// online player's view); null detaches.
+    /// Reads from this `GuandanEngine` from now on (its local or online match alike); null
+    /// detaches.
     #[func]
     pub fn attach(&mut self, engine: Option<Gd<Node>>) {
         self.engine = engine.map(|e| e.instance_id());
@@ -191,9 +190,6 @@ impl MoveAdvisor {
     /// hand, partner, threat, search}]}`; `{}` if there is none.
     #[func]
     pub fn ai_trace(&self, seat: i64) -> VarDictionary {
-        if self.engine.is_some_and(|id| Gd::<GuandanClient>::try_from_instance_id(id).is_ok()) {
-            return VarDictionary::new(); // online: the server's AI keeps its reasons
-        }
         let Some(engine) = self.engine_gd("ai_trace") else { return VarDictionary::new() };
         let Some(seat) = u8::try_from(seat).ok().filter(|s| *s < 4) else {
             godot_warn!("MoveAdvisor.ai_trace: seat {seat} is not 0..3");
@@ -281,27 +277,16 @@ impl MoveAdvisor {
 
     /// The local player's view, or `None` (with a warning) when there is none.
     fn view(&self, what: &str) -> Option<PlayerView> {
-        if let Some(client) = self.engine.and_then(|id| Gd::<GuandanClient>::try_from_instance_id(id).ok()) {
-            let c = client.bind();
-            return match c.view() {
-                Some(v) if v.seat.is_some() => Some(v.clone()),
-                _ => {
-                    godot_warn!("MoveAdvisor.{what}: the online client has no match with a seat");
-                    None
-                }
-            };
-        }
         let engine = self.engine_gd(what)?;
-        let e = engine.bind();
-        let Some(rt) = e.runtime() else {
+        let Some(view) = engine.bind().v() else {
             godot_warn!("MoveAdvisor.{what}: the engine has no match");
             return None;
         };
-        let Some(local) = e.local() else {
+        if view.seat.is_none() {
             godot_warn!("MoveAdvisor.{what}: the match has no human seat");
             return None;
-        };
-        Some(rt.state().view(Some(local)))
+        }
+        Some(view)
     }
 
     fn selection_set(&self, what: &str, card_ids: &PackedInt32Array) -> Option<CardSet> {

@@ -5,7 +5,9 @@ use godot::prelude::*;
 use guandan_ai::agent::{Candidate, Trace};
 use guandan_core::card::{CardId, CardSet};
 use guandan_core::combo::{Play, PlayKind, wild_set};
-use guandan_core::game::{Match, Phase, Seat, Turn};
+use guandan_core::event::Outcome;
+use guandan_core::game::{Phase, Seat, Turn};
+use guandan_core::view::PlayerView;
 
 use crate::forward::Emit;
 use guandan_runtime::Out;
@@ -103,35 +105,39 @@ pub fn table_dict(table: Option<&(Seat, Play)>) -> VarDictionary {
     }
 }
 
-/// A whole match state (without the deal's history: see `get_history`). `show_hand(seat)` decides which hands are filled in (others are empty
-/// arrays; the counts are always there).
-pub fn state_dict(m: &Match, show_hand: impl Fn(Seat) -> bool) -> VarDictionary {
-    let hands: Array<PackedInt32Array> =
-        (0..4u8).map(|s| if show_hand(s) { ids(m.hands()[s as usize]) } else { PackedInt32Array::new() }).collect();
-    let counts: PackedInt32Array = m.hands().iter().map(|h| h.len() as i32).collect();
+/// A whole match state from a viewer's view (without the deal's history: see `get_history`).
+/// `hand(seat)` gives the hands the viewer may see (others are empty arrays; the counts are
+/// always there); `outcome` how a finished match ended.
+pub fn state_dict(v: &PlayerView, hand: impl Fn(Seat) -> Option<CardSet>, outcome: Option<Outcome>) -> VarDictionary {
+    let hands: Array<PackedInt32Array> = (0..4u8).map(|s| hand(s).map(ids).unwrap_or_default()).collect();
     vdict! {
-        "seq" => m.seq() as i64,
-        "deal_no" => i64::from(m.deal_no()),
-        "phase" => phase_int(m.phase()),
-        "phase_name" => phase_name(m.phase()),
-        "level" => i64::from(m.level().0),
-        "team_levels" => &PackedInt32Array::from(&[i32::from(m.team_levels()[0].0), i32::from(m.team_levels()[1].0)]),
-        "declarer" => opt_seat(m.declarer().map(u8::from)),
-        "turn" => if m.phase() == Phase::Play { i64::from(m.turn()) } else { -1 },
-        "to_act" => &seats(&m.to_act()),
-        "can_pass" => m.can_pass(),
-        "table" => &table_dict(m.table()),
-        "card_counts" => &counts,
+        "seq" => v.seq as i64,
+        "deal_no" => i64::from(v.deal_no),
+        "phase" => phase_int(v.phase),
+        "phase_name" => phase_name(v.phase),
+        "level" => i64::from(v.level.0),
+        "team_levels" => &team_levels(v),
+        "declarer" => opt_seat(v.declarer.map(u8::from)),
+        "turn" => if v.phase == Phase::Play { i64::from(v.turn) } else { -1 },
+        "to_act" => &seats(&v.to_act),
+        "can_pass" => v.can_pass(),
+        "table" => &table_dict(v.table.as_ref()),
+        "card_counts" => &v.card_counts.iter().map(|&c| i32::from(c)).collect::<PackedInt32Array>(),
         "hands" => &hands,
-        "finished" => &seats(m.finished()),
-        "last_order" => &m.last_order().map(|o| seats(&o)).unwrap_or_default(),
-        "history_length" => m.history().len() as i64,
-        "played" => &ids(m.played()),
-        "wilds" => &ids(wild_set(m.level(), m.rules())),
-        "over" => m.is_over(),
-        "winner_team" => m.outcome().and_then(|o| o.winner()).map_or(-1, |t| i64::from(u8::from(t))),
-        "end_reason" => m.outcome().map_or("", |o| o.reason().name()),
+        "finished" => &seats(&v.finished),
+        "last_order" => &v.last_order.map(|o| seats(&o)).unwrap_or_default(),
+        "history_length" => v.history.len() as i64,
+        "played" => &ids(v.played),
+        "wilds" => &ids(wild_set(v.level, &v.rules)),
+        "over" => v.phase == Phase::MatchOver,
+        "winner_team" => outcome.and_then(|o| o.winner()).map_or(-1, |t| i64::from(u8::from(t))),
+        "end_reason" => outcome.map_or("", |o| o.reason().name()),
     }
+}
+
+/// The two teams' levels `[team 0, team 1]`.
+pub fn team_levels(v: &PlayerView) -> PackedInt32Array {
+    PackedInt32Array::from(&[i32::from(v.team_levels[0].0), i32::from(v.team_levels[1].0)])
 }
 
 /// One AI candidate: `{pass, play, card, score, hand, partner, threat, search}`.

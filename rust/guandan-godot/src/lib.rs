@@ -1,12 +1,14 @@
 //! GDExtension exposing the Guandan rules (`guandan-core`) and AI (`guandan-ai`) to Godot.
 //!
-//! Registered classes: [`GuandanEngine`](engine::GuandanEngine) (Node: runs a match, signals
-//! every change), [`MoveAdvisor`](advisor::MoveAdvisor) (RefCounted: hints and selection help),
-//! [`ReplayRecorder`](replay::ReplayRecorder) (RefCounted: records, files, playback), and the
-//! resources [`GuandanRules`](resources::GuandanRules) and `AiProfile`
-//! ([`AiProfileRes`](resources::AiProfileRes)), and [`GuandanClient`](client::GuandanClient)
-//! (Node: the same match signals as the engine, from a `guandan-server` over protocol v1). The GDScript API is documented in
-//! docs/godot-api.md and, through `register-docs`, in the editor's help.
+//! Registered classes: [`GuandanEngine`](engine::GuandanEngine) (Node: the one match class —
+//! a local match, or online the match a `GuandanClient` copies — signalling every change),
+//! [`GuandanClient`](client::GuandanClient) (Node: the online session — account, connection,
+//! rooms — over protocol v1), [`MoveAdvisor`](advisor::MoveAdvisor) (RefCounted: hints and
+//! selection help), [`ReplayRecorder`](replay::ReplayRecorder) (RefCounted: records, files,
+//! playback), and the resources [`GuandanRules`](resources::GuandanRules) and `AiProfile`
+//! ([`AiProfileRes`](resources::AiProfileRes)). The engine reads either match through one
+//! trait, [`source::MatchSource`]. The GDScript API is documented in docs/godot-api.md and,
+//! through `register-docs`, in the editor's help.
 //!
 //! Every `#[func]` is a boundary with untrusted GDScript input: it validates its arguments and
 //! never panics. Actions return an error code ([`codes`]); queries return a neutral value
@@ -29,6 +31,7 @@ pub mod engine;
 pub mod forward;
 pub mod replay;
 pub mod resources;
+pub(crate) mod source;
 pub mod stats_store;
 pub mod store;
 pub mod user_dirs;

@@ -333,7 +333,9 @@ impl ReplayRecorder {
     /// The state at the current position, every hand visible (see "Data shapes").
     #[func]
     pub fn get_state(&self) -> VarDictionary {
-        self.current().map_or_else(VarDictionary::new, |m| convert::state_dict(&m, |_| true))
+        self.current().map_or_else(VarDictionary::new, |m| {
+            convert::state_dict(&m.view(None), |seat| Some(m.hand(seat)), m.outcome())
+        })
     }
 
     /// The state hash at the current position (`""` when empty).

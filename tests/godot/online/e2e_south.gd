@@ -21,6 +21,8 @@ var _table: Control
 var _screen: Control
 var _overlay_shown := false
 var _spectator: GuandanClient
+## The spectator's table, without a screen: an engine following its client.
+var _spectator_match: GuandanEngine
 var _report := {
 	"ok": false, "error": "", "code": "", "reconnecting": 0, "resynced": 0, "hosting": [],
 	"dropped_at": -1, "acted": 0, "refused": [],
@@ -72,8 +74,9 @@ func _finish(ok: bool, error := "") -> void:
 	_report.ok = ok
 	_report.error = error
 	var c: Node = Online.client
-	_report.state_hash = c.get_state_hash()
-	_report.action_count = c.get_action_count()
+	var south: Node = _table.controller.engine if _table != null else null
+	_report.state_hash = south.get_state_hash() if south != null else ""
+	_report.action_count = south.get_action_count() if south != null else 0
 	_report.hand_messages = c.get_hand_messages_received()
 	_report.messages = c.get_messages_received()
 	if _spectator != null:
@@ -81,9 +84,9 @@ func _finish(ok: bool, error := "") -> void:
 			"messages": _spectator.get_messages_received(),
 			"hand_messages": _spectator.get_hand_messages_received(),
 			"signals": _spectator_signals,
-			"action_count": _spectator.get_action_count(),
-			"hands_in_state": _hands_in(_spectator.get_state()),
-			"local_seat": _spectator.get_local_seat(),
+			"action_count": _spectator_match.get_action_count(),
+			"hands_in_state": _hands_in(_spectator_match.get_state()),
+			"local_seat": _spectator_match.get_local_seat(),
 		}
 	var f := FileAccess.open(String(_args.get("out", "user://e2e_south.json")), FileAccess.WRITE)
 	f.store_string(JSON.stringify(_report, "  "))
@@ -171,11 +174,12 @@ func _run() -> void:
 	_spectator = GuandanClient.new()
 	_spectator.name = "Spectator"
 	add_child(_spectator)
-	for sig: Dictionary in _spectator.get_signal_list():
-		var name := String(sig.name)
-		if name in ["connecting", "connected", "reconnecting", "disconnected", "room_joined", "room_changed",
-				"latency_changed", "match_stored", "protocol_too_old", "room_closed"]:
-			continue
+	_spectator_match = GuandanEngine.new()
+	add_child(_spectator_match)
+	_spectator_match.follow(_spectator)
+	for sig: Dictionary in ClassDB.class_get_signal_list(&"GuandanEngine", true):
+		_spectator_match.connect(String(sig.name), _on_spectator_signal.bind(String(sig.name)))
+	for name: String in ["hosting_changed", "resynced"]:
 		_spectator.connect(name, _on_spectator_signal.bind(name))
 	_spectator.room_closed.connect(func(_m: String) -> void: _report.spectator_room_closed += 1)
 	_spectator.connect_to_server(String(_args.server), "Watcher")
@@ -206,19 +210,20 @@ func _run() -> void:
 	_table.match_panel_shown.connect(func(_e: Dictionary) -> void: _match_over = true)
 	_table.deal_panel_shown.connect(_on_deal_panel)
 	_table.event_handled.connect(_on_event_handled)
+	var south: Node = _table.controller.engine
 	for sig: StringName in [&"cards_played", &"passed", &"tribute_given", &"card_returned"]:
-		c.connect(sig, _on_south_may_act.bind(sig))
+		south.connect(sig, _on_south_may_act.bind(sig))
 	# South's actions are counted from the first deal's end (as the client hears it, or as the
 	# table shows it: whichever is first) until south acts again by itself.
-	c.deal_ended.connect(func(..._a: Array) -> void:
+	south.deal_ended.connect(func(..._a: Array) -> void:
 		if not _took_back and _seat0_since_take_back < 0:
 			_seat0_since_take_back = 0, CONNECT_ONE_SHOT)
 	if not await _wait(func() -> bool: return _match_over, float(_args.timeout)):
 		return _finish(false, "the match did not end")
 	await _wait(func() -> bool: return _stored, 10.0)
 	# The spectator is a few rounds behind: give it time to reach the end.
-	await _wait(func() -> bool: return _spectator.is_match_over(), 30.0)
-	_report.spectator_saw_end = _spectator.is_match_over()
+	await _wait(func() -> bool: return _spectator_match.is_match_over(), 30.0)
+	_report.spectator_saw_end = _spectator_match.is_match_over()
 	_report.rejoined_seat = await _rejoin_as_south(code)
 	_finish(true)
 

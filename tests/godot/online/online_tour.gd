@@ -14,6 +14,8 @@ const SHOTS: Array[String] = ["online_menu", "lobby", "online_table", "surrender
 var _args := {"locale": "en"}
 var _app: Control
 var _partner: GuandanClient
+## The partner's match: an engine following its client (no screen).
+var _partner_match: GuandanEngine
 var _partner_help: MoveAdvisor
 var _partner_acted := -1
 var _south_acted := -1
@@ -65,6 +67,9 @@ func _run() -> bool:
 	# The partner joins (the first free seat is 2 once seat 1 is an AI seat).
 	_partner = GuandanClient.new()
 	add_child(_partner)
+	_partner_match = GuandanEngine.new()
+	add_child(_partner_match)
+	_partner_match.follow(_partner)
 	_partner.connect_to_server(String(_args.server), "North" if _args.locale == "en" else "小红")
 	if not await _until(func() -> bool: return _partner.is_online(), 15.0):
 		return _fail("partner offline")
@@ -92,25 +97,25 @@ func _run() -> bool:
 		return _fail("no online table: " + c.get_last_error())
 	var ot: Control = _app.current
 	_partner_help = MoveAdvisor.new()
-	_partner_help.attach(_partner)
+	_partner_help.attach(_partner_match)
 	# Play a while (both people by the advisor's first hint), then the table mid-deal.
-	if not await _play_until(func() -> bool: return c.get_action_count() >= 24, 90.0, ot):
+	if not await _play_until(func() -> bool: return ot.table.controller.action_count() >= 24, 90.0, ot):
 		return _fail("the match did not go on")
 	await _settle(ot)
 	await _shot("online_table")
 	# The partner proposes to give up: south is asked.
-	await _until(func() -> bool: return c.get_phase() == GuandanEngine.PHASE_PLAY, 20.0)
+	await _until(func() -> bool: return ot.table.controller.phase() == GuandanEngine.PHASE_PLAY, 20.0)
 	# One intent at a time, and a proposal made for a position that moved on is refused: the
 	# partner tries again until south is asked.
 	var refused := [0]
-	_partner.error.connect(func(_code: int, _m: String) -> void: refused[0] += 1)
+	_partner_match.error.connect(func(_code: int, _m: String) -> void: refused[0] += 1)
 	var asked := false
 	for attempt in 30:
 		if ot.votes.is_open():
 			asked = true
 			break
 		var before: int = refused[0]
-		if _partner.propose_surrender() == 0:
+		if _partner_match.propose_surrender() == 0:
 			asked = await _play_until(func() -> bool: return ot.votes.is_open() or refused[0] > before, 5.0, ot) \
 				and ot.votes.is_open()
 			if asked:
@@ -123,7 +128,7 @@ func _run() -> bool:
 	ot.votes.press(&"no")
 	# The vote is refused: the match goes on.
 	await _play_until(func() -> bool: return false, 3.0, ot)
-	if Online.client.is_match_over():
+	if bool(ot.table.controller.state().get("over", false)):
 		return _fail("the match ended although south refused to give up")
 	# The partner's connection goes for a while: the server's AI hosts seat 2 (blinking badge).
 	_partner.drop_connection_for_test(9000)
@@ -199,24 +204,24 @@ func _south(table: Control) -> void:
 
 
 func _north() -> void:
-	if _partner_idle or _partner == null or not _partner.is_online() or not _partner.is_local_turn():
+	if _partner_idle or _partner == null or not _partner.is_online() or not _partner_match.is_local_turn():
 		return
-	if _partner.get_action_count() == _partner_acted:
+	if _partner_match.get_action_count() == _partner_acted:
 		return
 	var code := -1
-	match _partner.get_phase():
+	match _partner_match.get_phase():
 		GuandanEngine.PHASE_PLAY:
 			var hints: Array = _partner_help.hints(1)
 			if not hints.is_empty() and not bool(hints[0].pass):
-				code = _partner.play(PackedInt32Array(hints[0].play.cards), -1)
-			elif _partner.can_pass():
-				code = _partner.pass_turn()
+				code = _partner_match.play(PackedInt32Array(hints[0].play.cards), -1)
+			elif _partner_match.can_pass():
+				code = _partner_match.pass_turn()
 		GuandanEngine.PHASE_TRIBUTE:
-			code = _partner.give_tribute(_partner.get_tribute_options()[0])
+			code = _partner_match.give_tribute(_partner_match.get_tribute_options()[0])
 		GuandanEngine.PHASE_RETURN:
-			code = _partner.return_card(_partner.get_return_options()[0])
+			code = _partner_match.return_card(_partner_match.get_return_options()[0])
 	if code == 0:
-		_partner_acted = _partner.get_action_count()
+		_partner_acted = _partner_match.get_action_count()
 
 
 func _settle(ot: Control) -> void:
@@ -237,9 +242,8 @@ func _shot(name: String) -> void:
 
 func _fail(why: String) -> bool:
 	var c: Node = Online.client
-	printerr("online_tour: %s: %s (screen %s, last message %s, room %s, match %s, over %s, phase %d, spectator %s)" % [_prefix, why,
-		_app.current_name, Online.last_message, c.get_room().get("state", ""), c.has_match(), c.is_match_over(),
-		c.get_phase(), c.is_spectator()])
+	printerr("online_tour: %s: %s (screen %s, last message %s, room %s, match %s, spectator %s)" % [_prefix, why,
+		_app.current_name, Online.last_message, c.get_room().get("state", ""), c.has_match(), c.is_spectator()])
 	return false
 
 

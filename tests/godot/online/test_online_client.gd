@@ -1,15 +1,16 @@
 extends GdTestSuite
-## GuandanClient without a server: it has exactly GuandanEngine's match signals (so the table
-## takes either source), bad input is refused with a code and changes nothing, an unreachable
-## server is reported, and only the online session and the MatchController name the class.
-## The whole online path against a real server is tools/test-online.
+## GuandanClient without a server: it is the session only (connection and room signals; the
+## match's signals are GuandanEngine's, which follows the client), bad input is refused with a
+## code and changes nothing, an unreachable server is reported, and only the online session
+## and the MatchController name the class. The whole online path against a real server is
+## tools/test-online.
 
 const SESSION := "res://online/online_session.gd"
-const CONTROLLER := "res://table/match_controller.gd"
-## Connection and room signals: the client's own, on top of the engine's.
-const CONNECTION_SIGNALS: Array[String] = ["connecting", "connected", "reconnecting", "resynced",
+const CONTROLLER := "res://bridge/match_controller.gd"
+## The client's signals: the connection and the room, its own refusals, and the match it copies.
+const SESSION_SIGNALS: Array[String] = ["connecting", "connected", "reconnecting", "resynced",
 	"disconnected", "protocol_too_old", "room_joined", "room_changed", "room_closed",
-	"hosting_changed", "latency_changed", "match_stored"]
+	"hosting_changed", "latency_changed", "match_stored", "error", "match_joined"]
 
 
 func _signals(cls: StringName) -> Dictionary:
@@ -22,19 +23,36 @@ func _signals(cls: StringName) -> Dictionary:
 	return out
 
 
-func test_the_client_has_exactly_the_engine_match_signals() -> void:
+func test_the_match_signals_are_the_engines_alone() -> void:
 	var engine := _signals(&"GuandanEngine")
 	var client := _signals(&"GuandanClient")
 	expect(engine.size() >= 20, "the engine has its signals (%d)" % engine.size())
-	for name: String in engine:
-		expect(client.has(name), "the client has %s" % name)
-		expect_eq(client.get(name), engine[name], "arguments (names, types) of %s" % name)
 	for name: String in client:
-		expect(engine.has(name) or name in CONNECTION_SIGNALS, "%s is a match signal or a documented connection signal" % name)
-	for name in CONNECTION_SIGNALS:
-		expect(client.has(name), "the client has the connection signal %s" % name)
-	# The controller's event names come from the engine, so an online table gets the same events.
-	expect_eq(MatchController.signal_args().size(), engine.size())
+		expect(name in SESSION_SIGNALS, "%s is a documented session signal" % name)
+		expect(name == "error" or not engine.has(name), "%s is declared once: the engine's" % name)
+	for name in SESSION_SIGNALS:
+		expect(client.has(name), "the client has the session signal %s" % name)
+	expect_eq(client.get("error"), engine.get("error"), "the two error signals have one shape")
+
+
+func test_an_engine_follows_the_client_and_refuses_what_it_cannot_do() -> void:
+	var e := GuandanEngine.new()
+	add_child(e)
+	var errors: Array = []
+	e.error.connect(func(code: int, _m: String) -> void: errors.append(code))
+	expect_eq(e.follow(null), GuandanEngine.ERR_BAD_ARGUMENT, "no client to follow")
+	expect_logged("GuandanEngine.follow")
+	expect_eq(e.follow(Online.client), GuandanEngine.OK)
+	expect(not e.has_match() and e.get_hand().is_empty() and e.get_state().is_empty(), "no copy yet: no match")
+	expect_eq(e.play(PackedInt32Array([1]), -1), GuandanEngine.ERR_NO_MATCH, "no match: no play")
+	expect_logged("GuandanEngine.play")
+	expect_eq(e.pass_turn(), GuandanEngine.ERR_NO_MATCH, "no match: no pass")
+	expect_logged("GuandanEngine.pass_turn")
+	expect_eq(e.get_local_seat(), -1, "no seat")
+	expect(not e.prompt_seen(), "nothing to tell the server")
+	expect_eq(errors, [GuandanEngine.ERR_BAD_ARGUMENT, GuandanEngine.ERR_NO_MATCH, GuandanEngine.ERR_NO_MATCH],
+		"every refusal was also the engine's error signal")
+	e.free()
 
 
 func test_bad_input_is_refused_with_a_code_and_changes_nothing() -> void:
@@ -55,10 +73,8 @@ func test_bad_input_is_refused_with_a_code_and_changes_nothing() -> void:
 	expect_logged("GuandanClient.join_room")
 	expect_eq(c.create_room({}), c.ERR_IO, "offline: nothing to send to")
 	expect_logged("GuandanClient.create_room")
-	expect(c.play(PackedInt32Array([1]), -1) != c.OK, "no match: no play")
-	expect_logged("GuandanClient.play")
-	expect(not c.has_match() and c.get_hand().is_empty() and c.get_state().is_empty(), "no match state")
-	expect_eq(errors.size(), 7, "every refusal was also an error signal")
+	expect(not c.has_match(), "no match copied")
+	expect_eq(errors.size(), 6, "every refusal was also an error signal")
 	c.error.disconnect(on_error)
 
 

@@ -1,7 +1,9 @@
-//! `GuandanClient`: the online match source. It speaks protocol v1 (`guandan-proto`) to a
-//! `guandan-server` from a network thread ([`net`]), keeps its player's view up to date
-//! ([`mirror`]) and emits exactly `GuandanEngine`'s match signals, so the table cannot tell the
-//! two apart; connection and room signals come on top.
+//! `GuandanClient`: the online session. It speaks protocol v1 (`guandan-proto`) to a
+//! `guandan-server` from a network thread ([`net`]): the guest account, the connection and its
+//! reconnection, rooms and their lobby. The match of the room is copied into a
+//! [`remote::RemoteMatch`] that a `GuandanEngine` follows (`GuandanEngine.follow(client)`): the
+//! engine, not this node, emits the match signals and takes the player's actions, the same way
+//! for a local and a remote match.
 //!
 //! Threads: the network thread sees plain Rust data only; its events are drained in `process()`
 //! on the main thread, the copy is updated first and the signals are emitted after, from a queue
@@ -9,25 +11,23 @@
 
 pub mod mirror;
 pub mod net;
+pub mod remote;
 pub mod rotate;
 
+use std::cell::RefCell;
 use std::collections::VecDeque;
+use std::rc::Rc;
 
 use godot::classes::{INode, Node};
 use godot::prelude::*;
-use guandan_core::combo::{choose_reading, classify, wild_set};
 use guandan_core::error::ErrorCode;
-use guandan_core::game::{ActionKind, Phase};
-use guandan_core::view::PlayerView;
 use guandan_proto::{ClientMsg, Order, Refusal, RoomInfo, SeatSetting, ServerMsg, parse_room_code};
-use guandan_runtime::Out;
 
 use crate::args;
 use crate::codes::{self, Fail};
-use crate::convert::{self, ids, opt_seat, play_dict, seats};
-use crate::forward::Emit;
-use mirror::Mirror;
+use crate::convert::opt_seat;
 use net::{Net, NetConfig, NetEvent};
+use remote::{RemoteMatch, StateTaken, Step};
 
 /// Connection states (`get_connection_state`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,9 +38,11 @@ enum Link {
     Reconnecting,
 }
 
-/// A signal of the client that is not a match signal.
+/// A signal of the client, queued.
 #[derive(Clone, Debug)]
 enum Conn {
+    Error(i64, String),
+    MatchJoined,
     Connecting(u32),
     Connected(String),
     Reconnecting(u32),
@@ -55,62 +57,43 @@ enum Conn {
     MatchStored(u32),
 }
 
-enum Queued {
-    Match(Emit),
-    Conn(Conn),
-}
-
-/// Plays online: the same match signals as `GuandanEngine`, from a `guandan-server`.
+/// The online session: account, connection, room and lobby; the room's match is shown by a
+/// `GuandanEngine` that follows this client.
 ///
 /// `connect_to_server(address, nickname)` registers a guest and connects (on a network thread);
 /// then `create_room`, `join_room` or `spectate`; in the lobby `set_seat`, `set_ready`,
-/// `start_room`, `disband_room`. During a match the viewer's actions (`play`, `pass_turn`,
-/// `give_tribute`, `return_card`, `propose_surrender`, `surrender_vote`) are checked against the
-/// player's view, sent as intents and answered by the server (a refusal arrives as `error`).
-/// A lost connection is restored by itself (`reconnecting`, then `resynced` and the whole
-/// position announced again). Keep the node in the tree: it drains the network in `_process`.
+/// `start_room`, `disband_room`. When the room's match is copied (`match_joined`), a
+/// `GuandanEngine` given this client (`follow(client)`) shows it: its signals, getters and the
+/// player's actions (sent as intents, answered by the server). A lost connection is restored by
+/// itself (`reconnecting`, then `resynced` and the whole position announced again by the
+/// engine). Keep the node in the tree: it drains the network in `_process`.
 ///
-/// Seats: the match signals and getters use the table's seats, turned so that the player sits
-/// at seat 0 (south) whatever their seat in the room; room data (`get_room`, `room_changed`,
-/// `hosting_changed`, `is_hosted`, `room_joined`) keeps the server's seats.
+/// Seats: room data (`get_room`, `room_changed`, `hosting_changed`, `is_hosted`, `room_joined`)
+/// keeps the server's seats; the following engine turns the table so the player sits at seat 0.
 #[derive(GodotClass)]
 #[class(base = Node)]
 pub struct GuandanClient {
     base: Base<Node>,
-    /// Kept for the table's sake (it pauses its match source while it animates); the server's
-    /// clocks never wait, so online this only records the request.
-    #[var]
-    paused: bool,
-
     net: Option<Net>,
     link: Link,
     server: String,
     nickname: String,
     credentials: Option<(String, String)>,
     player_id: String,
-    mirror: Mirror,
+    /// The room's match as this player may see it (shared with a following engine).
+    remote: Rc<RefCell<RemoteMatch>>,
     room: Option<RoomInfo>,
     room_code: String,
     /// Our seat in the room (-1 = spectator or none).
     room_seat: i64,
     in_room: bool,
-    /// The player's server seat turned to south (the table draws its player at seat 0).
-    turn: rotate::Turn,
-    /// After a reconnect: catch-up messages update the copy silently until the full state.
-    awaiting_state: bool,
-    /// The action seq of our intent in flight (one at a time).
-    pending: Option<u64>,
-    nonce: u64,
     latency_ms: f64,
     hosted: [bool; 4],
-    /// The clock of the player's own duty as the server announced it: (the action seq it is
-    /// for, when it was heard, its seconds then). Shown only; the server's clock decides.
-    duty_clock: Option<(u64, std::time::Instant, f64)>,
     last_error: String,
     /// Server messages received, and how many of them held a hand (tests: 0 for a spectator).
     messages: u64,
     hand_messages: u64,
-    queue: VecDeque<Queued>,
+    queue: VecDeque<Conn>,
     flushing: bool,
 }
 
@@ -119,23 +102,17 @@ impl INode for GuandanClient {
     fn init(base: Base<Node>) -> Self {
         GuandanClient {
             base,
-            paused: false,
             net: None,
             link: Link::Offline,
             server: String::new(),
             nickname: String::new(),
             credentials: None,
             player_id: String::new(),
-            mirror: Mirror::default(),
+            remote: RemoteMatch::shared(),
             room: None,
             room_code: String::new(),
             room_seat: -1,
             in_room: false,
-            turn: rotate::Turn(0),
-            awaiting_state: false,
-            duty_clock: None,
-            pending: None,
-            nonce: 0,
             latency_ms: -1.0,
             hosted: [false; 4],
             last_error: String::new(),
@@ -154,16 +131,14 @@ impl INode for GuandanClient {
         }
         if self.net.as_ref().is_some_and(|n| !n.alive()) && self.link != Link::Offline {
             // The thread ended without a word (it always says why; this is a safety net).
-            self.net = None;
-            self.link = Link::Offline;
+            self.go_offline();
         }
         self.flush();
     }
 
     fn exit_tree(&mut self) {
         // Leaving the tree closes the connection and joins the network thread.
-        self.net = None;
-        self.link = Link::Offline;
+        self.go_offline();
     }
 }
 
@@ -201,86 +176,17 @@ impl GuandanClient {
     #[constant]
     pub const ERR_BAD_ROOM_STATE: i64 = codes::num(ErrorCode::BadRoomState);
 
-    // ----- the match signals: exactly GuandanEngine's (tests/godot/online compares them) -----
+    // ----- signals: the connection and the room (the match's are GuandanEngine's, which
+    // follows this client: GuandanEngine.follow) -----
 
-    /// As `GuandanEngine.match_started`; `seed` is 0 unless the client saw the match start, and
-    /// `local_seat` is -1 for a spectator.
-    #[signal]
-    fn match_started(seed: i64, local_seat: i64);
-    /// As `GuandanEngine.viewer_changed` (never emitted online: one seat per client).
-    #[signal]
-    fn viewer_changed(seat: i64);
-    /// As `GuandanEngine.deal_started`.
-    #[signal]
-    fn deal_started(deal_no: i64, level: i64, declarer: i64);
-    /// As `GuandanEngine.hand_changed`: the player's own hand; never for a spectator.
-    #[signal]
-    fn hand_changed(hand: PackedInt32Array);
-    /// As `GuandanEngine.tribute_phase`.
-    #[signal]
-    fn tribute_phase(payers: PackedInt32Array, resisted: bool);
-    /// As `GuandanEngine.tribute_given`.
-    #[signal]
-    fn tribute_given(from: i64, to: i64, card: i64);
-    /// As `GuandanEngine.return_phase`.
-    #[signal]
-    fn return_phase(receivers: PackedInt32Array);
-    /// As `GuandanEngine.card_returned`.
-    #[signal]
-    fn card_returned(from: i64, to: i64, card: i64);
-    /// As `GuandanEngine.turn_started`.
-    #[signal]
-    fn turn_started(seat: i64, can_pass: bool, time_limit: f64);
-    /// As `GuandanEngine.cards_played`.
-    #[signal]
-    fn cards_played(seat: i64, play: VarDictionary);
-    /// As `GuandanEngine.passed`.
-    #[signal]
-    fn passed(seat: i64);
-    /// As `GuandanEngine.table_cleared`.
-    #[signal]
-    fn table_cleared(leader: i64);
-    /// As `GuandanEngine.partner_takes_lead`.
-    #[signal]
-    fn partner_takes_lead(seat: i64);
-    /// As `GuandanEngine.cards_left`.
-    #[signal]
-    fn cards_left(seat: i64, count: i64);
-    /// As `GuandanEngine.player_finished`.
-    #[signal]
-    fn player_finished(seat: i64, place: i64);
-    /// As `GuandanEngine.deal_ended`.
-    #[signal]
-    fn deal_ended(order: PackedInt32Array, level_changes: VarDictionary);
-    /// As `GuandanEngine.surrender_proposed`.
-    #[signal]
-    fn surrender_proposed(seat: i64);
-    /// As `GuandanEngine.surrender_voted`.
-    #[signal]
-    fn surrender_voted(seat: i64, accept: bool);
-    /// As `GuandanEngine.match_ended`.
-    #[signal]
-    fn match_ended(winner_team: i64, reason: GString);
-    /// As `GuandanEngine.ai_thinking` (the server does not announce it).
-    #[signal]
-    fn ai_thinking(seat: i64);
-    /// As `GuandanEngine.ai_decided`.
-    #[signal]
-    fn ai_decided(seat: i64, elapsed_ms: f64, fell_back: bool);
-    /// As `GuandanEngine.turn_timed_out` (the server's clock acted for `seat`).
-    #[signal]
-    fn turn_timed_out(seat: i64);
-    /// As `GuandanEngine.error`: a call failed here, or the server refused a message.
+    /// A call failed here, or the server refused a message that was not a match action (a
+    /// refused play reaches the following engine's `error`).
     #[signal]
     fn error(code: i64, message: GString);
-    /// As `GuandanEngine.controller_changed`.
+    /// A match of the room is being copied: its first full state arrived (the match started,
+    /// or the player came back to it). A `GuandanEngine` that follows this client shows it.
     #[signal]
-    fn controller_changed(seat: i64, ai: bool);
-    /// As `GuandanEngine.crashed` (never emitted online).
-    #[signal]
-    fn crashed(message: GString, report: GString);
-
-    // ----- connection and room signals -----
+    fn match_joined();
 
     /// Connecting to the server (`attempt` 0 = first time, else a reconnect attempt).
     #[signal]
@@ -338,7 +244,7 @@ impl GuandanClient {
             if self.server != server || self.nickname != nickname {
                 self.credentials = None;
             }
-            self.net = None;
+            self.go_offline();
             self.reset_room();
             self.server = server.clone();
             self.nickname = nickname.clone();
@@ -352,8 +258,7 @@ impl GuandanClient {
     /// player's and the server's AI plays it).
     #[func]
     pub fn disconnect_from_server(&mut self) {
-        self.net = None;
-        self.link = Link::Offline;
+        self.go_offline();
         self.reset_room();
     }
 
@@ -595,275 +500,22 @@ impl GuandanClient {
         GString::from(self.player_id.as_str())
     }
 
-    // ----- the viewer's actions (as GuandanEngine's; sent as intents) -----
-
-    /// Plays these cards (`reading` as in `GuandanEngine.play`). `OK` means sent: the server's
-    /// answer arrives as signals (a refusal as `error`).
-    #[func]
-    pub fn play(&mut self, card_ids: PackedInt32Array, #[opt(default = -1)] reading: i64) -> i64 {
-        let r = self.play_kind(&card_ids, reading).and_then(|k| self.intent(k));
-        self.finish("play", r)
-    }
-
-    #[func]
-    pub fn pass_turn(&mut self) -> i64 {
-        let r = self
-            .my_turn()
-            .and_then(|v| match v.table {
-                None => Err(Fail::new(ErrorCode::CannotPass, "the leader may not pass")),
-                Some(_) => Ok(()),
-            })
-            .and_then(|_| self.intent(ActionKind::Pass));
-        self.finish("pass_turn", r)
-    }
-
-    #[func]
-    pub fn give_tribute(&mut self, card_id: i64) -> i64 {
-        let r = self.exchange(card_id, Phase::Tribute).and_then(|card| self.intent(ActionKind::Tribute { card }));
-        self.finish("give_tribute", r)
-    }
-
-    #[func]
-    pub fn return_card(&mut self, card_id: i64) -> i64 {
-        let r = self.exchange(card_id, Phase::Return).and_then(|card| self.intent(ActionKind::Return { card }));
-        self.finish("return_card", r)
-    }
-
-    #[func]
-    pub fn propose_surrender(&mut self) -> i64 {
-        let r = self.seated().map(|_| ()).and_then(|_| self.intent(ActionKind::ProposeSurrender));
-        self.finish("propose_surrender", r)
-    }
-
-    #[func]
-    pub fn surrender_vote(&mut self, accept: bool) -> i64 {
-        let r = self.seated().map(|_| ()).and_then(|_| self.intent(ActionKind::SurrenderVote { accept }));
-        self.finish("surrender_vote", r)
-    }
-
-    /// Hands the player's own seat to the server's AI (`on`, 托管) or takes it back; the answer
-    /// is `hosting_changed(seat, on)` once the server did it.
-    #[func]
-    pub fn set_auto_play(&mut self, on: bool) -> i64 {
-        let r = self.seated().map(|_| ()).and_then(|_| self.send(ClientMsg::AutoPlay { on }));
-        self.finish("set_auto_play", r)
-    }
-
-    /// The table has drawn the player's prompt (its turn, tribute or return): tells the server
-    /// (`seen`), whose clock for the duty then starts from now (within the server's grace), so
-    /// the seconds the table took to draw are not the player's. Best effort and silent: false
-    /// when there was nothing to tell (no seat, no match, not connected, catching up).
-    #[func]
-    pub fn prompt_seen(&mut self) -> bool {
-        if self.seated().is_err() || self.awaiting_state || self.pending.is_some() {
-            return false;
-        }
-        let seq = self.mirror.action_seq;
-        self.send(ClientMsg::Seen { seq }).is_ok()
-    }
-
-    /// Whether the server's AI plays the player's own seat now (handed over, or they were away).
-    #[func]
-    pub fn is_auto_play(&self) -> bool {
-        self.room_seat >= 0 && self.is_hosted(self.room_seat)
-    }
-
-    /// Leaves the match view (the room stays; see `leave_room`).
-    #[func]
-    pub fn stop_match(&mut self) {
-        self.mirror.clear();
-        self.queue.clear();
-    }
-
-    // ----- the viewer's view (the getters GuandanEngine has) -----
-
+    /// Whether the client holds a copy of the room's match (a following engine shows it).
     #[func]
     pub fn has_match(&self) -> bool {
-        self.mirror.view.is_some()
+        self.remote.borrow().view().is_some()
     }
 
+    /// Leaves the match view (the room stays; see `leave_room`): the copy is dropped.
     #[func]
-    pub fn get_seed(&self) -> i64 {
-        args::seed_to_int(self.mirror.seed)
+    pub fn stop_match(&mut self) {
+        self.remote.borrow_mut().clear_match();
     }
 
-    #[func]
-    pub fn get_phase(&self) -> i64 {
-        self.v().map_or(convert::PHASE_NONE, |v| convert::phase_int(v.phase))
-    }
-
-    #[func]
-    pub fn get_deal_number(&self) -> i64 {
-        self.v().map_or(0, |v| i64::from(v.deal_no))
-    }
-
-    #[func]
-    pub fn get_level(&self) -> i64 {
-        self.v().map_or(0, |v| i64::from(v.level.0))
-    }
-
-    #[func]
-    pub fn get_team_levels(&self) -> PackedInt32Array {
-        self.v().map_or_else(PackedInt32Array::new, |v| {
-            PackedInt32Array::from(&[i32::from(v.team_levels[0].0), i32::from(v.team_levels[1].0)])
-        })
-    }
-
-    #[func]
-    pub fn get_local_seat(&self) -> i64 {
-        opt_seat(self.mirror.seat())
-    }
-
-    /// Whether the table seat `seat` is played by a person (not an AI seat of the room).
-    #[func]
-    pub fn is_human(&self, seat: i64) -> bool {
-        let Some(seat) = u8::try_from(seat).ok().filter(|s| *s < 4) else { return false };
-        let server_seat = self.turn.back(seat);
-        self.room.as_ref().and_then(|r| r.seats.iter().find(|s| s.seat == server_seat)).is_some_and(|s| s.ai.is_none())
-    }
-
-    #[func]
-    pub fn get_turn(&self) -> i64 {
-        match self.v() {
-            Some(v) if v.phase == Phase::Play => i64::from(v.turn),
-            _ => -1,
-        }
-    }
-
-    #[func]
-    pub fn get_to_act(&self) -> PackedInt32Array {
-        self.v().map_or_else(PackedInt32Array::new, |v| seats(&v.to_act))
-    }
-
-    #[func]
-    pub fn is_local_turn(&self) -> bool {
-        self.v().is_some_and(|v| v.seat.is_some_and(|s| v.to_act.contains(&s)))
-    }
-
-    #[func]
-    pub fn can_pass(&self) -> bool {
-        self.v().is_some_and(PlayerView::can_pass)
-    }
-
-    #[func]
-    pub fn get_hand(&self) -> PackedInt32Array {
-        self.v().map_or_else(PackedInt32Array::new, |v| ids(v.hand))
-    }
-
-    /// The player's own hand for their seat; every other hand is hidden online (empty).
-    #[func]
-    pub fn get_seat_hand(&self, seat: i64) -> PackedInt32Array {
-        match self.v() {
-            Some(v) if v.seat.is_some_and(|s| i64::from(s) == seat) => ids(v.hand),
-            _ => PackedInt32Array::new(),
-        }
-    }
-
-    #[func]
-    pub fn get_card_counts(&self) -> PackedInt32Array {
-        self.v().map_or_else(PackedInt32Array::new, |v| v.card_counts.iter().map(|&c| i32::from(c)).collect())
-    }
-
-    #[func]
-    pub fn get_table(&self) -> VarDictionary {
-        self.v().map_or_else(VarDictionary::new, |v| convert::table_dict(v.table.as_ref()))
-    }
-
-    #[func]
-    pub fn get_history(&self) -> Array<VarDictionary> {
-        self.v().map_or_else(Array::new, |v| v.history.iter().map(convert::turn_dict).collect())
-    }
-
-    #[func]
-    pub fn get_played_cards(&self) -> PackedInt32Array {
-        self.v().map_or_else(PackedInt32Array::new, |v| ids(v.played))
-    }
-
-    #[func]
-    pub fn get_wild_cards(&self) -> PackedInt32Array {
-        self.v().map_or_else(PackedInt32Array::new, |v| ids(wild_set(v.level, &v.rules)))
-    }
-
-    #[func]
-    pub fn get_tribute_options(&self) -> PackedInt32Array {
-        self.v().map_or_else(PackedInt32Array::new, |v| ids(v.tribute_options))
-    }
-
-    #[func]
-    pub fn get_return_options(&self) -> PackedInt32Array {
-        self.v().map_or_else(PackedInt32Array::new, |v| ids(v.return_options))
-    }
-
-    #[func]
-    pub fn is_match_over(&self) -> bool {
-        self.v().is_some_and(|v| v.phase == Phase::MatchOver)
-    }
-
-    /// The whole state as `GuandanEngine.get_state` shapes it (only the player's own hand).
-    #[func]
-    pub fn get_state(&self) -> VarDictionary {
-        let Some(v) = self.v() else { return VarDictionary::new() };
-        let hands: Array<PackedInt32Array> =
-            (0..4u8).map(|s| if v.seat == Some(s) { ids(v.hand) } else { PackedInt32Array::new() }).collect();
-        let outcome = self.mirror.outcome;
-        vdict! {
-            "seq" => v.seq as i64,
-            "deal_no" => i64::from(v.deal_no),
-            "phase" => convert::phase_int(v.phase),
-            "phase_name" => convert::phase_name(v.phase),
-            "level" => i64::from(v.level.0),
-            "team_levels" => &PackedInt32Array::from(&[i32::from(v.team_levels[0].0), i32::from(v.team_levels[1].0)]),
-            "declarer" => opt_seat(v.declarer.map(u8::from)),
-            "turn" => if v.phase == Phase::Play { i64::from(v.turn) } else { -1 },
-            "to_act" => &seats(&v.to_act),
-            "can_pass" => v.can_pass(),
-            "table" => &convert::table_dict(v.table.as_ref()),
-            "card_counts" => &v.card_counts.iter().map(|&c| i32::from(c)).collect::<PackedInt32Array>(),
-            "hands" => &hands,
-            "finished" => &seats(&v.finished),
-            "last_order" => &v.last_order.map(|o| seats(&o)).unwrap_or_default(),
-            "history_length" => v.history.len() as i64,
-            "played" => &ids(v.played),
-            "wilds" => &ids(wild_set(v.level, &v.rules)),
-            "over" => v.phase == Phase::MatchOver,
-            "winner_team" => outcome.and_then(|o| o.winner()).map_or(-1, |t| i64::from(u8::from(t))),
-            "end_reason" => outcome.map_or("", |o| o.reason().name()),
-        }
-    }
-
-    /// The server's state hash after the last action received (SHA-256 hex of the whole match).
-    #[func]
-    pub fn get_state_hash(&self) -> GString {
-        GString::from(self.mirror.state_hash.as_str())
-    }
-
-    /// Actions applied so far (the server's action seq).
-    #[func]
-    pub fn get_action_count(&self) -> i64 {
-        self.mirror.action_seq as i64
-    }
-
-    /// Seconds left on the player's own duty as the server announced it (its clock decides;
-    /// the table shows this one); -1 when no clock runs for the player now.
-    #[func]
-    pub fn get_time_left(&self) -> f64 {
-        match self.duty_clock {
-            Some((seq, heard, left)) if seq == self.mirror.action_seq && left > 0.0 => {
-                (left - heard.elapsed().as_secs_f64()).max(0.0)
-            }
-            _ => -1.0,
-        }
-    }
-
+    /// The message of the last failed call or refusal.
     #[func]
     pub fn get_last_error(&self) -> GString {
         GString::from(self.last_error.as_str())
-    }
-
-    /// `""`: the client never writes crash reports (the server holds the match).
-    #[func]
-    pub fn get_last_crash_report(&self) -> GString {
-        GString::new()
     }
 }
 
@@ -917,23 +569,23 @@ fn room_dict(r: &RoomInfo) -> VarDictionary {
 }
 
 impl GuandanClient {
-    /// The player's view (for the advisor: `MoveAdvisor.attach(client)`).
-    pub(crate) fn view(&self) -> Option<&PlayerView> {
-        self.v()
+    /// The room's match, for a following engine.
+    pub(crate) fn remote(&self) -> Rc<RefCell<RemoteMatch>> {
+        Rc::clone(&self.remote)
     }
 
-    fn v(&self) -> Option<&PlayerView> {
-        self.mirror.view.as_ref()
+    fn go_offline(&mut self) {
+        self.net = None;
+        self.link = Link::Offline;
+        self.remote.borrow_mut().set_outbox(None);
     }
 
     fn reset_room(&mut self) {
-        self.mirror.clear();
+        self.remote.borrow_mut().clear();
         self.room = None;
         self.room_code.clear();
         self.room_seat = -1;
         self.in_room = false;
-        self.awaiting_state = false;
-        self.pending = None;
         self.hosted = [false; 4];
     }
 
@@ -950,105 +602,30 @@ impl GuandanClient {
         }
     }
 
-    fn seated(&self) -> Result<&PlayerView, Fail> {
-        let v = self.v().ok_or_else(|| Fail::new(ErrorCode::NoMatch, "no match is running"))?;
-        if v.seat.is_none() {
-            return Err(Fail::new(ErrorCode::NotYourSeat, "spectators cannot act"));
-        }
-        if v.phase == Phase::MatchOver {
-            return Err(Fail::new(ErrorCode::GameOver, "the match is over"));
-        }
-        Ok(v)
-    }
-
-    fn my_turn(&self) -> Result<&PlayerView, Fail> {
-        let v = self.seated()?;
-        if v.phase != Phase::Play {
-            return Err(Fail::new(ErrorCode::StateConflict, "cards are not being played now"));
-        }
-        if v.seat != Some(v.turn) {
-            return Err(Fail::new(ErrorCode::NotYourTurn, "another seat is to play"));
-        }
-        Ok(v)
-    }
-
-    fn play_kind(&self, card_ids: &PackedInt32Array, reading: i64) -> Result<ActionKind, Fail> {
-        let v = self.my_turn()?;
-        let set = args::card_set(card_ids.as_slice()).map_err(|e| Fail::new(ErrorCode::InvalidCards, e.to_string()))?;
-        if set.is_empty() {
-            return Err(Fail::new(ErrorCode::InvalidCards, "no cards selected"));
-        }
-        if !set.is_subset(v.hand) {
-            return Err(Fail::new(ErrorCode::CardNotFound, "a card is not in the hand"));
-        }
-        let readings = classify(set, v.level, &v.rules);
-        if readings.is_empty() {
-            return Err(Fail::new(ErrorCode::InvalidCards, "these cards make no combination"));
-        }
-        let table = v.table.as_ref().map(|t| &t.1);
-        let chosen = match reading {
-            -1 => choose_reading(&readings, table, v.level, &v.rules)
-                .ok_or_else(|| Fail::new(ErrorCode::CannotBeat, "the play does not beat the table"))?,
-            r => *usize::try_from(r).ok().and_then(|i| readings.get(i)).ok_or_else(|| {
-                Fail::bad_argument(format!("reading {r} is out of range ({} reading(s), -1 = default)", readings.len()))
-            })?,
-        };
-        if let Some(t) = table
-            && !guandan_core::combo::beats(&chosen, t, v.level, &v.rules)
-        {
-            return Err(Fail::new(ErrorCode::CannotBeat, "the play does not beat the table"));
-        }
-        Ok(ActionKind::Play { cards: set.ids(), reading: Some(chosen.pattern) })
-    }
-
-    fn exchange(&self, card_id: i64, phase: Phase) -> Result<u8, Fail> {
-        let v = self.seated()?;
-        let card = args::card_id(card_id)
-            .ok_or_else(|| Fail::new(ErrorCode::InvalidCards, format!("card id {card_id} is not in 0..107")))?;
-        let options = if phase == Phase::Tribute { v.tribute_options } else { v.return_options };
-        if v.phase != phase || !options.contains(card) {
-            return Err(Fail::new(ErrorCode::InvalidTribute, "not a card to give now"));
-        }
-        Ok(card)
-    }
-
-    /// Sends an action for the player's seat; one intent in flight at a time.
-    fn intent(&mut self, action: ActionKind) -> Result<(), Fail> {
-        let seq = self.mirror.action_seq;
-        if self.pending.is_some() {
-            return Err(Fail::new(ErrorCode::StateConflict, "an action is already on its way"));
-        }
-        if self.awaiting_state {
-            return Err(Fail::new(ErrorCode::Io, "reconnecting: wait for the table to come back"));
-        }
-        self.nonce += 1;
-        self.send(ClientMsg::Intent { seq, nonce: self.nonce, action })?;
-        self.pending = Some(seq);
-        Ok(())
-    }
-
     fn on_net(&mut self, ev: NetEvent) {
         match ev {
-            NetEvent::Connecting { attempt } => self.queue.push_back(Queued::Conn(Conn::Connecting(attempt))),
+            NetEvent::Connecting { attempt } => self.queue.push_back(Conn::Connecting(attempt)),
             NetEvent::Registered { player_id, token } => self.credentials = Some((player_id, token)),
             NetEvent::Connected { player_id, reconnect } => {
                 self.link = Link::Online;
                 self.player_id = player_id.clone();
-                if reconnect && self.in_room && self.mirror.view.is_some() {
+                let mut remote = self.remote.borrow_mut();
+                remote.set_outbox(self.net.as_ref().map(Net::outbox));
+                if reconnect && self.in_room {
                     // The thread has rejoined and asked for the full state: rebuild from it.
-                    self.awaiting_state = true;
+                    remote.reconnected();
                 }
-                self.pending = None;
-                self.queue.push_back(Queued::Conn(Conn::Connected(player_id)));
+                drop(remote);
+                self.queue.push_back(Conn::Connected(player_id));
             }
             NetEvent::Latency(ms) => {
                 self.latency_ms = ms;
-                self.queue.push_back(Queued::Conn(Conn::LatencyChanged(ms)));
+                self.queue.push_back(Conn::LatencyChanged(ms));
             }
             NetEvent::Lost { attempt } => {
                 self.link = Link::Reconnecting;
-                self.pending = None;
-                self.queue.push_back(Queued::Conn(Conn::Reconnecting(attempt)));
+                self.remote.borrow_mut().set_outbox(None);
+                self.queue.push_back(Conn::Reconnecting(attempt));
             }
             NetEvent::Refused(r) => {
                 let client_too_old = match &r {
@@ -1057,7 +634,7 @@ impl GuandanClient {
                     Refusal::Other { .. } => None,
                 };
                 if let Some(client) = client_too_old {
-                    self.queue.push_back(Queued::Conn(Conn::ProtocolTooOld(client, r.message())));
+                    self.queue.push_back(Conn::ProtocolTooOld(client, r.message()));
                 }
                 self.on_net(NetEvent::Failed { code: r.code(), message: r.message() });
             }
@@ -1067,10 +644,9 @@ impl GuandanClient {
                     // is made at the next connect.
                     self.credentials = None;
                 }
-                self.net = None;
-                self.link = Link::Offline;
+                self.go_offline();
                 self.last_error = message.clone();
-                self.queue.push_back(Queued::Conn(Conn::Disconnected(codes::num(code), message)));
+                self.queue.push_back(Conn::Disconnected(codes::num(code), message));
             }
             NetEvent::Message(m, order) => self.on_message(*m, order),
         }
@@ -1083,23 +659,21 @@ impl GuandanClient {
         }
         match m {
             ServerMsg::Welcome { .. } | ServerMsg::Pong | ServerMsg::Redirect { .. } => {}
-            ServerMsg::Error { code, message, .. } => {
-                self.pending = None;
+            // A refused intent is the match's (the following engine says it); any other refusal
+            // is the session's.
+            ServerMsg::Error { code, message, seq: Some(_), .. } => {
                 self.last_error = message.clone();
-                if code == codes::num(ErrorCode::StaleSeq) as i32 || code == codes::num(ErrorCode::StateConflict) as i32
-                {
-                    // Our copy is behind or ahead of the match: take the server's whole state.
-                    if let Some(n) = &self.net {
-                        n.send(ClientMsg::Resync);
-                    }
-                }
-                self.queue.push_back(Queued::Match(Emit::Error { code: i64::from(code), message }));
+                self.remote.borrow_mut().refused(i64::from(code), message);
+            }
+            ServerMsg::Error { code, message, seq: None, .. } => {
+                self.last_error = message.clone();
+                self.queue.push_back(Conn::Error(i64::from(code), message));
             }
             ServerMsg::Joined { code, seat } => {
                 self.room_code = code.clone();
                 self.room_seat = opt_seat(seat);
                 self.in_room = true;
-                self.queue.push_back(Queued::Conn(Conn::RoomJoined(code, opt_seat(seat))));
+                self.queue.push_back(Conn::RoomJoined(code, opt_seat(seat)));
             }
             ServerMsg::Room { room } => {
                 for s in &room.seats {
@@ -1107,89 +681,50 @@ impl GuandanClient {
                         *h = s.hosted;
                     }
                 }
+                let seat = u8::try_from(self.room_seat).ok();
+                self.remote.borrow_mut().room(&room, seat);
                 let destroyed = room.state == guandan_proto::RoomState::Destroyed;
-                if !room.state.in_game() && self.awaiting_state {
-                    self.awaiting_state = false;
-                }
                 self.room = Some(room.clone());
-                self.queue.push_back(Queued::Conn(Conn::RoomChanged(Box::new(room))));
+                self.queue.push_back(Conn::RoomChanged(Box::new(room)));
                 if destroyed {
                     self.reset_room();
-                    self.queue.push_back(Queued::Conn(Conn::RoomClosed("the host closed the room".into())));
+                    self.queue.push_back(Conn::RoomClosed("the host closed the room".into()));
                 }
             }
-            ServerMsg::State { action_seq, state_hash, mut view, outcome, time_left_s } => {
-                self.turn = rotate::Turn(view.seat.unwrap_or(0));
-                self.turn.view(&mut view);
-                let outcome = outcome.map(|o| self.turn.outcome(o));
-                self.duty_clock = time_left_s.map(|t| (action_seq, std::time::Instant::now(), t));
-                let emits = self.mirror.full_state(action_seq, &state_hash, &view, outcome, time_left_s);
-                self.pending = None;
-                if self.awaiting_state || action_seq > 0 {
-                    self.awaiting_state = false;
-                    self.queue.push_back(Queued::Conn(Conn::Resynced(action_seq)));
+            ServerMsg::State { action_seq, state_hash, view, outcome, time_left_s } => {
+                let first = !self.has_match();
+                let taken = self.remote.borrow_mut().state(action_seq, &state_hash, view, outcome, time_left_s);
+                if let StateTaken::Resynced(seq) = taken {
+                    self.queue.push_back(Conn::Resynced(seq));
                 }
-                self.queue.extend(emits.into_iter().map(Queued::Match));
+                if first {
+                    self.queue.push_back(Conn::MatchJoined);
+                }
             }
-            ServerMsg::Applied { action_seq, actions, state_hash, mut events, mut prompt, seat } => {
-                let seat = self.turn.seat(seat);
-                for e in &mut events {
-                    self.turn.out(e);
-                }
-                if let Some(p) = &mut prompt {
-                    self.turn.view(p);
-                }
-                // A prompt starts the player's duty clock (the server's restarts at every action):
-                // a turn's announced limit, else the rules' (a tribute or return).
-                self.duty_clock = prompt.as_ref().map(|p| {
-                    let own_turn = events.iter().find_map(|e| match e {
-                        guandan_proto::WireOut::TurnStarted { seat: 0, time_limit_s, .. } => Some(*time_limit_s),
-                        _ => None,
-                    });
-                    let limit = own_turn.unwrap_or(f64::from(p.rules.turn_time_limit_s));
-                    (action_seq, std::time::Instant::now(), limit)
-                });
-                // Our intent is answered by our own action (two payers act side by side).
-                if self.pending.is_some_and(|p| action_seq > p) && self.mirror.seat() == Some(seat) {
-                    self.pending = None;
-                }
-                // The session placed it: a gap has already asked for the whole state.
+            ServerMsg::Applied { action_seq, actions, state_hash, events, prompt, seat } => {
                 if let Order::Gap { expected, got_first } = order {
-                    if !self.awaiting_state {
-                        godot_warn!(
-                            "GuandanClient: action {expected} expected, {got_first} received: asking for the whole state"
-                        );
-                    }
-                    self.awaiting_state = true;
-                    return;
+                    godot_warn!(
+                        "GuandanClient: action {expected} expected, {got_first} received: asking for the whole state"
+                    );
                 }
-                match self.mirror.applied(action_seq, actions, &state_hash, &events, prompt.as_ref()) {
-                    // Catching up after a reconnect: the full state that follows draws the table.
-                    Ok(_) if self.awaiting_state => {}
-                    Ok(emits) => self.queue.extend(emits.into_iter().map(Queued::Match)),
-                    Err(_) if self.awaiting_state => {}
-                    // The session saw it follow but the copy cannot take it (no table yet): the
-                    // whole state rebuilds it.
-                    Err(gap) => {
-                        godot_warn!(
-                            "GuandanClient: action {} expected, {} received: asking for the whole state",
-                            gap.expected,
-                            gap.got_first
-                        );
-                        self.awaiting_state = true;
-                        if let Some(n) = &self.net {
-                            n.send(ClientMsg::Resync);
-                        }
-                    }
+                let step = Step { action_seq, actions, state_hash, events, prompt, seat };
+                let gap = self.remote.borrow_mut().applied(step, order);
+                if let Some(gap) = gap {
+                    godot_warn!(
+                        "GuandanClient: action {} expected, {} received: asking for the whole state",
+                        gap.expected,
+                        gap.got_first
+                    );
                 }
             }
             ServerMsg::Hosting { seat, on } => {
                 if let Some(h) = self.hosted.get_mut(seat as usize) {
                     *h = on;
                 }
-                self.queue.push_back(Queued::Conn(Conn::HostingChanged(seat, on)));
+                self.remote.borrow_mut().hosting(seat, on);
+                self.queue.push_back(Conn::HostingChanged(seat, on));
             }
-            ServerMsg::MatchStored { match_no, .. } => self.queue.push_back(Queued::Conn(Conn::MatchStored(match_no))),
+            ServerMsg::MatchStored { match_no, .. } => self.queue.push_back(Conn::MatchStored(match_no)),
             // The server is restarting (or moving): the connection ends next and the session
             // reconnects and rejoins (the room is restored from its database). Not a closed room —
             // that sent the table to the menu on every server update.
@@ -1205,7 +740,7 @@ impl GuandanClient {
                 let code = f.num();
                 godot_warn!("GuandanClient.{what}: rejected with code {code} ({})", f.code.describe());
                 self.last_error = f.message.clone();
-                self.queue.push_back(Queued::Match(Emit::Error { code, message: f.message }));
+                self.queue.push_back(Conn::Error(code, f.message));
                 code
             }
         };
@@ -1218,18 +753,17 @@ impl GuandanClient {
             return;
         }
         self.flushing = true;
-        while let Some(q) = self.queue.pop_front() {
-            match q {
-                Queued::Match(e) => self.emit_match(e),
-                Queued::Conn(c) => self.emit_conn(c),
-            }
+        while let Some(c) = self.queue.pop_front() {
+            self.emit(c);
         }
         self.flushing = false;
     }
 
-    fn emit_conn(&mut self, c: Conn) {
+    fn emit(&mut self, c: Conn) {
         let mut sig = self.signals();
         match c {
+            Conn::Error(code, m) => sig.error().emit(code, &GString::from(m.as_str())),
+            Conn::MatchJoined => sig.match_joined().emit(),
             Conn::Connecting(a) => sig.connecting().emit(i64::from(a)),
             Conn::Connected(id) => sig.connected().emit(&GString::from(id.as_str())),
             Conn::Reconnecting(a) => sig.reconnecting().emit(i64::from(a)),
@@ -1242,60 +776,6 @@ impl GuandanClient {
             Conn::HostingChanged(seat, on) => sig.hosting_changed().emit(i64::from(seat), on),
             Conn::LatencyChanged(ms) => sig.latency_changed().emit(ms),
             Conn::MatchStored(n) => sig.match_stored().emit(i64::from(n)),
-        }
-    }
-
-    /// The same mapping as `GuandanEngine`'s signals.
-    fn emit_match(&mut self, e: Emit) {
-        let mut sig = self.signals();
-        let out = match e {
-            Emit::MatchStarted { seed, local } => {
-                return sig.match_started().emit(args::seed_to_int(seed), opt_seat(local));
-            }
-            Emit::ViewerChanged { seat } => return sig.viewer_changed().emit(i64::from(seat)),
-            Emit::AiThinking { seat } => return sig.ai_thinking().emit(i64::from(seat)),
-            Emit::Error { code, message } => return sig.error().emit(code, &GString::from(message.as_str())),
-            Emit::Crashed { message, report } => {
-                return sig.crashed().emit(&GString::from(message.as_str()), &GString::from(report.as_str()));
-            }
-            Emit::Runtime(out) => out,
-        };
-        match out {
-            Out::MatchStarted { .. } => {}
-            Out::ControllerChanged { seat, ai } => sig.controller_changed().emit(i64::from(seat), ai),
-            Out::DealStarted { deal_no, level, declarer } => {
-                sig.deal_started().emit(i64::from(deal_no), i64::from(level.0), opt_seat(declarer.map(u8::from)))
-            }
-            Out::HandChanged { hand, .. } => sig.hand_changed().emit(&ids(hand)),
-            Out::TributePhase { payers, resisted } => sig.tribute_phase().emit(&seats(&payers), resisted),
-            Out::TributeGiven { from, to, card } => {
-                sig.tribute_given().emit(i64::from(from), i64::from(to), convert::opt_card(card))
-            }
-            Out::ReturnPhase { receivers } => sig.return_phase().emit(&seats(&receivers)),
-            Out::ReturnGiven { from, to, card } => {
-                sig.card_returned().emit(i64::from(from), i64::from(to), convert::opt_card(card))
-            }
-            Out::TurnStarted { seat, can_pass, time_limit_s } => {
-                sig.turn_started().emit(i64::from(seat), can_pass, time_limit_s)
-            }
-            Out::CardsPlayed { seat, play } => sig.cards_played().emit(i64::from(seat), &play_dict(&play)),
-            Out::Passed { seat } => sig.passed().emit(i64::from(seat)),
-            Out::TableCleared { leader } => sig.table_cleared().emit(i64::from(leader)),
-            Out::PartnerTakesLead { seat } => sig.partner_takes_lead().emit(i64::from(seat)),
-            Out::CardsLeft { seat, count } => sig.cards_left().emit(i64::from(seat), i64::from(count)),
-            Out::PlayerFinished { seat, place } => sig.player_finished().emit(i64::from(seat), i64::from(place)),
-            Out::DealEnded { order, winner, levels_before, levels_after } => {
-                sig.deal_ended().emit(&seats(&order), &convert::level_changes(winner, &levels_before, &levels_after))
-            }
-            Out::SurrenderProposed { seat } => sig.surrender_proposed().emit(i64::from(seat)),
-            Out::SurrenderVoted { seat, accept } => sig.surrender_voted().emit(i64::from(seat), accept),
-            Out::MatchEnded { outcome } => sig
-                .match_ended()
-                .emit(outcome.winner().map_or(-1, |t| i64::from(u8::from(t))), &GString::from(outcome.reason().name())),
-            Out::AiDecided { seat, elapsed_ms, fell_back } => {
-                sig.ai_decided().emit(i64::from(seat), elapsed_ms, fell_back)
-            }
-            Out::TimedOut { seat } => sig.turn_timed_out().emit(i64::from(seat)),
         }
     }
 }

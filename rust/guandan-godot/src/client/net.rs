@@ -99,6 +99,11 @@ impl Net {
         let _ = self.tx.send(Cmd::Send(m));
     }
 
+    /// A handle that sends on this connection (the match source's intents).
+    pub fn outbox(&self) -> Outbox {
+        Outbox(self.tx.clone())
+    }
+
     pub fn drop_for_test(&self, offline: Duration) {
         let _ = self.tx.send(Cmd::DropForTest(offline));
     }
@@ -110,6 +115,24 @@ impl Net {
     /// Whether the thread is still running.
     pub fn alive(&self) -> bool {
         self.handle.as_ref().is_some_and(|h| !h.is_finished())
+    }
+}
+
+/// Sends messages on a connection's thread; a message sent after the thread ended is dropped
+/// (the session has already said the connection is gone).
+#[derive(Clone)]
+pub struct Outbox(Sender<Cmd>);
+
+impl Outbox {
+    pub fn send(&self, m: ClientMsg) {
+        let _ = self.0.send(Cmd::Send(m));
+    }
+
+    /// Tests: an outbox whose messages land in the returned channel instead of a connection.
+    #[cfg(test)]
+    pub fn for_test() -> (Outbox, Receiver<Cmd>) {
+        let (tx, rx) = unbounded();
+        (Outbox(tx), rx)
     }
 }
 

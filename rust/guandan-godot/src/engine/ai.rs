@@ -103,7 +103,7 @@ impl GuandanEngine {
         }
         let generation = self.generation;
         let limit = self.ai_hard_limit_ms.clamp(0, MAX_AI_DECISION_MS as i64) as u64;
-        let Some(rt) = &mut self.runtime else { return };
+        let Some(rt) = self.local.as_mut().map(|l| &mut l.rt) else { return };
         let Some(request) = rt.ai_request(generation) else { return };
         let Some((seat, seq)) = rt.pending_ai() else { return };
         let svc = self.ai.service.get_or_insert_with(|| Service::new(limit));
@@ -134,7 +134,7 @@ impl GuandanEngine {
             return false;
         }
         let Some(Ready { result, .. }) = self.ai.ready.take() else { return false };
-        let Some(rt) = &mut self.runtime else { return false };
+        let Some(rt) = self.local.as_mut().map(|l| &mut l.rt) else { return false };
         let (seat, trace) = (result.seat, result.decision.trace.clone());
         let notices = rt.ai_result(result);
         if notices.is_empty() {
@@ -153,7 +153,7 @@ impl GuandanEngine {
         let budget = Duration::from_secs_f64(self.ai_frame_budget_ms.clamp(0.0, 1000.0) / 1000.0);
         let start = Instant::now();
         loop {
-            if self.runtime.is_none() || self.paused {
+            if self.local.is_none() || self.paused {
                 break;
             }
             self.schedule_ai();

@@ -1,9 +1,10 @@
-//! `GuandanEngine`: a thin node over guandan-runtime's [`Runtime`]. GDScript starts a match,
-//! calls the viewer's actions and listens to signals; the runtime does the rules, the log, the
-//! AI driving decisions and the clocks. The node adds what only a Godot host has: an AI worker
-//! service drained in `process()` ([`ai`]), the frame clock fed to `Runtime::tick`, signals for
-//! the runtime's notices filtered for its viewer ([`crate::forward`]), and the getters
-//! ([`state`]).
+//! `GuandanEngine`: the one node the game talks to for a match, local or online. Its
+//! [`MatchSource`] is a local match ([`local::LocalMatch`]: guandan-runtime's [`Runtime`], which
+//! does the rules, the log, the AI driving decisions and the clocks) or the copy of a server's
+//! match that a `GuandanClient` keeps ([`crate::client::remote`], `follow(client)`). The signals,
+//! the getters ([`state`]), the play check and advice are declared once over the source. For a
+//! local match the node adds what only a Godot host has: an AI worker service drained in
+//! `process()` ([`ai`]), the frame clock fed to `Runtime::tick`, and crash recovery.
 //!
 //! Threads: workers only ever see plain Rust snapshots (`AiRequest`); results are drained in
 //! `process()` on the main thread. Re-entrancy: every state change is applied first, then its
@@ -13,6 +14,7 @@
 
 mod ai;
 pub mod crash;
+pub(crate) mod local;
 mod state;
 
 use std::collections::VecDeque;
@@ -23,23 +25,27 @@ use godot::prelude::*;
 use guandan_ai::AiProfile;
 use guandan_ai::agent::{MAX_AI_DECISION_MS, Trace};
 use guandan_core::card::CardId;
-use guandan_core::combo::classify;
 use guandan_core::error::ErrorCode;
 use guandan_core::game::{ActionKind, Seat};
 use guandan_core::rules::RuleConfig;
 use guandan_runtime::{Controller, Notice, Out, Runtime, RuntimeConfig};
 
 use crate::args;
+use crate::client::GuandanClient;
+use crate::client::remote::Following;
 use crate::codes::{self, Fail, num};
 use crate::convert::{self, ids, opt_seat, play_dict, seats};
-use crate::forward::{Emit, Forwarder};
+use crate::forward::Emit;
 use crate::resources::{AiProfileRes, GuandanRules};
+use crate::source::{self, MatchSource};
+use local::LocalMatch;
 
 pub(crate) use ai::live_services;
 
-/// Runs a Guandan match: rules, AI seats, turn timer, and a signal for every change.
+/// Runs a Guandan match — local (rules, AI seats, turn timer) or online (`follow(client)`: the
+/// server's match as a `GuandanClient` copies it) — with a signal for every change.
 ///
-/// Start with `start_match(rules, seats, seed)`. The engine shows one *viewer*: the human seat
+/// Start with `start_match(rules, seats, seed)`, or `follow(client)` online. The engine shows one *viewer*: the human seat
 /// (with several human seats — hot-seat — the one that must act, announced by
 /// `viewer_changed`), or every hand when no human plays. The getters expose the viewer's view,
 /// and `play`, `pass_turn`, `give_tribute`, `return_card`, `propose_surrender` and
@@ -75,8 +81,10 @@ pub struct GuandanEngine {
     #[var]
     auto_play_level: i64,
 
-    runtime: Option<Runtime>,
-    forward: Option<Forwarder>,
+    /// The local match, if one runs here.
+    local: Option<LocalMatch>,
+    /// The online match this engine shows (`follow`).
+    remote: Option<Following>,
     /// Bumped for every new match: AI results of an older match are dropped.
     generation: u64,
     ai: ai::Driver,
@@ -101,8 +109,8 @@ impl INode for GuandanEngine {
             ai_hard_limit_ms: MAX_AI_DECISION_MS as i64,
             paused: false,
             auto_play_level: 2,
-            runtime: None,
-            forward: None,
+            local: None,
+            remote: None,
             generation: 0,
             ai: ai::Driver::default(),
             queue: VecDeque::new(),
@@ -115,10 +123,10 @@ impl INode for GuandanEngine {
     }
 
     fn process(&mut self, delta: f64) {
-        if self.runtime.is_none() {
-            return;
+        if let Some(r) = &mut self.remote {
+            self.queue.extend(r.take_emits());
         }
-        if !self.paused {
+        if self.local.is_some() && !self.paused {
             let r = self.guard("process", |e| {
                 e.tick_clocks(delta);
                 e.run_ai();
@@ -135,8 +143,8 @@ impl INode for GuandanEngine {
         // Leaving the tree cancels AI work: drop the service (joins its worker); it is created
         // again when the node is back in the tree and an AI must act.
         self.ai.stop_service();
-        if let Some(rt) = &mut self.runtime {
-            rt.cancel_ai();
+        if let Some(l) = &mut self.local {
+            l.rt.cancel_ai();
         }
     }
 }
@@ -373,10 +381,38 @@ impl GuandanEngine {
         self.finish("resume_from", r)
     }
 
-    /// Ends the running match without a result (AI work cancelled, queued signals dropped).
+    /// Ends the running match without a result (AI work cancelled, queued signals dropped);
+    /// online, stops following the client (the room and its match go on).
     #[func]
     pub fn stop_match(&mut self) {
         self.discard_match();
+    }
+
+    /// Shows the online match of `client`'s room from now on (dropping any local match): its
+    /// signals, getters and the player's actions, which are sent to the server as intents (`OK`
+    /// from an action means sent; a refusal arrives as `error`). The match is announced whole
+    /// when the next full state arrives (`client.resync()` asks for one). Returns `OK` or
+    /// `ERR_BAD_ARGUMENT` (null client).
+    #[func]
+    pub fn follow(&mut self, client: Option<Gd<GuandanClient>>) -> i64 {
+        let r = match client {
+            Some(c) => {
+                self.discard_match();
+                self.remote = Some(Following::new(c.bind().remote()));
+                Ok(())
+            }
+            None => Err(Fail::bad_argument("client is null")),
+        };
+        self.finish("follow", r)
+    }
+
+    /// The table has drawn the viewer's prompt (its turn, tribute or return). Online the
+    /// server's clock for that duty then starts from now (within its grace), so the seconds the
+    /// table took to draw are not the player's; offline the engine's clock already waited while
+    /// the table was paused. Best effort and silent: false when there was nothing to tell.
+    #[func]
+    pub fn prompt_seen(&mut self) -> bool {
+        self.source_mut().is_some_and(|s| s.prompt_seen())
     }
 
     // ----- the viewer's actions -----
@@ -386,7 +422,12 @@ impl GuandanEngine {
     /// strongest that beats the table). Returns `OK` or an `ERR_*` code.
     #[func]
     pub fn play(&mut self, card_ids: PackedInt32Array, #[opt(default = -1)] reading: i64) -> i64 {
-        let r = self.play_kind(&card_ids, reading).and_then(|kind| self.act(kind));
+        let r = self
+            .source()
+            .and_then(|s| s.view())
+            .ok_or_else(|| Fail::new(ErrorCode::NoMatch, "no match is running"))
+            .and_then(|v| source::play_kind(&v, card_ids.as_slice(), reading))
+            .and_then(|kind| self.act(kind));
         self.finish("play", r)
     }
 
@@ -433,7 +474,11 @@ impl GuandanEngine {
     #[func]
     pub fn set_players(&mut self, names: PackedStringArray, mode: GString) -> i64 {
         let r = (|| {
-            let rt = self.runtime.as_mut().ok_or_else(|| Fail::new(ErrorCode::NoMatch, "no match is running"))?;
+            let rt = self
+                .local
+                .as_mut()
+                .map(|l| &mut l.rt)
+                .ok_or_else(|| Fail::new(ErrorCode::NoMatch, "no local match is running"))?;
             if names.len() != 4 {
                 return Err(Fail::bad_argument(format!("names must have 4 entries, got {}", names.len())));
             }
@@ -484,7 +529,7 @@ impl GuandanEngine {
     pub fn debug_force_panic(&mut self) -> i64 {
         let r = if cfg!(debug_assertions) {
             self.guard("debug_force_panic", |e| {
-                let seq = e.runtime.as_ref().map_or(0, |rt| rt.state().seq());
+                let seq = e.runtime().map_or(0, |rt| rt.state().seq());
                 panic!("forced panic at seq {seq} (debug_force_panic)")
             })
         } else {
@@ -511,10 +556,7 @@ impl GuandanEngine {
     /// Whether the viewer's seat is being played by the AI (auto-play).
     #[func]
     pub fn is_auto_play(&self) -> bool {
-        match (&self.runtime, self.local()) {
-            (Some(rt), Some(seat)) => rt.is_ai(seat),
-            _ => false,
-        }
+        self.source().is_some_and(|s| s.is_auto_play())
     }
 
     // ----- misc -----
@@ -570,7 +612,7 @@ impl GuandanEngine {
         self.ai_hard_limit_ms = ms.clamp(0, MAX_AI_DECISION_MS as i64);
         // The limit is fixed per service: start a new one.
         self.ai.stop_service();
-        if let Some(rt) = &mut self.runtime {
+        if let Some(rt) = self.local.as_mut().map(|l| &mut l.rt) {
             rt.cancel_ai();
             rt.set_ai_hard_limit(Duration::from_millis(self.ai_hard_limit_ms as u64));
         }
@@ -626,12 +668,30 @@ fn parse_seat(v: &Variant) -> Result<Controller, String> {
 
 impl GuandanEngine {
     pub(crate) fn runtime(&self) -> Option<&Runtime> {
-        self.runtime.as_ref()
+        self.local.as_ref().map(|l| &l.rt)
     }
 
-    /// The seat the engine shows and acts for; `None` without a match or on an AI-only table.
+    /// The match this engine shows, local or online.
+    pub(crate) fn source(&self) -> Option<&dyn MatchSource> {
+        match (&self.local, &self.remote) {
+            (Some(l), _) => Some(l),
+            (None, Some(r)) => Some(r),
+            (None, None) => None,
+        }
+    }
+
+    fn source_mut(&mut self) -> Option<&mut dyn MatchSource> {
+        match (&mut self.local, &mut self.remote) {
+            (Some(l), _) => Some(l),
+            (None, Some(r)) => Some(r),
+            (None, None) => None,
+        }
+    }
+
+    /// The seat the engine shows and acts for; `None` without a match, for a spectator or on
+    /// an AI-only table.
     pub(crate) fn local(&self) -> Option<Seat> {
-        self.forward.as_ref().and_then(Forwarder::local)
+        self.source().and_then(|s| s.local())
     }
 
     pub(crate) fn trace(&self, seat: Seat) -> Option<&Trace> {
@@ -642,10 +702,9 @@ impl GuandanEngine {
     fn install(&mut self, mut rt: Runtime, notices: &[Notice]) {
         self.discard_match();
         rt.set_ai_hard_limit(Duration::from_millis(self.ai_hard_limit_ms.clamp(0, MAX_AI_DECISION_MS as i64) as u64));
-        let mut forward = Forwarder::new(&rt);
-        self.queue.extend(forward.forward(&rt, notices));
-        self.runtime = Some(rt);
-        self.forward = Some(forward);
+        let (local, emits) = LocalMatch::new(rt, notices);
+        self.queue.extend(emits);
+        self.local = Some(local);
         self.after_change();
     }
 
@@ -653,8 +712,8 @@ impl GuandanEngine {
     fn discard_match(&mut self) {
         self.generation += 1;
         self.ai.discard(self.generation);
-        self.runtime = None;
-        self.forward = None;
+        self.local = None;
+        self.remote = None;
         self.queue.clear();
         self.traces = Default::default();
     }
@@ -669,7 +728,7 @@ impl GuandanEngine {
     }
 
     fn crashed(&mut self, what: &str, error: &str) -> Fail {
-        let log = self.runtime.as_ref().map(|rt| rt.log().clone());
+        let log = self.runtime().map(|rt| rt.log().clone());
         let mut report_path = String::new();
         if let Some(log) = &log {
             let valid = crash::last_valid(log);
@@ -688,20 +747,16 @@ impl GuandanEngine {
         Fail::new(ErrorCode::Internal, message)
     }
 
-    /// The action `kind` for the viewer, applied by the runtime.
+    /// The viewer's action `kind`: applied by the local runtime (guarded: a panic stops the
+    /// match with a crash report), or sent to the server.
     fn act(&mut self, kind: ActionKind) -> Result<(), Fail> {
-        self.guard("act", |e| e.act_unguarded(kind))
+        if self.local.is_some() { self.guard("act", |e| e.act_unguarded(kind)) } else { self.act_unguarded(kind) }
     }
 
     fn act_unguarded(&mut self, kind: ActionKind) -> Result<(), Fail> {
-        let rt = self.runtime.as_mut().ok_or_else(|| Fail::new(ErrorCode::NoMatch, "no match is running"))?;
-        let seat = self
-            .forward
-            .as_ref()
-            .and_then(Forwarder::local)
-            .ok_or_else(|| Fail::new(ErrorCode::NotHuman, "every seat is played by the AI"))?;
-        let notices = rt.act(seat, kind)?;
-        self.forward_notices(&notices);
+        let src = self.source_mut().ok_or_else(|| Fail::new(ErrorCode::NoMatch, "no match is running"))?;
+        let emits = src.act(kind)?;
+        self.queue.extend(emits);
         self.after_change();
         Ok(())
     }
@@ -713,56 +768,26 @@ impl GuandanEngine {
             3 => guandan_ai::AiLevel::L3,
             other => return Err(Fail::bad_argument(format!("auto_play_level {other} is not 1, 2 or 3"))),
         };
-        let seat = self.local();
-        let rt = self.runtime.as_mut().ok_or_else(|| Fail::new(ErrorCode::NoMatch, "no match is running"))?;
-        let seat = seat.ok_or_else(|| Fail::new(ErrorCode::NotHuman, "no seat of a person at this table"))?;
-        if rt.state().is_over() {
-            return Err(Fail::new(ErrorCode::GameOver, "the match is over"));
-        }
-        if rt.is_ai(seat) == on {
-            return Ok(());
-        }
-        let controller = if on { Controller::StandIn(AiProfile::level(level)) } else { Controller::Human };
-        let mut notices = rt.set_controller(seat, controller);
-        if !on {
-            notices.extend(rt.duty_notice(seat));
-        }
-        self.forward_notices(&notices);
+        let src = self.source_mut().ok_or_else(|| Fail::new(ErrorCode::NoMatch, "no match is running"))?;
+        let emits = src.set_auto_play(on, AiProfile::level(level))?;
+        self.queue.extend(emits);
         self.after_change();
         Ok(())
     }
 
-    /// The play action for a selection of the viewer's hand and a reading index.
-    fn play_kind(&self, card_ids: &PackedInt32Array, reading: i64) -> Result<ActionKind, Fail> {
-        let rt = self.runtime.as_ref().ok_or_else(|| Fail::new(ErrorCode::NoMatch, "no match is running"))?;
-        let set = args::card_set(card_ids.as_slice()).map_err(|e| Fail::new(ErrorCode::InvalidCards, e.to_string()))?;
-        let reading = match reading {
-            -1 => None,
-            r => {
-                let m = rt.state();
-                let readings = classify(set, m.level(), m.rules());
-                let Some(p) = usize::try_from(r).ok().and_then(|i| readings.get(i)) else {
-                    return Err(Fail::bad_argument(format!(
-                        "reading {r} is out of range: the selection has {} reading(s) (-1 = default)",
-                        readings.len()
-                    )));
-                };
-                Some(p.pattern)
-            }
-        };
-        Ok(ActionKind::Play { cards: set.ids(), reading })
-    }
-
     /// Queues what the viewer may receive of the runtime's notices.
     fn forward_notices(&mut self, notices: &[Notice]) {
-        if let (Some(rt), Some(fw)) = (&self.runtime, &mut self.forward) {
-            self.queue.extend(fw.forward(rt, notices));
+        if let Some(l) = &mut self.local {
+            self.queue.extend(l.forward(notices));
         }
     }
 
-    /// After any change: drop AI work for an older state, ask the next AI.
+    /// After any change of a local match: drop AI work for an older state, ask the next AI.
     fn after_change(&mut self) {
-        let seq = self.runtime.as_ref().map(|rt| rt.state().seq());
+        if self.local.is_none() {
+            return;
+        }
+        let seq = self.runtime().map(|rt| rt.state().seq());
         self.ai.drop_stale(seq);
         if !self.paused {
             self.schedule_ai();
@@ -773,7 +798,7 @@ impl GuandanEngine {
         if !delta.is_finite() || delta < 0.0 {
             return;
         }
-        let Some(rt) = &mut self.runtime else { return };
+        let Some(rt) = self.local.as_mut().map(|l| &mut l.rt) else { return };
         match rt.tick(Duration::from_secs_f64(delta)) {
             Ok(notices) if notices.is_empty() => {}
             Ok(notices) => {
@@ -805,6 +830,9 @@ impl GuandanEngine {
                 code
             }
         };
+        if let Some(r) = &mut self.remote {
+            self.queue.extend(r.take_emits());
+        }
         self.flush();
         code
     }

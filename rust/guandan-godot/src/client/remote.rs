@@ -1,0 +1,483 @@
+//! The remote match source: the copy of the match a `guandan-server` holds, as its player (or
+//! spectator) may see it. The `GuandanClient` that owns the connection feeds it the match part
+//! of each server message (full states, applied steps, refused intents, room seats); the
+//! `GuandanEngine` that follows it (`GuandanEngine.follow(client)`) reads it and sends the
+//! player's actions through it as intents. Plain Rust, main thread only (shared by the two
+//! nodes through an `Rc<RefCell<_>>`).
+//!
+//! Seats: the copy and its signals use the table's seats, turned so that the player sits at
+//! seat 0 (south) whatever their seat in the room ([`rotate`]); room data keeps the server's.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Instant;
+
+use guandan_ai::AiProfile;
+use guandan_core::card::CardSet;
+use guandan_core::error::ErrorCode;
+use guandan_core::event::Outcome;
+use guandan_core::game::{ActionKind, Phase, Seat};
+use guandan_core::view::PlayerView;
+use guandan_proto::{ClientMsg, Order, RoomInfo, WireOut};
+
+use super::mirror::{Gap, Mirror};
+use super::net::Outbox;
+use super::rotate;
+use crate::codes::{self, Fail};
+use crate::forward::Emit;
+use crate::source::MatchSource;
+
+/// The copy of the room's match and the player's intent in flight.
+#[derive(Default)]
+pub struct RemoteMatch {
+    mirror: Mirror,
+    /// The player's server seat turned to south.
+    turn: rotate::Turn,
+    /// The action seq of our intent in flight (one at a time).
+    pending: Option<u64>,
+    nonce: u64,
+    /// After a reconnect or a gap: applied steps update nothing until the full state.
+    awaiting_state: bool,
+    /// The clock of the player's own duty as the server announced it: (the action seq it is
+    /// for, when it was heard, its seconds then). Shown only; the server's clock decides.
+    duty_clock: Option<(u64, Instant, f64)>,
+    /// Server seats: which are the room's AI seats (`None` outside a room), which the server's
+    /// AI hosts for an absent player, and ours.
+    room_ai: Option<[bool; 4]>,
+    hosted: [bool; 4],
+    room_seat: Option<Seat>,
+    /// Where intents go while the connection is up.
+    outbox: Option<Outbox>,
+    /// An engine follows this match: only then are signals kept for it.
+    followed: bool,
+    emits: Vec<Emit>,
+}
+
+/// An `applied` message: `actions` actions up to `action_seq`, opened by `seat`'s (server seats).
+pub struct Step {
+    pub action_seq: u64,
+    pub actions: u32,
+    pub state_hash: String,
+    pub events: Vec<WireOut>,
+    pub prompt: Option<PlayerView>,
+    pub seat: Seat,
+}
+
+/// What the client tells its own listeners after a full state.
+pub enum StateTaken {
+    /// The whole position up to this action seq was announced again (`resynced`).
+    Resynced(u64),
+    /// The first state of a match that just started.
+    Started,
+}
+
+impl RemoteMatch {
+    pub fn shared() -> Rc<RefCell<RemoteMatch>> {
+        Rc::new(RefCell::new(RemoteMatch::default()))
+    }
+
+    pub fn view(&self) -> Option<&PlayerView> {
+        self.mirror.view.as_ref()
+    }
+
+    /// The connection is up (`Some`) or down.
+    pub fn set_outbox(&mut self, outbox: Option<Outbox>) {
+        self.outbox = outbox;
+        self.pending = None;
+    }
+
+    /// Back on a new connection that rejoined the room and asked for the full state.
+    pub fn reconnected(&mut self) {
+        if self.room_ai.is_some() && self.mirror.view.is_some() {
+            self.awaiting_state = true;
+        }
+    }
+
+    /// Left the room (or the connection): nothing of the old match stays.
+    pub fn clear(&mut self) {
+        self.clear_match();
+        self.room_ai = None;
+        self.room_seat = None;
+        self.hosted = [false; 4];
+    }
+
+    /// Drops the copy of the match (the room stays): the next full state draws it again.
+    pub fn clear_match(&mut self) {
+        self.mirror.clear();
+        self.awaiting_state = false;
+        self.pending = None;
+        self.duty_clock = None;
+        self.emits.clear();
+    }
+
+    pub fn set_followed(&mut self, on: bool) {
+        self.followed = on;
+        self.emits.clear();
+    }
+
+    fn emit(&mut self, e: impl IntoIterator<Item = Emit>) {
+        if self.followed {
+            self.emits.extend(e);
+        }
+    }
+
+    fn send(&self, m: ClientMsg) -> Result<(), Fail> {
+        match &self.outbox {
+            Some(o) => {
+                o.send(m);
+                Ok(())
+            }
+            None => Err(Fail::new(ErrorCode::Io, "not connected to the server: wait for the connection")),
+        }
+    }
+
+    /// The room's seats as the server announced them.
+    pub fn room(&mut self, room: &RoomInfo, seat: Option<Seat>) {
+        let mut ai = [false; 4];
+        for s in &room.seats {
+            if let Some(i) = ai.get_mut(s.seat as usize) {
+                *i = s.ai.is_some();
+            }
+            if let Some(h) = self.hosted.get_mut(s.seat as usize) {
+                *h = s.hosted;
+            }
+        }
+        self.room_ai = Some(ai);
+        self.room_seat = seat;
+        if !room.state.in_game() {
+            self.awaiting_state = false;
+        }
+    }
+
+    pub fn hosting(&mut self, seat: Seat, on: bool) {
+        if let Some(h) = self.hosted.get_mut(seat as usize) {
+            *h = on;
+        }
+    }
+
+    /// The server refused our intent: it is answered. A copy behind or ahead of the match
+    /// takes the server's whole state instead.
+    pub fn refused(&mut self, code: i64, message: String) {
+        self.pending = None;
+        if code == codes::num(ErrorCode::StaleSeq) || code == codes::num(ErrorCode::StateConflict) {
+            let _ = self.send(ClientMsg::Resync);
+        }
+        self.emit([Emit::Error { code, message }]);
+    }
+
+    /// A full state replaces the copy and is announced whole.
+    pub fn state(
+        &mut self,
+        action_seq: u64,
+        state_hash: &str,
+        mut view: PlayerView,
+        outcome: Option<Outcome>,
+        time_left_s: Option<f64>,
+    ) -> StateTaken {
+        self.turn = rotate::Turn(view.seat.unwrap_or(0));
+        self.turn.view(&mut view);
+        let outcome = outcome.map(|o| self.turn.outcome(o));
+        self.duty_clock = time_left_s.map(|t| (action_seq, Instant::now(), t));
+        let emits = self.mirror.full_state(action_seq, state_hash, &view, outcome, time_left_s);
+        self.pending = None;
+        let taken = if self.awaiting_state || action_seq > 0 {
+            self.awaiting_state = false;
+            StateTaken::Resynced(action_seq)
+        } else {
+            StateTaken::Started
+        };
+        self.emit(emits);
+        taken
+    }
+
+    /// An applied step. `order` is where the session placed it: after a gap the session has
+    /// already asked for the whole state. Returns the gap this copy found itself (the caller
+    /// asks for the whole state).
+    pub fn applied(&mut self, step: Step, order: Order) -> Option<Gap> {
+        let Step { action_seq, actions, state_hash, mut events, mut prompt, seat } = step;
+        let state_hash = state_hash.as_str();
+        let seat = self.turn.seat(seat);
+        for e in &mut events {
+            self.turn.out(e);
+        }
+        if let Some(p) = &mut prompt {
+            self.turn.view(p);
+        }
+        // A prompt starts the player's duty clock (the server's restarts at every action): a
+        // turn's announced limit, else the rules' (a tribute or return).
+        self.duty_clock = prompt.as_ref().map(|p| {
+            let own_turn = events.iter().find_map(|e| match e {
+                WireOut::TurnStarted { seat: 0, time_limit_s, .. } => Some(*time_limit_s),
+                _ => None,
+            });
+            (action_seq, Instant::now(), own_turn.unwrap_or(f64::from(p.rules.turn_time_limit_s)))
+        });
+        // Our intent is answered by our own action (two payers act side by side).
+        if self.pending.is_some_and(|p| action_seq > p) && self.mirror.seat() == Some(seat) {
+            self.pending = None;
+        }
+        if let Order::Gap { .. } = order {
+            self.awaiting_state = true;
+            return None;
+        }
+        match self.mirror.applied(action_seq, actions, state_hash, &events, prompt.as_ref()) {
+            // Catching up after a reconnect: the full state that follows draws the table.
+            Ok(_) | Err(_) if self.awaiting_state => None,
+            Ok(emits) => {
+                self.emit(emits);
+                None
+            }
+            // The session saw it follow but the copy cannot take it (no table yet): the whole
+            // state rebuilds it.
+            Err(gap) => {
+                self.awaiting_state = true;
+                let _ = self.send(ClientMsg::Resync);
+                Some(gap)
+            }
+        }
+    }
+
+    fn seated(&self) -> Result<&PlayerView, Fail> {
+        let v = self.view().ok_or_else(|| Fail::new(ErrorCode::NoMatch, "no match is running"))?;
+        if v.seat.is_none() {
+            return Err(Fail::new(ErrorCode::NotYourSeat, "spectators cannot act"));
+        }
+        if v.phase == Phase::MatchOver {
+            return Err(Fail::new(ErrorCode::GameOver, "the match is over"));
+        }
+        Ok(v)
+    }
+
+    /// Checks what only the view can tell before an intent leaves (the rules' own check of a
+    /// play is `source::play_kind`; the server checks everything again).
+    fn check(&self, kind: &ActionKind) -> Result<(), Fail> {
+        let v = self.seated()?;
+        match kind {
+            ActionKind::Pass if v.phase != Phase::Play || v.seat != Some(v.turn) => {
+                Err(Fail::new(ErrorCode::NotYourTurn, "another seat is to play"))
+            }
+            ActionKind::Pass if v.table.is_none() => Err(Fail::new(ErrorCode::CannotPass, "the leader may not pass")),
+            ActionKind::Tribute { card } if v.phase != Phase::Tribute || !v.tribute_options.contains(*card) => {
+                Err(Fail::new(ErrorCode::InvalidTribute, "not a card to give now"))
+            }
+            ActionKind::Return { card } if v.phase != Phase::Return || !v.return_options.contains(*card) => {
+                Err(Fail::new(ErrorCode::InvalidTribute, "not a card to give now"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Sends an action for the player's seat; one intent in flight at a time.
+    fn intent(&mut self, action: ActionKind) -> Result<(), Fail> {
+        if self.pending.is_some() {
+            return Err(Fail::new(ErrorCode::StateConflict, "an action is already on its way"));
+        }
+        if self.awaiting_state {
+            return Err(Fail::new(ErrorCode::Io, "reconnecting: wait for the table to come back"));
+        }
+        let seq = self.mirror.action_seq;
+        self.send(ClientMsg::Intent { seq, nonce: self.nonce + 1, action })?;
+        self.nonce += 1;
+        self.pending = Some(seq);
+        Ok(())
+    }
+}
+
+/// An engine's link to the match its client copies: it reads and acts through it, and stops
+/// being told when it lets go (drop).
+pub struct Following(pub Rc<RefCell<RemoteMatch>>);
+
+impl Following {
+    pub fn new(remote: Rc<RefCell<RemoteMatch>>) -> Following {
+        remote.borrow_mut().set_followed(true);
+        Following(remote)
+    }
+}
+
+impl Drop for Following {
+    fn drop(&mut self) {
+        if let Ok(mut r) = self.0.try_borrow_mut() {
+            r.set_followed(false);
+        }
+    }
+}
+
+impl MatchSource for Following {
+    fn view(&self) -> Option<PlayerView> {
+        self.0.borrow().view().cloned()
+    }
+
+    fn local(&self) -> Option<Seat> {
+        self.0.borrow().mirror.seat()
+    }
+
+    fn seen_hand(&self, seat: Seat) -> Option<CardSet> {
+        let r = self.0.borrow();
+        r.view().filter(|v| v.seat == Some(seat)).map(|v| v.hand)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.0.borrow().mirror.outcome
+    }
+
+    fn seed(&self) -> u64 {
+        self.0.borrow().mirror.seed
+    }
+
+    fn state_hash(&self) -> String {
+        self.0.borrow().mirror.state_hash.clone()
+    }
+
+    fn action_count(&self) -> u64 {
+        self.0.borrow().mirror.action_seq
+    }
+
+    fn time_left(&self) -> Option<f64> {
+        let r = self.0.borrow();
+        match r.duty_clock {
+            Some((seq, heard, left)) if seq == r.mirror.action_seq && left > 0.0 => {
+                Some((left - heard.elapsed().as_secs_f64()).max(0.0))
+            }
+            _ => None,
+        }
+    }
+
+    fn is_human(&self, seat: Seat) -> bool {
+        let r = self.0.borrow();
+        r.room_ai.is_some_and(|ai| !ai[r.turn.back(seat) as usize])
+    }
+
+    fn is_auto_play(&self) -> bool {
+        let r = self.0.borrow();
+        r.room_seat.is_some_and(|s| r.hosted[s as usize % 4])
+    }
+
+    fn act(&mut self, kind: ActionKind) -> Result<Vec<Emit>, Fail> {
+        let mut r = self.0.borrow_mut();
+        r.check(&kind)?;
+        r.intent(kind)?;
+        Ok(Vec::new())
+    }
+
+    fn set_auto_play(&mut self, on: bool, _profile: AiProfile) -> Result<Vec<Emit>, Fail> {
+        let r = self.0.borrow();
+        r.seated()?;
+        r.send(ClientMsg::AutoPlay { on })?;
+        Ok(Vec::new())
+    }
+
+    fn prompt_seen(&mut self) -> bool {
+        let r = self.0.borrow();
+        if r.seated().is_err() || r.awaiting_state || r.pending.is_some() {
+            return false;
+        }
+        r.send(ClientMsg::Seen { seq: r.mirror.action_seq }).is_ok()
+    }
+
+    fn take_emits(&mut self) -> Vec<Emit> {
+        std::mem::take(&mut self.0.borrow_mut().emits)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::client::net::Cmd;
+    use guandan_core::game::Match;
+    use guandan_core::rules::RuleConfig;
+    use guandan_proto::{RoomState, SeatInfo};
+
+    fn room(ai: [bool; 4]) -> RoomInfo {
+        RoomInfo {
+            code: "ABCDEF".into(),
+            state: RoomState::Playing,
+            host_seat: 0,
+            rules: "competition".into(),
+            spectator_delay: 1,
+            seats: (0..4u8)
+                .map(|seat| SeatInfo {
+                    seat,
+                    player: (!ai[seat as usize]).then(|| format!("p{seat}")),
+                    ai: ai[seat as usize].then_some(2),
+                    ready: true,
+                    connected: true,
+                    hosted: false,
+                })
+                .collect(),
+            spectators: 0,
+            locked: true,
+            matches: 0,
+            practice: false,
+            deal_break_ms: 0,
+        }
+    }
+
+    /// A remote match of seat `seat` (server seats), at its first state, followed, its intents
+    /// going to the returned channel.
+    fn seated(seat: Seat) -> (Following, Match, crossbeam_channel::Receiver<Cmd>) {
+        let (m, _) = Match::new(7, RuleConfig::competition()).expect("a match");
+        let remote = RemoteMatch::shared();
+        let following = Following::new(Rc::clone(&remote));
+        let (outbox, sent) = Outbox::for_test();
+        let mut r = remote.borrow_mut();
+        r.room(&room([false, true, false, true]), Some(seat));
+        r.set_outbox(Some(outbox));
+        r.state(0, &m.state_hash(), m.view(Some(seat)), None, None);
+        drop(r);
+        (following, m, sent)
+    }
+
+    fn intents(sent: &crossbeam_channel::Receiver<Cmd>) -> Vec<ClientMsg> {
+        sent.try_iter().filter_map(|c| if let Cmd::Send(m) = c { Some(m) } else { None }).collect()
+    }
+
+    #[test]
+    fn one_intent_is_in_flight_until_the_server_answers_it() {
+        let (mut f, m, sent) = seated(m_turn());
+        assert!(matches!(f.take_emits()[0], Emit::MatchStarted { local: Some(0), .. }), "the state is announced");
+        let card = f.view().expect("a view").hand.iter().next().expect("a card");
+        let play = ActionKind::Play { cards: vec![card], reading: None };
+        assert_eq!(f.act(ActionKind::Pass).map(|_| ()).map_err(|e| e.code), Err(ErrorCode::CannotPass));
+        f.act(play.clone()).expect("sent");
+        assert_eq!(f.act(play.clone()).map(|_| ()).map_err(|e| e.code), Err(ErrorCode::StateConflict));
+        assert!(matches!(intents(&sent)[..], [ClientMsg::Intent { seq: 0, nonce: 1, .. }]));
+        // Refused as stale: answered, the whole state asked for, and the engine told.
+        f.0.borrow_mut().refused(codes::num(ErrorCode::StaleSeq), "stale".into());
+        assert!(matches!(intents(&sent)[..], [ClientMsg::Resync]));
+        assert_eq!(f.take_emits(), vec![Emit::Error { code: codes::num(ErrorCode::StaleSeq), message: "stale".into() }]);
+        f.act(play).expect("a new intent may leave");
+        assert!(matches!(intents(&sent)[..], [ClientMsg::Intent { seq: 0, nonce: 2, .. }]));
+        assert_eq!(m.seq(), 0);
+    }
+
+    fn m_turn() -> Seat {
+        Match::new(7, RuleConfig::competition()).expect("a match").0.turn()
+    }
+
+    #[test]
+    fn nothing_leaves_without_a_connection_and_nothing_is_kept_without_a_follower() {
+        let (mut f, _, _) = seated(m_turn());
+        f.0.borrow_mut().set_outbox(None);
+        let card = f.view().expect("a view").hand.iter().next().expect("a card");
+        let refused = f.act(ActionKind::Play { cards: vec![card], reading: None });
+        assert_eq!(refused.map(|_| ()).map_err(|e| e.code), Err(ErrorCode::Io));
+        assert!(!f.prompt_seen());
+        let remote = Rc::clone(&f.0);
+        drop(f);
+        remote.borrow_mut().refused(codes::num(ErrorCode::StaleSeq), "stale".into());
+        assert!(remote.borrow().emits.is_empty(), "no engine follows: nothing piles up");
+    }
+
+    #[test]
+    fn seats_are_the_table_s_turned_to_the_player() {
+        // The player sits at server seat 2; the room's AI seats are 1 and 3.
+        let (f, _, _) = seated(2);
+        assert_eq!(f.local(), Some(0));
+        assert!(f.is_human(0) && f.is_human(2), "the player and their partner");
+        assert!(!f.is_human(1) && !f.is_human(3), "the AI seats, turned");
+        assert!(f.seen_hand(0).is_some() && f.seen_hand(1).is_none() && f.seen_hand(2).is_none());
+        assert!(!f.is_auto_play());
+        f.0.borrow_mut().hosting(2, true);
+        assert!(f.is_auto_play(), "the server's AI hosts the player's seat");
+    }
+}
