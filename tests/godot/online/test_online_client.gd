@@ -5,7 +5,7 @@ extends GdTestSuite
 ## The whole online path against a real server is tools/test-online.
 
 const SESSION := "res://online/online_session.gd"
-const CONTROLLER := "res://table/match_controller.gd"
+const CONTROLLER := "res://bridge/match_controller.gd"
 ## Connection and room signals: the client's own, on top of the engine's.
 const CONNECTION_SIGNALS: Array[String] = ["connecting", "connected", "reconnecting", "resynced",
 	"disconnected", "protocol_too_old", "room_joined", "room_changed", "room_closed",
