@@ -13,6 +13,6 @@ signal screen_requested(screen: StringName)
 @warning_ignore("unused_signal")
 signal match_requested(config: MatchConfig)
 
-## The replay list asks to watch a saved match (a record name from MatchController.list_records).
+## The replay list asks to watch a saved match (a record name from RecordLibrary.list_records).
 @warning_ignore("unused_signal")
 signal replay_requested(record: String)

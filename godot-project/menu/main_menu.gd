@@ -20,7 +20,7 @@ const LANGUAGES: Array[String] = ["", "zh_CN", "en"]
 
 
 func _ready() -> void:
-	var resume := MatchController.continue_config()
+	var resume := RecordLibrary.continue_config()
 	_continue.visible = resume != null
 	_continue_info.visible = resume != null
 	if resume != null:
@@ -29,7 +29,7 @@ func _ready() -> void:
 		_continue_info.text = _continue.tooltip_text
 	# A player with no finished deal is offered the guided first deal here (also on the Rules page).
 	var guided: Button = %GuidedDeal
-	guided.visible = offers_guided_deal(MatchController.stats())
+	guided.visible = offers_guided_deal(RecordLibrary.stats())
 	guided.pressed.connect(func() -> void: EventBus.match_requested.emit(GuidedDeal.config()))
 	_training.pressed.connect(_start.bind(&"training"))
 	%Play.pressed.connect(_start.bind(&"match"))
@@ -58,9 +58,9 @@ func _ready() -> void:
 
 
 ## Whether the menu offers the guided first deal: the local player has finished no deal yet
-## (statistics as MatchController.stats() gives them).
+## (statistics as RecordLibrary.stats() gives them).
 static func offers_guided_deal(stats: Dictionary) -> bool:
-	var me: Dictionary = stats.get("stats", {}).get("players", {}).get(MatchController.LOCAL_PLAYER, {})
+	var me: Dictionary = stats.get("stats", {}).get("players", {}).get(RecordLibrary.LOCAL_PLAYER, {})
 	return int(me.get("record", {}).get("deals", 0)) == 0
 
 

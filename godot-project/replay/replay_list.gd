@@ -1,5 +1,5 @@
 extends Control
-## The saved matches (user://records/*.jsonl, through the MatchController), newest first, each
+## The saved matches (user://records/*.jsonl, through the RecordLibrary), newest first, each
 ## with when it was played, its mode, result, deals and levels (from the statistics summaries),
 ## Watch and Delete (which asks first: a deleted replay cannot come back). The page is
 ## replay_list.tscn; the rows are built here from the records.
@@ -22,7 +22,7 @@ func refresh() -> void:
 	for c in _list.get_children():
 		_list.remove_child(c)
 		c.queue_free()
-	var names := MatchController.list_records()
+	var names := RecordLibrary.list_records()
 	_empty.visible = names.is_empty()
 	var summaries := summaries_by_record()
 	for record in names:
@@ -55,13 +55,13 @@ func _delete(record: String) -> void:
 		return
 	var sure: bool = await _modal.confirm(tr("CONFIRM_DELETE_TITLE"), tr("CONFIRM_DELETE_TEXT"), "BTN_DELETE")
 	if sure and is_inside_tree():
-		MatchController.delete_record(record)
+		RecordLibrary.delete_record(record)
 		refresh()
 
 
 ## Record name -> its statistics summary ({mode, deals, outcome, team_levels, players…}).
 static func summaries_by_record() -> Dictionary:
-	var data := MatchController.stats()
+	var data := RecordLibrary.stats()
 	var matches: Array = data.get("stats", {}).get("matches", [])
 	var records: Array = data.get("records", [])
 	var out := {}
@@ -80,7 +80,7 @@ static func describe(record: String, summary: Dictionary) -> String:
 		var key := "MODE_" + mode.to_upper()
 		var shown := TranslationServer.translate(key)
 		parts.append(shown if shown != key else mode)
-	var seat := Array(summary.get("players", [])).find(MatchController.LOCAL_PLAYER)
+	var seat := Array(summary.get("players", [])).find(RecordLibrary.LOCAL_PLAYER)
 	var outcome: Variant = summary.get("outcome")
 	if outcome is Dictionary:
 		if seat >= 0:  # a match of four AIs has no "won" for the viewer

@@ -1,8 +1,8 @@
 extends Control
-## Plays back a saved match (through its MatchController): every hand open, each seat's latest
+## Plays back a saved match (through its ReplayController): every hand open, each seat's latest
 ## play of the round in the centre, levels, finishing places and the round history — at any
 ## position. Step, seek (slider), play/pause with a speed, and "AI's view": what the AI would
-## weigh for the seat that decides at this point (MatchController.ai_view).
+## weigh for the seat that decides at this point (ReplayController.ai_view).
 ## The screen is redrawn from the record's state at each position (pooled card views, so seeking
 ## allocates no nodes).
 
@@ -13,7 +13,7 @@ const SPEEDS: Array[float] = [0.5, 1.0, 2.0, 4.0]
 const STEP_SECONDS := 0.9
 
 var record := ""
-var controller: MatchController
+var controller: ReplayController
 @onready var layer: CardLayer = %Cards
 @onready var zone: PlayZone = %PlayZone
 @onready var history: HistoryPanel = %History
@@ -49,8 +49,8 @@ func _ready() -> void:
 	_build()
 	resized.connect(_layout)
 	_frame.resized.connect(_layout)
-	controller = MatchController.new()
-	controller.name = "MatchController"
+	controller = ReplayController.new()
+	controller.name = "ReplayController"
 	add_child(controller)
 	if record == "" or controller.open_record(record) != 0:
 		_fail()
@@ -253,7 +253,7 @@ func _deal_events(pos: int, turns: int) -> Array:
 	return out
 
 
-## The AI's view of the decision at this point (see MatchController.ai_view).
+## The AI's view of the decision at this point (see ReplayController.ai_view).
 func ai_view() -> Dictionary:
 	return controller.ai_view() if controller != null and controller.has_record() else {}
 

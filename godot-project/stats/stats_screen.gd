@@ -2,7 +2,7 @@ extends Control
 ## The player's statistics (spec: statistics system): headline figures, the match win rate over
 ## time and by AI level as charts, and the recent matches, each opening its replay. Every figure
 ## is computed in Rust (guandan_core::stats, the same as `guandan stats`) from the saved records
-## and read through the MatchController; this script fills stats_screen.tscn (the layout). Export copies the
+## and read through the RecordLibrary; this script fills stats_screen.tscn (the layout). Export copies the
 ## statistics file (JSON) to the documents folder.
 
 ## Keys of the headline figures (`figures()`); each has a value Label of that name in the scene.
@@ -15,7 +15,7 @@ const RECENT := 8
 ## One line of the recent matches (text + Watch).
 const RECENT_ROW := preload("res://stats/recent_row.tscn")
 
-## The statistics as read (MatchController.stats()).
+## The statistics as read (RecordLibrary.stats()).
 var data := {}
 
 @onready var over_time: StatsChart = %OverTime
@@ -37,7 +37,7 @@ func _ready() -> void:
 
 ## Reads the statistics again (`rebuild`: recomputed from every record) and shows them.
 func refresh(rebuild := false) -> void:
-	data = MatchController.stats(rebuild)
+	data = RecordLibrary.stats(rebuild)
 	var me: Dictionary = player()
 	var has := not me.is_empty() and (int(me.record.matches) > 0 or int(me.record.deals) > 0)
 	_empty.visible = not has
@@ -79,7 +79,7 @@ func refresh(rebuild := false) -> void:
 ## The local player's figures ({} when there are none).
 func player() -> Dictionary:
 	var players: Dictionary = data.get("stats", {}).get("players", {})
-	return players.get(MatchController.LOCAL_PLAYER, {})
+	return players.get(RecordLibrary.LOCAL_PLAYER, {})
 
 
 ## The headline figures as shown: key -> text.
@@ -115,7 +115,7 @@ func match_results() -> Array:
 	var records: Array = data.get("records", [])
 	for i in mini(matches.size(), records.size()):
 		var m: Dictionary = matches[i]
-		var seat := Array(m.players).find(MatchController.LOCAL_PLAYER)
+		var seat := Array(m.players).find(RecordLibrary.LOCAL_PLAYER)
 		if seat < 0:
 			continue
 		var outcome: Variant = m.get("outcome")
@@ -152,5 +152,5 @@ static func _when(record: String) -> String:
 
 
 func _export() -> void:
-	var path := MatchController.export_stats()
+	var path := RecordLibrary.export_stats()
 	_status.text = tr("STATS_EXPORTED_FMT").format({path = path}) if path != "" else tr("STATS_EXPORT_FAILED")

@@ -5,7 +5,7 @@ extends Node
 ## the queue is not empty the engine is paused and the hand's input is locked. So fast AI turns
 ## never overlap on screen and the turn clock only runs when the table is idle.
 ##
-## Every GuandanEngine signal has exactly one handler in HANDLERS (tests/godot/ui/test_boundary.gd
+## Every GuandanEngine signal has exactly one handler in `handlers` (tests/godot/ui/test_boundary.gd
 ## checks the table against ClassDB, so a new engine signal cannot be forgotten here).
 
 ## How long the "Deal 2 · playing 3" banner holds.
@@ -23,35 +23,6 @@ const MIN_BREAK_PANEL_S := 3.0
 
 ## Emitted by the tween `wait` runs (and on leaving the tree, to release a waiting handler).
 signal _waited
-
-## Engine signal -> the method that shows it (it may await).
-const HANDLERS := {
-	&"match_started": &"_on_match_started",
-	&"viewer_changed": &"_on_viewer_changed",
-	&"deal_started": &"_on_deal_started",
-	&"hand_changed": &"_on_hand_changed",
-	&"tribute_phase": &"_on_tribute_phase",
-	&"tribute_given": &"_on_tribute_given",
-	&"return_phase": &"_on_return_phase",
-	&"card_returned": &"_on_card_returned",
-	&"turn_started": &"_on_turn_started",
-	&"cards_played": &"_on_cards_played",
-	&"passed": &"_on_passed",
-	&"table_cleared": &"_on_table_cleared",
-	&"partner_takes_lead": &"_on_partner_takes_lead",
-	&"cards_left": &"_on_cards_left",
-	&"player_finished": &"_on_player_finished",
-	&"deal_ended": &"_on_deal_ended",
-	&"surrender_proposed": &"_on_surrender",
-	&"surrender_voted": &"_on_surrender",
-	&"match_ended": &"_on_match_ended",
-	&"ai_thinking": &"_on_ai_thinking",
-	&"ai_decided": &"_on_ai_decided",
-	&"turn_timed_out": &"_on_turn_timed_out",
-	&"error": &"_on_error",
-	&"controller_changed": &"_on_controller_changed",
-	&"crashed": &"_on_crashed",
-}
 
 var table: Control  # table.gd
 
@@ -75,6 +46,40 @@ var _tribute_shown := false
 var catch_up_waits := 0
 ## A match or a position was just announced: the next deal_started takes the levels from the state.
 var _levels_from_state := false
+## Engine signal -> the handler that shows its event (it may await). Method references, not
+## names: the parser checks each one, so a renamed or missing handler fails to compile instead of
+## being skipped at run time. Built in _init because a Callable needs this instance.
+var handlers: Dictionary[StringName, Callable] = {}
+
+
+func _init() -> void:
+	handlers = {
+		&"match_started": _on_match_started,
+		&"viewer_changed": _on_viewer_changed,
+		&"deal_started": _on_deal_started,
+		&"hand_changed": _on_hand_changed,
+		&"tribute_phase": _on_tribute_phase,
+		&"tribute_given": _on_tribute_given,
+		&"return_phase": _on_return_phase,
+		&"card_returned": _on_card_returned,
+		&"turn_started": _on_turn_started,
+		&"cards_played": _on_cards_played,
+		&"passed": _on_passed,
+		&"table_cleared": _on_table_cleared,
+		&"partner_takes_lead": _on_partner_takes_lead,
+		&"cards_left": _on_cards_left,
+		&"player_finished": _on_player_finished,
+		&"deal_ended": _on_deal_ended,
+		&"surrender_proposed": _on_surrender,
+		&"surrender_voted": _on_surrender,
+		&"match_ended": _on_match_ended,
+		&"ai_thinking": _on_ai_thinking,
+		&"ai_decided": _on_ai_decided,
+		&"turn_timed_out": _on_turn_timed_out,
+		&"error": _on_error,
+		&"controller_changed": _on_controller_changed,
+		&"crashed": _on_crashed,
+	}
 
 
 func _exit_tree() -> void:
@@ -106,14 +111,14 @@ func _drain() -> void:
 	table.lock_input(true)
 	while not _queue.is_empty():
 		var event: Dictionary = _queue.pop_front()
-		var method: StringName = HANDLERS.get(event["signal"], &"")
+		var handler: Callable = handlers.get(event["signal"], Callable())
 		instant = bool(event.get("restoring", false))
 		table.zone.still = instant
 		table.event_shown.emit(event)
-		if method == &"":
-			push_warning("TableEvents: no handler for %s" % event["signal"])
+		if handler.is_valid():
+			await handler.call(event)
 		else:
-			await Callable(self, method).call(event)
+			push_warning("TableEvents: no handler for %s" % event["signal"])
 		if _closing:
 			return
 		table.event_handled.emit(event)

@@ -87,7 +87,7 @@ func show_screen(screen: StringName, params := {}) -> void:
 ## one under Continue asks first (a resumable match is never dropped without asking): continue
 ## the saved one, start the new one (the saved one stays in Replays), or stay.
 func _on_match_requested(config: MatchConfig) -> void:
-	var saved := MatchController.continue_config()
+	var saved := RecordLibrary.continue_config()
 	if saved != null and config.takes_continue_slot():
 		if unfinished_prompt == null:
 			unfinished_prompt = Modal.create()
@@ -104,7 +104,7 @@ func _on_match_requested(config: MatchConfig) -> void:
 			&"continue":
 				config = saved
 			&"new":
-				MatchController.forget_continue()
+				RecordLibrary.forget_continue()
 			_:
 				return
 	show_screen(&"online_table" if config.online else &"table", {config = config})

@@ -48,7 +48,7 @@ cat >"$tmp/godot" <<STANDIN
 for a in "\$@"; do
     if [[ \$a == res://tools/headless_play.tscn ]]; then
         echo "SCRIPT ERROR: Compile Error: Identifier not found: Online"
-        echo "          at: GDScript::reload (res://table/match_controller.gd:119)"
+        echo "          at: GDScript::reload (res://bridge/match_controller.gd:119)"
         exit 0
     fi
 done

@@ -1,28 +1,33 @@
 extends GdTestSuite
-## The Godot boundary: only the MatchController names the extension's engine classes; the
+## The Godot boundary: only the scripts of res://bridge/ name the extension's engine classes; the
 ## table handles exactly the signals GuandanEngine has (read from ClassDB, not copied); no script
 ## keeps its own copy of the engine's phase or error numbers; every EventBus signal is used.
 
-const CONTROLLER := "res://table/match_controller.gd"
+const BRIDGE := "res://bridge/"
+## The bridge's scripts, one job each (a new one is added here on purpose, not by accident).
+const BRIDGE_SCRIPTS: Array[String] = ["res://bridge/match_controller.gd", "res://bridge/record_library.gd",
+	"res://bridge/replay_controller.gd"]
 ## Data resources (rules, AI profiles) are not the engine: the resource generator may name them.
 const ENGINE_CLASSES: Array[String] = ["GuandanEngine", "MoveAdvisor", "ReplayRecorder"]
 
 
-func test_only_the_controller_names_the_engine_classes() -> void:
+func test_only_the_bridge_names_the_engine_classes() -> void:
 	var scripts := _scripts("res://")
 	expect(scripts.size() > 30, "found the game's scripts (%d)" % scripts.size())
 	var class_ref := RegEx.create_from_string("\\b(%s)\\b" % "|".join(ENGINE_CLASSES))
 	var class_db := RegEx.create_from_string("ClassDB\\.(instantiate|class_call_static)")
-	var seen_in_controller := false
+	var bridge: Array[String] = []
 	for path in scripts:
 		var code := _code(FileAccess.get_file_as_string(path))
-		if path == CONTROLLER:
-			seen_in_controller = class_ref.search(code) != null
+		if path.begins_with(BRIDGE):
+			bridge.append(path)
+			expect(class_ref.search(code) != null, "%s is in bridge/ but does not use the extension" % path)
 			continue
 		var m := class_ref.search(code)
-		expect(m == null, "%s names %s: go through the MatchController" % [path, m.get_string(1) if m else ""])
+		expect(m == null, "%s names %s: go through res://bridge/" % [path, m.get_string(1) if m else ""])
 		expect(class_db.search(code) == null, "%s creates classes through ClassDB" % path)
-	expect(seen_in_controller, "the controller itself uses the engine")
+	bridge.sort()
+	expect_eq(bridge, BRIDGE_SCRIPTS, "the bridge's scripts")
 
 
 func test_the_table_handles_every_engine_signal() -> void:
@@ -30,12 +35,13 @@ func test_the_table_handles_every_engine_signal() -> void:
 	for info: Dictionary in ClassDB.class_get_signal_list(&"GuandanEngine", true):
 		engine_signals[StringName(info.name)] = true
 	expect(engine_signals.size() >= 20, "GuandanEngine has its signals (%d)" % engine_signals.size())
-	for name: StringName in engine_signals:
-		expect(TableEvents.HANDLERS.has(name), "the table handles %s" % name)
 	var events := TableEvents.new()
-	for name: StringName in TableEvents.HANDLERS:
+	for name: StringName in engine_signals:
+		expect(events.handlers.has(name), "the table handles %s" % name)
+	for name: StringName in events.handlers:
 		expect(engine_signals.has(name), "the table handles %s, which GuandanEngine does not have" % name)
-		expect(events.has_method(TableEvents.HANDLERS[name]), "handler %s exists" % TableEvents.HANDLERS[name])
+		var handler: Callable = events.handlers[name]
+		expect(handler.is_valid() and handler.get_object() == events, "%s is handled by the table's own method" % name)
 	events.free()
 	# The controller's argument names are ClassDB's.
 	var args := MatchController.signal_args()

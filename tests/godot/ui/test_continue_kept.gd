@@ -10,18 +10,18 @@ var _records_before := PackedStringArray()
 func before_each() -> void:
 	Settings.reset_for_tests()
 	Settings.set_value(&"anim_speed", 0.0)
-	MatchController.forget_continue()
-	_records_before = MatchController.list_records()
+	RecordLibrary.forget_continue()
+	_records_before = RecordLibrary.list_records()
 
 
 func after_each() -> void:
 	if app != null and is_instance_valid(app):
 		app.queue_free()
 	app = null
-	MatchController.forget_continue()
-	for name in MatchController.list_records():
+	RecordLibrary.forget_continue()
+	for name in RecordLibrary.list_records():
 		if not (name in _records_before):
-			MatchController.delete_record(name)
+			RecordLibrary.delete_record(name)
 	Settings.reset_for_tests()
 
 
@@ -43,7 +43,7 @@ func _save_unfinished() -> String:
 	t.save_for_continue()
 	t.queue_free()
 	await frames(2)
-	var c := MatchController.continue_config()
+	var c := RecordLibrary.continue_config()
 	expect(c != null, "the unfinished training is saved for Continue")
 	return c.resume_record if c != null else ""
 
@@ -55,7 +55,7 @@ func _open_app() -> void:
 
 
 func _saved() -> String:
-	var c := MatchController.continue_config()
+	var c := RecordLibrary.continue_config()
 	return c.resume_record if c != null else ""
 
 
@@ -116,7 +116,7 @@ func test_a_new_match_asks_before_taking_the_saved_ones_place() -> void:
 	expect(await wait_until(func() -> bool: return app.current_name == &"table"), "a new match")
 	expect(app.current.config.resume_record == "" and app.current.config.mode == &"match", "a new one, not the saved one")
 	expect_eq(_saved(), "", "the saved training left Continue, as the player chose")
-	expect(saved in MatchController.list_records(), "its record stays in Replays")
+	expect(saved in RecordLibrary.list_records(), "its record stays in Replays")
 	app.queue_free()
 	app = null
 	await frames(3)

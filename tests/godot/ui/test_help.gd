@@ -129,7 +129,7 @@ func test_the_menu_offers_the_guided_deal_to_a_new_player() -> void:
 	add_child(app)
 	expect(await wait_until(func() -> bool: return app.current_name == &"menu" and app.current.is_node_ready()), "the menu")
 	var button: Button = app.current.get_node("%GuidedDeal")
-	expect_eq(button.visible, menu_script.offers_guided_deal(MatchController.stats()), "shown as the statistics say")
+	expect_eq(button.visible, menu_script.offers_guided_deal(RecordLibrary.stats()), "shown as the statistics say")
 	button.visible = true
 	button.pressed.emit()
 	expect(await wait_until(func() -> bool: return app.current_name == &"table" and app.current.is_node_ready()), "a table")

@@ -13,7 +13,7 @@ func before_each() -> void:
 
 func after_each() -> void:
 	if record != "":
-		MatchController.delete_record(record)
+		RecordLibrary.delete_record(record)
 	Settings.reset_for_tests()
 
 
@@ -49,7 +49,7 @@ func test_replay_list_and_player() -> void:
 		if modal != null:
 			modal.press(&"no")
 		await frames(1)
-		expect(record in MatchController.list_records(), "cancelled: the record stays")
+		expect(record in RecordLibrary.list_records(), "cancelled: the record stays")
 	list.queue_free()
 
 	var player: Control = load("res://replay/replay_player.tscn").instantiate()

@@ -153,7 +153,7 @@ func test_both_languages_have_every_ui_key() -> void:
 	# Every key the UI code names is translated.
 	var used := 0
 	var re := RegEx.create_from_string("\"((?:[A-Z][A-Z0-9]+_)+[A-Z0-9]+|(?:play|reason)\\.[a-z_]+)\"")
-	for dir in ["res://hand", "res://table", "res://menu", "res://replay", "res://settings", "res://ui", "res://help"]:
+	for dir in ["res://bridge", "res://hand", "res://table", "res://menu", "res://replay", "res://settings", "res://ui", "res://help"]:
 		for file in DirAccess.get_files_at(dir):
 			if not file.ends_with(".gd"):
 				continue

@@ -116,8 +116,8 @@ func test_the_stats_screen_shows_the_rust_figures() -> void:
 	expect(name != "", "saved")
 	table.queue_free()
 	table = null
-	var st := MatchController.stats(false)
-	var me: Dictionary = st.stats.players.get(MatchController.LOCAL_PLAYER, {})
+	var st := RecordLibrary.stats(false)
+	var me: Dictionary = st.stats.players.get(RecordLibrary.LOCAL_PLAYER, {})
 	expect(not me.is_empty(), "the local player has statistics")
 	var screen: Control = load("res://stats/stats_screen.tscn").instantiate()
 	add_child(screen)
@@ -145,8 +145,8 @@ func test_the_stats_screen_shows_the_rust_figures() -> void:
 	var row := screen.find_child(name, true, false)
 	expect(row != null and row.find_child("Watch", true, false) != null, "the match is listed with Watch")
 	screen.queue_free()
-	expect_eq(MatchController.delete_record(name), 0)
-	MatchController.stats(false)
+	expect_eq(RecordLibrary.delete_record(name), 0)
+	RecordLibrary.stats(false)
 
 
 func test_an_unfinished_training_is_not_a_lost_match() -> void:
@@ -179,8 +179,8 @@ func test_an_unfinished_training_is_not_a_lost_match() -> void:
 	var row := screen.find_child(name, true, false)
 	expect(row != null and (row.get_node(^"%Text") as Label).text.contains(tr("STATS_UNFINISHED")), "listed as unfinished")
 	screen.queue_free()
-	expect_eq(MatchController.delete_record(name), 0)
-	MatchController.stats(false)
+	expect_eq(RecordLibrary.delete_record(name), 0)
+	RecordLibrary.stats(false)
 
 
 ## Auto-play on at a deal's end: the deal-end panel offers to take the seat back, and the next
@@ -280,7 +280,7 @@ func _leave_and_continue(phase: int, seed: int, weak: bool) -> bool:
 	table.queue_free()
 	table = null
 	await frames(2)
-	var c := MatchController.continue_config()
+	var c := RecordLibrary.continue_config()
 	if not expect(c != null, "Continue is offered"):
 		return true
 	# The resumed AI seats wait too, so the table is compared before anyone acts.
@@ -298,9 +298,9 @@ func _leave_and_continue(phase: int, seed: int, weak: bool) -> bool:
 	var name: String = c.resume_record
 	table.queue_free()
 	table = null
-	MatchController.forget_continue()
-	expect(MatchController.continue_config() == null, "forgotten")
-	MatchController.delete_record(name)
+	RecordLibrary.forget_continue()
+	expect(RecordLibrary.continue_config() == null, "forgotten")
+	RecordLibrary.delete_record(name)
 	return true
 
 

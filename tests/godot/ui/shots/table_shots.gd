@@ -42,7 +42,7 @@ func _ready() -> void:
 	add_child(felt)
 	var ok := await _run()
 	if _record != "":
-		MatchController.delete_record(_record)
+		RecordLibrary.delete_record(_record)
 	get_tree().quit(0 if ok and _saved.size() == SHOTS.size() else 1)
 
 

@@ -166,7 +166,7 @@ func _other_screens(table: Control) -> bool:
 	await _frames(20)
 	await _shot("replay")
 	ClassDB.class_call_static(&"ReplayRecorder", &"delete_record", record)
-	MatchController.forget_continue()
+	RecordLibrary.forget_continue()
 	return record != ""
 
 

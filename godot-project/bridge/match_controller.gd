@@ -1,9 +1,10 @@
 class_name MatchController
 extends Node
-## The only script that talks to the Rust extension's GuandanEngine, MoveAdvisor and
-## ReplayRecorder (see docs/godot-api.md): live matches, the local player's actions, advice,
-## surrender, saving records, the record list and replay playback all go through here
-## (tests/godot/ui/test_boundary.gd checks that no other game script names those classes).
+## The live match: its source, the local player's actions, surrender, advice and the AI's
+## traces. One of the bridge/ scripts, the only ones that name the Rust extension's
+## GuandanEngine, MoveAdvisor and ReplayRecorder (see docs/godot-api.md;
+## tests/godot/ui/test_boundary.gd checks it); the records on disk and the Continue entry are
+## RecordLibrary's, replay playback ReplayController's.
 ##
 ## A live match has a *source*: the local GuandanEngine, or online (`MatchConfig.online`) the
 ## session's GuandanClient (online/online_session.gd), which has the same signals and getters;
@@ -11,20 +12,14 @@ extends Node
 ##
 ## The table sees a match as a stream of event dictionaries — `{signal: &"cards_played", seat: 1,
 ## play: {...}}`, the engine's signal names and argument names, read from ClassDB — plus a few
-## calls. Replays produce the same dictionaries, so the table draws a live match and a replay with
-## the same code.
+## calls. Replays produce the same dictionaries (ReplayController.record_events, translated in
+## Rust), so the table draws a live match and a replay with the same code.
 
 ## One engine signal, as `{signal: StringName, <argument name>: value, …}`.
 signal event_received(event: Dictionary)
 
 ## Signal name -> its argument names, read from ClassDB (never copied by hand).
 static var _signal_args := {}
-
-## The local player's name in records: statistics are kept under it.
-const LOCAL_PLAYER := "You"
-## Where the match to continue is remembered (record name + config), written when the player
-## leaves an unfinished match or the app closes.
-const CONTINUE_PATH := "user://continue.tres"
 
 ## The configuration of the running match (null before `start`).
 var config: MatchConfig
@@ -36,8 +31,6 @@ var advisor: MoveAdvisor
 ## The replay record of this match (user://records/<name>.jsonl), saved at the end of each deal
 ## and when the player leaves; one file per match.
 var record_name := ""
-## The record being played back (`open_record`), or null.
-var recorder: ReplayRecorder
 ## The local player's turn timeouts in a row (reset when they act themselves); at the config's
 ## `auto_play_after_timeouts` the AI takes the seat over.
 var timeouts_in_a_row := 0
@@ -110,7 +103,7 @@ func start(cfg: MatchConfig) -> int:
 		rules.turn_time_limit_s = config.turn_time_limit_s
 	var code := engine.start_match(rules, seats, config.seed)
 	if code == GuandanEngine.OK:
-		var you := "" if config.all_ai else LOCAL_PLAYER
+		var you := "" if config.all_ai else RecordLibrary.LOCAL_PLAYER
 		engine.set_players(PackedStringArray([you, "", "", ""]), String(config.mode))
 	return code
 
@@ -146,7 +139,7 @@ func _resume(seats: Array) -> int:
 		config.seed = engine.get_seed()
 	else:
 		_write_load_failure(config.resume_record, code, rec.get_last_error() if not rec.has_record() else engine.get_last_error())
-		forget_continue()
+		RecordLibrary.forget_continue()
 	return code
 
 
@@ -192,33 +185,13 @@ func remember_for_continue(saved_record: String) -> bool:
 	if saved_record == "" or config == null or not has_match() or engine.is_match_over():
 		forget_own_continue()
 		return false
-	var c: MatchConfig = config.duplicate(true)
-	c.resume_record = saved_record
-	return ResourceSaver.save(c, CONTINUE_PATH) == OK
-
-
-## The match to continue (a MatchConfig with `resume_record`), or null when there is none or its
-## record is gone.
-static func continue_config() -> MatchConfig:
-	if not FileAccess.file_exists(CONTINUE_PATH):
-		return null
-	var c := ResourceLoader.load(CONTINUE_PATH, "", ResourceLoader.CACHE_MODE_IGNORE) as MatchConfig
-	if c == null or c.resume_record == "" or not (c.resume_record in ReplayRecorder.list_records()):
-		return null
-	return c
+	return RecordLibrary.remember_continue(config, saved_record)
 
 
 ## Drops the Continue entry if it is this match's (its record), e.g. when the match is over; an
 ## entry of another match stays.
 func forget_own_continue() -> void:
-	var c := continue_config()
-	if c != null and record_name != "" and c.resume_record == record_name:
-		forget_continue()
-
-
-static func forget_continue() -> void:
-	if FileAccess.file_exists(CONTINUE_PATH):
-		DirAccess.remove_absolute(ProjectSettings.globalize_path(CONTINUE_PATH))
+	RecordLibrary.forget_continue_of(record_name)
 
 
 ## Ends the match without a result (nothing of it arrives later).
@@ -415,148 +388,14 @@ func ai_trace(seat: int) -> Dictionary:
 	return advisor.ai_trace(seat)
 
 
-# --- records -----------------------------------------------------------------------------------
+# --- the record of this match ------------------------------------------------------------------
 
 ## Saves the match so far as its replay record (config save_record false turns it off, for
 ## tests); returns the record name, or "" when nothing was saved.
 func save_record() -> String:
 	if config == null or not config.save_record or not has_match() or source != engine or engine.get_action_count() == 0:
 		return ""
-	var rec := ReplayRecorder.new()
-	if rec.record(engine) != GuandanEngine.OK:
-		return ""
-	return record_name if rec.save(record_name) == GuandanEngine.OK else ""
-
-
-## Player statistics over the saved records (ReplayRecorder.stats_json, parsed): {origin,
-## records, damaged, stats: {players, matches}, path}. Rebuilt in Rust when the stored file is
-## missing, damaged or stale.
-static func stats(rebuild := false) -> Dictionary:
-	var d: Variant = JSON.parse_string(ReplayRecorder.stats_json(rebuild))
-	return d if d is Dictionary else {}
-
-
-## Copies the statistics file to `dir` (default: the user's documents folder, else
-## user://stats/export) as guandan_stats.json; returns the path written, or "".
-static func export_stats(dir := "") -> String:
-	var st := stats()
-	var src := String(st.get("path", ""))
-	if src == "" or not FileAccess.file_exists(src):
-		return ""
-	if dir == "":
-		dir = OS.get_system_dir(OS.SYSTEM_DIR_DOCUMENTS)
-		if dir == "" or not DirAccess.dir_exists_absolute(dir):
-			dir = ProjectSettings.globalize_path("user://stats/export")
-	DirAccess.make_dir_recursive_absolute(dir)
-	var dest := dir.path_join("guandan_stats.json")
-	return dest if DirAccess.copy_absolute(src, dest) == OK else ""
-
-
-## The saved records (user://records), newest first.
-static func list_records() -> PackedStringArray:
-	var sorted := Array(ReplayRecorder.list_records())
-	sorted.sort()
-	sorted.reverse()
-	return PackedStringArray(sorted)
-
-
-static func delete_record(name: String) -> int:
-	return ReplayRecorder.delete_record(name)
-
-
-# --- replay playback ---------------------------------------------------------------------------
-
-## Loads a saved record for playback, at position 0. Returns the recorder's code (0 = OK).
-func open_record(name: String) -> int:
-	recorder = ReplayRecorder.new()
-	var code := recorder.load(name)
-	if code != GuandanEngine.OK:
-		recorder = null
-	return code
-
-
-## Loads a record from its text (JSON Lines), at position 0. Returns the recorder's code.
-func open_record_text(text: String) -> int:
-	recorder = ReplayRecorder.new()
-	var code := recorder.load_text(text)
-	if code != GuandanEngine.OK:
-		recorder = null
-	return code
-
-
-func has_record() -> bool:
-	return recorder != null and recorder.has_record()
-
-
-func record_length() -> int:
-	return recorder.get_action_count() if recorder != null else 0
-
-
-func record_position() -> int:
-	return recorder.get_position() if recorder != null else 0
-
-
-## Moves the playback to the state after `n` actions (clamped).
-func seek(n: int) -> void:
-	if recorder != null:
-		recorder.seek(clampi(n, 0, recorder.get_action_count()))
-
-
-## One action forward; false at the end (or without a record).
-func step_forward() -> bool:
-	if recorder == null or recorder.get_position() >= recorder.get_action_count():
-		return false
-	return recorder.step_forward() == GuandanEngine.OK
-
-
-## One action back; false at the start (or without a record).
-func step_back() -> bool:
-	if recorder == null or recorder.get_position() <= 0:
-		return false
-	return recorder.step_back() == GuandanEngine.OK
-
-
-## The state at the playback position, every hand visible (see "Data shapes").
-func record_state() -> Dictionary:
-	return recorder.get_state() if recorder != null else {}
-
-
-## What the action that led to the playback position did (event dictionaries).
-func record_events() -> Array:
-	return recorder.get_events() if recorder != null else []
-
-
-## The AI's view of the decision at the playback position: `{seat, hints}` in the play phase,
-## `{seat, options}` for a tribute or return; {} when nobody acts. An engine is resumed there,
-## paused, with that seat as the human the advisor helps, and dropped again.
-func ai_view() -> Dictionary:
-	var st := record_state()
-	var to_act := PackedInt32Array(st.get("to_act", PackedInt32Array()))
-	if to_act.is_empty():
-		return {}
-	var seat := to_act[0]
-	var probe := GuandanEngine.new()
-	probe.paused = true
-	probe.use_turn_timer = false
-	add_child(probe)
-	var seats: Array = [1, 1, 1, 1]
-	seats[seat] = "human"
-	var out := {seat = seat, hints = []}
-	if probe.resume_from(recorder, seats) == GuandanEngine.OK:
-		var help := MoveAdvisor.new()
-		help.attach(probe)
-		match probe.get_phase():
-			GuandanEngine.PHASE_PLAY:
-				out.hints = help.hints(5)
-			GuandanEngine.PHASE_TRIBUTE:
-				out.options = probe.get_tribute_options()
-			GuandanEngine.PHASE_RETURN:
-				out.options = probe.get_return_options()
-		help.attach(null)
-		probe.stop_match()
-	remove_child(probe)
-	probe.free()
-	return out
+	return record_name if RecordLibrary.save(engine, record_name) else ""
 
 
 func _forward(...args: Array) -> void:

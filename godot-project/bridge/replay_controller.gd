@@ -1,0 +1,102 @@
+class_name ReplayController
+extends Node
+## Playback of one saved record (the replay screen's): open it, move through it (seek, step) and
+## read the state and the events at the position — the events have the shape of the live match's
+## (`{signal, <argument name>: value, …}`, translated in Rust exactly as the engine's signals).
+## A node because the AI's view resumes a probe engine as its child.
+
+## The record being played back (`open_record`), or null.
+var recorder: ReplayRecorder
+
+
+## Loads a saved record for playback, at position 0. Returns the recorder's code (0 = OK).
+func open_record(name: String) -> int:
+	recorder = ReplayRecorder.new()
+	var code := recorder.load(name)
+	if code != GuandanEngine.OK:
+		recorder = null
+	return code
+
+
+## Loads a record from its text (JSON Lines), at position 0. Returns the recorder's code.
+func open_record_text(text: String) -> int:
+	recorder = ReplayRecorder.new()
+	var code := recorder.load_text(text)
+	if code != GuandanEngine.OK:
+		recorder = null
+	return code
+
+
+func has_record() -> bool:
+	return recorder != null and recorder.has_record()
+
+
+func record_length() -> int:
+	return recorder.get_action_count() if recorder != null else 0
+
+
+func record_position() -> int:
+	return recorder.get_position() if recorder != null else 0
+
+
+## Moves the playback to the state after `n` actions (clamped).
+func seek(n: int) -> void:
+	if recorder != null:
+		recorder.seek(clampi(n, 0, recorder.get_action_count()))
+
+
+## One action forward; false at the end (or without a record).
+func step_forward() -> bool:
+	if recorder == null or recorder.get_position() >= recorder.get_action_count():
+		return false
+	return recorder.step_forward() == GuandanEngine.OK
+
+
+## One action back; false at the start (or without a record).
+func step_back() -> bool:
+	if recorder == null or recorder.get_position() <= 0:
+		return false
+	return recorder.step_back() == GuandanEngine.OK
+
+
+## The state at the playback position, every hand visible (see "Data shapes").
+func record_state() -> Dictionary:
+	return recorder.get_state() if recorder != null else {}
+
+
+## What the action that led to the playback position did (event dictionaries).
+func record_events() -> Array:
+	return recorder.get_events() if recorder != null else []
+
+
+## The AI's view of the decision at the playback position: `{seat, hints}` in the play phase,
+## `{seat, options}` for a tribute or return; {} when nobody acts. An engine is resumed there,
+## paused, with that seat as the human the advisor helps, and dropped again.
+func ai_view() -> Dictionary:
+	var st := record_state()
+	var to_act := PackedInt32Array(st.get("to_act", PackedInt32Array()))
+	if to_act.is_empty():
+		return {}
+	var seat := to_act[0]
+	var probe := GuandanEngine.new()
+	probe.paused = true
+	probe.use_turn_timer = false
+	add_child(probe)
+	var seats: Array = [1, 1, 1, 1]
+	seats[seat] = "human"
+	var out := {seat = seat, hints = []}
+	if probe.resume_from(recorder, seats) == GuandanEngine.OK:
+		var help := MoveAdvisor.new()
+		help.attach(probe)
+		match probe.get_phase():
+			GuandanEngine.PHASE_PLAY:
+				out.hints = help.hints(5)
+			GuandanEngine.PHASE_TRIBUTE:
+				out.options = probe.get_tribute_options()
+			GuandanEngine.PHASE_RETURN:
+				out.options = probe.get_return_options()
+		help.attach(null)
+		probe.stop_match()
+	remove_child(probe)
+	probe.free()
+	return out
