@@ -1,14 +1,14 @@
 class_name MatchController
 extends Node
-## The live match: its source, the local player's actions, surrender, advice and the AI's
+## The live match, local or online, the local player's actions, surrender, advice and the AI's
 ## traces. One of the bridge/ scripts, the only ones that name the Rust extension's
 ## GuandanEngine, MoveAdvisor and ReplayRecorder (see docs/godot-api.md;
 ## tests/godot/ui/test_boundary.gd checks it); the records on disk and the Continue entry are
 ## RecordLibrary's, replay playback ReplayController's.
 ##
-## A live match has a *source*: the local GuandanEngine, or online (`MatchConfig.online`) the
-## session's GuandanClient (online/online_session.gd), which has the same signals and getters;
-## the table never knows which one it has.
+## A live match is one GuandanEngine: it runs the match here, or online (`MatchConfig.online`)
+## it follows the session's client (online/online_session.gd) and shows the server's match with
+## the same signals, getters and actions; the table never knows which one it has.
 ##
 ## The table sees a match as a stream of event dictionaries — `{signal: &"cards_played", seat: 1,
 ## play: {...}}`, the engine's signal names and argument names, read from ClassDB — plus a few
@@ -23,10 +23,8 @@ static var _signal_args := {}
 
 ## The configuration of the running match (null before `start`).
 var config: MatchConfig
+## The match (created at the first `start`, kept for the next).
 var engine: GuandanEngine
-## What the live match is read from and acted on: `engine`, or the online client (untyped: the
-## two classes share their signals and method names, not a base class).
-var source: Variant
 var advisor: MoveAdvisor
 ## The replay record of this match (user://records/<name>.jsonl), saved at the end of each deal
 ## and when the player leaves; one file per match.
@@ -68,8 +66,6 @@ func _exit_tree() -> void:
 ## none). Returns the engine's code (0 = OK).
 func start(cfg: MatchConfig) -> int:
 	config = cfg.duplicate(true)
-	if config.online:
-		return _start_online()
 	if engine == null:
 		engine = GuandanEngine.new()
 		engine.name = "Engine"
@@ -79,7 +75,8 @@ func start(cfg: MatchConfig) -> int:
 	if advisor == null:
 		advisor = MoveAdvisor.new()
 	advisor.attach(engine)
-	source = engine
+	if config.online:
+		return _start_online()
 	var seats: Array = ["human"]
 	for level in config.ai_levels:
 		seats.append(_profile(level, config.ai_debug))
@@ -108,19 +105,12 @@ func start(cfg: MatchConfig) -> int:
 	return code
 
 
-## Online: the match runs on the server and the session's client is the source. Its whole
-## position is asked for again, so the table draws it from the full state (the client announces
+## Online: the match runs on the server; the engine follows the session's client. Its whole
+## position is asked for again, so the table draws it from the full state (the engine announces
 ## it as `resume_from` does).
 func _start_online() -> int:
-	var client: Node = Online.client
-	if source != client:
-		for name: StringName in signal_args():
-			client.connect(name, _forward.bind(name))
-		source = client
-	if advisor == null:
-		advisor = MoveAdvisor.new()
-	advisor.attach(client)
-	return Online.client.resync()
+	var code := engine.follow(Online.client)
+	return code if code != GuandanEngine.OK else Online.client.resync()
 
 
 ## Resumes the saved record `config.resume_record` at its end (the same record file is then
@@ -180,7 +170,7 @@ func debug_force_panic() -> int:
 ## match is over). Another match's Continue entry is never dropped here: only a new match the
 ## player chose to start over it replaces it (the app asks first, see ui/app.gd).
 func remember_for_continue(saved_record: String) -> bool:
-	if source != engine:
+	if config != null and config.online:
 		return false  # online: the server keeps the match; an offline Continue entry stays
 	if saved_record == "" or config == null or not has_match() or engine.is_match_over():
 		forget_own_continue()
@@ -196,128 +186,128 @@ func forget_own_continue() -> void:
 
 ## Ends the match without a result (nothing of it arrives later).
 func stop() -> void:
-	if source != null:
-		source.stop_match()
+	if engine != null:
+		engine.stop_match()
 
 
 ## AI seats and clocks wait while paused (the table pauses while it animates or shows a panel).
 func set_paused(paused: bool) -> void:
-	if source != null:
-		source.paused = paused
+	if engine != null:
+		engine.paused = paused
 
 
 func has_match() -> bool:
-	return source != null and source.has_match()
+	return engine != null and engine.has_match()
 
 
 func local_seat() -> int:
-	return source.get_local_seat() if source != null else -1
+	return engine.get_local_seat() if engine != null else -1
 
 
 func state() -> Dictionary:
-	return source.get_state() if source != null else {}
+	return engine.get_state() if engine != null else {}
 
 
 func hand() -> PackedInt32Array:
-	return source.get_hand() if source != null else PackedInt32Array()
+	return engine.get_hand() if engine != null else PackedInt32Array()
 
 
 func seat_hand(seat: int) -> PackedInt32Array:
-	return source.get_seat_hand(seat) if source != null else PackedInt32Array()
+	return engine.get_seat_hand(seat) if engine != null else PackedInt32Array()
 
 
 func level() -> int:
-	return source.get_level() if source != null else 0
+	return engine.get_level() if engine != null else 0
 
 
 func wild_cards() -> PackedInt32Array:
-	return source.get_wild_cards() if source != null else PackedInt32Array()
+	return engine.get_wild_cards() if engine != null else PackedInt32Array()
 
 
 func is_local_turn() -> bool:
-	return source != null and source.is_local_turn()
+	return engine != null and engine.is_local_turn()
 
 
 func phase() -> int:
-	return source.get_phase() if source != null else GuandanEngine.PHASE_NONE
+	return engine.get_phase() if engine != null else GuandanEngine.PHASE_NONE
 
 
 ## Seconds left on the local player's clock; -1 when none runs.
 func time_left() -> float:
-	return source.get_time_left() if source != null else -1.0
+	return engine.get_time_left() if engine != null else -1.0
 
 
 func tribute_options() -> PackedInt32Array:
-	return source.get_tribute_options() if source != null else PackedInt32Array()
+	return engine.get_tribute_options() if engine != null else PackedInt32Array()
 
 
 func return_options() -> PackedInt32Array:
-	return source.get_return_options() if source != null else PackedInt32Array()
+	return engine.get_return_options() if engine != null else PackedInt32Array()
 
 
 func match_seed() -> int:
-	return source.get_seed() if source != null else 0
+	return engine.get_seed() if engine != null else 0
 
 
 func action_count() -> int:
-	return source.get_action_count() if source != null else 0
+	return engine.get_action_count() if engine != null else 0
 
 
 ## SHA-256 of the whole match state (equal hashes = equal matches).
 func state_hash() -> String:
-	return source.get_state_hash() if source != null else ""
+	return engine.get_state_hash() if engine != null else ""
 
 
 ## The message of the engine's last failed call.
 func last_error() -> String:
-	return source.get_last_error() if source != null else ""
+	return engine.get_last_error() if engine != null else ""
 
 
 # --- the local player's actions (each returns the engine's code; 0 = OK) -------------------------
 
 func play(cards: PackedInt32Array, reading := -1) -> int:
-	return _acted(source.play(cards, reading)) if source != null else GuandanEngine.ERR_NO_MATCH
+	return _acted(engine.play(cards, reading)) if engine != null else GuandanEngine.ERR_NO_MATCH
 
 
 func pass_turn() -> int:
-	return _acted(source.pass_turn()) if source != null else GuandanEngine.ERR_NO_MATCH
+	return _acted(engine.pass_turn()) if engine != null else GuandanEngine.ERR_NO_MATCH
 
 
 func give_tribute(card: int) -> int:
-	return _acted(source.give_tribute(card)) if source != null else GuandanEngine.ERR_NO_MATCH
+	return _acted(engine.give_tribute(card)) if engine != null else GuandanEngine.ERR_NO_MATCH
 
 
 func return_card(card: int) -> int:
-	return _acted(source.return_card(card)) if source != null else GuandanEngine.ERR_NO_MATCH
+	return _acted(engine.return_card(card)) if engine != null else GuandanEngine.ERR_NO_MATCH
 
 
 ## Auto-play (托管): the AI plays the local seat (true) or gives it back (false). The change
 ## arrives as a `controller_changed` event. Returns the engine's code.
 func set_auto_play(on: bool) -> int:
-	if source == null:
+	if engine == null:
 		return GuandanEngine.ERR_NO_MATCH
 	timeouts_in_a_row = 0
-	return source.set_auto_play(on)
+	return engine.set_auto_play(on)
 
 
 ## How long the deal-end panel may stay up (s): online the server's break after a deal, after
 ## which the next deal goes on whatever the table shows; 0 offline (the engine waits for the
 ## panel).
 func deal_break_s() -> float:
-	if not config.online or source == null or not source.has_method(&"get_room"):
+	if config == null or not config.online:
 		return 0.0
-	return float(source.get_room().get("deal_break_ms", 0)) / 1000.0
+	return float(Online.client.get_room().get("deal_break_ms", 0)) / 1000.0
 
 
 ## The table has drawn the local player's prompt. Online the server's clock for the duty then
 ## starts (the engine's offline clock already waited while the table drew).
 func prompt_seen() -> void:
-	if source != null and source.has_method(&"prompt_seen"):
-		source.prompt_seen()
+	if engine != null:
+		engine.prompt_seen()
 
 
 func is_auto_play() -> bool:
-	return source != null and source.is_auto_play()
+	return engine != null and engine.is_auto_play()
 
 
 ## The card counter of the local player: {ranks: 15 counts (2..A, small joker, big joker) of the
@@ -337,7 +327,12 @@ func _acted(code: int) -> int:
 
 ## Proposes that the local team surrenders (AI seats accept at once, so the match ends).
 func propose_surrender() -> int:
-	return source.propose_surrender() if source != null else GuandanEngine.ERR_NO_MATCH
+	return engine.propose_surrender() if engine != null else GuandanEngine.ERR_NO_MATCH
+
+
+## Answers the open surrender proposal (online: the vote dialog of online/online_table.gd).
+func surrender_vote(accept: bool) -> int:
+	return engine.surrender_vote(accept) if engine != null else GuandanEngine.ERR_NO_MATCH
 
 
 # --- advice (training) -------------------------------------------------------------------------
@@ -393,7 +388,7 @@ func ai_trace(seat: int) -> Dictionary:
 ## Saves the match so far as its replay record (config save_record false turns it off, for
 ## tests); returns the record name, or "" when nothing was saved.
 func save_record() -> String:
-	if config == null or not config.save_record or not has_match() or source != engine or engine.get_action_count() == 0:
+	if config == null or not config.save_record or not has_match() or config.online or engine.get_action_count() == 0:
 		return ""
 	return record_name if RecordLibrary.save(engine, record_name) else ""
 
@@ -410,8 +405,8 @@ func _forward(...args: Array) -> void:
 	if name == &"turn_timed_out" and int(event.seat) == local_seat():
 		timeouts_in_a_row += 1
 		var limit := config.auto_play_after_timeouts if config != null else 0
-		if limit > 0 and timeouts_in_a_row >= limit and not source.is_auto_play():
-			source.set_auto_play(true)
+		if limit > 0 and timeouts_in_a_row >= limit and not engine.is_auto_play():
+			engine.set_auto_play(true)
 
 
 ## The AI profile resource of a level (res://resources/ai/easy|medium|hard.tres), a copy with
