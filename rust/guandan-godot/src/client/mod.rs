@@ -123,6 +123,13 @@ impl INode for GuandanClient {
         }
     }
 
+    fn enter_tree(&mut self) {
+        // The network is drained before anything else of the frame runs, and a following
+        // engine (PROCESS_PRIORITY + 1) announces it right after: no script reads a copy that
+        // is ahead of the signals it has been given.
+        self.base_mut().set_process_priority(Self::PROCESS_PRIORITY);
+    }
+
     fn process(&mut self, _delta: f64) {
         // A bounded batch per frame keeps a long catch-up from stalling a frame.
         for _ in 0..256 {
@@ -144,6 +151,9 @@ impl INode for GuandanClient {
 
 #[godot_api]
 impl GuandanClient {
+    /// The client's process priority: it runs before the nodes of priority 0.
+    #[constant]
+    pub const PROCESS_PRIORITY: i32 = -2;
     /// Success.
     #[constant]
     pub const OK: i64 = codes::OK;

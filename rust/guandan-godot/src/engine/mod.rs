@@ -399,6 +399,9 @@ impl GuandanEngine {
             Some(c) => {
                 self.discard_match();
                 self.remote = Some(Following::new(c.bind().remote()));
+                // Right after the client, before every other node: what it received this frame
+                // is announced before any script reads the copy.
+                self.base_mut().set_process_priority(GuandanClient::PROCESS_PRIORITY + 1);
                 Ok(())
             }
             None => Err(Fail::bad_argument("client is null")),
