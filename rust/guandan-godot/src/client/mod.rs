@@ -193,8 +193,8 @@ impl GuandanClient {
     /// refused play reaches the following engine's `error`).
     #[signal]
     fn error(code: i64, message: GString);
-    /// A match of the room is being copied: its first full state arrived (the match started,
-    /// or the player came back to it). A `GuandanEngine` that follows this client shows it.
+    /// A full state of the room's match arrived (the match started, the player came back to
+    /// it, or asked for it again): a `GuandanEngine` that follows this client shows it.
     #[signal]
     fn match_joined();
 
@@ -702,14 +702,11 @@ impl GuandanClient {
                 }
             }
             ServerMsg::State { action_seq, state_hash, view, outcome, time_left_s } => {
-                let first = !self.has_match();
                 let taken = self.remote.borrow_mut().state(action_seq, &state_hash, view, outcome, time_left_s);
                 if let StateTaken::Resynced(seq) = taken {
                     self.queue.push_back(Conn::Resynced(seq));
                 }
-                if first {
-                    self.queue.push_back(Conn::MatchJoined);
-                }
+                self.queue.push_back(Conn::MatchJoined);
             }
             ServerMsg::Applied { action_seq, actions, state_hash, events, prompt, seat } => {
                 if let Order::Gap { expected, got_first } = order {
