@@ -103,6 +103,9 @@ struct Stored {
     /// stored before this field existed hold matches of revision 1, restored as they were played.
     #[serde(default = "first_rules_revision")]
     rules_revision: u32,
+    /// A ranked room (quick match): its finished matches move the players' ratings.
+    #[serde(default)]
+    ranked: bool,
 }
 
 fn first_rules_revision() -> u32 {

@@ -16,6 +16,7 @@ impl Room {
             "match_no": self.match_no,
             "seed": self.stored.match_seed,
             "practice": self.stored.practice,
+            "ranked": self.stored.ranked,
             "rules": self.stored.preset,
             "players": self.stored.seats.iter().map(|(p, ai)| serde_json::json!({
                 "player": p.as_ref().map(|p| &p.nickname), "player_id": p.as_ref().map(|p| &p.id), "ai": ai,
