@@ -131,6 +131,16 @@ pub enum ClientMsg {
     Seen {
         seq: u64,
     },
+    /// Quick match: wait for a table of this rule preset (default competition) with players
+    /// of similar rating; answered by `queue_status`, then — once a table is formed — by the
+    /// normal `joined` and `state` of a ranked room that starts at once. Refused while in a
+    /// room (leave it first) or already queued. Added to v1 like `change_seat`.
+    QueueJoin {
+        #[serde(default)]
+        rules: Option<String>,
+    },
+    /// Leaves the quick-match queue (answered by `queue_status` with `queued` false).
+    QueueLeave,
 }
 
 /// The lifecycle state of a room (design spec, room state machine).
@@ -299,6 +309,16 @@ pub enum ServerMsg {
         code: i32,
         message: String,
     },
+    /// Quick match: where the player's wait stands, about once a second while queued.
+    /// `found`: players (the recipient included) waiting for a table of these rules on every
+    /// instance, at most 4. `queued` false: no longer waiting (left; or a table was found and
+    /// `joined` follows). Added to v1 like `change_seat`.
+    QueueStatus {
+        rules: String,
+        queued: bool,
+        waited_ms: u64,
+        found: u8,
+    },
 }
 
 impl ServerMsg {
@@ -317,7 +337,8 @@ impl ServerMsg {
             | ServerMsg::Hosting { .. }
             | ServerMsg::Pong
             | ServerMsg::MatchStored { .. }
-            | ServerMsg::Bye { .. } => CardSet::EMPTY,
+            | ServerMsg::Bye { .. }
+            | ServerMsg::QueueStatus { .. } => CardSet::EMPTY,
         }
     }
 
@@ -375,6 +396,8 @@ pub const CLIENT_TYPES: &[&str] = &[
     "change_seat",
     "auto_play",
     "seen",
+    "queue_join",
+    "queue_leave",
 ];
 
 /// Encodes a server message (never fails for these types).

@@ -152,6 +152,7 @@ fn server_messages(s: &Sample) -> Vec<ServerMsg> {
         ServerMsg::Pong,
         ServerMsg::MatchStored { code: "AB23XY".into(), match_no: 2 },
         ServerMsg::Bye { code: 1001, message: "shutdown".into() },
+        ServerMsg::QueueStatus { rules: "competition".into(), queued: true, waited_ms: 4200, found: 3 },
     ]);
     msgs
 }
@@ -184,6 +185,9 @@ fn client_messages(s: &Sample) -> Vec<ClientMsg> {
         ClientMsg::ChangeSeat { seat: 3 },
         ClientMsg::AutoPlay { on: true },
         ClientMsg::Seen { seq: 40 },
+        ClientMsg::QueueJoin { rules: Some("huaian".into()) },
+        ClientMsg::QueueJoin { rules: None },
+        ClientMsg::QueueLeave,
     ]
 }
 

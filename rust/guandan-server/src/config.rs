@@ -33,6 +33,16 @@ pub struct Config {
     /// READY_CHECK falls back to WAITING after this long (ms).
     #[arg(long, default_value_t = 60_000)]
     pub ready_timeout_ms: u64,
+    /// Quick match: after this wait a player's table is completed with the server's AI (ms).
+    #[arg(long, default_value_t = 30_000)]
+    pub queue_ai_fill_ms: u64,
+    /// Quick match: the queue this instance takes players from and forms tables for; instances
+    /// sharing a database match players across one pool (e.g. one per region).
+    #[arg(long, default_value = "main")]
+    pub queue_pool: String,
+    /// Quick match: how often this instance forms tables from the queue (ms).
+    #[arg(long, default_value_t = 250)]
+    pub queue_tick_ms: u64,
     /// VOTE_PHASE closes after this long (ms).
     #[arg(long, default_value_t = 30_000)]
     pub vote_timeout_ms: u64,
@@ -115,6 +125,10 @@ impl Config {
     }
     pub fn ready_timeout(&self) -> Duration {
         Duration::from_millis(self.ready_timeout_ms)
+    }
+    /// How the quick-match queue forms tables.
+    pub fn queue_rules(&self) -> crate::queue::tables::Rules {
+        crate::queue::tables::Rules { ai_fill_ms: self.queue_ai_fill_ms, ..Default::default() }
     }
     pub fn vote_timeout(&self) -> Duration {
         Duration::from_millis(self.vote_timeout_ms)

@@ -8,6 +8,7 @@ use crate::auth::{self, RateLimit};
 use crate::lease::{self, Entry};
 use crate::listener::Peer;
 use crate::outbox::Outbox;
+use crate::queue::QueueEvent;
 use crate::room::{self, ConnId, PlayerRef, RoomCmd};
 use axum::extract::ws::{Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
@@ -41,6 +42,24 @@ struct Session {
     out: Outbox,
     player: Option<PlayerRef>,
     room: Option<(String, mpsc::Sender<RoomCmd>)>,
+    /// Waiting in the quick-match queue.
+    queue: Option<Queued>,
+}
+
+struct Queued {
+    rules: String,
+    events: mpsc::Receiver<QueueEvent>,
+}
+
+/// The next event of the queue the connection waits in (never, when it waits in none).
+async fn next_queue_event(q: &mut Option<Queued>) -> QueueEvent {
+    match q {
+        Some(q) => match q.events.recv().await {
+            Some(e) => e,
+            None => std::future::pending().await,
+        },
+        None => std::future::pending().await,
+    }
 }
 
 impl Session {
@@ -72,7 +91,17 @@ impl Session {
         match msg {
             ClientMsg::Hello { .. } => self.refuse(ErrorCode::BadRoomState, "already authenticated"),
             ClientMsg::Heartbeat => self.send(&ServerMsg::Pong),
+            ClientMsg::QueueJoin { rules } => self.queue_join(&player, rules).await,
+            ClientMsg::QueueLeave => {
+                if self.leave_queue().await {
+                    self.send_queue_status(false, 0, 0);
+                } else {
+                    self.refuse(ErrorCode::BadRoomState, "not in the quick-match queue");
+                }
+            }
             ClientMsg::CreateRoom { rules, spectator_delay, seed } => {
+                // Choosing a room of one's own ends the wait for a quick match.
+                self.leave_queue().await;
                 self.leave_room().await;
                 match room::create(&self.app, &player, rules, spectator_delay, seed).await {
                     Ok((code, tx)) => {
@@ -90,10 +119,14 @@ impl Session {
                 }
             }
             ClientMsg::JoinRoom { code, last_action_seq } => {
+                self.leave_queue().await;
                 self.enter(code, |conn, out| RoomCmd::Join { conn, player: Box::new(player), out, last_action_seq })
                     .await
             }
-            ClientMsg::Spectate { code } => self.enter(code, |conn, out| RoomCmd::Spectate { conn, out }).await,
+            ClientMsg::Spectate { code } => {
+                self.leave_queue().await;
+                self.enter(code, |conn, out| RoomCmd::Spectate { conn, out }).await
+            }
             other => match &self.room {
                 Some((_, tx)) => {
                     let leaving = matches!(other, ClientMsg::Leave);
@@ -115,6 +148,65 @@ impl Session {
                 }
                 None => self.refuse(ErrorCode::RoomNotFound, "join a room first"),
             },
+        }
+    }
+
+    /// Quick match: waits for a table of `rules` (default competition) in the shared queue.
+    async fn queue_join(&mut self, player: &PlayerRef, rules: Option<String>) {
+        let rules = rules.unwrap_or_else(|| "competition".into());
+        if guandan_core::rules::RuleConfig::preset(&rules).is_none() {
+            let shown: String = rules.chars().take(32).collect();
+            return self.refuse(ErrorCode::BadArgument, format!("unknown rule preset {shown:?}"));
+        }
+        if self.room.is_some() {
+            return self.refuse(ErrorCode::BadRoomState, "leave your room before the quick-match queue");
+        }
+        if self.queue.is_some() {
+            return self.refuse(ErrorCode::BadRoomState, "already in the quick-match queue");
+        }
+        let rating = self.app.db.matchmaking_rating(&player.id, &rules).await.unwrap_or(crate::queue::NEW_PLAYER_RATING);
+        match self.app.db.queue_join(&player.id, &self.app.cfg.queue_pool, &rules, rating, &self.app.cfg.instance).await {
+            Ok(true) => {
+                let events = self.app.waiters.add(&player.id);
+                self.app.metrics.queued.fetch_add(1, Relaxed);
+                self.queue = Some(Queued { rules, events });
+                self.send_queue_status(true, 0, 1);
+            }
+            Ok(false) => self.refuse(ErrorCode::BadRoomState, "already in the quick-match queue (another connection)"),
+            Err(e) => self.refuse(ErrorCode::Internal, e.to_string()),
+        }
+    }
+
+    /// Leaves the queue if waiting in it; true when it was.
+    async fn leave_queue(&mut self) -> bool {
+        let Some(_) = self.queue.take() else { return false };
+        self.app.metrics.queued.fetch_sub(1, Relaxed);
+        if let Some(p) = &self.player {
+            self.app.waiters.remove(&p.id);
+            if let Err(e) = self.app.db.queue_leave(&p.id).await {
+                tracing::warn!(error = %e, "queue row not removed");
+            }
+        }
+        true
+    }
+
+    fn send_queue_status(&self, queued: bool, waited_ms: u64, found: u8) {
+        let rules = self.queue.as_ref().map(|q| q.rules.clone()).unwrap_or_default();
+        self.send(&ServerMsg::QueueStatus { rules, queued, waited_ms, found });
+    }
+
+    /// What the matchmaker said: the wait so far, or the table to join.
+    async fn on_queue(&mut self, e: QueueEvent) {
+        match e {
+            QueueEvent::Status { waited_ms, found } => self.send_queue_status(true, waited_ms, found),
+            QueueEvent::Seated { code } => {
+                let rules = self.queue.take().map(|q| q.rules).unwrap_or_default();
+                self.app.metrics.queued.fetch_sub(1, Relaxed);
+                self.send(&ServerMsg::QueueStatus { rules, queued: false, waited_ms: 0, found: 4 });
+                let Some(player) = self.player.clone() else { return };
+                self.enter(code, |conn, out| RoomCmd::Join { conn, player: Box::new(player), out, last_action_seq: None })
+                    .await;
+            }
         }
     }
 
@@ -211,7 +303,7 @@ async fn session(socket: WebSocket, app: Arc<App>, id: ConnId, peer: Peer) {
         }
         let _ = sink.close().await;
     });
-    let mut s = Session { app: app.clone(), id, peer, out, player: None, room: None };
+    let mut s = Session { app: app.clone(), id, peer, out, player: None, room: None, queue: None };
     let cfg = &app.cfg;
     let opened = Instant::now();
     let mut last_heard = Instant::now();
@@ -221,6 +313,8 @@ async fn session(socket: WebSocket, app: Arc<App>, id: ConnId, peer: Peer) {
     loop {
         let deadline =
             if s.player.is_none() { opened + cfg.auth_timeout() } else { last_heard + cfg.heartbeat_timeout() };
+        // Handled after the select (its other futures hold borrows that must not live across it).
+        let mut queue_event = None;
         let frame = tokio::select! {
             biased;
             f = stream.next() => Some(f),
@@ -234,11 +328,19 @@ async fn session(socket: WebSocket, app: Arc<App>, id: ConnId, peer: Peer) {
                 tracing::info!("too slow to receive: disconnected");
                 break;
             }
+            e = next_queue_event(&mut s.queue) => {
+                queue_event = Some(e);
+                None
+            }
             _ = shutdown.wait_for(|v| *v) => {
                 s.send(&ServerMsg::Bye { code: ErrorCode::ShuttingDown.code(), message: "server shutting down; reconnect and rejoin your room".into() });
                 break;
             }
         };
+        if let Some(e) = queue_event {
+            Box::pin(s.on_queue(e)).await;
+            continue;
+        }
         let frame = match frame {
             Some(f) => f,
             // The deadline passed. After a stall of the server (paused, an overloaded machine)
@@ -295,6 +397,9 @@ async fn session(socket: WebSocket, app: Arc<App>, id: ConnId, peer: Peer) {
     if let Some((_, tx)) = s.room.take() {
         let _ = tx.send(RoomCmd::Gone { conn: id, silent_since: last_heard, left: false, done: None }).await;
     }
+    // Gone while waiting: out of the queue (a table formed meanwhile keeps the seat: the AI
+    // plays it until the player comes back).
+    s.leave_queue().await;
     drop(s);
     // Let queued messages (a final error or bye) go out, but never wait on a stuck client: a
     // writer blocked on a client that does not read is stopped, closing the socket. Meanwhile

@@ -59,6 +59,22 @@ const MIGRATIONS: &[(i64, &str)] = &[
         lease_until BIGINT NOT NULL
     )",
     ),
+    (
+        3,
+        // The quick-match queue, shared by every instance: a row per waiting player (its
+        // instance holds the connection); `room_code` and `seat` are set when a table is formed.
+        "CREATE TABLE queue (
+        player_id TEXT PRIMARY KEY,
+        pool TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        instance TEXT NOT NULL,
+        joined_at BIGINT NOT NULL,
+        room_code TEXT,
+        seat BIGINT
+    );
+    CREATE INDEX queue_pool ON queue (pool, room_code)",
+    ),
 ];
 
 #[derive(Debug, thiserror::Error)]
@@ -86,7 +102,7 @@ pub struct RoomRow {
 
 #[derive(Clone)]
 pub struct Db {
-    pool: AnyPool,
+    pub(crate) pool: AnyPool,
     pub backend: &'static str,
 }
 
@@ -253,7 +269,7 @@ impl Db {
 
     /// The database's clock in epoch ms, as SQL: every lease is written and compared on this
     /// one clock, whatever the instances' own clocks say.
-    fn now_sql(&self) -> &'static str {
+    pub(crate) fn now_sql(&self) -> &'static str {
         if self.backend == "postgres" {
             "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)"
         } else {

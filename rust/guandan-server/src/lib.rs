@@ -16,6 +16,7 @@ pub mod lifecycle;
 pub mod listener;
 pub mod metrics;
 pub mod outbox;
+pub mod queue;
 pub mod room;
 
 use config::Config;
@@ -48,6 +49,8 @@ pub struct App {
     pub gate: listener::Gate,
     /// Rooms on this instance by the account that created them (`--rooms-per-account`).
     pub room_counts: Mutex<HashMap<String, usize>>,
+    /// This instance's connections waiting in the quick-match queue.
+    pub waiters: queue::Waiters,
 }
 
 impl App {
@@ -86,6 +89,7 @@ pub struct Server {
     stop: watch::Sender<bool>,
     handle: tokio::task::JoinHandle<()>,
     lease: tokio::task::JoinHandle<()>,
+    matchmaker: tokio::task::JoinHandle<()>,
 }
 
 impl Server {
@@ -108,14 +112,16 @@ impl Server {
             takeover: tokio::sync::Mutex::new(()),
             room_counts: Mutex::new(HashMap::new()),
             gate: listener::Gate::default(),
+            waiters: queue::Waiters::default(),
             cfg,
         });
         lease::acquire(&app).await?;
         room::restore_rooms(&app).await?;
         let lease = lease::spawn_renewal(app.clone());
+        let matchmaker = queue::spawn(app.clone());
         let router = http::router(app.clone());
         let handle = tokio::spawn(listener::serve(listener, router, app.clone()));
-        Ok(Server { addr, app, stop, handle, lease })
+        Ok(Server { addr, app, stop, handle, lease, matchmaker })
     }
 
     /// Graceful shutdown: clients are told (`bye`), rooms stop after their last write, then the
@@ -137,6 +143,7 @@ impl Server {
         .is_ok();
         let _ = tokio::time::timeout(wait, self.handle).await;
         let _ = self.lease.await;
+        let _ = self.matchmaker.await;
         if stopped && self.app.rooms.lock().is_empty() {
             if let Err(e) = self.app.db.end_lease(&self.app.cfg.instance).await {
                 tracing::warn!(error = %e, "lease not ended; it runs out by itself");

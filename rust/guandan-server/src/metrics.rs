@@ -35,6 +35,10 @@ pub struct Metrics {
     pub header_timeouts: AtomicU64,
     /// `seen` messages for a seat's current duty (its clock restarted from the sight).
     pub prompts_seen: AtomicU64,
+    /// Quick-match tables this instance formed (and started).
+    pub queue_tables: AtomicU64,
+    /// Connections of this instance waiting in the quick-match queue.
+    pub queued: AtomicI64,
     latency_buckets: [AtomicU64; 10],
     latency_count: AtomicU64,
     latency_sum_us: AtomicU64,
@@ -141,9 +145,16 @@ impl Metrics {
                 "Players' `seen` for their current duty (the duty's clock restarted from the sight, within --seen-grace-ms).",
                 &self.prompts_seen,
             ),
+            ("guandan_queue_tables_total", "Quick-match tables this instance formed and started.", &self.queue_tables),
         ] {
             gauge(name, help, "counter", v.load(Relaxed).to_string());
         }
+        gauge(
+            "guandan_queued_players",
+            "Connections of this instance waiting in the quick-match queue.",
+            "gauge",
+            self.queued.load(Relaxed).to_string(),
+        );
         gauge(
             "guandan_tcp_connections",
             "Open TCP connections (HTTP and WebSocket).",

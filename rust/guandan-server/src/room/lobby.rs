@@ -54,10 +54,49 @@ pub async fn create(
     made
 }
 
+/// Creates a ranked quick-match table on this instance with its seats already taken (`None` =
+/// an AI seat at `ai_level`); its match starts on `RoomCmd::BeginQuick`, once the queue has
+/// claimed every player for it. Not counted against anyone's rooms (nobody chose to open it).
+pub async fn create_quick(
+    app: &Arc<App>,
+    preset: &str,
+    players: [Option<PlayerRef>; 4],
+    ai_level: u8,
+) -> Result<(String, mpsc::Sender<RoomCmd>), (ErrorCode, String)> {
+    let host = players.iter().flatten().next().map(|p| p.id.clone()).unwrap_or_default();
+    let seats = players.map(|p| {
+        let ai = p.is_none().then_some(ai_level);
+        (p, ai)
+    });
+    let stored = Stored {
+        preset: preset.to_string(),
+        spectator_delay: DEFAULT_SPECTATOR_DELAY,
+        host,
+        seats,
+        ranked: true,
+        surrender_opponent_accepts: ONLINE_SURRENDER_OPPONENT_ACCEPTS,
+        rules_revision: guandan_core::rules::RULES_REVISION,
+        ..Stored::default()
+    };
+    let Some(rule_config) = stored.rules() else {
+        return Err((ErrorCode::BadArgument, format!("unknown rule preset {preset:?}")));
+    };
+    claim_and_spawn_in(app, stored, rule_config, RoomState::ReadyCheck).await
+}
+
 async fn claim_and_spawn(
     app: &Arc<App>,
     stored: Stored,
     rule_config: RuleConfig,
+) -> Result<(String, mpsc::Sender<RoomCmd>), (ErrorCode, String)> {
+    claim_and_spawn_in(app, stored, rule_config, RoomState::Idle).await
+}
+
+async fn claim_and_spawn_in(
+    app: &Arc<App>,
+    stored: Stored,
+    rule_config: RuleConfig,
+    state: RoomState,
 ) -> Result<(String, mpsc::Sender<RoomCmd>), (ErrorCode, String)> {
     for _ in 0..8 {
         let code = crate::auth::new_room_code();
@@ -65,13 +104,13 @@ async fn claim_and_spawn(
             code: code.clone(),
             instance: app.cfg.instance.clone(),
             url: app.public_url.lock().clone(),
-            state: "idle".into(),
+            state: serde_json::to_value(state).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(),
             config: serde_json::to_string(&stored).unwrap_or_default(),
             match_no: 0,
         };
         match app.db.claim_room(&row).await {
             Ok(true) => {
-                let tx = spawn(app.clone(), code.clone(), stored, rule_config, RoomState::Idle, 0, None);
+                let tx = spawn(app.clone(), code.clone(), stored, rule_config, state, 0, None);
                 return Ok((code, tx));
             }
             Ok(false) => continue,
@@ -262,20 +301,39 @@ impl Room {
         if self.slots.iter().any(|s| s.player.is_some() && !s.ready) {
             return self.refuse(conn, ErrorCode::BadRoomState, "not every player is ready", None);
         }
+        if let Err((code, message)) = self.begin().await {
+            self.refuse(conn, code, message, None);
+        }
+    }
+
+    /// A quick-match table starts at once; a player who does not come within the heartbeat
+    /// timeout is played by the AI until they do (as if they had dropped out).
+    pub(super) async fn begin_quick(&mut self) {
+        if self.state != RoomState::ReadyCheck || self.game.is_some() {
+            return;
+        }
+        if let Err((_, message)) = self.begin().await {
+            tracing::error!(message, "quick-match table did not start");
+            self.close_abandoned("its match could not start").await;
+            return;
+        }
+        let now = Instant::now();
+        for s in &mut self.slots {
+            if s.player.is_some() && s.conn.is_none() {
+                s.lost_at = Some(now);
+            }
+        }
+    }
+
+    /// READY_CHECK → PLAYING: deals a new match for the seats as they are.
+    async fn begin(&mut self) -> Result<(), (ErrorCode, String)> {
         // Practice rooms deal from their creator's seed; every other match from the OS's
         // generator, independently of everything published (earlier seeds included).
         let seed = match (self.stored.practice, self.stored.seed) {
             (true, Some(s)) => s.wrapping_add(self.match_no as u64),
             _ => match crate::auth::os_random_u64() {
                 Some(s) => s,
-                None => {
-                    return self.refuse(
-                        conn,
-                        ErrorCode::Internal,
-                        "no random numbers from the system; try again",
-                        None,
-                    );
-                }
+                None => return Err((ErrorCode::Internal, "no random numbers from the system; try again".into())),
             },
         };
         let seats: [(Option<PlayerRef>, Option<u8>); 4] =
@@ -283,7 +341,7 @@ impl Room {
         let cfg = RuntimeConfig { seed, rules: self.rules.clone(), seats: controllers(&seats), clocks: CLOCKS };
         let (game, notices) = match Game::start(cfg) {
             Ok(x) => x,
-            Err(e) => return self.refuse(conn, ErrorCode::Internal, e.to_string(), None),
+            Err(e) => return Err((ErrorCode::Internal, e.to_string())),
         };
         self.transition(RoomEvent::Start);
         self.ready_deadline = None;
@@ -314,5 +372,6 @@ impl Room {
             };
             self.send_msg(c, &msg);
         }
+        Ok(())
     }
 }

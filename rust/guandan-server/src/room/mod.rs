@@ -32,7 +32,7 @@ mod seating;
 mod spectators;
 mod vote;
 
-pub use lobby::create;
+pub use lobby::{create, create_quick};
 pub use restore::{restore, restore_rooms};
 use spectators::Delay;
 
@@ -74,6 +74,10 @@ pub enum RoomCmd {
     AiDone(Box<AiResult>),
     /// Go on with due AI decisions (after a long run of them).
     DriveAi,
+    /// A quick-match table whose players were all claimed from the queue: its match starts.
+    BeginQuick,
+    /// A quick-match table whose players could not all be claimed: it closes unplayed.
+    Abandon,
     Shutdown,
 }
 
@@ -330,6 +334,10 @@ impl Room {
                 }
                 RoomCmd::AiDone(result) => Box::pin(self.ai_done(*result)).await,
                 RoomCmd::DriveAi => {}
+                RoomCmd::BeginQuick => Box::pin(self.begin_quick()).await,
+                RoomCmd::Abandon => {
+                    Box::pin(self.close_abandoned("its quick-match players were seated elsewhere")).await;
+                }
                 RoomCmd::Shutdown => {
                     self.closing = true;
                     break;
@@ -658,7 +666,9 @@ impl Room {
             | ClientMsg::Heartbeat
             | ClientMsg::CreateRoom { .. }
             | ClientMsg::JoinRoom { .. }
-            | ClientMsg::Spectate { .. } => {}
+            | ClientMsg::Spectate { .. }
+            | ClientMsg::QueueJoin { .. }
+            | ClientMsg::QueueLeave => {}
         }
     }
 

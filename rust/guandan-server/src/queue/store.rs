@@ -1,0 +1,135 @@
+//! The queue's rows (migration 3): one per waiting player, on the database every instance
+//! shares, so players who reached different instances meet at one table. A table is claimed in
+//! one transaction that succeeds only if every player in it is still waiting: two instances
+//! forming tables at once never seat a player twice.
+
+use sqlx::Row;
+
+use crate::db::{Db, DbError, now_ms};
+
+/// A waiting player's row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueueRow {
+    pub player_id: String,
+    pub rules: String,
+    pub rating: f64,
+    pub instance: String,
+    pub joined_at: i64,
+}
+
+impl Db {
+    /// Queues a player; false when they are queued already (on any instance).
+    pub async fn queue_join(
+        &self,
+        player_id: &str,
+        pool: &str,
+        rules: &str,
+        rating: f64,
+        instance: &str,
+    ) -> Result<bool, DbError> {
+        let done = sqlx::query(
+            "INSERT INTO queue (player_id, pool, rules, rating, instance, joined_at) VALUES ($1, $2, $3, $4, $5, $6)
+             ON CONFLICT (player_id) DO NOTHING",
+        )
+        .bind(player_id)
+        .bind(pool)
+        .bind(rules)
+        .bind(rating)
+        .bind(instance)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Takes a player out of the queue if no table was formed for them yet; false otherwise.
+    pub async fn queue_leave(&self, player_id: &str) -> Result<bool, DbError> {
+        let done = sqlx::query("DELETE FROM queue WHERE player_id = $1 AND room_code IS NULL")
+            .bind(player_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Every player of `pool` still waiting, longest first.
+    pub async fn queue_waiting(&self, pool: &str) -> Result<Vec<QueueRow>, DbError> {
+        let rows = sqlx::query(
+            "SELECT player_id, rules, rating, instance, joined_at FROM queue WHERE pool = $1 AND room_code IS NULL
+             ORDER BY joined_at, player_id",
+        )
+        .bind(pool)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| QueueRow {
+                player_id: r.get("player_id"),
+                rules: r.get("rules"),
+                rating: r.get("rating"),
+                instance: r.get("instance"),
+                joined_at: r.get("joined_at"),
+            })
+            .collect())
+    }
+
+    /// Seats these waiting players (`(player, seat)`) at table `code`, all or none: false when
+    /// one of them is no longer waiting (left, or seated by another instance meanwhile).
+    pub async fn queue_claim(&self, code: &str, seats: &[(&str, u8)]) -> Result<bool, DbError> {
+        let mut tx = self.pool.begin().await?;
+        for &(player, seat) in seats {
+            let done = sqlx::query(
+                "UPDATE queue SET room_code = $1, seat = $2 WHERE player_id = $3 AND room_code IS NULL",
+            )
+            .bind(code)
+            .bind(i64::from(seat))
+            .bind(player)
+            .execute(&mut *tx)
+            .await?;
+            if done.rows_affected() != 1 {
+                tx.rollback().await?;
+                return Ok(false);
+            }
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// The players of `instance` a table was formed for: `(player, room code)`.
+    pub async fn queue_seated(&self, instance: &str) -> Result<Vec<(String, String)>, DbError> {
+        let rows = sqlx::query(
+            "SELECT player_id, room_code FROM queue WHERE instance = $1 AND room_code IS NOT NULL ORDER BY player_id",
+        )
+        .bind(instance)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(|r| (r.get("player_id"), r.get("room_code"))).collect())
+    }
+
+    /// The rating the queue pairs a player by for these rules (`None`: no rated match yet).
+    pub async fn matchmaking_rating(&self, _player_id: &str, _rules: &str) -> Result<f64, DbError> {
+        Ok(crate::queue::NEW_PLAYER_RATING)
+    }
+
+    /// Removes a player's row, waiting or seated.
+    pub async fn queue_forget(&self, player_id: &str) -> Result<(), DbError> {
+        sqlx::query("DELETE FROM queue WHERE player_id = $1").bind(player_id).execute(&self.pool).await?;
+        Ok(())
+    }
+
+    /// Removes the rows of instances whose lease ran out: their connections are gone with them.
+    pub async fn queue_forget_dead(&self) -> Result<u64, DbError> {
+        let done = sqlx::query(&format!(
+            "DELETE FROM queue WHERE instance NOT IN (SELECT name FROM instances WHERE lease_until >= {})",
+            self.now_sql()
+        ))
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected())
+    }
+
+    /// Removes the rows an instance held (it restarted: none of its old connections is left).
+    pub async fn queue_forget_instance(&self, instance: &str) -> Result<(), DbError> {
+        sqlx::query("DELETE FROM queue WHERE instance = $1").bind(instance).execute(&self.pool).await?;
+        Ok(())
+    }
+}
