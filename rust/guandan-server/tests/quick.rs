@@ -178,3 +178,25 @@ async fn leaving_disconnecting_and_queueing_twice_leave_nothing_behind() {
         eprintln!("[{db}] leave / disconnect / twice: nothing left behind");
     }
 }
+
+/// Two instances on one PostgreSQL, one pool: two players reach each instance, and the four sit
+/// at one table (those on the other instance are redirected to it), then play.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_form_one_table_from_players_on_both() {
+    let Some(pg) = databases().into_iter().find(|d| d != "sqlite") else {
+        eprintln!("two instances: skipped (no GUANDAN_TEST_POSTGRES)");
+        return;
+    };
+    let pid = std::process::id();
+    let pool = format!("quick-two-{pid}");
+    let a = ServerProc::start(&pg, &format!("qa-{pid}"), "127.0.0.1:0", &["--queue-pool", &pool]);
+    let b = ServerProc::start(&pg, &format!("qb-{pid}"), "127.0.0.1:0", &["--queue-pool", &pool]);
+    let mut clients = queued(a.addr, "competition", &["ia", "ib"]).await;
+    clients.extend(queued(b.addr, "competition", &["ic", "id"]).await);
+    let codes = seated(&mut clients).await;
+    assert!(codes.iter().all(|c| *c == codes[0]), "one table across the instances: {codes:?}");
+    let redirected = clients.iter().filter(|c| c.log.iter().any(|m| matches!(m, ServerMsg::Redirect { .. }))).count();
+    assert_eq!(redirected, 2, "the two players of the other instance were sent to the table");
+    play(&mut clients, 8).await;
+    eprintln!("two instances: one table {} for players of both", codes[0]);
+}
