@@ -1,6 +1,7 @@
 extends Control
-## Menu → Online: the server address and nickname (both remembered in Settings), then create a
-## room (rule preset, spectator delay), join one by its code, or spectate one. Each failure —
+## Menu → Online: the server address and nickname (both remembered in Settings), then a quick
+## match (a table of strangers of similar rating, rule preset chosen here), create a room (rule
+## preset, spectator delay), join one by its code, or spectate one. Each failure —
 ## unreachable server, bad nickname, wrong code, room full or started, versions that do not
 ## match — is said here in words, and nothing is left half-built; success opens the lobby (or,
 ## spectating a match in progress, the table).
@@ -14,7 +15,8 @@ const RULES: Array[String] = ["competition", "huaian", "house", "no_shuffle"]
 @onready var _delay: SpinBox = %SpectatorDelay
 @onready var _code: LineEdit = %Code
 @onready var _status: Label = %Status
-@onready var _buttons: Array[Button] = [%Create, %Join, %Spectate]
+@onready var _quick_rules: OptionButton = %QuickRules
+@onready var _buttons: Array[Button] = [%Quick, %Create, %Join, %Spectate]
 var _busy := false
 
 
@@ -23,10 +25,12 @@ func _ready() -> void:
 	_server.text = String(Settings.get_value(&"online_server"))
 	_nick.text = String(Settings.get_value(&"online_nickname"))
 	_rules.select(maxi(RULES.find(String(Settings.get_value(&"rules_preset"))), 0))
+	_quick_rules.select(_rules.selected)
 	_code.text_changed.connect(func(t: String) -> void:
 		var col := _code.caret_column
 		_code.text = t.to_upper()
 		_code.caret_column = col)
+	%Quick.pressed.connect(_go.bind(&"quick"))
 	%Create.pressed.connect(_go.bind(&"create"))
 	%Join.pressed.connect(_go.bind(&"join"))
 	%Spectate.pressed.connect(_go.bind(&"spectate"))
@@ -49,7 +53,8 @@ func _offer_remembered_room() -> void:
 		_status.text = tr("ONLINE_YOUR_ROOM_FMT").format({code = room})
 
 
-## What Create / Join / Spectate do (tests call it too). Returns 0 when the room was entered.
+## What Quick match / Create / Join / Spectate do (tests call it too). Returns 0 when the room
+## (or, for a quick match, the queue) was entered.
 func go(action: StringName) -> int:
 	if _busy:
 		return -1
@@ -65,6 +70,8 @@ func go(action: StringName) -> int:
 		if action == &"create":
 			Settings.set_value(&"rules_preset", RULES[maxi(_rules.selected, 0)])
 			arg = {"rules": RULES[maxi(_rules.selected, 0)], "spectator_delay": int(_delay.value)}
+		elif action == &"quick":
+			arg = RULES[maxi(_quick_rules.selected, 0)]
 		rc = await Online.enter(action, arg)
 	if not is_inside_tree():
 		return rc
@@ -76,7 +83,9 @@ func go(action: StringName) -> int:
 		Sfx.play(&"error")
 		return rc
 	_status.text = ""
-	if Online.client.is_spectator() and Online.room_in_game():
+	if action == &"quick":
+		EventBus.screen_requested.emit(&"quick_search")
+	elif Online.client.is_spectator() and Online.room_in_game():
 		EventBus.match_requested.emit(Online.table_config())
 	else:
 		EventBus.screen_requested.emit(&"lobby")

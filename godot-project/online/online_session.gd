@@ -169,17 +169,24 @@ func wait_online(timeout_s := 12.0) -> int:
 	return _failure if _failure != 0 else GuandanClient.ERR_IO
 
 
-## Sends `action` (&"create" with a config dictionary, &"join" or &"spectate" with a code) and
-## waits until the server puts us in the room; returns 0 or the refusal's code.
+## Sends `action` (&"create" with a config dictionary, &"join" or &"spectate" with a code,
+## &"quick" with a rule preset) and waits until the server puts us in the room (or the quick-match
+## queue); returns 0 or the refusal's code.
 func enter(action: StringName, arg: Variant, timeout_s := 10.0) -> int:
 	var result := [-1]
 	var on_joined := func(_code: String, _seat: int) -> void: result[0] = 0
+	var on_queued := func(_rules: String, queued: bool, _waited: int, _found: int) -> void:
+		if queued:
+			result[0] = 0
 	var on_error := func(code: int, _message: String) -> void:
 		if result[0] < 0:
 			result[0] = code
 	client.room_joined.connect(on_joined)
+	client.queue_status.connect(on_queued)
 	client.error.connect(on_error)
 	match action:
+		&"quick":
+			client.queue_join(arg)
 		&"create":
 			client.create_room(arg)
 		&"join":
@@ -190,8 +197,9 @@ func enter(action: StringName, arg: Variant, timeout_s := 10.0) -> int:
 	while result[0] < 0 and Time.get_ticks_msec() < deadline and client.is_online():
 		await get_tree().process_frame
 	client.room_joined.disconnect(on_joined)
+	client.queue_status.disconnect(on_queued)
 	client.error.disconnect(on_error)
-	if result[0] == 0:
+	if result[0] == 0 and action != &"quick":
 		# The room's state follows the join: wait for it (the lobby draws from it).
 		while client.get_room().is_empty() and Time.get_ticks_msec() < deadline:
 			await get_tree().process_frame

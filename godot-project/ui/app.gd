@@ -4,7 +4,7 @@ extends Control
 ##
 ## Screens: &"menu", &"table" (after EventBus.match_requested), &"replays", &"replay" (after
 ## EventBus.replay_requested), &"settings", &"stats"; online: &"online" (connect, create / join /
-## spectate), &"lobby", &"online_table" (after match_requested with an online config). A screen scene may define `open(params: Dictionary)`;
+## spectate, quick match), &"quick_search" (waiting for a quick-match table), &"lobby", &"online_table" (after match_requested with an online config). A screen scene may define `open(params: Dictionary)`;
 ## it is called before the screen enters the tree.
 
 const SCREENS := {
@@ -17,6 +17,7 @@ const SCREENS := {
 	&"rules": "res://help/rules_page.tscn",
 	&"online": "res://online/online_menu.tscn",
 	&"lobby": "res://online/lobby.tscn",
+	&"quick_search": "res://online/quick_search.tscn",
 	&"online_table": "res://online/online_table.tscn",
 }
 

@@ -42,6 +42,7 @@ enum Link {
 #[derive(Clone, Debug)]
 enum Conn {
     Error(i64, String),
+    QueueStatus(String, bool, u64, u8),
     MatchJoined,
     Connecting(u32),
     Connected(String),
@@ -235,6 +236,11 @@ impl GuandanClient {
     /// The finished match was stored as match `match_no` of the room (the vote phase follows).
     #[signal]
     fn match_stored(match_no: i64);
+    /// Quick match: waiting for a table of `rules` (`queued`), `waited_ms` so far, `found`
+    /// players waiting for such a table (the player included, at most 4); `queued` false: the
+    /// wait is over (left the queue, or a table was found: `room_joined` follows).
+    #[signal]
+    fn queue_status(rules: GString, queued: bool, waited_ms: i64, found: i64);
 
     // ----- connection -----
 
@@ -445,6 +451,29 @@ impl GuandanClient {
             self.reset_room();
         }
         self.finish("leave_room", r)
+    }
+
+    /// Quick match: waits for a table of these rules (a preset name, default `competition`)
+    /// with players of similar rating; answered by `queue_status`, then `room_joined` and the
+    /// match of a ranked room that starts at once (a following engine shows it). Refused by the
+    /// server while in a room.
+    #[func]
+    pub fn queue_join(&mut self, rules: GString) -> i64 {
+        let rules = rules.to_string();
+        let r = if rules.is_empty() || guandan_core::rules::RuleConfig::preset(&rules).is_some() {
+            let rules = (!rules.is_empty()).then_some(rules);
+            self.send(ClientMsg::QueueJoin { rules })
+        } else {
+            Err(Fail::bad_argument(format!("rules: unknown preset {rules:?}")))
+        };
+        self.finish("queue_join", r)
+    }
+
+    /// Leaves the quick-match queue (answered by `queue_status` with `queued` false).
+    #[func]
+    pub fn queue_leave(&mut self) -> i64 {
+        let r = self.send(ClientMsg::QueueLeave);
+        self.finish("queue_leave", r)
     }
 
     /// After a match (vote phase): play again (`true`) or not.
@@ -732,6 +761,9 @@ impl GuandanClient {
                 self.queue.push_back(Conn::HostingChanged(seat, on));
             }
             ServerMsg::MatchStored { match_no, .. } => self.queue.push_back(Conn::MatchStored(match_no)),
+            ServerMsg::QueueStatus { rules, queued, waited_ms, found } => {
+                self.queue.push_back(Conn::QueueStatus(rules, queued, waited_ms, found));
+            }
             // The server is restarting (or moving): the connection ends next and the session
             // reconnects and rejoins (the room is restored from its database). Not a closed room —
             // that sent the table to the menu on every server update.
@@ -770,6 +802,9 @@ impl GuandanClient {
         let mut sig = self.signals();
         match c {
             Conn::Error(code, m) => sig.error().emit(code, &GString::from(m.as_str())),
+            Conn::QueueStatus(rules, queued, waited, found) => {
+                sig.queue_status().emit(&GString::from(rules.as_str()), queued, waited as i64, i64::from(found))
+            }
             Conn::MatchJoined => sig.match_joined().emit(),
             Conn::Connecting(a) => sig.connecting().emit(i64::from(a)),
             Conn::Connected(id) => sig.connected().emit(&GString::from(id.as_str())),
