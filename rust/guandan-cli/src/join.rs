@@ -84,7 +84,7 @@ async fn join(addr: SocketAddr, args: &JoinArgs, level: AiLevel) -> Result<(), S
         seed: args.seed ^ u64::from(seat),
         totals: Default::default(),
     };
-    let (seen, match_no) = swarm::play(addr, ws, seat, how).await?;
+    let (seen, match_no, _) = swarm::play(addr, ws, seat, how).await?;
     let (last_seq, last_hash) = seen.last.unwrap_or_default();
     let log = swarm::finished_match(addr, &args.code, match_no).await?;
     let (mut m, _) = log.start().map_err(|e| e.to_string())?;

@@ -18,6 +18,7 @@ mod bomb_rate;
 mod bot;
 mod join;
 mod plot;
+mod quick_swarm;
 mod swarm;
 use std::time::Instant;
 

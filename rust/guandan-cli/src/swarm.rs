@@ -72,19 +72,32 @@ pub struct SwarmArgs {
     /// Print one JSON object as the last line.
     #[arg(long)]
     pub json: bool,
+    /// Quick match instead of rooms: `--players` clients queue, are seated by the server's
+    /// matchmaker, play and queue again (`--quick-rounds` times).
+    #[arg(long)]
+    pub quick_match: bool,
+    /// Clients in the quick-match queue (`--quick-match`).
+    #[arg(long, default_value_t = 40)]
+    pub players: usize,
+    /// The rule preset to queue for (`--quick-match`; default: the server's, competition).
+    #[arg(long)]
+    pub rules: Option<String>,
+    /// Matches each quick-match client plays, queueing again after each (`--quick-match`).
+    #[arg(long, default_value_t = 1)]
+    pub quick_rounds: usize,
 }
 
 #[derive(Default)]
 pub(crate) struct Totals {
-    finished: AtomicU64,
-    actions: AtomicU64,
-    desyncs: AtomicU64,
-    lost: AtomicU64,
-    duplicated: AtomicU64,
-    errors: AtomicU64,
+    pub(crate) finished: AtomicU64,
+    pub(crate) actions: AtomicU64,
+    pub(crate) desyncs: AtomicU64,
+    pub(crate) lost: AtomicU64,
+    pub(crate) duplicated: AtomicU64,
+    pub(crate) errors: AtomicU64,
     reconnects: AtomicU64,
     spectator_msgs: AtomicU64,
-    failures: AtomicU64,
+    pub(crate) failures: AtomicU64,
     /// Rooms whose match was started.
     started: AtomicU64,
     /// Attack messages sent (`--flood`).
@@ -120,6 +133,12 @@ fn hash_key(h: &str) -> Option<u64> {
 }
 
 impl Seen {
+    /// A client coming to the table: the first full state it gets covers what came before it
+    /// (a quick-match table's AI seats may act before its players arrive).
+    fn arriving() -> Seen {
+        Seen { catching_up: true, ..Seen::default() }
+    }
+
     fn hash(&mut self, seq: u64, h: &str) {
         let i = seq as usize;
         if self.hashes.len() <= i {
@@ -180,6 +199,9 @@ pub fn run(args: SwarmArgs) -> Result<(), String> {
         return Err("--drop-rate: 0 to 1".into());
     }
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
+    if args.quick_match {
+        return rt.block_on(crate::quick_swarm::run(args, addr, level));
+    }
     rt.block_on(swarm(args, addr, level))
 }
 
@@ -582,7 +604,7 @@ async fn room(
     let mut seen = Vec::new();
     let mut match_no = 0;
     for p in players {
-        let (s, no) = p.await.map_err(|e| e.to_string())??;
+        let (s, no, _) = p.await.map_err(|e| e.to_string())??;
         match_no = no;
         seen.push(s);
     }
@@ -593,8 +615,21 @@ async fn room(
     for w in watchers {
         totals.spectator_msgs.fetch_add(w.await.map_err(|e| e.to_string())??, Relaxed);
     }
-    // Verify against the stored record.
-    let log = finished_match(addr, &code, match_no).await?;
+    verify(addr, &code, match_no, seen, totals, true).await
+}
+
+/// Checks what clients of one table saw against the match's stored record (every hash, every
+/// action announced once) and adds it to the totals; the match's actions are counted when
+/// `count_actions` (once per table).
+pub(crate) async fn verify(
+    addr: SocketAddr,
+    code: &str,
+    match_no: u32,
+    seen: Vec<Seen>,
+    totals: &Totals,
+    count_actions: bool,
+) -> Result<(), String> {
+    let log = finished_match(addr, code, match_no).await?;
     let (mut m, _) = log.start().map_err(|e| e.to_string())?;
     let mut hashes = vec![m.state_hash()];
     for a in &log.actions {
@@ -602,7 +637,9 @@ async fn room(
         hashes.push(m.state_hash());
     }
     let n = log.actions.len() as u64;
-    totals.actions.fetch_add(n, Relaxed);
+    if count_actions {
+        totals.actions.fetch_add(n, Relaxed);
+    }
     let hashes: Vec<Option<u64>> = hashes.iter().map(|h| hash_key(h)).collect();
     for s in seen {
         for (seq, h) in s.hashes.iter().enumerate() {
@@ -631,12 +668,17 @@ pub(crate) struct Client {
 /// One seat's client until the match is stored: acts on prompts, heartbeats, drops and rejoins.
 /// A connection the server closed (restart, shutdown, too slow to read) is come back to the
 /// same way as a drop, with backoff ([`rejoin`]).
-pub(crate) async fn play(addr: SocketAddr, mut link: Link, seat: u8, how: Client) -> Result<(Seen, u32), String> {
+pub(crate) async fn play(
+    addr: SocketAddr,
+    mut link: Link,
+    seat: u8,
+    how: Client,
+) -> Result<(Seen, u32, Link), String> {
     let Client { level, drop_rate, think, seed, totals } = how;
     let mut agent = make_agent(&AiProfile::level(level));
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut jitter = ChaCha8Rng::seed_from_u64(seed ^ 0x6a09_e667_f3bc_c908);
-    let mut seen = Seen::default();
+    let mut seen = Seen::arriving();
     let mut sent: Option<(u64, Instant)> = None;
     let mut quiet = 0;
     let mut lost = 0;
@@ -672,12 +714,12 @@ pub(crate) async fn play(addr: SocketAddr, mut link: Link, seat: u8, how: Client
                             prompt = Some(view);
                         }
                     }
-                    ServerMsg::MatchStored { match_no, .. } => return Ok((seen, match_no)),
+                    ServerMsg::MatchStored { match_no, .. } => return Ok((seen, match_no, link)),
                     // Back after a restart that caught the room between the stored match and its
                     // announcement: the room came back as a lobby; the match is the last stored.
                     ServerMsg::Room { room } if !room.state.locked() && room.matches > 0 && lost > 0 => {
                         let _ = link.send(&ClientMsg::Leave).await;
-                        return Ok((seen, room.matches - 1));
+                        return Ok((seen, room.matches - 1, link));
                     }
                     ServerMsg::Error { code: err, message, .. } => {
                         if seen.errors < 3 {

@@ -9,7 +9,7 @@ extends Node
 ## Writes DIR/online_<locale>_<W>x<H>_<shot>.png. Exit code 0 = every shot saved.
 
 const SHOTS: Array[String] = ["online_menu", "lobby", "online_table", "surrender_vote", "hosting", "reconnect",
-	"spectator"]
+	"spectator", "quick_search", "quick_table"]
 
 var _args := {"locale": "en"}
 var _app: Control
@@ -163,6 +163,28 @@ func _run() -> bool:
 	await _play_until(func() -> bool: return false, 4.0, st)
 	await _settle(st)
 	await _shot("spectator")
+	# Quick match from the Online menu: nobody else waits (the partner is in its room), so after
+	# the server's fill wait (tools/test-online: 3 s) the AI takes the three empty seats and the
+	# ranked match opens at the online table.
+	c.leave_room()
+	EventBus.screen_requested.emit(&"online")
+	if not await _until(func() -> bool: return _app.current_name == &"online", 10.0):
+		return _fail("no Online menu")
+	var quick_menu: Control = _app.current
+	(quick_menu.find_child("Quick", true, false) as Button).pressed.emit()
+	if not await _until(func() -> bool: return _app.current_name == &"quick_search", 10.0):
+		return _fail("no quick-match wait: " + Online.last_message)
+	await _frames(40)
+	await _shot("quick_search")
+	if not await _until(func() -> bool: return _app.current_name == &"online_table", 20.0):
+		return _fail("no table from the quick match")
+	var qt: Control = _app.current
+	if not await _until(func() -> bool: return is_instance_valid(qt) and qt.table != null and qt.table.controller != null \
+			and qt.table.controller.has_match(), 20.0):
+		return _fail("the quick-match table did not come")
+	await _play_until(func() -> bool: return qt.table.controller.action_count() >= 8, 60.0, qt)
+	await _settle(qt)
+	await _shot("quick_table")
 	return true
 
 

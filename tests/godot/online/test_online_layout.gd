@@ -1,5 +1,5 @@
 extends GdTestSuite
-## The Online menu and the lobby at 1280×720, 2560×1080 (21:9), 1024×768 (4:3) and 2340×1080
+## The Online menu, the quick-match wait and the lobby at 1280×720, 2560×1080 (21:9), 1024×768 (4:3) and 2340×1080
 ## (phone), in a SubViewport resized live: every shown button lies inside the screen, is big
 ## enough to tap (44 px), and no two shown buttons or labels with text overlap. The lobby is
 ## drawn from a full room (as room_changed delivers it) with the player in seat 1 and free seats
@@ -73,6 +73,18 @@ func test_the_online_menu_fits_every_screen() -> void:
 	await _at_every_size("res://online/online_menu.tscn", func(_s: Control) -> void: pass)
 	expect(_checked >= 4 * 8, "the menu's buttons and labels were checked (%d)" % _checked)
 	expect_eq(_problems, [] as Array[String], "online menu layout")
+
+
+func test_the_quick_match_wait_fits_every_screen() -> void:
+	_problems.clear()
+	_checked = 0
+	var texts := []
+	await _at_every_size("res://online/quick_search.tscn", func(s: Control) -> void:
+		s._on_queue_status("huaian", true, 12_500, 3)
+		texts.append((s.find_child("Found", true, false) as Label).text))
+	expect(_checked >= 4 * 6, "the wait's buttons and labels were checked (%d)" % _checked)
+	expect_eq(texts, [tr("QUICK_FOUND_FMT").format({found = 3})], "players found as the server said")
+	expect_eq(_problems, [] as Array[String], "quick-match wait layout")
 
 
 func test_the_lobby_fits_every_screen_and_offers_free_seats() -> void:
