@@ -164,7 +164,7 @@ func _run() -> bool:
 	await _settle(st)
 	await _shot("spectator")
 	# Quick match from the Online menu: nobody else waits (the partner is in its room), so after
-	# the server's fill wait (tools/test-online: 3 s) the AI takes the three empty seats and the
+	# the server's fill wait (tools/test-online: 8 s) the AI takes the three empty seats and the
 	# ranked match opens at the online table.
 	c.leave_room()
 	EventBus.screen_requested.emit(&"online")
@@ -174,7 +174,7 @@ func _run() -> bool:
 	(quick_menu.find_child("Quick", true, false) as Button).pressed.emit()
 	if not await _until(func() -> bool: return _app.current_name == &"quick_search", 10.0):
 		return _fail("no quick-match wait: " + Online.last_message)
-	await _frames(40)
+	await _frames(12)
 	await _shot("quick_search")
 	if not await _until(func() -> bool: return _app.current_name == &"online_table", 20.0):
 		return _fail("no table from the quick match")
