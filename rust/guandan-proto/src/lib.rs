@@ -299,6 +299,15 @@ pub enum ServerMsg {
         code: i32,
         message: String,
     },
+    /// The recipient's rating under `rules` after a ranked match (sent to each seated human
+    /// once the match is stored): the number shown to players, its change by this match, and
+    /// the ranked matches played under these rules. Added to v1.
+    Rating {
+        rules: String,
+        rating: i64,
+        change: i64,
+        matches: u32,
+    },
 }
 
 impl ServerMsg {
@@ -317,7 +326,8 @@ impl ServerMsg {
             | ServerMsg::Hosting { .. }
             | ServerMsg::Pong
             | ServerMsg::MatchStored { .. }
-            | ServerMsg::Bye { .. } => CardSet::EMPTY,
+            | ServerMsg::Bye { .. }
+            | ServerMsg::Rating { .. } => CardSet::EMPTY,
         }
     }
 

@@ -152,6 +152,7 @@ fn server_messages(s: &Sample) -> Vec<ServerMsg> {
         ServerMsg::Pong,
         ServerMsg::MatchStored { code: "AB23XY".into(), match_no: 2 },
         ServerMsg::Bye { code: 1001, message: "shutdown".into() },
+        ServerMsg::Rating { rules: "competition".into(), rating: 1012, change: -7, matches: 3 },
     ]);
     msgs
 }

@@ -16,6 +16,7 @@ pub mod lifecycle;
 pub mod listener;
 pub mod metrics;
 pub mod outbox;
+pub mod ratings;
 pub mod room;
 
 use config::Config;

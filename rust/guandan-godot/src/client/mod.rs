@@ -736,6 +736,8 @@ impl GuandanClient {
             // reconnects and rejoins (the room is restored from its database). Not a closed room —
             // that sent the table to the menu on every server update.
             ServerMsg::Bye { .. } => {}
+            // Ranked matches (quick match): the client does not show ratings yet.
+            ServerMsg::Rating { .. } => {}
         }
     }
 
