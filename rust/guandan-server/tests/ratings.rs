@@ -1,13 +1,15 @@
 //! Ratings of ranked matches on both databases: the update stored per match (AI seats fixed,
-//! never stored), and the public JSON (leaderboard, player profiles). Matches are rated by
-//! calling `ratings::rate_match` as a ranked room's end does (the quick-match queue that makes
-//! ranked rooms has its own end-to-end test).
+//! never stored), and the public JSON (leaderboard, player profiles). Most matches are rated by
+//! calling `ratings::rate_match` as a ranked room's end does; one ranked room plays a whole
+//! match on a server started with the hidden `--test-ranked-rooms` (every room it creates is
+//! ranked: the quick-match queue, which makes ranked rooms otherwise, has its own tests).
 
 mod common;
 
-use common::{ServerProc, database_url, databases, http};
+use common::{Client, ServerProc, database_url, databases, http};
 use guandan_core::rules::RuleConfig;
 use guandan_proto::http::{HttpError, Leaderboard, PlayerProfile, leaderboard_path, player_path, read_reply};
+use guandan_proto::{ClientMsg, SeatSetting, ServerMsg};
 use guandan_server::db::Db;
 use guandan_server::ratings::{RatedSeat, rate_match, shown};
 use std::collections::HashMap;
@@ -240,5 +242,56 @@ async fn leaderboard_and_profiles_are_public_json() {
         let (status, e) = refused(addr, &player_path("nobody-here"));
         assert_eq!((status, e.name.as_str()), (404, "not_found"), "{db_name}");
         drop(server);
+    }
+}
+
+/// A ranked room's whole match (one human, its seat played by the server's AI, three L1 seats):
+/// the human is told the new rating, which the profile shows; an unranked room rates nobody.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ranked_room_rates_its_humans_when_the_match_is_stored() {
+    for db_name in databases() {
+        let url = database_url(&db_name);
+        for ranked in [true, false] {
+            let flags: &[&str] = if ranked { &["--test-ranked-rooms"] } else { &[] };
+            let server = ServerProc::start(&url, &unique("ranked"), "127.0.0.1:0", flags);
+            let mut host = Client::new(server.addr, "ranked host").await;
+            host.send(&ClientMsg::CreateRoom { rules: Some("competition".into()), spectator_delay: None, seed: None })
+                .await;
+            host.until("joined", |m| matches!(m, ServerMsg::Joined { .. })).await;
+            for seat in 1..4 {
+                host.send(&ClientMsg::SetSeat { seat, setting: SeatSetting::Ai { level: 1 } }).await;
+            }
+            host.until(
+                "three AI seats",
+                |m| matches!(m, ServerMsg::Room { room } if room.seats.iter().filter(|s| s.ai.is_some()).count() == 3),
+            )
+            .await;
+            host.send(&ClientMsg::Ready { ready: true }).await;
+            host.until("ready", |m| matches!(m, ServerMsg::Room { room } if room.seats[0].ready)).await;
+            host.send(&ClientMsg::Start).await;
+            host.until("state", |m| matches!(m, ServerMsg::State { .. })).await;
+            host.send(&ClientMsg::AutoPlay { on: true }).await;
+            host.until("match stored", |m| matches!(m, ServerMsg::MatchStored { .. })).await;
+            let rating = host.log.iter().find_map(|m| match m {
+                ServerMsg::Rating { rules, rating, change, matches } => {
+                    Some((rules.clone(), *rating, *change, *matches))
+                }
+                _ => None,
+            });
+            let profile: PlayerProfile = get(server.addr, &player_path(&host.player_id));
+            assert_eq!(profile.stats.matches, 1, "{db_name}: the stored match counts either way");
+            if !ranked {
+                assert_eq!(rating, None, "{db_name}");
+                assert!(profile.ratings.is_empty(), "{db_name}: {profile:?}");
+                continue;
+            }
+            let (rules, shown_now, change, matches) = rating.unwrap_or_else(|| panic!("{db_name}: no rating message"));
+            assert_eq!((rules.as_str(), matches), ("competition", 1), "{db_name}");
+            assert_eq!(shown_now - change, 1000, "{db_name}: from a new player's rating");
+            let r = &profile.ratings[0];
+            assert_eq!((r.rules.as_str(), r.rating, r.matches), ("competition", shown_now, 1), "{db_name}");
+            assert_eq!(r.history.iter().map(|h| h.change).collect::<Vec<_>>(), vec![change]);
+            assert_eq!(r.wins == 1, change > 0, "{db_name}: a win raises it, a loss lowers it");
+        }
     }
 }

@@ -52,8 +52,9 @@ impl Room {
             }
             None => tracing::error!("the finished match's record could not be read back; not stored"),
         }
-        // Rated once, when the match was stored just now (not again if it was stored before).
-        if self.stored.ranked && stored_now && finished {
+        // Rated once, when the match was stored just now (not again if it was stored before);
+        // never a practice match (its creator knew the deal).
+        if self.stored.ranked && !self.stored.practice && stored_now && finished {
             self.rate(winner_team).await;
         }
         self.app.metrics.matches_finished.fetch_add(1, Relaxed);
