@@ -493,7 +493,7 @@ impl Db {
         for (player, seat, _, _) in results {
             sqlx::query(
                 "INSERT INTO match_players (player_id, seat, room_code, match_no, finished_at)
-                 VALUES ($1, $2, $3, $4, $5)",
+                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT (player_id, room_code, match_no) DO NOTHING",
             )
             .bind(player)
             .bind(i64::from(*seat))

@@ -114,6 +114,8 @@ const MAX_PAGE: u32 = 10_000;
 const HISTORY: i64 = 50;
 /// A profile's statistics cover at most this many of the player's latest stored matches.
 const STATS_MATCHES: i64 = 200;
+/// Profiles whose statistics are being computed at once.
+static STATS_TURN: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(1);
 
 /// `GET /v1/leaderboard?rules=competition&page=0`: public; rules default to `competition`,
 /// pages count from 0.
@@ -202,7 +204,11 @@ async fn profile(State(app): State<Arc<App>>, Path(id): Path<String>) -> Respons
         Ok(m) => m,
         Err(e) => return db_error(e),
     };
-    // Replaying up to 200 records is CPU work: off the async workers.
+    // Replaying up to 200 records is CPU work (≈ 0.5 s): off the async workers, and one profile
+    // at a time, so a flood of requests holds at most one core.
+    let Ok(_turn) = STATS_TURN.acquire().await else {
+        return error(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::ShuttingDown, "shutting down");
+    };
     let stats = match tokio::task::spawn_blocking(move || profile_stats(&matches)).await {
         Ok(s) => s,
         Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, &e.to_string()),
