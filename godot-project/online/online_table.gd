@@ -55,6 +55,7 @@ func _ready() -> void:
 	c.room_changed.connect(_on_room)
 	c.hosting_changed.connect(_on_hosting)
 	c.latency_changed.connect(_on_latency)
+	c.rating_changed.connect(_on_rating)
 	# The match's own signals come from the table's engine (it follows the client).
 	table.controller.engine.surrender_proposed.connect(_on_surrender_proposed)
 	resized.connect(_place_names)
@@ -153,6 +154,15 @@ func _on_hosting(seat: int, on: bool) -> void:
 			_reconnect_text.text = tr("ONLINE_HOSTED_WHILE_AWAY") if on else tr("ONLINE_RESYNCING")
 		return
 	table.badges[at].auto_play = on
+
+
+## After a ranked match: the player's new rating and its change, on the result's panel.
+func _on_rating(_rules: String, rating: int, change: int, _matches: int) -> void:
+	var text := tr("ONLINE_RATING_FMT").format({rating = rating, change = ("+%d" % change) if change >= 0 else str(change)})
+	if table.modal.is_open():
+		table.modal.add_line(text)
+	else:
+		table.toast(text)
 
 
 func _on_latency(ms: float) -> void:

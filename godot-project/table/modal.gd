@@ -86,6 +86,18 @@ func open(title: String, lines: Array, buttons: Array, cancel: StringName = &"")
 		_focus.call_deferred(first)
 
 
+## Adds a line of text under the open panel's lines (something learnt after it opened, e.g. an
+## online rating change after the match's result).
+func add_line(text: String) -> void:
+	var l: Label = (%LineTemplate as Label).duplicate()
+	l.unique_name_in_owner = false
+	l.text = text
+	l.visible = true
+	var body: Container = %Lines
+	body.add_child(l)
+	body.visible = true
+
+
 func _focus(b: Button) -> void:
 	if is_instance_valid(b) and b.is_inside_tree() and b.visible:
 		b.grab_focus()

@@ -668,12 +668,7 @@ pub(crate) struct Client {
 /// One seat's client until the match is stored: acts on prompts, heartbeats, drops and rejoins.
 /// A connection the server closed (restart, shutdown, too slow to read) is come back to the
 /// same way as a drop, with backoff ([`rejoin`]).
-pub(crate) async fn play(
-    addr: SocketAddr,
-    mut link: Link,
-    seat: u8,
-    how: Client,
-) -> Result<(Seen, u32, Link), String> {
+pub(crate) async fn play(addr: SocketAddr, mut link: Link, seat: u8, how: Client) -> Result<(Seen, u32, Link), String> {
     let Client { level, drop_rate, think, seed, totals } = how;
     let mut agent = make_agent(&AiProfile::level(level));
     let mut rng = ChaCha8Rng::seed_from_u64(seed);

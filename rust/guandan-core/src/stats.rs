@@ -66,6 +66,10 @@ impl PlayerStats {
     pub fn double_downed_rate(&self) -> f64 {
         rate(self.double_downed, self.record.deals)
     }
+    /// Bombs played per deal played.
+    pub fn bombs_per_deal(&self) -> f64 {
+        rate(self.bomb_plays, self.record.deals)
+    }
     /// Bombs among the player's plays.
     pub fn bomb_rate(&self) -> f64 {
         rate(self.bomb_plays, self.plays)
@@ -122,60 +126,74 @@ fn opposition(log: &MatchLog, seat: Seat) -> String {
     }
 }
 
+/// Each seat's figures in one record (replayed and verified whole: a damaged record gives
+/// none), for a host that knows who sat where better than the record's names do.
+pub fn seat_stats(log: &MatchLog) -> Result<[PlayerStats; 4], LogError> {
+    seat_figures(log).map(|(per_seat, _, _)| per_seat)
+}
+
+/// Each seat's figures, the final state and the number of deals of one record.
+fn seat_figures(log: &MatchLog) -> Result<([PlayerStats; 4], crate::game::Match, u32), LogError> {
+    let mut per_seat: [PlayerStats; 4] = Default::default();
+    let mut deal_had_tribute = false;
+    let mut deals = 0u32;
+    let final_state = log.replay_with(|i, action, events, m| {
+        let seat = action.seat;
+        if let Some(ms) = log.think_ms.get(i).copied().flatten() {
+            per_seat[seat as usize].timed_decisions += 1;
+            per_seat[seat as usize].think_ms_total += u64::from(ms);
+        }
+        for e in events {
+            match e {
+                Event::TributeGiven { .. } => deal_had_tribute = true,
+                Event::Played { seat, play } => {
+                    let s = &mut per_seat[*seat as usize];
+                    s.plays += 1;
+                    s.bomb_plays += u32::from(play.pattern.kind.is_bomb());
+                    if !play.pure {
+                        let level = m.level();
+                        s.wilds_used += play.cards.iter().filter(|&id| Card::from_id(id).is_wild(level)).count() as u32;
+                    }
+                }
+                Event::DealEnded { order, winner, levels_before, levels_after } => {
+                    deals += 1;
+                    let double = partner_place(order) == 1;
+                    let gained = levels_after[winner.index()].0.saturating_sub(levels_before[winner.index()].0);
+                    for (s, st) in per_seat.iter_mut().enumerate() {
+                        let won = team_of(s as Seat) == *winner;
+                        st.record.deals += 1;
+                        st.record.deals_won += u32::from(won);
+                        st.double_downs += u32::from(won && double);
+                        st.double_downed += u32::from(!won && double);
+                        st.levels_climbed += if won { u32::from(gained) } else { 0 };
+                        if deal_had_tribute {
+                            st.tribute_deals += 1;
+                            st.tribute_deals_won += u32::from(won);
+                        }
+                    }
+                    deal_had_tribute = false;
+                }
+                _ => {}
+            }
+        }
+    })?;
+    let outcome = final_state.outcome();
+    let winner: Option<Team> = outcome.and_then(|o| o.winner());
+    for (s, st) in per_seat.iter_mut().enumerate() {
+        st.record.matches = u32::from(outcome.is_some());
+        st.record.unfinished = u32::from(outcome.is_none());
+        st.record.matches_won = u32::from(winner == Some(team_of(s as Seat)));
+    }
+    Ok((per_seat, final_state, deals))
+}
+
 impl Stats {
     /// Adds one record (replayed and verified whole first: a damaged record adds nothing).
     pub fn add(&mut self, log: &MatchLog) -> Result<(), LogError> {
-        let mut per_seat: [PlayerStats; 4] = Default::default();
-        let mut deal_had_tribute = false;
-        let mut deals = 0u32;
-        let final_state = log.replay_with(|i, action, events, m| {
-            let seat = action.seat;
-            if let Some(ms) = log.think_ms.get(i).copied().flatten() {
-                per_seat[seat as usize].timed_decisions += 1;
-                per_seat[seat as usize].think_ms_total += u64::from(ms);
-            }
-            for e in events {
-                match e {
-                    Event::TributeGiven { .. } => deal_had_tribute = true,
-                    Event::Played { seat, play } => {
-                        let s = &mut per_seat[*seat as usize];
-                        s.plays += 1;
-                        s.bomb_plays += u32::from(play.pattern.kind.is_bomb());
-                        if !play.pure {
-                            let level = m.level();
-                            s.wilds_used +=
-                                play.cards.iter().filter(|&id| Card::from_id(id).is_wild(level)).count() as u32;
-                        }
-                    }
-                    Event::DealEnded { order, winner, levels_before, levels_after } => {
-                        deals += 1;
-                        let double = partner_place(order) == 1;
-                        let gained = levels_after[winner.index()].0.saturating_sub(levels_before[winner.index()].0);
-                        for (s, st) in per_seat.iter_mut().enumerate() {
-                            let won = team_of(s as Seat) == *winner;
-                            st.record.deals += 1;
-                            st.record.deals_won += u32::from(won);
-                            st.double_downs += u32::from(won && double);
-                            st.double_downed += u32::from(!won && double);
-                            st.levels_climbed += if won { u32::from(gained) } else { 0 };
-                            if deal_had_tribute {
-                                st.tribute_deals += 1;
-                                st.tribute_deals_won += u32::from(won);
-                            }
-                        }
-                        deal_had_tribute = false;
-                    }
-                    _ => {}
-                }
-            }
-        })?;
+        let (per_seat, final_state, deals) = seat_figures(log)?;
         let outcome = final_state.outcome();
-        let winner: Option<Team> = outcome.and_then(|o| o.winner());
         for (s, mut st) in per_seat.into_iter().enumerate() {
             let seat = s as Seat;
-            st.record.matches = u32::from(outcome.is_some());
-            st.record.unfinished = u32::from(outcome.is_none());
-            st.record.matches_won = u32::from(winner == Some(team_of(seat)));
             let vs = st.by_opponents.entry(opposition(log, seat)).or_default();
             *vs = st.record.clone();
             self.players.entry(player_key(log, seat)).or_default().merge(&st);

@@ -1,7 +1,7 @@
 //! Statistics from recorded matches, checked against figures worked out by hand.
 
 use guandan_core::log::{MatchLog, MatchMeta, PlayerMeta};
-use guandan_core::stats::Stats;
+use guandan_core::stats::{Stats, seat_stats};
 
 fn corpus(name: &str) -> MatchLog {
     let path = format!("{}/../../tests/replay-corpus/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -39,6 +39,22 @@ fn a_recorded_match_gives_the_hand_checked_figures() {
     assert_eq!(stats.matches.len(), 1);
     assert_eq!(stats.matches[0].deals, 8);
     assert_eq!(stats.matches[0].team_levels, [14, 5]);
+}
+
+/// Per seat, whatever the seats are named (a server knows its players by id, not by name): the
+/// same hand-checked figures, with the rates a profile shows.
+#[test]
+fn seat_figures_of_one_record() {
+    let mut log = corpus("good_house_match.jsonl");
+    log.header.meta = Some(MatchMeta {
+        players: std::array::from_fn(|_| PlayerMeta { name: "same name".into(), ai: None }),
+        mode: String::new(),
+    });
+    let seats = seat_stats(&log).unwrap();
+    assert_eq!(seats.clone().map(|s| s.bomb_plays), [11, 14, 13, 10]);
+    assert_eq!(seats.clone().map(|s| (s.record.matches, s.record.matches_won)), [(1, 1), (1, 0), (1, 1), (1, 0)]);
+    assert_eq!(seats[0].double_down_rate(), 3.0 / 8.0);
+    assert_eq!(seats[1].bombs_per_deal(), 14.0 / 8.0);
 }
 
 #[test]

@@ -26,6 +26,19 @@ pub fn match_path(code: &str, match_no: u32) -> String {
     format!("/v1/matches/{code}/{match_no}")
 }
 
+/// `GET`: one page of a rule preset's ranking ([`Leaderboard`]).
+pub const LEADERBOARD_PATH: &str = "/v1/leaderboard";
+
+/// `GET`: page `page` (from 0) of the ranking under rule preset `rules`.
+pub fn leaderboard_path(rules: &str, page: u32) -> String {
+    format!("{LEADERBOARD_PATH}?rules={rules}&page={page}")
+}
+
+/// `GET`: a player's public profile ([`PlayerProfile`]).
+pub fn player_path(player_id: &str) -> String {
+    format!("{PLAYERS_PATH}/{player_id}")
+}
+
 /// `POST /v1/players`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NewPlayer {
@@ -80,6 +93,78 @@ pub struct FinishedMatch {
     pub meta: serde_json::Value,
     /// The replay viewer's JSON Lines (`guandan_core::log::MatchLog::parse`).
     pub log: String,
+}
+
+/// `GET /v1/leaderboard?rules=R&page=N`: players rated under rule preset `rules`, best first
+/// (by shown rating; ties: more matches, then player id), `per_page` a page.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Leaderboard {
+    pub rules: String,
+    pub page: u32,
+    pub per_page: u32,
+    /// Rated players under these rules (all pages).
+    pub total: u64,
+    pub entries: Vec<LeaderboardEntry>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeaderboardEntry {
+    /// 1 for the best.
+    pub rank: u64,
+    pub player_id: String,
+    pub nickname: String,
+    /// The rating shown to players.
+    pub rating: i64,
+    /// Ranked matches played and won under these rules.
+    pub matches: u32,
+    pub wins: u32,
+}
+
+/// `GET /v1/players/ID`: what anyone may see of a player.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayerProfile {
+    pub player_id: String,
+    pub nickname: String,
+    /// One per rule preset the player has played ranked.
+    pub ratings: Vec<RulesRating>,
+    pub stats: ProfileStats,
+}
+
+/// A player's rating under one rule preset.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RulesRating {
+    pub rules: String,
+    /// The rating shown to players.
+    pub rating: i64,
+    pub matches: u32,
+    pub wins: u32,
+    pub draws: u32,
+    /// The latest ranked matches (at most 50), oldest first.
+    pub history: Vec<RatingPoint>,
+}
+
+/// The rating after one ranked match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RatingPoint {
+    /// When (epoch ms).
+    pub at: i64,
+    pub rating: i64,
+    /// By this match.
+    pub change: i64,
+}
+
+/// Figures over the player's latest stored matches (ranked or not).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProfileStats {
+    /// Finished matches counted, and those won.
+    pub matches: u32,
+    pub wins: u32,
+    /// Matches won per match finished (0 without any).
+    pub win_rate: f64,
+    /// Deals the player's team finished 1st and 2nd (双下), per deal.
+    pub double_down_rate: f64,
+    /// Bombs the player played, per deal.
+    pub bombs_per_deal: f64,
 }
 
 /// `GET /healthz`.

@@ -319,6 +319,15 @@ pub enum ServerMsg {
         waited_ms: u64,
         found: u8,
     },
+    /// The recipient's rating under `rules` after a ranked match (sent to each seated human
+    /// once the match is stored): the number shown to players, its change by this match, and
+    /// the ranked matches played under these rules. Added to v1.
+    Rating {
+        rules: String,
+        rating: i64,
+        change: i64,
+        matches: u32,
+    },
 }
 
 impl ServerMsg {
@@ -338,7 +347,8 @@ impl ServerMsg {
             | ServerMsg::Pong
             | ServerMsg::MatchStored { .. }
             | ServerMsg::Bye { .. }
-            | ServerMsg::QueueStatus { .. } => CardSet::EMPTY,
+            | ServerMsg::QueueStatus { .. }
+            | ServerMsg::Rating { .. } => CardSet::EMPTY,
         }
     }
 

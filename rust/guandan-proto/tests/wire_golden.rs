@@ -153,6 +153,7 @@ fn server_messages(s: &Sample) -> Vec<ServerMsg> {
         ServerMsg::MatchStored { code: "AB23XY".into(), match_no: 2 },
         ServerMsg::Bye { code: 1001, message: "shutdown".into() },
         ServerMsg::QueueStatus { rules: "competition".into(), queued: true, waited_ms: 4200, found: 3 },
+        ServerMsg::Rating { rules: "competition".into(), rating: 1012, change: -7, matches: 3 },
     ]);
     msgs
 }

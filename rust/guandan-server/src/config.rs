@@ -91,6 +91,10 @@ pub struct Config {
     /// match's seed comes from the OS's random generator and a client's seed is refused.
     #[arg(long)]
     pub practice_seeds: bool,
+    /// Tests only (hidden): every room created here is ranked, as the quick-match queue's rooms
+    /// are, so a test can finish a ranked match without the queue.
+    #[arg(long, hide = true)]
+    pub test_ranked_rooms: bool,
     /// A connection must send a whole HTTP request head within this (ms); slower ones are closed.
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub header_timeout_ms: u64,

@@ -164,8 +164,10 @@ impl Session {
         if self.queue.is_some() {
             return self.refuse(ErrorCode::BadRoomState, "already in the quick-match queue");
         }
-        let rating = self.app.db.matchmaking_rating(&player.id, &rules).await.unwrap_or(crate::queue::NEW_PLAYER_RATING);
-        match self.app.db.queue_join(&player.id, &self.app.cfg.queue_pool, &rules, rating, &self.app.cfg.instance).await {
+        let rating =
+            self.app.db.matchmaking_rating(&player.id, &rules).await.unwrap_or(crate::queue::NEW_PLAYER_RATING);
+        match self.app.db.queue_join(&player.id, &self.app.cfg.queue_pool, &rules, rating, &self.app.cfg.instance).await
+        {
             Ok(true) => {
                 let events = self.app.waiters.add(&player.id);
                 self.app.metrics.queued.fetch_add(1, Relaxed);
@@ -204,8 +206,13 @@ impl Session {
                 self.app.metrics.queued.fetch_sub(1, Relaxed);
                 self.send(&ServerMsg::QueueStatus { rules, queued: false, waited_ms: 0, found: 4 });
                 let Some(player) = self.player.clone() else { return };
-                self.enter(code, |conn, out| RoomCmd::Join { conn, player: Box::new(player), out, last_action_seq: None })
-                    .await;
+                self.enter(code, |conn, out| RoomCmd::Join {
+                    conn,
+                    player: Box::new(player),
+                    out,
+                    last_action_seq: None,
+                })
+                .await;
             }
         }
     }

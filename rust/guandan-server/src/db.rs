@@ -75,7 +75,78 @@ const MIGRATIONS: &[(i64, &str)] = &[
     );
     CREATE INDEX queue_pool ON queue (pool, room_code)",
     ),
+    (
+        4,
+        // Ratings per player and rule preset (crate::ratings). `shown` is the number players
+        // see, kept beside (mu, sigma) so the ranking orders and pages in SQL; history `matches`
+        // is the player's count after that match (a strict order where `at` ties).
+        // `match_players`: who sat where in each stored match, for profiles without scanning
+        // every match's metadata.
+        "CREATE TABLE ratings (
+        player_id TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        shown BIGINT NOT NULL,
+        matches BIGINT NOT NULL,
+        wins BIGINT NOT NULL,
+        draws BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        PRIMARY KEY (player_id, rules)
+    );
+    CREATE INDEX ratings_ranking ON ratings (rules, shown, matches);
+    CREATE TABLE rating_history (
+        player_id TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        shown BIGINT NOT NULL,
+        change BIGINT NOT NULL,
+        matches BIGINT NOT NULL,
+        room_code TEXT NOT NULL,
+        match_no BIGINT NOT NULL
+    );
+    CREATE INDEX rating_history_player ON rating_history (player_id, rules, matches);
+    CREATE TABLE match_players (
+        player_id TEXT NOT NULL,
+        seat BIGINT NOT NULL,
+        room_code TEXT NOT NULL,
+        match_no BIGINT NOT NULL,
+        finished_at BIGINT NOT NULL,
+        PRIMARY KEY (player_id, room_code, match_no)
+    );
+    CREATE INDEX match_players_latest ON match_players (player_id, finished_at)",
+    ),
 ];
+
+/// A player's rating under one rule preset, as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingRow {
+    pub mu: f64,
+    pub sigma: f64,
+    pub matches: i64,
+    pub wins: i64,
+    pub draws: i64,
+}
+
+/// A rating after a match: the new row, its shown number and the change of that number.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingUpdate {
+    pub row: RatingRow,
+    pub shown: i64,
+    pub change: i64,
+}
+
+/// One row of a ranking page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RankedPlayer {
+    pub player_id: String,
+    pub nickname: String,
+    pub shown: i64,
+    pub matches: i64,
+    pub wins: i64,
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
@@ -405,28 +476,48 @@ impl Db {
         Ok(rows.iter().map(|r| r.get::<String, _>("action")).collect())
     }
 
-    /// Stores a finished match (log in the replay format + metadata) and updates player stats.
+    /// Stores a finished match (log in the replay format + metadata) and updates player stats;
+    /// `results` are the humans' `(player, seat, won, draw)`. False when the match was stored
+    /// already (nothing written).
     pub async fn finish_match(
         &self,
         room: &str,
         match_no: i64,
         meta: &str,
         log: &str,
-        results: &[(String, bool, bool)],
-    ) -> Result<(), DbError> {
+        results: &[(String, u8, bool, bool)],
+    ) -> Result<bool, DbError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query(
+        let finished_at = now_ms();
+        let stored = sqlx::query(
             "INSERT INTO matches (room_code, match_no, finished_at, meta, log) VALUES ($1, $2, $3, $4, $5)
              ON CONFLICT (room_code, match_no) DO NOTHING",
         )
         .bind(room)
         .bind(match_no)
-        .bind(now_ms())
+        .bind(finished_at)
         .bind(meta)
         .bind(log)
         .execute(&mut *tx)
         .await?;
-        for (player, won, draw) in results {
+        if stored.rows_affected() != 1 {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        for (player, seat, _, _) in results {
+            sqlx::query(
+                "INSERT INTO match_players (player_id, seat, room_code, match_no, finished_at)
+                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT (player_id, room_code, match_no) DO NOTHING",
+            )
+            .bind(player)
+            .bind(i64::from(*seat))
+            .bind(room)
+            .bind(match_no)
+            .bind(finished_at)
+            .execute(&mut *tx)
+            .await?;
+        }
+        for (player, _, won, draw) in results {
             sqlx::query(
                 "INSERT INTO player_stats (player_id, matches, wins, draws) VALUES ($1, 1, $2, $3)
                  ON CONFLICT (player_id) DO UPDATE SET matches = player_stats.matches + 1,
@@ -439,7 +530,195 @@ impl Db {
             .await?;
         }
         tx.commit().await?;
-        Ok(())
+        Ok(true)
+    }
+
+    /// Rates one match in one transaction: the `players`' current rows under `rules` (`fresh`
+    /// for a player without one) go to `rate`, whose updates (in the same order) are written
+    /// with a history row each. Rows are locked in player order first, so two matches rating
+    /// the same player one after the other never lose an update.
+    pub async fn rate_match(
+        &self,
+        rules: &str,
+        room: &str,
+        match_no: i64,
+        players: &[String],
+        fresh: &RatingUpdate,
+        rate: impl FnOnce(&[RatingRow]) -> Vec<RatingUpdate> + Send,
+    ) -> Result<Vec<RatingUpdate>, DbError> {
+        let mut tx = self.pool.begin().await?;
+        let now = now_ms();
+        let mut order: Vec<&String> = players.iter().collect();
+        order.sort();
+        for p in order {
+            sqlx::query(
+                "INSERT INTO ratings (player_id, rules, mu, sigma, shown, matches, wins, draws, updated_at)
+                 VALUES ($1, $2, $3, $4, $5, 0, 0, 0, $6) ON CONFLICT (player_id, rules) DO NOTHING",
+            )
+            .bind(p)
+            .bind(rules)
+            .bind(fresh.row.mu)
+            .bind(fresh.row.sigma)
+            .bind(fresh.shown)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            // A write to the row: PostgreSQL locks it until the commit (SQLite's first write
+            // locked the whole database already).
+            sqlx::query("UPDATE ratings SET updated_at = updated_at WHERE player_id = $1 AND rules = $2")
+                .bind(p)
+                .bind(rules)
+                .execute(&mut *tx)
+                .await?;
+        }
+        let mut before = Vec::with_capacity(players.len());
+        for p in players {
+            let r =
+                sqlx::query("SELECT mu, sigma, matches, wins, draws FROM ratings WHERE player_id = $1 AND rules = $2")
+                    .bind(p)
+                    .bind(rules)
+                    .fetch_one(&mut *tx)
+                    .await?;
+            before.push(RatingRow {
+                mu: r.try_get("mu")?,
+                sigma: r.try_get("sigma")?,
+                matches: r.try_get("matches")?,
+                wins: r.try_get("wins")?,
+                draws: r.try_get("draws")?,
+            });
+        }
+        let after = rate(&before);
+        for (p, u) in players.iter().zip(&after) {
+            sqlx::query(
+                "UPDATE ratings SET mu = $1, sigma = $2, shown = $3, matches = $4, wins = $5, draws = $6,
+                 updated_at = $7 WHERE player_id = $8 AND rules = $9",
+            )
+            .bind(u.row.mu)
+            .bind(u.row.sigma)
+            .bind(u.shown)
+            .bind(u.row.matches)
+            .bind(u.row.wins)
+            .bind(u.row.draws)
+            .bind(now)
+            .bind(p)
+            .bind(rules)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query(
+                "INSERT INTO rating_history (player_id, rules, at, mu, sigma, shown, change, matches, room_code, match_no)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            )
+            .bind(p)
+            .bind(rules)
+            .bind(now)
+            .bind(u.row.mu)
+            .bind(u.row.sigma)
+            .bind(u.shown)
+            .bind(u.change)
+            .bind(u.row.matches)
+            .bind(room)
+            .bind(match_no)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(after)
+    }
+
+    /// A player's rating under `rules`, if rated.
+    pub async fn rating(&self, player: &str, rules: &str) -> Result<Option<RatingRow>, DbError> {
+        Ok(self.ratings_of(player).await?.into_iter().find(|(r, _, _)| r == rules).map(|(_, row, _)| row))
+    }
+
+    /// Every rating of a player: (rules, row, shown), by rules.
+    pub async fn ratings_of(&self, player: &str) -> Result<Vec<(String, RatingRow, i64)>, DbError> {
+        let rows = sqlx::query(
+            "SELECT rules, mu, sigma, shown, matches, wins, draws FROM ratings WHERE player_id = $1 ORDER BY rules",
+        )
+        .bind(player)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut v = Vec::with_capacity(rows.len());
+        for r in rows {
+            let row = RatingRow {
+                mu: r.try_get("mu")?,
+                sigma: r.try_get("sigma")?,
+                matches: r.try_get("matches")?,
+                wins: r.try_get("wins")?,
+                draws: r.try_get("draws")?,
+            };
+            v.push((r.try_get("rules")?, row, r.try_get("shown")?));
+        }
+        Ok(v)
+    }
+
+    /// A player's latest `limit` rated matches under `rules` as (at, shown, change), oldest first.
+    pub async fn rating_history(&self, player: &str, rules: &str, limit: i64) -> Result<Vec<(i64, i64, i64)>, DbError> {
+        let rows = sqlx::query(
+            "SELECT at, shown, change FROM rating_history WHERE player_id = $1 AND rules = $2
+             ORDER BY matches DESC LIMIT $3",
+        )
+        .bind(player)
+        .bind(rules)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut v = Vec::with_capacity(rows.len());
+        for r in rows.iter().rev() {
+            v.push((r.try_get("at")?, r.try_get("shown")?, r.try_get("change")?));
+        }
+        Ok(v)
+    }
+
+    /// One page of the ranking under `rules` (best first; ties: more matches, then player id)
+    /// and the number of rated players.
+    pub async fn ranking(&self, rules: &str, offset: i64, limit: i64) -> Result<(i64, Vec<RankedPlayer>), DbError> {
+        let total =
+            sqlx::query("SELECT COUNT(*) AS n FROM ratings r JOIN players p ON p.id = r.player_id WHERE r.rules = $1")
+                .bind(rules)
+                .fetch_one(&self.pool)
+                .await?
+                .try_get::<i64, _>("n")?;
+        let rows = sqlx::query(
+            "SELECT r.player_id, p.nickname, r.shown, r.matches, r.wins FROM ratings r
+             JOIN players p ON p.id = r.player_id WHERE r.rules = $1
+             ORDER BY r.shown DESC, r.matches DESC, r.player_id ASC LIMIT $2 OFFSET $3",
+        )
+        .bind(rules)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut v = Vec::with_capacity(rows.len());
+        for r in rows {
+            v.push(RankedPlayer {
+                player_id: r.try_get("player_id")?,
+                nickname: r.try_get("nickname")?,
+                shown: r.try_get("shown")?,
+                matches: r.try_get("matches")?,
+                wins: r.try_get("wins")?,
+            });
+        }
+        Ok((total, v))
+    }
+
+    /// A player's latest `limit` stored matches as (seat, log), newest first.
+    pub async fn recent_matches(&self, player: &str, limit: i64) -> Result<Vec<(u8, String)>, DbError> {
+        let rows = sqlx::query(
+            "SELECT mp.seat, m.log FROM match_players mp
+             JOIN matches m ON m.room_code = mp.room_code AND m.match_no = mp.match_no
+             WHERE mp.player_id = $1 ORDER BY mp.finished_at DESC, mp.match_no DESC LIMIT $2",
+        )
+        .bind(player)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut v = Vec::with_capacity(rows.len());
+        for r in rows {
+            let seat: i64 = r.try_get("seat")?;
+            v.push((u8::try_from(seat).unwrap_or(u8::MAX), r.try_get("log")?));
+        }
+        Ok(v)
     }
 
     /// (meta, log) of a finished match.
@@ -514,7 +793,8 @@ mod tests {
         let url = format!("sqlite://{}/t.db", dir.display());
         let db = Db::connect(&url).await.unwrap();
         let again = Db::connect(&url).await.unwrap();
-        assert_eq!(again.schema_version().await.unwrap(), MIGRATIONS.len() as i64);
+        let newest = MIGRATIONS.iter().map(|m| m.0).max().unwrap();
+        assert_eq!(again.schema_version().await.unwrap(), newest);
         db.add_player("p1", "h", "ann").await.unwrap();
         assert_eq!(db.player("p1").await.unwrap(), Some(("h".into(), "ann".into())));
         assert!(db.player("p2").await.unwrap().is_none());
@@ -531,9 +811,16 @@ mod tests {
         db.append_actions(&[("ABCDEF".into(), 0, 0, "a0".into()), ("ABCDEF".into(), 0, 1, "a1".into())]).await.unwrap();
         assert!(db.append_actions(&[("ABCDEF".into(), 0, 1, "dup".into())]).await.is_err());
         assert_eq!(db.actions("ABCDEF", 0).await.unwrap(), vec!["a0", "a1"]);
-        db.finish_match("ABCDEF", 0, "{}", "log", &[("p1".into(), true, false)]).await.unwrap();
-        db.finish_match("ABCDEF", 1, "{}", "log", &[("p1".into(), false, false)]).await.unwrap();
+        assert!(db.finish_match("ABCDEF", 0, "{}", "log", &[("p1".into(), 0, true, false)]).await.unwrap());
+        assert!(db.finish_match("ABCDEF", 1, "{}", "log", &[("p1".into(), 2, false, false)]).await.unwrap());
+        assert!(
+            !db.finish_match("ABCDEF", 1, "{}", "log", &[("p1".into(), 2, false, false)]).await.unwrap(),
+            "a match is stored once"
+        );
         assert_eq!(db.stats("p1").await.unwrap(), (2, 1, 0));
+        let mut seats: Vec<u8> = db.recent_matches("p1", 10).await.unwrap().into_iter().map(|m| m.0).collect();
+        seats.sort();
+        assert_eq!(seats, vec![0, 2]);
         assert!(Db::connect("mysql://x").await.is_err());
         let _ = std::fs::remove_dir_all(dir);
     }

@@ -17,6 +17,7 @@ pub mod listener;
 pub mod metrics;
 pub mod outbox;
 pub mod queue;
+pub mod ratings;
 pub mod room;
 
 use config::Config;

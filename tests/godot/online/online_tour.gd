@@ -9,7 +9,7 @@ extends Node
 ## Writes DIR/online_<locale>_<W>x<H>_<shot>.png. Exit code 0 = every shot saved.
 
 const SHOTS: Array[String] = ["online_menu", "lobby", "online_table", "surrender_vote", "hosting", "reconnect",
-	"spectator", "quick_search", "quick_table"]
+	"spectator", "quick_search", "quick_table", "quick_rating"]
 
 var _args := {"locale": "en"}
 var _app: Control
@@ -185,6 +185,18 @@ func _run() -> bool:
 	await _play_until(func() -> bool: return qt.table.controller.action_count() >= 8, 60.0, qt)
 	await _settle(qt)
 	await _shot("quick_table")
+	# South gives the ranked match up (the AI partner and an AI opponent accept): the result's
+	# panel gets the new rating and its change when the server has stored and rated the match.
+	var rated := []
+	c.rating_changed.connect(func(_r: String, rating: int, change: int, _m: int) -> void: rated.append([rating, change]))
+	if qt.table.controller.propose_surrender() != 0:
+		return _fail("no surrender in the quick match")
+	if not await _until(func() -> bool: return not rated.is_empty() and qt.table.modal.is_open(), 30.0):
+		return _fail("no rating after the ranked match (%s)" % [rated])
+	if int(rated[0][1]) >= 0:
+		return _fail("a surrendered match raised the rating: %s" % [rated])
+	await _frames(20)
+	await _shot("quick_rating")
 	return true
 
 

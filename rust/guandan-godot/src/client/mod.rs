@@ -43,6 +43,7 @@ enum Link {
 enum Conn {
     Error(i64, String),
     QueueStatus(String, bool, u64, u8),
+    Rating(String, i64, i64, u32),
     MatchJoined,
     Connecting(u32),
     Connected(String),
@@ -241,6 +242,10 @@ impl GuandanClient {
     /// wait is over (left the queue, or a table was found: `room_joined` follows).
     #[signal]
     fn queue_status(rules: GString, queued: bool, waited_ms: i64, found: i64);
+    /// After a ranked (quick-match) match: the player's rating under `rules` is now `rating`,
+    /// changed by `change`, after `matches` ranked matches.
+    #[signal]
+    fn rating_changed(rules: GString, rating: i64, change: i64, matches: i64);
 
     // ----- connection -----
 
@@ -768,6 +773,10 @@ impl GuandanClient {
             // reconnects and rejoins (the room is restored from its database). Not a closed room —
             // that sent the table to the menu on every server update.
             ServerMsg::Bye { .. } => {}
+            // Ranked matches (quick match): the client does not show ratings yet.
+            ServerMsg::Rating { rules, rating, change, matches } => {
+                self.queue.push_back(Conn::Rating(rules, rating, change, matches));
+            }
         }
     }
 
@@ -802,6 +811,9 @@ impl GuandanClient {
         let mut sig = self.signals();
         match c {
             Conn::Error(code, m) => sig.error().emit(code, &GString::from(m.as_str())),
+            Conn::Rating(rules, rating, change, matches) => {
+                sig.rating_changed().emit(&GString::from(rules.as_str()), rating, change, i64::from(matches))
+            }
             Conn::QueueStatus(rules, queued, waited, found) => {
                 sig.queue_status().emit(&GString::from(rules.as_str()), queued, waited as i64, i64::from(found))
             }

@@ -444,7 +444,10 @@ mod tests {
         // Refused as stale: answered, the whole state asked for, and the engine told.
         f.0.borrow_mut().refused(codes::num(ErrorCode::StaleSeq), "stale".into());
         assert!(matches!(intents(&sent)[..], [ClientMsg::Resync]));
-        assert_eq!(f.take_emits(), vec![Emit::Error { code: codes::num(ErrorCode::StaleSeq), message: "stale".into() }]);
+        assert_eq!(
+            f.take_emits(),
+            vec![Emit::Error { code: codes::num(ErrorCode::StaleSeq), message: "stale".into() }]
+        );
         f.act(play).expect("a new intent may leave");
         assert!(matches!(intents(&sent)[..], [ClientMsg::Intent { seq: 0, nonce: 2, .. }]));
         assert_eq!(m.seq(), 0);

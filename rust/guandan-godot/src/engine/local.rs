@@ -88,7 +88,8 @@ impl MatchSource for LocalMatch {
     }
 
     fn set_auto_play(&mut self, on: bool, profile: AiProfile) -> Result<Vec<Emit>, Fail> {
-        let seat = self.fw.local().ok_or_else(|| Fail::new(ErrorCode::NotHuman, "no seat of a person at this table"))?;
+        let seat =
+            self.fw.local().ok_or_else(|| Fail::new(ErrorCode::NotHuman, "no seat of a person at this table"))?;
         if self.rt.state().is_over() {
             return Err(Fail::new(ErrorCode::GameOver, "the match is over"));
         }

@@ -102,7 +102,11 @@ async fn tick(app: &Arc<App>) -> Result<(), crate::db::DbError> {
     let mut by_rules: BTreeMap<&str, Vec<Waiter>> = BTreeMap::new();
     for r in &waiting {
         let waited_ms = u64::try_from(now - r.joined_at).unwrap_or(0);
-        by_rules.entry(&r.rules).or_default().push(Waiter { player_id: r.player_id.clone(), rating: r.rating, waited_ms });
+        by_rules.entry(&r.rules).or_default().push(Waiter {
+            player_id: r.player_id.clone(),
+            rating: r.rating,
+            waited_ms,
+        });
     }
     let rules = app.cfg.queue_rules();
     let mut seated = std::collections::HashSet::new();

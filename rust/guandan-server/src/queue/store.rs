@@ -77,14 +77,13 @@ impl Db {
     pub async fn queue_claim(&self, code: &str, seats: &[(&str, u8)]) -> Result<bool, DbError> {
         let mut tx = self.pool.begin().await?;
         for &(player, seat) in seats {
-            let done = sqlx::query(
-                "UPDATE queue SET room_code = $1, seat = $2 WHERE player_id = $3 AND room_code IS NULL",
-            )
-            .bind(code)
-            .bind(i64::from(seat))
-            .bind(player)
-            .execute(&mut *tx)
-            .await?;
+            let done =
+                sqlx::query("UPDATE queue SET room_code = $1, seat = $2 WHERE player_id = $3 AND room_code IS NULL")
+                    .bind(code)
+                    .bind(i64::from(seat))
+                    .bind(player)
+                    .execute(&mut *tx)
+                    .await?;
             if done.rows_affected() != 1 {
                 tx.rollback().await?;
                 return Ok(false);
@@ -105,9 +104,10 @@ impl Db {
         Ok(rows.iter().map(|r| (r.get("player_id"), r.get("room_code"))).collect())
     }
 
-    /// The rating the queue pairs a player by for these rules (`None`: no rated match yet).
-    pub async fn matchmaking_rating(&self, _player_id: &str, _rules: &str) -> Result<f64, DbError> {
-        Ok(crate::queue::NEW_PLAYER_RATING)
+    /// The rating the queue pairs a player by for these rules: their Weng-Lin mu (a new
+    /// player's before any ranked match).
+    pub async fn matchmaking_rating(&self, player_id: &str, rules: &str) -> Result<f64, DbError> {
+        Ok(self.rating(player_id, rules).await?.map_or(crate::queue::NEW_PLAYER_RATING, |r| r.mu))
     }
 
     /// Removes a player's row, waiting or seated.

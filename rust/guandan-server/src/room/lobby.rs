@@ -24,6 +24,7 @@ pub async fn create(
         preset: preset.clone(),
         seed,
         practice: seed.is_some(),
+        ranked: app.cfg.test_ranked_rooms,
         host: host.id.clone(),
         surrender_opponent_accepts: ONLINE_SURRENDER_OPPONENT_ACCEPTS,
         rules_revision: guandan_core::rules::RULES_REVISION,

@@ -1,6 +1,7 @@
 //! The end of a match: the record stored with its metadata, then the rematch vote.
 
 use super::*;
+use crate::ratings::RatedSeat;
 
 impl Room {
     /// FINISHED: store the match in the replay format with its metadata and update stats, then
@@ -29,26 +30,32 @@ impl Room {
             "outcome": outcome,
             "state_hash": m.state_hash(),
         });
-        let results: Vec<(String, bool, bool)> = self
+        let finished = outcome.is_some();
+        let results: Vec<(String, u8, bool, bool)> = self
             .stored
             .seats
             .iter()
             .enumerate()
             .filter_map(|(i, (p, _))| {
-                p.as_ref().map(|p| (p.id.clone(), winner_team == Some((i % 2) as u8), winner_team.is_none()))
+                p.as_ref().map(|p| (p.id.clone(), i as u8, winner_team == Some((i % 2) as u8), winner_team.is_none()))
             })
             .collect();
         // The record is read back from the stored actions (the runtime keeps only the unsaved).
+        let mut stored_now = false;
         match self.record().await {
             Some(log) => {
                 let log = log.to_jsonl();
-                if let Err(e) =
-                    self.app.db.finish_match(&self.code, self.game_no, &meta.to_string(), &log, &results).await
-                {
-                    tracing::error!(error = %e, "storing the finished match failed");
+                match self.app.db.finish_match(&self.code, self.game_no, &meta.to_string(), &log, &results).await {
+                    Ok(new) => stored_now = new,
+                    Err(e) => tracing::error!(error = %e, "storing the finished match failed"),
                 }
             }
             None => tracing::error!("the finished match's record could not be read back; not stored"),
+        }
+        // Rated once, when the match was stored just now (not again if it was stored before);
+        // never a practice match (its creator knew the deal).
+        if self.stored.ranked && !self.stored.practice && stored_now && finished {
+            self.rate(winner_team).await;
         }
         self.app.metrics.matches_finished.fetch_add(1, Relaxed);
         let stored = ServerMsg::MatchStored { code: self.code.clone(), match_no: self.match_no as u32 };
@@ -58,6 +65,42 @@ impl Room {
         self.vote_deadline = Some(Instant::now() + self.app.cfg.vote_timeout());
         self.save_directory().await;
         self.send_room();
+    }
+
+    /// A ranked match moves its humans' ratings; each seated human is told the new number. A
+    /// failure is logged and the room goes on.
+    async fn rate(&mut self, winner_team: Option<u8>) {
+        let seats: [RatedSeat; 4] = std::array::from_fn(|i| match &self.stored.seats[i] {
+            (Some(p), _) => RatedSeat::Human(p.id.clone()),
+            (None, ai) => RatedSeat::Ai(ai.unwrap_or(2)),
+        });
+        let rated = match crate::ratings::rate_match(
+            &self.app.db,
+            &self.stored.preset,
+            &self.code,
+            self.game_no,
+            &seats,
+            winner_team,
+        )
+        .await
+        {
+            Ok(r) => r,
+            Err(e) => return tracing::error!(error = %e, "rating the ranked match failed"),
+        };
+        for r in rated {
+            let Some(conn) =
+                self.slots.iter().find(|s| s.player.as_ref().is_some_and(|p| p.id == r.player_id)).and_then(|s| s.conn)
+            else {
+                continue;
+            };
+            let msg = ServerMsg::Rating {
+                rules: self.stored.preset.clone(),
+                rating: r.rating,
+                change: r.change,
+                matches: u32::try_from(r.matches).unwrap_or(u32::MAX),
+            };
+            self.send_msg(conn, &msg);
+        }
     }
 
     pub(super) async fn rematch(&mut self, conn: ConnId, accept: bool) {
