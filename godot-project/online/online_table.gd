@@ -22,6 +22,10 @@ var table: Control
 var _params := {}
 @onready var _reconnect_text: Label = %ReconnectingText
 var _leaving := false
+## The rating line of a ranked match's end (shown on the result's panel), and whether that panel
+## is up.
+var _rating_line := ""
+var _result_shown := false
 
 
 func open(params: Dictionary) -> void:
@@ -56,6 +60,7 @@ func _ready() -> void:
 	c.hosting_changed.connect(_on_hosting)
 	c.latency_changed.connect(_on_latency)
 	c.rating_changed.connect(_on_rating)
+	table.match_panel_shown.connect(_on_match_panel)
 	# The match's own signals come from the table's engine (it follows the client).
 	table.controller.engine.surrender_proposed.connect(_on_surrender_proposed)
 	resized.connect(_place_names)
@@ -156,13 +161,19 @@ func _on_hosting(seat: int, on: bool) -> void:
 	table.badges[at].auto_play = on
 
 
-## After a ranked match: the player's new rating and its change, on the result's panel.
+## After a ranked match: the player's new rating and its change, on the result's panel (the
+## server may say it before the table has shown the match's end: then when the panel opens).
 func _on_rating(_rules: String, rating: int, change: int, _matches: int) -> void:
-	var text := tr("ONLINE_RATING_FMT").format({rating = rating, change = ("+%d" % change) if change >= 0 else str(change)})
-	if table.modal.is_open():
-		table.modal.add_line(text)
-	else:
-		table.toast(text)
+	_rating_line = tr("ONLINE_RATING_FMT").format({rating = rating,
+		change = ("+%d" % change) if change >= 0 else str(change)})
+	if _result_shown:
+		table.modal.add_line(_rating_line)
+
+
+func _on_match_panel(_event: Dictionary) -> void:
+	_result_shown = true
+	if _rating_line != "":
+		table.modal.add_line(_rating_line)
 
 
 func _on_latency(ms: float) -> void:

@@ -189,10 +189,22 @@ func _run() -> bool:
 	# panel gets the new rating and its change when the server has stored and rated the match.
 	var rated := []
 	c.rating_changed.connect(func(_r: String, rating: int, change: int, _m: int) -> void: rated.append([rating, change]))
-	if qt.table.controller.propose_surrender() != 0:
-		return _fail("no surrender in the quick match")
-	if not await _until(func() -> bool: return not rated.is_empty() and qt.table.modal.is_open(), 30.0):
-		return _fail("no rating after the ranked match (%s)" % [rated])
+	# One intent at a time, and a proposal made for a position that moved on is refused: south
+	# proposes again until the match is over.
+	for attempt in 20:
+		if qt.table.match_over:
+			break
+		qt.table.controller.propose_surrender()
+		await _play_until(func() -> bool: return qt.table.match_over, 3.0, qt)
+	var on_panel := func() -> bool:
+		if rated.is_empty() or not qt.table.modal.is_open():
+			return false
+		for l in qt.table.modal.find_children("*", "Label", true, false):
+			if String(rated[0][0]) in (l as Label).text:
+				return true
+		return false
+	if not await _until(on_panel, 30.0):
+		return _fail("no rating on the result's panel after the ranked match (%s)" % [rated])
 	if int(rated[0][1]) >= 0:
 		return _fail("a surrendered match raised the rating: %s" % [rated])
 	await _frames(20)
