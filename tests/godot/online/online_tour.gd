@@ -222,7 +222,8 @@ func _play_until(cond: Callable, seconds: float, ot: Control) -> bool:
 		if ot == null or ot.table == null:
 			continue
 		var table: Control = ot.table
-		if table.modal.is_open():
+		# Deal panels are closed; the match's result stays (its buttons leave the table).
+		if table.modal.is_open() and not table.match_over:
 			table.modal.press(&"next")
 		_south(table)
 		_north()
