@@ -200,7 +200,7 @@ func _run() -> bool:
 		if rated.is_empty() or not qt.table.modal.is_open():
 			return false
 		for l in qt.table.modal.find_children("*", "Label", true, false):
-			if String(rated[0][0]) in (l as Label).text:
+			if str(rated[0][0]) in (l as Label).text:
 				return true
 		return false
 	if not await _until(on_panel, 30.0):
