@@ -1,6 +1,6 @@
 extends Control
-## Menu → Online: the server address and nickname (both remembered in Settings), then a quick
-## match (a table of strangers of similar rating, rule preset chosen here), create a room (rule
+## Menu → Online: the server address and nickname (both remembered in Settings), then the
+## leaderboard (top right), a quick match (a table of strangers of similar rating, rule preset chosen here), create a room (rule
 ## preset, spectator delay), join one by its code, or spectate one. Each failure —
 ## unreachable server, bad nickname, wrong code, room full or started, versions that do not
 ## match — is said here in words, and nothing is left half-built; success opens the lobby (or,
@@ -16,7 +16,7 @@ const RULES: Array[String] = ["competition", "huaian", "house", "no_shuffle"]
 @onready var _code: LineEdit = %Code
 @onready var _status: Label = %Status
 @onready var _quick_rules: OptionButton = %QuickRules
-@onready var _buttons: Array[Button] = [%Quick, %Create, %Join, %Spectate]
+@onready var _buttons: Array[Button] = [%Quick, %Create, %Join, %Spectate, %Leaderboard]
 var _busy := false
 
 
@@ -34,6 +34,7 @@ func _ready() -> void:
 	%Create.pressed.connect(_go.bind(&"create"))
 	%Join.pressed.connect(_go.bind(&"join"))
 	%Spectate.pressed.connect(_go.bind(&"spectate"))
+	%Leaderboard.pressed.connect(_go.bind(&"leaderboard"))
 	if Online.last_message != "":
 		# Brought back here by a failure (disconnected for good, room closed — still connected
 		# then): say what happened.
@@ -53,8 +54,8 @@ func _offer_remembered_room() -> void:
 		_status.text = tr("ONLINE_YOUR_ROOM_FMT").format({code = room})
 
 
-## What Quick match / Create / Join / Spectate do (tests call it too). Returns 0 when the room
-## (or, for a quick match, the queue) was entered.
+## What Quick match / Create / Join / Spectate / Leaderboard do (tests call it too). Returns 0
+## when the room (or, for a quick match, the queue; for the leaderboard, the server) was reached.
 func go(action: StringName) -> int:
 	if _busy:
 		return -1
@@ -64,6 +65,12 @@ func go(action: StringName) -> int:
 	var rc := Online.ensure_connected(_server.text.strip_edges(), _nick.text.strip_edges())
 	if rc == 0:
 		rc = await Online.wait_online()
+	if rc == 0 and action == &"leaderboard":
+		_set_busy(false)
+		_status.text = ""
+		Online.board_rules = RULES[maxi(_quick_rules.selected, 0)]
+		EventBus.screen_requested.emit(&"leaderboard")
+		return 0
 	if rc == 0:
 		_status.text = tr("ONLINE_ENTERING")
 		var arg: Variant = code

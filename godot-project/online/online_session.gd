@@ -24,6 +24,11 @@ var _failure := 0
 ## Our seat in the room (-1 = spectator or none), from the last `room_joined`.
 var seat := -1
 
+## The leaderboard's rule preset and the player whose profile opens next ("" = the player's own):
+## what the Leaderboard and Profile screens pass each other.
+var board_rules := "competition"
+var profile_player := ""
+
 ## The guest accounts, one per server: [<server>] nickname, player_id, token, and room (the
 ## room whose seat the player last took, until they leave it). Closing the game mid-match and
 ## coming back is coming back as the same player, to the seat they hold. A var: tests point it

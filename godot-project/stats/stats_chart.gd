@@ -1,8 +1,9 @@
 class_name StatsChart
 extends Control
-## A small chart drawn with `draw_*`: a line of values 0..1 over time (`show_line`) or labelled
-## bars 0..1 (`show_bars`), with 0 %, 50 % and 100 % guides. Values come from the statistics
-## (Rust, guandan_core::stats); this node only draws them.
+## A small chart drawn with `draw_*`: a line of values 0..1 over time (`show_line`, guides at
+## 0 %, 50 % and 100 %), a line of plain numbers such as a rating (`show_numbers`, guides at its
+## low, middle and high value) or labelled bars 0..1 (`show_bars`). Values come from the
+## statistics or the server (Rust); this node only draws them.
 
 const LINE := Color(0.98, 0.85, 0.45)
 const BAR := Color(0.45, 0.8, 0.6)
@@ -15,6 +16,10 @@ var values := PackedFloat32Array()
 var labels := PackedStringArray()
 ## Bars: a note under each bar (e.g. the number of matches).
 var notes := PackedStringArray()
+## The values at the bottom and top guides; `percent` labels the guides as percentages.
+var low := 0.0
+var high := 1.0
+var percent := true
 
 
 func _init() -> void:
@@ -25,6 +30,29 @@ func _init() -> void:
 func show_line(points: PackedFloat32Array) -> void:
 	kind = &"line"
 	values = points
+	low = 0.0
+	high = 1.0
+	percent = true
+	queue_redraw()
+
+
+## A line of numbers (e.g. a rating after each match): the guides span the values with a margin,
+## at least `min_span` wide so that small changes do not look like cliffs.
+func show_numbers(points: PackedFloat32Array, min_span := 40.0) -> void:
+	kind = &"line"
+	values = points
+	percent = false
+	var lo := INF
+	var hi := -INF
+	for v in points:
+		lo = minf(lo, v)
+		hi = maxf(hi, v)
+	if points.is_empty():
+		lo = 0.0
+		hi = 0.0
+	var pad := maxf((min_span - (hi - lo)) / 2.0, (hi - lo) * 0.1)
+	low = floorf(lo - pad)
+	high = ceilf(hi + pad)
 	queue_redraw()
 
 
@@ -46,7 +74,8 @@ func _draw() -> void:
 	for f: float in [0.0, 0.5, 1.0]:
 		var y := plot.end.y - plot.size.y * f
 		draw_line(Vector2(plot.position.x, y), Vector2(plot.end.x, y), GUIDE, 1.0)
-		draw_string(font, Vector2(2, y + 5), "%d%%" % int(f * 100), HORIZONTAL_ALIGNMENT_LEFT, left - 4, fs, TEXT)
+		var guide := "%d%%" % int(f * 100) if percent else str(roundi(low + (high - low) * f))
+		draw_string(font, Vector2(2, y + 5), guide, HORIZONTAL_ALIGNMENT_LEFT, left - 4, fs, TEXT)
 	if values.is_empty():
 		return
 	if kind == &"line":
@@ -54,7 +83,7 @@ func _draw() -> void:
 		var n := values.size()
 		for i in n:
 			var x := plot.position.x + (plot.size.x * (float(i) / float(n - 1)) if n > 1 else plot.size.x / 2.0)
-			pts.append(Vector2(x, plot.end.y - plot.size.y * clampf(values[i], 0.0, 1.0)))
+			pts.append(Vector2(x, plot.end.y - plot.size.y * clampf((values[i] - low) / (high - low), 0.0, 1.0)))
 		if pts.size() > 1:
 			draw_polyline(pts, LINE, 2.5, true)
 		for p in pts:

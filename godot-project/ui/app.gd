@@ -4,7 +4,7 @@ extends Control
 ##
 ## Screens: &"menu", &"table" (after EventBus.match_requested), &"replays", &"replay" (after
 ## EventBus.replay_requested), &"settings", &"stats"; online: &"online" (connect, create / join /
-## spectate, quick match), &"quick_search" (waiting for a quick-match table), &"lobby", &"online_table" (after match_requested with an online config). A screen scene may define `open(params: Dictionary)`;
+## spectate, quick match), &"quick_search" (waiting for a quick-match table), &"leaderboard", &"profile" (a player's rating and figures), &"lobby", &"online_table" (after match_requested with an online config). A screen scene may define `open(params: Dictionary)`;
 ## it is called before the screen enters the tree.
 
 const SCREENS := {
@@ -18,6 +18,8 @@ const SCREENS := {
 	&"online": "res://online/online_menu.tscn",
 	&"lobby": "res://online/lobby.tscn",
 	&"quick_search": "res://online/quick_search.tscn",
+	&"leaderboard": "res://online/leaderboard.tscn",
+	&"profile": "res://online/profile.tscn",
 	&"online_table": "res://online/online_table.tscn",
 }
 

@@ -1,8 +1,10 @@
 //! `guandan swarm --quick-match`: N clients queue for a quick match, are seated by the server's
 //! matchmaker, play their match to the end (each an AI seeing only its own seat's messages),
 //! and queue again, `--quick-rounds` times. Every match is checked against its stored record
-//! like a `swarm` room (hashes, nothing lost or repeated). One instance: a client redirected to
-//! another instance counts as a failure.
+//! like a `swarm` room (hashes, nothing lost or repeated). With several instances of one
+//! deployment (`--also-server`) the clients connect to each in turn and follow the server's
+//! redirect to a table formed on another. At the end the instances' `/metrics` give the rating
+//! spread of the tables they formed.
 
 use std::collections::HashSet;
 use std::net::SocketAddr;
@@ -11,10 +13,11 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use guandan_ai::AiLevel;
+use guandan_proto::http::METRICS_PATH;
 use guandan_proto::{ClientMsg, ServerMsg};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::swarm::{Client, Link, SwarmArgs, Totals, login, play, verify};
+use crate::swarm::{Client, Link, SwarmArgs, Totals, login, move_to, play, server_addr, verify};
 
 /// What the queue did.
 #[derive(Default)]
@@ -26,9 +29,11 @@ struct QueueTotals {
     /// checked against its record.
     formed: std::sync::Mutex<HashSet<String>>,
     finished: std::sync::Mutex<HashSet<String>>,
+    /// Seatings at a table on another instance than the client's connection.
+    redirects: AtomicU64,
 }
 
-pub(crate) async fn run(args: SwarmArgs, addr: SocketAddr, level: AiLevel) -> Result<(), String> {
+pub(crate) async fn run(args: SwarmArgs, addrs: Vec<SocketAddr>, level: AiLevel) -> Result<(), String> {
     let totals = Arc::new(Totals::default());
     let queue = Arc::new(QueueTotals::default());
     let bar = ProgressBar::new((args.players * args.quick_rounds) as u64);
@@ -40,6 +45,7 @@ pub(crate) async fn run(args: SwarmArgs, addr: SocketAddr, level: AiLevel) -> Re
     let mut tasks = Vec::new();
     for i in 0..args.players {
         let (totals, queue, args, bar) = (totals.clone(), queue.clone(), args.clone(), bar.clone());
+        let addr = addrs[i % addrs.len()];
         tasks.push(tokio::spawn(async move {
             let deadline = Duration::from_secs(args.timeout_s);
             match tokio::time::timeout(deadline, player(addr, i, &args, level, &totals, &queue, &bar)).await {
@@ -68,6 +74,10 @@ pub(crate) async fn run(args: SwarmArgs, addr: SocketAddr, level: AiLevel) -> Re
     waits.sort_unstable();
     let pct = |p: f64| if waits.is_empty() { 0 } else { waits[((waits.len() - 1) as f64 * p).round() as usize] };
     let formed = queue.formed.lock().unwrap_or_else(|e| e.into_inner()).len();
+    let mut spread = Spread::default();
+    for &a in &addrs {
+        spread.add(&metrics_text(a).await?);
+    }
     let finished = queue.finished.lock().unwrap_or_else(|e| e.into_inner()).len();
     let report = serde_json::json!({
         "players": args.players,
@@ -78,6 +88,12 @@ pub(crate) async fn run(args: SwarmArgs, addr: SocketAddr, level: AiLevel) -> Re
         "wait_ms_p50": pct(0.5),
         "wait_ms_p99": pct(0.99),
         "wait_ms_max": waits.last().copied().unwrap_or(0),
+        "instances": addrs.len(),
+        "redirects": queue.redirects.load(Relaxed),
+        "rating_spread_tables": spread.count,
+        "rating_spread_mean": spread.mean(),
+        "rating_spread_p50_at_most": spread.quantile(0.5),
+        "rating_spread_p99_at_most": spread.quantile(0.99),
         "actions": totals.actions.load(Relaxed),
         "desyncs": totals.desyncs.load(Relaxed),
         "lost_actions": totals.lost.load(Relaxed),
@@ -88,11 +104,16 @@ pub(crate) async fn run(args: SwarmArgs, addr: SocketAddr, level: AiLevel) -> Re
         "elapsed_s": elapsed,
     });
     println!(
-        "{} players: {} seatings at {formed} tables ({finished} matches checked), wait p50 {} ms, p99 {} ms; desyncs {}, lost {}, protocol errors {}",
+        "{} players on {} instance(s): {} seatings at {formed} tables ({finished} matches checked, {} redirected), wait p50 {} ms, p99 {} ms; rating spread (mu) mean {:.2}, p50 <= {}, p99 <= {}; desyncs {}, lost {}, protocol errors {}",
         args.players,
+        addrs.len(),
         report["matched"],
+        report["redirects"],
         pct(0.5),
         pct(0.99),
+        spread.mean(),
+        report["rating_spread_p50_at_most"],
+        report["rating_spread_p99_at_most"],
         report["desyncs"],
         report["lost_actions"],
         report["errors"]
@@ -117,10 +138,24 @@ async fn player(
     bar: &ProgressBar,
 ) -> Result<(), String> {
     let mut link = login(addr, &format!("quick{i}")).await?;
+    let mut addr = addr;
     for round in 0..args.quick_rounds {
         let asked = Instant::now();
         link.send(&ClientMsg::QueueJoin { rules: args.rules.clone() }).await?;
-        let (code, seat) = wait_for_table(&mut link).await?;
+        let (code, seat) = match wait_for_table(&mut link).await? {
+            Seated::Here(code, seat) => (code, seat),
+            Seated::There(code, there) => {
+                // The table is on another instance: go there and take the seat.
+                queue.redirects.fetch_add(1, Relaxed);
+                addr = there;
+                link = move_to(addr, link).await?;
+                link.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: None }).await?;
+                match crate::swarm::until(&mut link, "joined", |m| matches!(m, ServerMsg::Joined { .. })).await? {
+                    ServerMsg::Joined { code, seat: Some(seat) } => (code, seat),
+                    other => return Err(format!("redirected, then {other:?}")),
+                }
+            }
+        };
         queue.matched.fetch_add(1, Relaxed);
         queue.waits_ms.lock().unwrap_or_else(|e| e.into_inner()).push(asked.elapsed().as_millis() as u64);
         queue.formed.lock().unwrap_or_else(|e| e.into_inner()).insert(code.clone());
@@ -144,9 +179,17 @@ async fn player(
     Ok(())
 }
 
+/// Where a queued client's table is.
+enum Seated {
+    /// On this connection's instance: the room and seat.
+    Here(String, u8),
+    /// On another instance: the room and where to go.
+    There(String, SocketAddr),
+}
+
 /// Waits in the queue (heartbeating: the server hears nothing else from a waiting client)
-/// until seated; returns the room and seat.
-async fn wait_for_table(link: &mut Link) -> Result<(String, u8), String> {
+/// until seated.
+async fn wait_for_table(link: &mut Link) -> Result<Seated, String> {
     let mut beat = Instant::now();
     loop {
         if beat.elapsed() > Duration::from_secs(4) {
@@ -155,12 +198,91 @@ async fn wait_for_table(link: &mut Link) -> Result<(String, u8), String> {
         }
         let (m, _) = link.recv().await?;
         match m {
-            ServerMsg::Joined { code, seat: Some(seat) } => return Ok((code, seat)),
-            ServerMsg::Redirect { instance, .. } => {
-                return Err(format!("seated on instance {instance}: one instance only"));
-            }
+            ServerMsg::Joined { code, seat: Some(seat) } => return Ok(Seated::Here(code, seat)),
+            ServerMsg::Redirect { code, url, .. } => return Ok(Seated::There(code, server_addr("redirect", &url)?)),
             ServerMsg::Error { code, message, .. } => return Err(format!("queue: error {code} {message}")),
             _ => {}
         }
+    }
+}
+
+/// The instance's metrics page (Prometheus text).
+async fn metrics_text(addr: SocketAddr) -> Result<String, String> {
+    let call = move || {
+        let agent: ureq::Agent =
+            ureq::Agent::config_builder().timeout_global(Some(Duration::from_secs(30))).build().into();
+        let mut answer =
+            agent.get(format!("http://{addr}{METRICS_PATH}")).call().map_err(|e| format!("{addr}/metrics: {e}"))?;
+        answer.body_mut().read_to_string().map_err(|e| format!("{addr}/metrics: {e}"))
+    };
+    tokio::task::spawn_blocking(call).await.map_err(|e| e.to_string())?
+}
+
+/// The formed tables' rating spread, summed over the instances' histograms.
+#[derive(Default, Debug, PartialEq)]
+struct Spread {
+    /// (upper bound, tables at most that far apart), in the bounds' order.
+    buckets: Vec<(f64, u64)>,
+    count: u64,
+    sum: f64,
+}
+
+const SPREAD: &str = "guandan_queue_table_rating_spread";
+
+impl Spread {
+    fn add(&mut self, metrics: &str) {
+        let mut i = 0;
+        for line in metrics.lines() {
+            let Some(rest) = line.strip_prefix(SPREAD) else { continue };
+            let Some((name, value)) = rest.rsplit_once(' ') else { continue };
+            let Ok(v) = value.parse::<f64>() else { continue };
+            if let Some(le) = name.strip_prefix("_bucket{le=\"").and_then(|l| l.strip_suffix("\"}")) {
+                // +Inf (which parses as infinity): the count says it.
+                let Some(le) = le.parse::<f64>().ok().filter(|l| l.is_finite()) else { continue };
+                if self.buckets.len() <= i {
+                    self.buckets.push((le, 0));
+                }
+                self.buckets[i].1 += v as u64;
+                i += 1;
+            } else if name == "_count" {
+                self.count += v as u64;
+            } else if name == "_sum" {
+                self.sum += v;
+            }
+        }
+    }
+
+    fn mean(&self) -> f64 {
+        if self.count == 0 { 0.0 } else { self.sum / self.count as f64 }
+    }
+
+    /// The smallest bound that at least a fraction `p` of the tables are within (`None`: no
+    /// table, or beyond the last bound).
+    fn quantile(&self, p: f64) -> Option<f64> {
+        let need = (self.count as f64 * p).ceil() as u64;
+        if self.count == 0 {
+            return None;
+        }
+        self.buckets.iter().find(|(_, n)| *n >= need.max(1)).map(|(le, _)| *le)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_spread_of_two_instances_adds_up() {
+        let a = "# TYPE guandan_queue_table_rating_spread histogram\nguandan_queue_table_rating_spread_bucket{le=\"0.5\"} 8\nguandan_queue_table_rating_spread_bucket{le=\"1\"} 9\nguandan_queue_table_rating_spread_bucket{le=\"+Inf\"} 10\nguandan_queue_table_rating_spread_sum 6.5\nguandan_queue_table_rating_spread_count 10\nguandan_actions_total 5\n";
+        let b = "guandan_queue_table_rating_spread_bucket{le=\"0.5\"} 0\nguandan_queue_table_rating_spread_bucket{le=\"1\"} 10\nguandan_queue_table_rating_spread_bucket{le=\"+Inf\"} 10\nguandan_queue_table_rating_spread_sum 7.5\nguandan_queue_table_rating_spread_count 10\n";
+        let mut s = Spread::default();
+        s.add(a);
+        s.add(b);
+        assert_eq!(s.buckets, vec![(0.5, 8), (1.0, 19)]);
+        assert_eq!((s.count, s.mean()), (20, 0.7));
+        assert_eq!(s.quantile(0.4), Some(0.5));
+        assert_eq!(s.quantile(0.5), Some(1.0));
+        assert_eq!(s.quantile(0.99), None, "one table lies beyond the last bound");
+        assert_eq!(Spread::default().quantile(0.5), None);
     }
 }

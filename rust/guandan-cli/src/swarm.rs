@@ -85,6 +85,11 @@ pub struct SwarmArgs {
     /// Matches each quick-match client plays, queueing again after each (`--quick-match`).
     #[arg(long, default_value_t = 1)]
     pub quick_rounds: usize,
+    /// Another instance of the same deployment (`--quick-match`; repeatable): the clients
+    /// connect to `--server` and these in turn, and follow the server's redirect to a table
+    /// formed on another instance.
+    #[arg(long = "also-server")]
+    pub also_servers: Vec<String>,
 }
 
 #[derive(Default)]
@@ -184,13 +189,20 @@ impl Seen {
     }
 }
 
-pub fn run(args: SwarmArgs) -> Result<(), String> {
-    let addr: SocketAddr = args
-        .server
+/// `http://HOST:PORT` (or `HOST:PORT`) as an address.
+pub(crate) fn server_addr(flag: &str, server: &str) -> Result<SocketAddr, String> {
+    server
         .trim_start_matches("http://")
         .trim_end_matches('/')
         .parse()
-        .map_err(|e| format!("--server: expected http://HOST:PORT ({e})"))?;
+        .map_err(|e| format!("{flag}: expected http://HOST:PORT, not {server:?} ({e})"))
+}
+
+pub fn run(args: SwarmArgs) -> Result<(), String> {
+    let addr = server_addr("--server", &args.server)?;
+    if !args.also_servers.is_empty() && !args.quick_match {
+        return Err("--also-server: only with --quick-match (rooms live on the instance they were made on)".into());
+    }
     let level = AiLevel::parse(&args.ai).ok_or_else(|| format!("--ai: unknown level {}", args.ai))?;
     if matches!(level, AiLevel::L3) {
         return Err("--ai: L1 or L2 (L3 is too slow for load)".into());
@@ -200,7 +212,11 @@ pub fn run(args: SwarmArgs) -> Result<(), String> {
     }
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
     if args.quick_match {
-        return rt.block_on(crate::quick_swarm::run(args, addr, level));
+        let mut addrs = vec![addr];
+        for a in &args.also_servers {
+            addrs.push(server_addr("--also-server", a)?);
+        }
+        return rt.block_on(crate::quick_swarm::run(args, addrs, level));
     }
     rt.block_on(swarm(args, addr, level))
 }
@@ -441,6 +457,15 @@ async fn connect(addr: SocketAddr, session: &mut Session) -> Result<(Ws, Vec<Cli
         (Event::Refused(r), _) => Err(format!("hello refused: {}", r.message())),
         (other, _) => Err(format!("hello answered with {other:?}")),
     }
+}
+
+/// The same account on another instance (the server redirected it there): a new connection
+/// with the session's credentials; the old one is closed.
+pub(crate) async fn move_to(addr: SocketAddr, link: Link) -> Result<Link, String> {
+    let Link { mut ws, mut session } = link;
+    let _ = ws.close(None).await;
+    let (ws, answers) = connect(addr, &mut session).await?;
+    Link::over(ws, session, answers).await.map_err(|(e, _)| e)
 }
 
 /// Comes back after a lost connection: logs in again and rejoins the room with the last action

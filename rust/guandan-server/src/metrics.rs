@@ -4,6 +4,41 @@ use std::sync::atomic::{AtomicI64, AtomicU64, Ordering::Relaxed};
 
 /// Upper bounds (ms) of the action latency histogram: intent received → every recipient queued.
 const BUCKETS_MS: [f64; 10] = [0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 250.0, 1000.0];
+/// Upper bounds of the quick-match tables' rating spread (mu points between the table's
+/// strongest and weakest player; a new player's mu is 25, sigma 8.3).
+const BUCKETS_SPREAD: [f64; 10] = [0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 8.0, 13.0, 21.0, 34.0];
+
+/// A Prometheus histogram of fixed bounds.
+#[derive(Default)]
+pub struct Histogram {
+    buckets: [AtomicU64; 10],
+    count: AtomicU64,
+    /// The sum of the observed values, in thousandths.
+    sum_milli: AtomicU64,
+}
+
+impl Histogram {
+    fn observe(&self, bounds: &[f64; 10], v: f64) {
+        for (b, le) in self.buckets.iter().zip(bounds) {
+            if v <= *le {
+                b.fetch_add(1, Relaxed);
+            }
+        }
+        self.count.fetch_add(1, Relaxed);
+        self.sum_milli.fetch_add((v.max(0.0) * 1000.0) as u64, Relaxed);
+    }
+
+    fn render(&self, s: &mut String, name: &str, help: &str, bounds: &[f64; 10]) {
+        s.push_str(&format!("# HELP {name} {help}\n# TYPE {name} histogram\n"));
+        for (b, le) in self.buckets.iter().zip(bounds) {
+            s.push_str(&format!("{name}_bucket{{le=\"{le}\"}} {}\n", b.load(Relaxed)));
+        }
+        let count = self.count.load(Relaxed);
+        s.push_str(&format!("{name}_bucket{{le=\"+Inf\"}} {count}\n"));
+        s.push_str(&format!("{name}_sum {:.3}\n", self.sum_milli.load(Relaxed) as f64 / 1000.0));
+        s.push_str(&format!("{name}_count {count}\n"));
+    }
+}
 
 #[derive(Default)]
 pub struct Metrics {
@@ -39,9 +74,9 @@ pub struct Metrics {
     pub queue_tables: AtomicU64,
     /// Connections of this instance waiting in the quick-match queue.
     pub queued: AtomicI64,
-    latency_buckets: [AtomicU64; 10],
-    latency_count: AtomicU64,
-    latency_sum_us: AtomicU64,
+    latency: Histogram,
+    /// Rating spread of the quick-match tables this instance formed.
+    table_spread: Histogram,
     started: std::sync::OnceLock<std::time::Instant>,
 }
 
@@ -54,14 +89,13 @@ impl Metrics {
 
     pub fn action(&self, latency: std::time::Duration) {
         self.actions.fetch_add(1, Relaxed);
-        let ms = latency.as_secs_f64() * 1000.0;
-        for (b, le) in self.latency_buckets.iter().zip(BUCKETS_MS) {
-            if ms <= le {
-                b.fetch_add(1, Relaxed);
-            }
-        }
-        self.latency_count.fetch_add(1, Relaxed);
-        self.latency_sum_us.fetch_add(latency.as_micros() as u64, Relaxed);
+        self.latency.observe(&BUCKETS_MS, latency.as_secs_f64() * 1000.0);
+    }
+
+    /// A quick-match table was formed whose players' ratings (mu) lie `spread` apart.
+    pub fn table_formed(&self, spread: f64) {
+        self.queue_tables.fetch_add(1, Relaxed);
+        self.table_spread.observe(&BUCKETS_SPREAD, spread);
     }
 
     pub fn render(&self) -> String {
@@ -167,18 +201,18 @@ impl Metrics {
             "gauge",
             self.unauthenticated.load(Relaxed).to_string(),
         );
-        s.push_str("# HELP guandan_action_latency_ms Intent received to broadcast queued (persisted first).\n");
-        s.push_str("# TYPE guandan_action_latency_ms histogram\n");
-        for (b, le) in self.latency_buckets.iter().zip(BUCKETS_MS) {
-            s.push_str(&format!("guandan_action_latency_ms_bucket{{le=\"{le}\"}} {}\n", b.load(Relaxed)));
-        }
-        let count = self.latency_count.load(Relaxed);
-        s.push_str(&format!("guandan_action_latency_ms_bucket{{le=\"+Inf\"}} {count}\n"));
-        s.push_str(&format!(
-            "guandan_action_latency_ms_sum {:.3}\n",
-            self.latency_sum_us.load(Relaxed) as f64 / 1000.0
-        ));
-        s.push_str(&format!("guandan_action_latency_ms_count {count}\n"));
+        self.latency.render(
+            &mut s,
+            "guandan_action_latency_ms",
+            "Intent received to broadcast queued (persisted first).",
+            &BUCKETS_MS,
+        );
+        self.table_spread.render(
+            &mut s,
+            "guandan_queue_table_rating_spread",
+            "Quick-match tables formed: rating (mu) between the table's strongest and weakest player.",
+            &BUCKETS_SPREAD,
+        );
         s
     }
 }

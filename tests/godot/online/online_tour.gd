@@ -9,7 +9,7 @@ extends Node
 ## Writes DIR/online_<locale>_<W>x<H>_<shot>.png. Exit code 0 = every shot saved.
 
 const SHOTS: Array[String] = ["online_menu", "lobby", "online_table", "surrender_vote", "hosting", "reconnect",
-	"spectator", "quick_search", "quick_table", "quick_rating"]
+	"spectator", "quick_search", "quick_table", "quick_rating", "leaderboard", "profile"]
 
 var _args := {"locale": "en"}
 var _app: Control
@@ -209,6 +209,38 @@ func _run() -> bool:
 		return _fail("a surrendered match raised the rating: %s" % [rated])
 	await _frames(20)
 	await _shot("quick_rating")
+	# The leaderboard from the Online menu: the player's ranked match put them on it, their row
+	# marked; their row opens their profile with the rating's course.
+	EventBus.screen_requested.emit(&"online")
+	if not await _until(func() -> bool: return _app.current_name == &"online", 10.0):
+		return _fail("no Online menu after the quick match")
+	(_app.current.find_child("Leaderboard", true, false) as Button).pressed.emit()
+	if not await _until(func() -> bool: return _app.current_name == &"leaderboard", 10.0):
+		return _fail("no leaderboard: " + Online.last_message)
+	var board: Control = _app.current
+	var mine := tr("LEADERBOARD_YOU_FMT").format({name = "小明" if _args.locale == "zh_CN" else "Ann"})
+	var own_row := func() -> Button:
+		for row in board.find_children("Row*", "Button", true, false):
+			if (row.find_child("Nickname", true, false) as Label).text == mine:
+				return row
+		return null
+	if not await _until(func() -> bool: return own_row.call() != null, 10.0):
+		return _fail("the player is not on the leaderboard: %s" % (board.find_child("Status", true, false) as Label).text)
+	var row: Button = own_row.call()
+	if (row.find_child("Rating", true, false) as Label).text != str(rated[0][0]):
+		return _fail("the leaderboard's rating %s is not the match's %s" % [(row.find_child("Rating", true, false) as Label).text, rated[0][0]])
+	await _frames(10)
+	await _shot("leaderboard")
+	row.pressed.emit()
+	if not await _until(func() -> bool: return _app.current_name == &"profile" and (_app.current.find_child("Content", true, false) as Control).visible, 15.0):
+		return _fail("no profile")
+	var chart: StatsChart = _app.current.find_child("Chart", true, false)
+	# The start, then one point per ranked match of this account (the tour may have played one
+	# with it already, at another size), ending at the rating the match gave.
+	if chart.values.size() < 2 or int(chart.values[-1]) != int(rated[0][0]):
+		return _fail("the profile's rating course is %s, not ending at %s" % [chart.values, rated[0][0]])
+	await _frames(10)
+	await _shot("profile")
 	return true
 
 

@@ -10,7 +10,8 @@ const CONTROLLER := "res://bridge/match_controller.gd"
 ## The client's signals: the connection and the room, its own refusals, and the match it copies.
 const SESSION_SIGNALS: Array[String] = ["connecting", "connected", "reconnecting", "resynced",
 	"disconnected", "protocol_too_old", "room_joined", "room_changed", "room_closed",
-	"hosting_changed", "latency_changed", "match_stored", "error", "match_joined", "queue_status", "rating_changed"]
+	"hosting_changed", "latency_changed", "match_stored", "error", "match_joined", "queue_status", "rating_changed",
+	"leaderboard_received", "profile_received", "fetch_failed"]
 
 
 func _signals(cls: StringName) -> Dictionary:
@@ -95,6 +96,40 @@ func test_an_unreachable_server_is_reported() -> void:
 		expect("127.0.0.1:1" in String(gone[0][1]), "the message names the address: %s" % gone[0][1])
 	expect_eq(c.get_connection_state(), "offline")
 	expect_eq(Online.error_text(c.ERR_IO) != "ONLINE_ERR_30", true, "a message for the player")
+	c.disconnected.disconnect(on_gone)
+
+
+## The leaderboard and profiles: bad requests are refused at once with a code (and said through
+## `fetch_failed`, never the session's `error`); a server that cannot be reached is said too.
+func test_leaderboard_and_profile_requests_refuse_bad_input_and_report_a_dead_server() -> void:
+	var c: Node = Online.client
+	var failed: Array = []
+	var errors: Array = []
+	var on_failed := func(what: String, code: int, _m: String) -> void: failed.append([what, code])
+	var on_error := func(code: int, _m: String) -> void: errors.append(code)
+	c.fetch_failed.connect(on_failed)
+	c.error.connect(on_error)
+	expect_eq(c.fetch_leaderboard("no_such_rules", 0), GuandanEngine.ERR_BAD_ARGUMENT, "unknown rules")
+	expect_logged("GuandanClient.fetch_leaderboard")
+	expect_eq(c.fetch_leaderboard("competition", -1), GuandanEngine.ERR_BAD_ARGUMENT, "negative page")
+	expect_logged("GuandanClient.fetch_leaderboard")
+	expect_eq(c.fetch_profile("../metrics"), GuandanEngine.ERR_BAD_ARGUMENT, "not a player id")
+	expect_logged("GuandanClient.fetch_profile")
+	expect_eq(failed, [["leaderboard", GuandanEngine.ERR_BAD_ARGUMENT], ["leaderboard", GuandanEngine.ERR_BAD_ARGUMENT],
+		["profile", GuandanEngine.ERR_BAD_ARGUMENT]], "each refusal said through fetch_failed")
+	# The server is the one last connected to; port 1 on loopback: nothing listens there.
+	var gone: Array = []
+	var on_gone := func(code: int, _m: String) -> void: gone.append(code)
+	c.disconnected.connect(on_gone)
+	expect_eq(c.connect_to_server("127.0.0.1:1", "Ann"), c.OK)
+	await wait_until(func() -> bool: return not gone.is_empty(), 15.0)
+	failed.clear()
+	expect_eq(c.fetch_leaderboard("huaian", 2), c.OK, "asked")
+	expect(await wait_until(func() -> bool: return not failed.is_empty(), 15.0), "fetch_failed came")
+	expect_eq(failed, [["leaderboard", c.ERR_IO]], "an unreachable server: ERR_IO")
+	expect_eq(errors, [], "no session error for a page")
+	c.fetch_failed.disconnect(on_failed)
+	c.error.disconnect(on_error)
 	c.disconnected.disconnect(on_gone)
 
 

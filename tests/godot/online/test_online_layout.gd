@@ -1,5 +1,5 @@
 extends GdTestSuite
-## The Online menu, the quick-match wait and the lobby at 1280×720, 2560×1080 (21:9), 1024×768 (4:3) and 2340×1080
+## The Online menu, the quick-match wait, the leaderboard, a profile and the lobby at 1280×720, 2560×1080 (21:9), 1024×768 (4:3) and 2340×1080
 ## (phone), in a SubViewport resized live: every shown button lies inside the screen, is big
 ## enough to tap (44 px), and no two shown buttons or labels with text overlap. The lobby is
 ## drawn from a full room (as room_changed delivers it) with the player in seat 1 and free seats
@@ -85,6 +85,80 @@ func test_the_quick_match_wait_fits_every_screen() -> void:
 	expect(_checked >= 4 * 6, "the wait's buttons and labels were checked (%d)" % _checked)
 	expect_eq(texts, [tr("QUICK_FOUND_FMT").format({found = 3})], "players found as the server said")
 	expect_eq(_problems, [] as Array[String], "quick-match wait layout")
+
+
+## A leaderboard page as `leaderboard_received` delivers it: 8 players, the player's own at rank 3.
+static func _board(me: String) -> Dictionary:
+	var entries := []
+	for i in 8:
+		entries.append({rank = i + 1, player_id = me if i == 2 else "p%d" % i, nickname = "玩家%d" % i if i % 2 else "Player %d" % i,
+			rating = 1400 - 37 * i, matches = 30 - i, wins = 20 - 2 * i})
+	return {rules = "competition", page = 0, per_page = 50, total = 120, entries = entries}
+
+
+func test_the_leaderboard_fits_every_screen_and_marks_the_player() -> void:
+	_problems.clear()
+	_checked = 0
+	var me: String = Online.client.get_player_id()
+	var seen := {}
+	Online.board_rules = "competition"
+	await _at_every_size("res://online/leaderboard.tscn", func(s: Control) -> void:
+		s._on_board(_board(me))
+		var row: Control = s.find_child("Row3", true, false)
+		seen.mine = (row.find_child("Nickname", true, false) as Label).text
+		seen.other = (s.find_child("Row1", true, false).find_child("Nickname", true, false) as Label).text
+		seen.rate = (s.find_child("Row1", true, false).find_child("WinRate", true, false) as Label).text
+		seen.page = (s.find_child("Page", true, false) as Label).text
+		seen.prev = (s.find_child("Prev", true, false) as Button).disabled
+		seen.next = (s.find_child("Next", true, false) as Button).disabled
+		# An answer to another page (asked before, answered late) changes nothing.
+		var late := _board("x")
+		late.page = 1
+		s._on_board(late)
+		seen.after_late = (s.find_child("Row3", true, false).find_child("Nickname", true, false) as Label).text)
+	# No server here: the screen's own request is refused at once (and said), then the page is given.
+	expect_logged("fetch_leaderboard: rejected with code %d" % GuandanEngine.ERR_BAD_ARGUMENT)
+	expect_eq(seen.mine, tr("LEADERBOARD_YOU_FMT").format({name = "Player 2"}), "the player's own row says so")
+	expect_eq(seen.other, "Player 0", "other players' names as they are")
+	expect_eq(seen.rate, "67%", "win rate from matches and wins (20 of 30)")
+	expect_eq(seen.page, tr("LEADERBOARD_PAGE_FMT").format({page = 1, pages = 3}), "120 players, 50 a page")
+	expect(seen.prev and not seen.next, "first of three pages: no previous, a next")
+	expect_eq(seen.after_late, seen.mine, "a late answer for another page is not shown")
+	expect(_checked >= 4 * 40, "the leaderboard's rows were checked (%d)" % _checked)
+	expect_eq(_problems, [] as Array[String], "leaderboard layout")
+
+
+func test_a_profile_fits_every_screen_and_draws_the_rating() -> void:
+	_problems.clear()
+	_checked = 0
+	Online.profile_player = "p7"
+	Online.board_rules = "huaian"
+	var history := []
+	for i in 6:
+		history.append({at = 1_000 * i, rating = 1000 + 15 * i, change = 15})
+	var profile := {player_id = "p7", nickname = "小红", stats = {matches = 12, wins = 7, win_rate = 7.0 / 12.0,
+		double_down_rate = 0.25, bombs_per_deal = 0.8},
+		ratings = [{rules = "competition", rating = 990, matches = 2, wins = 0, draws = 0, history = []},
+			{rules = "huaian", rating = 1075, matches = 6, wins = 6, draws = 0, history = history}]}
+	var seen := {}
+	await _at_every_size("res://online/profile.tscn", func(s: Control) -> void:
+		s._on_profile(profile)
+		seen.title = (s.find_child("Title", true, false) as Label).text
+		seen.rating = (s.find_child("Rating", true, false) as Label).text
+		seen.win = (s.find_child("WinRate", true, false) as Label).text
+		seen.chart = (s.find_child("Chart", true, false) as StatsChart).values
+		seen.rules = (s.find_child("Rules", true, false) as OptionButton).item_count)
+	Online.profile_player = ""
+	Online.board_rules = "competition"
+	expect_logged("fetch_profile: rejected with code %d" % GuandanEngine.ERR_BAD_ARGUMENT)
+	expect_eq(seen.title, "小红", "the nickname as the title")
+	expect_eq(seen.rating, "1075", "the rating under the leaderboard's rules (huaian)")
+	expect_eq(seen.win, "58%", "win rate over the stored matches")
+	expect_eq(seen.rules, 2, "one option per rule preset rated")
+	# The start (1000 − 15… the first point's rating minus its change) and each match after.
+	expect_eq(Array(seen.chart), [985.0, 1000.0, 1015.0, 1030.0, 1045.0, 1060.0, 1075.0], "the rating's course")
+	expect(_checked >= 4 * 10, "the profile's labels were checked (%d)" % _checked)
+	expect_eq(_problems, [] as Array[String], "profile layout")
 
 
 func test_the_lobby_fits_every_screen_and_offers_free_seats() -> void:

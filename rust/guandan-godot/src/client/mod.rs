@@ -11,6 +11,8 @@
 
 pub mod mirror;
 pub mod net;
+pub mod ranking;
+mod ranking_dict;
 pub mod remote;
 pub mod rotate;
 
@@ -27,6 +29,7 @@ use crate::args;
 use crate::codes::{self, Fail};
 use crate::convert::opt_seat;
 use net::{Net, NetConfig, NetEvent};
+use ranking::{Answer, Ask, Fetcher};
 use remote::{RemoteMatch, StateTaken, Step};
 
 /// Connection states (`get_connection_state`).
@@ -56,6 +59,9 @@ enum Conn {
     RoomClosed(String),
     HostingChanged(u8, bool),
     LatencyChanged(f64),
+    Leaderboard(Box<guandan_proto::http::Leaderboard>),
+    Profile(Box<guandan_proto::http::PlayerProfile>),
+    FetchFailed(&'static str, i64, String),
     MatchStored(u32),
 }
 
@@ -97,6 +103,8 @@ pub struct GuandanClient {
     hand_messages: u64,
     queue: VecDeque<Conn>,
     flushing: bool,
+    /// Leaderboard pages and profiles asked of the server.
+    fetcher: Fetcher,
 }
 
 #[godot_api]
@@ -122,6 +130,7 @@ impl INode for GuandanClient {
             hand_messages: 0,
             queue: VecDeque::new(),
             flushing: false,
+            fetcher: Fetcher::default(),
         }
     }
 
@@ -137,6 +146,13 @@ impl INode for GuandanClient {
         for _ in 0..256 {
             let Some(ev) = self.net.as_ref().and_then(Net::poll) else { break };
             self.on_net(ev);
+        }
+        while let Some((ask, answer)) = self.fetcher.poll() {
+            self.queue.push_back(match answer {
+                Ok(Answer::Leaderboard(b)) => Conn::Leaderboard(Box::new(b)),
+                Ok(Answer::Profile(p)) => Conn::Profile(Box::new(p)),
+                Err(f) => Conn::FetchFailed(ask.what(), f.num(), f.message),
+            });
         }
         if self.net.as_ref().is_some_and(|n| !n.alive()) && self.link != Link::Offline {
             // The thread ended without a word (it always says why; this is a safety net).
@@ -244,6 +260,22 @@ impl GuandanClient {
     fn queue_status(rules: GString, queued: bool, waited_ms: i64, found: i64);
     /// After a ranked (quick-match) match: the player's rating under `rules` is now `rating`,
     /// changed by `change`, after `matches` ranked matches.
+    /// A leaderboard page asked with `fetch_leaderboard`: `{rules, page, per_page, total,
+    /// entries: [{rank, player_id, nickname, rating, matches, wins}]}`.
+    #[signal]
+    fn leaderboard_received(board: VarDictionary);
+
+    /// A profile asked with `fetch_profile`: `{player_id, nickname, ratings: [{rules, rating,
+    /// matches, wins, draws, history: [{at, rating, change}] (oldest first)}], stats: {matches,
+    /// wins, win_rate, double_down_rate, bombs_per_deal}}`.
+    #[signal]
+    fn profile_received(profile: VarDictionary);
+
+    /// A leaderboard page or profile could not be had: `what` is `leaderboard` or `profile`,
+    /// `code` an `ERR_*` (`ERR_NOT_FOUND`: no such player; `ERR_IO`: the server was not reached).
+    #[signal]
+    fn fetch_failed(what: GString, code: i64, message: GString);
+
     #[signal]
     fn rating_changed(rules: GString, rating: i64, change: i64, matches: i64);
 
@@ -482,6 +514,27 @@ impl GuandanClient {
     }
 
     /// After a match (vote phase): play again (`true`) or not.
+    /// Asks the server (the one last connected to) for a page of the rule preset's leaderboard
+    /// (`page` from 0, 50 players a page): `leaderboard_received` or `fetch_failed` follows.
+    /// Needs no room and no live connection, only the server's address. Returns `OK`, or at
+    /// once `ERR_BAD_ARGUMENT` (unknown rules, bad page, no server yet) or `ERR_RATE_LIMITED`
+    /// (two requests are still unanswered).
+    #[func]
+    pub fn fetch_leaderboard(&mut self, rules: GString, page: i64) -> i64 {
+        let r = Ask::leaderboard(&rules.to_string(), page).and_then(|ask| self.fetch(ask));
+        self.finish_fetch("fetch_leaderboard", r)
+    }
+
+    /// Asks for a player's public profile (`player_id` empty: the player's own):
+    /// `profile_received` or `fetch_failed` follows. Returns like `fetch_leaderboard`.
+    #[func]
+    pub fn fetch_profile(&mut self, player_id: GString) -> i64 {
+        let id = player_id.to_string();
+        let id = if id.is_empty() { self.known_player_id() } else { id };
+        let r = Ask::profile(&id).and_then(|ask| self.fetch(ask));
+        self.finish_fetch("fetch_profile", r)
+    }
+
     #[func]
     pub fn rematch(&mut self, accept: bool) -> i64 {
         let r = self.send(ClientMsg::Rematch { accept });
@@ -780,6 +833,40 @@ impl GuandanClient {
         }
     }
 
+    fn fetch(&mut self, ask: Ask) -> Result<(), Fail> {
+        if self.server.is_empty() {
+            return Err(Fail::bad_argument("no server yet: connect to one first"));
+        }
+        let hp = net::host_port(&self.server).map_err(Fail::bad_argument)?;
+        self.fetcher.start(hp, ask)
+    }
+
+    /// The player's id: from the live connection, else from the account kept for the server.
+    fn known_player_id(&self) -> String {
+        if !self.player_id.is_empty() {
+            return self.player_id.clone();
+        }
+        self.credentials.as_ref().map(|(id, _)| id.clone()).unwrap_or_default()
+    }
+
+    /// Ends a fetch call: a refusal is said through `fetch_failed` (the session's `error` is
+    /// for the room and the connection; a screen waiting for a page listens to this one).
+    fn finish_fetch(&mut self, what: &str, r: Result<(), Fail>) -> i64 {
+        let code = match r {
+            Ok(()) => codes::OK,
+            Err(f) => {
+                let code = f.num();
+                godot_warn!("GuandanClient.{what}: rejected with code {code} ({})", f.code.describe());
+                self.last_error = f.message.clone();
+                let kind = if what == "fetch_leaderboard" { "leaderboard" } else { "profile" };
+                self.queue.push_back(Conn::FetchFailed(kind, code, f.message));
+                code
+            }
+        };
+        self.flush();
+        code
+    }
+
     /// Ends a call: a failure is kept for `get_last_error` and emitted as `error`.
     fn finish(&mut self, what: &str, r: Result<(), Fail>) -> i64 {
         let code = match r {
@@ -830,6 +917,11 @@ impl GuandanClient {
             Conn::HostingChanged(seat, on) => sig.hosting_changed().emit(i64::from(seat), on),
             Conn::LatencyChanged(ms) => sig.latency_changed().emit(ms),
             Conn::MatchStored(n) => sig.match_stored().emit(i64::from(n)),
+            Conn::Leaderboard(b) => sig.leaderboard_received().emit(&ranking_dict::leaderboard_dict(&b)),
+            Conn::Profile(p) => sig.profile_received().emit(&ranking_dict::profile_dict(&p)),
+            Conn::FetchFailed(what, code, m) => {
+                sig.fetch_failed().emit(&GString::from(what), code, &GString::from(m.as_str()))
+            }
         }
     }
 }

@@ -114,7 +114,7 @@ async fn tick(app: &Arc<App>) -> Result<(), crate::db::DbError> {
         for t in tables::form(group, &rules) {
             if open_table(app, preset, &t).await {
                 seated.extend(t.players().map(|(_, p)| p.to_string()));
-                app.metrics.queue_tables.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                app.metrics.table_formed(t.spread);
             }
         }
     }

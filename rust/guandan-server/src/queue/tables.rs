@@ -38,6 +38,8 @@ impl Default for Rules {
 pub struct Formed {
     pub seats: [Option<String>; 4],
     pub ai_level: u8,
+    /// Rating (mu) between the table's strongest and weakest player (0 with one player).
+    pub spread: f64,
 }
 
 impl Formed {
@@ -111,7 +113,8 @@ fn seat(players: &[&Waiter]) -> Formed {
         2 => [id(0), None, id(1), None],
         _ => [id(0), None, None, None],
     };
-    Formed { seats, ai_level }
+    let spread = sorted.first().zip(sorted.last()).map_or(0.0, |(hi, lo)| hi.rating - lo.rating);
+    Formed { seats, ai_level, spread }
 }
 
 #[cfg(test)]
@@ -128,6 +131,7 @@ mod tests {
         assert_eq!(t.len(), 1);
         // 27+24 against 26+25: the most even split.
         assert_eq!(t[0].seats, [Some("a".into()), Some("d".into()), Some("c".into()), Some("b".into())]);
+        assert_eq!(t[0].spread, 3.0, "27 down to 24");
     }
 
     #[test]

@@ -1,0 +1,233 @@
+//! The leaderboard and players' profiles: one HTTP GET each (`/v1/leaderboard`,
+//! `/v1/players/ID`), made on a short-lived thread (ureq, the same as the guest registration)
+//! and answered over a channel the node drains in `process()`. The threads see plain Rust data
+//! only, and at most [`MAX_IN_FLIGHT`] run at once: a player tapping through pages cannot pile
+//! up connections.
+
+use std::time::Duration;
+
+use crossbeam_channel::{Receiver, Sender, unbounded};
+use guandan_core::error::ErrorCode;
+use guandan_proto::http::{LEADERBOARD_PATH, Leaderboard, PLAYERS_PATH, PlayerProfile, read_reply};
+use serde::de::DeserializeOwned;
+
+use crate::codes::Fail;
+
+/// Requests answered at once; more are refused (`rate_limited`) until one is answered.
+pub const MAX_IN_FLIGHT: usize = 2;
+/// A page the server has not answered by then is given up (the screen says so).
+const TIMEOUT: Duration = Duration::from_secs(8);
+/// The server's largest page number (`guandan-server`'s `MAX_PAGE`); larger is refused here.
+pub const MAX_PAGE: u32 = 10_000;
+
+/// What is asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ask {
+    Leaderboard { rules: String, page: u32 },
+    Profile { player_id: String },
+}
+
+impl Ask {
+    /// A leaderboard page of a known rule preset.
+    pub fn leaderboard(rules: &str, page: i64) -> Result<Ask, Fail> {
+        if guandan_core::rules::RuleConfig::preset(rules).is_none() {
+            let shown: String = rules.chars().take(40).collect();
+            return Err(Fail::bad_argument(format!("no rule preset {shown:?}")));
+        }
+        match u32::try_from(page) {
+            Ok(page) if page <= MAX_PAGE => Ok(Ask::Leaderboard { rules: rules.to_string(), page }),
+            _ => Err(Fail::bad_argument(format!("page is a number from 0 to {MAX_PAGE}, not {page}"))),
+        }
+    }
+
+    /// A player's profile. Player ids are the server's (letters, digits, `-`, `_`): anything
+    /// else could not be one and would change the request's path.
+    pub fn profile(player_id: &str) -> Result<Ask, Fail> {
+        let ok = !player_id.is_empty()
+            && player_id.len() <= 64
+            && player_id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if !ok {
+            let shown: String = player_id.chars().take(20).collect();
+            return Err(Fail::bad_argument(format!("{shown:?} is not a player id")));
+        }
+        Ok(Ask::Profile { player_id: player_id.to_string() })
+    }
+
+    fn path(&self) -> String {
+        match self {
+            // Preset names are plain identifiers (checked above): nothing to escape.
+            Ask::Leaderboard { rules, page } => format!("{LEADERBOARD_PATH}?rules={rules}&page={page}"),
+            Ask::Profile { player_id } => format!("{PLAYERS_PATH}/{player_id}"),
+        }
+    }
+
+    /// `leaderboard` or `profile` (the `fetch_failed` signal's first argument).
+    pub fn what(&self) -> &'static str {
+        match self {
+            Ask::Leaderboard { .. } => "leaderboard",
+            Ask::Profile { .. } => "profile",
+        }
+    }
+}
+
+/// A server's answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    Leaderboard(Leaderboard),
+    Profile(PlayerProfile),
+}
+
+/// The requests in flight and their answers.
+pub struct Fetcher {
+    tx: Sender<(Ask, Result<Answer, Fail>)>,
+    rx: Receiver<(Ask, Result<Answer, Fail>)>,
+    in_flight: usize,
+}
+
+impl Default for Fetcher {
+    fn default() -> Self {
+        let (tx, rx) = unbounded();
+        Fetcher { tx, rx, in_flight: 0 }
+    }
+}
+
+impl Fetcher {
+    /// Asks `hp` (`host:port`) on a thread of its own; the answer comes from [`Fetcher::poll`].
+    pub fn start(&mut self, hp: String, ask: Ask) -> Result<(), Fail> {
+        if self.in_flight >= MAX_IN_FLIGHT {
+            return Err(Fail::new(ErrorCode::RateLimited, "still waiting for the server's last answers"));
+        }
+        let tx = self.tx.clone();
+        std::thread::Builder::new()
+            .name("guandan-ranking".into())
+            .spawn(move || {
+                let answer = fetch(&hp, &ask);
+                // The node may be gone (the game closed): nobody to tell.
+                let _ = tx.send((ask, answer));
+            })
+            .map_err(|e| Fail::new(ErrorCode::Internal, format!("cannot start a request: {e}")))?;
+        self.in_flight += 1;
+        Ok(())
+    }
+
+    /// An answer that has arrived.
+    pub fn poll(&mut self) -> Option<(Ask, Result<Answer, Fail>)> {
+        let got = self.rx.try_recv().ok()?;
+        self.in_flight -= 1;
+        Some(got)
+    }
+}
+
+fn fetch(hp: &str, ask: &Ask) -> Result<Answer, Fail> {
+    Ok(match ask {
+        Ask::Leaderboard { .. } => Answer::Leaderboard(get(hp, &ask.path())?),
+        Ask::Profile { .. } => Answer::Profile(get(hp, &ask.path())?),
+    })
+}
+
+fn get<T: DeserializeOwned>(hp: &str, path: &str) -> Result<T, Fail> {
+    let unreachable = |e: ureq::Error| Fail::new(ErrorCode::Io, format!("cannot reach the server at {hp}: {e}"));
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .timeout_global(Some(TIMEOUT))
+        // A refusal's body says why (no such player, no such rules): read it.
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let mut answer = agent.get(format!("http://{hp}{path}")).call().map_err(unreachable)?;
+    let status = answer.status().as_u16();
+    // Pages are small (50 rows, 50 history points a preset); a larger body is not ours.
+    let bytes = answer.body_mut().with_config().limit(1 << 20).read_to_vec().map_err(unreachable)?;
+    read_reply(status, &bytes).map_err(|e| Fail::new(e.error_code().unwrap_or(ErrorCode::Io), e.message))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Write};
+    use std::net::TcpListener;
+
+    #[test]
+    fn what_may_be_asked() {
+        assert_eq!(Ask::leaderboard("huaian", 3).unwrap().path(), format!("{LEADERBOARD_PATH}?rules=huaian&page=3"));
+        assert_eq!(Ask::leaderboard("nope", 0).unwrap_err().code, ErrorCode::BadArgument);
+        assert_eq!(Ask::leaderboard("competition", -1).unwrap_err().code, ErrorCode::BadArgument);
+        assert_eq!(Ask::leaderboard("competition", i64::from(MAX_PAGE) + 1).unwrap_err().code, ErrorCode::BadArgument);
+        assert_eq!(Ask::profile("p-12_ab").unwrap().path(), format!("{PLAYERS_PATH}/p-12_ab"));
+        for bad in ["", "../metrics", "a b", "x?y=1", "é", &"a".repeat(65)] {
+            assert_eq!(Ask::profile(bad).unwrap_err().code, ErrorCode::BadArgument, "{bad:?}");
+        }
+    }
+
+    /// A one-shot HTTP server on loopback answering `status` with `body`; returns its address
+    /// and the request line it saw.
+    fn answer_once(status: &str, body: &'static str) -> (String, std::thread::JoinHandle<String>) {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let hp = listener.local_addr().unwrap().to_string();
+        let status = status.to_string();
+        let h = std::thread::spawn(move || {
+            let (mut s, _) = listener.accept().unwrap();
+            s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+            let mut req = Vec::new();
+            let mut buf = [0u8; 1024];
+            while !req.windows(4).any(|w| w == b"\r\n\r\n") {
+                let n = s.read(&mut buf).unwrap();
+                assert!(n > 0, "the request ended early");
+                req.extend_from_slice(&buf[..n]);
+            }
+            let reply = format!(
+                "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            s.write_all(reply.as_bytes()).unwrap();
+            String::from_utf8_lossy(&req).lines().next().unwrap_or_default().to_string()
+        });
+        (hp, h)
+    }
+
+    fn wait(f: &mut Fetcher) -> (Ask, Result<Answer, Fail>) {
+        for _ in 0..500 {
+            if let Some(a) = f.poll() {
+                return a;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        panic!("no answer in 5 s");
+    }
+
+    #[test]
+    fn a_page_is_read_and_a_refusal_keeps_its_code() {
+        let (hp, seen) = answer_once(
+            "200 OK",
+            r#"{"rules":"competition","page":0,"per_page":50,"total":1,"entries":[{"rank":1,"player_id":"p1","nickname":"Ann","rating":1040,"matches":3,"wins":2}]}"#,
+        );
+        let mut f = Fetcher::default();
+        f.start(hp, Ask::leaderboard("competition", 0).unwrap()).unwrap();
+        let (ask, got) = wait(&mut f);
+        assert_eq!(seen.join().unwrap(), "GET /v1/leaderboard?rules=competition&page=0 HTTP/1.1");
+        assert_eq!(ask.what(), "leaderboard");
+        let Ok(Answer::Leaderboard(b)) = got else { panic!("{got:?}") };
+        assert_eq!((b.total, b.entries[0].nickname.as_str(), b.entries[0].rating), (1, "Ann", 1040));
+
+        let (hp, _) = answer_once("404 Not Found", r#"{"code":31,"name":"not_found","message":"no such player"}"#);
+        f.start(hp, Ask::profile("p9").unwrap()).unwrap();
+        let (_, got) = wait(&mut f);
+        let fail = got.unwrap_err();
+        assert_eq!(fail.message, "no such player");
+        assert_eq!(fail.code, ErrorCode::NotFound);
+    }
+
+    #[test]
+    fn requests_are_bounded_and_a_dead_server_is_said() {
+        // Nothing listens on a port just released.
+        let hp = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().to_string();
+        let mut f = Fetcher::default();
+        for _ in 0..MAX_IN_FLIGHT {
+            f.start(hp.clone(), Ask::profile("p").unwrap()).unwrap();
+        }
+        assert_eq!(f.start(hp.clone(), Ask::profile("p").unwrap()).unwrap_err().code, ErrorCode::RateLimited);
+        for _ in 0..MAX_IN_FLIGHT {
+            assert_eq!(wait(&mut f).1.unwrap_err().code, ErrorCode::Io);
+        }
+        assert!(f.start(hp, Ask::profile("p").unwrap()).is_ok(), "answered requests free their place");
+    }
+}
