@@ -26,10 +26,10 @@ func _ready() -> void:
 	Online.client.fetch_failed.connect(_on_failed)
 	_title.add_theme_font_override(&"font", Online.name_font())
 	_content.visible = false
-	_status.text = tr("LEADERBOARD_LOADING")
+	_say(tr("LEADERBOARD_LOADING"))
 	var rc: int = Online.client.fetch_profile(Online.profile_player)
 	if rc != 0:
-		_status.text = Online.error_text(rc)
+		_say(Online.error_text(rc))
 	%Back.grab_focus.call_deferred()
 
 
@@ -58,7 +58,7 @@ func _on_profile(p: Dictionary) -> void:
 	(%DoubleDown as Label).text = pct.call(float(s.double_down_rate))
 	(%Bombs as Label).text = "%.2f" % float(s.bombs_per_deal) if n > 0 else "–"
 	_figures_note.text = UiKit.count_text("PROFILE_FIGURES_FMT", n)
-	_status.text = ""
+	_say("")
 	_content.visible = true
 
 
@@ -87,4 +87,10 @@ func _show_rating(rules: String) -> void:
 
 func _on_failed(what: String, code: int, _message: String) -> void:
 	if what == "profile":
-		_status.text = Online.error_text(code)
+		_say(Online.error_text(code))
+
+
+## The loading note or a failure over the profile; no line at all once it is shown.
+func _say(text: String) -> void:
+	_status.text = text
+	_status.visible = text != ""

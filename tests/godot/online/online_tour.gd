@@ -321,8 +321,9 @@ func _shot(name: String) -> void:
 
 func _fail(why: String) -> bool:
 	var c: Node = Online.client
-	printerr("online_tour: %s: %s (screen %s, last message %s, room %s, match %s, spectator %s)" % [_prefix, why,
-		_app.current_name, Online.last_message, c.get_room().get("state", ""), c.has_match(), c.is_spectator()])
+	printerr("online_tour: %s: %s (screen %s, last message %s, room %s, match %s, spectator %s, connection %s, messages %d, latency %.0f ms)" % [
+		_prefix, why, _app.current_name, Online.last_message, c.get_room().get("state", ""), c.has_match(), c.is_spectator(),
+		c.get_connection_state(), c.get_messages_received(), c.get_latency_ms()])
 	return false
 
 

@@ -90,7 +90,9 @@ impl Net {
         let (ev_tx, rx) = unbounded();
         let handle = std::thread::Builder::new()
             .name("guandan-net".into())
-            .spawn(move || Worker { cfg, cmds: cmd_rx, events: ev_tx, hold: Duration::ZERO }.run())
+            .spawn(move || {
+                Worker { cfg, cmds: cmd_rx, events: ev_tx, hold: Duration::ZERO, first: None, redirects: 0 }.run()
+            })
             .ok();
         Net { tx, rx, handle }
     }
@@ -180,6 +182,9 @@ pub fn host_port(server: &str) -> Result<String, String> {
 enum End {
     /// The node asked to close.
     Closed,
+    /// The server seated us (a quick-match table) on another instance of its deployment: go
+    /// there (`host:port`) and take the seat in room `code`.
+    Moved { hp: String, code: String },
     /// The connection dropped (or never came up).
     Lost(String),
     /// The server will not take this client.
@@ -192,7 +197,15 @@ struct Worker {
     events: Sender<NetEvent>,
     /// Tests: how long to stay away after a dropped connection.
     hold: Duration,
+    /// Sent first once the next connection is welcomed (the seat a redirect sent us to).
+    first: Option<ClientMsg>,
+    /// Redirects followed since the player last joined a room.
+    redirects: u32,
 }
+
+/// Redirects followed in a row without staying anywhere: more is a misconfigured deployment
+/// (instances sending a player round in circles).
+const MAX_REDIRECTS: u32 = 3;
 
 type Ws = WebSocket<TcpStream>;
 
@@ -210,7 +223,7 @@ impl Worker {
     /// Registers if needed, then connections until closed; the error is the thread's last word.
     fn run_inner(&mut self) -> Result<(), NetEvent> {
         let failed = |code, message| NetEvent::Failed { code, message };
-        let hp = host_port(&self.cfg.server).map_err(|e| failed(ErrorCode::BadArgument, e))?;
+        let mut hp = host_port(&self.cfg.server).map_err(|e| failed(ErrorCode::BadArgument, e))?;
         self.emit(NetEvent::Connecting { attempt: 0 });
         let (id, token) = match self.cfg.credentials.clone() {
             Some(c) => c,
@@ -225,6 +238,18 @@ impl Worker {
         loop {
             match self.connection(&hp, &mut session) {
                 End::Closed => return Ok(()),
+                End::Moved { hp: there, code } => {
+                    self.redirects += 1;
+                    if self.redirects > MAX_REDIRECTS {
+                        let message = format!("redirected {} times in a row (last to {there})", self.redirects);
+                        return Err(failed(ErrorCode::Io, message));
+                    }
+                    // The account is the deployment's: the same session says hello there, and
+                    // the seat is taken like a returning player's.
+                    hp = there;
+                    self.first = Some(ClientMsg::JoinRoom { code, last_action_seq: None });
+                    continue;
+                }
                 End::Refused(r) => return Err(NetEvent::Refused(r)),
                 End::Lost(why) => {
                     let hold = std::mem::take(&mut self.hold);
@@ -279,6 +304,14 @@ impl Worker {
             return End::Lost(why);
         }
         loop {
+            if session.is_up()
+                && let Some(m) = self.first.take()
+            {
+                session.sending(&m, Instant::now());
+                if let Err(why) = send(&mut ws, &m) {
+                    return End::Lost(why);
+                }
+            }
             // The node's messages wait until the welcome.
             while session.is_up() {
                 match self.cmds.try_recv() {
@@ -319,6 +352,14 @@ impl Worker {
                 Err(why) => return End::Lost(why),
             };
             let bye = matches!(m, ServerMsg::Bye { .. });
+            let moved = match &m {
+                ServerMsg::Redirect { code, url, .. } => Some((code.clone(), host_port(url))),
+                ServerMsg::Joined { .. } => {
+                    self.redirects = 0;
+                    None
+                }
+                _ => None,
+            };
             let (event, answers) = session.received(m, Instant::now());
             match event {
                 Event::Refused(r) => return End::Refused(r),
@@ -335,8 +376,22 @@ impl Worker {
             if bye {
                 return End::Lost("the server is shutting down".into());
             }
+            match moved {
+                Some((code, Ok(hp))) => {
+                    let _ = ws.close(None);
+                    let _ = ws.flush();
+                    return End::Moved { hp, code };
+                }
+                Some((_, Err(why))) => tracing_warn(&format!("a redirect to an address this client cannot use: {why}")),
+                None => {}
+            }
         }
     }
+}
+
+/// The thread cannot reach Godot's log (not the main thread): standard error.
+fn tracing_warn(what: &str) {
+    eprintln!("GuandanClient network: {what}");
 }
 
 fn resolve(hp: &str) -> Result<SocketAddr, String> {
@@ -449,6 +504,89 @@ mod tests {
         // A server never reached is not waited for.
         let mut never = Session::new("p", "t", SessionConfig::default());
         assert_eq!(reconnect_wait(&mut never, Instant::now(), Duration::ZERO), None);
+    }
+
+    /// A stand-in instance on loopback: accepts one WebSocket, reads the hello, welcomes it.
+    fn instance(listener: std::net::TcpListener, name: &str) -> (WebSocket<TcpStream>, ClientMsg) {
+        let (stream, _) = listener.accept().expect("the client connects");
+        stream.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
+        let mut ws = tungstenite::accept(stream).expect("a WebSocket");
+        let hello = next_msg(&mut ws);
+        let welcome = ServerMsg::Welcome {
+            protocol_version: guandan_proto::PROTOCOL_VERSION,
+            player_id: "p".into(),
+            instance: name.into(),
+        };
+        ws.send(Message::text(serde_json::to_string(&welcome).unwrap())).expect("welcome sent");
+        (ws, hello)
+    }
+
+    /// The client's next message other than a heartbeat.
+    fn next_msg(ws: &mut WebSocket<TcpStream>) -> ClientMsg {
+        loop {
+            match ws.read().expect("a message from the client") {
+                Message::Text(t) => match serde_json::from_str(t.as_str()).expect("a protocol message") {
+                    ClientMsg::Heartbeat => continue,
+                    m => return m,
+                },
+                _ => continue,
+            }
+        }
+    }
+
+    /// A quick-match table on another instance: the client goes there with the same account
+    /// and takes its seat (it said nothing of it before and stayed queued forever).
+    #[test]
+    fn a_redirect_is_followed_to_the_other_instance() {
+        let a = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let b = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let (a_addr, b_addr) = (a.local_addr().unwrap(), b.local_addr().unwrap());
+        let first = std::thread::spawn(move || {
+            let (mut ws, hello) = instance(a, "a");
+            let redirect =
+                ServerMsg::Redirect { code: "K7QX2M".into(), instance: "b".into(), url: format!("http://{b_addr}") };
+            ws.send(Message::text(serde_json::to_string(&redirect).unwrap())).unwrap();
+            // The client lets this connection go.
+            let closed = loop {
+                match ws.read() {
+                    Ok(Message::Close(_)) | Err(_) => break true,
+                    Ok(_) => continue,
+                }
+            };
+            (hello, closed)
+        });
+        let second = std::thread::spawn(move || {
+            let (mut ws, hello) = instance(b, "b");
+            let join = next_msg(&mut ws);
+            let joined = ServerMsg::Joined { code: "K7QX2M".into(), seat: Some(2) };
+            ws.send(Message::text(serde_json::to_string(&joined).unwrap())).unwrap();
+            // Held open until the client closes (its Leave, then the close frame).
+            let _ = next_msg(&mut ws);
+            (hello, join)
+        });
+        let net = Net::start(NetConfig {
+            server: a_addr.to_string(),
+            nickname: "Ann".into(),
+            credentials: Some(("p".into(), "t".into())),
+        });
+        let mut joined = false;
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !joined && Instant::now() < deadline {
+            match net.poll() {
+                Some(NetEvent::Message(m, _)) => joined = matches!(*m, ServerMsg::Joined { seat: Some(2), .. }),
+                Some(NetEvent::Failed { message, .. }) => panic!("the client gave up: {message}"),
+                _ => std::thread::sleep(Duration::from_millis(5)),
+            }
+        }
+        assert!(joined, "the seat on the other instance was taken");
+        drop(net);
+        let (hello_a, closed) = first.join().unwrap();
+        let (hello_b, join) = second.join().unwrap();
+        assert!(closed, "the first instance's connection was closed");
+        for h in [hello_a, hello_b] {
+            assert!(matches!(h, ClientMsg::Hello { ref player_id, .. } if player_id == "p"), "the same account: {h:?}");
+        }
+        assert_eq!(join, ClientMsg::JoinRoom { code: "K7QX2M".into(), last_action_seq: None });
     }
 
     #[test]
