@@ -29,6 +29,12 @@ var seat := -1
 var board_rules := "competition"
 var profile_player := ""
 
+## The quick match the player last entered: its rule preset ("" after creating, joining or
+## watching a room) and the room of the table it found. Play again at that table's end queues
+## again instead of asking the same table for a rematch.
+var quick_rules := ""
+var quick_room := ""
+
 ## The guest accounts, one per server: [<server>] nickname, player_id, token, and room (the
 ## room whose seat the player last took, until they leave it). Closing the game mid-match and
 ## coming back is coming back as the same player, to the seat they hold. A var: tests point it
@@ -189,6 +195,7 @@ func enter(action: StringName, arg: Variant, timeout_s := 10.0) -> int:
 	client.room_joined.connect(on_joined)
 	client.queue_status.connect(on_queued)
 	client.error.connect(on_error)
+	quick_rules = String(arg) if action == &"quick" else ""
 	match action:
 		&"quick":
 			client.queue_join(arg)
@@ -209,6 +216,11 @@ func enter(action: StringName, arg: Variant, timeout_s := 10.0) -> int:
 		while client.get_room().is_empty() and Time.get_ticks_msec() < deadline:
 			await get_tree().process_frame
 	return result[0] if result[0] >= 0 else GuandanClient.ERR_IO
+
+
+## Whether the player sits at the table a quick match found (its end offers another table).
+func in_quick_room() -> bool:
+	return quick_rules != "" and quick_room != "" and client.get_room_code() == quick_room
 
 
 ## Whether the room's match is being played (or finished and waiting for the vote).

@@ -38,6 +38,11 @@ func _ready() -> void:
 		# No match to show (never a half-built table): back to the Online menu.
 		_gone_back.call_deferred(Online.error_text(Online.io_error()))
 		return
+	if Online.room_match_over() and Online.in_quick_room():
+		# "Find another table" at a quick match's end: out of this table, into the queue again.
+		_leaving = true
+		_queue_again.call_deferred()
+		return
 	if Online.room_match_over():
 		# "Play again" from the end-of-match panel: say yes to a rematch (while the room still
 		# votes), back to the lobby.
@@ -172,6 +177,9 @@ func _on_rating(_rules: String, rating: int, change: int, _matches: int) -> void
 
 func _on_match_panel(_event: Dictionary) -> void:
 	_result_shown = true
+	var again: Button = table.modal.button(&"again")
+	if again != null and Online.in_quick_room():
+		again.text = tr("QUICK_AGAIN")
 	if _rating_line != "":
 		table.modal.add_line(_rating_line)
 
@@ -236,6 +244,18 @@ func _on_surrender_proposed(seat: int) -> void:
 ## The room is gone (its host disbanded it): said in the player's language, not the server's.
 func _on_room_closed(_message: String) -> void:
 	_gone_back(tr("ONLINE_ROOM_CLOSED"))
+
+
+## Leaves the quick match's finished table and waits for another of the same rules.
+func _queue_again() -> void:
+	Online.client.leave_room()
+	Online.forget_room()
+	var rc: int = await Online.enter(&"quick", Online.quick_rules)
+	if rc != 0:
+		Online.last_message = Online.error_text(rc)
+		EventBus.screen_requested.emit(&"online")
+		return
+	EventBus.screen_requested.emit(&"quick_search")
 
 
 func _gone_back(message: String) -> void:

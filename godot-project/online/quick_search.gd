@@ -55,6 +55,7 @@ func _on_match_joined() -> void:
 	if _leaving or not is_inside_tree():
 		return
 	_leaving = true
+	Online.quick_room = Online.client.get_room_code()
 	EventBus.match_requested.emit(Online.table_config())
 
 
