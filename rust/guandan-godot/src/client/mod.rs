@@ -147,6 +147,12 @@ impl INode for GuandanClient {
             let Some(ev) = self.net.as_ref().and_then(Net::poll) else { break };
             self.on_net(ev);
         }
+        if self.remote.borrow_mut().check_unanswered(std::time::Instant::now()) {
+            godot_warn!(
+                "GuandanClient: no answer to the player's action in {} s: asking for the whole state",
+                remote::UNANSWERED.as_secs()
+            );
+        }
         while let Some((ask, answer)) = self.fetcher.poll() {
             self.queue.push_back(match answer {
                 Ok(Answer::Leaderboard(b)) => Conn::Leaderboard(Box::new(b)),

@@ -27,14 +27,18 @@ use crate::codes::{self, Fail};
 use crate::forward::Emit;
 use crate::source::MatchSource;
 
+/// How long an intent may go unanswered before the whole state is asked for.
+pub const UNANSWERED: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// The copy of the room's match and the player's intent in flight.
 #[derive(Default)]
 pub struct RemoteMatch {
     mirror: Mirror,
     /// The player's server seat turned to south.
     turn: rotate::Turn,
-    /// The action seq of our intent in flight (one at a time).
+    /// The action seq of our intent in flight (one at a time), and when it was sent.
     pending: Option<u64>,
+    pending_since: Option<Instant>,
     nonce: u64,
     /// After a reconnect or a gap: applied steps update nothing until the full state.
     awaiting_state: bool,
@@ -108,6 +112,21 @@ impl RemoteMatch {
         self.pending = None;
         self.duty_clock = None;
         self.emits.clear();
+    }
+
+    /// An intent the server has not answered after [`UNANSWERED`] (it always answers: the
+    /// answer was lost somewhere) would keep the player from acting for good: the whole state
+    /// is asked for instead, which ends the wait. True when it was asked now.
+    pub fn check_unanswered(&mut self, now: Instant) -> bool {
+        let stuck = self.pending.is_some()
+            && !self.awaiting_state
+            && self.pending_since.is_some_and(|t| now.saturating_duration_since(t) >= UNANSWERED);
+        if stuck && self.send(ClientMsg::Resync).is_ok() {
+            self.awaiting_state = true;
+            self.pending_since = Some(now);
+            return true;
+        }
+        false
     }
 
     pub fn set_followed(&mut self, on: bool) {
@@ -279,6 +298,7 @@ impl RemoteMatch {
         self.send(ClientMsg::Intent { seq, nonce: self.nonce + 1, action })?;
         self.nonce += 1;
         self.pending = Some(seq);
+        self.pending_since = Some(Instant::now());
         Ok(())
     }
 }
@@ -451,6 +471,24 @@ mod tests {
         f.act(play).expect("a new intent may leave");
         assert!(matches!(intents(&sent)[..], [ClientMsg::Intent { seq: 0, nonce: 2, .. }]));
         assert_eq!(m.seq(), 0);
+    }
+
+    /// An answer lost on its way must not lock the player out: after a while the whole state
+    /// is asked for (once), and it ends the wait.
+    #[test]
+    fn an_unanswered_intent_asks_for_the_whole_state() {
+        let (mut f, m, sent) = seated(m_turn());
+        let card = f.view().expect("a view").hand.iter().next().expect("a card");
+        f.act(ActionKind::Play { cards: vec![card], reading: None }).expect("sent");
+        let _ = intents(&sent);
+        let sent_at = Instant::now();
+        assert!(!f.0.borrow_mut().check_unanswered(sent_at + UNANSWERED / 2), "not yet");
+        assert!(f.0.borrow_mut().check_unanswered(sent_at + UNANSWERED + UNANSWERED / 10));
+        assert!(matches!(intents(&sent)[..], [ClientMsg::Resync]));
+        assert!(!f.0.borrow_mut().check_unanswered(sent_at + UNANSWERED * 3), "asked once, awaiting the state");
+        assert!(intents(&sent).is_empty());
+        f.0.borrow_mut().state(m.seq(), &m.state_hash(), m.view(Some(m_turn())), None, None);
+        f.act(ActionKind::Play { cards: vec![card], reading: None }).expect("the state ended the wait");
     }
 
     fn m_turn() -> Seat {
