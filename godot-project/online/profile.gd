@@ -74,7 +74,8 @@ func _show_rating(rules: String) -> void:
 		_chart.show_numbers(PackedFloat32Array())
 		return
 	_rating.text = str(int(r.rating))
-	_ranked.text = tr("PROFILE_RANKED_FMT").format({matches = int(r.matches), wins = int(r.wins)})
+	var key := "PROFILE_RANKED_ONE_FMT" if int(r.matches) == 1 else "PROFILE_RANKED_FMT"
+	_ranked.text = tr(key).format({matches = int(r.matches), wins = int(r.wins)})
 	# The course of the rating: where the oldest shown match started from, then after each.
 	var points := PackedFloat32Array()
 	var history: Array = r.history

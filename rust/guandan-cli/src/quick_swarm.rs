@@ -170,9 +170,19 @@ async fn player(
         link = back;
         // The first of the table's clients to get here counts the match's actions.
         let first = queue.finished.lock().unwrap_or_else(|e| e.into_inner()).insert(code.clone());
-        verify(addr, &code, match_no, vec![seen], totals, first).await?;
         // Out of the finished room (its vote to play again is not for the queue's players).
         link.send(&ClientMsg::Leave).await?;
+        // Reading the stored match back can take longer than the server's heartbeat timeout
+        // under load: the connection keeps beating meanwhile (a silent one is closed).
+        let check = verify(addr, &code, match_no, vec![seen], totals, first);
+        tokio::pin!(check);
+        let mut beat = tokio::time::interval(Duration::from_secs(4));
+        loop {
+            tokio::select! {
+                done = &mut check => break done?,
+                _ = beat.tick() => link.send(&ClientMsg::Heartbeat).await?,
+            }
+        }
         bar.inc(1);
     }
     link.close().await;
@@ -190,13 +200,19 @@ enum Seated {
 /// Waits in the queue (heartbeating: the server hears nothing else from a waiting client)
 /// until seated.
 async fn wait_for_table(link: &mut Link) -> Result<Seated, String> {
+    const BEAT: Duration = Duration::from_secs(4);
     let mut beat = Instant::now();
     loop {
-        if beat.elapsed() > Duration::from_secs(4) {
+        if beat.elapsed() >= BEAT {
             link.send(&ClientMsg::Heartbeat).await?;
             beat = Instant::now();
         }
-        let (m, _) = link.recv().await?;
+        // The server's status comes about once a second, but a busy queue tick can hold it
+        // back longer than the heartbeat timeout: beat on time whatever arrives.
+        let Ok(got) = tokio::time::timeout(BEAT.saturating_sub(beat.elapsed()), link.recv()).await else {
+            continue;
+        };
+        let (m, _) = got?;
         match m {
             ServerMsg::Joined { code, seat: Some(seat) } => return Ok(Seated::Here(code, seat)),
             ServerMsg::Redirect { code, url, .. } => return Ok(Seated::There(code, server_addr("redirect", &url)?)),
