@@ -313,7 +313,12 @@ impl MatchSource for Following {
 
     fn seen_hand(&self, seat: Seat) -> Option<CardSet> {
         let r = self.0.borrow();
-        r.view().filter(|v| v.seat == Some(seat)).map(|v| v.hand)
+        let v = r.view()?;
+        // Its own hand, or a hand the room shows this spectator.
+        if v.seat == Some(seat) {
+            return Some(v.hand);
+        }
+        v.shown_hands.iter().find(|h| h.seat == seat).map(|h| h.hand)
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -409,6 +414,7 @@ mod tests {
             matches: 0,
             practice: false,
             deal_break_ms: 0,
+            spectator_hands: None,
         }
     }
 
