@@ -313,12 +313,9 @@ impl MatchSource for Following {
 
     fn seen_hand(&self, seat: Seat) -> Option<CardSet> {
         let r = self.0.borrow();
-        let v = r.view()?;
-        // Its own hand, or a hand the room shows this spectator.
-        if v.seat == Some(seat) {
-            return Some(v.hand);
-        }
-        v.shown_hands.iter().find(|h| h.seat == seat).map(|h| h.hand)
+        // Its own hand only: a hand the room shows its spectators is `get_shown_hand`'s (the
+        // table's hand row follows `hand_changed`, which never carries another seat's hand).
+        r.view().filter(|v| v.seat == Some(seat)).map(|v| v.hand)
     }
 
     fn outcome(&self) -> Option<Outcome> {
