@@ -7,7 +7,7 @@ extends Control
 ## seat (the seat badge blinks with "AI Auto-Play"); surrender votes as dialogs (the partner's
 ## consent, the opponents' veto); for a spectator a banner "N rounds behind", and when the room's
 ## host lets spectators see one team's hands, those two hands small and face up above it (rebuilt
-## as the match moves on, from GuandanEngine.get_shown_hand); "play again" goes
+## as the match moves on, from the controller's shown_hand); "play again" goes
 ## back to the lobby. If the room closes or the connection is gone for good, the Online menu
 ## says why.
 
@@ -104,10 +104,10 @@ func _process(_delta: float) -> void:
 ## A spectator's shown hands, rebuilt when the match has moved on (they change only with actions
 ## and full states; a full state of the same point shows the same hands).
 func _draw_shown_hands() -> void:
-	if not Online.client.is_spectator() or table.controller == null or table.controller.engine == null:
+	var controller: MatchController = table.controller
+	if not Online.client.is_spectator() or controller == null:
 		return
-	var engine: GuandanEngine = table.controller.engine
-	var at: int = engine.get_action_count() if engine.has_match() else -1
+	var at: int = controller.action_count() if controller.has_match() else -1
 	if at == _shown_at:
 		return
 	_shown_at = at
@@ -124,10 +124,10 @@ func _draw_shown_hands() -> void:
 		_shown_hands.remove_child(row)
 		row.queue_free()
 	for seat in 4:
-		var ids: PackedInt32Array = engine.get_shown_hand(seat) if at >= 0 else PackedInt32Array()
+		var ids: PackedInt32Array = controller.shown_hand(seat) if at >= 0 else PackedInt32Array()
 		if not ids.is_empty():
 			var who := Wording.seat_name(seat, table.local_seat, true)
-			_shown_hands.add_child(CardsLeftRow.create(seat, who, ids, engine.get_level()))
+			_shown_hands.add_child(CardsLeftRow.create(seat, who, ids, controller.level()))
 	_shown_hands.visible = _shown_hands.get_child_count() > 0
 
 
