@@ -216,6 +216,12 @@ func seat_hand(seat: int) -> PackedInt32Array:
 	return engine.get_seat_hand(seat) if engine != null else PackedInt32Array()
 
 
+## Another seat's hand the viewer is shown (online: a spectator of a room whose host shows one
+## team's hands); empty when not shown.
+func shown_hand(seat: int) -> PackedInt32Array:
+	return engine.get_shown_hand(seat) if engine != null else PackedInt32Array()
+
+
 func level() -> int:
 	return engine.get_level() if engine != null else 0
 

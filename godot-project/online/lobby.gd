@@ -1,7 +1,9 @@
 extends Control
 ## The room before a match: the room code shown large with a copy button, the four seats with
 ## names, AI levels, ready marks and who is connected; ready / unready; the host fills empty
-## seats with the server's AI (per seat), starts when everyone is ready, or disbands the room.
+## seats with the server's AI (per seat), chooses whether spectators see one team's hands (ours,
+## the other team's, or none; named from the host's seat, sent as the server's team), starts when
+## everyone is ready, or disbands the room.
 ## When the match starts the online table opens; if the room closes or the connection is gone
 ## for good, the Online menu says why.
 
@@ -13,6 +15,8 @@ const FILL_KEYS: Array[String] = ["ONLINE_SEAT_OPEN", "AI_EASY", "AI_NORMAL", "A
 @onready var _disband: Button = %Disband
 @onready var _status: Label = %Status
 @onready var _info: Label = %Info
+## The host's choice of what spectators see: item 0 no hands, 1 our team's, 2 the other team's.
+@onready var _spectator_hands: OptionButton = %SpectatorHands
 var _rows: Array[Dictionary] = []
 var _leaving := false
 
@@ -27,6 +31,7 @@ func _ready() -> void:
 	_ready_button.pressed.connect(_toggle_ready)
 	_start.pressed.connect(_on_start)
 	_disband.pressed.connect(_on_disband)
+	_spectator_hands.item_selected.connect(_on_spectator_hands)
 
 	var c: Node = Online.client
 	c.room_changed.connect(_refresh)
@@ -126,6 +131,10 @@ func _refresh(room: Dictionary) -> void:
 	_start.visible = host
 	_start.disabled = not all_ready
 	_disband.visible = host
+	# The server's team (0: seats 0 and 2), shown from the host's side of the table.
+	var shown := int(room.get("spectator_hands", -1))
+	_spectator_hands.visible = host and me >= 0
+	_spectator_hands.select(0 if shown < 0 else (1 if shown == me % 2 else 2))
 	var spectators := int(room.get("spectators", 0))
 	_info.text = tr("ONLINE_ROOM_INFO_FMT").format({rules = tr("RULES_" + String(room.get("rules", "competition")).to_upper()),
 		delay = int(room.get("spectator_delay", 3)), spectators = spectators})
@@ -136,6 +145,14 @@ func _refresh(room: Dictionary) -> void:
 ## Our seat (-1 when spectating), from the join.
 func _my_seat() -> int:
 	return -1 if Online.client.is_spectator() else Online.seat
+
+
+func _on_spectator_hands(i: int) -> void:
+	var me := _my_seat()
+	var team := -1 if i == 0 or me < 0 else (me % 2 if i == 1 else 1 - me % 2)
+	var code: int = Online.client.set_spectator_hands(team)
+	if code != 0:
+		_status.text = Online.error_text(code)
 
 
 func _toggle_ready() -> void:

@@ -5,7 +5,9 @@ extends Control
 ## blocks all input, until the client is back and the whole position has been announced again
 ## (the table rebuilds hand, centre and scores from the full state); the server's AI hosting a
 ## seat (the seat badge blinks with "AI Auto-Play"); surrender votes as dialogs (the partner's
-## consent, the opponents' veto); for a spectator a banner "N rounds behind"; "play again" goes
+## consent, the opponents' veto); for a spectator a banner "N rounds behind", and when the room's
+## host lets spectators see one team's hands, those two hands small and face up above it (rebuilt
+## as the match moves on, from the controller's shown_hand); "play again" goes
 ## back to the lobby. If the room closes or the connection is gone for good, the Online menu
 ## says why.
 
@@ -26,6 +28,9 @@ var _leaving := false
 ## is up.
 var _rating_line := ""
 var _result_shown := false
+## The hands a spectator is shown (one CardsLeftRow per seat), and the action count they show.
+var _shown_hands: VBoxContainer
+var _shown_at := -1
 
 
 func open(params: Dictionary) -> void:
@@ -98,6 +103,37 @@ func _set_up_overlay() -> void:
 func _process(_delta: float) -> void:
 	if table != null:
 		_place_names()
+		_draw_shown_hands()
+
+
+## A spectator's shown hands, rebuilt when the match has moved on (they change only with actions
+## and full states; a full state of the same point shows the same hands).
+func _draw_shown_hands() -> void:
+	var controller: MatchController = table.controller
+	if not Online.client.is_spectator() or controller == null:
+		return
+	var at: int = controller.action_count() if controller.has_match() else -1
+	if at == _shown_at:
+		return
+	_shown_at = at
+	if _shown_hands == null:
+		_shown_hands = VBoxContainer.new()
+		_shown_hands.name = "ShownHands"
+		_shown_hands.z_index = 400
+		_shown_hands.mouse_filter = Control.MOUSE_FILTER_IGNORE
+		add_child(_shown_hands)
+		_shown_hands.set_anchors_and_offsets_preset(Control.PRESET_CENTER_BOTTOM, Control.PRESET_MODE_MINSIZE, 56)
+		_shown_hands.grow_horizontal = Control.GROW_DIRECTION_BOTH
+		_shown_hands.grow_vertical = Control.GROW_DIRECTION_BEGIN
+	for row in _shown_hands.get_children():
+		_shown_hands.remove_child(row)
+		row.queue_free()
+	for seat in 4:
+		var ids: PackedInt32Array = controller.shown_hand(seat) if at >= 0 else PackedInt32Array()
+		if not ids.is_empty():
+			var who := Wording.seat_name(seat, table.local_seat, true)
+			_shown_hands.add_child(CardsLeftRow.create(seat, who, ids, controller.level()))
+	_shown_hands.visible = _shown_hands.get_child_count() > 0
 
 
 ## Each seat's name just above its badge (the player's own above the hand's top left).

@@ -535,7 +535,7 @@ async fn room(
     // Deals come from the server, unless the run asks for the same matches every time (a
     // practice server).
     let seed = args.deal_seeds.then(|| args.seed + i as u64);
-    let create = ClientMsg::CreateRoom { rules: None, spectator_delay: None, seed };
+    let create = ClientMsg::CreateRoom { rules: None, spectator_delay: None, seed, spectator_hands: None };
     socks[0].send(&create).await?;
     let code = match until(&mut socks[0], "joined", |m| matches!(m, ServerMsg::Joined { .. })).await? {
         ServerMsg::Joined { code, .. } => code,

@@ -60,10 +60,7 @@ impl Forwarder {
 
     /// The seat the engine acts for and shows; `None` when it is omniscient.
     pub fn local(&self) -> Option<Seat> {
-        match self.viewer {
-            Viewer::Seat(s) => Some(s),
-            Viewer::Spectator | Viewer::Omniscient => None,
-        }
+        self.viewer.seat()
     }
 
     /// What the viewer receives of `notices`, the runtime's answer to the last call (`rt` is the

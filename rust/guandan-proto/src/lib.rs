@@ -76,6 +76,11 @@ pub enum ClientMsg {
         /// records). Otherwise every match is dealt from the server's own random generator.
         #[serde(default)]
         seed: Option<u64>,
+        /// Spectators see this team's hands (0: seats 0 and 2, 1: seats 1 and 3), still
+        /// `spectator_delay` rounds late; absent = no hand. Refused (`bad_argument`) for another
+        /// number and where rooms are ranked. Added to v1.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        spectator_hands: Option<u8>,
     },
     /// Takes a free seat, or returns to one's own seat (reconnect) with the last `action_seq`
     /// received: the server sends what was missed.
@@ -91,6 +96,14 @@ pub enum ClientMsg {
     SetSeat {
         seat: Seat,
         setting: SeatSetting,
+    },
+    /// Host only, while no match runs (lobby): spectators see this team's hands from the next
+    /// match on (`null` = no hand), as `create_room`'s `spectator_hands`. Refused with
+    /// `bad_argument` (not 0 or 1), `not_host`, `bad_room_state` (a match runs or the vote after
+    /// it is open, or a ranked room: quick-match rooms never show a hand). Added to v1.
+    SetSpectatorHands {
+        #[serde(default)]
+        team: Option<u8>,
     },
     Ready {
         ready: bool,
@@ -224,6 +237,10 @@ pub struct RoomInfo {
     /// older server).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub deal_break_ms: u32,
+    /// The team whose hands spectators see (0 or 1; the host's choice in a friend room). Added
+    /// to v1 (absent = none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spectator_hands: Option<u8>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -396,6 +413,7 @@ pub const CLIENT_TYPES: &[&str] = &[
     "join_room",
     "spectate",
     "set_seat",
+    "set_spectator_hands",
     "ready",
     "start",
     "intent",

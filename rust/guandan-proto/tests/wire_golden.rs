@@ -95,7 +95,7 @@ fn server_messages(s: &Sample) -> Vec<ServerMsg> {
         connected: player.is_some(),
         hosted: seat == 3,
     };
-    let room = |practice, deal_break_ms| RoomInfo {
+    let room = |practice, deal_break_ms, spectator_hands| RoomInfo {
         code: "AB23XY".into(),
         state: RoomState::Playing,
         host_seat: 0,
@@ -112,6 +112,7 @@ fn server_messages(s: &Sample) -> Vec<ServerMsg> {
         matches: 1,
         practice,
         deal_break_ms,
+        spectator_hands,
     };
     let mut msgs = vec![
         ServerMsg::Welcome { protocol_version: 1, player_id: "p-1".into(), instance: "main".into() },
@@ -120,8 +121,8 @@ fn server_messages(s: &Sample) -> Vec<ServerMsg> {
         ServerMsg::Redirect { code: "AB23XY".into(), instance: "b".into(), url: "ws://b/v1/ws".into() },
         ServerMsg::Joined { code: "AB23XY".into(), seat: Some(2) },
         ServerMsg::Joined { code: "AB23XY".into(), seat: None },
-        ServerMsg::Room { room: room(false, 0) },
-        ServerMsg::Room { room: room(true, 4000) },
+        ServerMsg::Room { room: room(false, 0, None) },
+        ServerMsg::Room { room: room(true, 4000, None) },
     ];
     for m in [&s.play, &s.tribute, &s.ret] {
         msgs.extend((0..4).map(|k| state(m, Some(k), None, Some(17.5))));
@@ -154,6 +155,15 @@ fn server_messages(s: &Sample) -> Vec<ServerMsg> {
         ServerMsg::Bye { code: 1001, message: "shutdown".into() },
         ServerMsg::QueueStatus { rules: "competition".into(), queued: true, waited_ms: 4200, found: 3 },
         ServerMsg::Rating { rules: "competition".into(), rating: 1012, change: -7, matches: 3 },
+        // Added later: a friend room whose spectators see team 1's hands, and their view.
+        ServerMsg::Room { room: room(false, 0, Some(1)) },
+        ServerMsg::State {
+            action_seq: s.ret.seq(),
+            state_hash: s.ret.state_hash(),
+            view: s.ret.team_view(Team::ONE),
+            outcome: None,
+            time_left_s: None,
+        },
     ]);
     msgs
 }
@@ -162,8 +172,13 @@ fn client_messages(s: &Sample) -> Vec<ClientMsg> {
     vec![
         ClientMsg::Hello { protocol_version: 1, player_id: "p".into(), token: "t".into() },
         ClientMsg::Heartbeat,
-        ClientMsg::CreateRoom { rules: Some("huaian".into()), spectator_delay: Some(2), seed: Some(7) },
-        ClientMsg::CreateRoom { rules: None, spectator_delay: None, seed: None },
+        ClientMsg::CreateRoom {
+            rules: Some("huaian".into()),
+            spectator_delay: Some(2),
+            seed: Some(7),
+            spectator_hands: None,
+        },
+        ClientMsg::CreateRoom { rules: None, spectator_delay: None, seed: None, spectator_hands: None },
         ClientMsg::JoinRoom { code: "ABCDEF".into(), last_action_seq: Some(12) },
         ClientMsg::Spectate { code: "ABCDEF".into() },
         ClientMsg::SetSeat { seat: 2, setting: SeatSetting::Ai { level: 1 } },
@@ -189,6 +204,10 @@ fn client_messages(s: &Sample) -> Vec<ClientMsg> {
         ClientMsg::QueueJoin { rules: Some("huaian".into()) },
         ClientMsg::QueueJoin { rules: None },
         ClientMsg::QueueLeave,
+        // Added later.
+        ClientMsg::CreateRoom { rules: None, spectator_delay: Some(1), seed: None, spectator_hands: Some(0) },
+        ClientMsg::SetSpectatorHands { team: Some(1) },
+        ClientMsg::SetSpectatorHands { team: None },
     ]
 }
 

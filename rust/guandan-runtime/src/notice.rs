@@ -2,8 +2,9 @@
 //! online protocol needs only the core). Hidden information is split at the source: a tribute card is one notice for the two seats involved and a second, without
 //! the card, for everybody else; a hand is a notice for its own seat only.
 
-use guandan_core::game::Seat;
+use guandan_core::game::{Match, Seat, Team};
 pub use guandan_core::notice::Out;
+use guandan_core::view::PlayerView;
 use serde::{Deserialize, Serialize};
 
 /// Who looks at the match.
@@ -16,6 +17,29 @@ pub enum Viewer {
     Spectator,
     /// Sees everything: a table with no human (AI-only match) or a finished match's review.
     Omniscient,
+    /// A spectator shown one team's hands (a friend room's setting): that team's hands and the
+    /// tribute cards its seats gave or got, nothing of the other team's.
+    Team(Team),
+}
+
+impl Viewer {
+    /// What this viewer may know of `m` now (an omniscient viewer gets the spectator's view; it
+    /// reads hands from the match itself).
+    pub fn view(self, m: &Match) -> PlayerView {
+        match self {
+            Viewer::Seat(s) => m.view(Some(s)),
+            Viewer::Team(t) => m.team_view(t),
+            Viewer::Spectator | Viewer::Omniscient => m.view(None),
+        }
+    }
+
+    /// The viewer's own seat, if it plays.
+    pub fn seat(self) -> Option<Seat> {
+        match self {
+            Viewer::Seat(s) => Some(s),
+            Viewer::Spectator | Viewer::Omniscient | Viewer::Team(_) => None,
+        }
+    }
 }
 
 /// The recipients of a notice (a seat mask: bit `s` = seat `s`).
@@ -43,8 +67,17 @@ impl Audience {
             (Audience::Except(_), Viewer::Omniscient) => false,
             (Audience::Except(mask), Viewer::Seat(s)) => mask & (1 << s) == 0,
             (Audience::Except(_), Viewer::Spectator) => true,
+            // A team's viewer is inside a notice for either of its seats: of each Only/Except
+            // pair exactly one reaches it.
+            (Audience::Only(mask), Viewer::Team(t)) => mask & team_mask(t) != 0,
+            (Audience::Except(mask), Viewer::Team(t)) => mask & team_mask(t) == 0,
         }
     }
+}
+
+/// The seat mask of a team's two seats.
+fn team_mask(t: Team) -> u8 {
+    Audience::seats(&[t.index() as Seat, t.index() as Seat + 2])
 }
 
 /// An [`Out`] with its recipients and the number of actions applied when it happened.
@@ -86,5 +119,24 @@ mod tests {
         assert!(!only.includes(Viewer::Spectator) && except.includes(Viewer::Spectator));
         assert!(only.includes(Viewer::Omniscient) && !except.includes(Viewer::Omniscient));
         assert!(Audience::Everyone.includes(Viewer::Spectator));
+    }
+
+    #[test]
+    fn a_team_viewer_gets_exactly_one_of_each_pair() {
+        for mask in 1..16u8 {
+            for team in Team::BOTH {
+                let v = Viewer::Team(team);
+                let touches = (0..4u8).any(|s| mask & (1 << s) != 0 && team.has(s));
+                assert_eq!(Audience::Only(mask).includes(v), touches, "only {mask:04b} {team}");
+                assert_eq!(Audience::Except(mask).includes(v), !touches, "except {mask:04b} {team}");
+                assert!(Audience::Everyone.includes(v));
+            }
+        }
+        // A hand notice (its own seat only) reaches that seat's team viewer and no other.
+        for s in 0..4u8 {
+            let hand = Audience::Only(1 << s);
+            assert!(hand.includes(Viewer::Team(Team::of(s))));
+            assert!(!hand.includes(Viewer::Team(Team::of(s).other())));
+        }
     }
 }

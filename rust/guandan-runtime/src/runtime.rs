@@ -259,10 +259,7 @@ impl Runtime {
     /// What `viewer` may know now (an omniscient viewer gets the spectator's view; it reads
     /// hands from [`Runtime::state`]).
     pub fn view(&self, viewer: Viewer) -> PlayerView {
-        match viewer {
-            Viewer::Seat(s) => self.m.view(Some(s)),
-            Viewer::Spectator | Viewer::Omniscient => self.m.view(None),
-        }
+        viewer.view(&self.m)
     }
 
     pub fn controller(&self, seat: Seat) -> Option<&Controller> {

@@ -4,7 +4,7 @@
 use guandan_ai::service::AiResult;
 use guandan_ai::{AiLevel, AiProfile};
 use guandan_core::card::CardSet;
-use guandan_core::game::{ActionKind, ErrorCode, Phase};
+use guandan_core::game::{ActionKind, ErrorCode, Phase, Team};
 use guandan_core::log::MatchLog;
 use guandan_core::rules::RuleConfig;
 use guandan_core::sim::random_action;
@@ -23,13 +23,30 @@ fn config(seed: u64, seats: [Controller; 4]) -> RuntimeConfig {
 
 /// Every notice a viewer receives holds only what that viewer may see.
 fn check_private(notices: &[Notice]) {
-    for viewer in [Viewer::Seat(0), Viewer::Seat(1), Viewer::Seat(2), Viewer::Seat(3), Viewer::Spectator] {
+    let viewers = [
+        Viewer::Seat(0),
+        Viewer::Seat(1),
+        Viewer::Seat(2),
+        Viewer::Seat(3),
+        Viewer::Spectator,
+        Viewer::Team(Team::ZERO),
+        Viewer::Team(Team::ONE),
+    ];
+    for viewer in viewers {
         for out in for_viewer(notices, viewer) {
             match (out, viewer) {
                 (Out::HandChanged { seat, .. }, Viewer::Seat(v)) => assert_eq!(seat, v, "a hand reached another seat"),
                 (Out::HandChanged { .. }, Viewer::Spectator) => panic!("a spectator received a hand"),
+                (Out::HandChanged { seat, .. }, Viewer::Team(t)) => {
+                    assert!(t.has(seat), "seat {seat}'s hand reached {t}")
+                }
                 (Out::TributeGiven { from, to, card: Some(_) } | Out::ReturnGiven { from, to, card: Some(_) }, v) => {
-                    assert!(matches!(v, Viewer::Seat(s) if s == from || s == to), "a tribute card reached {v:?}")
+                    let involved = match v {
+                        Viewer::Seat(s) => s == from || s == to,
+                        Viewer::Team(t) => t.has(from) || t.has(to),
+                        Viewer::Spectator | Viewer::Omniscient => false,
+                    };
+                    assert!(involved, "a tribute card reached {v:?}")
                 }
                 _ => {}
             }
@@ -508,4 +525,46 @@ fn a_resumed_record_counts_as_saved() {
     let new = back.take_unsaved();
     assert_eq!(new.len(), 1);
     assert_eq!(new[0].0.seq, 30);
+}
+
+/// A team's viewer (a friend room's spectator shown that team's hands) is told each of the
+/// team's hands exactly as its seat is, never another hand, and one copy of each tribute.
+#[test]
+fn a_team_viewer_follows_its_team_s_hands_as_the_seats_do() {
+    let seats = [ai(AiLevel::L1), ai(AiLevel::L1), ai(AiLevel::L1), ai(AiLevel::L1)];
+    let (mut rt, mut notices) = Runtime::start(config(5, seats)).unwrap();
+    notices.extend(play_out(&mut rt, 5));
+    check_private(&notices);
+    let hands = |v: Viewer, seat: u8| -> Vec<CardSet> {
+        for_viewer(&notices, v)
+            .into_iter()
+            .filter_map(|o| match o {
+                Out::HandChanged { seat: s, hand } if s == seat => Some(hand),
+                _ => None,
+            })
+            .collect()
+    };
+    for seat in 0..4u8 {
+        let own = hands(Viewer::Seat(seat), seat);
+        assert!(own.len() > 10, "a whole match changes a hand often");
+        assert_eq!(hands(Viewer::Team(Team::of(seat)), seat), own);
+        assert!(hands(Viewer::Team(Team::of(seat).other()), seat).is_empty());
+    }
+    let gifts = |v: Viewer| {
+        for_viewer(&notices, v)
+            .iter()
+            .filter(|o| matches!(o, Out::TributeGiven { .. } | Out::ReturnGiven { .. }))
+            .count()
+    };
+    assert_eq!(gifts(Viewer::Team(Team::ZERO)), gifts(Viewer::Spectator));
+    assert_eq!(gifts(Viewer::Team(Team::ONE)), gifts(Viewer::Spectator));
+    // The runtime's view for a team viewer shows those hands as the match holds them.
+    for team in Team::BOTH {
+        let v = rt.view(Viewer::Team(team));
+        assert!(v.hand.is_empty() && v.seat.is_none());
+        for h in &v.shown_hands {
+            assert!(team.has(h.seat));
+            assert_eq!(h.hand, rt.state().hand(h.seat));
+        }
+    }
 }

@@ -99,11 +99,11 @@ impl Session {
                     self.refuse(ErrorCode::BadRoomState, "not in the quick-match queue");
                 }
             }
-            ClientMsg::CreateRoom { rules, spectator_delay, seed } => {
+            ClientMsg::CreateRoom { rules, spectator_delay, seed, spectator_hands } => {
                 // Choosing a room of one's own ends the wait for a quick match.
                 self.leave_queue().await;
                 self.leave_room().await;
-                match room::create(&self.app, &player, rules, spectator_delay, seed).await {
+                match room::create(&self.app, &player, rules, spectator_delay, seed, spectator_hands).await {
                     Ok((code, tx)) => {
                         let cmd = RoomCmd::Join {
                             conn: self.id,

@@ -165,12 +165,12 @@ impl Game {
     }
 }
 
-/// A match's state as a spectator sees it (no hand): what the runtime's spectator view gives.
-pub fn spectator_state(m: &Match) -> ServerMsg {
+/// A match's state as a spectator (`v`: no hand, or one team's) sees it: the runtime's view.
+pub fn spectator_state(m: &Match, v: Viewer) -> ServerMsg {
     ServerMsg::State {
         action_seq: m.seq(),
         state_hash: m.state_hash(),
-        view: m.view(None),
+        view: v.view(m),
         outcome: m.outcome(),
         time_left_s: None,
     }
@@ -196,10 +196,7 @@ pub fn state_msg(rt: &Runtime, v: Viewer) -> ServerMsg {
 
 /// Seconds left on a seat's own duty, when a clock runs for it (a spectator has none).
 fn own_time_left(rt: &Runtime, v: Viewer) -> Option<f64> {
-    match v {
-        Viewer::Seat(s) => rt.time_left(s),
-        Viewer::Spectator | Viewer::Omniscient => None,
-    }
+    v.seat().and_then(|s| rt.time_left(s))
 }
 
 fn applied_msg(
@@ -212,10 +209,7 @@ fn applied_msg(
     state_hash: String,
 ) -> ServerMsg {
     let m = rt.state();
-    let mine = match v {
-        Viewer::Seat(s) => Some(s),
-        Viewer::Spectator | Viewer::Omniscient => None,
-    };
+    let mine = v.seat();
     ServerMsg::Applied {
         action_seq: m.seq(),
         actions,

@@ -34,7 +34,7 @@ async fn room_until(
 }
 
 async fn create(c: &mut Client, seed: Option<u64>) -> ServerMsg {
-    c.send(&ClientMsg::CreateRoom { rules: None, spectator_delay: Some(1), seed }).await;
+    c.send(&ClientMsg::CreateRoom { rules: None, spectator_delay: Some(1), seed, spectator_hands: None }).await;
     c.until("joined or refused", |m| matches!(m, ServerMsg::Joined { .. } | ServerMsg::Error { .. })).await
 }
 

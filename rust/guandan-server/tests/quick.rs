@@ -154,7 +154,8 @@ async fn leaving_disconnecting_and_queueing_twice_leave_nothing_behind() {
         a.until("left", |m| matches!(m, ServerMsg::QueueStatus { queued: false, .. })).await;
         // Queued from a room: refused (leave the room first).
         let mut host = Client::new(addr, "hal").await;
-        host.send(&ClientMsg::CreateRoom { rules: None, spectator_delay: None, seed: None }).await;
+        host.send(&ClientMsg::CreateRoom { rules: None, spectator_delay: None, seed: None, spectator_hands: None })
+            .await;
         host.until("joined", |m| matches!(m, ServerMsg::Joined { .. })).await;
         host.send(&queue_join("house")).await;
         let e = host.until("refused", |m| matches!(m, ServerMsg::Error { .. })).await;
@@ -165,7 +166,7 @@ async fn leaving_disconnecting_and_queueing_twice_leave_nothing_behind() {
         drop(b);
         // A queued player who creates a room leaves the queue.
         let mut c = queued(addr, "house", &["cy"]).await.remove(0);
-        c.send(&ClientMsg::CreateRoom { rules: None, spectator_delay: None, seed: None }).await;
+        c.send(&ClientMsg::CreateRoom { rules: None, spectator_delay: None, seed: None, spectator_hands: None }).await;
         c.until("joined", |m| matches!(m, ServerMsg::Joined { .. })).await;
         // Four new players: they make one table among themselves — nobody who left waits on.
         let mut fresh = queued(addr, "house", &["dot", "eli", "flo", "gil"]).await;

@@ -2,7 +2,7 @@ extends Node
 ## Screenshots of online play, in a window (tools/test-online --shots runs it under Xvfb against
 ## a real guandan-server for each language and resolution): the Online menu, the lobby, the
 ## online table mid-deal, a surrender vote, the hosting indicator, the reconnect overlay and the
-## spectator view. South is the game itself (the app, driven through its screens); the partner
+## spectator view (the host lets spectators see its own team's hands: the view shows them). South is the game itself (the app, driven through its screens); the partner
 ## in seat 2 is a second GuandanClient in this process that plays by the advisor's first hint.
 ##
 ## Args after `--`: --server HOST:PORT --out DIR --locale en|zh_CN
@@ -83,6 +83,12 @@ func _run() -> bool:
 	# Ready is taken once the room is full (its ready check).
 	if not await _until(func() -> bool: return int(c.get_room().seats[3].ai) == 1, 10.0):
 		return _fail("seat 3 not filled")
+	# Spectators will see south's team's hands (seats 0 and 2).
+	var hands: OptionButton = _app.current.find_child("SpectatorHands", true, false)
+	hands.select(1)
+	hands.item_selected.emit(1)
+	if not await _until(func() -> bool: return int(c.get_room().get("spectator_hands", -1)) == 0, 10.0):
+		return _fail("spectators are not shown our team's hands: " + c.get_last_error())
 	await _frames(5)
 	_partner.set_ready(true)
 	if not await _until(func() -> bool: return bool(c.get_room().seats[2].ready), 10.0):
@@ -161,6 +167,9 @@ func _run() -> bool:
 	if not await _until(func() -> bool: return is_instance_valid(st) and st.table != null and st.table.spectator, 20.0):
 		return _fail("the spectator table did not come")
 	await _play_until(func() -> bool: return false, 4.0, st)
+	var shown: Control = st.find_child("ShownHands", true, false)
+	if shown == null or shown.get_child_count() != 2 or not shown.visible:
+		return _fail("the spectator is not shown team 0's two hands")
 	await _settle(st)
 	await _shot("spectator")
 	# Quick match from the Online menu: nobody else waits (the partner is in its room), so after

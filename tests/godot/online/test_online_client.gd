@@ -78,8 +78,15 @@ func test_bad_input_is_refused_with_a_code_and_changes_nothing() -> void:
 	expect_logged("GuandanClient.join_room")
 	expect_eq(c.create_room({}), c.ERR_IO, "offline: nothing to send to")
 	expect_logged("GuandanClient.create_room")
+	# What spectators see: team 0 or 1, or -1 for no hand; anything else is refused before sending.
+	expect_eq(c.create_room({"spectator_hands": 2}), GuandanEngine.ERR_BAD_ARGUMENT, "no team 2")
+	expect_logged("GuandanClient.create_room")
+	expect_eq(c.set_spectator_hands(-2), GuandanEngine.ERR_BAD_ARGUMENT, "no team -2")
+	expect_logged("GuandanClient.set_spectator_hands")
+	expect_eq(c.set_spectator_hands(1), c.ERR_IO, "a good team, offline: nothing to send to")
+	expect_logged("GuandanClient.set_spectator_hands")
 	expect(not c.has_match(), "no match copied")
-	expect_eq(errors.size(), 6, "every refusal was also an error signal")
+	expect_eq(errors.size(), 9, "every refusal was also an error signal")
 	c.error.disconnect(on_error)
 
 

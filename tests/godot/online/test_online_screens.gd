@@ -53,8 +53,12 @@ func test_the_online_table_without_a_connection_goes_back_to_the_menu() -> void:
 func test_the_lobby_builds_empty() -> void:
 	var lobby := _screen("res://online/lobby.tscn")
 	await frames(2)
-	for name in ["RoomCode", "Copy", "Ready", "Start", "Disband", "Leave", "Seat0", "Seat3"]:
+	for name in ["RoomCode", "Copy", "Ready", "Start", "Disband", "Leave", "Seat0", "Seat3", "SpectatorHands"]:
 		expect(lobby.find_child(name, true, false) != null, "the lobby has %s" % name)
+	# The host's choice of what spectators see: hidden outside a room (and for everyone but the host).
+	var hands: OptionButton = lobby.find_child("SpectatorHands", true, false)
+	expect(not hands.visible, "no spectator setting outside a room")
+	expect_eq(hands.item_count, 3, "no hands, our team's, the other team's")
 
 
 ## Closing the game mid-match and opening it again: the guest account is kept per server (and

@@ -11,7 +11,7 @@
 use guandan_core::card::CardSet;
 use guandan_core::event::Outcome;
 use guandan_core::game::{Phase, Seat, Turn};
-use guandan_core::view::{PlayerView, SeenTribute};
+use guandan_core::view::{PlayerView, SeenTribute, ShownHand};
 use guandan_runtime::Out;
 
 use crate::forward::Emit;
@@ -121,6 +121,12 @@ impl Mirror {
                     continue;
                 }
                 Out::MatchEnded { outcome } => self.outcome = Some(*outcome),
+                // Another seat's hand (a spectator shown a team's hands): kept in the copy, not
+                // announced, since the engine's `hand_changed` is the viewer's own hand.
+                Out::HandChanged { seat, .. } if view.seat != Some(*seat) => {
+                    apply(view, &mut self.exchanges, o);
+                    continue;
+                }
                 _ => {}
             }
             apply(view, &mut self.exchanges, o);
@@ -161,6 +167,15 @@ fn apply(v: &mut PlayerView, exchanges: &mut Vec<(Seat, Seat)>, o: &Out) {
         Out::HandChanged { seat, hand } => {
             if v.seat == Some(*seat) {
                 v.hand = *hand;
+                v.card_counts[*seat as usize] = hand.len() as u8;
+            } else {
+                match v.shown_hands.iter_mut().find(|h| h.seat == *seat) {
+                    Some(h) => h.hand = *hand,
+                    None => {
+                        v.shown_hands.push(ShownHand { seat: *seat, hand: *hand });
+                        v.shown_hands.sort_by_key(|h| h.seat);
+                    }
+                }
                 v.card_counts[*seat as usize] = hand.len() as u8;
             }
         }

@@ -391,7 +391,8 @@ impl GuandanClient {
     // ----- rooms -----
 
     /// Creates a room with the caller as host in seat 0: `{rules: "competition", spectator_delay:
-    /// 3, seed: int}` (every key optional).
+    /// 3, seed: int, spectator_hands: 0 or 1 (the team whose hands spectators see; -1 none)}`
+    /// (every key optional).
     #[func]
     pub fn create_room(&mut self, config: VarDictionary) -> i64 {
         let r = (|| {
@@ -421,7 +422,11 @@ impl GuandanClient {
                 }
                 None => None,
             };
-            self.send(ClientMsg::CreateRoom { rules, spectator_delay, seed })
+            let spectator_hands = match config.get("spectator_hands") {
+                Some(v) => spectator_team(v.try_to::<i64>().unwrap_or(i64::MIN))?,
+                None => None,
+            };
+            self.send(ClientMsg::CreateRoom { rules, spectator_delay, seed, spectator_hands })
         })();
         self.finish("create_room", r)
     }
@@ -453,6 +458,15 @@ impl GuandanClient {
             self.send(ClientMsg::SetSeat { seat, setting })
         })();
         self.finish("set_seat", r)
+    }
+
+    /// Host, in the lobby of a friend room: spectators see `team`'s hands (0: seats 0 and 2, 1:
+    /// seats 1 and 3) from the next match on; -1 shows none. The server refuses it in ranked
+    /// rooms and while a match runs (`error`); the room's `spectator_hands` says the setting.
+    #[func]
+    pub fn set_spectator_hands(&mut self, team: i64) -> i64 {
+        let r = spectator_team(team).and_then(|team| self.send(ClientMsg::SetSpectatorHands { team }));
+        self.finish("set_spectator_hands", r)
     }
 
     /// In the lobby: moves the player to the free `seat` (answered by `room_joined` with it).
@@ -555,7 +569,7 @@ impl GuandanClient {
     }
 
     /// The room: `{code, state, host_seat, rules, spectator_delay, spectators, locked, matches,
-    /// practice, deal_break_ms, seats: [{seat, player, ai, ready, connected, hosted}]}` (`player` "" and `ai` 0 when none);
+    /// practice, deal_break_ms, spectator_hands (team, -1 none), seats: [{seat, player, ai, ready, connected, hosted}]}` (`player` "" and `ai` 0 when none);
     /// `{}` outside a room.
     #[func]
     pub fn get_room(&self) -> VarDictionary {
@@ -624,6 +638,15 @@ impl GuandanClient {
 
 // ----- internals -----
 
+/// A team whose hands spectators see, as GDScript passes it: 0 or 1, -1 none.
+fn spectator_team(team: i64) -> Result<Option<u8>, Fail> {
+    match team {
+        -1 => Ok(None),
+        0 | 1 => Ok(Some(team as u8)),
+        _ => Err(Fail::bad_argument("spectator_hands: team 0 or 1, or -1 for none")),
+    }
+}
+
 fn room_code(code: &GString) -> Result<String, Fail> {
     parse_room_code(&code.to_string()).map_err(|why| Fail::new(ErrorCode::RoomNotFound, why))
 }
@@ -631,7 +654,7 @@ fn room_code(code: &GString) -> Result<String, Fail> {
 /// Whether a server message shows its recipient a hand.
 fn holds_hand(m: &ServerMsg) -> bool {
     match m {
-        ServerMsg::State { view, .. } => !view.hand.is_empty(),
+        ServerMsg::State { view, .. } => !view.hand.is_empty() || !view.shown_hands.is_empty(),
         ServerMsg::Applied { events, prompt, .. } => {
             prompt.as_ref().is_some_and(|p| !p.hand.is_empty())
                 || events.iter().any(|e| matches!(e, guandan_proto::WireOut::HandChanged { .. }))
@@ -667,6 +690,7 @@ fn room_dict(r: &RoomInfo) -> VarDictionary {
         "matches" => i64::from(r.matches),
         "practice" => r.practice,
         "deal_break_ms" => i64::from(r.deal_break_ms),
+        "spectator_hands" => r.spectator_hands.map_or(-1, i64::from),
         "seats" => &seats,
     }
 }

@@ -333,6 +333,8 @@ impl MatchSource for Following {
 
     fn seen_hand(&self, seat: Seat) -> Option<CardSet> {
         let r = self.0.borrow();
+        // Its own hand only: a hand the room shows its spectators is `get_shown_hand`'s (the
+        // table's hand row follows `hand_changed`, which never carries another seat's hand).
         r.view().filter(|v| v.seat == Some(seat)).map(|v| v.hand)
     }
 
@@ -429,6 +431,7 @@ mod tests {
             matches: 0,
             practice: false,
             deal_break_ms: 0,
+            spectator_hands: None,
         }
     }
 

@@ -77,6 +77,10 @@ impl Turn {
             t.from = self.seat(t.from);
             t.to = t.to.map(|s| self.seat(s));
         }
+        for h in &mut v.shown_hands {
+            h.seat = self.seat(h.seat);
+        }
+        v.shown_hands.sort_by_key(|h| h.seat);
     }
 
     pub fn out(self, w: &mut WireOut) {
@@ -145,6 +149,22 @@ mod tests {
             assert_eq!(v.card_counts[0], real.card_counts[k as usize]);
             Turn((4 - k) % 4).view(&mut v);
             assert_eq!(v, real, "turning by k then by -k gives the view back");
+        }
+        // Shown hands turn with their seats: each stays with its cards.
+        for team in Team::BOTH {
+            let real = m.team_view(team);
+            for k in 0..4u8 {
+                let mut v = real.clone();
+                Turn(k).view(&mut v);
+                assert_eq!(v.shown_hands.len(), 2);
+                for h in &v.shown_hands {
+                    let back = Turn(k).back(h.seat);
+                    assert!(team.has(back));
+                    assert_eq!(h.hand, m.hand(back), "seat {back}'s hand turned by {k}");
+                }
+                Turn((4 - k) % 4).view(&mut v);
+                assert_eq!(v, real);
+            }
         }
     }
 }

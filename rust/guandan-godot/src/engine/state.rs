@@ -135,6 +135,14 @@ impl GuandanEngine {
         }
     }
 
+    /// Another seat's hand the viewer is shown: online, a spectator of a room whose host lets
+    /// spectators see one team's hands (seats as the table draws them). Empty when not shown.
+    #[func]
+    pub fn get_shown_hand(&self, seat: i64) -> PackedInt32Array {
+        let shown = self.v().and_then(|v| v.shown_hands.iter().find(|h| i64::from(h.seat) == seat).map(|h| h.hand));
+        shown.map_or_else(PackedInt32Array::new, ids)
+    }
+
     /// Cards held by each seat.
     #[func]
     pub fn get_card_counts(&self) -> PackedInt32Array {

@@ -10,6 +10,7 @@ pub async fn create(
     rules: Option<String>,
     spectator_delay: Option<u32>,
     seed: Option<u64>,
+    spectator_hands: Option<u8>,
 ) -> Result<(String, mpsc::Sender<RoomCmd>), (ErrorCode, String)> {
     let preset = rules.unwrap_or_else(|| "competition".into());
     // Whoever knows a match's seed knows all four hands: online deals come from the OS's
@@ -40,7 +41,15 @@ pub async fn create(
     if delay > 50 {
         return Err((ErrorCode::BadArgument, "spectator_delay is at most 50 rounds".into()));
     }
-    let stored = Stored { spectator_delay: delay, creator: Some(host.id.clone()), ..stored };
+    let spectator_hands = match spectator_hands.map(Team::new) {
+        None => None,
+        Some(Some(t)) if !stored.ranked => Some(t),
+        Some(Some(_)) => {
+            return Err((ErrorCode::BadArgument, "spectator_hands: ranked rooms never show a hand".into()));
+        }
+        Some(None) => return Err((ErrorCode::BadArgument, "spectator_hands is team 0 or 1".into())),
+    };
+    let stored = Stored { spectator_delay: delay, creator: Some(host.id.clone()), spectator_hands, ..stored };
     if !app.take_room(&host.id) {
         app.metrics.rooms_refused.fetch_add(1, Relaxed);
         return Err((
@@ -292,6 +301,28 @@ impl Room {
         }
     }
 
+    /// The host lets spectators see one team's hands (or none) from the next match on. Only
+    /// between matches: the match in progress (and its vote) keeps the viewer it started with.
+    pub(super) async fn set_spectator_hands(&mut self, conn: ConnId, team: Option<u8>) {
+        if !self.is_host(conn) {
+            return self.refuse(conn, ErrorCode::NotHost, "only the host chooses what spectators see", None);
+        }
+        if self.state.locked() || self.game.is_some() {
+            return self.refuse(conn, ErrorCode::BadRoomState, "what spectators see is fixed while a match runs", None);
+        }
+        let Some(team) = team.map(|n| Team::new(n).ok_or(n)).transpose().ok() else {
+            return self.refuse(conn, ErrorCode::BadArgument, "spectator_hands is team 0 or 1", None);
+        };
+        if self.stored.ranked {
+            return self.refuse(conn, ErrorCode::BadRoomState, "ranked rooms never show a hand", None);
+        }
+        if self.stored.spectator_hands != team {
+            self.stored.spectator_hands = team;
+            self.save_directory().await;
+        }
+        self.send_room();
+    }
+
     pub(super) async fn start(&mut self, conn: ConnId) {
         if !self.is_host(conn) {
             return self.refuse(conn, ErrorCode::NotHost, "only the host starts", None);
@@ -356,7 +387,9 @@ impl Room {
             s.nonces.clear();
             s.rematch = None;
         }
-        self.delay = Delay::start(self.stored.spectator_delay, text(&game.state_msg(Viewer::Spectator)));
+        // The room's setting now is what this match's spectators see until it ends.
+        let viewer = self.stored.spectator_viewer();
+        self.delay = Delay::start(self.stored.spectator_delay, viewer, text(&game.state_msg(viewer)));
         self.game = Some(game);
         self.game_no = self.match_no;
         // The deal is shown before the first AI move (and a new match's clocks start now).
@@ -368,7 +401,7 @@ impl Room {
         for (c, seat) in conns {
             let msg = match (&self.game, seat) {
                 (Some(g), Some(s)) => g.state_msg(Viewer::Seat(s)),
-                (Some(g), None) => g.state_msg(Viewer::Spectator),
+                (Some(g), None) => g.state_msg(viewer),
                 _ => continue,
             };
             self.send_msg(c, &msg);

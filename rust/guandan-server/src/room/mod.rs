@@ -9,7 +9,7 @@ use crate::game::{self, Game};
 use crate::lifecycle::{RoomEvent, RoomState, next};
 use guandan_ai::service::AiResult;
 use guandan_ai::{AiLevel, AiProfile};
-use guandan_core::game::{ActionKind, Seat};
+use guandan_core::game::{ActionKind, Seat, Team};
 use guandan_core::log::MatchLog;
 use guandan_core::rules::RuleConfig;
 use guandan_proto::{
@@ -110,6 +110,10 @@ struct Stored {
     /// A ranked room (quick match): its finished matches move the players' ratings.
     #[serde(default)]
     ranked: bool,
+    /// The team whose hands spectators see (the host's choice in a friend room; never in a
+    /// ranked one); older rows: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    spectator_hands: Option<Team>,
 }
 
 fn first_rules_revision() -> u32 {
@@ -128,6 +132,14 @@ impl Stored {
     fn rules(&self) -> Option<RuleConfig> {
         let rules = RuleConfig::preset(&self.preset)?;
         Some(RuleConfig { surrender_opponent_accepts: self.surrender_opponent_accepts, ..rules })
+    }
+
+    /// Who a spectator of the room's next match is: shown one team's hands, or none.
+    fn spectator_viewer(&self) -> Viewer {
+        match self.spectator_hands {
+            Some(t) if !self.ranked => Viewer::Team(t),
+            _ => Viewer::Spectator,
+        }
     }
 }
 
@@ -247,7 +259,7 @@ fn spawn(
             slot.lost_at = Some(Instant::now());
         }
     }
-    let delay = Delay::new(stored.spectator_delay);
+    let delay = Delay::new(stored.spectator_delay, stored.spectator_viewer());
     let mut room = Room {
         code: code.clone(),
         app: app.clone(),
@@ -272,7 +284,8 @@ fn spawn(
         closing: false,
     };
     if let Some(g) = &mut room.game {
-        room.delay = Delay::replayed(room.stored.spectator_delay, g.rt_ref().log());
+        // The setting cannot change while a match runs: it is the one the match started with.
+        room.delay = Delay::replayed(room.stored.spectator_delay, room.stored.spectator_viewer(), g.rt_ref().log());
         g.forget_record();
         room.release_spectators();
     }
@@ -572,6 +585,7 @@ impl Room {
             matches: self.match_no as u32,
             practice: self.stored.practice,
             deal_break_ms: u32::try_from(self.app.cfg.deal_break_ms).unwrap_or(u32::MAX),
+            spectator_hands: self.stored.spectator_hands.map(u8::from),
         }
     }
 
@@ -623,6 +637,7 @@ impl Room {
                 (None, Some(_)) => self.send_room_to(conn),
             },
             ClientMsg::SetSeat { seat, setting } => self.set_seat(conn, seat, setting).await,
+            ClientMsg::SetSpectatorHands { team } => self.set_spectator_hands(conn, team).await,
             ClientMsg::Ready { ready } => {
                 let Some(seat) = self.seat_of(conn) else {
                     return self.refuse(conn, ErrorCode::NotYourSeat, "spectators have no seat", None);

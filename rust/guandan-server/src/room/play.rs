@@ -206,8 +206,8 @@ impl Room {
         let seq = g.action_seq();
         // Spectators' messages are made (and held for the delay) only while someone watches; a
         // spectator who arrives later starts from the full state kept at the released point.
-        let spect =
-            spectators.then(|| text(&g.applied_msg_hashed(notices, actions, seat, Viewer::Spectator, false, &hash)));
+        let viewer = self.delay.viewer;
+        let spect = spectators.then(|| text(&g.applied_msg_hashed(notices, actions, seat, viewer, false, &hash)));
         for (c, m) in out {
             self.send_msg(c, &m);
         }
@@ -222,7 +222,7 @@ impl Room {
             && let Some(g) = &self.game
         {
             // Kept for spectators who arrive (or resync) once this point is released.
-            self.delay.round_ended(seq, || text(&g.state_msg_hashed(Viewer::Spectator, &hash)));
+            self.delay.round_ended(seq, || text(&g.state_msg_hashed(viewer, &hash)));
         }
         if over {
             self.delay.over();

@@ -1,4 +1,6 @@
-//! Spectators: they see the match `rounds` table-clears late and never a hand.
+//! Spectators: they see the match `rounds` table-clears late and never a hand, except one team's
+//! hands when the host of a friend room allows it (the match's spectator viewer, fixed when the
+//! match starts: every spectator message and kept state is made for it).
 //!
 //! Everything a spectator is sent comes from what the room keeps as the match goes on, never
 //! from the stored log: the spectators' messages not yet released (made only while someone
@@ -11,6 +13,8 @@ use super::*;
 /// Spectators see the match this many rounds late.
 pub(super) struct Delay {
     pub(super) rounds: u32,
+    /// Who a spectator of this match is (`Viewer::Spectator`, or a team's hands shown).
+    pub(super) viewer: Viewer,
     /// The last `rounds` round points (action counts at which a round ended), oldest first: the
     /// oldest is where spectators are released to.
     points: VecDeque<u64>,
@@ -30,9 +34,10 @@ pub(super) struct Delay {
 }
 
 impl Delay {
-    pub(super) fn new(rounds: u32) -> Delay {
+    pub(super) fn new(rounds: u32, viewer: Viewer) -> Delay {
         Delay {
             rounds,
+            viewer,
             points: VecDeque::new(),
             rounds_ended: 0,
             held: VecDeque::new(),
@@ -44,8 +49,8 @@ impl Delay {
     }
 
     /// A new match: spectators start at its first state.
-    pub(super) fn start(rounds: u32, first: Arc<str>) -> Delay {
-        let mut d = Delay::new(rounds);
+    pub(super) fn start(rounds: u32, viewer: Viewer, first: Arc<str>) -> Delay {
+        let mut d = Delay::new(rounds, viewer);
         if rounds > 0 {
             d.snapshots.push_back((0, first));
         }
@@ -53,18 +58,18 @@ impl Delay {
     }
 
     /// The delayed view of a logged match (a restored room), rebuilt by one replay.
-    pub(super) fn replayed(rounds: u32, log: &MatchLog) -> Delay {
-        let mut d = Delay::new(rounds);
+    pub(super) fn replayed(rounds: u32, viewer: Viewer, log: &MatchLog) -> Delay {
+        let mut d = Delay::new(rounds, viewer);
         let Ok((mut m, _)) = log.start() else {
             return d;
         };
         if rounds > 0 {
-            d.snapshots.push_back((0, text(&game::spectator_state(&m))));
+            d.snapshots.push_back((0, text(&game::spectator_state(&m, viewer))));
         }
         for a in &log.actions {
             let Ok(events) = m.apply(a) else { break };
             if game::event_ends_round(&events) {
-                d.round_ended(m.seq(), || text(&game::spectator_state(&m)));
+                d.round_ended(m.seq(), || text(&game::spectator_state(&m, viewer)));
                 let point = d.point(m.seq());
                 while d.snapshots.front().is_some_and(|(s, _)| *s < point) {
                     d.snapshots.pop_front();
@@ -128,7 +133,7 @@ impl Room {
         if let Some(g) = &self.game
             && g.action_seq() == seq
         {
-            return Some(text(&g.state_msg(Viewer::Spectator)));
+            return Some(text(&g.state_msg(self.delay.viewer)));
         }
         let found = self.delay.snapshots.iter().find(|(s, _)| *s == seq).map(|(_, t)| t.clone());
         if found.is_none() {
@@ -150,7 +155,7 @@ impl Room {
         }
         self.members.insert(conn, Member { out, seat: None });
         self.send_msg(conn, &ServerMsg::Joined { code: self.code.clone(), seat: None });
-        // From the latest released round: the delayed table, never a hand.
+        // From the latest released round: the delayed table (no hand but the allowed team's).
         if self.game.is_some()
             && let Some(t) = self.spectator_snapshot(self.delay.released)
         {

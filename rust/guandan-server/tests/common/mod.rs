@@ -451,7 +451,8 @@ impl Client {
 
 /// Creates a room with `host` in it; returns the code.
 pub async fn create_room(host: &mut Client, seed: u64, delay: Option<u32>) -> String {
-    host.send(&ClientMsg::CreateRoom { rules: None, spectator_delay: delay, seed: Some(seed) }).await;
+    host.send(&ClientMsg::CreateRoom { rules: None, spectator_delay: delay, seed: Some(seed), spectator_hands: None })
+        .await;
     match host.until("joined", |m| matches!(m, ServerMsg::Joined { .. })).await {
         ServerMsg::Joined { code, .. } => code,
         _ => unreachable!(),

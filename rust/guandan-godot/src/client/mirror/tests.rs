@@ -46,6 +46,7 @@ fn same(mirror: &PlayerView, real: &PlayerView, at: u64) {
     assert_eq!(mirror.level, real.level, "level at {at}");
     assert_eq!(mirror.team_levels, real.team_levels, "team levels at {at}");
     assert_eq!(mirror.hand, real.hand, "hand at {at}");
+    assert_eq!(mirror.shown_hands, real.shown_hands, "shown hands at {at}");
     if matches!(real.phase, Phase::Play | Phase::MatchOver) {
         // During an exchange a payer's card may leave the hand before it is routed, unseen by
         // the others (no notice); from the play phase on every count is exact.
@@ -100,10 +101,11 @@ fn follow(seed: u64, v: Viewer, resync_every: u64) {
         };
         let (seq, n, hash, events, prompt) = applied(&rt, &notices, 1, v);
         let emits = mirror.applied(seq, n, &hash, &events, prompt.as_ref()).expect("no gap");
-        if v == Viewer::Spectator {
+        if matches!(v, Viewer::Spectator | Viewer::Team(_)) {
+            // (A team's hands are kept in the copy: the engine's `hand_changed` is one's own.)
             assert!(
                 !emits.iter().any(|e| matches!(e, Emit::Runtime(Out::HandChanged { .. }))),
-                "a hand for a spectator"
+                "a hand announced to a spectator"
             );
         }
         same(mirror.view.as_ref().unwrap(), &rt.view(v), seq);
@@ -145,6 +147,14 @@ fn a_seat_mirror_equals_the_runtime_view_all_match() {
 #[test]
 fn a_spectator_mirror_equals_the_spectator_view_and_gets_no_hand() {
     follow(22, Viewer::Spectator, 0);
+}
+
+/// A spectator shown one team's hands keeps both up to date from the hand updates, and never
+/// holds another hand.
+#[test]
+fn a_team_spectator_mirror_keeps_that_team_s_hands() {
+    follow(25, Viewer::Team(guandan_core::game::Team::ONE), 0);
+    follow(26, Viewer::Team(guandan_core::game::Team::ZERO), 13);
 }
 
 #[test]
