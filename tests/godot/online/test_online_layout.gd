@@ -96,9 +96,24 @@ static func _board(me: String) -> Dictionary:
 	return {rules = "competition", page = 0, per_page = 50, total = 120, entries = entries}
 
 
+## A client of its own for the screens (no server known, whatever earlier tests connected to):
+## their own request is refused at once, the same on every run.
+func _fresh_client() -> Node:
+	var saved: Node = Online.client
+	Online.client = GuandanClient.new()
+	add_child(Online.client)
+	return saved
+
+
+func _restore_client(saved: Node) -> void:
+	Online.client.queue_free()
+	Online.client = saved
+
+
 func test_the_leaderboard_fits_every_screen_and_marks_the_player() -> void:
 	_problems.clear()
 	_checked = 0
+	var saved := _fresh_client()
 	var me: String = Online.client.get_player_id()
 	var seen := {}
 	Online.board_rules = "competition"
@@ -116,6 +131,7 @@ func test_the_leaderboard_fits_every_screen_and_marks_the_player() -> void:
 		late.page = 1
 		s._on_board(late)
 		seen.after_late = (s.find_child("Row3", true, false).find_child("Nickname", true, false) as Label).text)
+	_restore_client(saved)
 	# No server here: the screen's own request is refused at once (and said), then the page is given.
 	expect_logged("fetch_leaderboard: rejected with code %d" % GuandanEngine.ERR_BAD_ARGUMENT)
 	expect_eq(seen.mine, tr("LEADERBOARD_YOU_FMT").format({name = "Player 2"}), "the player's own row says so")
@@ -131,6 +147,7 @@ func test_the_leaderboard_fits_every_screen_and_marks_the_player() -> void:
 func test_a_profile_fits_every_screen_and_draws_the_rating() -> void:
 	_problems.clear()
 	_checked = 0
+	var saved := _fresh_client()
 	Online.profile_player = "p7"
 	Online.board_rules = "huaian"
 	var history := []
@@ -148,6 +165,7 @@ func test_a_profile_fits_every_screen_and_draws_the_rating() -> void:
 		seen.win = (s.find_child("WinRate", true, false) as Label).text
 		seen.chart = (s.find_child("Chart", true, false) as StatsChart).values
 		seen.rules = (s.find_child("Rules", true, false) as OptionButton).item_count)
+	_restore_client(saved)
 	Online.profile_player = ""
 	Online.board_rules = "competition"
 	expect_logged("fetch_profile: rejected with code %d" % GuandanEngine.ERR_BAD_ARGUMENT)
