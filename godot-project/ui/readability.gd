@@ -6,7 +6,7 @@ extends Node
 ##
 ## Controls are handled when they enter the tree (deferred, so their _ready has set its sizes)
 ## and again when their viewport is resized. A script that sets a font size later is seen as the
-## control's new own size the next time the control is handled.
+## control's new own size (a font size override is a theme change, which queues the control).
 
 ## Font-size theme items raised per control class (RichTextLabel has one per style).
 const RICH_SIZES: Array[StringName] = [&"normal_font_size", &"bold_font_size", &"italics_font_size",
@@ -27,9 +27,19 @@ func _on_node_added(node: Node) -> void:
 	if node is Viewport:
 		_watch(node)
 	elif _concerns(node):
-		if _pending.is_empty():
-			_flush.call_deferred()
-		_pending.append(node)
+		_queue(node)
+		# A script that sets a font size later (history lines, the tribute panel's fit) is a
+		# theme change: the floor is applied again.
+		var again := _queue.bind(node)
+		if not node.theme_changed.is_connected(again):  # entering the tree again (reparented)
+			node.theme_changed.connect(again)
+
+
+func _queue(c: Control) -> void:
+	if _pending.is_empty():
+		_flush.call_deferred()
+	if not c in _pending:
+		_pending.append(c)
 
 
 func _watch(vp: Viewport) -> void:
@@ -64,7 +74,9 @@ static func _concerns(node: Node) -> bool:
 static func apply(c: Control) -> void:
 	var phone := UiLayout.is_phone(c.get_viewport().get_visible_rect().size)
 	var profile := PhoneProfile.current()
-	var items: Array[StringName] = RICH_SIZES if c is RichTextLabel else [&"font_size"]
+	var items: Array[StringName] = [&"font_size"]
+	if c is RichTextLabel:
+		items = RICH_SIZES
 	for item in items:
 		_floor_font(c, item, profile.text_floor if phone else 0)
 	if c is BaseButton or c is LineEdit or c is Slider:
@@ -76,14 +88,20 @@ static func _floor_font(c: Control, item: StringName, floor_size: int) -> void:
 	var mine: Dictionary = c.get_meta(SET, {})
 	var current := c.get_theme_font_size(item) if c.has_theme_font_size_override(item) else -1
 	if not mine.has(item) or current != mine[item]:
-		own[item] = current  # not ours: the scene's or a script's own size
-	if own[item] >= 0:
-		c.add_theme_font_size_override(item, own[item])
-	else:
-		c.remove_theme_font_size_override(item)
-	if c.get_theme_font_size(item) < floor_size:
-		c.add_theme_font_size_override(item, floor_size)
-	mine[item] = c.get_theme_font_size(item) if c.has_theme_font_size_override(item) else -1
+		own[item] = current  # not ours: the scene's or a script's own size (-1: the theme's)
+	var base: int = own[item]
+	if base < 0:
+		if current >= 0:  # ours: look at the theme's size under it
+			c.remove_theme_font_size_override(item)
+		base = c.get_theme_font_size(item)
+	var want: int = own[item] if base >= floor_size else floor_size
+	# Written only when it changes: each write is a theme change, which brings the control back here.
+	if want != (c.get_theme_font_size(item) if c.has_theme_font_size_override(item) else -1):
+		if want >= 0:
+			c.add_theme_font_size_override(item, want)
+		else:
+			c.remove_theme_font_size_override(item)
+	mine[item] = want
 	c.set_meta(OWN, own)
 	c.set_meta(SET, mine)
 
