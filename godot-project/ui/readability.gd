@@ -72,15 +72,14 @@ static func _concerns(node: Node) -> bool:
 
 ## Applies the floors of the view `c` is in (or removes them off a phone).
 static func apply(c: Control) -> void:
-	var phone := UiLayout.is_phone(c.get_viewport().get_visible_rect().size)
-	var profile := PhoneProfile.current()
+	var view := c.get_viewport().get_visible_rect().size
 	var items: Array[StringName] = [&"font_size"]
 	if c is RichTextLabel:
 		items = RICH_SIZES
 	for item in items:
-		_floor_font(c, item, profile.text_floor if phone else 0)
+		_floor_font(c, item, UiLayout.text_floor(view))
 	if c is BaseButton or c is LineEdit or c is Slider:
-		_floor_height(c, profile.tap_floor if phone else 0)
+		_floor_height(c, UiLayout.tap_floor(view))
 
 
 static func _floor_font(c: Control, item: StringName, floor_size: int) -> void:
@@ -106,7 +105,7 @@ static func _floor_font(c: Control, item: StringName, floor_size: int) -> void:
 	c.set_meta(SET, mine)
 
 
-static func _floor_height(c: Control, floor_h: int) -> void:
+static func _floor_height(c: Control, floor_h: float) -> void:
 	var own: Dictionary = c.get_meta(OWN, {})
 	var mine: Dictionary = c.get_meta(SET, {})
 	if not mine.has(&"height") or c.custom_minimum_size.y != mine[&"height"]:
