@@ -88,11 +88,12 @@ static func _floor_font(c: Control, item: StringName, floor_size: int) -> void:
 	var current := c.get_theme_font_size(item) if c.has_theme_font_size_override(item) else -1
 	if not mine.has(item) or current != mine[item]:
 		own[item] = current  # not ours: the scene's or a script's own size (-1: the theme's)
-	var base: int = own[item]
-	if base < 0:
-		if current >= 0:  # ours: look at the theme's size under it
-			c.remove_theme_font_size_override(item)
-		base = c.get_theme_font_size(item)
+	# The theme's size, noted while no override hides it (removing ours to look would be a theme
+	# change, i.e. a loop).
+	var theme_key := StringName("theme:" + item)
+	if current < 0:
+		own[theme_key] = c.get_theme_font_size(item)
+	var base: int = own[item] if own[item] >= 0 else int(own.get(theme_key, floor_size))
 	var want: int = own[item] if base >= floor_size else floor_size
 	# Written only when it changes: each write is a theme change, which brings the control back here.
 	if want != (c.get_theme_font_size(item) if c.has_theme_font_size_override(item) else -1):

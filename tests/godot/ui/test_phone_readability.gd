@@ -3,8 +3,9 @@ extends GdTestSuite
 ## have no text below 12 dp and nothing to tap lower than 48 dp. Every visible Label, Button,
 ## LineEdit and RichTextLabel with text is checked for its effective font size (its override or
 ## theme size, times any scale of its ancestors), and every visible button, check box, option
-## button, text field and slider for its height. The failure lists each violation (screen, node
-## path, size).
+## button, text field and slider for its height, and that it lies on the screen (unless it is in
+## a scroll container: a bigger size must not push a button off a screen that cannot scroll).
+## The failure lists each violation (screen, node path, size).
 ##
 ## dp -> lp: the SubViewport is 2340×1080 pixels and stretches its canvas like the project's
 ## window does (canvas_items, aspect expand, from the 1280×720 base): 1.5 px per lp, a 1560×720 lp
@@ -86,6 +87,15 @@ func _text_of(c: Control) -> String:
 	return ""
 
 
+func _scrolls(c: Control) -> bool:
+	var n := c.get_parent()
+	while n != null:
+		if n is ScrollContainer:
+			return true
+		n = n.get_parent()
+	return false
+
+
 func _exempt(path: String) -> bool:
 	for fragment: String in EXEMPT:
 		if fragment in path:
@@ -114,9 +124,12 @@ func _check(screen: String, root: Node) -> void:
 					_text_floor, text.left(30)])
 		if c is BaseButton or c is LineEdit or c is Slider:
 			n += 1
-			var h := c.get_global_rect().size.y
-			if h < _tap_floor - 0.5:
-				_violations.append("%s: %s %s is %.1f lp high < %.0f lp" % [screen, path, c.get_class(), h, _tap_floor])
+			var r := c.get_global_rect()
+			if r.size.y < _tap_floor - 0.5:
+				_violations.append("%s: %s %s is %.1f lp high < %.0f lp" % [screen, path, c.get_class(), r.size.y, _tap_floor])
+			if not _scrolls(c) and not c.get_viewport_rect().encloses(r.grow(-0.5)):
+				_violations.append("%s: %s %s at %s is off the screen %s" % [screen, path, c.get_class(), r,
+					c.get_viewport_rect().size])
 	_checked[screen] = int(_checked.get(screen, 0)) + n
 
 
