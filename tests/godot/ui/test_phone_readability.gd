@@ -177,8 +177,9 @@ func test_online_screens_are_readable_on_a_phone() -> void:
 	Online.board_rules = "competition"
 	screen = await _open_screen(vp, "res://online/leaderboard.tscn", func(s: Control) -> void:
 		s._on_board(_board()))
-	# No server here: the screen's own request is refused at once (and said).
-	expect_logged("fetch_leaderboard: rejected with code %d" % GuandanEngine.ERR_BAD_ARGUMENT)
+	# No server here: the screen's own request is refused at once (and said), or, after a test
+	# that named a dead server, fails later; either way the page given above is what is checked.
+	claim_logged("fetch_leaderboard: rejected with code %d" % GuandanEngine.ERR_BAD_ARGUMENT)
 	_check("leaderboard.tscn", screen)
 	screen.queue_free()
 	Online.seat = 1
