@@ -18,9 +18,15 @@ const PX_PER_DP := 2.5  # ~400 ppi (Android's dp is 1/160 inch)
 const TEXT_FLOOR_DP := 12.0
 const TAP_FLOOR_DP := 48.0
 
-## Node path fragments not checked, each with the reason.
-const EXEMPT := {
-	"Modal/Dim/Center/Panel/Box/LineTemplate": "hidden template the modal duplicates (its copies are checked)",
+## Node path fragments not checked, each with its reason. None is needed today: add one here,
+## with the reason, rather than lower a floor.
+const EXEMPT := {}
+## Text this test does not see, for the record: drawn with draw_string, not shown by a control.
+const NOT_CHECKED := {
+	"hand/card_view.gd": "the cards' ranks and suits (CardStyle sizes them by the card's width)",
+	"hand/hand_view.gd": "the grouping view's labels over the hand (sorted by groups)",
+	"stats/stats_chart.gd": "the charts' axis and bar labels",
+	"online/online_table.tscn": "needs a server (tools/test-online --shots); its lobby/online table change is in flight",
 }
 
 var _text_floor := 0.0  # lp
