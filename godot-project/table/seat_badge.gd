@@ -7,9 +7,9 @@ extends PanelContainer
 const ACTIVE_BORDER := Color(1.0, 0.84, 0.3)
 const WARN_COLOR := Color(1.0, 0.45, 0.35)
 const AUTO_PLAY_COLOR := Color(0.35, 0.8, 1.0)
-## Fixed width: "· thinking…", a place or "AI Auto-Play" never widen the badge into its
-## neighbours. Wide enough for "Opponents · Normal" and, while thinking, "Normal · thinking…"
-## whole at 1280×720 (tests/godot/ui/test_table_hour.gd); the scene's minimum size.
+## Least width (the scene's minimum size): "Opponents · Normal" and, while thinking, "Normal ·
+## thinking…" whole at 1280×720 (tests/godot/ui/test_table_hour.gd). Larger text (a phone's font
+## floor, a longer language) widens the badge to its content (_fit_width).
 const WIDTH := 232.0
 
 ## Which seat (0 = the player, 1 east, 2 north partner, 3 west); set in the scene or by create().
@@ -85,6 +85,9 @@ func _ready() -> void:
 	add_theme_stylebox_override(&"panel", _style)
 	%BackBox.visible = with_back or spectator
 	set_process(false)
+	# A font size change (the phone's floor, see Readability) re-measures the width.
+	for l: Label in [_name, _sub, _auto, _place]:
+		l.theme_changed.connect(_fit_width)
 	_update()
 	_update_blink()
 
@@ -121,15 +124,7 @@ func _update() -> void:
 	if _name == null:  # @onready: the setters may run before _ready, which calls _update() itself
 		return
 	_name.text = title if title != "" else Wording.seat_name(seat, 0, spectator)
-	var parts := PackedStringArray()
-	# While thinking, "thinking…" takes the team's place (the seat's side says it): the line stays whole.
-	if not thinking:
-		parts.append(Wording.team(seat % 2, spectator))
-	if ai_level > 0:
-		parts.append(tr(["AI_EASY", "AI_NORMAL", "AI_HARD"][clampi(ai_level, 1, 3) - 1]))
-	if thinking:
-		parts.append(tr("THINKING"))
-	_sub.text = " · ".join(parts)
+	_sub.text = _sub_text(thinking)
 	_place.text = UiKit.place_text(place) if place > 0 else ""
 	_auto.text = tr("AUTO_PLAY_LABEL")
 	_auto.visible = auto_play
@@ -138,6 +133,40 @@ func _update() -> void:
 		_count.text = str(count) if count >= 0 else ""
 		_count.add_theme_color_override(&"font_color", WARN_COLOR if count >= 0 and count <= warn_at else Color.WHITE)
 		_back.modulate.a = 0.35 if count == 0 else 1.0
+	_fit_width()
+
+
+func _sub_text(is_thinking: bool) -> String:
+	var parts := PackedStringArray()
+	# While thinking, "thinking…" takes the team's place (the seat's side says it): the line stays whole.
+	if not is_thinking:
+		parts.append(Wording.team(seat % 2, spectator))
+	if ai_level > 0:
+		parts.append(tr(["AI_EASY", "AI_NORMAL", "AI_HARD"][clampi(ai_level, 1, 3) - 1]))
+	if is_thinking:
+		parts.append(tr("THINKING"))
+	return " · ".join(parts)
+
+
+## As wide as the widest text its lines can show (issue 27: "Opponents · Nor…" was cut at a
+## phone's font sizes), at least WIDTH. Measured over every state (thinking or not, any place,
+## auto-play), so a change of state never widens the badge into its neighbours mid-layout.
+func _fit_width() -> void:
+	var lines := {_name: [_name.text], _sub: [_sub_text(false), _sub_text(true)], _auto: [_auto.text],
+		_place: [UiKit.place_text(1), UiKit.place_text(2), UiKit.place_text(3), UiKit.place_text(4)]}
+	var text_w := 0.0
+	for l: Label in lines:
+		var font := l.get_theme_font(&"font")
+		var fs := l.get_theme_font_size(&"font_size")
+		for t: String in lines[l]:
+			text_w = maxf(text_w, font.get_string_size(t, HORIZONTAL_ALIGNMENT_LEFT, -1, fs).x)
+	var back: Control = %BackBox
+	if back.visible:
+		text_w += back.get_combined_minimum_size().x + float(($Row as Control).get_theme_constant(&"separation"))
+	var panel := get_theme_stylebox(&"panel")
+	var want := ceilf(text_w + (panel.get_minimum_size().x if panel != null else 0.0) + 2.0)
+	if absf(custom_minimum_size.x - maxf(WIDTH, want)) > 0.5:
+		custom_minimum_size.x = maxf(WIDTH, want)
 
 
 ## Whether the auto-play border is blinking (for tests).

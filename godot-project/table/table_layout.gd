@@ -30,8 +30,12 @@ static func apply(t: Control) -> void:
 		return
 	var view := t.get_viewport_rect().size
 	var tablet := UiLayout.is_tablet(view)
+	# On a phone the bars grow to the tap floor (PhoneProfile) the buttons are raised to.
+	var tap := UiLayout.tap_floor(view)
+	var top_h := maxf(TOP_H, tap)
+	var bar_h := maxf(BAR_H, tap + 6.0)
 	t.top_bar.position = Vector2.ZERO
-	t.top_bar.size = Vector2(s.x, TOP_H)
+	t.top_bar.size = Vector2(s.x, top_h)
 
 	# Bottom: the hand, then the action bar with the turn clock at its right.
 	var card_h := UiLayout.hand_card_height(view)
@@ -41,19 +45,19 @@ static func apply(t: Control) -> void:
 	hand.card_height = card_h
 	hand.position = Vector2(0, s.y - hand_h)
 	hand.size = Vector2(s.x, hand_h)
-	var bar_y := s.y - hand_h - BAR_H
+	var bar_y := s.y - hand_h - bar_h
 	t.action_bar.position = Vector2(0, bar_y)
-	t.action_bar.size = Vector2(s.x, BAR_H - 6.0)
+	t.action_bar.size = Vector2(s.x, bar_h - 6.0)
 	var clock: Control = t.clock
 	# A fixed size: the clock is hidden most of the time, and a hidden container's size is stale.
 	clock.size = t.clock_size()
-	clock.position = Vector2(s.x - clock.size.x - 6.0, bar_y + (BAR_H - 6.0 - clock.size.y) / 2.0)
+	clock.position = Vector2(s.x - clock.size.x - 6.0, bar_y + (bar_h - 6.0 - clock.size.y) / 2.0)
 
 	# Right: the sidebar (history, why panel, AI debug) when any of them is wanted.
 	var sidebar: Control = t.sidebar
 	var side_w := minf(320.0, s.x * 0.24) if t.sidebar_wanted() else 0.0
 	sidebar.visible = side_w > 0.0
-	var top := TOP_H + 4.0
+	var top := top_h + 4.0
 	sidebar.position = Vector2(s.x - side_w, top)
 	sidebar.size = Vector2(side_w, maxf(bar_y - top - 4.0, 60.0))
 	t.training.fit_sidebar(side_w)

@@ -44,16 +44,19 @@ func _refit() -> void:
 	for stacked in [false, true]:
 		_columns.vertical = stacked
 		_columns.add_theme_constant_override(&"separation", 0 if stacked else 18)
-		var fs := MAX_FONT
+		# Never below the phone's text floor (PhoneProfile): there the lines stack or trim instead.
+		var least := maxi(MIN_FONT, UiLayout.text_floor(get_viewport_rect().size))
+		var fs := maxi(MAX_FONT, least)
 		while true:
 			for col in [_tribute, _return]:
 				for l: Label in col.get_children():
 					l.add_theme_font_size_override(&"font_size", fs)
+					l.update_minimum_size()  # measured now, not from a size cached before the change
 			var want := get_combined_minimum_size()
 			if want.x <= _box.size.x and want.y <= _box.size.y:
 				_place(want)
 				return
-			if fs <= MIN_FONT:
+			if fs <= least:
 				break
 			fs -= 1
 	# Last resort: the lines are cut with an ellipsis to the box's width (a label's minimum size

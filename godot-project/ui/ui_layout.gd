@@ -32,3 +32,24 @@ static func desktop_dpi_scale() -> float:
 	if dpi >= 144.0:
 		scale = maxf(scale, dpi / 96.0)
 	return clampf(scale, 1.0, 3.0)
+
+
+## Phone-shaped view (PhoneProfile.min_aspect or wider), or a mobile device that is not a tablet:
+## the Readability autoload then applies the phone floors. A desktop window that wide gets them
+## too, which costs nothing and lets a resized window (and the headless tests) show the phone look.
+static func is_phone(view_size: Vector2) -> bool:
+	if view_size.x / maxf(view_size.y, 1.0) >= PhoneProfile.current().min_aspect:
+		return true
+	return OS.has_feature("mobile") and not is_tablet(view_size)
+
+
+## The smallest font size for a view of this size: PhoneProfile.text_floor on a phone, else 0.
+## Code that fits text by measuring it (the tribute lines) starts from here.
+static func text_floor(view_size: Vector2) -> int:
+	return PhoneProfile.current().text_floor if is_phone(view_size) else 0
+
+
+## The smallest height of a tap target for a view of this size: PhoneProfile.tap_floor on a
+## phone, else 0. Layouts with fixed bands (the table's top bar and action bar) make room for it.
+static func tap_floor(view_size: Vector2) -> float:
+	return float(PhoneProfile.current().tap_floor) if is_phone(view_size) else 0.0
