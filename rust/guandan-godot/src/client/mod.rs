@@ -882,30 +882,24 @@ impl GuandanClient {
     /// Ends a fetch call: a refusal is said through `fetch_failed` (the session's `error` is
     /// for the room and the connection; a screen waiting for a page listens to this one).
     fn finish_fetch(&mut self, what: &str, r: Result<(), Fail>) -> i64 {
-        let code = match r {
-            Ok(()) => codes::OK,
-            Err(f) => {
-                let code = f.num();
-                godot_warn!("GuandanClient.{what}: rejected with code {code} ({})", f.code.describe());
-                self.last_error = f.message.clone();
-                let kind = if what == "fetch_leaderboard" { "leaderboard" } else { "profile" };
-                self.queue.push_back(Conn::FetchFailed(kind, code, f.message));
-                code
-            }
-        };
-        self.flush();
-        code
+        let kind = if what == "fetch_leaderboard" { "leaderboard" } else { "profile" };
+        self.end_call(what, r, |code, message| Conn::FetchFailed(kind, code, message))
     }
 
     /// Ends a call: a failure is kept for `get_last_error` and emitted as `error`.
     fn finish(&mut self, what: &str, r: Result<(), Fail>) -> i64 {
+        self.end_call(what, r, Conn::Error)
+    }
+
+    /// A call's code; a failure is logged, kept for `get_last_error` and queued as `signal`.
+    fn end_call(&mut self, what: &str, r: Result<(), Fail>, signal: impl FnOnce(i64, String) -> Conn) -> i64 {
         let code = match r {
             Ok(()) => codes::OK,
             Err(f) => {
                 let code = f.num();
                 godot_warn!("GuandanClient.{what}: rejected with code {code} ({})", f.code.describe());
                 self.last_error = f.message.clone();
-                self.queue.push_back(Conn::Error(code, f.message));
+                self.queue.push_back(signal(code, f.message));
                 code
             }
         };
