@@ -466,7 +466,9 @@ impl Runtime {
         self.clock_for_now();
         // Several seats may owe a duty at once (tributes): the clock starts at the latest sight.
         let want = (self.turn_clock + self.seen_credit).min(max_credit.as_secs_f64());
-        let extra = (want - self.seen_credit).max(0.0);
+        // Never more than the clock holds: in floating point (0.1 + 0.2) − 0.2 > 0.1, and a clock
+        // below zero made the next action's think time panic (`Duration::from_secs_f64`).
+        let extra = (want - self.seen_credit).clamp(0.0, self.turn_clock.max(0.0));
         self.turn_clock -= extra;
         self.seen_credit += extra;
         Some(extra)
@@ -485,7 +487,7 @@ impl Runtime {
 
     /// Seconds since the current state's duty began (0 after an action the host has not ticked past).
     fn current_turn_clock(&self) -> f64 {
-        if self.clock_seq == self.m.seq() { self.turn_clock } else { 0.0 }
+        if self.clock_seq == self.m.seq() { self.turn_clock.max(0.0) } else { 0.0 }
     }
 
     fn turn_limit(&self, seat: Seat) -> f64 {

@@ -395,6 +395,35 @@ fn a_prompt_seen_late_restarts_the_clock_within_its_credit() {
     assert!(!rt.tick(Duration::from_secs(2)).unwrap().is_empty(), "the credit is bounded");
 }
 
+/// Sights whose times do not add up exactly in floating point (0.1 s, then 0.2 s more) once
+/// left the clock a hair below zero, and the player's next action panicked the room (seen in
+/// the online screenshot tour: a room stopped answering its players).
+#[test]
+fn prompts_seen_never_leave_the_clock_below_zero() {
+    let mut rules = RuleConfig::competition();
+    rules.turn_time_limit_s = 10;
+    let seats = [Controller::Human, ai(AiLevel::L1), Controller::Human, ai(AiLevel::L1)];
+    let cfg = RuntimeConfig { seed: 6, rules, seats, clocks: true };
+    let (mut rt, _) = Runtime::start(cfg).unwrap();
+    while rt.human_duties().is_empty() || rt.state().phase() != Phase::Play {
+        rt.decide_now().expect("only AI seats act before the humans");
+    }
+    let (turn, seq) = (rt.state().turn(), rt.state().seq());
+    let credit = Duration::from_millis(500);
+    rt.tick(Duration::from_secs_f64(0.1)).unwrap();
+    assert!(rt.prompt_seen(turn, seq, credit).is_some());
+    rt.tick(Duration::from_secs_f64(0.2)).unwrap();
+    let given = rt.prompt_seen(turn, seq, credit).expect("the current duty");
+    assert!((given - 0.2).abs() < 1e-9 && given <= 0.2, "gave back {given}");
+    assert!(rt.time_left(turn).is_some_and(|t| t <= 10.0), "never more than the limit");
+    rt.act(turn, ActionKind::Pass)
+        .or_else(|_| {
+            let card = rt.state().hand(turn).iter().next().expect("a card");
+            rt.act(turn, ActionKind::Play { cards: vec![card], reading: None })
+        })
+        .expect("the player's action is taken (it panicked before)");
+}
+
 #[test]
 fn surrender_is_voted_by_ai_seats_at_once() {
     let seats = [Controller::Human, ai(AiLevel::L1), ai(AiLevel::L1), ai(AiLevel::L1)];
