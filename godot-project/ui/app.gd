@@ -31,6 +31,10 @@ var unfinished_prompt: Modal
 
 var _fade: ColorRect
 var _fade_tween: Tween
+## Screen requests so far: a switch still fading when a newer one starts gives way to it.
+var _switches := 0
+## Switches still running (fading); 0 once the screen shows (tests check none is left waiting).
+var switches_running := 0
 
 
 func _ready() -> void:
@@ -61,14 +65,23 @@ func show_screen(screen: StringName, params := {}) -> void:
 	if not SCREENS.has(screen):
 		push_warning("App: unknown screen %s" % screen)
 		return
+	_switches += 1
+	var switch := _switches
+	switches_running += 1
+	# A switch still fading gives way: its tween is run to its end (not killed — a coroutine
+	# waiting on a killed tween never ends and keeps its scene alive), so it resumes, sees this
+	# newer request and stops.
+	if _fade_tween != null and _fade_tween.is_valid():
+		_fade_tween.custom_step(3600.0)
 	var t := Settings.anim_time(0.15)
 	if current != null and t > 0.0 and is_inside_tree():
 		_fade.mouse_filter = Control.MOUSE_FILTER_STOP
-		if _fade_tween != null:
-			_fade_tween.kill()
 		_fade_tween = create_tween()
 		_fade_tween.tween_property(_fade, "color:a", 1.0, t)
 		await _fade_tween.finished
+		if switch != _switches:
+			switches_running -= 1
+			return  # a newer request took over
 	if current != null:
 		remove_child(current)
 		current.queue_free()
@@ -83,7 +96,11 @@ func show_screen(screen: StringName, params := {}) -> void:
 		_fade_tween = create_tween()
 		_fade_tween.tween_property(_fade, "color:a", 0.0, t)
 		await _fade_tween.finished
+		if switch != _switches:
+			switches_running -= 1
+			return
 	_fade.mouse_filter = Control.MOUSE_FILTER_IGNORE
+	switches_running -= 1
 
 
 ## Opens the table for `config`. A new match that would take the place of the saved unfinished

@@ -39,3 +39,30 @@ func test_screens_leave_no_connections_behind() -> void:
 		expect_eq(_connections(Settings), settings_before, "%s: Settings connections gone" % path)
 	expect_eq(get_tree().get_processed_tweens().size(), 0, "no tween outlives its node")
 	expect_eq(GuandanEngine.live_ai_services(), 0, "no AI worker left")
+
+
+## Two screen requests in a row (a quick double tap, a script): the newer one wins, and the
+## older one's switch ends instead of waiting forever on the tween the newer one killed (such a
+## waiting switch kept its screen's scene alive past the game's exit).
+func test_a_newer_screen_request_takes_over_a_fading_one() -> void:
+	var app: Control = load("res://ui/app.tscn").instantiate()
+	add_child(app)
+	await frames(2)
+	expect_eq(app.current_name, &"menu", "the app opens on the menu")
+	app.show_screen(&"settings")  # fades out the menu
+	expect_eq(app.switches_running, 1, "the first switch is waiting on its fade")
+	await frames(2)
+	app.show_screen(&"stats")  # before the settings screen even appears
+	expect(await Waits.until(get_tree(), func() -> bool: return app.current_name == &"stats" and app._fade.color.a == 0.0, 3.0),
+		"the newer request's screen shows, fully faded in")
+	await frames(30)
+	expect_eq(app.current_name, &"stats", "the older request never replaces it afterwards")
+	var screens := 0
+	for child in app.get_children():
+		if child != app._fade and child.name != &"Felt" and child is Control:
+			screens += 1
+	expect_eq(screens, 1, "one screen in the app")
+	expect_eq(app._fade.mouse_filter, Control.MOUSE_FILTER_IGNORE, "input is not blocked")
+	expect_eq(app.switches_running, 0, "both switches have ended, none left waiting")
+	app.queue_free()
+	await frames(2)

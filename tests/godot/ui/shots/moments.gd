@@ -1,0 +1,174 @@
+extends Node
+## Screenshots of the moments the table's look is judged by (issue 27's before/after montages):
+## the menu, the player's lead, the player's follow, a bomb just after it lands, the end of a
+## deal, the tribute step and the replay — one AI training match, animations on, in a window.
+##   tools/godot --path godot-project --resolution 1280x720 --audio-driver Dummy \
+##       res://tests_godot/ui/shots/moments.tscn -- --out DIR --locale en [--seed N]
+## (tools/test-ui moments runs it for both languages at 1280x720, 1024x768 and 2340x1080, and
+## tools/montage puts two such sets side by side.)
+## Writes DIR/<locale>_<W>x<H>_<shot>.png; exit code 0 = every shot saved.
+
+const SHOTS: Array[String] = ["menu", "lead", "follow", "bomb", "deal_end", "tribute", "replay"]
+## Seconds after a bomb starts to be shown: its landing and effect, before the next play.
+const BOMB_DELAY_S := 0.35
+
+var _out := ""
+var _locale := "en"
+var _seed := 3
+var _prefix := ""
+var _saved: Dictionary = {}
+var _app: Control
+var _bomb_pending := false
+
+
+func _ready() -> void:
+	var args := OS.get_cmdline_user_args()
+	for i in range(0, args.size() - 1, 2):
+		match args[i]:
+			"--out":
+				_out = args[i + 1]
+			"--locale":
+				_locale = args[i + 1]
+			"--seed":
+				_seed = args[i + 1].to_int()
+	if _out == "":
+		printerr("moments: --out DIR is required")
+		get_tree().quit(2)
+		return
+	DirAccess.make_dir_recursive_absolute(_out)
+	Settings.use_file_for_tests("")
+	Settings.set_value(&"locale", _locale)
+	Settings.set_value(&"anim_speed", 1.0)
+	var win := DisplayServer.window_get_size()
+	_prefix = "%s_%dx%d" % [_locale, win.x, win.y]
+	_app = load("res://ui/app.tscn").instantiate()
+	add_child(_app)
+	var ok := await _run()
+	RecordLibrary.forget_continue()
+	if not ok or _saved.size() != SHOTS.size():
+		printerr("moments: %s: saved %s of %s" % [_prefix, _saved.keys(), SHOTS])
+	get_tree().quit(0 if ok and _saved.size() == SHOTS.size() else 1)
+
+
+func _run() -> bool:
+	await _frames(30)
+	await _shot("menu")
+	EventBus.match_requested.emit(MatchConfig.with({mode = &"training", rules = "competition", ai_levels = [2, 2, 2], seed = _seed,
+		ai_min_think_ms = 0, turn_timer = 0, save_record = true}))
+	if not await _until(func() -> bool: return _table() != null, 10.0):
+		return _fail("no table")
+	var table: Control = _table()
+	table.event_shown.connect(_on_event_shown)
+	var deal_end_shown := false
+	var deadline := Time.get_ticks_msec() + 600000
+	while Time.get_ticks_msec() < deadline:
+		await _frames(1)
+		if _bomb_pending:
+			_bomb_pending = false
+			await get_tree().create_timer(BOMB_DELAY_S).timeout
+			await _shot("bomb")
+			continue
+		if table.modal.is_open():
+			if not deal_end_shown:
+				await _settle(table)
+				await _shot("deal_end")
+				deal_end_shown = true
+			table.modal.press(&"next")
+			continue
+		if not table.is_idle():
+			continue
+		if deal_end_shown and (table.duty == &"tribute" or table.duty == &"return"
+				or (table.tribute_info_shown() and table.history.lines().is_empty())):
+			await _settle(table)
+			await _shot("tribute")
+			if _saved.has("bomb"):
+				return await _replay(table)
+		if table.duty == &"play":
+			if not table.can_pass and not _saved.has("lead"):
+				await _settle(table)
+				await _shot("lead")
+			elif table.can_pass and not _saved.has("follow"):
+				await _settle(table)
+				await _shot("follow")
+			_play_first_hint(table)
+		elif table.duty == &"tribute" or table.duty == &"return":
+			var options: PackedInt32Array = table.controller.tribute_options() if table.duty == &"tribute" else table.controller.return_options()
+			table.hand.set_selected(PackedInt32Array([options[0]]))
+			table._on_play_pressed()
+	return _fail("timed out (saved %s)" % [_saved.keys()])
+
+
+func _on_event_shown(event: Dictionary) -> void:
+	if _saved.has("bomb") or String(event.get("signal", "")) != "cards_played":
+		return
+	if bool((event.get("play", {}) as Dictionary).get("bomb", false)):
+		_bomb_pending = true
+
+
+func _play_first_hint(table: Control) -> void:
+	var hints: Array = table.controller.hints(1)
+	var cards := PackedInt32Array()
+	if not hints.is_empty():
+		cards = PackedInt32Array((hints[0].get("play", {}) as Dictionary).get("cards", PackedInt32Array()))
+	if cards.is_empty() and table.can_pass:
+		table._on_pass_pressed()
+		return
+	if cards.is_empty():
+		cards = PackedInt32Array([table.hand.display_order()[0]])
+	table.hand.set_selected(cards)
+	table.play_selection(-1)
+
+
+func _replay(table: Control) -> bool:
+	table.leave()
+	var record: String = table.last_record
+	await _until(func() -> bool: return _app.current_name == &"menu", 5.0)
+	if record == "":
+		return _fail("no record")
+	EventBus.replay_requested.emit(record)
+	await _until(func() -> bool: return _app.current_name == &"replay", 5.0)
+	var player: Control = _app.current
+	await _frames(5)
+	player.seek(int(player.controller.record_length() * 0.4))
+	await _frames(20)
+	await _shot("replay")
+	ClassDB.class_call_static(&"ReplayRecorder", &"delete_record", record)
+	return true
+
+
+func _settle(table: Control) -> void:
+	await _frames(10)
+	await _until(func() -> bool: return not table.banner.is_showing(), 5.0)
+	await _frames(10)
+
+
+func _table() -> Control:
+	var current: Control = _app.current
+	return current if current != null and _app.current_name == &"table" else null
+
+
+func _shot(name: String) -> void:
+	if _saved.has(name):
+		return
+	await RenderingServer.frame_post_draw
+	var image := get_viewport().get_texture().get_image()
+	var path := _out.path_join("%s_%s.png" % [_prefix, name])
+	var err := image.save_png(path)
+	if err == OK:
+		_saved[name] = path
+		print("moments: saved %s" % path)
+	else:
+		printerr("moments: cannot write %s: %s" % [path, error_string(err)])
+
+
+func _fail(why: String) -> bool:
+	printerr("moments: %s: %s" % [_prefix, why])
+	return false
+
+
+func _frames(n: int) -> void:
+	await Waits.frames(get_tree(), n)
+
+
+func _until(cond: Callable, seconds: float) -> bool:
+	return await Waits.until(get_tree(), cond, seconds)
