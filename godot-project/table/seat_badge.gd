@@ -1,8 +1,10 @@
 class_name SeatBadge
 extends PanelContainer
-## One seat at the table as the others see it: name, team, a card back with the number of cards
-## left (no per-card nodes for hidden hands), the finishing place, "thinking…", a turn highlight,
-## the seat's countdown bar, and during auto-play (托管) a blinking border and "AI Auto-Play".
+## One seat at the table as the others see it: a round avatar in its team's colour (SeatAvatar),
+## a chip with the number of cards left (red at the warning count; no per-card nodes for hidden
+## hands), the finishing place (a medal on the avatar and a line), "thinking…", a turn highlight,
+## the seat's countdown as a ring around the avatar, and during auto-play (托管) a blinking border
+## and "AI Auto-Play".
 
 const ACTIVE_BORDER := Color(1.0, 0.84, 0.3)
 const WARN_COLOR := Color(1.0, 0.45, 0.35)
@@ -14,7 +16,7 @@ const WIDTH := 232.0
 
 ## Which seat (0 = the player, 1 east, 2 north partner, 3 west); set in the scene or by create().
 @export_range(0, 3) var seat := 0
-## Shows the card back with the count (off for the player's own badge and in replays).
+## Shows the cards-left chip (off for the player's own badge and in replays).
 @export var with_back := true
 ## Cards left; -1 hides the count (the local player's own badge).
 var count := 27:
@@ -50,19 +52,21 @@ var title := "":
 var spectator := false:
 	set(v):
 		spectator = v
-		if is_node_ready():
-			%BackBox.visible = with_back or spectator
 		_update()
 ## At or below this many cards the count turns red (announced by the engine's cards_left).
 var warn_at := 10
-var ai_level := 0
+## The AI's level at this seat (0: a person): shown in the subtitle, and as a robot avatar.
+var ai_level := 0:
+	set(v):
+		ai_level = v
+		_update()
 
 @onready var _name: Label = %SeatName
 @onready var _sub: Label = %Sub
 @onready var _count: Label = %Count
 @onready var _place: Label = %Place
-@onready var _back: CardView = %Back
-@onready var _bar: ProgressBar = %Bar
+@onready var _avatar: SeatAvatar = %Avatar
+@onready var _chip_style: StyleBoxFlat = (%Count as Label).get_theme_stylebox(&"normal").duplicate()
 @onready var _auto: Label = %AutoPlay
 var _style: StyleBoxFlat
 var _blink: Tween
@@ -83,7 +87,8 @@ func _ready() -> void:
 	# Each badge recolours its own border: a private copy of the scene's panel style.
 	_style = (get_theme_stylebox(&"panel") as StyleBoxFlat).duplicate()
 	add_theme_stylebox_override(&"panel", _style)
-	%BackBox.visible = with_back or spectator
+	(%Count as Label).add_theme_stylebox_override(&"normal", _chip_style)
+	_avatar.seat = seat
 	set_process(false)
 	# A font size change (the phone's floor, see Readability) re-measures the width.
 	for l: Label in [_name, _sub, _auto, _place]:
@@ -92,27 +97,36 @@ func _ready() -> void:
 	_update_blink()
 
 
-## Starts (limit > 0) or hides (limit 0) the countdown bar.
+## Starts (limit > 0) or hides (limit 0) the countdown ring around the avatar.
 func set_countdown(limit_s: float) -> void:
 	_limit_ms = int(limit_s * 1000.0)
 	_deadline_ms = Time.get_ticks_msec() + _limit_ms
-	_bar.visible = _limit_ms > 0
-	_bar.value = 1.0
+	_avatar.countdown = 1.0 if _limit_ms > 0 else -1.0
 	set_process(_limit_ms > 0)
+
+
+## Fraction of the turn's time left (1 → 0), or -1 without a countdown (for tests).
+func countdown_left() -> float:
+	return _avatar.countdown
 
 
 func _process(_delta: float) -> void:
 	var left := _deadline_ms - Time.get_ticks_msec()
-	_bar.value = clampf(float(left) / maxf(_limit_ms, 1), 0.0, 1.0)
+	_avatar.countdown = clampf(float(left) / maxf(_limit_ms, 1), 0.0, 1.0)
 	if left <= 0:
 		set_process(false)
 
 
-## The point cards fly from/to for this seat (global).
+## The point cards fly from/to for this seat (global): the avatar.
 func card_anchor() -> Vector2:
-	if with_back and _back.is_inside_tree():
-		return _back.get_global_rect().get_center()
+	if _avatar.is_inside_tree():
+		return _avatar.get_global_rect().get_center()
 	return get_global_rect().get_center()
+
+
+## The avatar (for tests and layout).
+func avatar() -> SeatAvatar:
+	return _avatar
 
 
 func _notification(what: int) -> void:
@@ -129,10 +143,16 @@ func _update() -> void:
 	_auto.text = tr("AUTO_PLAY_LABEL")
 	_auto.visible = auto_play
 	_place.visible = place > 0
-	if with_back or spectator:
-		_count.text = str(count) if count >= 0 else ""
-		_count.add_theme_color_override(&"font_color", WARN_COLOR if count >= 0 and count <= warn_at else Color.WHITE)
-		_back.modulate.a = 0.35 if count == 0 else 1.0
+	_avatar.seat = seat
+	_avatar.face_key = title.hash() if title != "" else seat * 7 + 3
+	_avatar.ai = ai_level > 0
+	_avatar.place = place
+	_avatar.out = count == 0
+	var style := SeatStyle.current()
+	var warn := count >= 0 and count <= warn_at
+	_count.visible = (with_back or spectator) and count > 0
+	_count.text = str(count) if count >= 0 else ""
+	_chip_style.bg_color = style.chip_warn_color if warn else style.chip_color
 	_fit_width()
 
 

@@ -65,15 +65,34 @@ func test_the_menu_language_list_offers_system() -> void:
 	menu.queue_free()
 
 
-func test_the_seat_badges_card_back_leaves_the_count_readable() -> void:
-	var badge := SeatBadge.create(1)
-	add_child(badge)
+func test_a_seat_is_a_face_in_its_teams_ring_with_its_cards_left_on_a_chip() -> void:
+	var style := SeatStyle.current()
+	var east := SeatBadge.create(1)
+	var north := SeatBadge.create(2)
+	add_child(east)
+	add_child(north)
 	await frames(1)
-	var backs := badge.find_children("*", "CardView", true, false)
-	expect_eq(backs.size(), 1, "one card back")
-	var back := backs[0] as CardView
-	expect(not back.face_up and not back.emblem, "a back without the centre emblem under the count")
-	var plain: CardView = load("res://hand/card_view.tscn").instantiate()
-	expect(plain.emblem, "cards elsewhere keep the emblem")
-	plain.free()
-	badge.queue_free()
+	expect_eq(east.find_children("*", "CardView", true, false).size(), 0, "no card back any more: a face")
+	expect_eq(east.avatar().ring_color(), style.team_b_color, "east's ring: the other team's colour")
+	expect_eq(north.avatar().ring_color(), style.team_a_color, "north's ring: our team's colour")
+	var chip: Label = east.find_child("Count", true, false)
+	expect(chip.visible and chip.text == "27", "the chip shows the cards left")
+	var normal := (chip.get_theme_stylebox(&"normal") as StyleBoxFlat).bg_color
+	east.count = east.warn_at
+	expect_eq((chip.get_theme_stylebox(&"normal") as StyleBoxFlat).bg_color, style.chip_warn_color, "red at the warning count")
+	expect(normal != style.chip_warn_color, "not red before")
+	east.count = 0
+	expect(not chip.visible, "no chip once out of cards")
+	expect(east.avatar().out, "the face fades when the seat is out")
+	east.ai_level = 2
+	expect(east.avatar().ai, "an AI seat is drawn as a robot")
+	east.place = 1
+	expect_eq(east.avatar().place, 1, "the medal shows the finishing place")
+	east.set_countdown(20.0)
+	expect(is_equal_approx(east.countdown_left(), 1.0), "the ring starts full")
+	await Waits.until(get_tree(), func() -> bool: return east.countdown_left() < 1.0, 2.0)
+	expect(east.countdown_left() < 1.0 and east.countdown_left() > 0.0, "and runs down")
+	east.set_countdown(0.0)
+	expect_eq(east.countdown_left(), -1.0, "no ring without a turn")
+	east.queue_free()
+	north.queue_free()
