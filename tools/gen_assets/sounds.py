@@ -1,8 +1,13 @@
 """Synthesizes the game's sound effects as 16-bit mono WAV files (standard library only).
 
 Called by tools/gen-assets. Deterministic: fixed noise seeds, so re-running rewrites identical
-files. Each effect is a short sum of enveloped oscillators and filtered noise; levels are kept
-below full scale (peak -3 dBFS) so several can overlap without clipping.
+files. Levels are kept below full scale (peak -3 dBFS) so several can overlap without clipping.
+
+The card sounds are modelled on what makes them, not on tones: a card landing is a burst of noise
+through the resonances of stiff paper (a few kHz, gone in ~20 ms) over the dull thump of the felt
+under it; a deal is a run of such snaps at irregular gaps (a riffle); a slide is noise swept
+through a moving band-pass; a pass is two knuckle knocks on the table (how players say "pass"
+without a word). Only the interface cues (your turn, the clock, the win, an error) stay tonal.
 """
 
 import array
@@ -46,6 +51,53 @@ def highpass(x: list[float], cutoff: float) -> list[float]:
     return out
 
 
+def resonator(x: list[float], freq: float, q: float) -> list[float]:
+    """A two-pole band-pass (a damped resonance at `freq` Hz, quality `q`) driven by `x`."""
+    w = 2 * math.pi * freq / RATE
+    alpha = math.sin(w) / (2 * q)
+    b0, a0, a1, a2 = alpha, 1 + alpha, -2 * math.cos(w), 1 - alpha
+    out, x1, x2, y1, y2 = [], 0.0, 0.0, 0.0, 0.0
+    for v in x:
+        y = (b0 * v - b0 * x2 - a1 * y1 - a2 * y2) / a0
+        x2, x1, y2, y1 = x1, v, y1, y
+        out.append(y)
+    return out
+
+
+def burst(seconds: float, seed: int, decay: float) -> list[float]:
+    """White noise under a sharp attack and an exponential decay (the excitation of a hit)."""
+    rng = random.Random(seed)
+    total = n(seconds)
+    return [rng.uniform(-1, 1) * env(i, total, 0.0008, decay) for i in range(total)]
+
+
+def snap(seed: int, gain: float = 1.0, bright: float = 1.0) -> list[float]:
+    """One card landing: paper resonances over the felt's thump."""
+    hit = burst(0.09, seed, 70)
+    paper = mix(resonator(hit, 1900 * bright, 2.5), resonator(hit, 3400 * bright, 3.0), [0.35 * v for v in highpass(hit, 2500)])
+    knock = burst(0.12, seed + 100, 35)
+    felt = resonator(knock, 140, 1.2)
+    return [gain * (1.4 * p + 6.0 * f) for p, f in zip(paper, felt + [0.0] * (len(paper) - len(felt)))]
+
+
+def slide(seconds: float, seed: int, start_hz: float, end_hz: float) -> list[float]:
+    """A card drawn across the cloth: noise through a band-pass moving from start to end."""
+    rng = random.Random(seed)
+    total = n(seconds)
+    out, x1, x2, y1, y2 = [], 0.0, 0.0, 0.0, 0.0
+    for i in range(total):
+        t = i / total
+        freq = start_hz + (end_hz - start_hz) * t
+        w = 2 * math.pi * freq / RATE
+        alpha = math.sin(w) / 3.0
+        b0, a0, a1, a2 = alpha, 1 + alpha, -2 * math.cos(w), 1 - alpha
+        v = rng.uniform(-1, 1)
+        y = (b0 * v - b0 * x2 - a1 * y1 - a2 * y2) / a0
+        x2, x1, y2, y1 = x1, v, y1, y
+        out.append(y * math.sin(math.pi * t) ** 1.5)
+    return out
+
+
 def tone(freq: float, i: int, kind: str = "sine") -> float:
     ph = 2 * math.pi * freq * i / RATE
     if kind == "sine":
@@ -70,23 +122,31 @@ def note(freq: float, seconds: float, decay: float, kind: str = "bell", gain: fl
 
 
 def deal() -> list[float]:
-    total = n(0.07)
-    x = highpass(noise(total, 1, 6000), 1200)
-    return [3.0 * v * env(i, total, 0.002, 60) for i, v in enumerate(x)]
+    # A short riffle: five snaps at irregular gaps, the last one settling.
+    rng = random.Random(11)
+    parts, at = [], 0.0
+    for k in range(5):
+        parts.append(delay(snap(20 + k, 0.55 + 0.1 * k, 0.9 + 0.25 * rng.random()), at))
+        at += 0.018 + 0.014 * rng.random()
+    return mix(*parts)
 
 
 def play() -> list[float]:
-    total = n(0.16)
-    slap = highpass(noise(total, 2, 5000), 400)
-    return [2.6 * slap[i] * env(i, total, 0.001, 40) + 0.5 * env(i, total, 0.002, 30) * tone(110, i)
-            for i in range(total)]
+    # Cards put down together: a main snap and the fan of cards under it a few ms later.
+    return mix(snap(2, 1.0), delay(snap(3, 0.5, 1.15), 0.007), delay(snap(4, 0.3, 0.85), 0.016))
 
 
 def pass_() -> list[float]:
-    return mix(note(392, 0.12, 30, "tri", 0.5), delay(note(330, 0.16, 25, "tri", 0.5), 0.09))
+    # Two knuckle knocks on the table: a wooden resonance, the second softer.
+    def knock(seed: int, gain: float) -> list[float]:
+        hit = burst(0.16, seed, 55)
+        wood = mix(resonator(hit, 210, 8.0), [0.5 * v for v in resonator(hit, 520, 6.0)])
+        return [gain * v for v in wood]
+    return mix(knock(31, 1.0), delay(knock(32, 0.7), 0.11))
 
 
 def bomb() -> list[float]:
+    # The cards slammed down, then the table's boom: a falling sine in a low rumble.
     total = n(0.9)
     rumble = noise(total, 3, 300)
     out = []
@@ -96,8 +156,8 @@ def bomb() -> list[float]:
         f = 40 + 110 * math.exp(-6 * t)
         phase += 2 * math.pi * f / RATE
         out.append(env(i, total, 0.003, 4.5) * (0.9 * math.sin(phase) + 2.2 * rumble[i]))
-    crack = highpass(noise(n(0.12), 4, 8000), 1500)
-    return mix(out, [1.5 * v * env(i, len(crack), 0.001, 35) for i, v in enumerate(crack)])
+    slam = mix(snap(41, 1.6, 0.8), delay(snap(42, 1.0), 0.006), delay(snap(43, 0.8, 1.2), 0.012))
+    return mix([0.6 * v for v in out], slam)
 
 
 def four_jokers() -> list[float]:
@@ -108,18 +168,13 @@ def four_jokers() -> list[float]:
 
 
 def table_cleared() -> list[float]:
-    total = n(0.45)
-    x = noise(total, 5, 3000)
-    x = highpass(x, 500)
-    out = []
-    for i in range(total):
-        t = i / total
-        out.append(1.8 * x[i] * math.sin(math.pi * t) ** 2)
-    return out
+    # The trick swept together: two slides across the cloth and the pile squared with a tap.
+    return mix(slide(0.32, 5, 900, 2600), delay(slide(0.28, 6, 1200, 3000), 0.09), delay(snap(7, 0.5, 0.8), 0.36))
 
 
 def tribute() -> list[float]:
-    return mix(note(659.25, 0.6, 5, "bell", 0.45), delay(note(880.0, 0.6, 5, "bell", 0.45), 0.14))
+    # A card handed over: slid across the table and put down.
+    return mix(slide(0.42, 8, 700, 3200), delay(snap(9, 0.9), 0.4))
 
 
 def win() -> list[float]:
@@ -134,7 +189,9 @@ def your_turn() -> list[float]:
 
 
 def tick() -> list[float]:
-    return note(1760, 0.05, 80, "sine", 0.3)
+    # A wood-block tick (a clock on the table), not a beep.
+    hit = burst(0.06, 51, 90)
+    return mix(resonator(hit, 1250, 12.0), [0.4 * v for v in resonator(hit, 2900, 10.0)])
 
 
 def error() -> list[float]:
