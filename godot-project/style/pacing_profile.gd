@@ -28,6 +28,10 @@ extends Resource
 @export_range(0.0, 30.0, 0.5, "suffix:s") var clock_warning_s := 5.0
 ## How long a message in the prompt row (an error, auto-play, a timeout) stays before it fades.
 @export_range(0.5, 10.0, 0.1, "suffix:s") var toast_s := 2.6
+## The end of a deal as a small ceremony: the finishers' medals come in one by one this far
+## apart, then each team's level tile flips from the old level to the new one.
+@export_range(0.0, 1.0, 0.01, "suffix:s") var ceremony_medal_s := 0.18
+@export_range(0.0, 2.0, 0.01, "suffix:s") var ceremony_flip_s := 0.35
 
 
 ## `seconds` at the player's animation speed: 0 when animations are off. Unlike

@@ -436,6 +436,17 @@ func _on_deal_ended(e: Dictionary) -> void:
 			rows.append(cards_left_row(seat, PackedInt32Array(left[seat])))
 	var body := DealEndPanel.create()
 	body.fill(places, levels, rows)
+	var finishers: Array[Dictionary] = []
+	for i in order.size():
+		var badge: SeatBadge = table.badges[order[i]]
+		finishers.append({seat = order[i], name = Wording.seat_name(order[i], table.local_seat, table.spectator), place = i + 1,
+			ai = badge.ai_level > 0, face_key = badge.avatar().face_key})
+	var tiles: Array[LevelTile] = []
+	for team in 2:
+		tiles.append(LevelTile.create(Wording.team(team, table.spectator), SeatStyle.current().team_color(team),
+			Cards.rank_label(before[team]), Cards.rank_label(after[team]), after[team] - before[team]))
+	var double_down := order.size() >= 2 and order[0] % 2 == order[1] % 2
+	body.ceremony(finishers, tiles, tr("DOUBLE_DOWN_BANNER") if double_down else "", table.pacing)
 	var my_team: int = 0 if table.spectator else table.local_seat % 2
 	var title := Wording.winner("DEAL_WON", "DEAL_LOST", "DEAL_WON_BY_FMT", winner, my_team, table.spectator)
 	if winner == my_team and not table.spectator:

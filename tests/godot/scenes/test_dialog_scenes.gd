@@ -115,3 +115,38 @@ func test_the_end_of_match_panel_fills_its_labels() -> void:
 	expect_eq((panel.get_node(^"%Reason") as Label).text, "Team won at A")
 	expect_eq((panel.get_node(^"%FinalLevels") as Label).text, "Final levels: A / 9")
 	panel.queue_free()
+
+
+## The end of a deal as a ceremony: faces with medals in finishing order, a 双下 banner only when
+## one team took both first places, and tiles that flip from the old level to the new one.
+func test_the_end_of_deal_ceremony_shows_medals_and_flips_the_levels() -> void:
+	Settings.set_value(&"anim_speed", 1.0)
+	var pacing: PacingProfile = load("res://resources/style/pacing_default.tres")
+	var panel := DealEndPanel.create()
+	add_child(panel)
+	panel.fill(PackedStringArray(["1st  South", "2nd  North"]), PackedStringArray(["Us 2 → 5", "Them 2 → 2"]), [] as Array[Control])
+	var finishers: Array[Dictionary] = []
+	for i in 4:
+		finishers.append({seat = [0, 2, 1, 3][i], name = ["South", "North", "East", "West"][i], place = i + 1, ai = i > 0, face_key = i})
+	var tiles: Array[LevelTile] = [LevelTile.create("Us", Color.SEA_GREEN, "2", "5", 3), LevelTile.create("Them", Color.CRIMSON, "2", "2", 0)]
+	panel.ceremony(finishers, tiles, "Double down!", pacing)
+	await frames(1)
+	expect(not panel.get_node(^"%Places").visible and panel.get_node(^"%Ceremony").visible, "the ceremony replaces the lines")
+	var faces := panel.finisher_faces()
+	expect_eq(faces.size(), 4, "four finishers")
+	expect_eq(faces.map(func(f: SeatAvatar) -> int: return f.place), [1, 2, 3, 4], "medals in finishing order")
+	expect_eq(faces.map(func(f: SeatAvatar) -> int: return f.seat), [0, 2, 1, 3], "each medal on its seat's face")
+	expect((panel.get_node(^"%DoubleDown") as Label).visible, "双下 banner")
+	var ours := panel.level_tiles()[0]
+	expect_eq(ours.shown(), "2", "the old level first")
+	expect(await Waits.until(get_tree(), func() -> bool: return ours.shown() == "5", 5.0), "then it flips to the new level")
+	expect_eq((ours.get_node(^"%Change") as Label).text, "+3", "with the change")
+	expect_eq(panel.level_tiles()[1].shown(), "2", "a team that stays stays")
+	# Animations off: the final state at once; no banner without a double down.
+	Settings.set_value(&"anim_speed", 0.0)
+	var still: Array[LevelTile] = [LevelTile.create("Us", Color.SEA_GREEN, "5", "6", 1), LevelTile.create("Them", Color.CRIMSON, "2", "2", 0)]
+	panel.ceremony(finishers, still, "", pacing)
+	await frames(1)
+	expect_eq(panel.level_tiles()[0].shown(), "6", "no flip without animations")
+	expect(not (panel.get_node(^"%DoubleDown") as Label).visible, "no banner")
+	panel.queue_free()
