@@ -5,7 +5,10 @@ extends Node
 ##   tools/godot --path godot-project --resolution 1280x720 --audio-driver Dummy \
 ##       res://tests_godot/ui/shots/perf.tscn -- --out DIR [--seed N] [--anim 2]
 ## Writes DIR/frame_times.csv (frame, usec) and prints a summary line:
-##   perf: frames N, median X ms, p95 Y ms, worst Z ms, nodes N (card views C), deal S s
+##   perf: frames N, median X ms, p95 Y ms, worst Z ms, nodes N (card views C), deal S s,
+##         bombs B (worst frame within 1 s of a bomb W ms)
+## The measured deal must contain a bomb (its effects are the heaviest frames): a run without one
+## fails (pick another --seed).
 ## Figures are for comparing versions on the same machine, not absolute.
 
 var _out := ""
@@ -15,6 +18,10 @@ var _times: PackedInt64Array = []
 var _last_us := 0
 var _recording := false
 var _max_nodes := 0
+var _bombs := 0
+## Until when (usec) frames count as a bomb's, and the worst of them.
+var _bomb_until_us := 0
+var _bomb_worst_us := 0
 
 
 func _ready() -> void:
@@ -42,6 +49,7 @@ func _ready() -> void:
 	await Waits.until(get_tree(), func() -> bool: return app.current_name == &"table", 30.0)
 	var table: Control = app.current
 	table.deal_panel_shown.connect(func(e: Dictionary) -> void: panels.append(e))
+	table.event_shown.connect(_on_event_shown)
 	var start := Time.get_ticks_msec()
 	_last_us = Time.get_ticks_usec()
 	_recording = true
@@ -52,6 +60,10 @@ func _ready() -> void:
 		printerr("perf: the deal did not end in time")
 		get_tree().quit(1)
 		return
+	if _bombs == 0:
+		printerr("perf: seed %d's deal has no bomb; the figures must include one (try another --seed)" % _seed)
+		get_tree().quit(1)
+		return
 	var f := FileAccess.open(_out.path_join("frame_times.csv"), FileAccess.WRITE)
 	f.store_line("frame,usec")
 	for i in _times.size():
@@ -60,9 +72,10 @@ func _ready() -> void:
 	var sorted := _times.duplicate()
 	sorted.sort()
 	var n := sorted.size()
-	var summary := "perf: frames %d, median %.1f ms, p95 %.1f ms, worst %.1f ms, nodes %d (card views %d), deal %.1f s" % [
+	var summary := ("perf: frames %d, median %.1f ms, p95 %.1f ms, worst %.1f ms, nodes %d (card views %d), deal %.1f s, "
+		+ "bombs %d (worst frame within 1 s of a bomb %.1f ms)") % [
 		n, sorted[n / 2] / 1000.0, sorted[int(n * 0.95)] / 1000.0, sorted[n - 1] / 1000.0, _max_nodes,
-		table.layer.created_count, seconds]
+		table.layer.created_count, seconds, _bombs, _bomb_worst_us / 1000.0]
 	print(summary)
 	var s := FileAccess.open(_out.path_join("summary.txt"), FileAccess.WRITE)
 	s.store_line(summary)
@@ -75,5 +88,13 @@ func _process(_delta: float) -> void:
 		return
 	var now := Time.get_ticks_usec()
 	_times.append(now - _last_us)
+	if now <= _bomb_until_us:
+		_bomb_worst_us = maxi(_bomb_worst_us, now - _last_us)
 	_last_us = now
 	_max_nodes = maxi(_max_nodes, int(Performance.get_monitor(Performance.OBJECT_NODE_COUNT)))
+
+
+func _on_event_shown(event: Dictionary) -> void:
+	if String(event.get("signal", "")) == "cards_played" and bool((event.get("play", {}) as Dictionary).get("bomb", false)):
+		_bombs += 1
+		_bomb_until_us = Time.get_ticks_usec() + 1000000
