@@ -28,6 +28,13 @@ extends Resource
 @export_range(0.0, 30.0, 0.5, "suffix:s") var clock_warning_s := 5.0
 ## How long a message in the prompt row (an error, auto-play, a timeout) stays before it fades.
 @export_range(0.5, 10.0, 0.1, "suffix:s") var toast_s := 2.6
+## Cards fly along an arc this high (a share of the flight's length; 0 = a straight line) …
+@export_range(0.0, 0.5, 0.01) var flight_arc := 0.12
+## … and land this far past the target before settling (a share of the flight's length).
+@export_range(0.0, 0.2, 0.01) var landing_overshoot := 0.04
+## The deal goes round the table one card at a time, this far apart (card backs fly to the other
+## seats; the player's own cards into the hand).
+@export_range(0.0, 0.1, 0.001, "suffix:s") var deal_card_gap_s := 0.012
 ## The end of a deal as a small ceremony: the finishers' medals come in one by one this far
 ## apart, then each team's level tile flips from the old level to the new one.
 @export_range(0.0, 1.0, 0.01, "suffix:s") var ceremony_medal_s := 0.18

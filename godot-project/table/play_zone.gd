@@ -153,7 +153,7 @@ func show_play(seat: int, ids: PackedInt32Array, from: Vector2, views: Array[Car
 		if t > 0.0:
 			view.scale = Vector2.ONE * start_scale
 			view.new_tween().set_parallel(true)
-			view.tween.tween_property(view, "position", target, t).set_trans(Tween.TRANS_QUAD).set_ease(Tween.EASE_OUT)
+			CardFlight.fly(view, view.tween, target, t, pacing)
 			view.tween.tween_property(view, "scale", Vector2.ONE, t)
 		else:
 			view.stop_tween()

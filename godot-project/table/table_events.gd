@@ -29,6 +29,8 @@ var table: Control  # table.gd
 var _queue: Array[Dictionary] = []
 var _draining := false
 var _fresh_deal := false
+## Card backs flying to the other seats while a deal is dealt (made on first use).
+var _deal_flight: DealFlight
 var _wait_tween: Tween
 var _shake_tween: Tween
 ## The player's clock ran out: the next pass or play of their seat says what was done for them.
@@ -201,8 +203,14 @@ func _show_hand(ids: PackedInt32Array) -> void:
 	elif _fresh_deal:
 		_fresh_deal = false
 		var center: Vector2 = table.frame.global_position + table.middle.get_center()
-		table.hand.set_cards(ids, center, 0.018)
-		var t := Settings.anim_time(table.pacing.deal_s) + (0.018 * ids.size() if Settings.animations_on() else 0.0)
+		# Round the table: the player's card every fourth, backs to the other seats between.
+		var gap := Settings.anim_time(table.pacing.deal_card_gap_s) if Settings.animations_on() else 0.0
+		var backs := _deal_to_others(ids.size(), gap)
+		var stagger := gap * (backs + 1)
+		table.hand.set_cards(ids, center, stagger)
+		var t := Settings.anim_time(table.pacing.deal_s) + stagger * ids.size()
+		if backs > 0:
+			t = maxf(t, _deal_flight.duration())
 		_deal_sounds(ids.size())
 		# The new deal (its banner, the dealt hand) is seen before anyone plays (issue 24: three
 		# AI plays came within ~3 s of the table opening).
@@ -214,6 +222,28 @@ func _show_hand(ids: PackedInt32Array) -> void:
 	table.counts[0 if table.spectator else table.local_seat] = ids.size()
 	table.update_counts()
 	table.training.on_hand_changed()
+
+
+## Backs flying to the seats other than the player's at the start of a deal; returns how many
+## seats they go to (0 when animations are off, in low-performance mode or without a gap).
+func _deal_to_others(rounds: int, gap: float) -> int:
+	if gap <= 0.0 or Settings.get_value(&"low_perf"):
+		return 0
+	if _deal_flight == null:
+		_deal_flight = DealFlight.new()
+		_deal_flight.name = "DealFlight"
+		_deal_flight.z_index = 300
+		table.add_child(_deal_flight)
+	_deal_flight.set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
+	var flight := _deal_flight
+	var from := func() -> Vector2:
+		return flight.get_global_transform().affine_inverse() * (table.frame.global_position + table.middle.get_center())
+	var targets: Array[Callable] = []
+	for k in range(1, 4):
+		var seat: int = (table.local_seat + k) % 4
+		targets.append(func() -> Vector2: return flight.get_global_transform().affine_inverse() * table.seat_anchor(seat))
+	_deal_flight.begin(from, targets, rounds, gap, 4, table.zone.card_size() * 0.8, table.pacing.flight_arc)
+	return targets.size()
 
 
 func _on_tribute_phase(e: Dictionary) -> void:
@@ -277,8 +307,7 @@ func _exchange(from: int, to: int, card: int, is_tribute: bool) -> void:
 	view.z_index = 450
 	view.size = table.zone.card_size()
 	view.position = layer.to_layer(start) - view.size / 2.0
-	view.new_tween().tween_property(view, "position", layer.to_layer(end) - view.size / 2.0, t) \
-			.set_trans(Tween.TRANS_QUAD).set_ease(Tween.EASE_IN_OUT)
+	CardFlight.fly(view, view.new_tween(), layer.to_layer(end) - view.size / 2.0, t, table.pacing)
 	_sfx(&"deal")
 	await wait(t + 0.05)
 	if _closing:

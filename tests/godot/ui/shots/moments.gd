@@ -1,6 +1,6 @@
 extends Node
 ## Screenshots of the moments the table's look is judged by (issue 27's before/after montages):
-## the menu, the player's lead, the player's follow, a bomb just after it lands, the end of a
+## the menu, the first deal being dealt, the player's lead, the player's follow, a bomb just after it lands, the end of a
 ## deal, the tribute step and the replay — one AI training match, animations on, in a window.
 ##   tools/godot --path godot-project --resolution 1280x720 --audio-driver Dummy \
 ##       res://tests_godot/ui/shots/moments.tscn -- --out DIR --locale en [--seed N]
@@ -8,7 +8,9 @@ extends Node
 ## tools/montage puts two such sets side by side.)
 ## Writes DIR/<locale>_<W>x<H>_<shot>.png; exit code 0 = every shot saved.
 
-const SHOTS: Array[String] = ["menu", "lead", "follow", "bomb", "deal_end", "tribute", "replay"]
+const SHOTS: Array[String] = ["menu", "dealing", "lead", "follow", "bomb", "deal_end", "tribute", "replay"]
+## Seconds after the table opens: the first deal in the air.
+const DEALING_DELAY_S := 0.6
 ## Seconds after a bomb starts to be shown: its landing and effect, before the next play.
 const BOMB_DELAY_S := 0.35
 
@@ -59,6 +61,8 @@ func _run() -> bool:
 		return _fail("no table")
 	var table: Control = _table()
 	table.event_shown.connect(_on_event_shown)
+	await get_tree().create_timer(DEALING_DELAY_S).timeout
+	await _shot("dealing")
 	var deal_end_shown := false
 	var deadline := Time.get_ticks_msec() + 600000
 	while Time.get_ticks_msec() < deadline:

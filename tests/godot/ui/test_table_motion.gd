@@ -1,0 +1,61 @@
+extends GdTestSuite
+## Cards move like cards: flights follow an arc and land with a small overshoot (CardFlight), and
+## a deal goes round the table — backs fly to the three other seats between the player's own
+## cards (DealFlight), except in low-performance mode.
+
+var table: Control
+
+
+func before_each() -> void:
+	Settings.reset_for_tests()
+	Settings.set_value(&"anim_speed", 1.0)
+
+
+func after_each() -> void:
+	if table != null:
+		table.queue_free()
+		table = null
+	Settings.reset_for_tests()
+
+
+func test_a_flight_arcs_and_lands_past_its_target_before_settling() -> void:
+	var a := Vector2(0, 400)
+	var b := Vector2(600, 400)
+	expect_eq(CardFlight.point(a, b, 0.0, 0.12, 0.04), a, "starts where it is")
+	expect(CardFlight.point(a, b, 1.0, 0.12, 0.04).distance_to(b) < 0.01, "ends on the target")
+	expect(CardFlight.point(a, b, 0.5, 0.12, 0.04).y < 400.0 - 20.0, "rises above the straight line on the way")
+	var past := 0.0
+	for i in 101:
+		past = maxf(past, CardFlight.point(a, b, i / 100.0, 0.12, 0.04).x - b.x)
+	expect(past > 5.0 and past < 60.0, "slides a little past the target (%.1f px) and settles" % past)
+	var straight := CardFlight.point(a, b, 0.5, 0.0, 0.0)
+	expect(is_equal_approx(straight.y, 400.0), "a zero arc is a straight line")
+
+
+func _open() -> void:
+	table = load("res://table/table.tscn").instantiate()
+	table.open({config = MatchConfig.with({mode = &"training", ai_levels = [1, 1, 1], seed = 4, ai_min_think_ms = 0, turn_timer = 0,
+		save_record = false})})
+	add_child(table)
+
+
+func test_the_deal_goes_round_the_table() -> void:
+	_open()
+	var find := func() -> DealFlight: return table.find_child("DealFlight", true, false) as DealFlight
+	expect(await wait_until(func() -> bool: return find.call() != null and (find.call() as DealFlight).in_flight() > 0, 10.0),
+		"backs fly out at the deal")
+	var flight: DealFlight = find.call()
+	var most := 0
+	while flight.is_running():
+		most = maxi(most, flight.in_flight())
+		await frames(1)
+	expect(most >= 3, "several backs in the air at once (%d)" % most)
+	expect_eq(flight.in_flight(), 0, "all landed")
+	expect(await wait_until(func() -> bool: return table.hand.cards().size() == 27, 10.0), "and the player's hand is dealt")
+
+
+func test_low_performance_mode_deals_without_the_backs() -> void:
+	Settings.set_value(&"low_perf", true)
+	_open()
+	expect(await wait_until(func() -> bool: return table.hand.cards().size() == 27, 10.0), "the hand is dealt")
+	expect(table.find_child("DealFlight", true, false) == null, "no backs flying")
