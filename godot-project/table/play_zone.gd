@@ -16,6 +16,8 @@ var layer: CardLayer
 var card_height := 90.0
 ## Animation lengths (the table sets its profile).
 var pacing: PacingProfile = preload("res://resources/style/pacing_default.tres")
+## Plays still on the table when a newer one lands are tinted this way (the newest stands out).
+@export var earlier_play_tint := Color(0.62, 0.62, 0.62)
 ## Plays and gathers happen at once, with no flight (a restored deal being drawn).
 var still := false
 
@@ -26,17 +28,15 @@ var _tween: Tween
 
 func _ready() -> void:
 	mouse_filter = Control.MOUSE_FILTER_IGNORE
+	var stamp: Label = load("res://table/pass_stamp.tscn").instantiate()
 	for seat in 4:
-		var l := Label.new()
+		# A 不出 stamp (table/pass_stamp.tscn: a designer edits its look there).
+		var l: Label = stamp.duplicate()
 		l.name = "Pass%d" % seat
-		l.text = "PASS_LABEL"
-		l.add_theme_font_size_override(&"font_size", 30)
-		l.add_theme_color_override(&"font_color", Color(0.9, 0.92, 0.88, 0.9))
-		l.add_theme_constant_override(&"outline_size", 6)
-		l.add_theme_color_override(&"font_outline_color", Color(0, 0, 0, 0.6))
 		l.visible = false
 		add_child(l)
 		_passes.append(l)
+	stamp.free()
 
 
 func _exit_tree() -> void:
@@ -121,6 +121,12 @@ func group_count() -> int:
 ## the seconds the animation takes.
 func show_play(seat: int, ids: PackedInt32Array, from: Vector2, views: Array[CardView] = [], level := 2) -> float:
 	clear_seat(seat)
+	# The newest play stands out: the earlier ones still on the table dim.
+	for other in 4:
+		for id in _shown[other]:
+			var v := layer.find_view(id)
+			if v != null:
+				v.modulate = Color(earlier_play_tint, 1.0)
 	var sorted := Cards.sorted(ids, level)
 	_shown[seat] = sorted
 	var row := _row(seat, sorted.size())
@@ -145,6 +151,7 @@ func show_play(seat: int, ids: PackedInt32Array, from: Vector2, views: Array[Car
 			start_scale = view.size.x * view.scale.x / sz.x
 		view.level = level
 		view.face_up = true
+		view.modulate = Color.WHITE
 		view.z_index = 200 + seat * 20 + i
 		# Drawn at the final size at once; the flight animates position and scale only (a size
 		# tween would redraw the card every frame).
@@ -190,6 +197,18 @@ func show_pass(seat: int) -> void:
 	elif slot_align[seat] > 0:
 		x = c.x
 	l.position = Vector2(x, c.y - l.size.y / 2.0)
+	l.pivot_offset = l.size / 2.0
+	# Stamped: it lands a little large and settles.
+	var t := 0.0 if still else Settings.anim_time(pacing.play_s * 0.6)
+	if t > 0.0:
+		l.scale = Vector2.ONE * 1.35
+		l.modulate.a = 0.0
+		var tw := l.create_tween().set_parallel(true)
+		tw.tween_property(l, "scale", Vector2.ONE, t).set_trans(Tween.TRANS_BACK).set_ease(Tween.EASE_OUT)
+		tw.tween_property(l, "modulate:a", 1.0, t * 0.5)
+	else:
+		l.scale = Vector2.ONE
+		l.modulate.a = 1.0
 
 
 func _place(seat: int, ids: PackedInt32Array, views: Array[CardView], level: int) -> void:

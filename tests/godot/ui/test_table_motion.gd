@@ -59,3 +59,42 @@ func test_low_performance_mode_deals_without_the_backs() -> void:
 	_open()
 	expect(await wait_until(func() -> bool: return table.hand.cards().size() == 27, 10.0), "the hand is dealt")
 	expect(table.find_child("DealFlight", true, false) == null, "no backs flying")
+
+
+## The newest play stands out: plays still on the table from earlier dim; a pass is a stamp.
+func test_the_newest_play_stands_out_and_a_pass_is_stamped() -> void:
+	Settings.set_value(&"anim_speed", 0.0)
+	table = load("res://table/table.tscn").instantiate()
+	table.open({config = MatchConfig.with({mode = &"training", all_ai = true, ai_levels = [1, 1, 1], human_seat_level = 1, seed = 6,
+		ai_min_think_ms = 0, turn_timer = 0, save_record = false})})
+	add_child(table)
+	var zone: PlayZone = table.zone
+	var two_plays := func() -> bool:
+		var n := 0
+		for seat in 4:
+			if not zone.shown(seat).is_empty():
+				n += 1
+		return n >= 2 and table.table_play_seat >= 0
+	var stamped := false
+	var checked := false
+	var deadline := Time.get_ticks_msec() + 60000
+	while Time.get_ticks_msec() < deadline and not (checked and stamped):
+		await frames(1)
+		for seat in 4:
+			if zone.pass_shown(seat):
+				var stamp: Label = zone.get_node("Pass%d" % seat)
+				expect_eq(stamp.text, "PASS_LABEL", "the stamp says pass")
+				expect(stamp.get_theme_stylebox(&"normal") is StyleBoxFlat, "drawn as a stamp")
+				stamped = true
+		if not checked and two_plays.call():
+			var newest: int = table.table_play_seat
+			for seat in 4:
+				for id in zone.shown(seat):
+					var v: CardView = table.layer.find_view(id)
+					if seat == newest:
+						expect_eq(v.modulate, Color.WHITE, "the newest play at full brightness")
+					else:
+						expect_eq(v.modulate, Color(zone.earlier_play_tint, 1.0), "an earlier play dims")
+			checked = true
+	expect(checked, "two plays were on the table at once")
+	expect(stamped, "a pass was stamped")
