@@ -10,7 +10,7 @@ extends GdTestSuite
 ## safe area (the frame). Also: the hand's cards follow a resize, and a bomb's shake ends where
 ## the frame rests.
 
-const SIZES: Array[Vector2i] = [Vector2i(1280, 720), Vector2i(1024, 768), Vector2i(2340, 1080), Vector2i(2560, 1080)]
+const SIZES: Array[Vector2i] = [Vector2i(1280, 720), Vector2i(1024, 768), Vector2i(2340, 1080), Vector2i(2560, 1080), Vector2i(1560, 720)]
 
 var table: Control
 var viewport: SubViewport
