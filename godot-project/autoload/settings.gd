@@ -32,7 +32,7 @@ const DEFAULTS := {
 	&"high_contrast_cards": false,  # cards drawn with resources/style/card_high_contrast.tres
 	&"drag_coverage": 0.4,  # share of a card's visible strip a drag must cover to take it
 	&"history_rounds": 4,  # rounds kept in the play history sidebar (3..5)
-	&"history_open": true,  # play history sidebar expanded
+	&"history_open": false,  # play history sidebar expanded (out of the way until asked for)
 	&"group_view": false,  # hand shown by groups (singles, pairs, …) instead of by rank
 	&"card_counter": false,  # matches: show the card counter (training always shows it)
 	&"auto_play_on_timeouts": true,  # matches: two turn timeouts in a row hand the seat to the AI

@@ -13,7 +13,8 @@ extends RefCounted
 ##
 ## Play slots are boxes (PlayZone.slot_rects): a long play tightens or shrinks to stay in its
 ## box. The tribute lines use the side row's centre, which is empty until the first play.
-## Phones and tablets differ only in card sizes (UiLayout).
+## Phones and tablets differ only in card sizes (UiLayout). Wide views (aspect ≥ WIDE_ASPECT) get
+## larger plays, and the side plays start near the centre rather than at their badges.
 
 const TOP_H := 50.0
 const BAR_H := 58.0
@@ -21,6 +22,14 @@ const PROMPT_H := 46.0
 const GAP := 8.0
 ## Room above the hand's cards for the grouping view's labels.
 const LABEL_ROOM := 22.0
+## From this aspect ratio on (a phone held sideways, an ultrawide monitor) the plays grow and the
+## side plays move in toward the centre instead of hugging their badges across an empty middle.
+const WIDE_ASPECT := 1.9
+## Play height as a share of the hand's card height: usually, and on wide views.
+const PLAY_SHARE := 0.6
+const PLAY_SHARE_WIDE := 0.75
+## On wide views a side play's box reaches at most this many card widths out from the centre.
+const WIDE_SIDE_CARDS := 7.0
 
 
 static func apply(t: Control) -> void:
@@ -30,6 +39,7 @@ static func apply(t: Control) -> void:
 		return
 	var view := t.get_viewport_rect().size
 	var tablet := UiLayout.is_tablet(view)
+	var wide := view.x / maxf(view.y, 1.0) >= WIDE_ASPECT
 	# On a phone the bars grow to the tap floor (PhoneProfile) the buttons are raised to.
 	var tap := UiLayout.tap_floor(view)
 	var top_h := maxf(TOP_H, tap)
@@ -71,7 +81,8 @@ static func apply(t: Control) -> void:
 		badge_h = maxf(badge_h, badge.size.y)
 	# The three rows of plays share what the prompt row and the gaps leave.
 	var free := m.size.y - PROMPT_H - 4.0 * GAP
-	var play_h := minf(clampf(card_h * (0.68 if tablet else 0.6), 56.0, 150.0), free / 3.0)
+	var share := 0.68 if tablet else PLAY_SHARE_WIDE if wide else PLAY_SHARE
+	var play_h := minf(clampf(card_h * share, 56.0, 150.0), free / 3.0)
 	var row_h := maxf(play_h, badge_h)
 	# Rows that cannot all fit at badge height squeeze their plays further.
 	if 2.0 * row_h + maxf(play_h, badges[0].size.y) > free:
@@ -108,8 +119,12 @@ static func apply(t: Control) -> void:
 	var ex := east.position.x - GAP
 	var mid_x := (wx + ex) / 2.0
 	var py := y + (row_h - play_h) / 2.0
-	zone.set_slot(3, Rect2(wx, py, maxf(mid_x - GAP / 2.0 - wx, 1.0), play_h), 1)
-	zone.set_slot(1, Rect2(mid_x + GAP / 2.0, py, maxf(ex - mid_x - GAP / 2.0, 1.0), play_h), -1)
+	# Wide: the side plays start near the centre, not at their badges across an empty middle.
+	var reach := play_h / CardView.ASPECT * WIDE_SIDE_CARDS if wide else INF
+	var w0 := maxf(wx, mid_x - GAP / 2.0 - reach)
+	var e1 := minf(ex, mid_x + GAP / 2.0 + reach)
+	zone.set_slot(3, Rect2(w0, py, maxf(mid_x - GAP / 2.0 - w0, 1.0), play_h), 1)
+	zone.set_slot(1, Rect2(mid_x + GAP / 2.0, py, maxf(e1 - mid_x - GAP / 2.0, 1.0), play_h), -1)
 	var tribute: TributePanel = t.tribute_panel
 	tribute.fit(Rect2(wx, y, maxf(ex - wx, 1.0), row_h))
 

@@ -369,3 +369,30 @@ func _play_first_hint() -> void:
 		cards = PackedInt32Array([table.hand.display_order()[0]])
 	table.hand.set_selected(cards)
 	table.play_selection(-1)
+
+
+## Wide views (2340×1080, 2560×1080) use their width: with the history closed the plays are
+## larger (a bigger share of the hand's card height) and the side plays start near the centre
+## instead of hugging their badges across an empty middle.
+func test_wide_views_bring_the_plays_in_and_make_them_larger() -> void:
+	Settings.set_value(&"history_open", false)
+	Settings.set_value(&"ai_debug", false)
+	await _open(MatchConfig.with({mode = &"match", ai_levels = [1, 1, 1], seed = 4, ai_min_think_ms = 0, turn_time_limit_s = 0,
+		save_record = false}), SIZES[0])
+	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
+	var zone: PlayZone = table.zone
+	var hand: HandView = table.hand
+	var share_normal := zone.card_height / hand.card_height
+	expect(not table.sidebar.visible, "no history sidebar until asked for")
+	for s in [Vector2i(2340, 1080), Vector2i(2560, 1080)]:
+		await _resize(s)
+		var share_wide := zone.card_height / hand.card_height
+		expect(share_wide > share_normal + 0.03, "%dx%d: plays larger (%.2f of the hand's cards, %.2f at 1280x720)" % [s.x, s.y, share_wide, share_normal])
+		var mid: float = (table.middle as Rect2).get_center().x
+		var card_w := zone.card_height / CardView.ASPECT
+		var west: Rect2 = zone.slot_rects[3]
+		var east: Rect2 = zone.slot_rects[1]
+		expect(mid - west.position.x <= card_w * TableLayout.WIDE_SIDE_CARDS + TableLayout.GAP + 1.0, "%dx%d: west's play starts near the centre" % [s.x, s.y])
+		expect(east.end.x - mid <= card_w * TableLayout.WIDE_SIDE_CARDS + TableLayout.GAP + 1.0, "%dx%d: east's play too" % [s.x, s.y])
+		expect(west.position.x > table.badges[3].get_rect().end.x + card_w, "%dx%d: not against west's badge" % [s.x, s.y])
+		_check("wide %dx%d" % [s.x, s.y])
