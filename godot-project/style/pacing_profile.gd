@@ -29,6 +29,11 @@ extends Resource
 ## How long a message in the prompt row (an error, auto-play, a timeout) stays before it fades.
 @export_range(0.5, 10.0, 0.1, "suffix:s") var toast_s := 2.6
 
+## How long the word-art naming a play (顺子, 炸弹 …) stays, fade included.
+@export_range(0.2, 3.0, 0.05, "suffix:s") var word_art_s := 0.8
+## A bomb's flash and shockwave.
+@export_range(0.1, 3.0, 0.05, "suffix:s") var bomb_effect_s := 0.6
+
 
 ## `seconds` at the player's animation speed: 0 when animations are off. Unlike
 ## Settings.anim_time, low-performance mode does not shorten reading time.

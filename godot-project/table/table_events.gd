@@ -321,14 +321,16 @@ func _on_cards_played(e: Dictionary) -> void:
 	var type := String(play.get("type", ""))
 	if type == "FourKings":
 		_sfx(&"four_jokers")
-		_announce(tr("play.four_kings"), table.pacing.banner_hold_s)
-		_shake(14.0)
 	elif bool(play.get("bomb", false)):
 		_sfx(&"bomb")
-		_announce(tr("BOMB_BANNER"), table.pacing.banner_hold_s * 0.75)
-		_shake(8.0)
 	else:
 		_sfx(&"play")
+	# The play names itself at its slot; a bomb's flash, shockwave and sparks grow with its size
+	# and so does its shake (TableStyle "Moments"; low-performance mode: the word only).
+	if not instant:
+		var shake: float = table.moments.on_play(play, table.zone.slot_rects[seat])
+		if shake > 0.0:
+			_shake(shake)
 	table.training.on_cards_played(seat)
 	# Every play stays readable for a moment before the next event is drawn; a bomb for as long
 	# as its banner too (the next pass would take the banner down).
