@@ -127,10 +127,10 @@ const DEFAULT_PATH := "res://resources/style/table_default.tres"
 	set(v):
 		action_text_color = v
 		emit_changed()
-## A disabled action keeps its colour at this opacity.
-@export_range(0.0, 1.0, 0.05) var action_disabled_alpha := 0.45:
+## A disabled action keeps its colour, darkened by this share (0 = as enabled).
+@export_range(0.0, 1.0, 0.05) var action_disabled_darken := 0.45:
 	set(v):
-		action_disabled_alpha = v
+		action_disabled_darken = v
 		emit_changed()
 ## While the others play the hand is never dimmed: it sinks by this much instead (at most the
 ## 6 lp under the cards, so it never leaves the table).
@@ -152,6 +152,11 @@ const DEFAULT_PATH := "res://resources/style/table_default.tres"
 @export_range(0, 24, 1, "suffix:px") var word_art_outline_size := 10:
 	set(v):
 		word_art_outline_size = v
+		emit_changed()
+## The word-art's typeface (null = the theme's font).
+@export var word_art_font: Font = preload("res://fonts/guandan_sans_bold.otf"):
+	set(v):
+		word_art_font = v
 		emit_changed()
 @export_range(20, 120, 1, "suffix:lp") var word_art_font_size := 44:
 	set(v):

@@ -47,7 +47,7 @@ static func word_for(play: Dictionary) -> String:
 	return TranslationServer.translate(key)
 
 
-## A play landed in `slot` (frame coordinates): names it, and if it is a bomb starts the effect.
+## A play landed over `slot` (this node's coordinates): names it, and if it is a bomb starts the effect.
 ## Returns the shake strength (px) the table should give it (0: none).
 func on_play(play: Dictionary, slot: Rect2) -> float:
 	var word := word_for(play)
@@ -89,6 +89,8 @@ func _show_word(word: String, slot: Rect2, bomb: bool) -> void:
 	var fs := int(st.word_art_font_size * (st.word_art_bomb_scale if bomb else 1.0))
 	_label.text = word
 	_label.add_theme_font_size_override(&"font_size", fs)
+	if st.word_art_font != null:
+		_label.add_theme_font_override(&"font", st.word_art_font)
 	_label.add_theme_color_override(&"font_color", st.word_art_color)
 	_label.add_theme_color_override(&"font_outline_color", st.word_art_outline_color)
 	_label.add_theme_constant_override(&"outline_size", st.word_art_outline_size)

@@ -669,7 +669,7 @@ func _style_actions() -> void:
 		b.add_theme_stylebox_override(&"normal", _action_box(colour))
 		b.add_theme_stylebox_override(&"hover", _action_box(colour.lightened(0.12)))
 		b.add_theme_stylebox_override(&"pressed", _action_box(colour.darkened(0.15)))
-		b.add_theme_stylebox_override(&"disabled", _action_box(Color(colour, colour.a * st.action_disabled_alpha)))
+		b.add_theme_stylebox_override(&"disabled", _action_box(colour.darkened(st.action_disabled_darken)))
 		for item: StringName in [&"font_color", &"font_hover_color", &"font_pressed_color", &"font_focus_color"]:
 			b.add_theme_color_override(item, text)
 		b.add_theme_color_override(&"font_disabled_color", Color(text, 0.6))

@@ -325,18 +325,29 @@ func _on_cards_played(e: Dictionary) -> void:
 		_sfx(&"bomb")
 	else:
 		_sfx(&"play")
-	# The play names itself at its slot; a bomb's flash, shockwave and sparks grow with its size
-	# and so does its shake (TableStyle "Moments"; low-performance mode: the word only).
-	if not instant:
-		var shake: float = table.moments.on_play(play, table.zone.slot_rects[seat])
-		if shake > 0.0:
-			_shake(shake)
 	table.training.on_cards_played(seat)
 	# Every play stays readable for a moment before the next event is drawn; a bomb for as long
 	# as its banner too (the next pass would take the banner down).
 	var hold := min_visible_time()
 	if bool(play.get("bomb", false)):
 		hold = maxf(hold, PacingProfile.scaled(table.pacing.banner_hold_s))
+	# When the play lands it names itself over its cards; a bomb's flash, shockwave and sparks
+	# grow with its size and so does its shake (TableStyle "Moments"; low-performance mode: the
+	# word only).
+	if not instant:
+		if t > 0.0:
+			await wait(t)
+			if _closing:
+				return
+		var moments: Moments = table.moments
+		var at: Rect2 = table.zone.group_rect(seat)
+		if at.size == Vector2.ZERO:
+			at = Rect2(table.zone.get_global_transform() * table.zone.slot_rects[seat].position, table.zone.slot_rects[seat].size)
+		var shake := moments.on_play(play, moments.get_global_transform().affine_inverse() * at)
+		if shake > 0.0:
+			_shake(shake)
+		hold -= t
+		t = 0.0
 	await wait(maxf(t, hold))
 
 

@@ -178,7 +178,7 @@ func test_a_bomb_names_itself_and_its_effect_grows_with_it() -> void:
 	var moments: Moments = table.moments
 	# Through the table's event: seat 1 bombs with six cards.
 	table.events._on_cards_played({seat = 1, play = _play("Bomb", "play.bomb", 6, true)})
-	await frames(2)
+	expect(await wait_until(func() -> bool: return moments.word_shown() != "", 2.0), "a word when the bomb lands")
 	expect_eq(moments.word_shown(), tr("play.bomb"), "the bomb names itself")
 	expect(moments.effect_running(), "the bomb's effect plays")
 	expect(bool(moments.last_effect.flash) and bool(moments.last_effect.shockwave), "flash and shockwave")
@@ -222,7 +222,7 @@ func test_low_performance_mode_keeps_only_the_word() -> void:
 	var moments: Moments = table.moments
 	var frame_at: Vector2 = table.frame.position
 	table.events._on_cards_played({seat = 1, play = _play("Bomb", "play.bomb", 7, true)})
-	await frames(2)
+	expect(await wait_until(func() -> bool: return moments.word_shown() != "", 2.0), "a word when the bomb lands")
 	expect_eq(moments.word_shown(), tr("play.bomb"), "the word stays")
 	expect(not moments.effect_running(), "no flash or shockwave")
 	expect(not bool(moments.last_effect.flash) and int(moments.last_effect.particles) == 0, "no effect at all")
