@@ -113,7 +113,6 @@ func _restyle() -> void:
 	_playing.add_theme_color_override(&"font_color", st.plaque_numeral_color)
 	_numeral.add_theme_font_size_override(&"font_size", st.plaque_numeral_size)
 	_numeral.add_theme_color_override(&"font_color", st.plaque_numeral_color)
-	_numeral.add_theme_constant_override(&"line_spacing", -8)
 	_wild.add_theme_font_size_override(&"font_size", st.plaque_font_size)
 	_wild.add_theme_color_override(&"font_color", st.mini_card_red)
 
