@@ -39,13 +39,13 @@ var locked := false:
 		locked = v
 		if locked:
 			input.cancel()
-## Dim the cards (not the player's turn).
+## Not the player's turn: the cards are never dimmed (grey paper on most frames); the hand sinks
+## by TableStyle.waiting_hand_drop instead, and rises again when it is the player's move.
 var waiting := false:
 	set(v):
 		if waiting != v:
 			waiting = v
-			for view in _views():
-				view.dimmed = v
+			_relayout(true)
 ## Grouping view instead of plain rank order.
 var group_view := false:
 	set(v):
@@ -109,7 +109,7 @@ func set_cards(ids: PackedInt32Array, from := Vector2.INF, stagger := 0.0) -> vo
 		if not layer.is_shown(id):
 			var view := layer.view_for(id)
 			view.level = level
-			view.dimmed = waiting
+			view.dimmed = false
 			fresh.append(view)
 			if from != Vector2.INF:
 				view.size = _card_size if _card_size != Vector2.ZERO else Vector2(card_height / CardView.ASPECT, card_height)
@@ -474,7 +474,7 @@ func _apply(order: PackedInt32Array, animate: bool, stagger := 0.0) -> void:
 		if view == null:
 			continue
 		var slot: Rect2 = _slots[id]
-		var target := origin + slot.position - Vector2(0, _lift(id))
+		var target := origin + slot.position - Vector2(0, _lift(id) - _drop())
 		view.z_index = i
 		view.level = level
 		view.group_color = GROUP_COLORS[_manual[id] % GROUP_COLORS.size()] if _manual.has(id) else Color(0, 0, 0, 0)
@@ -506,7 +506,7 @@ func _refresh_selection(force := false) -> void:
 		var sel := _shown_selected(id)
 		if view.selected != sel or force:
 			view.selected = sel
-			var target: Vector2 = origin + _slots[id].position - Vector2(0, _lift(id))
+			var target: Vector2 = origin + _slots[id].position - Vector2(0, _lift(id) - _drop())
 			var t := Settings.anim_time(0.08)
 			if t > 0.0:
 				# The new tween replaces one that may still be easing the card to its size (the
@@ -525,6 +525,16 @@ func _refresh_selection(force := false) -> void:
 ## Pixels a selected card rises (the CardStyle's selected_lift).
 static func lift() -> float:
 	return CardStyle.current().selected_lift
+
+
+## Pixels the whole hand sinks while the player waits (selected cards keep their lift above it).
+func _drop() -> float:
+	return TableStyle.current().waiting_hand_drop if waiting else 0.0
+
+
+## How far a card is above its resting place now (its lift minus the waiting drop), for tests.
+func card_offset(id: int) -> float:
+	return _lift(id) - _drop()
 
 
 func _lift(id: int) -> float:

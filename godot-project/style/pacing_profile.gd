@@ -40,6 +40,11 @@ extends Resource
 @export_range(0.0, 1.0, 0.01, "suffix:s") var ceremony_medal_s := 0.18
 @export_range(0.0, 2.0, 0.01, "suffix:s") var ceremony_flip_s := 0.35
 
+## How long the word-art naming a play (顺子, 炸弹 …) stays, fade included.
+@export_range(0.2, 3.0, 0.05, "suffix:s") var word_art_s := 0.8
+## A bomb's flash and shockwave.
+@export_range(0.1, 3.0, 0.05, "suffix:s") var bomb_effect_s := 0.6
+
 
 ## `seconds` at the player's animation speed: 0 when animations are off. Unlike
 ## Settings.anim_time, low-performance mode does not shorten reading time.

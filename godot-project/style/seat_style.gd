@@ -1,7 +1,8 @@
 @tool
 class_name SeatStyle
 extends Resource
-## How the people at the table look: the round avatar in its team-coloured ring, the turn
+## How the people at the table look: the round avatar in its team-coloured ring (the colours are
+## TableStyle's, shared with the level plaque), the turn
 ## countdown drawn around it, the finishing-place medal and the cards-left chip. Saved as
 ## res://resources/style/seat_default.tres; every seat badge reads `SeatStyle.current()`, so
 ## editing the .tres restyles the seats.
@@ -9,18 +10,6 @@ extends Resource
 const DEFAULT_PATH := "res://resources/style/seat_default.tres"
 
 static var _current: SeatStyle
-
-@export_group("Teams")
-## Ring of seats 0 and 2 (south and north).
-@export var team_a_color := Color(0.23, 0.71, 0.54):
-	set(v):
-		team_a_color = v
-		emit_changed()
-## Ring of seats 1 and 3 (east and west).
-@export var team_b_color := Color(0.85, 0.28, 0.35):
-	set(v):
-		team_b_color = v
-		emit_changed()
 
 @export_group("Avatar")
 ## Diameter of the avatar, ring included.
@@ -109,8 +98,11 @@ static func current() -> SeatStyle:
 	return _current
 
 
+## The ring of `seat`'s team: the table's team colours (TableStyle's team_us_color for seats 0
+## and 2 — the player's side, or south–north for a spectator — team_them_color for 1 and 3).
 func team_color(seat: int) -> Color:
-	return team_a_color if seat % 2 == 0 else team_b_color
+	var table := TableStyle.current()
+	return table.team_us_color if seat % 2 == 0 else table.team_them_color
 
 
 ## A stable pick from `colors` for `key` (the same key, the same pick, on every machine).

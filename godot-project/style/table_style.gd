@@ -59,6 +59,171 @@ const DEFAULT_PATH := "res://resources/style/table_default.tres"
 		banner_min_font_size = v
 		emit_changed()
 
+@export_group("Level plaque")
+## The plaque at the top centre: both teams' levels in their colours, the level being played as a
+## big numeral and the wild card as a mini card. Our team (jade) and the opponents (crimson).
+@export var team_us_color := Color(0.231, 0.71, 0.541):
+	set(v):
+		team_us_color = v
+		emit_changed()
+@export var team_them_color := Color(0.851, 0.282, 0.353):
+	set(v):
+		team_them_color = v
+		emit_changed()
+## The plaque's ink panel behind the numeral.
+@export var plaque_color := Color(0.04, 0.05, 0.05, 0.82):
+	set(v):
+		plaque_color = v
+		emit_changed()
+## The level numeral and the "playing" word (gold: the stake).
+@export var plaque_numeral_color := Color(0.91, 0.765, 0.416):
+	set(v):
+		plaque_numeral_color = v
+		emit_changed()
+@export_range(16, 72, 1, "suffix:lp") var plaque_numeral_size := 32:
+	set(v):
+		plaque_numeral_size = v
+		emit_changed()
+## Team tiles, the "playing" word and the mini card's text (20 lp is the phone floor).
+@export_range(12, 48, 1, "suffix:lp") var plaque_font_size := 20:
+	set(v):
+		plaque_font_size = v
+		emit_changed()
+@export var mini_card_color := Color(0.98, 0.96, 0.9):
+	set(v):
+		mini_card_color = v
+		emit_changed()
+@export var mini_card_red := Color(0.8, 0.1, 0.14):
+	set(v):
+		mini_card_red = v
+		emit_changed()
+
+@export_group("Action bar")
+## 出牌 (Play, and Give / Return during tribute): the one obvious action, gold and widest.
+@export var play_button_color := Color(0.91, 0.765, 0.416):
+	set(v):
+		play_button_color = v
+		emit_changed()
+@export var play_button_text_color := Color(0.16, 0.1, 0.02):
+	set(v):
+		play_button_text_color = v
+		emit_changed()
+## How much wider Play is than the other buttons.
+@export_range(1.0, 3.0, 0.05) var play_button_width := 1.6:
+	set(v):
+		play_button_width = v
+		emit_changed()
+## 提示 (Hint).
+@export var hint_button_color := Color(0.16, 0.5, 0.38):
+	set(v):
+		hint_button_color = v
+		emit_changed()
+## 不出 (Pass).
+@export var pass_button_color := Color(0.27, 0.31, 0.36):
+	set(v):
+		pass_button_color = v
+		emit_changed()
+@export var action_text_color := Color(0.97, 0.96, 0.92):
+	set(v):
+		action_text_color = v
+		emit_changed()
+## A disabled action keeps its colour, darkened by this share (0 = as enabled).
+@export_range(0.0, 1.0, 0.05) var action_disabled_darken := 0.45:
+	set(v):
+		action_disabled_darken = v
+		emit_changed()
+## While the others play the hand is never dimmed: it sinks by this much instead (at most the
+## 6 lp under the cards, so it never leaves the table).
+@export_range(0.0, 6.0, 0.5, "suffix:lp") var waiting_hand_drop := 6.0:
+	set(v):
+		waiting_hand_drop = v
+		emit_changed()
+
+@export_group("Moments")
+## The word-art naming a play (顺子, 炸弹, 同花顺 …) over its slot.
+@export var word_art_color := Color(1.0, 0.86, 0.45):
+	set(v):
+		word_art_color = v
+		emit_changed()
+@export var word_art_outline_color := Color(0.25, 0.08, 0.02, 0.95):
+	set(v):
+		word_art_outline_color = v
+		emit_changed()
+@export_range(0, 24, 1, "suffix:px") var word_art_outline_size := 10:
+	set(v):
+		word_art_outline_size = v
+		emit_changed()
+## The word-art's typeface (null = the theme's font).
+@export var word_art_font: Font = preload("res://fonts/guandan_sans_bold.otf"):
+	set(v):
+		word_art_font = v
+		emit_changed()
+@export_range(20, 120, 1, "suffix:lp") var word_art_font_size := 44:
+	set(v):
+		word_art_font_size = v
+		emit_changed()
+## A bomb's word-art is this much bigger.
+@export_range(1.0, 2.5, 0.05) var word_art_bomb_scale := 1.3:
+	set(v):
+		word_art_bomb_scale = v
+		emit_changed()
+## The flash over the table when a bomb lands (alpha = strength at a 4-card bomb).
+@export var bomb_flash_color := Color(1.0, 0.95, 0.8, 0.35):
+	set(v):
+		bomb_flash_color = v
+		emit_changed()
+@export var shockwave_color := Color(1.0, 0.8, 0.4, 0.85):
+	set(v):
+		shockwave_color = v
+		emit_changed()
+## Shockwave radius at a 4-card bomb, as a share of the table's height; each card more adds
+## shockwave_growth of it.
+@export_range(0.05, 1.0, 0.01) var shockwave_radius := 0.28:
+	set(v):
+		shockwave_radius = v
+		emit_changed()
+@export_range(0.0, 0.5, 0.01) var shockwave_growth := 0.12:
+	set(v):
+		shockwave_growth = v
+		emit_changed()
+## Sparks thrown by a 4-card bomb, and how many more per extra card.
+@export_range(0, 200, 1) var bomb_particles := 18:
+	set(v):
+		bomb_particles = v
+		emit_changed()
+@export_range(0, 50, 1) var bomb_particles_per_card := 8:
+	set(v):
+		bomb_particles_per_card = v
+		emit_changed()
+@export var particle_color := Color(1.0, 0.7, 0.25):
+	set(v):
+		particle_color = v
+		emit_changed()
+## Shake of a 4-card bomb and what each card more adds.
+@export_range(0.0, 40.0, 0.5, "suffix:px") var shake_px := 6.0:
+	set(v):
+		shake_px = v
+		emit_changed()
+@export_range(0.0, 20.0, 0.5, "suffix:px") var shake_per_card_px := 2.5:
+	set(v):
+		shake_per_card_px = v
+		emit_changed()
+## A straight flush (a 5-card bomb that beats a 5-card bomb) hits this much harder than a plain
+## bomb of its size (flash, shockwave, sparks and shake).
+@export_range(1.0, 3.0, 0.05) var straight_flush_boost := 1.4:
+	set(v):
+		straight_flush_boost = v
+		emit_changed()
+## Four jokers: the strongest shake and a gold burst.
+@export_range(0.0, 40.0, 0.5, "suffix:px") var four_jokers_shake_px := 16.0:
+	set(v):
+		four_jokers_shake_px = v
+		emit_changed()
+@export var gold_burst_color := Color(1.0, 0.8, 0.2, 0.55):
+	set(v):
+		gold_burst_color = v
+		emit_changed()
+
 @export_group("Heat map")
 ## Training's heat map: a bar above each card in the colour of its strongest use, and a legend
 ## swatch per colour in the sidebar. Alpha is the bar's at full weight (the weight scales it);

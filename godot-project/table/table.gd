@@ -96,6 +96,11 @@ var last_record := ""
 var table_play := {}
 var table_play_seat := -1
 
+## The level plaque at the top centre (both teams' levels, the level played, the wild).
+@onready var plaque: LevelPlaque = %Plaque
+## Word-art for plays and the bombs' effects, over the table.
+@onready var moments: Moments = %Moments
+## Hidden: the plaque shows the levels; these keep the plain-text line (tests, replays' wording).
 @onready var _level_label: Label = %Levels
 @onready var _deal_label: Label = %DealInfo
 @onready var _mode_label: Label = %ModeLabel
@@ -183,6 +188,9 @@ func _build() -> void:
 		badges[seat].ai_level = config.ai_levels[seat - 1]
 
 	zone.pacing = pacing
+	moments.pacing = pacing
+	_style_actions()
+	TableStyle.current().changed.connect(_style_actions)
 	counter_view.visible = config.uses_card_counter() and not config.all_ai
 	# Deferred: the engine may still be emitting the signals of the same action (with nothing to
 	# animate, a queue can run dry between two of them), and its state is already past them.
@@ -355,9 +363,12 @@ func refresh_controls() -> void:
 		return
 	var idle := not events.busy() and not modal.is_open()
 	var acting := idle and not spectator and duty != &"" and not match_over
-	pass_button.visible = not spectator
-	play_button.visible = not spectator
-	hint_button.visible = not spectator and mode == &"training" and Settings.get_value(&"hints")
+	# One obvious action: Pass, Hint and Play are there only when the player has something to do
+	# (a play, a tribute, a return); Sort, a hand tool, stays.
+	var my_move := actions_wanted()
+	pass_button.visible = my_move and duty == &"play"
+	play_button.visible = my_move
+	hint_button.visible = my_move and duty == &"play" and mode == &"training" and Settings.get_value(&"hints")
 	sort_button.visible = hand.card_count() > 0
 	pass_button.disabled = not (acting and duty == &"play" and can_pass)
 	hint_button.disabled = not (acting and duty == &"play")
@@ -639,6 +650,46 @@ func _on_setting_changed(key: StringName, _value: Variant) -> void:
 			_layout()  # the sidebar may come or go
 
 
+## Whether the action buttons are shown: the player has a duty (their turn, a tribute, a return).
+func actions_wanted() -> bool:
+	return not spectator and duty != &"" and not match_over
+
+
+## Gold Play (widest), jade Hint, slate Pass: colours and width from TableStyle ("Action bar").
+func _style_actions() -> void:
+	var st := TableStyle.current()
+	var base_w := sort_button.custom_minimum_size.x
+	play_button.custom_minimum_size.x = base_w * st.play_button_width
+	for pair: Array in [[play_button, st.play_button_color, st.play_button_text_color],
+			[hint_button, st.hint_button_color, st.action_text_color],
+			[pass_button, st.pass_button_color, st.action_text_color]]:
+		var b: Button = pair[0]
+		var colour: Color = pair[1]
+		var text: Color = pair[2]
+		b.add_theme_stylebox_override(&"normal", _action_box(colour))
+		b.add_theme_stylebox_override(&"hover", _action_box(colour.lightened(0.12)))
+		b.add_theme_stylebox_override(&"pressed", _action_box(colour.darkened(0.15)))
+		b.add_theme_stylebox_override(&"disabled", _action_box(colour.darkened(st.action_disabled_darken)))
+		for item: StringName in [&"font_color", &"font_hover_color", &"font_pressed_color", &"font_focus_color"]:
+			b.add_theme_color_override(item, text)
+		b.add_theme_color_override(&"font_disabled_color", Color(text, 0.6))
+
+
+static func _action_box(colour: Color) -> StyleBoxFlat:
+	var box := StyleBoxFlat.new()
+	box.bg_color = colour
+	box.set_corner_radius_all(12)
+	box.content_margin_left = 16
+	box.content_margin_right = 16
+	# A lighter top edge: a slight gradient look without a texture.
+	box.border_width_top = 2
+	box.border_color = colour.lightened(0.3)
+	box.shadow_color = Color(0, 0, 0, 0.3)
+	box.shadow_size = 4
+	box.shadow_offset = Vector2(0, 2)
+	return box
+
+
 # --- helpers ---------------------------------------------------------------------------------------
 
 func seat_anchor(seat: int) -> Vector2:
@@ -656,6 +707,7 @@ func update_top_bar() -> void:
 	_level_label.text = Wording.levels("LEVELS_FMT", "LEVELS_SPECTATOR_FMT", team_levels, spectator)
 	var wild := "♥" + Cards.rank_label(level)
 	_deal_label.text = tr("PLAYING_FMT").format({level = Cards.rank_label(level), wild = wild})
+	plaque.show_levels(team_levels, level, spectator)
 
 
 ## Shows a message in the prompt row for pacing.toast_s seconds (a banner gives way to it).

@@ -350,12 +350,8 @@ func _on_cards_played(e: Dictionary) -> void:
 	var type := String(play.get("type", ""))
 	if type == "FourKings":
 		_sfx(&"four_jokers")
-		_announce(tr("play.four_kings"), table.pacing.banner_hold_s)
-		_shake(14.0)
 	elif bool(play.get("bomb", false)):
 		_sfx(&"bomb")
-		_announce(tr("BOMB_BANNER"), table.pacing.banner_hold_s * 0.75)
-		_shake(8.0)
 	else:
 		_sfx(&"play")
 	table.training.on_cards_played(seat)
@@ -364,6 +360,23 @@ func _on_cards_played(e: Dictionary) -> void:
 	var hold := min_visible_time()
 	if bool(play.get("bomb", false)):
 		hold = maxf(hold, PacingProfile.scaled(table.pacing.banner_hold_s))
+	# When the play lands it names itself over its cards; a bomb's flash, shockwave and sparks
+	# grow with its size and so does its shake (TableStyle "Moments"; low-performance mode: the
+	# word only).
+	if not instant:
+		if t > 0.0:
+			await wait(t)
+			if _closing:
+				return
+		var moments: Moments = table.moments
+		var at: Rect2 = table.zone.group_rect(seat)
+		if at.size == Vector2.ZERO:
+			at = Rect2(table.zone.get_global_transform() * table.zone.slot_rects[seat].position, table.zone.slot_rects[seat].size)
+		var shake := moments.on_play(play, moments.get_global_transform().affine_inverse() * at)
+		if shake > 0.0:
+			_shake(shake)
+		hold -= t
+		t = 0.0
 	await wait(maxf(t, hold))
 
 

@@ -73,8 +73,8 @@ func test_a_seat_is_a_face_in_its_teams_ring_with_its_cards_left_on_a_chip() -> 
 	add_child(north)
 	await frames(1)
 	expect_eq(east.find_children("*", "CardView", true, false).size(), 0, "no card back any more: a face")
-	expect_eq(east.avatar().ring_color(), style.team_b_color, "east's ring: the other team's colour")
-	expect_eq(north.avatar().ring_color(), style.team_a_color, "north's ring: our team's colour")
+	expect_eq(east.avatar().ring_color(), TableStyle.current().team_them_color, "east's ring: the other team's colour")
+	expect_eq(north.avatar().ring_color(), TableStyle.current().team_us_color, "north's ring: our team's colour")
 	var chip: Label = east.find_child("Count", true, false)
 	expect(chip.visible and chip.text == "27", "the chip shows the cards left")
 	var normal := (chip.get_theme_stylebox(&"normal") as StyleBoxFlat).bg_color

@@ -1,0 +1,187 @@
+class_name Moments
+extends Control
+## The table's big moments, drawn over the table (input passes through):
+## - a play names itself with a short word-art label at its slot (顺子, 三带二, 炸弹, 同花顺 …);
+##   singles, pairs and triples stay quiet;
+## - a bomb adds a flash, a shockwave and sparks that grow with its card count, a straight flush
+##   hits harder, four jokers add a gold burst. The shake itself is the table's (TableEvents).
+## Low-performance mode (or animations off) keeps only the label. Every colour, size and strength
+## is in TableStyle ("Moments"), every time in PacingProfile (word_art_s, bomb_effect_s).
+
+## Play kinds that do not name themselves (their name_key).
+const QUIET := ["play.single", "play.pair", "play.trips"]
+
+## Times (word_art_s, bomb_effect_s); the table gives its own.
+var pacing: PacingProfile = preload("res://resources/style/pacing_default.tres")
+## The last effect started, for tests: {} or {size, kind, flash, shockwave, particles, burst, shake}.
+var last_effect := {}
+
+var _label := Label.new()
+var _label_tween: Tween
+var _fx_tween: Tween
+## Effect progress 0..1 (drives _draw) and what is being drawn.
+var _t := 1.0
+var _centre := Vector2.ZERO
+var _radius := 0.0
+var _flash := Color(0, 0, 0, 0)
+var _burst := Color(0, 0, 0, 0)
+var _sparks: Array[Vector3] = []  # (angle, speed share, size)
+
+
+func _ready() -> void:
+	mouse_filter = Control.MOUSE_FILTER_IGNORE
+	_label.name = &"WordArt"
+	_label.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+	_label.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
+	_label.vertical_alignment = VERTICAL_ALIGNMENT_CENTER
+	_label.mouse_filter = Control.MOUSE_FILTER_IGNORE
+	_label.modulate.a = 0.0
+	add_child(_label)
+
+
+## The word-art a play shows, or "" for a quiet one.
+static func word_for(play: Dictionary) -> String:
+	var key := String(play.get("name_key", ""))
+	if key == "" or key in QUIET:
+		return ""
+	return TranslationServer.translate(key)
+
+
+## A play landed over `slot` (this node's coordinates): names it, and if it is a bomb starts the effect.
+## Returns the shake strength (px) the table should give it (0: none).
+func on_play(play: Dictionary, slot: Rect2) -> float:
+	var word := word_for(play)
+	var bomb := bool(play.get("bomb", false))
+	if word != "":
+		_show_word(word, slot, bomb)
+	if not bomb:
+		return 0.0
+	return _bomb(play, slot.get_center())
+
+
+## Whether the word-art is on screen, and its text (tests, screenshots).
+func word_shown() -> String:
+	return _label.text if _label.visible and _label.modulate.a > 0.0 else ""
+
+
+## Whether a bomb effect is being drawn.
+func effect_running() -> bool:
+	return _fx_tween != null and _fx_tween.is_running()
+
+
+## Stops everything at once (the table is left or rebuilt).
+func clear() -> void:
+	for tw: Tween in [_label_tween, _fx_tween]:
+		if tw != null:
+			tw.kill()
+	_label.modulate.a = 0.0
+	_label.visible = false
+	_t = 1.0
+	_sparks.clear()
+	queue_redraw()
+
+
+func _show_word(word: String, slot: Rect2, bomb: bool) -> void:
+	var st := TableStyle.current()
+	var hold := PacingProfile.scaled(pacing.word_art_s)
+	if hold <= 0.0:
+		return
+	var fs := int(st.word_art_font_size * (st.word_art_bomb_scale if bomb else 1.0))
+	_label.text = word
+	_label.add_theme_font_size_override(&"font_size", fs)
+	if st.word_art_font != null:
+		_label.add_theme_font_override(&"font", st.word_art_font)
+	_label.add_theme_color_override(&"font_color", st.word_art_color)
+	_label.add_theme_color_override(&"font_outline_color", st.word_art_outline_color)
+	_label.add_theme_constant_override(&"outline_size", st.word_art_outline_size)
+	_label.reset_size()
+	var sz := _label.get_combined_minimum_size()
+	_label.size = sz
+	# Over the play, kept inside the table.
+	var pos := slot.get_center() - sz / 2.0
+	pos.x = clampf(pos.x, 0.0, maxf(size.x - sz.x, 0.0))
+	pos.y = clampf(pos.y, 0.0, maxf(size.y - sz.y, 0.0))
+	_label.position = pos
+	_label.pivot_offset = sz / 2.0
+	_label.visible = true
+	_label.modulate.a = 1.0
+	if _label_tween != null:
+		_label_tween.kill()
+	_label_tween = create_tween()
+	if Settings.effects_on():
+		_label.scale = Vector2.ONE * 0.6
+		_label_tween.tween_property(_label, "scale", Vector2.ONE, hold * 0.2) \
+				.set_trans(Tween.TRANS_BACK).set_ease(Tween.EASE_OUT)
+		_label_tween.tween_interval(hold * 0.5)
+	else:
+		_label.scale = Vector2.ONE
+		_label_tween.tween_interval(hold * 0.7)
+	_label_tween.tween_property(_label, "modulate:a", 0.0, hold * 0.3)
+	_label_tween.tween_callback(func() -> void: _label.visible = false)
+
+
+func _bomb(play: Dictionary, at: Vector2) -> float:
+	var st := TableStyle.current()
+	var type := String(play.get("type", ""))
+	var n := maxi(int(play.get("size", PackedInt32Array(play.get("cards", PackedInt32Array())).size())), 4)
+	var four_jokers := type == "FourKings"
+	var boost := st.straight_flush_boost if type == "StraightFlush" else 1.0
+	if four_jokers:
+		boost = st.straight_flush_boost * 1.25
+	var extra := float(n - 4)
+	var shake := st.four_jokers_shake_px if four_jokers else (st.shake_px + st.shake_per_card_px * extra) * boost
+	var effects := Settings.effects_on()
+	last_effect = {size = n, kind = type, flash = effects, shockwave = effects, burst = effects and four_jokers,
+		particles = int((st.bomb_particles + st.bomb_particles_per_card * extra) * boost) if effects else 0,
+		shake = shake if effects else 0.0}
+	if not effects:
+		return 0.0
+	var dur := PacingProfile.scaled(pacing.bomb_effect_s)
+	if dur <= 0.0:
+		return shake
+	_centre = at
+	_radius = size.y * (st.shockwave_radius + st.shockwave_growth * extra) * boost
+	_flash = st.bomb_flash_color
+	_flash.a = clampf(_flash.a * (1.0 + 0.15 * extra) * boost, 0.0, 0.9)
+	_burst = st.gold_burst_color if four_jokers else Color(0, 0, 0, 0)
+	_sparks.clear()
+	for i in int(last_effect.particles):
+		_sparks.append(Vector3(randf() * TAU, randf_range(0.45, 1.1), randf_range(2.0, 5.0) * boost))
+	if _fx_tween != null:
+		_fx_tween.kill()
+	_fx_tween = create_tween()
+	_fx_tween.tween_method(_step, 0.0, 1.0, dur)
+	return shake
+
+
+func _step(t: float) -> void:
+	_t = t
+	queue_redraw()
+
+
+func _draw() -> void:
+	if _t >= 1.0:
+		return
+	var st := TableStyle.current()
+	var fade := 1.0 - _t
+	# The flash: the whole table, fading fast.
+	if _flash.a > 0.0:
+		var f := _flash
+		f.a *= fade * fade
+		draw_rect(Rect2(Vector2.ZERO, size), f)
+	# The gold burst (four jokers): a glowing disc that swells.
+	if _burst.a > 0.0:
+		var b := _burst
+		b.a *= fade
+		draw_circle(_centre, _radius * (0.3 + 0.9 * _t), b)
+	# The shockwave: a ring that widens and thins.
+	var ring := st.shockwave_color
+	ring.a *= fade
+	var r := _radius * (0.15 + 0.85 * sqrt(_t))
+	draw_arc(_centre, r, 0.0, TAU, 64, ring, maxf(14.0 * fade, 1.0), true)
+	# Sparks flying out.
+	var spark := st.particle_color
+	spark.a *= fade
+	for s in _sparks:
+		var p := _centre + Vector2.from_angle(s.x) * _radius * s.y * _t
+		draw_circle(p, s.z * (0.4 + fade), spark)

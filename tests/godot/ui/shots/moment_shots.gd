@@ -1,0 +1,134 @@
+extends Node
+## Screenshots of the table's hierarchy (issue 27) in a real window: the player's move (level
+## plaque, gold Play / slate Pass), the others' turn (no buttons, the hand sunk, never grey), a
+## word-art straight, a six-card bomb mid-effect and four jokers' gold burst.
+##   tools/godot --path godot-project --resolution 1280x720 --audio-driver Dummy \
+##       res://tests_godot/ui/shots/moment_shots.tscn -- --out DIR --locale en
+## (tools/test-ui effect-shots runs it for both languages at 1280x720 and 2340x1080.)
+## Writes DIR/<locale>_<W>x<H>_<shot>.png; exit code 0 = every shot saved.
+
+const SHOTS: Array[String] = ["my_move", "waiting", "straight", "bomb", "four_jokers"]
+
+var _out := ""
+var _locale := "en"
+var _prefix := ""
+var _saved: Array[String] = []
+
+
+func _ready() -> void:
+	var args := OS.get_cmdline_user_args()
+	for i in range(0, args.size() - 1, 2):
+		match args[i]:
+			"--out":
+				_out = args[i + 1]
+			"--locale":
+				_locale = args[i + 1]
+	if _out == "":
+		printerr("moment_shots: --out DIR is required")
+		get_tree().quit(2)
+		return
+	DirAccess.make_dir_recursive_absolute(_out)
+	Settings.use_file_for_tests("")
+	Settings.set_value(&"locale", _locale)
+	Settings.set_value(&"anim_speed", 1.0)
+	Settings.set_value(&"history_open", true)
+	var win := DisplayServer.window_get_size()
+	_prefix = "%s_%dx%d" % [_locale, win.x, win.y]
+	var felt := preload("res://table/felt.gd").new()
+	felt.name = "Felt"
+	add_child(felt)
+	var ok := await _run()
+	get_tree().quit(0 if ok and _saved.size() == SHOTS.size() else 1)
+
+
+func _run() -> bool:
+	var table: Control = load("res://table/table.tscn").instantiate()
+	table.open({config = MatchConfig.with({mode = &"training", rules = "competition", ai_levels = [1, 1, 1], seed = 6,
+		ai_min_think_ms = 1500, turn_timer = 0, save_record = false})})
+	add_child(table)
+	if not await _until(func() -> bool: return table.is_idle() and table.duty == &"play", 30.0):
+		return _fail("no turn")
+	table.team_levels = PackedInt32Array([5, 3])
+	table.level = 5
+	table.update_top_bar()
+	await _frames(30)
+	await _shot("my_move")
+	if table.can_pass:
+		table._on_pass_pressed()
+	else:
+		table.hand.set_selected(PackedInt32Array([table.hand.display_order()[0]]))
+		table.play_selection(-1)
+	if not await _until(func() -> bool: return table.hand.waiting and table.is_idle(), 20.0):
+		return _fail("no waiting")
+	await _frames(20)
+	await _shot("waiting")
+	var moments: Moments = table.moments
+	var zone: PlayZone = table.zone
+	var straight := PackedInt32Array(_free(table, [5, 6, 7, 8, 9]))
+	zone.show_play(3, straight, zone.global_position, [], table.level)
+	moments.on_play({type = "Straight", name_key = "play.straight", size = 5, bomb = false, cards = straight},
+		zone.slot_rects[3])
+	await _frames(12)
+	await _shot("straight")
+	var bomb := PackedInt32Array(_free(table, [11, 11, 11, 11, 11, 11]))
+	zone.show_play(1, bomb, zone.global_position, [], table.level)
+	var shake := moments.on_play({type = "Bomb", name_key = "play.bomb", size = 6, bomb = true, cards = bomb},
+		zone.slot_rects[1])
+	table.events._shake(shake)
+	# Slowed down: the software renderer is slower than the effect.
+	Engine.time_scale = 0.15
+	await _frames(3)
+	await _shot("bomb")
+	Engine.time_scale = 1.0
+	await get_tree().create_timer(1.5).timeout
+	var jokers := PackedInt32Array([52, 53, 106, 107])
+	zone.show_play(2, jokers, zone.global_position, [], table.level)
+	moments.on_play({type = "FourKings", name_key = "play.four_kings", size = 4, bomb = true, cards = jokers},
+		zone.slot_rects[2])
+	Engine.time_scale = 0.15
+	await _frames(3)
+	await _shot("four_jokers")
+	Engine.time_scale = 1.0
+	return true
+
+
+## Cards of these ranks from outside the player's hand (one per entry).
+func _free(table: Control, ranks: Array) -> Array:
+	var used := {}
+	for id in table.hand.cards():
+		used[id] = true
+	for seat in 4:
+		for id in table.zone.shown(seat):
+			used[id] = true
+	var out := []
+	for rank: int in ranks:
+		for id in 108:
+			if not used.has(id) and not Cards.is_joker(id) and Cards.rank(id) == rank:
+				used[id] = true
+				out.append(id)
+				break
+	return out
+
+
+func _shot(name: String) -> void:
+	await RenderingServer.frame_post_draw
+	var image := get_viewport().get_texture().get_image()
+	var path := _out.path_join("%s_%s.png" % [_prefix, name])
+	if image.save_png(path) == OK:
+		_saved.append(path)
+		print("moment_shots: saved %s" % path)
+	else:
+		printerr("moment_shots: cannot write %s" % path)
+
+
+func _fail(why: String) -> bool:
+	printerr("moment_shots: %s: %s" % [_prefix, why])
+	return false
+
+
+func _frames(n: int) -> void:
+	await Waits.frames(get_tree(), n)
+
+
+func _until(cond: Callable, seconds: float) -> bool:
+	return await Waits.until(get_tree(), cond, seconds)
