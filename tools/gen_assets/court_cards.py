@@ -4,8 +4,9 @@ Called by tools/gen-assets (the `cards` target); not meant to be run by hand. In
 tigullio-international.svgz from Debian's kdegames-card-data-kf5 (LGPL-2+, (C) Luciano Montanaro).
 Output: an SVG with only the figure drawings (no card outlines, indices, KDE marks, backs or Konqi
 jokers) and one group per court card, named by the deck's ids (jack_heart ... king_spade). Each
-group holds the figure and a transparent box of the deck's whole card (58 x 88 units), so every
-card renders to the same size and aspect with `rsvg-convert -i <id>`.
+group holds one figure, in the deck's card box (58 x 88 units). With --per-card DIR it also writes
+DIR/<id>.svg, one card each with exactly that box as its view box, which rsvg-convert renders to
+PNGs of one size and aspect (`rsvg-convert -i <id>` would crop each to its own ink instead).
 """
 
 import argparse
@@ -32,6 +33,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--svgz", type=pathlib.Path, required=True)
     ap.add_argument("--out", type=pathlib.Path, required=True)
+    ap.add_argument("--per-card", type=pathlib.Path)
     args = ap.parse_args()
     text = gzip.decompress(args.svgz.read_bytes()).decode("utf-8")
     header = re.search(r"<!--\s*(Copyright.*?)-->", text, re.S)
@@ -50,8 +52,6 @@ def main() -> None:
             x, y = s * 60, r * 90
             cells.append(
                 f'<g id="{rank}_{suit}" transform="translate({x},{y})">\n'
-                f'<rect x="{CARD[0]}" y="{CARD[1]}" width="{CARD[2]}" height="{CARD[3]}" '
-                'style="fill:#fff;fill-opacity:0;stroke:none" />\n'
                 f'<use xlink:href="#{fig}" />\n</g>'
             )
     out = (
@@ -70,6 +70,17 @@ def main() -> None:
     except ET.ParseError as e:
         die(f"the extracted SVG is not well-formed: {e}")
     args.out.write_text(out, encoding="utf-8")
+    if args.per_card is not None:
+        args.per_card.mkdir(parents=True, exist_ok=True)
+        for rank in RANKS:
+            for suit in SUITS:
+                one = (
+                    "<?xml version='1.0' encoding='UTF-8' standalone='no'?>\n"
+                    f'<svg width="{CARD[2]}" height="{CARD[3]}" viewBox="{" ".join(map(str, CARD))}" '
+                    'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">\n'
+                    f'<defs>\n{figures}\n</defs>\n<use xlink:href="#{rank}-of-{suit}s" />\n</svg>\n'
+                )
+                (args.per_card / f"{rank}_{suit}.svg").write_text(one, encoding="utf-8")
 
 
 if __name__ == "__main__":
