@@ -160,3 +160,37 @@ func test_jokers_are_told_apart() -> void:
 	expect_eq(arts[53][0], &"big_joker", "big joker drawn as ours")
 	expect_ne(arts[52][1], arts[53][1], "different ink")
 	expect(Cards.is_red(53) and not Cards.is_red(52), "the big one is the red one")
+
+
+## At the table layout test's sizes (tests/godot/ui/test_table_layout.gd SIZES), with every licence
+## text open: nothing sticks out sideways (long lines wrap), Back and the title are on screen, and
+## the list scrolls instead of pushing anything off the bottom.
+func test_the_credits_screen_fits_every_layout_size() -> void:
+	Settings.use_file_for_tests("")
+	var vp := SubViewport.new()
+	vp.disable_3d = true
+	vp.size = Vector2i(1280, 720)
+	add_child(vp)
+	var screen: Control = load(SCREEN).instantiate()
+	vp.add_child(screen)
+	await frames(2)
+	for toggle in screen.find_children("ShowLicence", "Button", true, false):
+		(toggle as Button).pressed.emit()
+	var scroll := screen.find_child("Scroll", true, false) as ScrollContainer
+	for s: Vector2i in [Vector2i(1280, 720), Vector2i(1024, 768), Vector2i(2340, 1080), Vector2i(2560, 1080)]:
+		vp.size = s
+		await frames(3)
+		var view := Rect2(Vector2.ZERO, Vector2(s))
+		var checked := 0
+		for c: Control in screen.find_children("*", "Control", true, false):
+			if not c.is_visible_in_tree() or c is ScrollBar:
+				continue
+			var r := c.get_global_rect()
+			checked += 1
+			expect(r.position.x >= -0.5 and r.end.x <= s.x + 0.5, "%dx%d: %s inside sideways (%s)" % [s.x, s.y, screen.get_path_to(c), r])
+			if not scroll.is_ancestor_of(c):
+				expect(view.grow(0.5).encloses(r), "%dx%d: %s on screen (%s)" % [s.x, s.y, screen.get_path_to(c), r])
+		expect(checked > 20, "%dx%d: controls checked (%d)" % [s.x, s.y, checked])
+		expect(view.grow(0.5).encloses(scroll.get_global_rect()), "%dx%d: the list's box on screen" % [s.x, s.y])
+		var content := screen.find_child("Content", true, false) as Control
+		expect(content.size.y > scroll.size.y, "%dx%d: the open licences make the list scroll" % [s.x, s.y])
