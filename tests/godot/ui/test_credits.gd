@@ -52,6 +52,23 @@ func test_every_card_file_has_a_credits_entry_with_its_licence() -> void:
 			expect(all_files.any(func(p: String) -> bool: return p == pattern or p.match(pattern)),
 				"%s: %s matches a file" % [e.id, pattern])
 		expect(not str(e.name_en).is_empty() and not str(e.name_zh).is_empty(), "%s named in both languages" % e.id)
+	# Licence texts are not resources: each export preset must include them by its include_filter.
+	var presets := ConfigFile.new()
+	expect_eq(presets.load("res://export_presets.cfg"), OK, "export presets")
+	var preset_count := 0
+	for section in presets.get_sections():
+		if not section.begins_with("preset.") or section.ends_with(".options"):
+			continue
+		preset_count += 1
+		var filters := str(presets.get_value(section, "include_filter", "")).split(",", false)
+		for e in entries:
+			var file: String = e.licence_file
+			if not file.begins_with("res://"):
+				continue
+			var rel := file.trim_prefix("res://")
+			expect(Array(filters).any(func(f: String) -> bool: return rel.matchn(f.strip_edges()) or file.matchn(f.strip_edges())),
+				"%s: export preset %s includes %s" % [e.id, presets.get_value(section, "name", section), rel])
+	expect(preset_count > 0, "export presets checked")
 	var court := entries.filter(func(e: Dictionary) -> bool: return e.id == "tigullio_court")
 	expect_eq(court.size(), 1, "the court figures' entry")
 	if court.size() == 1:
