@@ -1,7 +1,8 @@
 @tool
 class_name CardView
 extends Control
-## One card, drawn with vector calls (no textures), so it is crisp at any size. The colours, corner
+## One card, drawn with vector calls, so it is crisp at any size; only the J/Q/K figures are
+## textures (res://cards/court/, see tools/gen-assets cards). The colours, corner
 ## radius and font sizes come from the CardStyle in use (res://resources/style/*.tres). At the
 ## table cards come from the CardLayer (the pool, which instances card_view.tscn) and are reused
 ## for the whole match: set `card_id`, `face_up` and the flags, never free one.
@@ -15,11 +16,17 @@ extends Control
 const ASPECT := 1.4  # height / width
 ## Group of every card view (CardStyle.use() redraws them all).
 const GROUP := &"card_views"
+## The court figures (tools/gen-assets cards): <rank>_<suit>.png, height / width of the deck's card.
+const COURT_DIR := "res://cards/court/"
+const COURT_ASPECT := 88.0 / 58.0
+const COURT_RANKS: Array[String] = ["jack", "queen", "king"]
+const COURT_SUITS: Array[String] = ["spade", "heart", "club", "diamond"]  # Cards.Suit order
 
 ## One font for everything on a card, imported as a multichannel signed distance field: glyphs are
 ## rendered from one atlas at any size (crisp when cards scale, no per-size rasterizing).
 static var _rank_font: Font
 static var _text_font: Font
+static var _court_textures := {}  # "king_heart" -> Texture2D (null: file missing)
 
 ## 0..107 (-1 = no card: the back is drawn).
 @export_range(-1, 107) var card_id := -1:
@@ -95,6 +102,10 @@ var group_color := Color(0, 0, 0, 0):
 			emblem = v
 			queue_redraw()
 
+## What the face last drew as its picture: &"pips", &"court_texture", &"court_letter" (no
+## figure file), &"small_joker" or &"big_joker" (empty before the first face is drawn).
+var face_art := &""
+
 ## The tween moving this card, killed before a new one starts and when the card leaves the tree.
 var tween: Tween
 
@@ -105,6 +116,8 @@ var _style: CardStyle  # the style last drawn with: editing it redraws the card
 func _init() -> void:
 	mouse_filter = Control.MOUSE_FILTER_IGNORE
 	focus_mode = Control.FOCUS_NONE
+	# The court figures are shrunk a lot in the hand: mipmaps keep them smooth (imported with them).
+	texture_filter = CanvasItem.TEXTURE_FILTER_LINEAR_WITH_MIPMAPS
 	add_to_group(GROUP)
 	if _rank_font == null:
 		_rank_font = load("res://fonts/guandan_sans_bold.otf")
@@ -221,11 +234,7 @@ func _draw_face(st: CardStyle, r: Rect2, radius: float) -> void:
 			maxf(1.0, w * (st.wild_frame_width if wild else st.border_width)))
 	var color := st.ink(card_id)
 	if Cards.is_joker(card_id):
-		var letters := "JOKER"
-		var fs := int(w * 0.17)
-		for i in letters.length():
-			_text(_rank_font, letters[i], Vector2(w * 0.06, h * 0.05 + fs * 0.95 * i), fs, color, w * 0.2)
-		_centered(_text_font, "★", Vector2(w * 0.6, h * 0.58), int(w * 0.62), color)
+		_draw_joker(st, r, Cards.rank(card_id) == 16, color)
 		return
 	var rank := Cards.rank(card_id)
 	var label := Cards.rank_label(rank)
@@ -239,10 +248,101 @@ func _draw_face(st: CardStyle, r: Rect2, radius: float) -> void:
 		draw_circle(c, w * 0.12, st.wild_frame_color)
 		_centered(_rank_font, tr("CARD_WILD_BADGE"), c, int(w * 0.15), st.wild_badge_text_color)
 	if rank >= 11 and rank <= 13:
+		var art := court_texture(card_id)
+		if art != null:
+			face_art = &"court_texture"
+			var box := figure_rect()
+			draw_texture_rect(art, box, false)
+			draw_rect(box.grow(-w * 0.01), Color(color, 0.45), false, maxf(1.0, w * 0.008))
+			return
+		face_art = &"court_letter"
 		_centered(_rank_font, label, Vector2(w * 0.6, h * 0.5), int(w * st.court_size), Color(color, 0.85))
 		_centered(_text_font, suit_glyph, Vector2(w * 0.72, h * 0.8), int(w * 0.3), color)
 	else:
+		face_art = &"pips"
 		_centered(_text_font, suit_glyph, Vector2(w * 0.6, h * 0.6), int(w * st.centre_suit_size), color)
+
+
+## Where the picture of a court card or joker goes: the lower right of the face, with the deck's
+## 58:88 aspect, beside the index column (which the hand's overlapping strip shows).
+func figure_rect() -> Rect2:
+	var w := size.x
+	var h := size.y
+	var fw := w * 0.64
+	var fh := minf(fw * COURT_ASPECT, h * 0.72)
+	fw = fh / COURT_ASPECT
+	return Rect2(Vector2(w * 0.97 - fw, h * 0.97 - fh), Vector2(fw, fh))
+
+
+## The court figure of this card (J/Q/K) from res://cards/court/, or null (other cards, or the
+## file is missing: the card is then drawn with a big letter).
+static func court_texture(id: int) -> Texture2D:
+	var rank := Cards.rank(id)
+	if Cards.is_joker(id) or rank < 11 or rank > 13:
+		return null
+	var key := "%s_%s" % [COURT_RANKS[rank - 11], COURT_SUITS[int(Cards.suit(id))]]
+	if not _court_textures.has(key):
+		var path := COURT_DIR + key + ".png"
+		_court_textures[key] = load(path) if ResourceLoader.exists(path) else null
+	return _court_textures[key]
+
+
+## Our own jokers (no deck's art): the index is 小王 / 大王 written down the corner, the picture a
+## crown over a round 王 seal — black ink on white for the small joker, red and gold for the big.
+func _draw_joker(st: CardStyle, r: Rect2, big: bool, color: Color) -> void:
+	var w := r.size.x
+	var h := r.size.y
+	face_art = &"big_joker" if big else &"small_joker"
+	# Square CJK glyphs: a little smaller than a rank letter, so they clear the picture.
+	var fs := int(w * st.rank_size * 0.85)
+	var labels := ["大", "王"] if big else ["小", "王"]
+	for i in labels.size():
+		_text(_rank_font, labels[i], Vector2(w * 0.04, h * 0.04 + fs * 1.05 * i), fs, color, w * 0.3)
+	var box := figure_rect()
+	var gold := st.wild_frame_color
+	var line := maxf(1.0, w * 0.02)
+	if big:
+		_round_rect(box, w * 0.05, Color(gold, 0.22))
+	draw_rect(box.grow(-w * 0.01), Color(color, 0.45), false, maxf(1.0, w * 0.008))
+	# Crown: a band with five points, a jewel on each.
+	var cx := box.get_center().x
+	var cw := box.size.x * 0.8
+	var top := box.position.y + box.size.y * 0.1
+	var base := box.position.y + box.size.y * 0.42
+	var band := box.size.y * 0.08
+	var pts := PackedVector2Array()
+	pts.append(Vector2(cx - cw / 2.0, base))
+	for k in 5:
+		var x := cx - cw / 2.0 + cw * k / 4.0
+		var y := top if k % 2 == 0 else top + (base - top) * 0.4
+		if k == 2:
+			y = top - box.size.y * 0.03
+		if k > 0:
+			pts.append(Vector2(x - cw / 8.0, base - (base - top) * 0.45))
+		pts.append(Vector2(x, y))
+	pts.append(Vector2(cx + cw / 2.0, base))
+	var fill := gold if big else st.face_color
+	draw_colored_polygon(pts, fill)
+	var outline := pts.duplicate()
+	outline.append(pts[0])
+	draw_polyline(outline, color, line, true)
+	var band_rect := Rect2(Vector2(cx - cw / 2.0, base), Vector2(cw, band))
+	draw_rect(band_rect, color if big else fill)
+	draw_rect(band_rect, color, false, line)
+	for k in 5:
+		var x := cx - cw / 2.0 + cw * k / 4.0
+		var y := top if k % 2 == 0 else top + (base - top) * 0.4
+		if k == 2:
+			y = top - box.size.y * 0.03
+		draw_circle(Vector2(x, y), w * 0.035, color if big else st.face_color)
+		draw_circle(Vector2(x, y), w * 0.035, color, false, line * 0.6, true)
+	# Seal: a ring with 王 in it.
+	var c := Vector2(cx, box.position.y + box.size.y * 0.72)
+	var rad := box.size.x * 0.36
+	draw_circle(c, rad, color if big else st.face_color)
+	draw_circle(c, rad, color, false, line, true)
+	draw_circle(c, rad * 0.84, gold if big else color, false, line * 0.6, true)
+	_centered(_rank_font, "王", c, int(rad * 1.2), gold if big else color)
 
 
 func _draw_back(st: CardStyle, r: Rect2, radius: float) -> void:

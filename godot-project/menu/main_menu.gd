@@ -1,7 +1,7 @@
 extends Control
 ## Main menu: Continue (an unfinished match left or closed), the guided first deal (for a
 ## player who has finished no deal), Training, Play (full match),
-## Replays, Statistics, Settings, Quit; the rule preset and the AI difficulty of each other seat
+## Replays, Statistics, Rules, Settings, Credits, Quit; the rule preset and the AI difficulty of each other seat
 ## (saved in the settings), and the language (System / 中文 / English).
 ##
 ## The layout is main_menu.tscn (containers a designer can rearrange); this script only wires the
@@ -38,6 +38,7 @@ func _ready() -> void:
 	%Stats.pressed.connect(EventBus.screen_requested.emit.bind(&"stats"))
 	%RulesPage.pressed.connect(EventBus.screen_requested.emit.bind(&"rules"))
 	%Settings.pressed.connect(EventBus.screen_requested.emit.bind(&"settings"))
+	%Credits.pressed.connect(EventBus.screen_requested.emit.bind(&"credits"))
 	%Quit.visible = not OS.has_feature("mobile") and not OS.has_feature("web")
 	%Quit.pressed.connect(EventBus.screen_requested.emit.bind(&"quit"))
 

@@ -3,7 +3,7 @@ extends Control
 ## with a short fade during which input is blocked.
 ##
 ## Screens: &"menu", &"table" (after EventBus.match_requested), &"replays", &"replay" (after
-## EventBus.replay_requested), &"settings", &"stats"; online: &"online" (connect, create / join /
+## EventBus.replay_requested), &"settings", &"stats", &"rules", &"credits"; online: &"online" (connect, create / join /
 ## spectate, quick match), &"quick_search" (waiting for a quick-match table), &"leaderboard", &"profile" (a player's rating and figures), &"lobby", &"online_table" (after match_requested with an online config). A screen scene may define `open(params: Dictionary)`;
 ## it is called before the screen enters the tree.
 
@@ -15,6 +15,7 @@ const SCREENS := {
 	&"settings": "res://settings/settings_screen.tscn",
 	&"stats": "res://stats/stats_screen.tscn",
 	&"rules": "res://help/rules_page.tscn",
+	&"credits": "res://credits/credits_screen.tscn",
 	&"online": "res://online/online_menu.tscn",
 	&"lobby": "res://online/lobby.tscn",
 	&"quick_search": "res://online/quick_search.tscn",

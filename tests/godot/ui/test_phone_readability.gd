@@ -163,12 +163,12 @@ func _open_screen(vp: SubViewport, path: String, prepare := Callable()) -> Contr
 func test_menus_and_screens_are_readable_on_a_phone() -> void:
 	var vp := _phone_viewport()
 	for path in ["res://menu/main_menu.tscn", "res://settings/settings_screen.tscn", "res://stats/stats_screen.tscn",
-			"res://replay/replay_list.tscn", "res://help/rules_page.tscn"]:
+			"res://replay/replay_list.tscn", "res://help/rules_page.tscn", "res://credits/credits_screen.tscn"]:
 		var screen := await _open_screen(vp, path)
 		_check(path.get_file(), screen)
 		screen.queue_free()
 		await frames(1)
-	_report(5)
+	_report(6)
 
 
 func test_online_screens_are_readable_on_a_phone() -> void:

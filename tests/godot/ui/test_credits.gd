@@ -1,0 +1,213 @@
+extends GdTestSuite
+## The card art and its credits (issue 27): every file under res://cards/ has an entry in
+## credits/credits.cfg with a licence shipped next to it, the Credits screen (main menu → Credits)
+## shows every entry in both languages, the twelve court cards draw their figure textures (not the
+## big-letter fallback), and the two jokers are told apart.
+
+const COURT_FILES := 12  # jack/queen/king × 4 suits
+const SCREEN := "res://credits/credits_screen.tscn"
+
+
+func after_each() -> void:
+	Settings.reset_for_tests()
+
+
+## Files under `dir` (recursively), without .import files and licence texts.
+func _asset_files(dir: String) -> Array[String]:
+	var out: Array[String] = []
+	for sub in DirAccess.get_directories_at(dir):
+		out.append_array(_asset_files(dir.path_join(sub)))
+	for f in DirAccess.get_files_at(dir):
+		if f.ends_with(".import") or f.begins_with("LICENSE"):
+			continue
+		out.append(dir.path_join(f))
+	return out
+
+
+func _credits_screen() -> Control:
+	var screen: Control = load(SCREEN).instantiate()
+	add_child(screen)
+	await frames(2)
+	return screen
+
+
+func test_every_card_file_has_a_credits_entry_with_its_licence() -> void:
+	var entries := CreditsScreen.entries()
+	expect(entries.size() >= 4, "credits.cfg has the fonts, court figures, Godot and the Rust parts")
+	var files := _asset_files("res://cards")
+	# 12 PNGs and the SVG they are rendered from: an empty folder must not pass.
+	expect(files.size() >= COURT_FILES + 1, "card files found: %s" % [files])
+	for path in files:
+		var covered := entries.filter(func(e: Dictionary) -> bool: return CreditsScreen.covers(e, path))
+		expect(not covered.is_empty(), "%s has a credits entry" % path)
+		for e: Dictionary in covered:
+			expect(not str(e.licence).is_empty(), "%s: the entry names its licence" % path)
+			expect(not CreditsScreen.licence_text(e).is_empty(), "%s: its licence text is shipped" % path)
+	# No stale entry: each shipped-asset pattern matches a file (bin/ is built, not shipped in git).
+	var all_files := _asset_files("res://cards") + _asset_files("res://fonts")
+	for e in entries:
+		for pattern: String in e.files:
+			if pattern.begins_with("res://bin/"):
+				continue
+			expect(all_files.any(func(p: String) -> bool: return p == pattern or p.match(pattern)),
+				"%s: %s matches a file" % [e.id, pattern])
+		expect(not str(e.name_en).is_empty() and not str(e.name_zh).is_empty(), "%s named in both languages" % e.id)
+	# Licence texts are not resources: each export preset must include them by its include_filter.
+	var presets := ConfigFile.new()
+	expect_eq(presets.load("res://export_presets.cfg"), OK, "export presets")
+	var preset_count := 0
+	for section in presets.get_sections():
+		if not section.begins_with("preset.") or section.ends_with(".options"):
+			continue
+		preset_count += 1
+		var filters := str(presets.get_value(section, "include_filter", "")).split(",", false)
+		for e in entries:
+			var file: String = e.licence_file
+			if not file.begins_with("res://"):
+				continue
+			var rel := file.trim_prefix("res://")
+			expect(Array(filters).any(func(f: String) -> bool: return rel.matchn(f.strip_edges()) or file.matchn(f.strip_edges())),
+				"%s: export preset %s includes %s" % [e.id, presets.get_value(section, "name", section), rel])
+	expect(preset_count > 0, "export presets checked")
+	var court := entries.filter(func(e: Dictionary) -> bool: return e.id == "tigullio_court")
+	expect_eq(court.size(), 1, "the court figures' entry")
+	if court.size() == 1:
+		expect(CreditsScreen.licence_text(court[0]).contains("GNU LESSER GENERAL PUBLIC LICENSE"), "LGPL text")
+		expect(CreditsScreen.licence_text(court[0]).contains("Version 2.1"), "as LGPL 2.1")
+		expect(str(court[0].by).contains("Luciano Montanaro"), "its author")
+
+
+func test_the_credits_screen_lists_every_entry_in_both_languages() -> void:
+	Settings.use_file_for_tests("")
+	var entries := CreditsScreen.entries()
+	for locale in ["en", "zh_CN"]:
+		Settings.set_value(&"locale", locale)
+		var screen: Control = await _credits_screen()
+		var key := "name_zh" if locale == "zh_CN" else "name_en"
+		for e in entries:
+			var box := screen.find_child("Entry_" + str(e.id), true, false)
+			expect(box != null, "%s: %s shown" % [locale, e.id])
+			if box == null:
+				continue
+			expect_eq((box.get_node(^"Name") as Label).text, e[key], "%s: %s's name" % [locale, e.id])
+			var body := (box.get_node(^"Body") as Label).text
+			expect(body.contains(str(e.licence)), "%s: %s's licence shown" % [locale, e.id])
+		var title := screen.find_child("Title", true, false) as Label
+		expect_eq(title.text, "CREDITS_TITLE")
+		expect_eq(screen.tr(title.text), "致谢" if locale == "zh_CN" else "Credits", "translated title")
+		# The licence text opens and closes under its button.
+		var court := screen.find_child("Entry_tigullio_court", true, false)
+		var toggle := court.get_node(^"ShowLicence") as Button
+		var text := court.get_node(^"LicenceText") as Label
+		expect(not text.visible, "licence text closed at first")
+		toggle.pressed.emit()
+		expect(text.visible and text.text.contains("LESSER GENERAL PUBLIC"), "licence text shown")
+		toggle.pressed.emit()
+		expect(not text.visible, "and hidden again")
+		# Godot's entry lists the engine's own third-party parts.
+		var godot := screen.find_child("Entry_godot", true, false)
+		expect((godot.get_node(^"Body") as Label).text.contains("FreeType"), "engine parts listed")
+		expect(screen.find_child("Scroll", true, false) is ScrollContainer, "the list scrolls")
+		screen.queue_free()
+		await frames(1)
+
+
+func test_the_menu_opens_the_credits() -> void:
+	Settings.use_file_for_tests("")
+	var menu: Control = load("res://menu/main_menu.tscn").instantiate()
+	add_child(menu)
+	await frames(1)
+	var asked: Array[StringName] = []
+	var on_screen := func(s: StringName) -> void: asked.append(s)
+	EventBus.screen_requested.connect(on_screen)
+	(menu.find_child("Credits", true, false) as Button).pressed.emit()
+	EventBus.screen_requested.disconnect(on_screen)
+	expect_eq(asked, [&"credits"] as Array[StringName], "Credits asks for the credits screen")
+	var app_script: GDScript = load("res://ui/app.gd")
+	expect_eq(app_script.get_script_constant_map().SCREENS.get(&"credits"), SCREEN, "the app knows it")
+	var screen: Control = await _credits_screen()
+	var back_asked: Array[StringName] = []
+	var on_back := func(s: StringName) -> void: back_asked.append(s)
+	EventBus.screen_requested.connect(on_back)
+	(screen.find_child("Back", true, false) as Button).pressed.emit()
+	EventBus.screen_requested.disconnect(on_back)
+	expect_eq(back_asked, [&"menu"] as Array[StringName], "Back returns to the menu")
+
+
+func test_court_cards_draw_their_figures() -> void:
+	var keys := {}
+	for suit in 4:
+		for rank in [11, 12, 13]:
+			var id: int = suit * 13 + rank - 2
+			expect_eq(Cards.rank(id), rank)
+			var tex := CardView.court_texture(id)
+			expect(tex != null, "%s has a figure" % Cards.notation(id))
+			if tex != null:
+				keys[tex.resource_path] = true
+				expect(tex.resource_path.begins_with("res://cards/court/"), tex.resource_path)
+				# Sized for the biggest hand card on a 2340x1080 phone, with the deck's aspect.
+				expect(tex.get_width() >= 150 and tex.get_width() <= 256, "%s width %d" % [tex.resource_path, tex.get_width()])
+				expect(absf(float(tex.get_height()) / tex.get_width() - CardView.COURT_ASPECT) < 0.02, "aspect")
+			var view: CardView = load("res://hand/card_view.tscn").instantiate()
+			view.card_id = id
+			view.size = Vector2(120, 168)
+			add_child(view)
+			await frames(2)
+			expect_eq(view.face_art, &"court_texture", "%s drawn with its figure" % Cards.notation(id))
+			var box := view.figure_rect()
+			expect(Rect2(Vector2.ZERO, view.size).encloses(box), "figure inside the card")
+			expect(box.position.x >= view.size.x * 0.3, "index column left free")
+			view.queue_free()
+	expect_eq(keys.size(), COURT_FILES, "twelve different figures")
+	expect(CardView.court_texture(Cards.from_notation("SA")[0]) == null, "an ace has no figure")
+	expect(CardView.court_texture(52) == null, "a joker has no deck figure")
+
+
+func test_jokers_are_told_apart() -> void:
+	var arts := {}
+	for id in [52, 53]:
+		var view: CardView = load("res://hand/card_view.tscn").instantiate()
+		view.card_id = id
+		view.size = Vector2(120, 168)
+		add_child(view)
+		await frames(2)
+		arts[id] = [view.face_art, view.ink()]
+		view.queue_free()
+	expect_eq(arts[52][0], &"small_joker", "small joker drawn as ours")
+	expect_eq(arts[53][0], &"big_joker", "big joker drawn as ours")
+	expect_ne(arts[52][1], arts[53][1], "different ink")
+	expect(Cards.is_red(53) and not Cards.is_red(52), "the big one is the red one")
+
+
+## At the table layout test's sizes (tests/godot/ui/test_table_layout.gd SIZES), with every licence
+## text open: nothing sticks out sideways (long lines wrap), Back and the title are on screen, and
+## the list scrolls instead of pushing anything off the bottom.
+func test_the_credits_screen_fits_every_layout_size() -> void:
+	Settings.use_file_for_tests("")
+	var vp := SubViewport.new()
+	vp.disable_3d = true
+	vp.size = Vector2i(1280, 720)
+	add_child(vp)
+	var screen: Control = load(SCREEN).instantiate()
+	vp.add_child(screen)
+	await frames(2)
+	for toggle in screen.find_children("ShowLicence", "Button", true, false):
+		(toggle as Button).pressed.emit()
+	var scroll := screen.find_child("Scroll", true, false) as ScrollContainer
+	for s: Vector2i in [Vector2i(1280, 720), Vector2i(1024, 768), Vector2i(2340, 1080), Vector2i(2560, 1080)]:
+		vp.size = s
+		await frames(3)
+		var view := Rect2(Vector2.ZERO, Vector2(s))
+		var checked := 0
+		for c: Control in screen.find_children("*", "Control", true, false):
+			if not c.is_visible_in_tree() or c is ScrollBar:
+				continue
+			var r := c.get_global_rect()
+			checked += 1
+			expect(r.position.x >= -0.5 and r.end.x <= s.x + 0.5, "%dx%d: %s inside sideways (%s)" % [s.x, s.y, screen.get_path_to(c), r])
+			if not scroll.is_ancestor_of(c):
+				expect(view.grow(0.5).encloses(r), "%dx%d: %s on screen (%s)" % [s.x, s.y, screen.get_path_to(c), r])
+		expect(checked > 20, "%dx%d: controls checked (%d)" % [s.x, s.y, checked])
+		expect(view.grow(0.5).encloses(scroll.get_global_rect()), "%dx%d: the list's box on screen" % [s.x, s.y])
+		var content := screen.find_child("Content", true, false) as Control
+		expect(content.size.y > scroll.size.y, "%dx%d: the open licences make the list scroll" % [s.x, s.y])
