@@ -1,4 +1,4 @@
-extends Node
+extends "res://tests_godot/ui/shots/shot_script.gd"
 ## Screenshots of the table's hierarchy (issue 27) in a real window: the player's move (level
 ## plaque, gold Play / slate Pass), the others' turn (no buttons, the hand sunk, never grey), a
 ## word-art straight, a six-card bomb mid-effect and four jokers' gold burst.
@@ -9,36 +9,20 @@ extends Node
 
 const SHOTS: Array[String] = ["my_move", "waiting", "straight", "bomb", "four_jokers"]
 
-var _out := ""
-var _locale := "en"
-var _prefix := ""
-var _saved: Array[String] = []
-
 
 func _ready() -> void:
-	var args := OS.get_cmdline_user_args()
-	for i in range(0, args.size() - 1, 2):
-		match args[i]:
-			"--out":
-				_out = args[i + 1]
-			"--locale":
-				_locale = args[i + 1]
-	if _out == "":
-		printerr("moment_shots: --out DIR is required")
-		get_tree().quit(2)
+	tag = "moment_shots"
+	if not _read_args():
 		return
-	DirAccess.make_dir_recursive_absolute(_out)
 	Settings.use_file_for_tests("")
 	Settings.set_value(&"locale", _locale)
 	Settings.set_value(&"anim_speed", 1.0)
 	Settings.set_value(&"history_open", true)
-	var win := DisplayServer.window_get_size()
-	_prefix = "%s_%dx%d" % [_locale, win.x, win.y]
 	var felt := preload("res://table/felt.gd").new()
 	felt.name = "Felt"
 	add_child(felt)
 	var ok := await _run()
-	get_tree().quit(0 if ok and _saved.size() == SHOTS.size() else 1)
+	get_tree().quit(0 if ok and _all_saved(SHOTS) else 1)
 
 
 func _run() -> bool:
@@ -108,27 +92,3 @@ func _free(table: Control, ranks: Array) -> Array:
 				out.append(id)
 				break
 	return out
-
-
-func _shot(name: String) -> void:
-	await RenderingServer.frame_post_draw
-	var image := get_viewport().get_texture().get_image()
-	var path := _out.path_join("%s_%s.png" % [_prefix, name])
-	if image.save_png(path) == OK:
-		_saved.append(path)
-		print("moment_shots: saved %s" % path)
-	else:
-		printerr("moment_shots: cannot write %s" % path)
-
-
-func _fail(why: String) -> bool:
-	printerr("moment_shots: %s: %s" % [_prefix, why])
-	return false
-
-
-func _frames(n: int) -> void:
-	await Waits.frames(get_tree(), n)
-
-
-func _until(cond: Callable, seconds: float) -> bool:
-	return await Waits.until(get_tree(), cond, seconds)

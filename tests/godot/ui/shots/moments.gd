@@ -1,4 +1,4 @@
-extends Node
+extends "res://tests_godot/ui/shots/shot_script.gd"
 ## Screenshots of the moments the table's look is judged by (issue 27's before/after montages):
 ## the menu, the first deal being dealt, the player's lead, the player's follow, a bomb just after it lands, the end of a
 ## deal, the tribute step and the replay — one AI training match, animations on, in a window.
@@ -14,42 +14,24 @@ const DEALING_DELAY_S := 0.6
 ## Seconds after a bomb starts to be shown: its landing and effect, before the next play.
 const BOMB_DELAY_S := 0.35
 
-var _out := ""
-var _locale := "en"
 var _seed := 3
-var _prefix := ""
-var _saved: Dictionary = {}
 var _app: Control
 var _bomb_pending := false
 
 
 func _ready() -> void:
-	var args := OS.get_cmdline_user_args()
-	for i in range(0, args.size() - 1, 2):
-		match args[i]:
-			"--out":
-				_out = args[i + 1]
-			"--locale":
-				_locale = args[i + 1]
-			"--seed":
-				_seed = args[i + 1].to_int()
-	if _out == "":
-		printerr("moments: --out DIR is required")
-		get_tree().quit(2)
+	tag = "moments"
+	if not _read_args():
 		return
-	DirAccess.make_dir_recursive_absolute(_out)
+	_seed = _int_arg("--seed", _seed)
 	Settings.use_file_for_tests("")
 	Settings.set_value(&"locale", _locale)
 	Settings.set_value(&"anim_speed", 1.0)
-	var win := DisplayServer.window_get_size()
-	_prefix = "%s_%dx%d" % [_locale, win.x, win.y]
 	_app = load("res://ui/app.tscn").instantiate()
 	add_child(_app)
 	var ok := await _run()
 	RecordLibrary.forget_continue()
-	if not ok or _saved.size() != SHOTS.size():
-		printerr("moments: %s: saved %s of %s" % [_prefix, _saved.keys(), SHOTS])
-	get_tree().quit(0 if ok and _saved.size() == SHOTS.size() else 1)
+	get_tree().quit(0 if ok and _all_saved(SHOTS) else 1)
 
 
 func _run() -> bool:
@@ -57,9 +39,9 @@ func _run() -> bool:
 	await _shot("menu")
 	EventBus.match_requested.emit(MatchConfig.with({mode = &"training", rules = "competition", ai_levels = [2, 2, 2], seed = _seed,
 		ai_min_think_ms = 0, turn_timer = 0, save_record = true}))
-	if not await _until(func() -> bool: return _table() != null, 10.0):
+	if not await _until(func() -> bool: return _table_of(_app) != null, 10.0):
 		return _fail("no table")
-	var table: Control = _table()
+	var table: Control = _table_of(_app)
 	table.event_shown.connect(_on_event_shown)
 	await get_tree().create_timer(DEALING_DELAY_S).timeout
 	await _shot("dealing")
@@ -109,18 +91,6 @@ func _on_event_shown(event: Dictionary) -> void:
 		_bomb_pending = true
 
 
-func _play_first_hint(table: Control) -> void:
-	var hints: Array = table.controller.hints(1)
-	var cards := PackedInt32Array()
-	if not hints.is_empty():
-		cards = PackedInt32Array((hints[0].get("play", {}) as Dictionary).get("cards", PackedInt32Array()))
-	if cards.is_empty() and table.can_pass:
-		table._on_pass_pressed()
-		return
-	if cards.is_empty():
-		cards = PackedInt32Array([table.hand.display_order()[0]])
-	table.hand.set_selected(cards)
-	table.play_selection(-1)
 
 
 func _replay(table: Control) -> bool:
@@ -138,41 +108,3 @@ func _replay(table: Control) -> bool:
 	await _shot("replay")
 	ClassDB.class_call_static(&"ReplayRecorder", &"delete_record", record)
 	return true
-
-
-func _settle(table: Control) -> void:
-	await _frames(10)
-	await _until(func() -> bool: return not table.banner.is_showing(), 5.0)
-	await _frames(10)
-
-
-func _table() -> Control:
-	var current: Control = _app.current
-	return current if current != null and _app.current_name == &"table" else null
-
-
-func _shot(name: String) -> void:
-	if _saved.has(name):
-		return
-	await RenderingServer.frame_post_draw
-	var image := get_viewport().get_texture().get_image()
-	var path := _out.path_join("%s_%s.png" % [_prefix, name])
-	var err := image.save_png(path)
-	if err == OK:
-		_saved[name] = path
-		print("moments: saved %s" % path)
-	else:
-		printerr("moments: cannot write %s: %s" % [path, error_string(err)])
-
-
-func _fail(why: String) -> bool:
-	printerr("moments: %s: %s" % [_prefix, why])
-	return false
-
-
-func _frames(n: int) -> void:
-	await Waits.frames(get_tree(), n)
-
-
-func _until(cond: Callable, seconds: float) -> bool:
-	return await Waits.until(get_tree(), cond, seconds)

@@ -1,4 +1,4 @@
-extends Node
+extends "res://tests_godot/ui/shots/shot_script.gd"
 ## Screenshots of the table states issue 13 asks to look at, in a real window (Xvfb):
 ## the centre after a return, a West straight, a banner over a full table, the clock's last
 ## seconds, the replay after seeking, the rules page (at the top and scrolled) and the guided
@@ -11,39 +11,24 @@ extends Node
 const SHOTS: Array[String] = ["after_return", "west_straight", "banner", "clock", "replay_seek", "rules",
 	"rules_scrolled", "guided"]
 
-var _out := ""
-var _locale := "en"
-var _prefix := ""
-var _saved: Array[String] = []
 var _record := ""
 
 
 func _ready() -> void:
-	var args := OS.get_cmdline_user_args()
-	for i in range(0, args.size() - 1, 2):
-		match args[i]:
-			"--out":
-				_out = args[i + 1]
-			"--locale":
-				_locale = args[i + 1]
-	if _out == "":
-		printerr("table_shots: --out DIR is required")
-		get_tree().quit(2)
+	tag = "table_shots"
+	if not _read_args():
 		return
-	DirAccess.make_dir_recursive_absolute(_out)
 	Settings.use_file_for_tests("")
 	Settings.set_value(&"locale", _locale)
 	Settings.set_value(&"anim_speed", 0.0)
 	Settings.set_value(&"history_open", true)
-	var win := DisplayServer.window_get_size()
-	_prefix = "%s_%dx%d" % [_locale, win.x, win.y]
 	var felt := preload("res://table/felt.gd").new()  # as the app draws it under every screen
 	felt.name = "Felt"
 	add_child(felt)
 	var ok := await _run()
 	if _record != "":
 		RecordLibrary.delete_record(_record)
-	get_tree().quit(0 if ok and _saved.size() == SHOTS.size() else 1)
+	get_tree().quit(0 if ok and _all_saved(SHOTS) else 1)
 
 
 func _run() -> bool:
@@ -157,41 +142,3 @@ func _free_straight(table: Control) -> PackedInt32Array:
 				out.append(id)
 				break
 	return out
-
-
-func _play_first_hint(table: Control) -> void:
-	var hints: Array = table.controller.hints(1)
-	var cards := PackedInt32Array()
-	if not hints.is_empty():
-		cards = PackedInt32Array((hints[0].get("play", {}) as Dictionary).get("cards", PackedInt32Array()))
-	if cards.is_empty() and table.can_pass:
-		table._on_pass_pressed()
-		return
-	if cards.is_empty():
-		cards = PackedInt32Array([table.hand.display_order()[0]])
-	table.hand.set_selected(cards)
-	table.play_selection(-1)
-
-
-func _shot(name: String) -> void:
-	await RenderingServer.frame_post_draw
-	var image := get_viewport().get_texture().get_image()
-	var path := _out.path_join("%s_%s.png" % [_prefix, name])
-	if image.save_png(path) == OK:
-		_saved.append(path)
-		print("table_shots: saved %s" % path)
-	else:
-		printerr("table_shots: cannot write %s" % path)
-
-
-func _fail(why: String) -> bool:
-	printerr("table_shots: %s: %s" % [_prefix, why])
-	return false
-
-
-func _frames(n: int) -> void:
-	await Waits.frames(get_tree(), n)
-
-
-func _until(cond: Callable, seconds: float) -> bool:
-	return await Waits.until(get_tree(), cond, seconds)

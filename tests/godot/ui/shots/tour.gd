@@ -1,4 +1,4 @@
-extends Node
+extends "res://tests_godot/ui/shots/shot_script.gd"
 ## A scripted tour of the real game in a window, saving screenshots: the menu, the table
 ## mid-deal in training mode with a hint shown, the hand's grouping view (with a manual group),
 ## the end-of-deal panel and the tribute step, the auto-play indicator; then the menu offering
@@ -13,46 +13,29 @@ extends Node
 const SHOTS: Array[String] = ["menu", "table_hint", "hand_groups", "deal_end", "tribute", "auto_play", "continue",
 	"settings", "stats", "replays", "replay"]
 
-var _out := ""
-var _locale := "en"
 var _seed := 1
-var _prefix := ""
-var _saved: Array[String] = []
 var _app: Control
 var _anim := 2.0  # animation speed (--anim)
 var _probe := false  # --probe 1: no screenshots, print the deal-2 tribute (to pick a seed)
 
 
 func _ready() -> void:
-	var args := OS.get_cmdline_user_args()
-	for i in range(0, args.size() - 1, 2):
-		match args[i]:
-			"--out":
-				_out = args[i + 1]
-			"--locale":
-				_locale = args[i + 1]
-			"--seed":
-				_seed = args[i + 1].to_int()
-			"--probe":
-				_probe = args[i + 1] == "1"
-			"--anim":
-				_anim = args[i + 1].to_float()
-	if _out == "":
-		printerr("tour: --out DIR is required")
-		get_tree().quit(2)
+	tag = "tour"
+	if not _read_args():
 		return
-	DirAccess.make_dir_recursive_absolute(_out)
+	_seed = _int_arg("--seed", _seed)
+	_probe = String(_args.get("--probe", "0")) == "1"
+	if _args.has("--anim"):
+		_anim = String(_args["--anim"]).to_float()
 	Settings.use_file_for_tests("")
 	Settings.set_value(&"locale", _locale)
 	Settings.set_value(&"anim_speed", _anim)
 	var size := get_viewport().get_visible_rect().size
-	var win := DisplayServer.window_get_size()
-	_prefix = "%s_%dx%d" % [_locale, win.x, win.y]
 	print("tour: %s, viewport %s" % [_prefix, size])
 	_app = load("res://ui/app.tscn").instantiate()
 	add_child(_app)
 	var ok := await _run()
-	get_tree().quit(0 if ok and _saved.size() == SHOTS.size() else 1)
+	get_tree().quit(0 if ok and _all_saved(SHOTS) else 1)
 
 
 func _run() -> bool:
@@ -60,9 +43,9 @@ func _run() -> bool:
 	await _shot("menu")
 	EventBus.match_requested.emit(MatchConfig.with({mode = &"training", rules = "competition", ai_levels = [2, 2, 2], seed = _seed,
 		ai_min_think_ms = 0, turn_timer = 0, save_record = false}))
-	if not await _until(func() -> bool: return _table() != null, 10.0):
+	if not await _until(func() -> bool: return _table_of(_app) != null, 10.0):
 		return _fail("no table")
-	var table: Control = _table()
+	var table: Control = _table_of(_app)
 	var my_turns := 0
 	var hint_shown := false
 	var deal_end_shown := false
@@ -114,18 +97,6 @@ func _run() -> bool:
 	return _fail("timed out (turns %d, hint %s, deal end %s)" % [my_turns, hint_shown, deal_end_shown])
 
 
-func _play_first_hint(table: Control) -> void:
-	var hints: Array = table.controller.hints(1)
-	var cards := PackedInt32Array()
-	if not hints.is_empty():
-		cards = PackedInt32Array((hints[0].get("play", {}) as Dictionary).get("cards", PackedInt32Array()))
-	if cards.is_empty() and table.can_pass:
-		table._on_pass_pressed()
-		return
-	if cards.is_empty():
-		cards = PackedInt32Array([table.hand.display_order()[0]])
-	table.hand.set_selected(cards)
-	table.play_selection(-1)
 
 
 func _other_screens(table: Control) -> bool:
@@ -175,41 +146,8 @@ func _first_hint_plays(table: Control) -> bool:
 	return not hints.is_empty() and not (hints[0].get("play", {}) as Dictionary).is_empty()
 
 
-## Lets animations and the banner finish so the shot shows a still table.
-func _settle(table: Control) -> void:
-	await _frames(10)
-	await _until(func() -> bool: return not table.banner.is_showing(), 5.0)
-	await _frames(10)
-
-
-func _table() -> Control:
-	var current: Control = _app.current
-	return current if current != null and _app.current_name == &"table" else null
-
-
 func _shot(name: String) -> void:
 	if _probe:
-		_saved.append(name)
+		_saved[name] = ""
 		return
-	await RenderingServer.frame_post_draw
-	var image := get_viewport().get_texture().get_image()
-	var path := _out.path_join("%s_%s.png" % [_prefix, name])
-	var err := image.save_png(path)
-	if err == OK:
-		_saved.append(path)
-		print("tour: saved %s (%dx%d)" % [path, image.get_width(), image.get_height()])
-	else:
-		printerr("tour: cannot write %s: %s" % [path, error_string(err)])
-
-
-func _fail(why: String) -> bool:
-	printerr("tour: %s: %s" % [_prefix, why])
-	return false
-
-
-func _frames(n: int) -> void:
-	await Waits.frames(get_tree(), n)
-
-
-func _until(cond: Callable, seconds: float) -> bool:
-	return await Waits.until(get_tree(), cond, seconds)
+	await super(name)
