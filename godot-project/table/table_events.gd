@@ -202,6 +202,14 @@ func _show_hand(ids: PackedInt32Array) -> void:
 		table.hand.set_cards(ids)
 	elif _fresh_deal:
 		_fresh_deal = false
+		# A table that has just opened is laid out a frame or two after its first deal starts:
+		# deal into the laid-out table (a layout mid-deal would put the flying cards down at once).
+		for i in 10:
+			if (table.middle as Rect2).size.x > 0.0:
+				break
+			await table.get_tree().process_frame
+			if _closing:
+				return
 		var center: Vector2 = table.frame.global_position + table.middle.get_center()
 		# Round the table: the player's card every fourth, backs to the other seats between.
 		var gap := Settings.anim_time(table.pacing.deal_card_gap_s) if Settings.animations_on() else 0.0

@@ -45,6 +45,12 @@ func test_the_deal_goes_round_the_table() -> void:
 	expect(await wait_until(func() -> bool: return find.call() != null and (find.call() as DealFlight).in_flight() > 0, 10.0),
 		"backs fly out at the deal")
 	var flight: DealFlight = find.call()
+	var flying := 0
+	for id in table.hand.cards():
+		var v: CardView = table.layer.find_view(id)
+		if v != null and v.tween != null and v.tween.is_running():
+			flying += 1
+	expect(flying > 10, "the player's own cards fly in with them, even on the table's first deal (%d in the air)" % flying)
 	var most := 0
 	while flight.is_running():
 		most = maxi(most, flight.in_flight())
