@@ -207,7 +207,9 @@ func _show_hand(ids: PackedInt32Array) -> void:
 		for i in 10:
 			if (table.middle as Rect2).size.x > 0.0:
 				break
-			await table.get_tree().process_frame
+			# Through wait() (a frame): leaving the tree releases it at once, so no coroutine is
+			# left waiting on the tree for a table that is gone.
+			await wait(0.001)
 			if _closing:
 				return
 		var center: Vector2 = table.frame.global_position + table.middle.get_center()
