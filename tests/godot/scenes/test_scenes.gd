@@ -54,6 +54,11 @@ func test_every_scene_instantiates_on_its_own() -> void:
 			expect(c.size.x > 0.0 and c.size.y > 0.0, "%s has a size (%s)" % [path, c.size])
 		node.queue_free()
 		await frames(2)
+		# The leaderboard and the profile fetch through Online.client as they open: with no server
+		# chosen yet (this test run alone) the client refuses the call and says so; after an
+		# earlier test chose one, the call goes out instead. Either is the screen's designed path.
+		if path.ends_with("leaderboard.tscn") or path.ends_with("profile.tscn"):
+			claim_logged("rejected with code 12")
 		_collect_log()
 		for line in _logged:
 			fail("%s logged: %s" % [path, line])
