@@ -220,8 +220,8 @@ pub struct SearchConfig {
     /// in hand when it starts (0 = no cap). Full hands then get fewer worlds than endgames, so
     /// the slowest decisions stay bounded while `iterations` caps the rest. Counted, not timed.
     pub work: u32,
-    /// Belief: a tribute received caps the payer's ranks at the tribute card's.
-    pub tribute_belief: bool,
+    /// The inferences about hidden hands that shape the sampled worlds (`belief.rs`).
+    pub infer: crate::belief::Inferences,
     /// Exact endgames: a world with at most this many cards left in play after a candidate is
     /// solved to the end of the deal (`endgame::solve`, within `endgame_nodes` positions)
     /// instead of played out by L2 (0 = off).
@@ -236,23 +236,28 @@ impl SearchConfig {
         prior: 0.15,
         halving: false,
         work: 0,
-        tribute_belief: false,
+        infer: crate::belief::Inferences { tribute: false, ..crate::belief::Inferences::V2 },
         endgame_cards: 0,
         endgame_nodes: 0,
     };
 }
 
+impl SearchConfig {
+    /// The search as it was before issue 25 (the arena's `L3v2`).
+    pub const V2: SearchConfig = SearchConfig {
+        width: 8,
+        prior: 0.15,
+        halving: true,
+        work: 16_000,
+        infer: crate::belief::Inferences::V2,
+        endgame_cards: 0,
+        endgame_nodes: 20_000,
+    };
+}
+
 impl Default for SearchConfig {
     fn default() -> Self {
-        SearchConfig {
-            width: 8,
-            prior: 0.15,
-            halving: true,
-            work: 16_000,
-            tribute_belief: true,
-            endgame_cards: 0,
-            endgame_nodes: 20_000,
-        }
+        SearchConfig::V2
     }
 }
 
@@ -278,6 +283,11 @@ impl AiProfile {
     /// The agent of that level as it played before issue 11 (the arena's `L2v1`, `L3v1`).
     pub fn v1(level: AiLevel) -> Self {
         AiProfile { level, iterations: 160, weights: Weights::V1, search: SearchConfig::V1, ..AiProfile::default() }
+    }
+
+    /// The agent of that level as it played before issue 25 (the arena's `L2v2`, `L3v2`).
+    pub fn v2(level: AiLevel) -> Self {
+        AiProfile { level, iterations: 400, weights: Weights::TUNED, search: SearchConfig::V2, ..AiProfile::default() }
     }
 }
 

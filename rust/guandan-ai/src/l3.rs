@@ -8,11 +8,10 @@
 //! number of threads.
 
 use crate::agent::{Agent, Budget, Candidate, Decision, SearchConfig, Trace, Weights, duty};
+use crate::belief::{Beliefs, infer, sample_world};
 use crate::endgame;
 use crate::l2::{l2_decision, ranked_candidates, reason_for};
-use guandan_core::card::{Card, CardSet};
-use guandan_core::combo::{PlayKind, rank_order};
-use guandan_core::deal::below;
+use guandan_core::card::CardSet;
 use guandan_core::game::{ActionKind, Event, Match, Phase, Seat, deal_gain, team_of};
 use guandan_core::view::PlayerView;
 use rand_chacha::ChaCha8Rng;
@@ -36,125 +35,6 @@ impl L3 {
             search: profile.search,
         }
     }
-}
-
-/// Per seat and rank, how likely the seat still holds that rank (1 = no evidence).
-pub type Beliefs = [[f32; 17]; 4];
-
-/// Inference from the public history: a player who passed on a single, pair or triple played by an
-/// opponent probably holds no group of that size above it (they would usually have beaten it).
-pub fn infer(view: &PlayerView) -> Beliefs {
-    let mut b = [[1.0f32; 17]; 4];
-    let mut table: Option<(Seat, guandan_core::combo::Play)> = None;
-    for t in &view.history {
-        match t.play {
-            Some(p) => table = Some((t.seat, p)),
-            None => {
-                let Some((owner, p)) = table else { continue };
-                if team_of(owner) == team_of(t.seat) {
-                    continue;
-                }
-                let k = p.pattern.kind;
-                if !matches!(k, PlayKind::Single | PlayKind::Pair | PlayKind::Trips) {
-                    continue;
-                }
-                let o = rank_order(p.pattern.rank, view.level);
-                for r in 2..=16u8 {
-                    if rank_order(r, view.level) > o {
-                        b[t.seat as usize][r as usize] *= match k {
-                            PlayKind::Single => 0.55,
-                            _ => 0.75,
-                        };
-                    }
-                }
-            }
-        }
-        // A new trick starts after a clear; the history does not mark it, so a play resets.
-    }
-    b
-}
-
-/// Inference from a tribute the viewer received: the payer had to give its highest card (wild
-/// hearts excepted), so it holds no higher rank — apart from level cards, which may be wilds.
-pub fn infer_tribute(view: &PlayerView, b: &mut Beliefs) {
-    let Some(me) = view.seat else { return };
-    for t in &view.tributes {
-        let (Some(card), true) = (t.card, t.to == Some(me)) else { continue };
-        let o = rank_order(Card::from_id(card).rank().0, view.level);
-        for r in 2..=16u8 {
-            if rank_order(r, view.level) > o {
-                b[t.from as usize][r as usize] *= if r == view.level.0 { 0.3 } else { 0.02 };
-            }
-        }
-    }
-}
-
-/// Cards the viewer knows another seat holds (tribute given by the viewer, return received...).
-fn known_cards(view: &PlayerView) -> [CardSet; 4] {
-    let mut known = [CardSet::EMPTY; 4];
-    let Some(me) = view.seat else { return known };
-    for t in &view.tributes {
-        if t.from == me
-            && let (Some(to), Some(c)) = (t.to, t.card)
-            && !view.played.contains(c)
-            && to != me
-        {
-            known[to as usize].insert(c);
-        }
-        if t.to == Some(me)
-            && let Some(c) = t.returned
-            && !view.played.contains(c)
-        {
-            known[t.from as usize].insert(c);
-        }
-    }
-    known
-}
-
-/// One world consistent with the view: the other seats' hands drawn from the unseen cards.
-pub fn sample_world(view: &PlayerView, beliefs: &Beliefs, rng: &mut ChaCha8Rng) -> [CardSet; 4] {
-    let me = view.seat.unwrap_or(0) as usize;
-    let known = known_cards(view);
-    let mut hands = [CardSet::EMPTY; 4];
-    hands[me] = view.hand;
-    let mut left = [0u8; 4];
-    let mut unseen = CardSet::FULL.minus(view.hand).minus(view.played);
-    for s in 0..4 {
-        if s == me {
-            continue;
-        }
-        let k = known[s].intersect(unseen);
-        let k = if k.len() <= view.card_counts[s] as usize { k } else { CardSet::EMPTY };
-        hands[s] = k;
-        unseen = unseen.minus(k);
-        left[s] = view.card_counts[s].saturating_sub(k.len() as u8);
-    }
-    let mut cards = unseen.ids();
-    for i in (1..cards.len()).rev() {
-        let j = below(rng, i as u32 + 1) as usize;
-        cards.swap(i, j);
-    }
-    for id in cards {
-        let r = Card::from_id(id).rank().0 as usize;
-        let weights: [f32; 4] =
-            std::array::from_fn(|s| if s == me || left[s] == 0 { 0.0 } else { left[s] as f32 * beliefs[s][r] });
-        let total: f32 = weights.iter().sum();
-        if total <= 0.0 {
-            break;
-        }
-        let mut x = (rng.next_u32() as f32 / u32::MAX as f32) * total;
-        let mut pick = (0..4).find(|&s| left[s] > 0 && s != me).unwrap_or(me);
-        for (s, &w) in weights.iter().enumerate() {
-            if w > 0.0 && x < w {
-                pick = s;
-                break;
-            }
-            x -= w;
-        }
-        hands[pick].insert(id);
-        left[pick] -= 1;
-    }
-    hands
 }
 
 /// The state of a sampled world: the view's public position with these hands. The deal's
@@ -316,10 +196,7 @@ impl L3 {
             return l2_decision(view, &self.weights, self.trace);
         }
         cands.truncate(self.search.width.max(1) as usize);
-        let mut beliefs = infer(view);
-        if self.search.tribute_belief {
-            infer_tribute(view, &mut beliefs);
-        }
+        let beliefs = infer(view, self.search.infer);
         // World seeds are derived, not stored: a time budget may ask for "unlimited" worlds.
         let base = rng.next_u64();
         let world_seed = move |w: usize| base ^ (w as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -408,53 +285,6 @@ mod tests {
     use guandan_core::rules::RuleConfig;
     use guandan_core::sim::random_action;
 
-    #[test]
-    fn sampled_worlds_respect_counts_and_the_viewers_knowledge() {
-        let (mut m, _) = Match::new(12, RuleConfig::competition()).unwrap();
-        let mut rng = ChaCha8Rng::seed_from_u64(1);
-        for _ in 0..40 {
-            let a = random_action(&m, &mut rng).unwrap();
-            m.apply(&a).unwrap();
-        }
-        let seat = m.turn();
-        let v = m.view(Some(seat));
-        let b = infer(&v);
-        for i in 0..20 {
-            let mut r = ChaCha8Rng::seed_from_u64(i);
-            let hands = sample_world(&v, &b, &mut r);
-            assert_eq!(hands[seat as usize], v.hand);
-            let mut all = v.played;
-            for (s, h) in hands.iter().enumerate() {
-                assert_eq!(h.len(), m.hands()[s].len(), "seat {s}");
-                assert!(all.intersect(*h).is_empty());
-                all = all.union(*h);
-            }
-            assert_eq!(all, CardSet::FULL);
-        }
-    }
-
-    /// A tribute received caps the payer's ranks at the tribute card's (level cards only weakened).
-    #[test]
-    fn a_received_tribute_caps_the_payers_ranks() {
-        let (m, _) = Match::new(12, RuleConfig::competition()).unwrap();
-        let mut v = m.view(Some(0));
-        let nine = CardSet::parse("S9").unwrap().iter().next().unwrap();
-        v.tributes = vec![guandan_core::view::SeenTribute { from: 1, to: Some(0), card: Some(nine), returned: None }];
-        let mut b = infer(&v);
-        let before = b;
-        infer_tribute(&v, &mut b);
-        let level = v.level.0 as usize;
-        assert!(b[1][13] < 0.05 && b[1][16] < 0.05, "K and the big joker are out");
-        assert!(b[1][level] > 0.1 && b[1][level] < before[1][level], "level cards may still be wild hearts");
-        assert_eq!(b[1][5], before[1][5]);
-        assert_eq!((b[0], b[2], b[3]), (before[0], before[2], before[3]));
-        // Somebody else's tribute (not seen by the viewer's seat) teaches nothing.
-        v.tributes[0].to = Some(2);
-        let mut c = before;
-        infer_tribute(&v, &mut c);
-        assert_eq!(c, before);
-    }
-
     /// With exact endgames on, a late world's value for a candidate is the solver's (the whole
     /// rest of the deal searched), and the decision still does not depend on the thread count.
     #[test]
@@ -473,7 +303,7 @@ mod tests {
         let cands = ranked_candidates(&view, &weights);
         let mut differs = 0;
         for w in 0..12u64 {
-            let hands = sample_world(&view, &infer(&view), &mut ChaCha8Rng::seed_from_u64(w));
+            let hands = sample_world(&view, &infer(&view, search.infer), &mut ChaCha8Rng::seed_from_u64(w));
             let base = world(&view, hands).unwrap();
             for c in &cands {
                 let exact = evaluate_in(&base, me, c, &weights, &search, &Budget::untimed()).unwrap();

@@ -8,6 +8,8 @@ pub use agent::{Agent, AiLevel, AiProfile, Budget, Decision, Trace};
 pub use guandan_core;
 pub mod advisor;
 pub mod arena;
+pub mod belief;
+pub mod calibrate;
 pub mod endgame;
 pub mod l2;
 pub mod l3;

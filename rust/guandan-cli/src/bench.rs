@@ -145,7 +145,8 @@ fn endgames(views: &[PlayerView], seed: u64) {
             if left > most || left + 4 <= most || v.hand.is_empty() {
                 continue;
             }
-            let hands = l3::sample_world(v, &l3::infer(v), &mut rng);
+            let hands =
+                guandan_ai::belief::sample_world(v, &guandan_ai::belief::infer(v, Default::default()), &mut rng);
             let Some(world) = l3::world(v, hands) else { continue };
             let me = v.seat.unwrap_or(0);
             let mut out = None;

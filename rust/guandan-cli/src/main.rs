@@ -185,6 +185,22 @@ enum Command {
         #[arg(long, default_value_t = 100)]
         l3_positions: usize,
     },
+    /// How well L3's inferences about hidden hands are calibrated: L2 plays whole matches; at each
+    /// play decision worlds are sampled with each inference on or off and compared with the true
+    /// hands (Brier score on the cells each inference touched; reliability bins with all on).
+    Beliefs {
+        #[arg(long, default_value_t = 200)]
+        deals: u32,
+        /// Worlds sampled per decision and variant.
+        #[arg(long, default_value_t = 32)]
+        worlds: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value = "competition")]
+        rules: String,
+        #[arg(long)]
+        json: bool,
+    },
     /// Prints the four hands of a seeded first deal.
     Deal {
         #[arg(long, default_value_t = 1)]
@@ -220,7 +236,8 @@ impl<E: std::fmt::Display> From<E> for Usage {
     }
 }
 
-/// An arena contestant: `L1`–`L3`, `L2v1`/`L3v1` (the agents before issue 11) or a JSON
+/// An arena contestant: `L1`–`L3`, `L2v1`/`L3v1` (the agents before issue 11), `L2v2`/`L3v2`
+/// (before issue 25) or a JSON
 /// `AiProfile` file (absent fields take the defaults).
 fn arena_profile(name: &str) -> Result<AiProfile, Usage> {
     if let Some(level) = AiLevel::parse(name) {
@@ -229,11 +246,14 @@ fn arena_profile(name: &str) -> Result<AiProfile, Usage> {
     if let Some(level) = name.strip_suffix("v1").and_then(AiLevel::parse) {
         return Ok(AiProfile::v1(level));
     }
+    if let Some(level) = name.strip_suffix("v2").and_then(AiLevel::parse) {
+        return Ok(AiProfile::v2(level));
+    }
     if name.ends_with(".json") {
         let text = std::fs::read_to_string(name).map_err(|e| Usage(format!("cannot read {name}: {e}")))?;
         return serde_json::from_str(&text).map_err(|e| Usage(format!("{name} is not an AiProfile: {e}")));
     }
-    Err(Usage(format!("unknown AI {name:?}: use L1, L2, L3, L2v1, L3v1 or a profile .json file")))
+    Err(Usage(format!("unknown AI {name:?}: use L1, L2, L3, L2v1, L3v1, L2v2, L3v2 or a profile .json file")))
 }
 
 fn rules_arg(name: &str) -> Result<RuleConfig, Usage> {
@@ -423,8 +443,10 @@ fn run(cli: Cli) -> Result<ExitCode, Usage> {
                 bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
             }
             let start = Instant::now();
-            let report = arena::run(&cfg, &|n| bar.set_position(n as u64));
+            let mut report = arena::run(&cfg, &|n| bar.set_position(n as u64));
             bar.finish_and_clear();
+            // Name the contestants as asked (`L3v2`, a profile file), not by their level alone.
+            (report.a, report.b) = (a.clone(), b.clone());
             if let Some(path) = plot {
                 plot::arena_chart(&report, &path).map_err(|e| Usage(format!("cannot draw {path}: {e}")))?;
             }
@@ -495,6 +517,17 @@ fn run(cli: Cli) -> Result<ExitCode, Usage> {
             }
         }
         Command::Bench { positions, seed, l3_positions } => bench::run(positions, seed, l3_positions),
+        Command::Beliefs { deals, worlds, seed, rules, json } => {
+            if deals == 0 || worlds == 0 {
+                return Err(Usage("--deals and --worlds must be at least 1".into()));
+            }
+            let c = guandan_ai::calibrate::run(deals, worlds, seed, &rules_arg(&rules)?);
+            if json {
+                println!("{}", serde_json::to_string_pretty(&c)?);
+            } else {
+                print_calibration(&c);
+            }
+        }
         Command::Deal { seed } => {
             for (seat, hand) in guandan_core::deal::deal_for_seed(seed).iter().enumerate() {
                 println!("seat {seat}: {}", hand.notation());
@@ -502,6 +535,39 @@ fn run(cli: Cli) -> Result<ExitCode, Usage> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn print_calibration(c: &guandan_ai::calibrate::Calibration) {
+    println!(
+        "{} deals, {} play decisions, {} worlds per decision and variant, seed {}",
+        c.deals, c.decisions, c.worlds, c.seed
+    );
+    println!("inference     cells touched  Brier without  Brier with  predicted  observed");
+    for e in &c.effects {
+        println!(
+            "{:<13} {:>13}  {:>13.4}  {:>10.4}  {:>9.3}  {:>8.3}",
+            e.name, e.cells, e.brier_without, e.brier_with, e.predicted, e.observed
+        );
+        if e.bomb_cells > 0 {
+            println!(
+                "{:<13} {:>13}  {:>13.4}  {:>10.4}   (holds a bomb, seats marked bombless)",
+                "", e.bomb_cells, e.bomb_brier_without, e.bomb_brier_with
+            );
+        }
+        println!(
+            "{:<13} {:>13}  {:>13.4}  {:>10.4}  {:>9.3}  {:>8.3}   (holds a bomb, every hidden hand)",
+            "",
+            e.any_bomb_cells,
+            e.any_bomb_brier_without,
+            e.any_bomb_brier_with,
+            e.any_bomb_predicted,
+            e.any_bomb_observed
+        );
+    }
+    println!("reliability (all on): predicted bin, cells, mean predicted, observed");
+    for b in &c.reliability {
+        println!("  {:.1}-{:.1} {:>9} {:>8.3} {:>8.3}", b.from, b.from + 0.1, b.cells, b.predicted, b.observed);
+    }
 }
 
 fn fuzz_cmd(target: &str, iterations: u64, seed: u64) -> Result<ExitCode, Usage> {
