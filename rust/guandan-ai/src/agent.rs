@@ -314,6 +314,12 @@ pub struct Trace {
     pub reason: String,
     pub reason_args: Vec<String>,
     pub playouts: u32,
+    /// Candidate evaluations in sampled worlds, and how many of them the exact endgame solver
+    /// decided (the rest were played out).
+    #[serde(default)]
+    pub evaluations: u32,
+    #[serde(default)]
+    pub solved: u32,
     pub fell_back: bool,
 }
 

@@ -21,6 +21,9 @@ use serde::{Deserialize, Serialize};
 pub struct Inferences {
     /// Passing over an opponent's single, pair or triple: probably no such group above it.
     pub passes: bool,
+    /// The pass inference with its calibrated strength (`guandan beliefs`); off, the weaker
+    /// multipliers L3 used before issue 25.
+    pub passes_calibrated: bool,
     /// A tribute the viewer received was the payer's highest card (wild hearts excepted).
     pub tribute: bool,
     /// Following a single (pair) with a natural card (pair) of a rank: players rarely break a
@@ -36,12 +39,30 @@ pub struct Inferences {
 
 impl Inferences {
     /// The inferences L3 had before issue 25.
-    pub const V2: Inferences =
-        Inferences { passes: true, tribute: true, kept_groups: false, no_bomb: false, grouped: false };
-    pub const NONE: Inferences =
-        Inferences { passes: false, tribute: false, kept_groups: false, no_bomb: false, grouped: false };
-    pub const ALL: Inferences =
-        Inferences { passes: true, tribute: true, kept_groups: true, no_bomb: true, grouped: true };
+    pub const V2: Inferences = Inferences {
+        passes: true,
+        passes_calibrated: false,
+        tribute: true,
+        kept_groups: false,
+        no_bomb: false,
+        grouped: false,
+    };
+    pub const NONE: Inferences = Inferences {
+        passes: false,
+        passes_calibrated: false,
+        tribute: false,
+        kept_groups: false,
+        no_bomb: false,
+        grouped: false,
+    };
+    pub const ALL: Inferences = Inferences {
+        passes: true,
+        passes_calibrated: true,
+        tribute: true,
+        kept_groups: true,
+        no_bomb: true,
+        grouped: true,
+    };
 }
 
 impl Default for Inferences {
@@ -68,6 +89,9 @@ impl Beliefs {
 /// (`guandan beliefs`): the sampled worlds' frequencies should match the true hands'.
 const PASS_SINGLE: f32 = 0.35;
 const PASS_GROUP: f32 = 0.55;
+/// The pass multipliers before calibration (L3v2).
+const PASS_SINGLE_V2: f32 = 0.55;
+const PASS_GROUP_V2: f32 = 0.75;
 const TRIBUTE_ABOVE: f32 = 0.02;
 const TRIBUTE_LEVEL: f32 = 0.3;
 const KEPT_SINGLE: f32 = 0.15;
@@ -130,7 +154,12 @@ fn from_history(view: &PlayerView, on: Inferences, b: &mut Beliefs) {
                     continue;
                 }
                 let o = rank_order(p.pattern.rank, view.level);
-                let factor = if k == PlayKind::Single { PASS_SINGLE } else { PASS_GROUP };
+                let factor = match (k == PlayKind::Single, on.passes_calibrated) {
+                    (true, true) => PASS_SINGLE,
+                    (false, true) => PASS_GROUP,
+                    (true, false) => PASS_SINGLE_V2,
+                    (false, false) => PASS_GROUP_V2,
+                };
                 for r in 2..=16u8 {
                     if rank_order(r, view.level) > o {
                         b.rank[t.seat as usize][r as usize] *= factor;

@@ -20,7 +20,8 @@ use serde::Serialize;
 pub fn variants() -> Vec<(&'static str, Inferences)> {
     let none = Inferences::NONE;
     vec![
-        ("passes", Inferences { passes: true, ..none }),
+        ("passes (v2)", Inferences { passes: true, ..none }),
+        ("passes", Inferences { passes: true, passes_calibrated: true, ..none }),
         ("tribute", Inferences { tribute: true, ..none }),
         ("kept_groups", Inferences { kept_groups: true, ..none }),
         ("no_bomb", Inferences { no_bomb: true, ..none }),
@@ -233,7 +234,7 @@ mod tests {
     fn the_pass_inference_is_informative() {
         let c = run(6, 24, 3, &RuleConfig::competition());
         assert_eq!(c.deals, 6);
-        let passes = &c.effects[0];
+        let passes = &c.effects[1];
         assert_eq!(passes.name, "passes");
         assert!(passes.cells > 100, "{passes:?}");
         assert!(passes.brier_with < passes.brier_without, "{passes:?}");

@@ -101,7 +101,8 @@ fn playout(mut m: Match, me: Seat, weights: &Weights, budget: &Budget) -> f32 {
 }
 
 /// Plays candidate `c` for `me` in world `base`, then the deal to its end (solved exactly when
-/// few cards are left, see `SearchConfig::endgame_cards`); the viewer team's outcome.
+/// few cards are left, see `SearchConfig::endgame_cards`); the viewer team's outcome, and whether
+/// the solver decided it.
 fn evaluate_in(
     base: &Match,
     me: Seat,
@@ -109,7 +110,7 @@ fn evaluate_in(
     weights: &Weights,
     search: &SearchConfig,
     budget: &Budget,
-) -> Option<f32> {
+) -> Option<(f32, bool)> {
     let mut m = base.clone();
     let kind = match c.play {
         Some(p) => Match::play_kind(&p),
@@ -123,15 +124,24 @@ fn evaluate_in(
         _ => None,
     });
     if let Some(order) = ended {
-        return Some(outcome(&order, m.rules(), me));
+        return Some((outcome(&order, m.rules(), me), false));
     }
     if search.endgame_cards > 0
         && endgame::cards_left(&m) <= search.endgame_cards as usize
         && let Some(solved) = endgame::solve(&m, me, search.endgame_nodes)
     {
-        return Some(f32::from(solved.value));
+        return Some((f32::from(solved.value), true));
     }
-    Some(playout(m, me, weights, budget))
+    Some((playout(m, me, weights, budget), false))
+}
+
+/// What one round of worlds gave: outcome sums of the alive candidates, worlds played, and the
+/// evaluations made and solved exactly.
+struct RoundResult {
+    sums: Vec<f32>,
+    worlds: u32,
+    evaluations: u32,
+    solved: u32,
 }
 
 impl L3 {
@@ -149,15 +159,15 @@ impl L3 {
         first: usize,
         count: usize,
         budget: &Budget,
-    ) -> (Vec<f32>, u32) {
+    ) -> RoundResult {
         let me = view.seat.unwrap_or(0);
         let threads = (self.threads as usize).min(count).max(1);
-        let per_thread: Vec<(Vec<f32>, u32)> = std::thread::scope(|scope| {
+        let empty = || RoundResult { sums: vec![0.0f32; alive.len()], worlds: 0, evaluations: 0, solved: 0 };
+        let per_thread: Vec<RoundResult> = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..threads)
                 .map(|t| {
                     scope.spawn(move || {
-                        let mut sums = vec![0.0f32; alive.len()];
-                        let mut done = 0u32;
+                        let mut r = empty();
                         for w in (first + t..first + count).step_by(threads) {
                             if budget.soft_expired() {
                                 break;
@@ -166,24 +176,31 @@ impl L3 {
                             let hands = sample_world(view, beliefs, &mut wr);
                             let Some(base) = world(view, hands) else { continue };
                             for (i, &ci) in alive.iter().enumerate() {
-                                sums[i] += evaluate_in(&base, me, &cands[ci], &self.weights, &self.search, budget)
-                                    .unwrap_or(0.0);
+                                let (v, solved) =
+                                    evaluate_in(&base, me, &cands[ci], &self.weights, &self.search, budget)
+                                        .unwrap_or((0.0, false));
+                                r.sums[i] += v;
+                                r.evaluations += 1;
+                                r.solved += u32::from(solved);
                             }
-                            done += 1;
+                            r.worlds += 1;
                         }
-                        (sums, done)
+                        r
                     })
                 })
                 .collect();
-            handles.into_iter().map(|h| h.join().unwrap_or((Vec::new(), 0))).collect()
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| empty())).collect()
         });
-        let mut sums = vec![0.0f32; alive.len()];
-        for (s, _) in &per_thread {
-            for (acc, x) in sums.iter_mut().zip(s) {
+        let mut total = empty();
+        for r in &per_thread {
+            for (acc, x) in total.sums.iter_mut().zip(&r.sums) {
                 *acc += x;
             }
+            total.worlds += r.worlds;
+            total.evaluations += r.evaluations;
+            total.solved += r.solved;
         }
-        (sums, per_thread.iter().map(|(_, d)| d).sum())
+        total
     }
 
     fn search(&self, view: &PlayerView, rng: &mut ChaCha8Rng, budget: &Budget) -> Decision {
@@ -209,6 +226,7 @@ impl L3 {
         let mut alive: Vec<usize> = (0..n).collect();
         let mut next_world = 0usize;
         let mut total = 0u32;
+        let (mut evaluations, mut solved) = (0u32, 0u32);
         let score = |ci: usize, sums: &[f32], seen: &[u32]| {
             let mean = if seen[ci] > 0 { sums[ci] / seen[ci] as f32 } else { 0.0 };
             mean + self.search.prior * cands[ci].score
@@ -224,11 +242,14 @@ impl L3 {
             }
             let share =
                 Budget { soft: budget.soft.map(|t| t.mul_f64((round + 1) as f64 / rounds as f64)), ..budget.clone() };
-            let (s, done) = self.play_worlds(view, &cands, &alive, &beliefs, &world_seed, next_world, worlds, &share);
+            let r = self.play_worlds(view, &cands, &alive, &beliefs, &world_seed, next_world, worlds, &share);
+            let done = r.worlds;
             next_world += worlds;
             total += done;
+            evaluations += r.evaluations;
+            solved += r.solved;
             for (i, &ci) in alive.iter().enumerate() {
-                sums[ci] += s[i];
+                sums[ci] += r.sums[i];
                 seen[ci] += done;
             }
             if done == 0 || round + 1 == rounds {
@@ -261,7 +282,16 @@ impl L3 {
         };
         let trace = self.trace.then(|| {
             let (reason, reason_args) = reason_for(&best, view);
-            Trace { agent: "L3".into(), candidates: scored, reason, reason_args, playouts: total, fell_back: false }
+            Trace {
+                agent: "L3".into(),
+                candidates: scored,
+                reason,
+                reason_args,
+                playouts: total,
+                evaluations,
+                solved,
+                fell_back: false,
+            }
         });
         Decision { action, trace }
     }
@@ -306,7 +336,7 @@ mod tests {
             let hands = sample_world(&view, &infer(&view, search.infer), &mut ChaCha8Rng::seed_from_u64(w));
             let base = world(&view, hands).unwrap();
             for c in &cands {
-                let exact = evaluate_in(&base, me, c, &weights, &search, &Budget::untimed()).unwrap();
+                let (exact, _) = evaluate_in(&base, me, c, &weights, &search, &Budget::untimed()).unwrap();
                 let mut after = base.clone();
                 let kind = c.play.map_or(ActionKind::Pass, |p| Match::play_kind(&p));
                 let ended =
@@ -316,7 +346,9 @@ mod tests {
                     assert_eq!(exact, f32::from(solved.value));
                 }
                 let off = SearchConfig { endgame_cards: 0, ..search };
-                differs += usize::from(evaluate_in(&base, me, c, &weights, &off, &Budget::untimed()) != Some(exact));
+                differs += usize::from(
+                    evaluate_in(&base, me, c, &weights, &off, &Budget::untimed()).map(|(v, _)| v) != Some(exact),
+                );
             }
         }
         assert!(differs > 0, "L2's playouts agreed with the exact value in every world: a weak check");

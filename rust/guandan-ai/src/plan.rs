@@ -3,11 +3,11 @@
 //! strength, bombs kept, and the turns needed to empty the hand.
 
 use crate::agent::Weights;
-use guandan_core::card::{Card, CardSet, Rank, Suit};
+use guandan_core::card::{Card, CardSet, Rank};
 use guandan_core::combo::{position_rank, rank_order};
 
 /// Counts by rank (index 2–16) of the natural cards, plus the wilds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Shape {
     pub ranks: [u8; 17],
     pub wilds: u8,
@@ -171,9 +171,37 @@ pub fn evaluate_shape(s: &Shape, level: Rank, w: &Weights) -> Evaluation {
     best
 }
 
+/// Plans already made on this thread, by shape and level, for one set of weights: a playout asks
+/// for the same shapes again and again (every candidate of every turn), and suits do not matter.
+#[derive(Default)]
+struct Memo {
+    weights: Option<Weights>,
+    plans: std::collections::HashMap<(Shape, u8), Evaluation>,
+}
+
+/// Bounds the memo's memory (about 40 bytes an entry): past it the memo starts again.
+const MEMO_ENTRIES: usize = 1 << 18;
+
+thread_local! {
+    static MEMO: std::cell::RefCell<Memo> = std::cell::RefCell::new(Memo::default());
+}
+
+/// [`evaluate_shape`], remembered per thread (a pure function of its arguments, so results and
+/// decisions are the same with or without the memo).
+fn evaluate_shape_memo(s: &Shape, level: Rank, w: &Weights) -> Evaluation {
+    MEMO.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        if memo.weights.as_ref() != Some(w) || memo.plans.len() >= MEMO_ENTRIES {
+            memo.weights = Some(*w);
+            memo.plans.clear();
+        }
+        *memo.plans.entry((*s, level.0)).or_insert_with(|| evaluate_shape(s, level, w))
+    })
+}
+
 /// Plan value of a hand of cards.
 pub fn evaluate(hand: CardSet, wilds: CardSet, level: Rank, w: &Weights) -> Evaluation {
-    let mut e = evaluate_shape(&Shape::new(hand, wilds), level, w);
+    let mut e = evaluate_shape_memo(&Shape::new(hand, wilds), level, w);
     // A natural straight flush held whole is a bomb the greedy split may have missed.
     if has_natural_straight_flush(hand.minus(wilds)) {
         e.value += 0.5 * w.bomb_value;
@@ -185,14 +213,22 @@ pub fn evaluate(hand: CardSet, wilds: CardSet, level: Rank, w: &Weights) -> Eval
 }
 
 fn has_natural_straight_flush(hand: CardSet) -> bool {
-    Suit::NATURAL.iter().any(|&suit| {
-        (1..=10u8).any(|start| (start..start + 5).all(|p| hand.count(Card::new(suit, Rank(position_rank(p)))) > 0))
+    // Card values 0..52 are suit × 13 + (rank − 2); each value has two ids (two decks).
+    const VALUES: u32 = 54;
+    let bits = hand.0;
+    let values = (bits & ((1u128 << VALUES) - 1)) | (bits >> VALUES);
+    (0..4).any(|suit| {
+        let ranks = ((values >> (13 * suit)) & 0x1fff) as u32;
+        // Bit p − 1 for straight position p: the ace is position 1 and 14.
+        let pos = (ranks << 1) | ((ranks >> 12) & 1);
+        pos & (pos >> 1) & (pos >> 2) & (pos >> 3) & (pos >> 4) != 0
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use guandan_core::card::Suit;
 
     fn v(hand: &str, level: u8) -> f32 {
         let h = CardSet::parse(hand).unwrap();
@@ -206,6 +242,27 @@ mod tests {
         assert!(v("SA DA", 2) > v("S3 D3", 2));
         assert!(v("S3 D3 C3 H3", 2) > v("S3 D3 C3 S9", 2));
         assert!(v("", 2) > v("S3", 2));
+    }
+
+    #[test]
+    fn natural_straight_flushes_are_found_at_both_ends() {
+        let h = |s: &str| CardSet::parse(s).unwrap();
+        assert!(has_natural_straight_flush(h("SA S2 S3 S4 S5")));
+        assert!(has_natural_straight_flush(h("ST SJ SQ SK SA")));
+        assert!(has_natural_straight_flush(h("D6 D7 D8 D9 DT C2")));
+        assert!(!has_natural_straight_flush(h("SJ SQ SK SA S2")), "no wrap past the ace");
+        assert!(!has_natural_straight_flush(h("S6 S7 S8 S9 DT")));
+        assert!(!has_natural_straight_flush(h("H3 H4 H5 H6 S7 SB HR")));
+        // Every suit, every start, against the plain definition.
+        for suit in Suit::NATURAL {
+            for start in 1..=10u8 {
+                let set = (start..start + 5)
+                    .fold(CardSet::EMPTY, |set, p| set.with(Card::new(suit, Rank(position_rank(p))).ids()[1]));
+                assert!(has_natural_straight_flush(set));
+                let gap = set.minus(CardSet::EMPTY.with(Card::new(suit, Rank(position_rank(start + 2))).ids()[1]));
+                assert!(!has_natural_straight_flush(gap));
+            }
+        }
     }
 
     #[test]

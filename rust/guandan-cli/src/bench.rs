@@ -35,6 +35,38 @@ fn positions(n: usize, seed: u64) -> Vec<PlayerView> {
     out
 }
 
+/// Play decisions from L2 self-play deals (the arena's deals): the positions L3 meets at a table,
+/// every third decision with a real choice (two candidates or more).
+fn searched_positions(n: usize, seed: u64) -> Vec<PlayerView> {
+    let weights = guandan_ai::agent::Weights::default();
+    let rules = RuleConfig::competition();
+    let mut out = Vec::with_capacity(n);
+    let mut k = 0u64;
+    for deal in 0u32.. {
+        if out.len() >= n {
+            break;
+        }
+        let setup = guandan_ai::arena::deal_setup(seed, deal, &rules);
+        let Ok((mut m, _)) = Match::from_deal(&setup) else { continue };
+        while m.deal_no() == 0 && !m.is_over() && out.len() < n {
+            let Some(&seat) = m.to_act().first() else { break };
+            let view = m.view(Some(seat));
+            if m.phase() == Phase::Play && guandan_ai::l2::ranked_candidates(&view, &weights).len() >= 2 {
+                k += 1;
+                if k % 3 == 0 {
+                    out.push(view.clone());
+                }
+            }
+            let d = guandan_ai::l2::l2_decision(&view, &weights, false);
+            let a = m.action(seat, d.action);
+            if m.apply(&a).is_err() {
+                break;
+            }
+        }
+    }
+    out
+}
+
 /// One timed decision: wall-clock and, where the OS tells, the CPU time (µs). The CPU
 /// time is what a decision costs on one free core; the wall time includes waiting for a core the
 /// machine's other processes hold.
@@ -110,22 +142,43 @@ pub fn run(n: usize, seed: u64, l3_n: usize) {
             .collect(),
     );
     report("advisor heat map", views.iter().map(|v| time(|| advisor::heat_map(v))).collect());
-    for (name, profile) in [
-        ("L3 decision (default)", AiProfile::level(AiLevel::L3)),
-        ("L3v1 decision (160 playouts)", AiProfile::v1(AiLevel::L3)),
-    ] {
-        let mut l3 = make_agent(&profile);
+    let searched = searched_positions(l3_n, seed);
+    println!("{} L3 positions: every third L2 self-play decision with a choice (seed {seed})", searched.len());
+    for (name, profile) in
+        [("L3 decision (default)", AiProfile::level(AiLevel::L3)), ("L3v2 decision", AiProfile::v2(AiLevel::L3))]
+    {
+        let mut l3 = l3::L3::new(&AiProfile { trace: true, ..profile });
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let us = views.iter().take(l3_n).map(|v| time(|| l3.decide(v, &mut rng, &Budget::unlimited()))).collect();
+        let (mut playouts, mut evaluations, mut solved) = (0u64, 0u64, 0u64);
+        let us: Vec<Sample> = searched
+            .iter()
+            .map(|v| {
+                time(|| {
+                    let d = guandan_ai::Agent::decide(&mut l3, v, &mut rng, &Budget::unlimited());
+                    if let Some(t) = d.trace {
+                        playouts += u64::from(t.playouts);
+                        evaluations += u64::from(t.evaluations);
+                        solved += u64::from(t.solved);
+                    }
+                })
+            })
+            .collect();
+        let cpu_s: f64 = us.iter().map(|s| s.cpu.unwrap_or(s.wall)).sum::<f64>() / 1e6;
         report(name, us);
+        println!(
+            "{:<39} {:.0} worlds/s, {:.0} candidate evaluations/s (CPU); exact endgame decided {solved} of {evaluations} ({:.1}%)",
+            "",
+            playouts as f64 / cpu_s.max(1e-9),
+            evaluations as f64 / cpu_s.max(1e-9),
+            100.0 * solved as f64 / evaluations.max(1) as f64
+        );
     }
     // A 300 ms time budget (machine-dependent depth): how close to the budget decisions stay.
     let timed = AiProfile { budget_ms: 300, iterations: u32::MAX, ..AiProfile::level(AiLevel::L3) };
     let mut l3t = make_agent(&timed);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let us = views
+    let us = searched
         .iter()
-        .take(l3_n)
         .map(|v| time(|| l3t.decide(v, &mut rng, &guandan_ai::agent::Budget::with_soft_ms(300))))
         .collect();
     report("L3 decision (300 ms budget)", us);
