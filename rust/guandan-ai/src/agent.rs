@@ -228,6 +228,8 @@ pub struct SearchConfig {
     pub endgame_cards: u32,
     /// The solver's node budget per world; past it the world is played out as before.
     pub endgame_nodes: u64,
+    /// Search the pass and the best bomb too when they are not among L2's best `width`.
+    pub keep_pass_and_bomb: bool,
 }
 
 impl SearchConfig {
@@ -239,6 +241,7 @@ impl SearchConfig {
         infer: crate::belief::Inferences { tribute: false, ..crate::belief::Inferences::V2 },
         endgame_cards: 0,
         endgame_nodes: 0,
+        keep_pass_and_bomb: false,
     };
 }
 
@@ -252,6 +255,7 @@ impl SearchConfig {
         infer: crate::belief::Inferences::V2,
         endgame_cards: 0,
         endgame_nodes: 20_000,
+        keep_pass_and_bomb: false,
     };
 }
 

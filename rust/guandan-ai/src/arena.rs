@@ -54,6 +54,16 @@ pub struct ArenaReport {
     pub a_decisions: usize,
     pub b_decisions: usize,
     pub a_fallbacks: u32,
+    /// Duplicate pairs (a deal played twice, seats swapped): won twice by A, twice by B, split.
+    /// Split pairs are decided by the cards; the others by the players.
+    pub pairs_a_both: u32,
+    pub pairs_b_both: u32,
+    pub pairs_split: u32,
+    /// A's levels minus B's over a deal's two games (+gain when A's team won a game, −gain when
+    /// it lost), the mean over deals and its 95% interval: the paired measure, far less noisy
+    /// than the win rate.
+    pub a_level_margin_per_deal: f64,
+    pub a_level_margin_ci95: [f64; 2],
     /// Whole matches played (twice each), when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matches: Option<u32>,
@@ -204,6 +214,19 @@ fn parallel<T: Send>(threads: usize, total: usize, job: &(dyn Fn(usize) -> T + S
     out.into_iter().map(|(_, t)| t).collect()
 }
 
+/// The mean of `xs` and its normal 95% interval.
+pub fn mean_ci95(xs: &[f64]) -> (f64, [f64; 2]) {
+    let n = xs.len() as f64;
+    if n < 2.0 {
+        let m = xs.first().copied().unwrap_or(0.0);
+        return (m, [m, m]);
+    }
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    let half = 1.96 * (var / n).sqrt();
+    (mean, [mean - half, mean + half])
+}
+
 /// Runs the arena; `progress` is called with the number of finished games.
 pub fn run(cfg: &ArenaConfig, progress: &(dyn Fn(usize) + Sync)) -> ArenaReport {
     let total = cfg.deals as usize * 2;
@@ -229,6 +252,14 @@ pub fn run(cfg: &ArenaConfig, progress: &(dyn Fn(usize) + Sync)) -> ArenaReport 
     let mut bt: Vec<u32> = games.iter().flat_map(|g| g.b_times_us.iter().copied()).collect();
     at.sort_unstable();
     bt.sort_unstable();
+    let signed = |g: &Game| if g.a_won { f64::from(g.gain) } else { -f64::from(g.gain) };
+    let pairs: Vec<(bool, bool, f64)> = games
+        .chunks(2)
+        .filter(|c| c.len() == 2)
+        .map(|c| (c[0].a_won, c[1].a_won, signed(&c[0]) + signed(&c[1])))
+        .collect();
+    let margins: Vec<f64> = pairs.iter().map(|p| p.2).collect();
+    let (margin, margin_ci) = mean_ci95(&margins);
     let label = |p: &AiProfile| {
         if *p == AiProfile::level(p.level) {
             format!("{:?}", p.level)
@@ -254,6 +285,11 @@ pub fn run(cfg: &ArenaConfig, progress: &(dyn Fn(usize) + Sync)) -> ArenaReport 
         a_decisions: at.len(),
         b_decisions: bt.len(),
         a_fallbacks: games.iter().map(|g| g.a_fallbacks).sum(),
+        pairs_a_both: pairs.iter().filter(|p| p.0 && p.1).count() as u32,
+        pairs_b_both: pairs.iter().filter(|p| !p.0 && !p.1).count() as u32,
+        pairs_split: pairs.iter().filter(|p| p.0 != p.1).count() as u32,
+        a_level_margin_per_deal: margin,
+        a_level_margin_ci95: margin_ci,
         matches: (cfg.matches > 0).then_some(cfg.matches),
         a_match_win_rate: (cfg.matches > 0).then(|| match_wins / match_n),
         a_match_win_rate_ci95: (cfg.matches > 0).then(|| wilson95(match_wins, match_n)),
@@ -266,6 +302,16 @@ pub fn run(cfg: &ArenaConfig, progress: &(dyn Fn(usize) + Sync)) -> ArenaReport 
 mod tests {
     use super::*;
     use crate::AiLevel;
+
+    #[test]
+    fn the_mean_interval_narrows_with_more_samples() {
+        let few = mean_ci95(&[1.0, -1.0, 2.0, 0.0]);
+        let many = mean_ci95(&[1.0, -1.0, 2.0, 0.0].repeat(25));
+        assert_eq!((few.0, many.0), (0.5, 0.5));
+        assert!(few.1[0] < 0.5 && few.1[1] > 0.5);
+        assert!(many.1[1] - many.1[0] < (few.1[1] - few.1[0]) / 4.0);
+        assert_eq!(mean_ci95(&[3.0]), (3.0, [3.0, 3.0]));
+    }
 
     #[test]
     fn wilson_interval_brackets_the_rate() {

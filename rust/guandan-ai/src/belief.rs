@@ -245,7 +245,7 @@ pub fn holds_bomb(hand: CardSet, wilds: CardSet) -> bool {
 }
 
 /// Draws at most this many worlds looking for one that agrees with the no-bomb beliefs.
-const NO_BOMB_TRIES: usize = 8;
+const NO_BOMB_TRIES: usize = 24;
 
 /// One world consistent with the view: the other seats' hands drawn from the unseen cards.
 pub fn sample_world(view: &PlayerView, beliefs: &Beliefs, rng: &mut ChaCha8Rng) -> [CardSet; 4] {

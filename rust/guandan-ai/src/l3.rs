@@ -144,6 +144,22 @@ struct RoundResult {
     solved: u32,
 }
 
+/// The candidates searched: L2's best `width`; with `keep_pass_and_bomb`, also the pass and
+/// L2's best bomb when L2 ranked them lower (the two answers whose value L2's scoring guesses
+/// worst: holding back, and spending a bomb).
+fn shortlist(cands: &mut Vec<Candidate>, width: usize, keep_pass_and_bomb: bool) {
+    if !keep_pass_and_bomb || cands.len() <= width {
+        cands.truncate(width);
+        return;
+    }
+    let pass = cands.iter().position(|c| c.play.is_none());
+    let bomb = cands.iter().position(|c| c.play.is_some_and(|p| p.pattern.kind.is_bomb()));
+    let extra: Vec<Candidate> =
+        [pass, bomb].into_iter().flatten().filter(|&i| i >= width).map(|i| cands[i].clone()).collect();
+    cands.truncate(width);
+    cands.extend(extra);
+}
+
 impl L3 {
     /// Sums of playout outcomes of `alive` candidates over worlds `first..first + count`, and the
     /// worlds played. Each thread takes every `threads`-th world; outcomes are whole numbers of
@@ -212,7 +228,7 @@ impl L3 {
         if cands[0].play.is_some_and(|p| p.cards == view.hand) {
             return l2_decision(view, &self.weights, self.trace);
         }
-        cands.truncate(self.search.width.max(1) as usize);
+        shortlist(&mut cands, self.search.width.max(1) as usize, self.search.keep_pass_and_bomb);
         let beliefs = infer(view, self.search.infer);
         // World seeds are derived, not stored: a time budget may ask for "unlimited" worlds.
         let base = rng.next_u64();
@@ -364,6 +380,37 @@ mod tests {
             (d.action, d.trace.unwrap().playouts)
         };
         assert_eq!(run(1), run(2));
+    }
+
+    /// The pass and the best bomb join L2's top few when asked; nothing else does.
+    #[test]
+    fn the_shortlist_keeps_the_pass_and_the_best_bomb() {
+        let rules = RuleConfig::competition();
+        let level = guandan_core::card::Rank(2);
+        let play = |cards: &str| {
+            let set = CardSet::parse(cards).unwrap();
+            guandan_core::combo::classify(set, level, &rules).into_iter().next()
+        };
+        let cand =
+            |play, score| Candidate { play, card: None, score, hand: 0.0, partner: 0.0, threat: 0.0, search: None };
+        let all = vec![
+            cand(play("S9"), 5.0),
+            cand(play("SJ"), 4.0),
+            cand(play("SQ"), 3.0),
+            cand(None, 2.0),
+            cand(play("S7 D7 C7 H7"), 1.0),
+            cand(play("S8 D8 C8 H8"), 0.5),
+        ];
+        let mut short = all.clone();
+        shortlist(&mut short, 2, true);
+        assert_eq!(short, vec![all[0].clone(), all[1].clone(), all[3].clone(), all[4].clone()]);
+        let mut plain = all.clone();
+        shortlist(&mut plain, 2, false);
+        assert_eq!(plain, all[..2].to_vec());
+        // Already in the top few: not added twice.
+        let mut wide = all.clone();
+        shortlist(&mut wide, 4, true);
+        assert_eq!(wide, [&all[..4], &all[4..5]].concat());
     }
 
     #[test]

@@ -480,6 +480,19 @@ fn run(cli: Cli) -> Result<ExitCode, Usage> {
                     report.b_decision_ms_p99,
                     start.elapsed().as_secs_f64()
                 );
+                let [mlo, mhi] = report.a_level_margin_ci95;
+                println!(
+                    "  duplicate pairs: {} won both {}, {} won both {}, split {}; {} level margin per deal {:+.3} (95% CI {:+.3} to {:+.3})",
+                    report.a,
+                    report.pairs_a_both,
+                    report.b,
+                    report.pairs_b_both,
+                    report.pairs_split,
+                    report.a,
+                    report.a_level_margin_per_deal,
+                    mlo,
+                    mhi
+                );
                 if let (Some(m), Some(rate), Some([lo, hi])) =
                     (report.matches, report.a_match_win_rate, report.a_match_win_rate_ci95)
                 {
