@@ -423,6 +423,33 @@ mod tests {
         assert_eq!(Weights::from_slice(&v), None);
     }
 
+    /// Every profile of the ablation (`tools/ai-ablation`) reads as an L3 profile that differs
+    /// from today's L3 (a row that changed nothing would measure nothing).
+    #[test]
+    fn ablation_profiles_are_l3_variants() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/ablation");
+        let mut n = 0;
+        for entry in std::fs::read_dir(dir).expect("the ablation directory") {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let p: AiProfile = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+            assert_eq!(p.level, AiLevel::L3, "{path:?}");
+            assert_ne!(p, AiProfile::level(AiLevel::L3), "{path:?} changes nothing");
+            n += 1;
+        }
+        assert!(n >= 4);
+    }
+
+    #[test]
+    fn v2_profiles_keep_the_agents_before_issue_25() {
+        for level in [AiLevel::L2, AiLevel::L3] {
+            let p = AiProfile::v2(level);
+            assert_eq!((p.iterations, p.weights, p.search), (400, Weights::TUNED, SearchConfig::V2));
+        }
+        assert_eq!(SearchConfig::V2.infer, crate::belief::Inferences::V2);
+        assert_eq!(SearchConfig::V2.endgame_cards, 0);
+    }
+
     #[test]
     fn v1_profiles_keep_the_agents_before_tuning() {
         let p = AiProfile::v1(AiLevel::L3);

@@ -51,6 +51,7 @@ pub struct Effect {
     pub any_bomb_cells: u64,
     pub any_bomb_brier_without: f64,
     pub any_bomb_brier_with: f64,
+    pub any_bomb_predicted_without: f64,
     pub any_bomb_predicted: f64,
     pub any_bomb_observed: f64,
 }
@@ -146,6 +147,7 @@ pub fn run(deals: u32, worlds: u32, seed: u64, rules: &RuleConfig) -> Calibratio
         e.any_bomb_brier_without /= na;
         e.any_bomb_brier_with /= na;
         e.any_bomb_predicted /= na;
+        e.any_bomb_predicted_without /= na;
         e.any_bomb_observed /= na;
     }
     for b in &mut bins {
@@ -214,6 +216,7 @@ fn measure(
             e.any_bomb_brier_without += (base_bomb[s] - y).powi(2);
             e.any_bomb_brier_with += (bomb[s] - y).powi(2);
             e.any_bomb_predicted += bomb[s];
+            e.any_bomb_predicted_without += base_bomb[s];
             e.any_bomb_observed += y;
             if b.no_bomb[s] > 0.0 {
                 e.bomb_cells += 1;

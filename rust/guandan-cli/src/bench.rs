@@ -144,9 +144,13 @@ pub fn run(n: usize, seed: u64, l3_n: usize) {
     report("advisor heat map", views.iter().map(|v| time(|| advisor::heat_map(v))).collect());
     let searched = searched_positions(l3_n, seed);
     println!("{} L3 positions: every third L2 self-play decision with a choice (seed {seed})", searched.len());
-    for (name, profile) in
-        [("L3 decision (default)", AiProfile::level(AiLevel::L3)), ("L3v2 decision", AiProfile::v2(AiLevel::L3))]
-    {
+    let l3 = AiProfile::level(AiLevel::L3);
+    let endgame = guandan_ai::agent::SearchConfig { endgame_cards: 10, endgame_nodes: 20_000, ..l3.search };
+    for (name, profile) in [
+        ("L3 decision (default)", l3.clone()),
+        ("L3v2 decision", AiProfile::v2(AiLevel::L3)),
+        ("L3, exact endgames <= 10 cards", AiProfile { search: endgame, ..l3.clone() }),
+    ] {
         let mut l3 = l3::L3::new(&AiProfile { trace: true, ..profile });
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let (mut playouts, mut evaluations, mut solved) = (0u64, 0u64, 0u64);

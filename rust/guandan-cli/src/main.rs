@@ -568,13 +568,14 @@ fn print_calibration(c: &guandan_ai::calibrate::Calibration) {
             );
         }
         println!(
-            "{:<13} {:>13}  {:>13.4}  {:>10.4}  {:>9.3}  {:>8.3}   (holds a bomb, every hidden hand)",
+            "{:<13} {:>13}  {:>13.4}  {:>10.4}  {:>9.3}  {:>8.3}   (holds a bomb, every hidden hand; {:.3} predicted without)",
             "",
             e.any_bomb_cells,
             e.any_bomb_brier_without,
             e.any_bomb_brier_with,
             e.any_bomb_predicted,
-            e.any_bomb_observed
+            e.any_bomb_observed,
+            e.any_bomb_predicted_without
         );
     }
     println!("reliability (all on): predicted bin, cells, mean predicted, observed");

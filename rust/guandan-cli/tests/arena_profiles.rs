@@ -27,6 +27,19 @@ fn the_arena_plays_today_against_v1() {
     assert_eq!(r["games"], 6);
 }
 
+/// `L2v2` (before issue 25) is a contestant; the duplicate pairs account for every deal and the
+/// level margin lies inside its interval.
+#[test]
+fn the_arena_plays_today_against_v2_and_reports_pairs() {
+    let r = report(&guandan(&["arena", "--a", "L2", "--b", "L2v2", "--deals", "20", "--seed", "4", "--json"]));
+    assert_eq!((r["a"].as_str(), r["b"].as_str()), (Some("L2"), Some("L2v2")));
+    let pairs = ["pairs_a_both", "pairs_b_both", "pairs_split"].map(|k| r[k].as_u64().unwrap());
+    assert_eq!(pairs.iter().sum::<u64>(), 20);
+    let margin = r["a_level_margin_per_deal"].as_f64().unwrap();
+    let ci = r["a_level_margin_ci95"].as_array().unwrap();
+    assert!(ci[0].as_f64().unwrap() <= margin && margin <= ci[1].as_f64().unwrap());
+}
+
 #[test]
 fn tune_writes_a_profile_the_arena_reads() {
     let dir = temp_dir("tune");
