@@ -53,7 +53,7 @@ fn searched_positions(n: usize, seed: u64) -> Vec<PlayerView> {
             let view = m.view(Some(seat));
             if m.phase() == Phase::Play && guandan_ai::l2::ranked_candidates(&view, &weights).len() >= 2 {
                 k += 1;
-                if k % 3 == 0 {
+                if k.is_multiple_of(3) {
                     out.push(view.clone());
                 }
             }
