@@ -244,6 +244,20 @@ mod tests {
         assert!(v("", 2) > v("S3", 2));
     }
 
+    /// The memo answers for the weights it was filled with only: switching weights on one thread
+    /// (L3's playouts and the advisor's profile) never returns another profile's plan.
+    #[test]
+    fn remembered_plans_follow_the_weights() {
+        let hand = CardSet::parse("S3 D3 S7 D8 C9 ST SJ HK SA H2").unwrap();
+        let wilds = guandan_core::combo::wild_set(Rank(2), &guandan_core::rules::RuleConfig::competition());
+        let shape = Shape::new(hand, wilds);
+        let fresh = |w: &Weights| evaluate_shape(&shape, Rank(2), w);
+        for w in [Weights::TUNED, Weights::V1, Weights::TUNED, Weights::V1] {
+            assert_eq!(evaluate(hand, wilds, Rank(2), &w).value, fresh(&w).value);
+        }
+        assert_ne!(fresh(&Weights::TUNED).value, fresh(&Weights::V1).value, "the weights must matter here");
+    }
+
     #[test]
     fn natural_straight_flushes_are_found_at_both_ends() {
         let h = |s: &str| CardSet::parse(s).unwrap();
