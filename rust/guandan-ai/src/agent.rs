@@ -230,6 +230,14 @@ pub struct SearchConfig {
     pub endgame_nodes: u64,
     /// Search the pass and the best bomb too when they are not among L2's best `width`.
     pub keep_pass_and_bomb: bool,
+    /// Levels added to a playout won (taken from one lost) on top of its level outcome: the
+    /// search then values winning the deal itself, not only by how much. Keep it a multiple of
+    /// 1/4 so outcome sums stay exact whatever the threads (0 = levels only).
+    pub win_bonus: f32,
+    /// Playouts choose among L2's candidates at random, each weighted by how close its score is
+    /// to the best (weight 1 − gap / temperature, none past it), from a generator seeded by the
+    /// world: playouts see more than L2's one line (0 = L2's best, as before).
+    pub rollout_temperature: f32,
 }
 
 impl SearchConfig {
@@ -242,6 +250,8 @@ impl SearchConfig {
         endgame_cards: 0,
         endgame_nodes: 0,
         keep_pass_and_bomb: false,
+        win_bonus: 0.0,
+        rollout_temperature: 0.0,
     };
 }
 
@@ -256,6 +266,8 @@ impl SearchConfig {
         endgame_cards: 0,
         endgame_nodes: 20_000,
         keep_pass_and_bomb: false,
+        win_bonus: 0.0,
+        rollout_temperature: 0.0,
     };
 }
 

@@ -23,6 +23,9 @@ pub struct ArenaConfig {
     pub threads: usize,
     /// Whole matches (each played twice, seats swapped) after the deals; 0 = none.
     pub matches: u32,
+    /// A diagnostic: A's L3 searches the true hands instead of sampled worlds
+    /// (`L3::decide_knowing`), to bound what better beliefs could add. Never a player.
+    pub a_oracle: bool,
 }
 
 /// One game of one deal.
@@ -96,14 +99,17 @@ pub fn deal_setup(seed: u64, i: u32, rules: &RuleConfig) -> DealSetup {
 /// Two agent profiles at a table: A at the even seats when `a_even`.
 struct Table<'a> {
     agents: [Box<dyn crate::Agent>; 2],
+    /// A's L3 when it searches the true hands (`ArenaConfig::a_oracle`).
+    oracle: Option<crate::l3::L3>,
     profiles: [&'a AiProfile; 2],
     a_even: bool,
     game: Game,
 }
 
 impl<'a> Table<'a> {
-    fn new(a: &'a AiProfile, b: &'a AiProfile, a_even: bool) -> Self {
-        Table { agents: [make_agent(a), make_agent(b)], profiles: [a, b], a_even, game: Game::default() }
+    fn new(a: &'a AiProfile, b: &'a AiProfile, a_even: bool, a_oracle: bool) -> Self {
+        let oracle = (a_oracle && a.level == crate::AiLevel::L3).then(|| crate::l3::L3::new(a));
+        Table { agents: [make_agent(a), make_agent(b)], oracle, profiles: [a, b], a_even, game: Game::default() }
     }
 
     /// One decision of the seat to act, applied; `false` when nobody is to act.
@@ -115,7 +121,10 @@ impl<'a> Table<'a> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ m.seq().wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let budget = Budget::with_soft_ms(self.profiles[who].budget_ms);
         let t = Instant::now();
-        let mut decision = self.agents[who].decide(&view, &mut rng, &budget);
+        let mut decision = match (&mut self.oracle, is_a) {
+            (Some(l3), true) => l3.decide_knowing(&view, *m.hands(), &mut rng, &budget),
+            _ => self.agents[who].decide(&view, &mut rng, &budget),
+        };
         let us = t.elapsed().as_micros().min(u32::MAX as u128) as u32;
         if t.elapsed() > Duration::from_millis(MAX_AI_DECISION_MS) {
             decision = crate::l1::l1_decision(&view);
@@ -140,9 +149,9 @@ impl<'a> Table<'a> {
 }
 
 /// Plays one deal to its end; A sits at the even seats when `a_even`.
-pub fn play_deal(setup: &DealSetup, a: &AiProfile, b: &AiProfile, a_even: bool) -> Game {
+pub fn play_deal(setup: &DealSetup, a: &AiProfile, b: &AiProfile, a_even: bool, a_oracle: bool) -> Game {
     let (mut m, _) = Match::from_deal(setup).expect("arena setups are valid");
-    let mut table = Table::new(a, b, a_even);
+    let mut table = Table::new(a, b, a_even, a_oracle);
     let mut events = Vec::new();
     while table.step(&mut m, setup.seed, &mut events) {
         if let Some(order) = events.iter().find_map(|e| match e {
@@ -159,9 +168,16 @@ pub fn play_deal(setup: &DealSetup, a: &AiProfile, b: &AiProfile, a_even: bool) 
 
 /// Plays a whole match (2 to the end); `Some(true)` when A's team won, `None` for a draw or a
 /// match cut off after `max_actions`.
-pub fn play_match(seed: u64, rules: &RuleConfig, a: &AiProfile, b: &AiProfile, a_even: bool) -> (Option<bool>, Game) {
+pub fn play_match(
+    seed: u64,
+    rules: &RuleConfig,
+    a: &AiProfile,
+    b: &AiProfile,
+    a_even: bool,
+    a_oracle: bool,
+) -> (Option<bool>, Game) {
     let (mut m, _) = Match::new(seed, rules.clone()).expect("arena rules are valid");
-    let mut table = Table::new(a, b, a_even);
+    let mut table = Table::new(a, b, a_even, a_oracle);
     let mut events = Vec::new();
     while m.seq() < 50_000 && table.step(&mut m, seed, &mut events) {}
     let won = m.outcome().and_then(|o| o.winner()).map(|t| (t == Team::ZERO) == a_even);
@@ -233,12 +249,19 @@ pub fn run(cfg: &ArenaConfig, progress: &(dyn Fn(usize) + Sync)) -> ArenaReport 
     let done = AtomicUsize::new(0);
     let games: Vec<Game> = parallel(cfg.threads, total, &|g| {
         let setup = deal_setup(cfg.seed, (g / 2) as u32, &cfg.rules);
-        let game = play_deal(&setup, &cfg.a, &cfg.b, g.is_multiple_of(2));
+        let game = play_deal(&setup, &cfg.a, &cfg.b, g.is_multiple_of(2), cfg.a_oracle);
         progress(done.fetch_add(1, Ordering::Relaxed) + 1);
         game
     });
     let match_results: Vec<(Option<bool>, Game)> = parallel(cfg.threads, cfg.matches as usize * 2, &|g| {
-        let r = play_match(cfg.seed.wrapping_add((g / 2) as u64), &cfg.rules, &cfg.a, &cfg.b, g.is_multiple_of(2));
+        let r = play_match(
+            cfg.seed.wrapping_add((g / 2) as u64),
+            &cfg.rules,
+            &cfg.a,
+            &cfg.b,
+            g.is_multiple_of(2),
+            cfg.a_oracle,
+        );
         progress(done.fetch_add(1, Ordering::Relaxed) + 1);
         r
     });
@@ -330,6 +353,7 @@ mod tests {
             rules: RuleConfig::competition(),
             threads: 2,
             matches: 0,
+            a_oracle: false,
         };
         let r = run(&cfg, &|_| {});
         assert_eq!(r.games, 400);
@@ -346,6 +370,7 @@ mod tests {
             rules: RuleConfig::competition(),
             threads: 2,
             matches: 0,
+            a_oracle: false,
         };
         let (r1, r2) = (run(&cfg, &|_| {}), run(&cfg, &|_| {}));
         assert_eq!(r1.a_deal_win_rate, r2.a_deal_win_rate);

@@ -70,14 +70,49 @@ pub fn world(view: &PlayerView, hands: [CardSet; 4]) -> Option<Match> {
     Match::from_setup(&setup).ok()
 }
 
-/// A finished deal from the viewer team's side: + levels won, − levels conceded.
-fn outcome(order: &[Seat; 4], rules: &guandan_core::rules::RuleConfig, me: Seat) -> f32 {
-    let gain = deal_gain(order, rules) as f32;
+/// A finished deal from the viewer team's side: + levels won, − levels conceded, each with
+/// `win_bonus` more.
+fn outcome(order: &[Seat; 4], rules: &guandan_core::rules::RuleConfig, me: Seat, win_bonus: f32) -> f32 {
+    let gain = deal_gain(order, rules) as f32 + win_bonus;
     if team_of(order[0]) == team_of(me) { gain } else { -gain }
 }
 
+/// How a playout chooses: L2's best, or (`temperature` > 0) one of L2's candidates drawn with
+/// weight 1 − gap / temperature, where gap is how far its score lies below the best. Plain
+/// arithmetic (no `exp`), so the draw is the same on every platform.
+struct Rollout<'a> {
+    weights: &'a Weights,
+    temperature: f32,
+    rng: ChaCha8Rng,
+}
+
+impl Rollout<'_> {
+    fn choose(&mut self, view: &PlayerView) -> ActionKind {
+        if self.temperature <= 0.0 {
+            return l2_decision(view, self.weights, false).action;
+        }
+        let cands = ranked_candidates(view, self.weights);
+        let Some(best) = cands.first().map(|c| c.score) else {
+            return l2_decision(view, self.weights, false).action;
+        };
+        let weight = |c: &Candidate| (1.0 - (best - c.score) / self.temperature).max(0.0);
+        let total: f32 = cands.iter().map(weight).sum();
+        let mut x = (self.rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32 * total;
+        let mut pick = &cands[0];
+        for c in &cands {
+            let w = weight(c);
+            if w > 0.0 && x < w {
+                pick = c;
+                break;
+            }
+            x -= w;
+        }
+        pick.play.map_or(ActionKind::Pass, |p| Match::play_kind(&p))
+    }
+}
+
 /// Plays a world to the end of the deal with L2 everywhere; the viewer team's outcome.
-fn playout(mut m: Match, me: Seat, weights: &Weights, budget: &Budget) -> f32 {
+fn playout(mut m: Match, me: Seat, rollout: &mut Rollout, win_bonus: f32, budget: &Budget) -> f32 {
     let mut events = Vec::with_capacity(8);
     for _ in 0..400 {
         if budget.must_stop() {
@@ -85,15 +120,15 @@ fn playout(mut m: Match, me: Seat, weights: &Weights, budget: &Budget) -> f32 {
         }
         let seat = m.turn();
         let view = m.light_view(seat);
-        let d = l2_decision(&view, weights, false);
+        let kind = rollout.choose(&view);
         events.clear();
-        let action = m.action(seat, d.action);
+        let action = m.action(seat, kind);
         if m.apply_into(&action, &mut events).is_err() {
             return 0.0;
         }
         for e in &events {
             if let Event::DealEnded { order, .. } = e {
-                return outcome(order, m.rules(), me);
+                return outcome(order, m.rules(), me, win_bonus);
             }
         }
     }
@@ -103,12 +138,14 @@ fn playout(mut m: Match, me: Seat, weights: &Weights, budget: &Budget) -> f32 {
 /// Plays candidate `c` for `me` in world `base`, then the deal to its end (solved exactly when
 /// few cards are left, see `SearchConfig::endgame_cards`); the viewer team's outcome, and whether
 /// the solver decided it.
+/// `rollout_seed` seeds the playout's draws (the same for every candidate of a world).
 fn evaluate_in(
     base: &Match,
     me: Seat,
     c: &Candidate,
     weights: &Weights,
     search: &SearchConfig,
+    rollout_seed: u64,
     budget: &Budget,
 ) -> Option<(f32, bool)> {
     let mut m = base.clone();
@@ -124,15 +161,18 @@ fn evaluate_in(
         _ => None,
     });
     if let Some(order) = ended {
-        return Some((outcome(&order, m.rules(), me), false));
+        return Some((outcome(&order, m.rules(), me, search.win_bonus), false));
     }
     if search.endgame_cards > 0
         && endgame::cards_left(&m) <= search.endgame_cards as usize
         && let Some(solved) = endgame::solve(&m, me, search.endgame_nodes)
     {
-        return Some((f32::from(solved.value), true));
+        let v = f32::from(solved.value);
+        return Some((v + search.win_bonus * v.signum(), true));
     }
-    Some((playout(m, me, weights, budget), false))
+    let mut rollout =
+        Rollout { weights, temperature: search.rollout_temperature, rng: ChaCha8Rng::seed_from_u64(rollout_seed) };
+    Some((playout(m, me, &mut rollout, search.win_bonus, budget), false))
 }
 
 /// What one round of worlds gave: outcome sums of the alive candidates, worlds played, and the
@@ -172,6 +212,7 @@ impl L3 {
         alive: &[usize],
         beliefs: &Beliefs,
         world_seed: &(dyn Fn(usize) -> u64 + Sync),
+        known: Option<[CardSet; 4]>,
         first: usize,
         count: usize,
         budget: &Budget,
@@ -189,12 +230,19 @@ impl L3 {
                                 break;
                             }
                             let mut wr = ChaCha8Rng::seed_from_u64(world_seed(w));
-                            let hands = sample_world(view, beliefs, &mut wr);
+                            let hands = known.unwrap_or_else(|| sample_world(view, beliefs, &mut wr));
                             let Some(base) = world(view, hands) else { continue };
                             for (i, &ci) in alive.iter().enumerate() {
-                                let (v, solved) =
-                                    evaluate_in(&base, me, &cands[ci], &self.weights, &self.search, budget)
-                                        .unwrap_or((0.0, false));
+                                let (v, solved) = evaluate_in(
+                                    &base,
+                                    me,
+                                    &cands[ci],
+                                    &self.weights,
+                                    &self.search,
+                                    !world_seed(w),
+                                    budget,
+                                )
+                                .unwrap_or((0.0, false));
                                 r.sums[i] += v;
                                 r.evaluations += 1;
                                 r.solved += u32::from(solved);
@@ -219,7 +267,15 @@ impl L3 {
         total
     }
 
-    fn search(&self, view: &PlayerView, rng: &mut ChaCha8Rng, budget: &Budget) -> Decision {
+    /// Searches `view`'s decision in sampled worlds, or (`known`, a diagnostic only: see
+    /// `decide_knowing`) in the true hands.
+    fn search(
+        &self,
+        view: &PlayerView,
+        known: Option<[CardSet; 4]>,
+        rng: &mut ChaCha8Rng,
+        budget: &Budget,
+    ) -> Decision {
         let mut cands = ranked_candidates(view, &self.weights);
         if cands.len() <= 1 || view.hand.len() <= 1 {
             return l2_decision(view, &self.weights, self.trace);
@@ -258,7 +314,7 @@ impl L3 {
             }
             let share =
                 Budget { soft: budget.soft.map(|t| t.mul_f64((round + 1) as f64 / rounds as f64)), ..budget.clone() };
-            let r = self.play_worlds(view, &cands, &alive, &beliefs, &world_seed, next_world, worlds, &share);
+            let r = self.play_worlds(view, &cands, &alive, &beliefs, &world_seed, known, next_world, worlds, &share);
             let done = r.worlds;
             next_world += worlds;
             total += done;
@@ -319,7 +375,25 @@ impl Agent for L3 {
     }
     fn decide(&mut self, view: &PlayerView, rng: &mut ChaCha8Rng, budget: &Budget) -> Decision {
         match duty(view) {
-            Some(Phase::Play) => self.search(view, rng, budget),
+            Some(Phase::Play) => self.search(view, None, rng, budget),
+            _ => l2_decision(view, &self.weights, self.trace),
+        }
+    }
+}
+
+impl L3 {
+    /// A diagnostic, never a player: the same search with every world the true `hands` (what
+    /// L3 would choose with perfect beliefs). The arena's `--a-oracle` uses it to bound what any
+    /// inference about hidden hands could add; nothing that plays a person calls it.
+    pub fn decide_knowing(
+        &mut self,
+        view: &PlayerView,
+        hands: [CardSet; 4],
+        rng: &mut ChaCha8Rng,
+        budget: &Budget,
+    ) -> Decision {
+        match duty(view) {
+            Some(Phase::Play) => self.search(view, Some(hands), rng, budget),
             _ => l2_decision(view, &self.weights, self.trace),
         }
     }
@@ -352,7 +426,7 @@ mod tests {
             let hands = sample_world(&view, &infer(&view, search.infer), &mut ChaCha8Rng::seed_from_u64(w));
             let base = world(&view, hands).unwrap();
             for c in &cands {
-                let (exact, _) = evaluate_in(&base, me, c, &weights, &search, &Budget::untimed()).unwrap();
+                let (exact, _) = evaluate_in(&base, me, c, &weights, &search, 0, &Budget::untimed()).unwrap();
                 let mut after = base.clone();
                 let kind = c.play.map_or(ActionKind::Pass, |p| Match::play_kind(&p));
                 let ended =
@@ -363,7 +437,7 @@ mod tests {
                 }
                 let off = SearchConfig { endgame_cards: 0, ..search };
                 differs += usize::from(
-                    evaluate_in(&base, me, c, &weights, &off, &Budget::untimed()).map(|(v, _)| v) != Some(exact),
+                    evaluate_in(&base, me, c, &weights, &off, 0, &Budget::untimed()).map(|(v, _)| v) != Some(exact),
                 );
             }
         }
@@ -380,6 +454,85 @@ mod tests {
             (d.action, d.trace.unwrap().playouts)
         };
         assert_eq!(run(1), run(2));
+    }
+
+    /// A drawn playout picks only among candidates within the temperature of L2's best, more
+    /// often the closer they are, and at temperature 0 always L2's own choice.
+    #[test]
+    fn drawn_playouts_stay_near_l2s_best() {
+        let (mut m, _) = Match::new(12, RuleConfig::competition()).unwrap();
+        let weights = Weights::default();
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut checked = 0;
+        while m.deal_no() == 0 && checked < 12 {
+            let view = m.light_view(m.turn());
+            let cands = ranked_candidates(&view, &weights);
+            if m.phase() == Phase::Play && cands.len() >= 3 {
+                let kind = |c: &Candidate| c.play.map_or(ActionKind::Pass, |p| Match::play_kind(&p));
+                let t = 2.5;
+                let near: Vec<ActionKind> = cands.iter().filter(|c| cands[0].score - c.score < t).map(kind).collect();
+                let mut roll = Rollout { weights: &weights, temperature: t, rng: ChaCha8Rng::seed_from_u64(checked) };
+                let mut counts = vec![0u32; near.len()];
+                for _ in 0..400 {
+                    let a = roll.choose(&view);
+                    let i = near.iter().position(|k| *k == a).expect("a draw within the temperature");
+                    counts[i] += 1;
+                }
+                // The best is the likeliest; a second candidate that close is drawn too.
+                assert!(counts.iter().all(|&c| c <= counts[0]), "{counts:?}");
+                if near.len() > 1 && cands[0].score - cands[1].score < t / 2.0 {
+                    assert!(counts[1] > 0, "{counts:?}");
+                }
+                let mut greedy = Rollout { weights: &weights, temperature: 0.0, rng: ChaCha8Rng::seed_from_u64(0) };
+                assert_eq!(greedy.choose(&view), l2_decision(&view, &weights, false).action);
+                checked += 1;
+            }
+            let a = random_action(&m, &mut rng).unwrap();
+            m.apply(&a).unwrap();
+        }
+        assert_eq!(checked, 12, "too few positions with a choice: pick another seed");
+    }
+
+    /// The oracle diagnostic searches the true hands: every world is the real one, so each
+    /// searched candidate's mean is exactly its playout in the true position.
+    #[test]
+    fn the_oracle_searches_the_true_hands() {
+        let (mut m, _) = Match::new(41, RuleConfig::competition()).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        for _ in 0..30 {
+            let a = random_action(&m, &mut rng).unwrap();
+            m.apply(&a).unwrap();
+        }
+        while !(m.phase() == Phase::Play && ranked_candidates(&m.view(Some(m.turn())), &Weights::default()).len() >= 3)
+        {
+            let a = random_action(&m, &mut rng).unwrap();
+            m.apply(&a).unwrap();
+        }
+        let me = m.turn();
+        let view = m.view(Some(me));
+        let profile = crate::AiProfile { iterations: 48, trace: true, ..crate::AiProfile::level(crate::AiLevel::L3) };
+        let mut l3 = L3::new(&profile);
+        let d = l3.decide_knowing(&view, *m.hands(), &mut ChaCha8Rng::seed_from_u64(1), &Budget::untimed());
+        let truth = world(&view, *m.hands()).unwrap();
+        let mut searched = 0;
+        for c in d.trace.unwrap().candidates.iter().filter(|c| c.search.is_some()) {
+            let (v, _) = evaluate_in(&truth, me, c, &l3.weights, &l3.search, 0, &Budget::untimed()).unwrap();
+            assert_eq!(c.search, Some(v));
+            searched += 1;
+        }
+        assert!(searched >= 3);
+    }
+
+    /// The win bonus is added to the winners' levels and taken from the losers'.
+    #[test]
+    fn the_win_bonus_counts_the_deal_itself() {
+        let rules = RuleConfig::competition();
+        // Seats 0 and 2 first and second: a double down, 3 levels.
+        let order = [0, 2, 1, 3];
+        assert_eq!(outcome(&order, &rules, 0, 0.0), 3.0);
+        assert_eq!(outcome(&order, &rules, 2, 1.0), 4.0);
+        assert_eq!(outcome(&order, &rules, 1, 1.0), -4.0);
+        assert_eq!(outcome(&[1, 0, 2, 3], &rules, 3, 0.5), 1.5);
     }
 
     /// The pass and the best bomb join L2's top few when asked; nothing else does.
@@ -422,8 +575,14 @@ mod tests {
             m.apply(&a).unwrap();
         }
         let view = m.view(Some(m.turn()));
-        // Today's search (successive halving over 8) and the flat search of v1.
-        for base in [crate::AiProfile::level(crate::AiLevel::L3), crate::AiProfile::v1(crate::AiLevel::L3)] {
+        // Today's search (successive halving over 8), the flat search of v1, and drawn playouts
+        // with a win bonus (their draws are seeded by the world, not by the thread).
+        let l3 = crate::AiProfile::level(crate::AiLevel::L3);
+        let drawn = crate::AiProfile {
+            search: SearchConfig { rollout_temperature: 2.5, win_bonus: 0.75, ..l3.search },
+            ..l3.clone()
+        };
+        for base in [l3, crate::AiProfile::v1(crate::AiLevel::L3), drawn] {
             let run = |threads| {
                 let p = crate::AiProfile { iterations: 40, threads, trace: true, ..base.clone() };
                 let d = L3::new(&p).decide(&view, &mut ChaCha8Rng::seed_from_u64(5), &Budget::untimed());

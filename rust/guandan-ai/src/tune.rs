@@ -76,6 +76,7 @@ fn win_rate(cfg: &TuneConfig, w: &Weights, seed: u64) -> f64 {
         rules: cfg.rules.clone(),
         threads: cfg.threads,
         matches: 0,
+        a_oracle: false,
     };
     arena::run(&arena, &|_| {}).a_deal_win_rate
 }

@@ -104,6 +104,10 @@ enum Command {
         /// Draws win rate and level gain as a PNG chart.
         #[arg(long)]
         plot: Option<String>,
+        /// A diagnostic, never a player: A (an L3) searches the true hands instead of sampled
+        /// worlds — what L3 would reach with perfect beliefs.
+        #[arg(long)]
+        a_oracle: bool,
     },
     /// Tunes an AI's weights by self-play: a (1+λ) evolution strategy in the duplicate arena
     /// against a fixed opponent; prints each generation and writes the tuned profile as JSON.
@@ -414,7 +418,7 @@ fn run(cli: Cli) -> Result<ExitCode, Usage> {
                 None => println!("{text}"),
             }
         }
-        Command::Arena { a, b, deals, matches, seed, threads, rules, budget_ms, iterations, json, plot } => {
+        Command::Arena { a, b, deals, matches, seed, threads, rules, budget_ms, iterations, json, plot, a_oracle } => {
             let profile = |name: &str| -> Result<AiProfile, Usage> {
                 let mut p = arena_profile(name)?;
                 if let Some(ms) = budget_ms {
@@ -429,7 +433,11 @@ fn run(cli: Cli) -> Result<ExitCode, Usage> {
             if deals == 0 {
                 return Err(Usage("--deals must be at least 1".into()));
             }
+            if a_oracle && profile(&a)?.level != AiLevel::L3 {
+                return Err(Usage("--a-oracle needs an L3 as --a (it searches the true hands)".into()));
+            }
             let cfg = ArenaConfig {
+                a_oracle,
                 a: profile(&a)?,
                 b: profile(&b)?,
                 deals,
@@ -447,6 +455,9 @@ fn run(cli: Cli) -> Result<ExitCode, Usage> {
             bar.finish_and_clear();
             // Name the contestants as asked (`L3v2`, a profile file), not by their level alone.
             (report.a, report.b) = (a.clone(), b.clone());
+            if a_oracle {
+                report.a.push_str(" (oracle: true hands)");
+            }
             if let Some(path) = plot {
                 plot::arena_chart(&report, &path).map_err(|e| Usage(format!("cannot draw {path}: {e}")))?;
             }

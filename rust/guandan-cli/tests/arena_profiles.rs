@@ -69,3 +69,15 @@ fn a_bad_contestant_is_a_usage_error() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The oracle diagnostic is for an L3 only, and its report says it saw the true hands.
+#[test]
+fn the_oracle_diagnostic_needs_an_l3_and_names_itself() {
+    let out = guandan(&["arena", "--a", "L2", "--b", "L1", "--deals", "1", "--a-oracle"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--a-oracle"));
+    let args = ["arena", "--a", "L3", "--b", "L1", "--deals", "1", "--iterations", "8", "--a-oracle", "--json"];
+    let r = report(&guandan(&args));
+    assert_eq!(r["a"], "L3 (oracle: true hands)");
+    assert_eq!(r["games"], 2);
+}
