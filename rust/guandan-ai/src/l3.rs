@@ -137,8 +137,8 @@ fn playout(mut m: Match, me: Seat, rollout: &mut Rollout, win_bonus: f32, budget
 
 /// Plays candidate `c` for `me` in world `base`, then the deal to its end (solved exactly when
 /// few cards are left, see `SearchConfig::endgame_cards`); the viewer team's outcome, and whether
-/// the solver decided it.
-/// `rollout_seed` seeds the playout's draws (the same for every candidate of a world).
+/// the solver decided it. `rollout_seed` seeds the playout's draws (the same for every candidate
+/// of a world).
 fn evaluate_in(
     base: &Match,
     me: Seat,
@@ -201,6 +201,33 @@ fn shortlist(cands: &mut Vec<Candidate>, width: usize, keep_pass_and_bomb: bool)
 }
 
 impl L3 {
+    /// A diagnostic, never a player: the same search with every world the true `hands` (what
+    /// L3 would choose with perfect beliefs). The arena's `--a-oracle` uses it to bound what any
+    /// inference about hidden hands could add; nothing that plays a person calls it.
+    pub fn decide_knowing(
+        &mut self,
+        view: &PlayerView,
+        hands: [CardSet; 4],
+        rng: &mut ChaCha8Rng,
+        budget: &Budget,
+    ) -> Decision {
+        self.decide_in(view, Some(hands), rng, budget)
+    }
+
+    /// Play decisions are searched; tribute and return are L2's.
+    fn decide_in(
+        &self,
+        view: &PlayerView,
+        known: Option<[CardSet; 4]>,
+        rng: &mut ChaCha8Rng,
+        budget: &Budget,
+    ) -> Decision {
+        match duty(view) {
+            Some(Phase::Play) => self.search(view, known, rng, budget),
+            _ => l2_decision(view, &self.weights, self.trace),
+        }
+    }
+
     /// Sums of playout outcomes of `alive` candidates over worlds `first..first + count`, and the
     /// worlds played. Each thread takes every `threads`-th world; outcomes are whole numbers of
     /// levels, so the sums are exact and independent of how the worlds are split.
@@ -229,20 +256,14 @@ impl L3 {
                             if budget.soft_expired() {
                                 break;
                             }
-                            let mut wr = ChaCha8Rng::seed_from_u64(world_seed(w));
+                            let seed = world_seed(w);
+                            let mut wr = ChaCha8Rng::seed_from_u64(seed);
                             let hands = known.unwrap_or_else(|| sample_world(view, beliefs, &mut wr));
                             let Some(base) = world(view, hands) else { continue };
                             for (i, &ci) in alive.iter().enumerate() {
-                                let (v, solved) = evaluate_in(
-                                    &base,
-                                    me,
-                                    &cands[ci],
-                                    &self.weights,
-                                    &self.search,
-                                    !world_seed(w),
-                                    budget,
-                                )
-                                .unwrap_or((0.0, false));
+                                let (v, solved) =
+                                    evaluate_in(&base, me, &cands[ci], &self.weights, &self.search, !seed, budget)
+                                        .unwrap_or((0.0, false));
                                 r.sums[i] += v;
                                 r.evaluations += 1;
                                 r.solved += u32::from(solved);
@@ -374,28 +395,7 @@ impl Agent for L3 {
         "L3".into()
     }
     fn decide(&mut self, view: &PlayerView, rng: &mut ChaCha8Rng, budget: &Budget) -> Decision {
-        match duty(view) {
-            Some(Phase::Play) => self.search(view, None, rng, budget),
-            _ => l2_decision(view, &self.weights, self.trace),
-        }
-    }
-}
-
-impl L3 {
-    /// A diagnostic, never a player: the same search with every world the true `hands` (what
-    /// L3 would choose with perfect beliefs). The arena's `--a-oracle` uses it to bound what any
-    /// inference about hidden hands could add; nothing that plays a person calls it.
-    pub fn decide_knowing(
-        &mut self,
-        view: &PlayerView,
-        hands: [CardSet; 4],
-        rng: &mut ChaCha8Rng,
-        budget: &Budget,
-    ) -> Decision {
-        match duty(view) {
-            Some(Phase::Play) => self.search(view, Some(hands), rng, budget),
-            _ => l2_decision(view, &self.weights, self.trace),
-        }
+        self.decide_in(view, None, rng, budget)
     }
 }
 
