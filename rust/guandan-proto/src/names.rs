@@ -6,7 +6,8 @@
 //!   embeddings, overrides and isolates, soft hyphen, BOM…), line and paragraph separators,
 //!   surrogates, private-use and unassigned code points;
 //! - other invisible characters (default-ignorable: Hangul fillers, variation selectors other
-//!   than the emoji ones, the combining grapheme joiner, Mongolian variation selectors);
+//!   than the emoji ones, the combining grapheme joiner, Mongolian variation selectors, the
+//!   braille pattern blank U+2800, which draws nothing);
 //! - any space but U+0020, spaces at either end, and runs of more than three combining marks
 //!   (text stacked over its neighbours);
 //! - markup and format delimiters: `[ ] < > { } \` (BBCode, rich text, `String.format`).
@@ -38,6 +39,8 @@ fn invisible(c: char) -> bool {
             | '\u{FE00}'..='\u{FE0D}'
             | '\u{FFA0}'
             | '\u{E0100}'..='\u{E01EF}'
+            // Braille pattern blank: a symbol that draws nothing (a name of it renders blank).
+            | '\u{2800}'
     )
 }
 
@@ -127,6 +130,9 @@ mod tests {
             "\u{2066}isolate\u{2069}",
             "rlm\u{200F}",
             "zero\u{200B}width",
+            "\u{2800}",
+            "\u{2800}\u{2800}\u{2800}",
+            "a\u{2800}b",
             "join\u{200D}er",
             "bom\u{FEFF}",
             "soft\u{AD}hyphen",
@@ -159,6 +165,7 @@ mod tests {
         assert_eq!(displayable_nickname("evil\u{202E}gnp"), "evilgnp");
         assert_eq!(displayable_nickname("[b]x[/b]"), "bx/b");
         assert_eq!(displayable_nickname("\u{200B}\u{200B}"), "player");
+        assert_eq!(displayable_nickname("\u{2800}\u{2800}\u{2800}"), "player");
         assert!(valid_nickname(&displayable_nickname(" \u{202E} a \u{200B}")));
     }
 }

@@ -61,6 +61,11 @@ impl RateLimit {
         RateLimit { tokens: burst, rate, burst, last: std::time::Instant::now() }
     }
 
+    /// Whether the bucket would be full at `now` (nothing spent that has not come back).
+    pub fn is_full(&self, now: std::time::Instant) -> bool {
+        self.tokens + now.saturating_duration_since(self.last).as_secs_f64() * self.rate >= self.burst
+    }
+
     /// Takes one token; false when the connection is over its rate.
     pub fn allow(&mut self, now: std::time::Instant) -> bool {
         let dt = now.saturating_duration_since(self.last).as_secs_f64();

@@ -114,6 +114,22 @@ pub struct Config {
     /// Guest accounts one source address may create per minute.
     #[arg(long, default_value_t = 20, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub accounts_per_ip_per_minute: usize,
+    /// Public HTTP reads (leaderboard, profiles, finished matches, room directory, metrics) one
+    /// source address may make per second; above it (after the burst) it is answered 429.
+    #[arg(long, default_value_t = 5.0)]
+    pub public_rate: f64,
+    /// Burst of public HTTP reads above the rate, per source address.
+    #[arg(long, default_value_t = 20.0)]
+    pub public_burst: f64,
+    /// Rated matches a player needs under a rule preset to be listed on its leaderboard (new
+    /// accounts stay off it until they have played).
+    #[arg(long, default_value_t = 5)]
+    pub leaderboard_min_matches: u32,
+    /// Quick match may seat accounts from one source address at one table. Off by default:
+    /// one machine playing several seats could trade rating between them. For LAN parties and
+    /// load tests from one machine.
+    #[arg(long)]
+    pub allow_same_address_tables: bool,
     /// A room with nobody in it and no match running closes after this long (ms); its
     /// directory row is deleted.
     #[arg(long, default_value_t = 600_000)]
@@ -132,7 +148,11 @@ impl Config {
     }
     /// How the quick-match queue forms tables.
     pub fn queue_rules(&self) -> crate::queue::tables::Rules {
-        crate::queue::tables::Rules { ai_fill_ms: self.queue_ai_fill_ms, ..Default::default() }
+        crate::queue::tables::Rules {
+            ai_fill_ms: self.queue_ai_fill_ms,
+            distinct_sources: !self.allow_same_address_tables,
+            ..Default::default()
+        }
     }
     pub fn vote_timeout(&self) -> Duration {
         Duration::from_millis(self.vote_timeout_ms)

@@ -166,8 +166,9 @@ impl Session {
         }
         let rating =
             self.app.db.matchmaking_rating(&player.id, &rules).await.unwrap_or(crate::queue::NEW_PLAYER_RATING);
-        match self.app.db.queue_join(&player.id, &self.app.cfg.queue_pool, &rules, rating, &self.app.cfg.instance).await
-        {
+        let source = crate::listener::source_key(self.peer.ip()).to_string();
+        let (pool, instance) = (&self.app.cfg.queue_pool, &self.app.cfg.instance);
+        match self.app.db.queue_join(&player.id, pool, &rules, rating, instance, &source).await {
             Ok(true) => {
                 let events = self.app.waiters.add(&player.id);
                 self.app.metrics.queued.fetch_add(1, Relaxed);

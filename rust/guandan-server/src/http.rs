@@ -1,5 +1,6 @@
 //! HTTP endpoints: guest accounts, health, metrics, finished match logs, the room directory,
-//! the public leaderboard and player profiles, and the WebSocket upgrade.
+//! the public leaderboard and player profiles (crate::ladder), and the WebSocket upgrade.
+//! Public reads are rate-limited per source address.
 
 use crate::App;
 use crate::auth;
@@ -7,31 +8,51 @@ use crate::listener::Peer;
 use axum::Extension;
 use axum::Json;
 use axum::Router;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State, WebSocketUpgrade};
+use axum::extract::{Path, State, WebSocketUpgrade};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use guandan_proto::http::{
-    FinishedMatch, HEALTH_PATH, Health, HttpError, LEADERBOARD_PATH, Leaderboard, LeaderboardEntry, METRICS_PATH,
-    NewPlayer, NewPlayerReply, PLAYERS_PATH, PlayerProfile, ProfileStats, RatingPoint, RoomDirectoryEntry, RulesRating,
-    WS_PATH,
+    FinishedMatch, HEALTH_PATH, Health, HttpError, LEADERBOARD_PATH, METRICS_PATH, NewPlayer, NewPlayerReply,
+    PLAYERS_PATH, RoomDirectoryEntry, WS_PATH,
 };
 use guandan_proto::{ErrorCode, MAX_FRAME_BYTES};
-use std::collections::HashMap;
 use std::sync::Arc;
 
 pub fn router(app: Arc<App>) -> Router {
-    Router::new()
-        .route(HEALTH_PATH, get(healthz))
+    // Reads anyone may make, limited per source address before they cost anything.
+    let public = Router::new()
         .route(METRICS_PATH, get(metrics))
-        .route(PLAYERS_PATH, post(new_player))
-        .route("/v1/players/{id}", get(profile))
-        .route(LEADERBOARD_PATH, get(leaderboard))
+        .route("/v1/players/{id}", get(crate::ladder::profile))
+        .route(LEADERBOARD_PATH, get(crate::ladder::leaderboard))
         .route("/v1/rooms/{code}", get(room))
         .route("/v1/matches/{code}/{match_no}", get(finished_match))
+        .route_layer(axum::middleware::from_fn_with_state(app.clone(), public_limit));
+    Router::new()
+        .route(HEALTH_PATH, get(healthz))
+        .route(PLAYERS_PATH, post(new_player))
         .route(WS_PATH, get(ws))
+        .merge(public)
         .with_state(app)
+}
+
+/// `--public-rate` / `--public-burst` per source address; 429 beyond.
+async fn public_limit(
+    State(app): State<Arc<App>>,
+    Extension(peer): Extension<Peer>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let now = std::time::Instant::now();
+    if !app.gate.allow_public(peer.ip(), app.cfg.public_rate, app.cfg.public_burst, now) {
+        app.metrics.public_refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        return error(
+            StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::RateLimited,
+            "too many requests from this address: slow down",
+        );
+    }
+    next.run(req).await
 }
 
 pub(crate) fn error(status: StatusCode, code: ErrorCode, message: &str) -> Response {
@@ -103,140 +124,6 @@ async fn finished_match(State(app): State<Arc<App>>, Path((code, match_no)): Pat
         }
         Ok(None) => error(StatusCode::NOT_FOUND, ErrorCode::NoRecord, "no finished match with that number"),
         Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, &e.to_string()),
-    }
-}
-
-/// Players on one leaderboard page.
-const PER_PAGE: u32 = 50;
-/// The deepest leaderboard page served (a bound on the database's work for an OFFSET).
-const MAX_PAGE: u32 = 10_000;
-/// Rated matches shown per rule preset in a profile.
-const HISTORY: i64 = 50;
-/// A profile's statistics cover at most this many of the player's latest stored matches.
-const STATS_MATCHES: i64 = 200;
-/// Profiles whose statistics are being computed at once.
-static STATS_TURN: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(1);
-
-/// `GET /v1/leaderboard?rules=competition&page=0`: public; rules default to `competition`,
-/// pages count from 0.
-async fn leaderboard(
-    State(app): State<Arc<App>>,
-    query: Result<Query<HashMap<String, String>>, QueryRejection>,
-) -> Response {
-    let Ok(Query(q)) = query else {
-        return error(StatusCode::BAD_REQUEST, ErrorCode::MalformedMessage, "unreadable query");
-    };
-    let rules = q.get("rules").map_or("competition", String::as_str);
-    if guandan_core::rules::RuleConfig::preset(rules).is_none() {
-        let shown: String = rules.chars().take(40).collect();
-        return error(StatusCode::BAD_REQUEST, ErrorCode::MalformedMessage, &format!("no rule preset {shown:?}"));
-    }
-    let page = match q.get("page").map(|p| p.parse::<u32>()) {
-        None => 0,
-        Some(Ok(p)) if p <= MAX_PAGE => p,
-        Some(_) => {
-            return error(
-                StatusCode::BAD_REQUEST,
-                ErrorCode::MalformedMessage,
-                &format!("page is a number from 0 to {MAX_PAGE}"),
-            );
-        }
-    };
-    let offset = i64::from(page) * i64::from(PER_PAGE);
-    match app.db.ranking(rules, offset, i64::from(PER_PAGE)).await {
-        Ok((total, rows)) => Json(Leaderboard {
-            rules: rules.to_string(),
-            page,
-            per_page: PER_PAGE,
-            total: u64::try_from(total).unwrap_or(0),
-            entries: rows
-                .into_iter()
-                .enumerate()
-                .map(|(i, r)| LeaderboardEntry {
-                    rank: (offset + i as i64 + 1) as u64,
-                    player_id: r.player_id,
-                    nickname: r.nickname,
-                    rating: r.shown,
-                    matches: count(r.matches),
-                    wins: count(r.wins),
-                })
-                .collect(),
-        })
-        .into_response(),
-        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, &e.to_string()),
-    }
-}
-
-fn count(n: i64) -> u32 {
-    u32::try_from(n).unwrap_or(if n < 0 { 0 } else { u32::MAX })
-}
-
-/// `GET /v1/players/ID`: a player's public profile (never the token): ratings with their
-/// latest history, and figures over the latest stored matches.
-async fn profile(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
-    let db_error =
-        |e: crate::db::DbError| error(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, &e.to_string());
-    let nickname = match app.db.player(&id).await {
-        Ok(Some((_, nickname))) => nickname,
-        Ok(None) => return error(StatusCode::NOT_FOUND, ErrorCode::NotFound, "no such player"),
-        Err(e) => return db_error(e),
-    };
-    let mut ratings = Vec::new();
-    let rows = match app.db.ratings_of(&id).await {
-        Ok(rows) => rows,
-        Err(e) => return db_error(e),
-    };
-    for (rules, row, shown) in rows {
-        let history = match app.db.rating_history(&id, &rules, HISTORY).await {
-            Ok(h) => h.into_iter().map(|(at, rating, change)| RatingPoint { at, rating, change }).collect(),
-            Err(e) => return db_error(e),
-        };
-        ratings.push(RulesRating {
-            rules,
-            rating: shown,
-            matches: count(row.matches),
-            wins: count(row.wins),
-            draws: count(row.draws),
-            history,
-        });
-    }
-    let matches = match app.db.recent_matches(&id, STATS_MATCHES).await {
-        Ok(m) => m,
-        Err(e) => return db_error(e),
-    };
-    // Replaying up to 200 records is CPU work (≈ 0.5 s): off the async workers, and one profile
-    // at a time, so a flood of requests holds at most one core.
-    let Ok(_turn) = STATS_TURN.acquire().await else {
-        return error(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::ShuttingDown, "shutting down");
-    };
-    let stats = match tokio::task::spawn_blocking(move || profile_stats(&matches)).await {
-        Ok(s) => s,
-        Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, &e.to_string()),
-    };
-    Json(PlayerProfile { player_id: id, nickname, ratings, stats }).into_response()
-}
-
-/// The player's figures over stored matches `(seat, log)`, through the rules core's statistics;
-/// a record that does not replay adds nothing.
-fn profile_stats(matches: &[(u8, String)]) -> ProfileStats {
-    let mut total = guandan_core::stats::PlayerStats::default();
-    for (seat, text) in matches {
-        let Ok(log) = guandan_core::log::MatchLog::parse(text) else { continue };
-        match guandan_core::stats::seat_stats(&log) {
-            Ok(seats) => {
-                if let Some(s) = seats.get(usize::from(*seat)) {
-                    total.merge(s);
-                }
-            }
-            Err(e) => tracing::warn!(error = %e, "a stored match does not replay; left out of a profile"),
-        }
-    }
-    ProfileStats {
-        matches: total.record.matches,
-        wins: total.record.matches_won,
-        win_rate: total.match_win_rate(),
-        double_down_rate: total.double_down_rate(),
-        bombs_per_deal: total.bombs_per_deal(),
     }
 }
 

@@ -11,6 +11,7 @@ pub mod db;
 pub mod game;
 pub mod http;
 pub mod journal;
+pub mod ladder;
 pub mod lease;
 pub mod lifecycle;
 pub mod listener;
@@ -52,6 +53,8 @@ pub struct App {
     pub room_counts: Mutex<HashMap<String, usize>>,
     /// This instance's connections waiting in the quick-match queue.
     pub waiters: queue::Waiters,
+    /// The public leaderboard's and profiles' caches and turns.
+    pub ladder: ladder::Ladder,
 }
 
 impl App {
@@ -114,6 +117,7 @@ impl Server {
             room_counts: Mutex::new(HashMap::new()),
             gate: listener::Gate::default(),
             waiters: queue::Waiters::default(),
+            ladder: ladder::Ladder::default(),
             cfg,
         });
         lease::acquire(&app).await?;

@@ -34,6 +34,8 @@ pub struct Gate {
     next: AtomicU64,
     /// Guest accounts made per source address in the last minute.
     accounts: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
+    /// Public HTTP reads per source address (`--public-rate`, `--public-burst`).
+    public: Mutex<HashMap<IpAddr, crate::auth::RateLimit>>,
 }
 
 /// The address limits count: an IPv4 address (IPv4-mapped IPv6 included), or an IPv6 /64.
@@ -68,6 +70,17 @@ impl Gate {
         }
         times.push_back(now);
         true
+    }
+
+    /// Counts a public HTTP request from `ip` (leaderboard, profiles, finished matches, the
+    /// room directory, metrics); false when its address is over `rate` a second (`burst` above).
+    pub fn allow_public(&self, ip: IpAddr, rate: f64, burst: f64, now: Instant) -> bool {
+        let mut public = self.public.lock();
+        if public.len() > 10_000 {
+            // Addresses whose bucket has filled up again are as good as new: forgotten.
+            public.retain(|_, bucket| !bucket.is_full(now));
+        }
+        public.entry(source_key(ip)).or_insert_with(|| crate::auth::RateLimit::new(rate, burst)).allow(now)
     }
 }
 
@@ -260,5 +273,19 @@ mod tests {
         assert!(!gate.allow_account(ip, 3, t0 + Duration::from_secs(59)));
         assert!(gate.allow_account(other, 3, t0));
         assert!(gate.allow_account(ip, 3, t0 + Duration::from_secs(61)), "a minute later");
+    }
+
+    #[test]
+    fn public_reads_per_address() {
+        let gate = Gate::default();
+        let t0 = Instant::now();
+        let ip: IpAddr = "192.0.2.1".parse().unwrap();
+        let same_machine: IpAddr = "192.0.2.1".parse().unwrap();
+        let other: IpAddr = "192.0.2.2".parse().unwrap();
+        assert!((0..4).all(|_| gate.allow_public(ip, 2.0, 4.0, t0)));
+        assert!(!gate.allow_public(same_machine, 2.0, 4.0, t0), "the burst is the address's, not a connection's");
+        assert!(gate.allow_public(other, 2.0, 4.0, t0));
+        assert!(gate.allow_public(ip, 2.0, 4.0, t0 + Duration::from_millis(500)), "refilled at the rate");
+        assert!(!gate.allow_public(ip, 2.0, 4.0, t0 + Duration::from_millis(500)));
     }
 }

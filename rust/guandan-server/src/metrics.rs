@@ -58,6 +58,8 @@ pub struct Metrics {
     pub rooms_refused: AtomicU64,
     /// Guest accounts refused: the address made `--accounts-per-ip-per-minute` already.
     pub accounts_refused: AtomicU64,
+    /// Public HTTP reads refused: the address was over `--public-rate`.
+    pub public_refused: AtomicU64,
     /// TCP connections open (HTTP and WebSocket).
     pub tcp_connections: AtomicI64,
     /// Connections that have not said hello (or are plain HTTP requests).
@@ -158,6 +160,11 @@ impl Metrics {
                 "guandan_accounts_refused_total",
                 "Guest accounts refused: the address made --accounts-per-ip-per-minute already.",
                 &self.accounts_refused,
+            ),
+            (
+                "guandan_public_requests_refused_total",
+                "Public HTTP reads answered 429: the address was over --public-rate.",
+                &self.public_refused,
             ),
             (
                 "guandan_connections_refused_per_ip_total",

@@ -56,7 +56,8 @@ async fn four_queued_players_are_seated_together_at_a_ranked_table() {
     for db in databases() {
         let url = database_url(&db);
         let name = format!("quick-{}", std::process::id());
-        let server = ServerProc::start(&url, &name, "127.0.0.1:0", &["--queue-pool", &name]);
+        let server =
+            ServerProc::start(&url, &name, "127.0.0.1:0", &["--queue-pool", &name, "--allow-same-address-tables"]);
         let mut clients = queued(server.addr, "competition", &["ann", "bob", "cat", "dan"]).await;
         let codes = seated(&mut clients).await;
         assert!(codes.iter().all(|c| *c == codes[0]), "one table: {codes:?}");
@@ -100,8 +101,12 @@ async fn three_players_get_an_ai_seat_after_the_fill_wait() {
     for db in databases() {
         let url = database_url(&db);
         let name = format!("quick-ai-{}", std::process::id());
-        let server =
-            ServerProc::start(&url, &name, "127.0.0.1:0", &["--queue-ai-fill-ms", "600", "--queue-pool", &name]);
+        let server = ServerProc::start(
+            &url,
+            &name,
+            "127.0.0.1:0",
+            &["--queue-ai-fill-ms", "600", "--queue-pool", &name, "--allow-same-address-tables"],
+        );
         let started = std::time::Instant::now();
         let mut clients = queued(server.addr, "huaian", &["eve", "fay", "gus"]).await;
         let codes = seated(&mut clients).await;
@@ -134,7 +139,8 @@ async fn leaving_disconnecting_and_queueing_twice_leave_nothing_behind() {
     for db in databases() {
         let url = database_url(&db);
         let name = format!("quick-leave-{}", std::process::id());
-        let server = ServerProc::start(&url, &name, "127.0.0.1:0", &["--queue-pool", &name]);
+        let server =
+            ServerProc::start(&url, &name, "127.0.0.1:0", &["--queue-pool", &name, "--allow-same-address-tables"]);
         let addr = server.addr;
         let mut a = Client::new(addr, "ava").await;
         // Bad requests: unknown rules; leaving a queue one is not in.
@@ -190,8 +196,18 @@ async fn two_instances_form_one_table_from_players_on_both() {
     };
     let pid = std::process::id();
     let pool = format!("quick-two-{pid}");
-    let a = ServerProc::start(&pg, &format!("qa-{pid}"), "127.0.0.1:0", &["--queue-pool", &pool]);
-    let b = ServerProc::start(&pg, &format!("qb-{pid}"), "127.0.0.1:0", &["--queue-pool", &pool]);
+    let a = ServerProc::start(
+        &pg,
+        &format!("qa-{pid}"),
+        "127.0.0.1:0",
+        &["--queue-pool", &pool, "--allow-same-address-tables"],
+    );
+    let b = ServerProc::start(
+        &pg,
+        &format!("qb-{pid}"),
+        "127.0.0.1:0",
+        &["--queue-pool", &pool, "--allow-same-address-tables"],
+    );
     let mut clients = queued(a.addr, "competition", &["ia", "ib"]).await;
     clients.extend(queued(b.addr, "competition", &["ic", "id"]).await);
     let codes = seated(&mut clients).await;

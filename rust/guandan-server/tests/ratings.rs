@@ -11,7 +11,8 @@ use guandan_core::rules::RuleConfig;
 use guandan_proto::http::{HttpError, Leaderboard, PlayerProfile, leaderboard_path, player_path, read_reply};
 use guandan_proto::{ClientMsg, SeatSetting, ServerMsg};
 use guandan_server::db::Db;
-use guandan_server::ratings::{RatedSeat, rate_match, shown};
+use guandan_server::db::MatchResult;
+use guandan_server::ratings::{Ending, RatedSeat, Verdict, rate_match, shown, verdicts};
 use std::collections::HashMap;
 
 fn unique(tag: &str) -> String {
@@ -35,6 +36,12 @@ fn human(id: &str) -> RatedSeat {
     RatedSeat::Human(id.to_string())
 }
 
+/// Every human rated by the table's result (team 0 or 1 won, `None`: a draw), nobody left.
+fn by_result(seats: &[RatedSeat; 4], winner: Option<u8>) -> [Verdict; 4] {
+    let ending = winner.map_or(Ending::Draw, Ending::Won);
+    verdicts(ending, std::array::from_fn(|i| matches!(seats[i], RatedSeat::Human(_))), [false; 4])
+}
+
 /// A room code no other test (or earlier run on the shared PostgreSQL) uses.
 fn room() -> String {
     unique("R")
@@ -46,12 +53,12 @@ async fn ranked_matches_move_human_ratings_and_never_store_ai_seats() {
         let db = Db::connect(&database_url(&db_name)).await.unwrap();
         // A preset of its own: the shared PostgreSQL database holds other tests' ratings.
         let rules = "huaian";
-        let before = db.ranking(rules, 0, 1).await.unwrap().0;
+        let before = db.ranked_count(rules, 0).await.unwrap();
         let p = new_players(&db, 2, "rate").await;
         // Two humans (seats 0 and 2) beat the hard AI.
         let seats = [human(&p[0]), RatedSeat::Ai(3), human(&p[1]), RatedSeat::Ai(3)];
         let code = room();
-        let rated = rate_match(&db, rules, &code, 0, &seats, Some(0)).await.unwrap();
+        let rated = rate_match(&db, rules, &code, 0, &seats, by_result(&seats, Some(0))).await.unwrap();
         assert_eq!(rated.iter().map(|r| r.player_id.as_str()).collect::<Vec<_>>(), vec![&p[0], &p[1]], "{db_name}");
         for r in &rated {
             assert!(r.change > 0, "{db_name}: a win raises the shown rating: {r:?}");
@@ -62,14 +69,15 @@ async fn ranked_matches_move_human_ratings_and_never_store_ai_seats() {
             assert_eq!(shown(row.mu, row.sigma), r.rating);
         }
         // Only the two humans are rated: the AI seats add no rows.
-        assert_eq!(db.ranking(rules, 0, 1).await.unwrap().0, before + 2, "{db_name}");
+        assert_eq!(db.ranked_count(rules, 0).await.unwrap(), before + 2, "{db_name}");
         // Other presets are untouched.
         assert!(db.rating(&p[0], "competition").await.unwrap().is_none());
 
         // A loss to the easy AI, then a draw: counted, and the history keeps every step.
-        let rated = rate_match(&db, rules, &code, 1, &seats.clone().map(easy), Some(1)).await.unwrap();
+        let easy_seats = seats.clone().map(easy);
+        let rated = rate_match(&db, rules, &code, 1, &easy_seats, by_result(&easy_seats, Some(1))).await.unwrap();
         assert!(rated.iter().all(|r| r.change < 0 && r.matches == 2), "{db_name}: {rated:?}");
-        let drawn = rate_match(&db, rules, &code, 2, &seats.clone().map(easy), None).await.unwrap();
+        let drawn = rate_match(&db, rules, &code, 2, &easy_seats, by_result(&easy_seats, None)).await.unwrap();
         let row = db.rating(&p[0], rules).await.unwrap().unwrap();
         assert_eq!((row.matches, row.wins, row.draws), (3, 1, 1), "{db_name}");
         let history = db.rating_history(&p[0], rules, 50).await.unwrap();
@@ -102,7 +110,8 @@ async fn concurrent_matches_of_one_player_both_count() {
         for k in 0..3 {
             let db = db.clone();
             let seats = [human(&p[0]), human(&p[1 + 2 * k]), RatedSeat::Ai(2), human(&p[2 + 2 * k])];
-            tasks.push(tokio::spawn(async move { rate_match(&db, rules, &room(), 0, &seats, Some(0)).await }));
+            let v = by_result(&seats, Some(0));
+            tasks.push(tokio::spawn(async move { rate_match(&db, rules, &room(), 0, &seats, v).await }));
         }
         for t in tasks {
             t.await.unwrap().unwrap_or_else(|e| panic!("{db_name}: {e}"));
@@ -137,7 +146,7 @@ async fn leaderboard_and_profiles_are_public_json() {
         for (k, four) in p.chunks(4).enumerate() {
             let seats: [RatedSeat; 4] = std::array::from_fn(|i| human(&four[i]));
             let winner = [Some(0), Some(1), None][k % 3];
-            for r in rate_match(&db, rules, &room(), 0, &seats, winner).await.unwrap() {
+            for r in rate_match(&db, rules, &room(), 0, &seats, by_result(&seats, winner)).await.unwrap() {
                 let won =
                     winner.is_some_and(|w| four.iter().position(|x| *x == r.player_id).unwrap() % 2 == w as usize);
                 expected.insert(r.player_id, (r.rating, r.matches, i64::from(won)));
@@ -149,18 +158,20 @@ async fn leaderboard_and_profiles_are_public_json() {
         for n in 0..55 {
             let seats = [human(&veteran), RatedSeat::Ai(1), RatedSeat::Ai(2), RatedSeat::Ai(1)];
             let winner = if n % 3 == 0 { Some(0) } else { Some(1) };
-            last = rate_match(&db, rules, &code, n, &seats, winner).await.unwrap().pop();
+            last = rate_match(&db, rules, &code, n, &seats, by_result(&seats, winner)).await.unwrap().pop();
         }
         let last = last.unwrap();
         // A real stored match of the veteran (seat 2): the profile's figures come from it.
         let (end, log) = guandan_core::sim::random_match(77, RuleConfig::preset(rules).unwrap(), 200_000).unwrap();
         let won = end.outcome().and_then(|o| o.winner()).map(|t| t.index()) == Some(0);
-        let results = [(veteran.clone(), 2u8, won, false)];
-        assert!(db.finish_match(&code, 99, "{}", &log.to_jsonl(), &results).await.unwrap());
         let want = guandan_core::stats::seat_stats(&log).unwrap()[2].clone();
+        let results = [MatchResult { player: veteran.clone(), seat: 2, won, draw: false, figures: want.clone() }];
+        assert!(db.finish_match(&code, 99, "{}", &log.to_jsonl(), &results).await.unwrap());
         db.close().await;
 
-        let server = ServerProc::start(&url, &unique("ratings"), "127.0.0.1:0", &[]);
+        // Everyone rated once is listed; this test reads many pages from one address.
+        let flags = ["--leaderboard-min-matches", "1", "--public-rate", "1000", "--public-burst", "1000"];
+        let server = ServerProc::start(&url, &unique("ratings"), "127.0.0.1:0", &flags);
         let addr = server.addr;
 
         // Every page, in order: ranks run on, each page sorted, every one of ours as rated.

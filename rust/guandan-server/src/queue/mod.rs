@@ -106,6 +106,7 @@ async fn tick(app: &Arc<App>) -> Result<(), crate::db::DbError> {
             player_id: r.player_id.clone(),
             rating: r.rating,
             waited_ms,
+            source: r.source.clone(),
         });
     }
     let rules = app.cfg.queue_rules();

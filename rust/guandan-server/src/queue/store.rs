@@ -15,10 +15,13 @@ pub struct QueueRow {
     pub rating: f64,
     pub instance: String,
     pub joined_at: i64,
+    /// The waiting connection's source (address, IPv6 per /64); `None` for older rows.
+    pub source: Option<String>,
 }
 
 impl Db {
-    /// Queues a player; false when they are queued already (on any instance).
+    /// Queues a player who connects from `source`; false when they are queued already (on any
+    /// instance).
     pub async fn queue_join(
         &self,
         player_id: &str,
@@ -26,10 +29,11 @@ impl Db {
         rules: &str,
         rating: f64,
         instance: &str,
+        source: &str,
     ) -> Result<bool, DbError> {
         let done = sqlx::query(
-            "INSERT INTO queue (player_id, pool, rules, rating, instance, joined_at) VALUES ($1, $2, $3, $4, $5, $6)
-             ON CONFLICT (player_id) DO NOTHING",
+            "INSERT INTO queue (player_id, pool, rules, rating, instance, joined_at, source)
+             VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (player_id) DO NOTHING",
         )
         .bind(player_id)
         .bind(pool)
@@ -37,6 +41,7 @@ impl Db {
         .bind(rating)
         .bind(instance)
         .bind(now_ms())
+        .bind(source)
         .execute(&self.pool)
         .await?;
         Ok(done.rows_affected() == 1)
@@ -54,7 +59,7 @@ impl Db {
     /// Every player of `pool` still waiting, longest first.
     pub async fn queue_waiting(&self, pool: &str) -> Result<Vec<QueueRow>, DbError> {
         let rows = sqlx::query(
-            "SELECT player_id, rules, rating, instance, joined_at FROM queue WHERE pool = $1 AND room_code IS NULL
+            "SELECT player_id, rules, rating, instance, joined_at, source FROM queue WHERE pool = $1 AND room_code IS NULL
              ORDER BY joined_at, player_id",
         )
         .bind(pool)
@@ -68,6 +73,7 @@ impl Db {
                 rating: r.get("rating"),
                 instance: r.get("instance"),
                 joined_at: r.get("joined_at"),
+                source: r.try_get("source").ok().flatten(),
             })
             .collect())
     }

@@ -14,6 +14,8 @@ pub struct Waiter {
     /// The player's skill estimate (Weng-Lin mu; 25 for a new player).
     pub rating: f64,
     pub waited_ms: u64,
+    /// Where the player's connection comes from (an address, IPv6 per /64); `None`: unknown.
+    pub source: Option<String>,
 }
 
 /// How tables are formed.
@@ -25,12 +27,20 @@ pub struct Rules {
     pub widen_per_s: f64,
     /// After this wait the longest waiter's table is completed with AI seats.
     pub ai_fill_ms: u64,
+    /// Never two players of one source at a table: one machine playing several seats could
+    /// trade rating between its accounts (`--allow-same-address-tables` turns it off).
+    pub distinct_sources: bool,
 }
 
 impl Default for Rules {
     fn default() -> Rules {
-        Rules { window: 3.0, widen_per_s: 0.5, ai_fill_ms: 30_000 }
+        Rules { window: 3.0, widen_per_s: 0.5, ai_fill_ms: 30_000, distinct_sources: true }
     }
+}
+
+/// Whether two waiters may sit at one table.
+fn may_share(a: &Waiter, b: &Waiter, rules: &Rules) -> bool {
+    !rules.distinct_sources || a.source.is_none() || a.source != b.source
 }
 
 /// A table: who sits where (seat i), `None` = an AI seat at `ai_level`.
@@ -78,13 +88,21 @@ pub fn form(waiting: &[Waiter], rules: &Rules) -> Vec<Formed> {
             .map(|(j, w)| (j, (w.rating - anchor.rating).abs()))
             .collect();
         near.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
-        let full = near.len() >= 3;
+        // Nearest first, skipping anyone who may not sit with those chosen already.
+        let mut chosen: Vec<usize> = vec![i];
+        for (j, _) in near {
+            if chosen.len() == 4 {
+                break;
+            }
+            if chosen.iter().all(|&c| may_share(left[c], left[j], rules)) {
+                chosen.push(j);
+            }
+        }
+        let full = chosen.len() == 4;
         if !full && anchor.waited_ms < rules.ai_fill_ms {
             i += 1;
             continue;
         }
-        let mut chosen: Vec<usize> = near.iter().take(3).map(|n| n.0).collect();
-        chosen.push(i);
         let players: Vec<&Waiter> = chosen.iter().map(|&j| left[j]).collect();
         out.push(seat(&players));
         chosen.sort_unstable();
@@ -122,7 +140,39 @@ mod tests {
     use super::*;
 
     fn w(id: &str, rating: f64, waited_ms: u64) -> Waiter {
-        Waiter { player_id: id.into(), rating, waited_ms }
+        Waiter { player_id: id.into(), rating, waited_ms, source: None }
+    }
+
+    fn from(id: &str, source: &str, waited_ms: u64) -> Waiter {
+        Waiter { source: Some(source.into()), ..w(id, 25.0, waited_ms) }
+    }
+
+    #[test]
+    fn one_source_never_sits_twice_at_a_table() {
+        let rules = Rules { ai_fill_ms: 1000, ..Rules::default() };
+        // Four accounts of one machine: no table until the fill wait, then each alone with AI.
+        let farm: Vec<Waiter> = (0..4).map(|k| from(&format!("f{k}"), "198.51.100.7", 10)).collect();
+        assert!(form(&farm, &rules).is_empty());
+        let later: Vec<Waiter> = (0..4).map(|k| from(&format!("f{k}"), "198.51.100.7", 1000)).collect();
+        let tables = form(&later, &rules);
+        assert_eq!(tables.len(), 4);
+        assert!(tables.iter().all(|t| t.players().count() == 1), "{tables:?}");
+        // Two of a machine among strangers: the table takes one of them and a stranger instead.
+        let mixed = [
+            from("a", "198.51.100.7", 10),
+            from("b", "198.51.100.7", 5),
+            from("c", "203.0.113.1", 5),
+            from("d", "203.0.113.2", 5),
+            from("e", "203.0.113.3", 5),
+        ];
+        let t = form(&mixed, &rules);
+        assert_eq!(t.len(), 1);
+        let mut members: Vec<&str> = t[0].players().map(|(_, p)| p).collect();
+        members.sort_unstable();
+        assert_eq!(members, ["a", "c", "d", "e"]);
+        // Allowed on purpose (LAN parties, load tests): one table of the four.
+        let open = Rules { distinct_sources: false, ..rules };
+        assert_eq!(form(&farm, &open).len(), 1);
     }
 
     #[test]

@@ -151,6 +151,7 @@ impl Room {
                 let s = &mut self.slots[seat as usize];
                 s.conn = Some(conn);
                 s.lost_at = None;
+                s.left_match = false;
                 was_hosted = s.hosted;
                 s.hosted = false;
                 s.last_ack = None;
@@ -230,6 +231,9 @@ impl Room {
             self.send_room();
             self.save_directory().await;
             return;
+        }
+        if left && let Some(seat) = self.seat_of(conn) {
+            self.slots[seat as usize].left_match = true;
         }
         self.drop_member(conn, silent_since);
         self.send_room();

@@ -158,6 +158,9 @@ struct Slot {
     rematch: Option<bool>,
     /// When this seat's missed actions were last rebuilt from the stored log.
     last_catch_up: Option<Instant>,
+    /// The player left the running match (`leave`) and has not come back: in a ranked match
+    /// a leaver takes the loss (crate::ratings::verdicts).
+    left_match: bool,
 }
 
 impl Slot {

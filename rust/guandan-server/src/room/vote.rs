@@ -1,7 +1,9 @@
 //! The end of a match: the record stored with its metadata, then the rematch vote.
 
 use super::*;
-use crate::ratings::RatedSeat;
+use crate::db::MatchResult;
+use crate::ratings::{Ending, RatedSeat, Verdict};
+use guandan_core::event::{EndReason, Outcome};
 
 impl Room {
     /// FINISHED: store the match in the replay format with its metadata and update stats, then
@@ -30,20 +32,30 @@ impl Room {
             "outcome": outcome,
             "state_hash": m.state_hash(),
         });
-        let finished = outcome.is_some();
-        let results: Vec<(String, u8, bool, bool)> = self
-            .stored
-            .seats
-            .iter()
-            .enumerate()
-            .filter_map(|(i, (p, _))| {
-                p.as_ref().map(|p| (p.id.clone(), i as u8, winner_team == Some((i % 2) as u8), winner_team.is_none()))
-            })
-            .collect();
         // The record is read back from the stored actions (the runtime keeps only the unsaved).
         let mut stored_now = false;
         match self.record().await {
             Some(log) => {
+                // Each human's figures in this match, kept for the profile (crate::db::board).
+                let figures = guandan_core::stats::seat_stats(&log).unwrap_or_else(|e| {
+                    tracing::warn!(error = %e, "the finished match's figures could not be read");
+                    Default::default()
+                });
+                let results: Vec<MatchResult> = self
+                    .stored
+                    .seats
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, (p, _))| {
+                        p.as_ref().map(|p| MatchResult {
+                            player: p.id.clone(),
+                            seat: i as u8,
+                            won: winner_team == Some((i % 2) as u8),
+                            draw: winner_team.is_none(),
+                            figures: figures[i].clone(),
+                        })
+                    })
+                    .collect();
                 let log = log.to_jsonl();
                 match self.app.db.finish_match(&self.code, self.game_no, &meta.to_string(), &log, &results).await {
                     Ok(new) => stored_now = new,
@@ -54,8 +66,12 @@ impl Room {
         }
         // Rated once, when the match was stored just now (not again if it was stored before);
         // never a practice match (its creator knew the deal).
-        if self.stored.ranked && !self.stored.practice && stored_now && finished {
-            self.rate(winner_team).await;
+        if self.stored.ranked
+            && !self.stored.practice
+            && stored_now
+            && let Some(outcome) = outcome
+        {
+            self.rate(outcome).await;
         }
         self.app.metrics.matches_finished.fetch_add(1, Relaxed);
         let stored = ServerMsg::MatchStored { code: self.code.clone(), match_no: self.match_no as u32 };
@@ -67,20 +83,39 @@ impl Room {
         self.send_room();
     }
 
-    /// A ranked match moves its humans' ratings; each seated human is told the new number. A
-    /// failure is logged and the room goes on.
-    async fn rate(&mut self, winner_team: Option<u8>) {
+    /// A ranked match moves its humans' ratings, each by its verdict (crate::ratings): a
+    /// surrender lifts no one, a leaver takes the loss. Each seated human is told the new
+    /// number. A failure is logged and the room goes on.
+    async fn rate(&mut self, outcome: Outcome) {
         let seats: [RatedSeat; 4] = std::array::from_fn(|i| match &self.stored.seats[i] {
             (Some(p), _) => RatedSeat::Human(p.id.clone()),
             (None, ai) => RatedSeat::Ai(ai.unwrap_or(2)),
         });
+        let ending = match outcome {
+            Outcome::Decisive { team, reason: EndReason::Surrender } => {
+                Ending::Surrendered { winner: team.index() as u8 }
+            }
+            Outcome::Decisive { team, .. } => Ending::Won(team.index() as u8),
+            Outcome::Draw { .. } => Ending::Draw,
+        };
+        let humans = std::array::from_fn(|i| self.stored.seats[i].0.is_some());
+        // Left: said `leave`, or away with the AI playing for the seat when the match ended.
+        let left = std::array::from_fn(|i| {
+            let s = &self.slots[i];
+            s.player.is_some() && (s.left_match || (s.hosted && s.conn.is_none()))
+        });
+        let verdicts = crate::ratings::verdicts(ending, humans, left);
+        tracing::info!(?ending, ?verdicts, "ranked match rated");
+        if verdicts.iter().all(|v| *v == Verdict::Unrated) {
+            return;
+        }
         let rated = match crate::ratings::rate_match(
             &self.app.db,
             &self.stored.preset,
             &self.code,
             self.game_no,
             &seats,
-            winner_team,
+            verdicts,
         )
         .await
         {

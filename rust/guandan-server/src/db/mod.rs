@@ -2,6 +2,9 @@
 //! sqlx's `Any` driver. SQL here is the common subset of both (`$n` placeholders, TEXT/BIGINT,
 //! `ON CONFLICT … DO UPDATE`). Schema changes are versioned migrations applied at start.
 
+mod board;
+
+pub use board::seat_figures;
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Executor, Row};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -118,6 +121,21 @@ const MIGRATIONS: &[(i64, &str)] = &[
     );
     CREATE INDEX match_players_latest ON match_players (player_id, finished_at)",
     ),
+    (
+        5,
+        // The leaderboard pages in the ranking's own order from one index (the OFFSET walks
+        // index entries only). `profile_stats`: a player's figures over every stored match,
+        // updated when a match is stored, so a profile reads one row instead of replaying logs.
+        // `queue.source`: the waiting connection's address (accounts of one address are never
+        // seated at one ranked table); NULL for rows from before.
+        "CREATE INDEX ratings_board ON ratings (rules, shown DESC, matches DESC, player_id);
+    CREATE TABLE profile_stats (
+        player_id TEXT PRIMARY KEY,
+        stats TEXT NOT NULL,
+        updated_at BIGINT NOT NULL
+    );
+    ALTER TABLE queue ADD COLUMN source TEXT",
+    ),
 ];
 
 /// A player's rating under one rule preset, as stored.
@@ -171,9 +189,25 @@ pub struct RoomRow {
     pub match_no: i64,
 }
 
+/// One human of a finished match, as stored: the player, the seat, won / drawn, and the
+/// player's figures in that match (merged into the profile's totals).
+#[derive(Clone, Debug)]
+pub struct MatchResult {
+    pub player: String,
+    pub seat: u8,
+    pub won: bool,
+    pub draw: bool,
+    pub figures: guandan_core::stats::PlayerStats,
+}
+
 #[derive(Clone)]
 pub struct Db {
+    /// Writes and the game's own reads: rooms, actions, matches, ratings, the queue.
     pub(crate) pool: AnyPool,
+    /// Public reads (leaderboard, profiles, finished matches, health): a pool of their own, so
+    /// a flood of them never holds the connection a room needs to store its actions (SQLite in
+    /// WAL mode reads beside the writer; these connections are read-only).
+    pub(crate) read: AnyPool,
     pub backend: &'static str,
 }
 
@@ -210,9 +244,25 @@ impl Db {
             })
             .connect(&url)
             .await?;
-        let db = Db { pool, backend };
+        let db = Db { read: pool.clone(), pool, backend };
+        // Migrated before the read pool opens: its connections are read-only.
         db.migrate().await?;
-        Ok(db)
+        let read = AnyPoolOptions::new()
+            .max_connections(if sqlite { 2 } else { 4 })
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if sqlite {
+                        conn.execute("PRAGMA busy_timeout=10000").await?;
+                        conn.execute("PRAGMA query_only=1").await?;
+                    } else {
+                        conn.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY").await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect(&url)
+            .await?;
+        Ok(Db { read, ..db })
     }
 
     /// Applies missing migrations, each in its own transaction. On PostgreSQL an advisory lock
@@ -249,8 +299,9 @@ impl Db {
         Ok(())
     }
 
+    /// The schema's version (read on the public pool: `/healthz` asks it).
     pub async fn schema_version(&self) -> Result<i64, DbError> {
-        let row = sqlx::query("SELECT MAX(version) AS v FROM schema_migrations").fetch_one(&self.pool).await?;
+        let row = sqlx::query("SELECT MAX(version) AS v FROM schema_migrations").fetch_one(&self.read).await?;
         Ok(row.try_get::<i64, _>("v")?)
     }
 
@@ -476,16 +527,15 @@ impl Db {
         Ok(rows.iter().map(|r| r.get::<String, _>("action")).collect())
     }
 
-    /// Stores a finished match (log in the replay format + metadata) and updates player stats;
-    /// `results` are the humans' `(player, seat, won, draw)`. False when the match was stored
-    /// already (nothing written).
+    /// Stores a finished match (log in the replay format + metadata) and updates each human's
+    /// stats and profile figures. False when the match was stored already (nothing written).
     pub async fn finish_match(
         &self,
         room: &str,
         match_no: i64,
         meta: &str,
         log: &str,
-        results: &[(String, u8, bool, bool)],
+        results: &[MatchResult],
     ) -> Result<bool, DbError> {
         let mut tx = self.pool.begin().await?;
         let finished_at = now_ms();
@@ -504,30 +554,29 @@ impl Db {
             tx.rollback().await?;
             return Ok(false);
         }
-        for (player, seat, _, _) in results {
+        for r in results {
             sqlx::query(
                 "INSERT INTO match_players (player_id, seat, room_code, match_no, finished_at)
                  VALUES ($1, $2, $3, $4, $5) ON CONFLICT (player_id, room_code, match_no) DO NOTHING",
             )
-            .bind(player)
-            .bind(i64::from(*seat))
+            .bind(&r.player)
+            .bind(i64::from(r.seat))
             .bind(room)
             .bind(match_no)
             .bind(finished_at)
             .execute(&mut *tx)
             .await?;
-        }
-        for (player, _, won, draw) in results {
             sqlx::query(
                 "INSERT INTO player_stats (player_id, matches, wins, draws) VALUES ($1, 1, $2, $3)
                  ON CONFLICT (player_id) DO UPDATE SET matches = player_stats.matches + 1,
                  wins = player_stats.wins + $2, draws = player_stats.draws + $3",
             )
-            .bind(player)
-            .bind(*won as i64)
-            .bind(*draw as i64)
+            .bind(&r.player)
+            .bind(r.won as i64)
+            .bind(r.draw as i64)
             .execute(&mut *tx)
             .await?;
+            board::add_figures(&mut tx, &r.player, room, match_no, &r.figures).await?;
         }
         tx.commit().await?;
         Ok(true)
@@ -630,117 +679,8 @@ impl Db {
         Ok(self.ratings_of(player).await?.into_iter().find(|(r, _, _)| r == rules).map(|(_, row, _)| row))
     }
 
-    /// Every rating of a player: (rules, row, shown), by rules.
-    pub async fn ratings_of(&self, player: &str) -> Result<Vec<(String, RatingRow, i64)>, DbError> {
-        let rows = sqlx::query(
-            "SELECT rules, mu, sigma, shown, matches, wins, draws FROM ratings WHERE player_id = $1 ORDER BY rules",
-        )
-        .bind(player)
-        .fetch_all(&self.pool)
-        .await?;
-        let mut v = Vec::with_capacity(rows.len());
-        for r in rows {
-            let row = RatingRow {
-                mu: r.try_get("mu")?,
-                sigma: r.try_get("sigma")?,
-                matches: r.try_get("matches")?,
-                wins: r.try_get("wins")?,
-                draws: r.try_get("draws")?,
-            };
-            v.push((r.try_get("rules")?, row, r.try_get("shown")?));
-        }
-        Ok(v)
-    }
-
-    /// A player's latest `limit` rated matches under `rules` as (at, shown, change), oldest first.
-    pub async fn rating_history(&self, player: &str, rules: &str, limit: i64) -> Result<Vec<(i64, i64, i64)>, DbError> {
-        let rows = sqlx::query(
-            "SELECT at, shown, change FROM rating_history WHERE player_id = $1 AND rules = $2
-             ORDER BY matches DESC LIMIT $3",
-        )
-        .bind(player)
-        .bind(rules)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await?;
-        let mut v = Vec::with_capacity(rows.len());
-        for r in rows.iter().rev() {
-            v.push((r.try_get("at")?, r.try_get("shown")?, r.try_get("change")?));
-        }
-        Ok(v)
-    }
-
-    /// One page of the ranking under `rules` (best first; ties: more matches, then player id)
-    /// and the number of rated players.
-    pub async fn ranking(&self, rules: &str, offset: i64, limit: i64) -> Result<(i64, Vec<RankedPlayer>), DbError> {
-        let total =
-            sqlx::query("SELECT COUNT(*) AS n FROM ratings r JOIN players p ON p.id = r.player_id WHERE r.rules = $1")
-                .bind(rules)
-                .fetch_one(&self.pool)
-                .await?
-                .try_get::<i64, _>("n")?;
-        let rows = sqlx::query(
-            "SELECT r.player_id, p.nickname, r.shown, r.matches, r.wins FROM ratings r
-             JOIN players p ON p.id = r.player_id WHERE r.rules = $1
-             ORDER BY r.shown DESC, r.matches DESC, r.player_id ASC LIMIT $2 OFFSET $3",
-        )
-        .bind(rules)
-        .bind(limit)
-        .bind(offset)
-        .fetch_all(&self.pool)
-        .await?;
-        let mut v = Vec::with_capacity(rows.len());
-        for r in rows {
-            v.push(RankedPlayer {
-                player_id: r.try_get("player_id")?,
-                nickname: r.try_get("nickname")?,
-                shown: r.try_get("shown")?,
-                matches: r.try_get("matches")?,
-                wins: r.try_get("wins")?,
-            });
-        }
-        Ok((total, v))
-    }
-
-    /// A player's latest `limit` stored matches as (seat, log), newest first.
-    pub async fn recent_matches(&self, player: &str, limit: i64) -> Result<Vec<(u8, String)>, DbError> {
-        let rows = sqlx::query(
-            "SELECT mp.seat, m.log FROM match_players mp
-             JOIN matches m ON m.room_code = mp.room_code AND m.match_no = mp.match_no
-             WHERE mp.player_id = $1 ORDER BY mp.finished_at DESC, mp.match_no DESC LIMIT $2",
-        )
-        .bind(player)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await?;
-        let mut v = Vec::with_capacity(rows.len());
-        for r in rows {
-            let seat: i64 = r.try_get("seat")?;
-            v.push((u8::try_from(seat).unwrap_or(u8::MAX), r.try_get("log")?));
-        }
-        Ok(v)
-    }
-
-    /// (meta, log) of a finished match.
-    pub async fn finished_match(&self, room: &str, match_no: i64) -> Result<Option<(String, String)>, DbError> {
-        let row = sqlx::query("SELECT meta, log FROM matches WHERE room_code = $1 AND match_no = $2")
-            .bind(room)
-            .bind(match_no)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(row.map(|r| (r.get::<String, _>("meta"), r.get::<String, _>("log"))))
-    }
-
-    /// (matches, wins, draws) of a player.
-    pub async fn stats(&self, player: &str) -> Result<(i64, i64, i64), DbError> {
-        let row = sqlx::query("SELECT matches, wins, draws FROM player_stats WHERE player_id = $1")
-            .bind(player)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(row.map_or((0, 0, 0), |r| (r.get("matches"), r.get("wins"), r.get("draws"))))
-    }
-
     pub async fn close(&self) {
+        self.read.close().await;
         self.pool.close().await;
     }
 }
@@ -811,16 +751,21 @@ mod tests {
         db.append_actions(&[("ABCDEF".into(), 0, 0, "a0".into()), ("ABCDEF".into(), 0, 1, "a1".into())]).await.unwrap();
         assert!(db.append_actions(&[("ABCDEF".into(), 0, 1, "dup".into())]).await.is_err());
         assert_eq!(db.actions("ABCDEF", 0).await.unwrap(), vec!["a0", "a1"]);
-        assert!(db.finish_match("ABCDEF", 0, "{}", "log", &[("p1".into(), 0, true, false)]).await.unwrap());
-        assert!(db.finish_match("ABCDEF", 1, "{}", "log", &[("p1".into(), 2, false, false)]).await.unwrap());
-        assert!(
-            !db.finish_match("ABCDEF", 1, "{}", "log", &[("p1".into(), 2, false, false)]).await.unwrap(),
-            "a match is stored once"
-        );
+        let result = |seat: u8, won: bool, bombs: u32| MatchResult {
+            player: "p1".into(),
+            seat,
+            won,
+            draw: false,
+            figures: guandan_core::stats::PlayerStats { bomb_plays: bombs, ..Default::default() },
+        };
+        assert!(db.finish_match("ABCDEF", 0, "{}", "log", &[result(0, true, 2)]).await.unwrap());
+        assert!(db.finish_match("ABCDEF", 1, "{}", "log", &[result(2, false, 3)]).await.unwrap());
+        assert!(!db.finish_match("ABCDEF", 1, "{}", "log", &[result(2, false, 3)]).await.unwrap(), "stored once");
         assert_eq!(db.stats("p1").await.unwrap(), (2, 1, 0));
-        let mut seats: Vec<u8> = db.recent_matches("p1", 10).await.unwrap().into_iter().map(|m| m.0).collect();
-        seats.sort();
-        assert_eq!(seats, vec![0, 2]);
+        // The profile's figures add up as matches are stored (the repeat added nothing).
+        assert_eq!(db.profile_figures("p1").await.unwrap().map(|f| f.bomb_plays), Some(5));
+        assert!(db.has_stored_matches("p1").await.unwrap());
+        assert!(db.profile_figures("p2").await.unwrap().is_none());
         assert!(Db::connect("mysql://x").await.is_err());
         let _ = std::fs::remove_dir_all(dir);
     }
