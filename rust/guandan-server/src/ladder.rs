@@ -276,3 +276,41 @@ pub async fn profile(State(app): State<Arc<App>>, Path(id): Path<String>) -> Res
     ladder.profiles.put(id, bytes.clone(), Instant::now());
     Json(profile).into_response()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_turn_keeps_a_bounded_line_and_refuses_the_rest_at_once() {
+        let turn = Arc::new(Turn::new());
+        let held = turn.take().await.expect("the first takes the turn");
+        let mut waiting = Vec::new();
+        for _ in 0..MAX_WAITING {
+            let t = turn.clone();
+            waiting.push(tokio::spawn(async move { t.take().await.is_some() }));
+        }
+        // Every waiter has queued once the count says so (they wait on the held permit).
+        while turn.waiting.load(Relaxed) < MAX_WAITING {
+            tokio::task::yield_now().await;
+        }
+        assert!(turn.take().await.is_none(), "the line is full: refused without waiting");
+        drop(held);
+        for w in waiting {
+            assert!(w.await.unwrap(), "each waiter gets its turn in the end");
+        }
+    }
+
+    #[test]
+    fn the_cache_forgets_old_answers_and_stays_bounded() {
+        let cache: Cache<u32> = Cache::new(Duration::from_secs(5));
+        let t0 = Instant::now();
+        cache.put("a".into(), 1, t0);
+        assert_eq!(cache.get("a", t0 + Duration::from_secs(4)), Some(1));
+        assert_eq!(cache.get("a", t0 + Duration::from_secs(5)), None, "stale");
+        for k in 0..(MAX_CACHED as u32 * 2) {
+            cache.put(format!("k{k}"), k, t0);
+        }
+        assert!(cache.map.lock().len() <= MAX_CACHED);
+    }
+}

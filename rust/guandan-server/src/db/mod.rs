@@ -769,4 +769,29 @@ mod tests {
         assert!(Db::connect("mysql://x").await.is_err());
         let _ = std::fs::remove_dir_all(dir);
     }
+
+    /// Public reads cannot take the connections a room writes with: with every read connection
+    /// held (a flood of slow reads), actions are still stored at once.
+    #[tokio::test]
+    async fn a_flood_of_reads_never_holds_the_writers() {
+        let dir = std::env::temp_dir().join(format!("guandan-db-read-{}", std::process::id()));
+        let db = Db::connect(&format!("sqlite://{}/t.db", dir.display())).await.unwrap();
+        let mut held = Vec::new();
+        while let Some(c) = db.read.try_acquire() {
+            held.push(c);
+        }
+        assert!(!held.is_empty());
+        let rows = [("ROOMAB".to_string(), 0, 0, "a0".to_string())];
+        let write = db.append_actions(&rows);
+        tokio::time::timeout(std::time::Duration::from_secs(10), write).await.expect("not blocked").unwrap();
+        assert!(
+            sqlx::query("INSERT INTO players (id, token_hash, nickname, created_at) VALUES ('x', 'h', 'n', 0)")
+                .execute(&mut *held[0])
+                .await
+                .is_err(),
+            "read connections are read-only"
+        );
+        drop(held);
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }
