@@ -10,6 +10,7 @@ pub mod conn;
 pub mod db;
 pub mod game;
 pub mod http;
+pub mod instance_lock;
 pub mod journal;
 pub mod ladder;
 pub mod lease;
@@ -94,12 +95,18 @@ pub struct Server {
     handle: tokio::task::JoinHandle<()>,
     lease: tokio::task::JoinHandle<()>,
     matchmaker: tokio::task::JoinHandle<()>,
+    /// This process's hold on its instance name (`instance_lock`), released after the lease.
+    instance_lock: instance_lock::InstanceLock,
 }
 
 impl Server {
-    /// Opens the database (migrating it), starts this instance's lease, restores its rooms, binds
-    /// and serves.
+    /// Takes the instance's lock (refused while another live process, or another server here,
+    /// runs under this `--instance` on this database), opens the database (migrating it),
+    /// starts this instance's lease, restores its rooms, binds and serves.
     pub async fn start(cfg: Config) -> Result<Server, Box<dyn std::error::Error + Send + Sync>> {
+        // Before anything touches the database: a second copy of a running instance would
+        // restore its running rooms and delete its queued players.
+        let instance_lock = instance_lock::InstanceLock::acquire(&cfg.database_url(), &cfg.instance).await?;
         let db = Db::connect(&cfg.database_url()).await?;
         let listener = tokio::net::TcpListener::bind(cfg.listen).await?;
         let addr = listener.local_addr()?;
@@ -126,11 +133,18 @@ impl Server {
         let matchmaker = queue::spawn(app.clone());
         let router = http::router(app.clone());
         let handle = tokio::spawn(listener::serve(listener, router, app.clone()));
-        Ok(Server { addr, app, stop, handle, lease, matchmaker })
+        Ok(Server { addr, app, stop, handle, lease, matchmaker, instance_lock })
+    }
+
+    /// Becomes true when another process took this instance's lock while this one was cut off
+    /// from PostgreSQL: this process must stop writing at once (the binary exits).
+    pub fn instance_lock_lost(&self) -> watch::Receiver<bool> {
+        self.instance_lock.lost()
     }
 
     /// Graceful shutdown: clients are told (`bye`), rooms stop after their last write, then the
-    /// lease ends (other instances may take the rooms over at once) and the database is closed.
+    /// lease ends (other instances may take the rooms over at once), the database is closed and
+    /// the instance's lock released (its name may start again at once).
     pub async fn shutdown(self) {
         let _ = self.stop.send(true);
         let rooms: Vec<_> = self.app.rooms.lock().values().cloned().collect();
@@ -157,5 +171,6 @@ impl Server {
             tracing::warn!("rooms still running at shutdown: the lease is left to run out");
         }
         self.app.db.close().await;
+        self.instance_lock.release().await;
     }
 }

@@ -47,9 +47,25 @@ async fn serve() {
             std::process::exit(1);
         }
     };
+    let mut lost = server.instance_lock_lost();
+    let lost = async move {
+        match lost.wait_for(|l| *l).await {
+            Ok(_) => {}
+            Err(_) => std::future::pending().await,
+        }
+    };
     tokio::select! {
         _ = tokio::signal::ctrl_c() => {}
         _ = term.recv() => {}
+        _ = lost => {
+            // Another process runs this instance now (it restored its rooms): stop writing at
+            // once, as if killed. No graceful shutdown: ending the lease would end the other's.
+            eprintln!(
+                "guandan-server: instance '{}' was taken by another process while this one was cut off from the database; exiting",
+                server.app.cfg.instance
+            );
+            std::process::exit(1);
+        }
     }
     tracing::info!("shutting down");
     server.shutdown().await;
