@@ -16,6 +16,7 @@ use std::process::ExitCode;
 mod bench;
 mod bomb_rate;
 mod bot;
+mod flood;
 mod join;
 mod plot;
 mod quick_swarm;
@@ -141,6 +142,10 @@ enum Command {
     /// Load for a running guandan-server: N rooms x 4 WebSocket clients play whole matches;
     /// prints rooms finished, actions, round-trip p50/p99, desyncs, lost actions, errors.
     Swarm(swarm::SwarmArgs),
+    /// The public-endpoint flooder as a measuring tool: keep-alive HTTP connections from chosen
+    /// loopback addresses GET a path as fast as answers come; prints statuses, latency and the
+    /// server's peak memory.
+    Flood(flood::FloodArgs),
     /// One seat of a room on a guandan-server, played by the AI until the match is stored;
     /// prints the seat, the last state hash received and the stored record's replayed hash.
     Join(join::JoinArgs),
@@ -519,6 +524,7 @@ fn run(cli: Cli) -> Result<ExitCode, Usage> {
         }
         Command::Bot(args) => bot::run(args).map_err(Usage)?,
         Command::Swarm(args) => swarm::run(args).map_err(Usage)?,
+        Command::Flood(args) => flood::run(args).map_err(Usage)?,
         Command::Join(args) => join::run(args).map_err(Usage)?,
         Command::Fuzz { target, iterations, seed } => return fuzz_cmd(&target, iterations, seed),
         Command::Stats { logs, json, plot } => return stats_cmd(&logs, json, plot.as_deref()),
