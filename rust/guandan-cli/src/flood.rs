@@ -36,6 +36,10 @@ pub struct FloodArgs {
     /// How long to flood (s).
     #[arg(long, default_value_t = 30.0)]
     pub seconds: f64,
+    /// Stop early once this file exists (a script ends the flood when what it measured beside
+    /// it is done).
+    #[arg(long)]
+    pub stop_file: Option<std::path::PathBuf>,
     /// The server's process id: its peak memory (VmHWM) is reported.
     #[arg(long)]
     pub server_pid: Option<u32>,
@@ -68,7 +72,9 @@ pub fn run(args: FloodArgs) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| e.to_string())?;
+    let started = Instant::now();
     let tally = rt.block_on(flood(addr, &args));
+    let seconds = started.elapsed().as_secs_f64().min(args.seconds);
     let mut lat = tally.latencies_us;
     lat.sort_unstable();
     let pct = |p: f64| -> f64 {
@@ -86,9 +92,9 @@ pub fn run(args: FloodArgs) -> Result<(), String> {
             "path": args.path,
             "connections": args.connections,
             "sources": args.sources,
-            "seconds": args.seconds,
+            "seconds": seconds,
             "requests": total,
-            "per_second": total as f64 / args.seconds,
+            "per_second": total as f64 / seconds.max(1e-9),
             "statuses": tally.statuses,
             "broken_connections": tally.broken,
             "latency_ms_p50": pct(0.50),
@@ -102,21 +108,32 @@ pub fn run(args: FloodArgs) -> Result<(), String> {
 
 async fn flood(addr: SocketAddr, args: &FloodArgs) -> Tally {
     let until = Instant::now() + Duration::from_secs_f64(args.seconds);
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    if let Some(file) = args.stop_file.clone() {
+        let stop = stop.clone();
+        tokio::spawn(async move {
+            while !file.exists() {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+    }
     let counter = Arc::new(std::sync::atomic::AtomicU64::new(0));
     let mut tasks = Vec::new();
     for c in 0..args.connections {
         let (path, counter, src) = (args.path.clone(), counter.clone(), source(c % args.sources));
-        let (from, span) = (args.from, args.span);
+        let (from, span, stop) = (args.from, args.span, stop.clone());
+        let going = move || Instant::now() < until && !stop.load(std::sync::atomic::Ordering::Relaxed);
         tasks.push(tokio::spawn(async move {
             let mut t = Tally::default();
-            while Instant::now() < until {
+            while going() {
                 let Ok(mut conn) = connect(src, addr).await else {
                     t.broken += 1;
                     tokio::time::sleep(Duration::from_millis(50)).await;
                     continue;
                 };
                 // Requests on this connection until the server closes it or the time is up.
-                while Instant::now() < until {
+                while going() {
                     let n = from + counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % span;
                     let p = path.replace("{n}", &n.to_string());
                     let sent = Instant::now();
