@@ -1,0 +1,169 @@
+//! The versioned schema and its migrations.
+
+use super::{Db, DbError, now_ms};
+use sqlx::Executor;
+
+/// Versioned schema. Append new versions; never edit an applied one.
+pub(super) const MIGRATIONS: &[(i64, &str)] = &[
+    (
+        1,
+        "CREATE TABLE players (
+        id TEXT PRIMARY KEY,
+        token_hash TEXT NOT NULL,
+        nickname TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+    );
+    CREATE TABLE player_stats (
+        player_id TEXT PRIMARY KEY,
+        matches BIGINT NOT NULL,
+        wins BIGINT NOT NULL,
+        draws BIGINT NOT NULL
+    );
+    CREATE TABLE rooms (
+        code TEXT PRIMARY KEY,
+        instance TEXT NOT NULL,
+        url TEXT NOT NULL,
+        state TEXT NOT NULL,
+        config TEXT NOT NULL,
+        match_no BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+    );
+    CREATE TABLE match_actions (
+        room_code TEXT NOT NULL,
+        match_no BIGINT NOT NULL,
+        seq BIGINT NOT NULL,
+        action TEXT NOT NULL,
+        PRIMARY KEY (room_code, match_no, seq)
+    );
+    CREATE TABLE matches (
+        room_code TEXT NOT NULL,
+        match_no BIGINT NOT NULL,
+        finished_at BIGINT NOT NULL,
+        meta TEXT NOT NULL,
+        log TEXT NOT NULL,
+        PRIMARY KEY (room_code, match_no)
+    )",
+    ),
+    (
+        2,
+        // Instance leases, in epoch ms of the database's clock: a room whose owner's lease ran
+        // out may be taken over by another instance.
+        "CREATE TABLE instances (
+        name TEXT PRIMARY KEY,
+        url TEXT NOT NULL,
+        started_at BIGINT NOT NULL,
+        renewed_at BIGINT NOT NULL,
+        lease_until BIGINT NOT NULL
+    )",
+    ),
+    (
+        3,
+        // The quick-match queue, shared by every instance: a row per waiting player (its
+        // instance holds the connection); `room_code` and `seat` are set when a table is formed.
+        "CREATE TABLE queue (
+        player_id TEXT PRIMARY KEY,
+        pool TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        instance TEXT NOT NULL,
+        joined_at BIGINT NOT NULL,
+        room_code TEXT,
+        seat BIGINT
+    );
+    CREATE INDEX queue_pool ON queue (pool, room_code)",
+    ),
+    (
+        4,
+        // Ratings per player and rule preset (crate::ratings). `shown` is the number players
+        // see, kept beside (mu, sigma) so the ranking orders and pages in SQL; history `matches`
+        // is the player's count after that match (a strict order where `at` ties).
+        // `match_players`: who sat where in each stored match, for profiles without scanning
+        // every match's metadata.
+        "CREATE TABLE ratings (
+        player_id TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        shown BIGINT NOT NULL,
+        matches BIGINT NOT NULL,
+        wins BIGINT NOT NULL,
+        draws BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        PRIMARY KEY (player_id, rules)
+    );
+    CREATE INDEX ratings_ranking ON ratings (rules, shown, matches);
+    CREATE TABLE rating_history (
+        player_id TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        shown BIGINT NOT NULL,
+        change BIGINT NOT NULL,
+        matches BIGINT NOT NULL,
+        room_code TEXT NOT NULL,
+        match_no BIGINT NOT NULL
+    );
+    CREATE INDEX rating_history_player ON rating_history (player_id, rules, matches);
+    CREATE TABLE match_players (
+        player_id TEXT NOT NULL,
+        seat BIGINT NOT NULL,
+        room_code TEXT NOT NULL,
+        match_no BIGINT NOT NULL,
+        finished_at BIGINT NOT NULL,
+        PRIMARY KEY (player_id, room_code, match_no)
+    );
+    CREATE INDEX match_players_latest ON match_players (player_id, finished_at)",
+    ),
+    (
+        5,
+        // The leaderboard pages in the ranking's own order from one index (the OFFSET walks
+        // index entries only). `profile_stats`: a player's figures over every stored match,
+        // updated when a match is stored, so a profile reads one row instead of replaying logs.
+        // `queue.source`: the waiting connection's address (accounts of one address are never
+        // seated at one ranked table); NULL for rows from before.
+        "CREATE INDEX ratings_board ON ratings (rules, shown DESC, matches DESC, player_id);
+    CREATE TABLE profile_stats (
+        player_id TEXT PRIMARY KEY,
+        stats TEXT NOT NULL,
+        updated_at BIGINT NOT NULL
+    );
+    ALTER TABLE queue ADD COLUMN source TEXT",
+    ),
+];
+
+impl Db {
+    /// Applies missing migrations, each in its own transaction. On PostgreSQL an advisory lock
+    /// serializes instances that start together on one database.
+    pub(super) async fn migrate(&self) -> Result<(), DbError> {
+        for &(version, sql) in MIGRATIONS {
+            let mut tx = self.pool.begin().await?;
+            if self.backend == "postgres" {
+                tx.execute("SELECT pg_advisory_xact_lock(7878)").await?;
+            }
+            tx.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)",
+            )
+            .await?;
+            let done = sqlx::query("SELECT version FROM schema_migrations WHERE version = $1")
+                .bind(version)
+                .fetch_optional(&mut *tx)
+                .await?;
+            if done.is_some() {
+                tx.commit().await?;
+                continue;
+            }
+            for stmt in sql.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+                tx.execute(stmt).await?;
+            }
+            sqlx::query("INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)")
+                .bind(version)
+                .bind(now_ms())
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            tracing::info!(version, "applied schema migration");
+        }
+        Ok(())
+    }
+}
