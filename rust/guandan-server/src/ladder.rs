@@ -86,12 +86,20 @@ impl Turn {
 
     /// Waits for the turn; `None` (at once) when `MAX_WAITING` requests wait already.
     async fn take(&self) -> Option<tokio::sync::SemaphorePermit<'_>> {
+        // Counted out again however the wait ends: a request whose client hung up mid-wait is
+        // dropped here, and a count it left behind would shut the line for good.
+        struct InLine<'a>(&'a AtomicUsize);
+        impl Drop for InLine<'_> {
+            fn drop(&mut self) {
+                self.0.fetch_sub(1, Relaxed);
+            }
+        }
+        let in_line = InLine(&self.waiting);
         if self.waiting.fetch_add(1, Relaxed) >= MAX_WAITING {
-            self.waiting.fetch_sub(1, Relaxed);
             return None;
         }
         let permit = self.one.acquire().await.ok();
-        self.waiting.fetch_sub(1, Relaxed);
+        drop(in_line);
         permit
     }
 }
@@ -295,10 +303,32 @@ mod tests {
             tokio::task::yield_now().await;
         }
         assert!(turn.take().await.is_none(), "the line is full: refused without waiting");
+        // A waiter that gives up (its client hung up) leaves the line.
+        let t = turn.clone();
+        let quitter = tokio::spawn(async move { t.take().await.is_some() });
+        quitter.abort();
+        let _ = quitter.await;
+        assert_eq!(turn.waiting.load(Relaxed), MAX_WAITING, "nobody counted twice");
         drop(held);
         for w in waiting {
             assert!(w.await.unwrap(), "each waiter gets its turn in the end");
         }
+        assert_eq!(turn.waiting.load(Relaxed), 0, "the line is empty again");
+        // Requests dropped while waiting leave no count behind.
+        let held = turn.take().await.unwrap();
+        let mut gone = Vec::new();
+        for _ in 0..MAX_WAITING * 2 {
+            let t = turn.clone();
+            gone.push(tokio::spawn(async move { t.take().await.is_some() }));
+        }
+        tokio::task::yield_now().await;
+        for g in gone {
+            g.abort();
+            let _ = g.await;
+        }
+        drop(held);
+        assert_eq!(turn.waiting.load(Relaxed), 0);
+        assert!(turn.take().await.is_some(), "the line is open again");
     }
 
     #[test]
