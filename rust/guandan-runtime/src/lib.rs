@@ -10,4 +10,4 @@ pub mod notice;
 pub mod runtime;
 
 pub use notice::{Audience, Notice, Out, Viewer, for_viewer};
-pub use runtime::{Controller, Runtime, RuntimeConfig, RuntimeError, decision_seed};
+pub use runtime::{AiVote, Controller, Runtime, RuntimeConfig, RuntimeError, SurrenderPolicy, decision_seed};

@@ -7,7 +7,7 @@ use guandan_ai::agent::MAX_AI_DECISION_MS;
 use guandan_ai::service::{AiRequest, AiResult};
 use guandan_core::card::CardSet;
 use guandan_core::error::ErrorCode;
-use guandan_core::game::{Action, ActionKind, Event, Match, Phase, RuleError, Seat};
+use guandan_core::game::{Action, ActionKind, Event, Match, Phase, RuleError, Seat, Team};
 use guandan_core::log::{LogError, MatchLog, MatchMeta, PlayerMeta};
 use guandan_core::rules::RuleConfig;
 use guandan_core::view::PlayerView;
@@ -19,9 +19,65 @@ pub enum Controller {
     Human,
     Ai(AiProfile),
     /// The AI plays a human's seat while they are away or on auto-play (托管). It plays like
-    /// [`Controller::Ai`] but speaks for no one: it refuses every surrender vote, so no team
-    /// gives up a match for a player who was not there to agree.
+    /// [`Controller::Ai`] but votes on a surrender as [`SurrenderPolicy::stand_in`] says (by
+    /// default it refuses every proposal: no team gives up a match for a player who was not
+    /// there to agree).
     StandIn(AiProfile),
+}
+
+/// How an AI-controlled seat answers a surrender proposal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AiVote {
+    Accept,
+    Refuse,
+    /// Accepts its partner's proposal (the partner who stayed may give up), refuses the
+    /// opponents'.
+    PartnersOnly,
+}
+
+impl AiVote {
+    fn accepts(self, seat: Seat, proposer: Seat) -> bool {
+        match self {
+            AiVote::Accept => true,
+            AiVote::Refuse => false,
+            AiVote::PartnersOnly => Team::of(seat) == Team::of(proposer),
+        }
+    }
+}
+
+/// What a host decides about surrender around the rules: how its AI seats vote and how often a
+/// team may propose. Not a rule: a refused proposal is never recorded and AI votes are recorded
+/// as actions, so records replay whatever the policy was. The default is what offline games have
+/// always done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SurrenderPolicy {
+    /// The vote of an AI seat ([`Controller::Ai`]).
+    pub ai: AiVote,
+    /// The vote of a stand-in for a human ([`Controller::StandIn`]).
+    pub stand_in: AiVote,
+    /// Proposals each team may make in one deal; 0 = no limit. A proposal opens a vote that
+    /// every human must answer, so without a limit one player could hold the table with them.
+    pub proposals_per_deal: u8,
+}
+
+impl SurrenderPolicy {
+    /// Offline: an AI partner follows its human's call and AI opponents accept; a stand-in
+    /// refuses; no limit.
+    pub const OFFLINE: SurrenderPolicy =
+        SurrenderPolicy { ai: AiVote::Accept, stand_in: AiVote::Refuse, proposals_per_deal: 0 };
+    /// An online room among friends: the offline votes, one proposal per team and deal.
+    pub const ONLINE: SurrenderPolicy = SurrenderPolicy { proposals_per_deal: 1, ..SurrenderPolicy::OFFLINE };
+    /// A ranked room: an AI seat (the queue's fill) never agrees, so no player loses (or hands
+    /// out) a rated match through it; a stand-in agrees to its partner's proposal (the one who
+    /// stayed may give up; the one who left takes the loss) and refuses the opponents'.
+    pub const RANKED: SurrenderPolicy =
+        SurrenderPolicy { ai: AiVote::Refuse, stand_in: AiVote::PartnersOnly, proposals_per_deal: 1 };
+}
+
+impl Default for SurrenderPolicy {
+    fn default() -> Self {
+        SurrenderPolicy::OFFLINE
+    }
 }
 
 impl Controller {
@@ -58,6 +114,8 @@ pub enum RuntimeError {
     NotHuman(Seat),
     #[error("seat {0} is not 0-3")]
     BadSeat(u8),
+    #[error("your team has made its {0} surrender proposal(s) of this deal")]
+    ProposalLimit(u8),
 }
 
 impl RuntimeError {
@@ -66,6 +124,7 @@ impl RuntimeError {
             RuntimeError::Rule(e) => e.code(),
             RuntimeError::NotHuman(_) => ErrorCode::NotHuman,
             RuntimeError::BadSeat(_) => ErrorCode::BadArgument,
+            RuntimeError::ProposalLimit(_) => ErrorCode::SurrenderRefused,
         }
     }
 }
@@ -94,12 +153,21 @@ pub struct Runtime {
     /// The hand each seat was last told it holds.
     reported: [CardSet; 4],
     pending: Option<PendingAi>,
-    /// Seconds the current duty has run, for the state at `clock_seq`.
+    /// Seconds the current duty has run, for the duty that began at `clock_seq`.
     turn_clock: f64,
     clock_seq: u64,
+    /// The `seq` at which the current duty began: the last action that was not a surrender
+    /// proposal or vote (those change no duty, so they do not restart its clock).
+    duty_seq: u64,
     /// Seconds of the current duty given back because its player saw the prompt late
     /// ([`Runtime::prompt_seen`]); `turn_clock` + this is the time since the duty began.
     seen_credit: f64,
+    /// Each seat's duties timed out in a row (a duty of its own done by its human breaks it).
+    timeouts: [u32; 4],
+    surrender: SurrenderPolicy,
+    /// Surrender proposals each team made in deal `proposals_deal`.
+    proposals: [u8; 2],
+    proposals_deal: u32,
     match_clock: f64,
     /// The host feeds time ([`Runtime::tick`]): human actions are recorded with their thinking time.
     ticked: bool,
@@ -136,8 +204,18 @@ impl Runtime {
     /// The notices announce the position whole: the deal, every hand (to its seat), and the duty
     /// in progress — tribute, return (with the tributes already routed) or the turn.
     pub fn resume(log: MatchLog, seats: [Controller; 4], clocks: bool) -> Result<(Runtime, Vec<Notice>), LogError> {
-        let m = log.replay()?;
+        // The proposals made in each deal, counted again (the host's limit holds across a resume).
+        let mut proposed: Vec<(u32, Seat)> = Vec::new();
+        let m = log.replay_with(|_, a, _, m| {
+            if matches!(a.kind, ActionKind::ProposeSurrender) {
+                proposed.push((m.deal_no(), a.seat));
+            }
+        })?;
         let mut rt = Runtime::around(m, log, seats, clocks);
+        rt.proposals_deal = rt.m.deal_no();
+        for (_, seat) in proposed.iter().filter(|(deal, _)| *deal == rt.proposals_deal) {
+            rt.proposals[Team::of(*seat).index()] += 1;
+        }
         // A record it was resumed from is saved already.
         rt.taken = rt.log.actions.len();
         let notices = rt.announce_position();
@@ -194,6 +272,7 @@ impl Runtime {
     fn around(m: Match, mut log: MatchLog, seats: [Controller; 4], clocks: bool) -> Runtime {
         // One thinking time per action (a record read back without them has none).
         log.think_ms.resize(log.actions.len(), None);
+        let (duty_seq, proposals_deal) = (m.seq(), m.deal_no());
         Runtime {
             m,
             log,
@@ -204,7 +283,12 @@ impl Runtime {
             pending: None,
             turn_clock: 0.0,
             clock_seq: 0,
+            duty_seq,
             seen_credit: 0.0,
+            timeouts: [0; 4],
+            surrender: SurrenderPolicy::OFFLINE,
+            proposals: [0; 2],
+            proposals_deal,
             match_clock: 0.0,
             ticked: false,
             whole_record: true,
@@ -319,10 +403,26 @@ impl Runtime {
         self.ai_hard_limit = limit.min(Duration::from_millis(MAX_AI_DECISION_MS));
     }
 
+    /// How AI seats vote on a surrender and how often a team may propose (offline's until set).
+    pub fn set_surrender_policy(&mut self, policy: SurrenderPolicy) {
+        self.surrender = policy;
+    }
+
+    pub fn surrender_policy(&self) -> SurrenderPolicy {
+        self.surrender
+    }
+
+    /// How many of `seat`'s duties in a row its human let time out (0 once it does a duty
+    /// itself, or the seat changes hands): a host hands a seat that does nothing to the AI.
+    pub fn timeouts_in_a_row(&self, seat: Seat) -> u32 {
+        self.timeouts.get(seat as usize).copied().unwrap_or(0)
+    }
+
     // ----- acting -----
 
-    /// A human seat's action. Refused (state and log unchanged) for an AI-controlled seat or
-    /// an illegal action. AI seats then vote on an open surrender at once (they accept).
+    /// A human seat's action. Refused (state and log unchanged) for an AI-controlled seat, an
+    /// illegal action, or a surrender proposal past the policy's limit for the deal. AI seats
+    /// then vote on an open surrender at once (as the [`SurrenderPolicy`] says).
     pub fn act(&mut self, seat: Seat, kind: ActionKind) -> Result<Vec<Notice>, RuntimeError> {
         if seat > 3 {
             return Err(RuntimeError::BadSeat(seat));
@@ -330,8 +430,30 @@ impl Runtime {
         if self.is_ai(seat) {
             return Err(RuntimeError::NotHuman(seat));
         }
+        let proposal = matches!(kind, ActionKind::ProposeSurrender);
+        let limit = self.surrender.proposals_per_deal;
+        if proposal && limit > 0 && self.proposals_made(seat) >= limit {
+            return Err(RuntimeError::ProposalLimit(limit));
+        }
+        let duty = !is_vote(&kind);
         let think = self.ticked.then(|| Duration::from_secs_f64(self.current_turn_clock()));
-        Ok(self.apply_timed(seat, kind, think)?)
+        let notices = self.apply_timed(seat, kind, think)?;
+        if proposal {
+            self.proposals[Team::of(seat).index()] += 1;
+        }
+        if duty {
+            self.timeouts[seat as usize] = 0;
+        }
+        Ok(notices)
+    }
+
+    /// Proposals `seat`'s team made in the current deal.
+    fn proposals_made(&mut self, seat: Seat) -> u8 {
+        if self.proposals_deal != self.m.deal_no() {
+            self.proposals_deal = self.m.deal_no();
+            self.proposals = [0; 2];
+        }
+        self.proposals[Team::of(seat).index()]
     }
 
     /// Hands a seat to the AI or back to its human (auto-play, hosting). A decision in flight
@@ -341,6 +463,7 @@ impl Runtime {
         let was_ai = slot.is_ai();
         *slot = controller;
         let ai = slot.is_ai();
+        self.timeouts[seat as usize] = 0;
         if self.pending.is_some_and(|p| p.seat == seat) {
             self.pending = None;
         }
@@ -448,6 +571,7 @@ impl Runtime {
                 notices.push(Notice::everyone(self.m.seq(), Out::TimedOut { seat }));
                 let think = Duration::from_secs_f64(self.current_turn_clock());
                 notices.extend(self.apply_timed(seat, ActionKind::Timeout, Some(think))?);
+                self.timeouts[seat as usize] += 1;
             }
         }
         Ok(notices)
@@ -455,8 +579,10 @@ impl Runtime {
 
     /// `seat`'s player has seen the prompt of the duty at `seq` (its client drew it; drawing a
     /// whole table can take seconds): the duty's clock starts again from then, so the player has
-    /// the whole limit to act, but gives back at most `max_credit` of the time that ran before,
-    /// so a client claiming to see late cannot stretch a turn further. Returns the seconds given
+    /// the whole limit to act, but gives back at most `max_credit` of the time that ran before —
+    /// over the whole duty, however many prompts it had (a surrender proposal or vote re-prompts
+    /// the seat but is the same duty) — so a client claiming to see late cannot stretch a duty
+    /// further. Returns the seconds given
     /// back by this call; `None` for a `seq` that is not the current one or a seat without a
     /// human duty now (a notice that crossed an action on its way is simply late).
     pub fn prompt_seen(&mut self, seat: Seat, seq: u64, max_credit: Duration) -> Option<f64> {
@@ -476,18 +602,19 @@ impl Runtime {
 
     // ----- internals -----
 
-    /// The clock runs for the current state: a new state's duty starts at 0.
+    /// The clock runs for the current duty: a new duty starts at 0. Surrender proposals and
+    /// votes change no duty and leave its clock (and what `seen` gave back of it) as it was.
     fn clock_for_now(&mut self) {
-        if self.clock_seq != self.m.seq() {
-            self.clock_seq = self.m.seq();
+        if self.clock_seq != self.duty_seq {
+            self.clock_seq = self.duty_seq;
             self.turn_clock = 0.0;
             self.seen_credit = 0.0;
         }
     }
 
-    /// Seconds since the current state's duty began (0 after an action the host has not ticked past).
+    /// Seconds since the current duty began (0 after an action the host has not ticked past).
     fn current_turn_clock(&self) -> f64 {
-        if self.clock_seq == self.m.seq() { self.turn_clock.max(0.0) } else { 0.0 }
+        if self.clock_seq == self.duty_seq { self.turn_clock.max(0.0) } else { 0.0 }
     }
 
     fn turn_limit(&self, seat: Seat) -> f64 {
@@ -505,9 +632,13 @@ impl Runtime {
             ActionKind::SurrenderVote { accept } => Some(accept),
             _ => None,
         };
+        let duty = !is_vote(&kind);
         let action = self.m.action(seat, kind);
         let events = self.m.apply(&action)?;
         self.log.record_timed(&action, &events, &self.m, think);
+        if duty {
+            self.duty_seq = self.m.seq();
+        }
         if self.pending.is_some_and(|p| p.seq != self.m.seq()) {
             self.pending = None;
         }
@@ -523,13 +654,18 @@ impl Runtime {
         Ok(notices)
     }
 
-    /// AI seats accept an open surrender proposal: opponents win by it, and an AI partner
-    /// follows its human partner's call. A stand-in refuses: its human was not there to agree.
+    /// AI seats vote on an open surrender proposal as the [`SurrenderPolicy`] says (offline:
+    /// an AI seat accepts — opponents win by it, and an AI partner follows its human partner's
+    /// call — and a stand-in refuses: its human was not there to agree).
     fn ai_votes(&mut self) -> Vec<Notice> {
         let mut notices = Vec::new();
         while let Some(s) = self.m.surrender() {
             let Some(seat) = (0..4u8).find(|&seat| self.is_ai(seat) && !s.voted(seat)) else { break };
-            let accept = !matches!(self.controller(seat), Some(Controller::StandIn(_)));
+            let rule = match self.controller(seat) {
+                Some(Controller::StandIn(_)) => self.surrender.stand_in,
+                _ => self.surrender.ai,
+            };
+            let accept = rule.accepts(seat, s.proposer);
             match self.apply(seat, ActionKind::SurrenderVote { accept }) {
                 Ok(more) => notices.extend(more),
                 Err(_) => break,
@@ -676,6 +812,11 @@ impl Runtime {
         }
         out
     }
+}
+
+/// A surrender proposal or vote: made beside the duty, it changes no one's duty.
+fn is_vote(kind: &ActionKind) -> bool {
+    matches!(kind, ActionKind::ProposeSurrender | ActionKind::SurrenderVote { .. })
 }
 
 /// A notice with a card for the two seats involved, and its copy without the card for the rest.

@@ -597,3 +597,188 @@ fn a_team_viewer_follows_its_team_s_hands_as_the_seats_do() {
         }
     }
 }
+
+/// A runtime with clocks at a 10 s turn, humans in seats 0 and 2 and L1 AI in 1 and 3, at the
+/// first play duty of a human; returns it with that human's seat.
+fn at_a_human_turn(policy: Option<guandan_runtime::SurrenderPolicy>) -> (Runtime, u8) {
+    let mut rules = RuleConfig::competition();
+    rules.turn_time_limit_s = 10;
+    let seats = [Controller::Human, ai(AiLevel::L1), Controller::Human, ai(AiLevel::L1)];
+    let (mut rt, _) = Runtime::start(RuntimeConfig { seed: 6, rules, seats, clocks: true }).unwrap();
+    if let Some(p) = policy {
+        rt.set_surrender_policy(p);
+    }
+    while rt.human_duties().is_empty() || rt.state().phase() != Phase::Play {
+        rt.decide_now().expect("only AI seats act before the humans");
+    }
+    let turn = rt.state().turn();
+    (rt, turn)
+}
+
+/// The turn's seat proposes to surrender and its human partner refuses (the AI opponents accept
+/// at once): two actions, and the vote is closed.
+fn propose_and_refuse(rt: &mut Runtime, turn: u8) {
+    rt.act(turn, ActionKind::ProposeSurrender).unwrap();
+    rt.act((turn + 2) % 4, ActionKind::SurrenderVote { accept: false }).unwrap();
+    assert!(rt.state().surrender().is_none(), "the partner's refusal closes the vote");
+    assert_eq!(rt.state().turn(), turn, "still the same duty");
+}
+
+/// Issue 37: every action restarted the turn's clock, surrender proposals and votes included, so
+/// a player could hold its duty for minutes by proposing and having the partner refuse. The clock
+/// belongs to the duty: a proposal and the votes on it leave it running.
+#[test]
+fn a_surrender_proposal_and_its_votes_do_not_restart_the_dutys_clock() {
+    let (mut rt, turn) = at_a_human_turn(None);
+    rt.tick(Duration::from_secs(6)).unwrap();
+    propose_and_refuse(&mut rt, turn);
+    assert_eq!(rt.time_left(turn), Some(4.0), "the duty's 6 s still count");
+    assert!(rt.tick(Duration::from_secs(3)).unwrap().is_empty());
+    let timed = rt.tick(Duration::from_secs(2)).unwrap();
+    assert!(matches!(timed.first().map(|n| &n.out), Some(Out::TimedOut { seat }) if *seat == turn), "{timed:?}");
+    // The next duty has a clock of its own.
+    let next = rt.state().to_act()[0];
+    if !rt.is_ai(next) {
+        assert_eq!(rt.time_left(next), Some(10.0));
+    }
+}
+
+/// `seen` gives back at most the grace over a whole duty: a proposal re-prompts the seat (a new
+/// `seq` to see) but gives no second grace.
+#[test]
+fn seen_gives_back_the_grace_once_per_duty_whatever_the_proposals() {
+    let credit = Duration::from_secs(5);
+    let (mut rt, turn) = at_a_human_turn(None);
+    rt.tick(Duration::from_secs(3)).unwrap();
+    assert_eq!(rt.prompt_seen(turn, rt.state().seq(), credit), Some(3.0));
+    rt.tick(Duration::from_secs(4)).unwrap();
+    propose_and_refuse(&mut rt, turn);
+    rt.tick(Duration::from_secs(3)).unwrap();
+    // 2 s of the grace are left for this duty, not a new 5 s.
+    assert_eq!(rt.prompt_seen(turn, rt.state().seq(), credit), Some(2.0));
+    assert_eq!(rt.prompt_seen(turn, rt.state().seq(), credit), Some(0.0));
+    // 3 + 4 + 3 s ran; 5 s were given back: 5 s are left, and the duty lasts its limit and the
+    // grace, no more.
+    assert_eq!(rt.time_left(turn), Some(5.0));
+    assert!(rt.tick(Duration::from_millis(4900)).unwrap().is_empty());
+    assert!(matches!(rt.tick(Duration::from_millis(200)).unwrap().first().map(|n| &n.out), Some(Out::TimedOut { .. })));
+}
+
+/// The host's policy limits proposals per team and deal (online: one); the count survives a
+/// resume and starts again with the next deal. Offline there is no limit.
+#[test]
+fn surrender_proposals_per_deal_are_limited_by_the_policy() {
+    use guandan_runtime::{RuntimeError, SurrenderPolicy};
+    let humans = || [Controller::Human, Controller::Human, Controller::Human, Controller::Human];
+    // Offline: as many as the players like.
+    let (mut rt, _) = Runtime::start(config(21, humans())).unwrap();
+    for _ in 0..3 {
+        rt.act(0, ActionKind::ProposeSurrender).unwrap();
+        rt.act(2, ActionKind::SurrenderVote { accept: false }).unwrap();
+    }
+    // Online: one per team and deal.
+    let (mut rt, _) = Runtime::start(config(21, humans())).unwrap();
+    rt.set_surrender_policy(SurrenderPolicy::ONLINE);
+    rt.act(0, ActionKind::ProposeSurrender).unwrap();
+    rt.act(2, ActionKind::SurrenderVote { accept: false }).unwrap();
+    let hash = rt.state().state_hash();
+    for seat in [0, 2] {
+        let e = rt.act(seat, ActionKind::ProposeSurrender).unwrap_err();
+        assert_eq!(e, RuntimeError::ProposalLimit(1));
+        assert_eq!(e.code(), ErrorCode::SurrenderRefused);
+    }
+    assert_eq!(rt.state().state_hash(), hash, "a refused proposal changes nothing");
+    // The other team has its own.
+    rt.act(1, ActionKind::ProposeSurrender).unwrap();
+    rt.act(3, ActionKind::SurrenderVote { accept: false }).unwrap();
+    assert!(rt.act(3, ActionKind::ProposeSurrender).is_err());
+    // Resumed from its record, the match still counts this deal's proposals.
+    let (mut back, _) = Runtime::resume(rt.log().clone(), humans(), false).unwrap();
+    back.set_surrender_policy(SurrenderPolicy::ONLINE);
+    assert_eq!(back.act(2, ActionKind::ProposeSurrender).unwrap_err(), RuntimeError::ProposalLimit(1));
+    // The next deal: one more each.
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    let deal = rt.state().deal_no();
+    while rt.state().deal_no() == deal {
+        let a = random_action(rt.state(), &mut rng).unwrap();
+        rt.act(a.seat, a.kind).unwrap();
+    }
+    rt.act(2, ActionKind::ProposeSurrender).unwrap();
+    rt.act(0, ActionKind::SurrenderVote { accept: false }).unwrap();
+    assert!(rt.act(0, ActionKind::ProposeSurrender).is_err());
+}
+
+/// A ranked room's policy: an AI seat never agrees (no rating lost or handed out through the
+/// queue's AI fill); a stand-in agrees to its partner's proposal and refuses the opponents'.
+#[test]
+fn in_a_ranked_room_ai_seats_refuse_and_a_stand_in_follows_its_partner() {
+    use guandan_runtime::SurrenderPolicy;
+    let stand_in = || Controller::StandIn(AiProfile::level(AiLevel::L1));
+    // An AI partner refuses its human's proposal.
+    let seats = [Controller::Human, ai(AiLevel::L1), ai(AiLevel::L1), ai(AiLevel::L1)];
+    let mut cfg = config(12, seats);
+    cfg.rules.surrender_opponent_accepts = 1;
+    let (mut rt, _) = Runtime::start(cfg).unwrap();
+    rt.set_surrender_policy(SurrenderPolicy::RANKED);
+    let notices = rt.act(0, ActionKind::ProposeSurrender).unwrap();
+    assert!(notices.iter().any(|n| matches!(n.out, Out::SurrenderVoted { seat: 2, accept: false })), "{notices:?}");
+    assert!(!rt.state().is_over() && rt.state().surrender().is_none());
+    // AI opponents refuse too.
+    let seats = [Controller::Human, ai(AiLevel::L1), Controller::Human, ai(AiLevel::L1)];
+    let mut cfg = config(12, seats);
+    cfg.rules.surrender_opponent_accepts = 1;
+    let (mut rt, _) = Runtime::start(cfg).unwrap();
+    rt.set_surrender_policy(SurrenderPolicy::RANKED);
+    let notices = rt.act(0, ActionKind::ProposeSurrender).unwrap();
+    for seat in [1, 3] {
+        assert!(notices.iter().any(|n| matches!(n.out, Out::SurrenderVoted { seat: s, accept: false } if s == seat)));
+    }
+    assert!(rt.state().surrender().is_none() && !rt.state().is_over(), "{notices:?}");
+    // A stand-in accepts its partner's proposal and refuses an opponent's.
+    let seats = [Controller::Human, Controller::Human, stand_in(), Controller::Human];
+    let mut cfg = config(13, seats);
+    cfg.rules.surrender_opponent_accepts = 1;
+    let (mut rt, _) = Runtime::start(cfg).unwrap();
+    rt.set_surrender_policy(SurrenderPolicy::RANKED);
+    let notices = rt.act(1, ActionKind::ProposeSurrender).unwrap();
+    assert!(notices.iter().any(|n| matches!(n.out, Out::SurrenderVoted { seat: 2, accept: false })), "{notices:?}");
+    rt.act(3, ActionKind::SurrenderVote { accept: false }).unwrap();
+    let notices = rt.act(0, ActionKind::ProposeSurrender).unwrap();
+    assert!(notices.iter().any(|n| matches!(n.out, Out::SurrenderVoted { seat: 2, accept: true })), "{notices:?}");
+    rt.act(1, ActionKind::SurrenderVote { accept: true }).unwrap();
+    assert!(rt.state().is_over(), "the partner who stayed gave up");
+}
+
+/// The runtime counts each seat's duties timed out in a row (a host hands such a seat to the
+/// AI); the seat's own duty, or a change of hands, starts the count again.
+#[test]
+fn timeouts_in_a_row_are_counted_until_the_player_acts() {
+    let (mut rt, turn) = at_a_human_turn(None);
+    let to_my_turn = |rt: &mut Runtime| {
+        while !rt.human_duties().contains(&turn) {
+            if rt.decide_now().is_none() {
+                // The other human: a duty of its own.
+                let seat = rt.human_duties()[0];
+                let kind = guandan_ai::l1::l1_decision(&rt.state().view(Some(seat))).action;
+                rt.act(seat, kind).unwrap();
+            }
+        }
+    };
+    for n in 1..=2 {
+        rt.tick(Duration::from_secs(11)).unwrap();
+        assert_eq!(rt.timeouts_in_a_row(turn), n);
+        to_my_turn(&mut rt);
+    }
+    // A surrender proposal is not the duty: the count stands.
+    rt.act(turn, ActionKind::ProposeSurrender).unwrap();
+    rt.act((turn + 2) % 4, ActionKind::SurrenderVote { accept: false }).unwrap();
+    assert_eq!(rt.timeouts_in_a_row(turn), 2);
+    let kind = guandan_ai::l1::l1_decision(&rt.state().view(Some(turn))).action;
+    rt.act(turn, kind).unwrap();
+    assert_eq!(rt.timeouts_in_a_row(turn), 0);
+    to_my_turn(&mut rt);
+    rt.tick(Duration::from_secs(11)).unwrap();
+    assert_eq!(rt.timeouts_in_a_row(turn), 1);
+    rt.set_controller(turn, Controller::StandIn(AiProfile::level(AiLevel::L1)));
+    assert_eq!(rt.timeouts_in_a_row(turn), 0);
+}

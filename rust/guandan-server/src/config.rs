@@ -83,6 +83,12 @@ pub struct Config {
     /// to see late stretches a turn by this much at most. 0: `seen` is ignored.
     #[arg(long, default_value_t = 5_000)]
     pub seen_grace_ms: u64,
+    /// A present player who lets this many of its duties in a row time out is handed to the AI
+    /// (auto-play, shown to the room as hosting) until it acts again: any intent, or
+    /// `auto_play` off, takes the seat back. 0: never (such a player holds every duty for the
+    /// whole turn limit, all match long).
+    #[arg(long, default_value_t = 2)]
+    pub auto_play_after_timeouts: u32,
     /// AI level that plays for a hosted (disconnected) human.
     #[arg(long, default_value_t = 2)]
     pub hosting_ai: u8,

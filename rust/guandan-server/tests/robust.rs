@@ -338,8 +338,9 @@ async fn restart_mid_match_restores_the_same_hash() {
 }
 
 /// Surrender as the design spec says: proposer → partner agrees → opponents vote; one
-/// opponent's acceptance suffices. Both opponents refuse: play goes on. Later, one refuses and
-/// the other accepts: the match ends by surrender and is stored.
+/// opponent's acceptance suffices. Both opponents refuse: play goes on. Later (the other team:
+/// each team proposes once a deal), one refuses and the other accepts: the match ends by
+/// surrender and is stored.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn surrender_with_an_opponents_veto() {
     for db in databases() {
@@ -378,12 +379,12 @@ async fn surrender_with_an_opponents_veto() {
         let before = c[0].last_seq;
         let after = play(&mut c, 10).await;
         assert!(after >= before + 10, "the match goes on after both opponents refused");
-        // One opponent refuses, the other accepts: the team surrenders.
-        vote(&mut c, &[(0, ActionKind::ProposeSurrender), (2, yes.clone()), (1, no.clone()), (3, yes.clone())]).await;
+        // The other team proposes; one opponent refuses, the other accepts: the team surrenders.
+        vote(&mut c, &[(1, ActionKind::ProposeSurrender), (3, yes.clone()), (0, no.clone()), (2, yes.clone())]).await;
         let no_ = wait_stored(&mut c).await;
         let ended = c[1].log.iter().any(|m| {
             matches!(m, ServerMsg::Applied { events, .. } if events.iter().any(|e| matches!(e,
-                guandan_proto::WireOut::MatchEnded { outcome } if outcome.winner().map(|t| t.index()) == Some(1)
+                guandan_proto::WireOut::MatchEnded { outcome } if outcome.winner().map(|t| t.index()) == Some(0)
                     && outcome.reason() == guandan_core::game::EndReason::Surrender)))
         });
         assert!(ended, "the match ended by surrender, won by the opponents");

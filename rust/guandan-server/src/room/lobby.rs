@@ -375,10 +375,11 @@ impl Room {
         let seats: [(Option<PlayerRef>, Option<u8>); 4] =
             std::array::from_fn(|i| (self.slots[i].player.clone(), self.slots[i].ai));
         let cfg = RuntimeConfig { seed, rules: self.rules.clone(), seats: controllers(&seats), clocks: CLOCKS };
-        let (game, notices) = match Game::start(cfg) {
+        let (mut game, notices) = match Game::start(cfg) {
             Ok(x) => x,
             Err(e) => return Err((ErrorCode::Internal, e.to_string())),
         };
+        game.rt().set_surrender_policy(surrender_policy(&self.stored));
         self.transition(RoomEvent::Start);
         self.ready_deadline = None;
         self.stored.match_seed = seed;

@@ -16,7 +16,7 @@ use guandan_proto::{
     ClientMsg, DEFAULT_SPECTATOR_DELAY, ErrorCode, MAX_SPECTATORS, RoomInfo, SeatInfo, SeatSetting, ServerMsg,
     encode_server,
 };
-use guandan_runtime::{Controller, Notice, RuntimeConfig, Viewer};
+use guandan_runtime::{Controller, Notice, RuntimeConfig, SurrenderPolicy, Viewer};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
@@ -152,6 +152,9 @@ struct Slot {
     /// The human is gone since then; hosting starts a heartbeat timeout later.
     lost_at: Option<Instant>,
     hosted: bool,
+    /// Hosted because its present player let `--auto-play-after-timeouts` duties in a row time
+    /// out: any intent of the player takes the seat back.
+    hosted_idle: bool,
     /// Intent checks: the last applied intent seq and recent nonces of this seat's connection.
     last_ack: Option<u64>,
     nonces: VecDeque<u64>,
@@ -226,6 +229,13 @@ fn controllers(seats: &[(Option<PlayerRef>, Option<u8>); 4]) -> [Controller; 4] 
     })
 }
 
+/// How the room's AI seats vote on a surrender and how often a team may propose: one proposal
+/// per team and deal in every room (a proposal makes every human answer, and no room wants them
+/// spammed); in a ranked room the queue's AI never agrees and a stand-in follows its partner.
+fn surrender_policy(stored: &Stored) -> SurrenderPolicy {
+    if stored.ranked { SurrenderPolicy::RANKED } else { SurrenderPolicy::ONLINE }
+}
+
 /// Turn clocks run on the server (a present human who does not act times out by the rules).
 const CLOCKS: bool = true;
 /// Nonces a seat's recent intents carried, refused if seen again (older ones are refused by
@@ -287,6 +297,7 @@ fn spawn(
         closing: false,
     };
     if let Some(g) = &mut room.game {
+        g.rt().set_surrender_policy(surrender_policy(&room.stored));
         // The setting cannot change while a match runs: it is the one the match started with.
         room.delay = Delay::replayed(room.stored.spectator_delay, room.stored.spectator_viewer(), g.rt_ref().log());
         g.forget_record();
@@ -449,6 +460,7 @@ impl Room {
                 let s = &mut self.slots[seat as usize];
                 if s.lost_at.is_some_and(|at| at + hb <= now) && !s.hosted && s.player.is_some() {
                     s.hosted = true;
+                    s.hosted_idle = false;
                     self.transition(RoomEvent::HeartbeatLost);
                     tracing::info!(seat, "seat hosted by the AI");
                     let profile = ai_profile(self.app.cfg.hosting_ai);

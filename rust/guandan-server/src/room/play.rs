@@ -71,12 +71,21 @@ impl Room {
         let Some(seat) = self.seat_of(conn) else {
             return self.refuse(conn, ErrorCode::NotYourSeat, "spectators cannot act", Some(seq));
         };
-        let Some(next_seq) = self.game.as_ref().map(Game::action_seq) else {
+        if self.game.is_none() {
             return self.refuse(conn, ErrorCode::BadRoomState, "no match is running", Some(seq));
-        };
+        }
         if !self.state.in_game() {
             return self.refuse(conn, ErrorCode::BadRoomState, "the match is over", Some(seq));
         }
+        if self.slots[seat as usize].hosted_idle && self.slots[seat as usize].hosted {
+            // Handed to the AI for letting its duties time out: the player acts again, so the
+            // seat is its own again (its duty told anew), and the intent is checked as any other.
+            tracing::info!(seat, "seat taken back from the AI by an intent");
+            self.take_back(seat).await;
+        }
+        let Some(next_seq) = self.game.as_ref().map(Game::action_seq) else {
+            return self.refuse(conn, ErrorCode::BadRoomState, "no match is running", Some(seq));
+        };
         let slot = &self.slots[seat as usize];
         if slot.hosted {
             return self.refuse(conn, ErrorCode::NotHuman, "the AI hosts this seat", Some(seq));
@@ -258,6 +267,7 @@ impl Room {
             Ok(notices) if !notices.is_empty() => {
                 let seat = g.rt_ref().log().actions.last().map_or(0, |a| a.seat);
                 self.persist_and_announce(before, notices, seat, Instant::now()).await;
+                self.host_idle_seats().await;
             }
             Ok(_) => {}
             Err(e) => tracing::error!(error = %e, "clock action refused"),

@@ -50,26 +50,64 @@ impl Room {
             return self.refuse(conn, ErrorCode::BadRoomState, "no match is running", None);
         }
         if self.slots[seat as usize].hosted == on {
-            // Already so: the room state tells the caller.
+            // Already so (asked for now, the AI keeps the seat until auto-play is turned off,
+            // whatever the player sends): the room state tells the caller.
+            self.slots[seat as usize].hosted_idle = false;
             return self.send_room_to(conn);
         }
         if on {
-            self.slots[seat as usize].hosted = true;
-            self.transition(RoomEvent::HeartbeatLost);
             tracing::info!(seat, "seat handed to the AI by its player");
-            let profile = ai_profile(self.app.cfg.hosting_ai);
-            self.hand_seat(seat, Controller::StandIn(profile), false).await;
+            self.host_present(seat, false).await;
         } else {
-            self.slots[seat as usize].hosted = false;
-            self.transition(RoomEvent::Reconnect);
-            // An AI decision asked for but not applied yet is dropped (as at a reconnect).
-            self.drop_ai_in_flight();
-            self.hand_seat(seat, Controller::Human, true).await;
-            let still = self.slots.iter().any(|s| s.hosted);
-            self.transition(if still { RoomEvent::CaughtUpStillHosting } else { RoomEvent::CaughtUp });
+            self.take_back(seat).await;
         }
-        self.broadcast(&ServerMsg::Hosting { seat, on });
+    }
+
+    /// Hands a present player's seat to the AI: by its choice (`auto_play`), or because it let
+    /// `--auto-play-after-timeouts` duties in a row time out (`idle`: any intent of the player
+    /// then takes the seat back). The room is told (`hosting`, and the seat's info).
+    pub(super) async fn host_present(&mut self, seat: Seat, idle: bool) {
+        let s = &mut self.slots[seat as usize];
+        s.hosted = true;
+        s.hosted_idle = idle;
+        self.transition(RoomEvent::HeartbeatLost);
+        let profile = ai_profile(self.app.cfg.hosting_ai);
+        self.hand_seat(seat, Controller::StandIn(profile), false).await;
+        self.broadcast(&ServerMsg::Hosting { seat, on: true });
         self.send_room();
+    }
+
+    /// A present player takes its seat back from the AI; its duty, if it has one, is told anew.
+    pub(super) async fn take_back(&mut self, seat: Seat) {
+        let s = &mut self.slots[seat as usize];
+        s.hosted = false;
+        s.hosted_idle = false;
+        self.transition(RoomEvent::Reconnect);
+        // An AI decision asked for but not applied yet is dropped (as at a reconnect).
+        self.drop_ai_in_flight();
+        self.hand_seat(seat, Controller::Human, true).await;
+        let still = self.slots.iter().any(|s| s.hosted);
+        self.transition(if still { RoomEvent::CaughtUpStillHosting } else { RoomEvent::CaughtUp });
+        self.broadcast(&ServerMsg::Hosting { seat, on: false });
+        self.send_room();
+    }
+
+    /// Hands to the AI every present player who let `--auto-play-after-timeouts` of its duties
+    /// in a row time out: a player whose heartbeat lives but who never acts would otherwise hold
+    /// every duty for the whole turn limit (hours a match).
+    pub(super) async fn host_idle_seats(&mut self) {
+        let n = self.app.cfg.auto_play_after_timeouts;
+        if n == 0 || !self.state.in_game() {
+            return;
+        }
+        for seat in 0..4u8 {
+            let idle = self.game.as_ref().is_some_and(|g| g.rt_ref().timeouts_in_a_row(seat) >= n);
+            let s = &self.slots[seat as usize];
+            if idle && !s.hosted && s.player.is_some() {
+                tracing::info!(seat, timeouts = n, "seat handed to the AI: its duties timed out in a row");
+                self.host_present(seat, true).await;
+            }
+        }
     }
 
     /// Gives a seat in the match to the AI (a stand-in) or back to its human. Handing it over
