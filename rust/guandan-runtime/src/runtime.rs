@@ -33,6 +33,9 @@ pub enum AiVote {
     /// Accepts its partner's proposal (the partner who stayed may give up), refuses the
     /// opponents'.
     PartnersOnly,
+    /// Accepts the opponents' proposal (they give up and take the loss), never gives up for its
+    /// own team.
+    OpponentsOnly,
 }
 
 impl AiVote {
@@ -41,6 +44,7 @@ impl AiVote {
             AiVote::Accept => true,
             AiVote::Refuse => false,
             AiVote::PartnersOnly => Team::of(seat) == Team::of(proposer),
+            AiVote::OpponentsOnly => Team::of(seat) != Team::of(proposer),
         }
     }
 }
@@ -67,11 +71,12 @@ impl SurrenderPolicy {
         SurrenderPolicy { ai: AiVote::Accept, stand_in: AiVote::Refuse, proposals_per_deal: 0 };
     /// An online room among friends: the offline votes, one proposal per team and deal.
     pub const ONLINE: SurrenderPolicy = SurrenderPolicy { proposals_per_deal: 1, ..SurrenderPolicy::OFFLINE };
-    /// A ranked room: an AI seat (the queue's fill) never agrees, so no player loses (or hands
-    /// out) a rated match through it; a stand-in agrees to its partner's proposal (the one who
-    /// stayed may give up; the one who left takes the loss) and refuses the opponents'.
+    /// A ranked room: an AI partner (the queue's fill) never agrees, so no player gives a rated
+    /// match away through it; AI opponents accept (the humans who give up take the loss, and the
+    /// AI is not rated); a stand-in agrees to its partner's proposal (the one who stayed may give
+    /// up; the one who left takes the loss) and refuses the opponents'.
     pub const RANKED: SurrenderPolicy =
-        SurrenderPolicy { ai: AiVote::Refuse, stand_in: AiVote::PartnersOnly, proposals_per_deal: 1 };
+        SurrenderPolicy { ai: AiVote::OpponentsOnly, stand_in: AiVote::PartnersOnly, proposals_per_deal: 1 };
 }
 
 impl Default for SurrenderPolicy {

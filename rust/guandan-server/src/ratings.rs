@@ -17,7 +17,7 @@
 //! - everyone else is rated by the result (a time-up with equal levels is a draw).
 //!
 //! The queue keeps the rest apart: one source address is never seated twice at a ranked table,
-//! and AI seats in ranked matches never accept a surrender.
+//! and an AI partner in a ranked match never agrees to give it up.
 
 use crate::db::{Db, DbError, RatingRow, RatingUpdate};
 use skillratings::Outcomes;
