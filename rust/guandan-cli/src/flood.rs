@@ -30,7 +30,8 @@ pub struct FloodArgs {
     /// Keep-alive connections.
     #[arg(long, default_value_t = 60)]
     pub connections: usize,
-    /// Loopback source addresses the connections are spread over (1: all from 127.0.0.1).
+    /// Loopback source addresses the connections are spread over (127.0.1.1 and on; 1: all
+    /// from one address).
     #[arg(long, default_value_t = 1)]
     pub sources: usize,
     /// How long to flood (s).
@@ -52,9 +53,10 @@ struct Tally {
     broken: u64,
 }
 
-/// The loopback address of source `k` (127.0.0.1 first, then 127.0.1.1, 127.0.1.2 …).
+/// The loopback address of source `k`: 127.0.1.1, 127.0.1.2 … (never 127.0.0.1, where the
+/// players measured beside the flood come from).
 fn source(k: usize) -> [u8; 4] {
-    if k == 0 { [127, 0, 0, 1] } else { [127, 0, 1 + (k / 250) as u8, 1 + (k % 250) as u8] }
+    [127, 0, 1 + (k / 250) as u8, 1 + (k % 250) as u8]
 }
 
 pub fn run(args: FloodArgs) -> Result<(), String> {
@@ -218,6 +220,6 @@ mod tests {
     fn sources_are_distinct_loopback_addresses() {
         let all: std::collections::HashSet<[u8; 4]> = (0..600).map(super::source).collect();
         assert_eq!(all.len(), 600);
-        assert!(all.iter().all(|a| a[0] == 127));
+        assert!(all.iter().all(|a| a[0] == 127 && *a != [127, 0, 0, 1]));
     }
 }

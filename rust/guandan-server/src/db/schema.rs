@@ -118,11 +118,13 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
     (
         5,
         // The leaderboard pages in the ranking's own order from one index (the OFFSET walks
-        // index entries only). `profile_stats`: a player's figures over every stored match,
+        // index entries only); it replaces version 4's ranking index, which lacked the last
+        // tie-break (so every page was a sort). `profile_stats`: a player's figures over every stored match,
         // updated when a match is stored, so a profile reads one row instead of replaying logs.
         // `queue.source`: the waiting connection's address (accounts of one address are never
         // seated at one ranked table); NULL for rows from before.
         "CREATE INDEX ratings_board ON ratings (rules, shown DESC, matches DESC, player_id);
+    DROP INDEX ratings_ranking;
     CREATE TABLE profile_stats (
         player_id TEXT PRIMARY KEY,
         stats TEXT NOT NULL,
