@@ -10,7 +10,7 @@ use crate::listener::Peer;
 use crate::outbox::Outbox;
 use crate::queue::QueueEvent;
 use crate::room::{self, ConnId, PlayerRef, RoomCmd};
-use axum::extract::ws::{Message, WebSocket};
+use crate::ws_guard::{GuardSignal, Refusal, WsGuard};
 use futures_util::{SinkExt, StreamExt};
 use guandan_proto::{
     ClientMsg, ErrorCode, MIN_COMPATIBLE_PROTOCOL, PROTOCOL_VERSION, ServerMsg, decode_client, encode_server,
@@ -20,18 +20,23 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
+use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::Message;
 use tracing::Instrument;
+
+/// A client's WebSocket: the upgraded HTTP connection, read through the frame guard.
+pub type WebSocket = WebSocketStream<WsGuard<hyper_util::rt::TokioIo<hyper::upgrade::Upgraded>>>;
 
 /// How long a connection whose deadline passed is still read before it counts as silent.
 const STALL_LOOK: Duration = Duration::from_millis(250);
 /// Refusals for flooding before the connection is closed.
 const MAX_RATE_STRIKES: u32 = 100;
 
-pub async fn run(socket: WebSocket, app: Arc<App>, peer: Peer) {
+pub async fn run(socket: WebSocket, guard: GuardSignal, app: Arc<App>, peer: Peer) {
     let id: ConnId = app.next_conn.fetch_add(1, Relaxed);
     app.metrics.connections.fetch_add(1, Relaxed);
     let span = tracing::info_span!("conn", id);
-    session(socket, app.clone(), id, peer).instrument(span).await;
+    session(socket, guard, app.clone(), id, peer).instrument(span).await;
     app.metrics.connections.fetch_sub(1, Relaxed);
 }
 
@@ -293,7 +298,7 @@ impl Session {
     }
 }
 
-async fn session(socket: WebSocket, app: Arc<App>, id: ConnId, peer: Peer) {
+async fn session(socket: WebSocket, guard: GuardSignal, app: Arc<App>, id: ConnId, peer: Peer) {
     let (mut sink, mut stream) = socket.split();
     let (out, mut inbox) = Outbox::new(app.cfg.outbox);
     let writer = tokio::spawn(async move {
@@ -335,6 +340,15 @@ async fn session(socket: WebSocket, app: Arc<App>, id: ConnId, peer: Peer) {
                 tracing::info!("too slow to receive: disconnected");
                 break;
             }
+            r = guard.refused() => {
+                // Below the WebSocket layer (crate::ws_guard): reading has stopped.
+                let Refusal::TooManyFragments(n) = r;
+                s.refuse(
+                    ErrorCode::FrameTooLarge,
+                    format!("a message sent in {n} frames or more (at most {}): the connection is closed", crate::ws_guard::MAX_FRAGMENTS),
+                );
+                break;
+            }
             e = next_queue_event(&mut s.queue) => {
                 queue_event = Some(e);
                 None
@@ -373,7 +387,7 @@ async fn session(socket: WebSocket, app: Arc<App>, id: ConnId, peer: Peer) {
         let msg = match &frame {
             Message::Text(t) => Some(decode_client(t.as_str())),
             Message::Close(_) => break,
-            Message::Binary(_) | Message::Ping(_) | Message::Pong(_) => None,
+            Message::Binary(_) | Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => None,
         };
         // An intent answering a prompt spends the prompt's credit, not a token.
         let prompted = matches!(msg, Some(Ok(ClientMsg::Intent { .. }))) && s.out.spend_prompt();

@@ -19,6 +19,7 @@ pub mod outbox;
 pub mod queue;
 pub mod ratings;
 pub mod room;
+pub mod ws_guard;
 
 use config::Config;
 use db::Db;
