@@ -105,9 +105,17 @@ impl Session {
                 }
             }
             ClientMsg::CreateRoom { rules, spectator_delay, seed, spectator_hands } => {
+                if self.seated_elsewhere(&player, None) {
+                    return;
+                }
                 // Choosing a room of one's own ends the wait for a quick match.
                 self.leave_queue().await;
                 self.leave_room().await;
+                // Still seated: the room just left holds the seat while its match runs.
+                if let Some(code) = self.app.seats.room_of(&player.id) {
+                    self.app.metrics.seats_refused.fetch_add(1, Relaxed);
+                    return self.refuse(ErrorCode::AlreadySeated, crate::seats::already_seated(&code));
+                }
                 match room::create(&self.app, &player, rules, spectator_delay, seed, spectator_hands).await {
                     Ok((code, tx)) => {
                         let cmd = RoomCmd::Join {
@@ -124,6 +132,9 @@ impl Session {
                 }
             }
             ClientMsg::JoinRoom { code, last_action_seq } => {
+                if self.seated_elsewhere(&player, Some(&code)) {
+                    return;
+                }
                 self.leave_queue().await;
                 self.enter(code, |conn, out| RoomCmd::Join { conn, player: Box::new(player), out, last_action_seq })
                     .await
@@ -132,6 +143,9 @@ impl Session {
                 self.leave_queue().await;
                 self.enter(code, |conn, out| RoomCmd::Spectate { conn, out }).await
             }
+            // Waits until the room has let the seat go: what the client sends next (a seat
+            // elsewhere, the queue) finds the account free (one seat per account).
+            ClientMsg::Leave if self.room.is_some() => self.leave_room().await,
             other => match &self.room {
                 Some((_, tx)) => {
                     let leaving = matches!(other, ClientMsg::Leave);
@@ -169,6 +183,12 @@ impl Session {
         if self.queue.is_some() {
             return self.refuse(ErrorCode::BadRoomState, "already in the quick-match queue");
         }
+        // One seat per account: not while another connection's seat (or a match this one left)
+        // holds the account.
+        if let Some(code) = self.app.seats.room_of(&player.id) {
+            self.app.metrics.seats_refused.fetch_add(1, Relaxed);
+            return self.refuse(ErrorCode::AlreadySeated, crate::seats::already_seated(&code));
+        }
         let rating =
             self.app.db.matchmaking_rating(&player.id, &rules).await.unwrap_or(crate::queue::NEW_PLAYER_RATING);
         match self.app.db.queue_join(&player.id, &self.app.cfg.queue_pool, &rules, rating, &self.app.cfg.instance).await
@@ -182,6 +202,25 @@ impl Session {
             Ok(false) => self.refuse(ErrorCode::BadRoomState, "already in the quick-match queue (another connection)"),
             Err(e) => self.refuse(ErrorCode::Internal, e.to_string()),
         }
+    }
+
+    /// One seat per account: refuses (true) a seat in a room other than `target` while the
+    /// account holds one in a room other than this connection's own, or waits in the quick-match
+    /// queue from another connection. (The room claims the seat again when it seats the player.)
+    fn seated_elsewhere(&self, player: &PlayerRef, target: Option<&str>) -> bool {
+        let own = self.room.as_ref().map(|(c, _)| c.as_str());
+        let why = match self.app.seats.room_of(&player.id) {
+            Some(code) if Some(code.as_str()) != own && Some(code.as_str()) != target => {
+                crate::seats::already_seated(&code)
+            }
+            _ if self.queue.is_none() && self.app.waiters.contains(&player.id) => {
+                "you wait in the quick-match queue on another connection: leave it (queue_leave there) first".into()
+            }
+            _ => return false,
+        };
+        self.app.metrics.seats_refused.fetch_add(1, Relaxed);
+        self.refuse(ErrorCode::AlreadySeated, why);
+        true
     }
 
     /// Leaves the queue if waiting in it; true when it was.
@@ -329,6 +368,11 @@ async fn session(socket: WebSocket, guard: GuardSignal, app: Arc<App>, id: ConnI
         let mut queue_event = None;
         let frame = tokio::select! {
             biased;
+            _ = s.out.ended() => {
+                // The room queued the reason (`session_replaced`) before.
+                tracing::info!("a newer connection of the account took the seat: closed");
+                break;
+            }
             f = stream.next() => Some(f),
             _ = tokio::time::sleep_until(deadline) => None,
             _ = s.peer.evicted(), if s.player.is_none() => {

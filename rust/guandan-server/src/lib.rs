@@ -19,6 +19,7 @@ pub mod outbox;
 pub mod queue;
 pub mod ratings;
 pub mod room;
+pub mod seats;
 pub mod ws_guard;
 
 use config::Config;
@@ -53,6 +54,8 @@ pub struct App {
     pub room_counts: Mutex<HashMap<String, usize>>,
     /// This instance's connections waiting in the quick-match queue.
     pub waiters: queue::Waiters,
+    /// The room each account holds a seat in (one seat per account).
+    pub seats: seats::Seats,
 }
 
 impl App {
@@ -115,6 +118,7 @@ impl Server {
             room_counts: Mutex::new(HashMap::new()),
             gate: listener::Gate::default(),
             waiters: queue::Waiters::default(),
+            seats: seats::Seats::default(),
             cfg,
         });
         lease::acquire(&app).await?;
