@@ -135,6 +135,12 @@ error_codes! {
     /// The client did not read its messages fast enough; the server closed the connection
     /// (reconnect and rejoin: the missed actions are sent again).
     SlowConsumer = 60, "slow_consumer", "too slow to receive, disconnected";
+    /// A newer connection of the same account took this connection's seat; this one is closed
+    /// (a client does not reconnect by itself after it: the player is playing elsewhere).
+    SessionReplaced = 61, "session_replaced", "replaced by a newer connection of the account";
+    /// The account is seated in another room on this server (one seat per account): leave that
+    /// room first (the error names it).
+    AlreadySeated = 62, "already_seated", "seated in another room";
 }
 
 impl ErrorCode {

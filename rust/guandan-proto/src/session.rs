@@ -85,7 +85,8 @@ pub enum Event {
     /// The server said welcome; `reconnect` when this connection came back after a drop (the
     /// session has queued the rejoin).
     Welcomed { player_id: String, reconnect: bool },
-    /// The server will not take this client: close and do not retry.
+    /// The server will not take this client (or, `session_replaced`, no longer: a newer
+    /// connection of the account took its seat): close and do not retry.
     Refused(Refusal),
     /// A pong: the round trip of the heartbeat it answers (a pong to nothing is a `Message`).
     Latency(Duration),
@@ -308,6 +309,13 @@ impl Session {
                 self.room = None;
                 self.forget_match();
                 Order::Next
+            }
+            ServerMsg::Error { code, message, .. } if *code == ErrorCode::SessionReplaced.code() => {
+                // The account took its seat from a newer connection (another device, a restarted
+                // game): coming back would take it from there in turn. The session ends here.
+                self.link = Link::Down;
+                let refusal = Refusal::Other { code: ErrorCode::SessionReplaced, message: message.clone() };
+                return (Event::Refused(refusal), send);
             }
             ServerMsg::Error { .. } => {
                 // A refused intent is no longer in flight.

@@ -17,6 +17,8 @@ fn bad_frames_get_their_codes() {
 fn error_codes_are_stable_and_named() {
     assert_eq!(ErrorCode::ProtocolTooOld.code(), 40);
     assert_eq!(ErrorCode::SurrenderRefused.code(), 59);
+    assert_eq!(ErrorCode::SessionReplaced.code(), 61);
+    assert_eq!(ErrorCode::AlreadySeated.code(), 62);
     for &c in ErrorCode::ALL {
         assert_eq!(ErrorCode::from_code(c.code()), Some(c));
         assert_eq!(serde_json::to_string(&c).unwrap(), format!("\"{}\"", c.name()));

@@ -10,7 +10,7 @@ use crate::listener::Peer;
 use crate::outbox::Outbox;
 use crate::queue::QueueEvent;
 use crate::room::{self, ConnId, PlayerRef, RoomCmd};
-use axum::extract::ws::{Message, WebSocket};
+use crate::ws_guard::{GuardSignal, Refusal, WsGuard};
 use futures_util::{SinkExt, StreamExt};
 use guandan_proto::{
     ClientMsg, ErrorCode, MIN_COMPATIBLE_PROTOCOL, PROTOCOL_VERSION, ServerMsg, decode_client, encode_server,
@@ -20,18 +20,23 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
+use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::Message;
 use tracing::Instrument;
+
+/// A client's WebSocket: the upgraded HTTP connection, read through the frame guard.
+pub type WebSocket = WebSocketStream<WsGuard<hyper_util::rt::TokioIo<hyper::upgrade::Upgraded>>>;
 
 /// How long a connection whose deadline passed is still read before it counts as silent.
 const STALL_LOOK: Duration = Duration::from_millis(250);
 /// Refusals for flooding before the connection is closed.
 const MAX_RATE_STRIKES: u32 = 100;
 
-pub async fn run(socket: WebSocket, app: Arc<App>, peer: Peer) {
+pub async fn run(socket: WebSocket, guard: GuardSignal, app: Arc<App>, peer: Peer) {
     let id: ConnId = app.next_conn.fetch_add(1, Relaxed);
     app.metrics.connections.fetch_add(1, Relaxed);
     let span = tracing::info_span!("conn", id);
-    session(socket, app.clone(), id, peer).instrument(span).await;
+    session(socket, guard, app.clone(), id, peer).instrument(span).await;
     app.metrics.connections.fetch_sub(1, Relaxed);
 }
 
@@ -100,9 +105,17 @@ impl Session {
                 }
             }
             ClientMsg::CreateRoom { rules, spectator_delay, seed, spectator_hands } => {
+                if self.seated_elsewhere(&player, None) {
+                    return;
+                }
                 // Choosing a room of one's own ends the wait for a quick match.
                 self.leave_queue().await;
                 self.leave_room().await;
+                // Still seated: the room just left holds the seat while its match runs.
+                if let Some(code) = self.app.seats.room_of(&player.id) {
+                    self.app.metrics.seats_refused.fetch_add(1, Relaxed);
+                    return self.refuse(ErrorCode::AlreadySeated, crate::seats::already_seated(&code));
+                }
                 match room::create(&self.app, &player, rules, spectator_delay, seed, spectator_hands).await {
                     Ok((code, tx)) => {
                         let cmd = RoomCmd::Join {
@@ -119,6 +132,9 @@ impl Session {
                 }
             }
             ClientMsg::JoinRoom { code, last_action_seq } => {
+                if self.seated_elsewhere(&player, Some(&code)) {
+                    return;
+                }
                 self.leave_queue().await;
                 self.enter(code, |conn, out| RoomCmd::Join { conn, player: Box::new(player), out, last_action_seq })
                     .await
@@ -127,6 +143,9 @@ impl Session {
                 self.leave_queue().await;
                 self.enter(code, |conn, out| RoomCmd::Spectate { conn, out }).await
             }
+            // Waits until the room has let the seat go: what the client sends next (a seat
+            // elsewhere, the queue) finds the account free (one seat per account).
+            ClientMsg::Leave if self.room.is_some() => self.leave_room().await,
             other => match &self.room {
                 Some((_, tx)) => {
                     let leaving = matches!(other, ClientMsg::Leave);
@@ -164,6 +183,12 @@ impl Session {
         if self.queue.is_some() {
             return self.refuse(ErrorCode::BadRoomState, "already in the quick-match queue");
         }
+        // One seat per account: not while another connection's seat (or a match this one left)
+        // holds the account.
+        if let Some(code) = self.app.seats.room_of(&player.id) {
+            self.app.metrics.seats_refused.fetch_add(1, Relaxed);
+            return self.refuse(ErrorCode::AlreadySeated, crate::seats::already_seated(&code));
+        }
         let rating =
             self.app.db.matchmaking_rating(&player.id, &rules).await.unwrap_or(crate::queue::NEW_PLAYER_RATING);
         let source = crate::listener::source_key(self.peer.ip()).to_string();
@@ -178,6 +203,25 @@ impl Session {
             Ok(false) => self.refuse(ErrorCode::BadRoomState, "already in the quick-match queue (another connection)"),
             Err(e) => self.refuse(ErrorCode::Internal, e.to_string()),
         }
+    }
+
+    /// One seat per account: refuses (true) a seat in a room other than `target` while the
+    /// account holds one in a room other than this connection's own, or waits in the quick-match
+    /// queue from another connection. (The room claims the seat again when it seats the player.)
+    fn seated_elsewhere(&self, player: &PlayerRef, target: Option<&str>) -> bool {
+        let own = self.room.as_ref().map(|(c, _)| c.as_str());
+        let why = match self.app.seats.room_of(&player.id) {
+            Some(code) if Some(code.as_str()) != own && Some(code.as_str()) != target => {
+                crate::seats::already_seated(&code)
+            }
+            _ if self.queue.is_none() && self.app.waiters.contains(&player.id) => {
+                "you wait in the quick-match queue on another connection: leave it (queue_leave there) first".into()
+            }
+            _ => return false,
+        };
+        self.app.metrics.seats_refused.fetch_add(1, Relaxed);
+        self.refuse(ErrorCode::AlreadySeated, why);
+        true
     }
 
     /// Leaves the queue if waiting in it; true when it was.
@@ -294,7 +338,7 @@ impl Session {
     }
 }
 
-async fn session(socket: WebSocket, app: Arc<App>, id: ConnId, peer: Peer) {
+async fn session(socket: WebSocket, guard: GuardSignal, app: Arc<App>, id: ConnId, peer: Peer) {
     let (mut sink, mut stream) = socket.split();
     let (out, mut inbox) = Outbox::new(app.cfg.outbox);
     let writer = tokio::spawn(async move {
@@ -325,6 +369,11 @@ async fn session(socket: WebSocket, app: Arc<App>, id: ConnId, peer: Peer) {
         let mut queue_event = None;
         let frame = tokio::select! {
             biased;
+            _ = s.out.ended() => {
+                // The room queued the reason (`session_replaced`) before.
+                tracing::info!("a newer connection of the account took the seat: closed");
+                break;
+            }
             f = stream.next() => Some(f),
             _ = tokio::time::sleep_until(deadline) => None,
             _ = s.peer.evicted(), if s.player.is_none() => {
@@ -334,6 +383,15 @@ async fn session(socket: WebSocket, app: Arc<App>, id: ConnId, peer: Peer) {
             _ = s.out.overflow() => {
                 app.metrics.protocol_errors.fetch_add(1, Relaxed);
                 tracing::info!("too slow to receive: disconnected");
+                break;
+            }
+            r = guard.refused() => {
+                // Below the WebSocket layer (crate::ws_guard): reading has stopped.
+                let Refusal::TooManyFragments(n) = r;
+                s.refuse(
+                    ErrorCode::FrameTooLarge,
+                    format!("a message sent in {n} frames or more (at most {}): the connection is closed", crate::ws_guard::MAX_FRAGMENTS),
+                );
                 break;
             }
             e = next_queue_event(&mut s.queue) => {
@@ -374,7 +432,7 @@ async fn session(socket: WebSocket, app: Arc<App>, id: ConnId, peer: Peer) {
         let msg = match &frame {
             Message::Text(t) => Some(decode_client(t.as_str())),
             Message::Close(_) => break,
-            Message::Binary(_) | Message::Ping(_) | Message::Pong(_) => None,
+            Message::Binary(_) | Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => None,
         };
         // An intent answering a prompt spends the prompt's credit, not a token.
         let prompted = matches!(msg, Some(Ok(ClientMsg::Intent { .. }))) && s.out.spend_prompt();

@@ -5,11 +5,12 @@
 use crate::App;
 use crate::auth;
 use crate::listener::Peer;
+use crate::ws_guard;
 use axum::Extension;
 use axum::Json;
 use axum::Router;
-use axum::extract::{Path, State, WebSocketUpgrade};
-use axum::http::StatusCode;
+use axum::extract::{Path, Request, State};
+use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use guandan_proto::http::{
@@ -17,7 +18,11 @@ use guandan_proto::http::{
     PLAYERS_PATH, RoomDirectoryEntry, WS_PATH,
 };
 use guandan_proto::{ErrorCode, MAX_FRAME_BYTES};
+use hyper_util::rt::TokioIo;
 use std::sync::Arc;
+use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
+use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
 
 pub fn router(app: Arc<App>) -> Router {
     // Reads anyone may make, limited per source address before they cost anything.
@@ -132,18 +137,53 @@ const WS_READ_BUFFER: usize = 1024;
 /// Bytes a connection may have written but not yet sent (a stuck client fails its writes beyond).
 const WS_MAX_WRITE_BUFFER: usize = 256 * 1024;
 
-async fn ws(State(app): State<Arc<App>>, Extension(peer): Extension<Peer>, upgrade: WebSocketUpgrade) -> Response {
+async fn ws(State(app): State<Arc<App>>, Extension(peer): Extension<Peer>, req: Request) -> Response {
+    let (mut parts, _) = req.into_parts();
+    let header = |name: header::HeaderName| parts.headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let upgrade = header(header::CONNECTION).split(',').any(|t| t.trim().eq_ignore_ascii_case("upgrade"))
+        && header(header::UPGRADE).trim().eq_ignore_ascii_case("websocket");
+    if !upgrade {
+        return error(StatusCode::BAD_REQUEST, ErrorCode::BadArgument, "a WebSocket upgrade is expected here");
+    }
+    if header(header::SEC_WEBSOCKET_VERSION).trim() != "13" {
+        return error(StatusCode::BAD_REQUEST, ErrorCode::ProtocolTooOld, "WebSocket version 13 is expected");
+    }
+    let Some(key) = parts.headers.get(header::SEC_WEBSOCKET_KEY).cloned() else {
+        return error(StatusCode::BAD_REQUEST, ErrorCode::BadArgument, "no Sec-WebSocket-Key");
+    };
+    let Some(on_upgrade) = parts.extensions.remove::<hyper::upgrade::OnUpgrade>() else {
+        return error(StatusCode::UPGRADE_REQUIRED, ErrorCode::BadArgument, "this connection cannot be upgraded");
+    };
     // Frames up to 4× the protocol limit reach the decoder (which answers `frame_too_large` and
     // keeps the connection); anything larger is cut off by the WebSocket layer itself.
     // Buffers: the WebSocket layer's defaults (128 KiB read buffer, zero-filled up front, and a
     // 128 KiB write buffer per connection) would be most of the server's memory with thousands
     // of players. Clients send messages of a few hundred bytes: read in 1 KiB steps (it grows for a larger frame) and
     // write each message out as it is sent (the connection's writer flushes per batch).
-    upgrade
-        .max_message_size(MAX_FRAME_BYTES * 4)
-        .max_frame_size(MAX_FRAME_BYTES * 4)
+    let config = WebSocketConfig::default()
+        .max_message_size(Some(MAX_FRAME_BYTES * 4))
+        .max_frame_size(Some(MAX_FRAME_BYTES * 4))
         .read_buffer_size(WS_READ_BUFFER)
         .write_buffer_size(0)
-        .max_write_buffer_size(WS_MAX_WRITE_BUFFER)
-        .on_upgrade(move |socket| crate::conn::run(socket, app, peer))
+        .max_write_buffer_size(WS_MAX_WRITE_BUFFER);
+    // The upgrade is done here rather than by axum's `WebSocketUpgrade`, to read the client's
+    // frames through the guard (frames per second, frames per message: crate::ws_guard) before
+    // the WebSocket layer assembles them out of the connection's sight.
+    tokio::spawn(async move {
+        let io = match on_upgrade.await {
+            Ok(upgraded) => TokioIo::new(upgraded),
+            Err(e) => return tracing::debug!(error = %e, "WebSocket upgrade failed"),
+        };
+        let limits = ws_guard::Limits::for_rate(app.cfg.rate, app.cfg.burst);
+        let (guard, signal) = ws_guard::WsGuard::new(io, limits, Some(app.clone()));
+        let socket = WebSocketStream::from_raw_socket(guard, Role::Server, Some(config)).await;
+        crate::conn::run(socket, signal, app, peer).await;
+    });
+    Response::builder()
+        .status(StatusCode::SWITCHING_PROTOCOLS)
+        .header(header::CONNECTION, "upgrade")
+        .header(header::UPGRADE, "websocket")
+        .header(header::SEC_WEBSOCKET_ACCEPT, derive_accept_key(key.as_bytes()))
+        .body(axum::body::Body::empty())
+        .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
 }

@@ -21,6 +21,8 @@ pub mod outbox;
 pub mod queue;
 pub mod ratings;
 pub mod room;
+pub mod seats;
+pub mod ws_guard;
 
 use config::Config;
 use db::Db;
@@ -56,6 +58,8 @@ pub struct App {
     pub waiters: queue::Waiters,
     /// The public leaderboard's and profiles' caches and turns.
     pub ladder: ladder::Ladder,
+    /// The room each account holds a seat in (one seat per account).
+    pub seats: seats::Seats,
 }
 
 impl App {
@@ -125,6 +129,7 @@ impl Server {
             gate: listener::Gate::default(),
             waiters: queue::Waiters::default(),
             ladder: ladder::Ladder::default(),
+            seats: seats::Seats::default(),
             cfg,
         });
         lease::acquire(&app).await?;

@@ -76,6 +76,15 @@ pub struct Metrics {
     pub queue_tables: AtomicU64,
     /// Connections of this instance waiting in the quick-match queue.
     pub queued: AtomicI64,
+    /// WebSocket connections closed for a message in more frames than allowed.
+    pub ws_fragments_refused: AtomicU64,
+    /// Times a WebSocket connection's reading paused: its frame budget was spent.
+    pub ws_frame_pauses: AtomicU64,
+    /// Connections told `session_replaced` and closed: a newer connection of the account took
+    /// its seat.
+    pub sessions_replaced: AtomicU64,
+    /// Seats or queue places refused with `already_seated` (one seat per account).
+    pub seats_refused: AtomicU64,
     latency: Histogram,
     /// Rating spread of the quick-match tables this instance formed.
     table_spread: Histogram,
@@ -187,6 +196,26 @@ impl Metrics {
                 &self.prompts_seen,
             ),
             ("guandan_queue_tables_total", "Quick-match tables this instance formed and started.", &self.queue_tables),
+            (
+                "guandan_ws_fragments_refused_total",
+                "WebSocket connections closed for a message sent in more frames than allowed.",
+                &self.ws_fragments_refused,
+            ),
+            (
+                "guandan_ws_frame_pauses_total",
+                "Pauses in reading a WebSocket connection whose frame budget was spent (any frame kind).",
+                &self.ws_frame_pauses,
+            ),
+            (
+                "guandan_sessions_replaced_total",
+                "Connections closed with session_replaced: a newer connection of the account took the seat.",
+                &self.sessions_replaced,
+            ),
+            (
+                "guandan_seats_refused_total",
+                "Seats and quick-match places refused with already_seated (one seat per account).",
+                &self.seats_refused,
+            ),
         ] {
             gauge(name, help, "counter", v.load(Relaxed).to_string());
         }

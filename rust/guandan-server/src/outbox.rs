@@ -8,6 +8,8 @@
 //!   connection lets an intent spend a credit instead of a rate-limit token. A bot answering
 //!   every prompt at once is never refused for flooding, since the room paces its prompts;
 //!   anything beyond them (repeats, spam) still counts against the rate.
+//! - End: the room closes the connection after a last message it queued (a newer connection
+//!   of the same account took the seat: `session_replaced`).
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -29,6 +31,8 @@ struct Shared {
     credits: AtomicU32,
     overflowed: AtomicBool,
     overflow: Notify,
+    ended: AtomicBool,
+    end: Notify,
 }
 
 /// The connection's end: messages to write, and whether the room gave up on the client.
@@ -75,6 +79,20 @@ impl Outbox {
         self.shared.overflowed.load(Relaxed)
     }
 
+    /// The connection is to close once what was queued before is sent.
+    pub fn end(&self) {
+        self.shared.ended.store(true, Relaxed);
+        self.shared.end.notify_one();
+    }
+
+    /// Resolves once the room ended the connection.
+    pub async fn ended(&self) {
+        let wait = self.shared.end.notified();
+        if !self.shared.ended.load(Relaxed) {
+            wait.await;
+        }
+    }
+
     /// Resolves once the room found the queue full.
     pub async fn overflow(&self) {
         let wait = self.shared.overflow.notified();
@@ -118,5 +136,16 @@ mod tests {
         tokio::time::timeout(std::time::Duration::from_secs(1), out.overflow()).await.expect("overflow seen");
         drop(inbox);
         assert!(!out.send("d".into()));
+    }
+
+    #[tokio::test]
+    async fn an_ended_outbox_is_seen_by_its_connection() {
+        let (out, _inbox) = Outbox::new(2);
+        let conn = out.clone();
+        let wait = tokio::spawn(async move { conn.ended().await });
+        out.end();
+        tokio::time::timeout(std::time::Duration::from_secs(5), wait).await.expect("end seen").unwrap();
+        // Already ended: resolves at once.
+        tokio::time::timeout(std::time::Duration::from_secs(1), out.ended()).await.expect("end seen again");
     }
 }

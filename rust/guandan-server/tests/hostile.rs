@@ -367,16 +367,25 @@ async fn rooms_and_accounts_are_limited_and_empty_rooms_close() {
         let other = http_from([127, 0, 0, 2], addr, "POST", "/v1/players", r#"{"nickname":"other"}"#).await;
         assert_eq!(other.map(|r| r.0), Some(200), "another address may register");
 
-        // Rooms per account: three connections of one account hold a room each; a fourth is refused.
+        // Rooms per account: an account creates a room, a guest (an account of another address)
+        // sits in it, and the creator moves on to create the next (one seat per account: it
+        // cannot sit in two); with three rooms still open, a fourth is refused.
         let (id, token) = creds[0].clone();
         let mut hosts = Vec::new();
         let mut codes = Vec::new();
-        for k in 0..3 {
-            let mut c = Client::login(addr, &format!("host{k}"), id.clone(), token.clone()).await;
-            codes.push(create_code(&mut c).await);
-            hosts.push(c);
+        let mut fourth = Client::login(addr, "host", id.clone(), token.clone()).await;
+        for k in 0..3u8 {
+            codes.push(create_code(&mut fourth).await);
+            let (status, body) =
+                http_from([127, 0, 0, 2 + k], addr, "POST", "/v1/players", &format!(r#"{{"nickname":"guest{k}"}}"#))
+                    .await
+                    .expect("a guest account");
+            let guest: NewPlayerReply = read_reply(status, body.as_bytes()).expect("a guest account");
+            let mut g = Client::login(addr, &format!("guest{k}"), guest.player_id, guest.token).await;
+            g.send(&ClientMsg::JoinRoom { code: codes[k as usize].clone(), last_action_seq: None }).await;
+            g.until("joined", |m| matches!(m, ServerMsg::Joined { .. })).await;
+            hosts.push(g);
         }
-        let mut fourth = Client::login(addr, "host3", id.clone(), token.clone()).await;
         let answer = create(&mut fourth, None).await;
         assert!(
             matches!(answer, ServerMsg::Error { code, .. } if code == ErrorCode::RateLimited.code()),

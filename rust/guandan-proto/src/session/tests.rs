@@ -65,6 +65,24 @@ fn refusals_of_hello_say_whose_version_is_old() {
 }
 
 #[test]
+fn a_session_replaced_by_a_newer_connection_ends_and_is_not_resumed() {
+    let (mut s, t) = seated(SessionConfig::default());
+    // Any other error is a message of the session (a refused intent, a full room…).
+    let (e, _) = s.received(ServerMsg::error(ErrorCode::RoomFull, "full"), t);
+    assert!(matches!(e, Event::Message(..)), "{e:?}");
+    let (e, send) = s.received(ServerMsg::error(ErrorCode::SessionReplaced, "taken by a newer connection"), t);
+    assert_eq!(
+        e,
+        Event::Refused(Refusal::Other {
+            code: ErrorCode::SessionReplaced,
+            message: "taken by a newer connection".into()
+        })
+    );
+    assert!(send.is_empty(), "nothing answers it: {send:?}");
+    assert!(!s.is_up());
+}
+
+#[test]
 fn a_silent_server_times_the_hello_out_and_a_never_reached_one_is_given_up() {
     let t = Instant::now();
     let mut s = Session::new("p", "t", SessionConfig::default());

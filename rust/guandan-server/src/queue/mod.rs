@@ -55,6 +55,11 @@ impl Waiters {
         self.map.lock().len()
     }
 
+    /// Whether a connection of `player` waits here.
+    pub fn contains(&self, player_id: &str) -> bool {
+        self.map.lock().contains_key(player_id)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

@@ -142,8 +142,22 @@ impl Room {
         // Back to one's own seat (reconnect), even while the room is locked.
         if let Some(seat) = self.slots.iter().position(|s| s.player.as_ref().is_some_and(|p| p.id == player.id)) {
             let seat = seat as Seat;
-            if let Some(old) = self.slots[seat as usize].conn.take() {
-                self.members.remove(&old);
+            if let Some(old) = self.slots[seat as usize].conn.take()
+                && let Some(m) = self.members.remove(&old)
+                && old != conn
+            {
+                // Another connection of the account held the seat (another device, a game
+                // restarted after a crash): the newest wins, the old one is told and closed.
+                self.app.metrics.sessions_replaced.fetch_add(1, Relaxed);
+                let bye = ServerMsg::error(
+                    ErrorCode::SessionReplaced,
+                    format!(
+                        "your seat in room {} was taken by a newer connection of your account: this one is closed",
+                        self.code
+                    ),
+                );
+                let _ = m.out.send(text(&bye));
+                m.out.end();
             }
             self.members.insert(conn, Member { out, seat: Some(seat) });
             let was_hosted;
@@ -188,8 +202,18 @@ impl Room {
         let Some(seat) = self.slots.iter().position(|s| !s.taken()) else {
             return self.reject_join(conn, out, ErrorCode::RoomFull, "every seat is taken");
         };
+        // One seat per account: claimed before the seat is taken (two rooms asked at once
+        // cannot both seat the account).
+        if let Err(other) = self.app.seats.claim(&player.id, &self.code) {
+            self.app.metrics.seats_refused.fetch_add(1, Relaxed);
+            return self.reject_join(conn, out, ErrorCode::AlreadySeated, &crate::seats::already_seated(&other));
+        }
         if !self.transition(RoomEvent::Join) {
+            self.app.seats.release(&player.id, &self.code);
             return self.reject_join(conn, out, ErrorCode::BadRoomState, "the room takes no players now");
+        }
+        if !self.claimed.contains(&player.id) {
+            self.claimed.push(player.id.clone());
         }
         let s = &mut self.slots[seat];
         s.player = Some(player);

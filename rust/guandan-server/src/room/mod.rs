@@ -211,6 +211,8 @@ struct Room {
     /// `--room-idle-ms`.
     idle_since: Option<Instant>,
     closing: bool,
+    /// Players whose seat here this room has recorded in `App::seats` (one seat per account).
+    claimed: Vec<String>,
 }
 
 fn ai_profile(level: u8) -> AiProfile {
@@ -295,6 +297,7 @@ fn spawn(
         vote_since: None,
         idle_since: Some(Instant::now()),
         closing: false,
+        claimed: Vec::new(),
     };
     if let Some(g) = &mut room.game {
         g.rt().set_surrender_policy(surrender_policy(&room.stored));
@@ -313,6 +316,7 @@ fn spawn(
 
 impl Room {
     async fn run(&mut self, mut rx: mpsc::Receiver<RoomCmd>) {
+        self.sync_seats();
         Box::pin(self.drive_ai()).await;
         let mut clock = tokio::time::interval(TICK);
         clock.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -326,6 +330,7 @@ impl Room {
                     if self.state == RoomState::Destroyed {
                         break;
                     }
+                    self.sync_seats();
                     Box::pin(self.drive_ai()).await;
                     continue;
                 }
@@ -336,6 +341,7 @@ impl Room {
                     if self.state == RoomState::Destroyed {
                         break;
                     }
+                    self.sync_seats();
                     Box::pin(self.drive_ai()).await;
                     continue;
                 }
@@ -375,6 +381,8 @@ impl Room {
                 drop(ack);
                 return;
             }
+            // Before the ack: a connection that left waits for it, then may sit elsewhere.
+            self.sync_seats();
             drop(ack);
             if self.members.is_empty() {
                 self.idle_since.get_or_insert_with(Instant::now);
@@ -388,10 +396,45 @@ impl Room {
 
     /// The room's task ends: it leaves this instance's table and its creator's count.
     fn ended(&mut self) {
+        for p in std::mem::take(&mut self.claimed) {
+            self.app.seats.release(&p, &self.code);
+        }
         self.app.rooms.lock().remove(&self.code);
         self.app.metrics.rooms.fetch_sub(1, Relaxed);
         if let Some(creator) = &self.stored.creator {
             self.app.release_room(creator);
+        }
+    }
+
+    /// Brings `App::seats` in line with the room's seats: a player holds a seat here while
+    /// seated — except, once the match is over, one who left or declined the rematch (the vote's
+    /// end frees that seat; they may sit elsewhere meanwhile). A seat another room holds for the
+    /// same account (only through a race: rooms claim before seating) is claimed when it is
+    /// given back there.
+    fn sync_seats(&mut self) {
+        let over = matches!(self.state, RoomState::Finished | RoomState::VotePhase);
+        let now: Vec<&str> = self
+            .slots
+            .iter()
+            .filter(|s| !(over && (s.conn.is_none() || s.rematch == Some(false))))
+            .filter_map(|s| s.player.as_ref().map(|p| p.id.as_str()))
+            .collect();
+        let seats = &self.app.seats;
+        self.claimed.retain(|p| {
+            let kept = now.contains(&p.as_str());
+            if !kept {
+                seats.release(p, &self.code);
+            }
+            kept
+        });
+        for p in now {
+            if self.claimed.iter().any(|c| c == p) {
+                continue;
+            }
+            match seats.claim(p, &self.code) {
+                Ok(()) => self.claimed.push(p.to_string()),
+                Err(other) => tracing::warn!(player = p, other, "a player is seated here and in another room"),
+            }
         }
     }
 
