@@ -5,6 +5,7 @@
 use crate::App;
 use crate::auth;
 use crate::listener::Peer;
+use crate::refusal::error;
 use crate::ws_guard;
 use axum::Extension;
 use axum::Json;
@@ -14,8 +15,8 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use guandan_proto::http::{
-    FinishedMatch, HEALTH_PATH, Health, HttpError, LEADERBOARD_PATH, METRICS_PATH, NewPlayer, NewPlayerReply,
-    PLAYERS_PATH, RoomDirectoryEntry, WS_PATH,
+    FinishedMatch, HEALTH_PATH, Health, LEADERBOARD_PATH, METRICS_PATH, NewPlayer, NewPlayerReply, PLAYERS_PATH,
+    RoomDirectoryEntry, WS_PATH,
 };
 use guandan_proto::{ErrorCode, MAX_FRAME_BYTES};
 use hyper_util::rt::TokioIo;
@@ -58,10 +59,6 @@ async fn public_limit(
         );
     }
     next.run(req).await
-}
-
-pub(crate) fn error(status: StatusCode, code: ErrorCode, message: &str) -> Response {
-    (status, Json(HttpError::new(code, message))).into_response()
 }
 
 async fn healthz(State(app): State<Arc<App>>) -> Response {

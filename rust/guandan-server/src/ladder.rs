@@ -12,7 +12,7 @@
 //! - the per-address rate limit on public reads (crate::http) comes before all of this.
 
 use crate::App;
-use crate::http::error;
+use crate::refusal::error;
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};

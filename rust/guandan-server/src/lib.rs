@@ -20,6 +20,7 @@ pub mod metrics;
 pub mod outbox;
 pub mod queue;
 pub mod ratings;
+mod refusal;
 pub mod room;
 pub mod seats;
 pub mod ws_guard;

@@ -215,7 +215,7 @@ async fn connection(tcp: tokio::net::TcpStream, peer: Peer, router: Router, app:
             }
             match tokio::time::timeout(request_timeout, call).await {
                 Ok(r) => r,
-                Err(_) => Ok(crate::http::error(
+                Err(_) => Ok(crate::refusal::error(
                     axum::http::StatusCode::REQUEST_TIMEOUT,
                     guandan_proto::ErrorCode::RateLimited,
                     "the request took too long to arrive",
