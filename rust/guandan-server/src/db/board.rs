@@ -9,6 +9,15 @@ use futures_util::TryStreamExt;
 use guandan_core::stats::PlayerStats;
 use sqlx::{Any, Row, Transaction};
 
+/// One ranking page: `$1` rules, `$2` least rated matches, `$3` rows, `$4` rows skipped. The
+/// page is cut from the ranking index first (materialized: left to itself, SQLite 3.46 walks
+/// every rated player in the outer query to keep its order) and only its rows are joined.
+const RANKING_PAGE: &str = "WITH k AS MATERIALIZED (
+      SELECT player_id, shown, matches, wins FROM ratings WHERE rules = $1 AND matches >= $2
+      ORDER BY shown DESC, matches DESC, player_id ASC LIMIT $3 OFFSET $4)
+     SELECT k.player_id, p.nickname, k.shown, k.matches, k.wins FROM k JOIN players p ON p.id = k.player_id
+     ORDER BY k.shown DESC, k.matches DESC, k.player_id ASC";
+
 impl Db {
     /// Every rating of a player: (rules, row, shown), by rules.
     pub async fn ratings_of(&self, player: &str) -> Result<Vec<(String, RatingRow, i64)>, DbError> {
@@ -71,20 +80,13 @@ impl Db {
         offset: i64,
         limit: i64,
     ) -> Result<Vec<RankedPlayer>, DbError> {
-        let rows = sqlx::query(
-            "SELECT r.player_id, p.nickname, r.shown, r.matches, r.wins FROM
-             (SELECT player_id FROM ratings WHERE rules = $1 AND matches >= $2
-              ORDER BY shown DESC, matches DESC, player_id ASC LIMIT $3 OFFSET $4) k
-             JOIN ratings r ON r.player_id = k.player_id AND r.rules = $1
-             JOIN players p ON p.id = k.player_id
-             ORDER BY r.shown DESC, r.matches DESC, r.player_id ASC",
-        )
-        .bind(rules)
-        .bind(min_matches)
-        .bind(limit)
-        .bind(offset)
-        .fetch_all(&self.read)
-        .await?;
+        let rows = sqlx::query(RANKING_PAGE)
+            .bind(rules)
+            .bind(min_matches)
+            .bind(limit)
+            .bind(offset)
+            .fetch_all(&self.read)
+            .await?;
         let mut v = Vec::with_capacity(rows.len());
         for r in rows {
             v.push(RankedPlayer {
@@ -256,5 +258,37 @@ pub fn seat_figures(log: &str, seat: u8) -> PlayerStats {
             tracing::warn!(error = %e, "a stored match does not replay; left out of a profile");
             PlayerStats::default()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The leaderboard's page query walks the ranking index in its own order: no sort of every
+    /// rated player per request (what made each page cost the same ≈ 0.3 s at 200,000 players).
+    #[tokio::test]
+    async fn a_page_walks_the_ranking_index_without_sorting_everyone() {
+        let dir = std::env::temp_dir().join(format!("guandan-db-plan-{}", std::process::id()));
+        let db = Db::connect(&format!("sqlite://{}/t.db", dir.display())).await.unwrap();
+        let plan = sqlx::query(&format!("EXPLAIN QUERY PLAN {}", RANKING_PAGE))
+            .bind("competition")
+            .bind(5i64)
+            .bind(50i64)
+            .bind(1000i64)
+            .fetch_all(&db.read)
+            .await
+            .unwrap();
+        let steps: Vec<(i64, i64, String)> =
+            plan.iter().map(|r| (r.get::<i64, _>(0), r.get::<i64, _>(1), r.get::<String, _>(3))).collect();
+        let _ = std::fs::remove_dir_all(dir);
+        let ratings: Vec<&String> = steps.iter().map(|s| &s.2).filter(|d| d.contains("ratings")).collect();
+        assert_eq!(ratings.len(), 1, "one pass over ratings: {steps:#?}");
+        assert!(ratings[0].contains("INDEX ratings_board (rules=?)"), "{steps:#?}");
+        assert!(
+            steps.iter().any(|s| s.2.contains("players") && s.2.starts_with("SEARCH") && s.2.contains("(id=?)")),
+            "players are looked up by id, only for the page: {steps:#?}"
+        );
+        assert!(!steps.iter().any(|s| s.2.contains("AUTOMATIC")), "{steps:#?}");
     }
 }
