@@ -19,7 +19,6 @@ mod bot;
 mod flood;
 mod join;
 mod plot;
-mod quick_swarm;
 mod swarm;
 use std::time::Instant;
 
