@@ -4,6 +4,7 @@
 
 use crate::agent::{AiProfile, legal_plays};
 use crate::l2::ranked_candidates;
+use crate::plan::broken_group;
 use guandan_core::card::{Card, CardSet, Suit};
 use guandan_core::combo::{Play, PlayKind, beats, classify, position_rank, rank_order, wild_set};
 use guandan_core::game::partner_of;
@@ -59,26 +60,6 @@ pub fn advise(view: &PlayerView, profile: &AiProfile, limit: usize) -> Advice {
         hints.push(Hint { play, score: c.score, reason, reason_args });
     }
     Advice { hints }
-}
-
-/// The natural group a play splits: the rank (and how many cards of it the hand holds) of a
-/// triple or a bomb the play takes some but not all of. The biggest such group when several.
-pub fn broken_group(p: &Play, hand: CardSet, wilds: CardSet) -> Option<(u8, usize)> {
-    let natural = hand.minus(wilds);
-    let used = p.cards.minus(wilds);
-    let mut worst: Option<(u8, usize)> = None;
-    for id in used.iter() {
-        let rank = Card::from_id(id).rank();
-        if rank.is_joker() {
-            continue;
-        }
-        let of_rank = |set: CardSet| set.iter().filter(|&c| Card::from_id(c).rank() == rank).count();
-        let (held, taken) = (of_rank(natural), of_rank(used));
-        if held >= 3 && taken < held && worst.is_none_or(|(_, n)| held > n) {
-            worst = Some((rank.0, held));
-        }
-    }
-    worst
 }
 
 /// Among the legal plays, one of the same kind and size as `p` that splits no group: the lowest.

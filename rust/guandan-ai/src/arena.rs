@@ -2,6 +2,7 @@
 //! teams' seats swapped, so card luck cancels.
 
 use crate::agent::{Budget, MAX_AI_DECISION_MS};
+use crate::percentile::nearest_rank;
 use crate::{AiProfile, make_agent};
 use guandan_core::deal::{below, deal_hands, deal_rng};
 use guandan_core::game::{DealSetup, Event, Match, Team, deal_gain, team_of};
@@ -184,12 +185,9 @@ pub fn play_match(
     (won, table.game)
 }
 
-fn percentile(sorted: &[u32], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[i] as f64 / 1000.0
+/// A percentile of decision times (µs) in milliseconds; 0 without decisions.
+fn percentile_ms(sorted_us: &[u32], p: f64) -> f64 {
+    nearest_rank(sorted_us, p).map_or(0.0, |us| f64::from(us) / 1000.0)
 }
 
 /// Wilson score interval for a proportion.
@@ -301,10 +299,10 @@ pub fn run(cfg: &ArenaConfig, progress: &(dyn Fn(usize) + Sync)) -> ArenaReport 
         a_deal_win_rate_ci95: wilson95(wins, n),
         a_level_gain_per_deal: if n > 0.0 { a_gain / n } else { 0.0 },
         b_level_gain_per_deal: if n > 0.0 { b_gain / n } else { 0.0 },
-        a_decision_ms_p50: percentile(&at, 0.5),
-        a_decision_ms_p99: percentile(&at, 0.99),
-        b_decision_ms_p50: percentile(&bt, 0.5),
-        b_decision_ms_p99: percentile(&bt, 0.99),
+        a_decision_ms_p50: percentile_ms(&at, 0.5),
+        a_decision_ms_p99: percentile_ms(&at, 0.99),
+        b_decision_ms_p50: percentile_ms(&bt, 0.5),
+        b_decision_ms_p99: percentile_ms(&bt, 0.99),
         a_decisions: at.len(),
         b_decisions: bt.len(),
         a_fallbacks: games.iter().map(|g| g.a_fallbacks).sum(),

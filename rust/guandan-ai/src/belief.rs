@@ -9,7 +9,7 @@
 use guandan_core::card::{Card, CardSet};
 use guandan_core::combo::{PlayKind, rank_order, wild_set};
 use guandan_core::deal::below;
-use guandan_core::game::{Seat, team_of};
+use guandan_core::game::{Match, Phase, Seat, team_of};
 use guandan_core::view::PlayerView;
 use rand_chacha::ChaCha8Rng;
 use rand_core::Rng;
@@ -331,6 +331,39 @@ fn draw(view: &PlayerView, beliefs: &Beliefs, rng: &mut ChaCha8Rng) -> [CardSet;
         left[pick] -= 1;
     }
     hands
+}
+
+/// The state of a sampled world: the view's public position with these hands. The deal's
+/// history is left out (playouts do not need it) and the action count restarts at 0.
+pub fn world(view: &PlayerView, hands: [CardSet; 4]) -> Option<Match> {
+    let played = CardSet::FULL.minus(hands.iter().fold(CardSet::EMPTY, |all, h| all.union(*h)));
+    let setup = guandan_core::game::Setup {
+        rules: view.rules.clone(),
+        seed: view.seq,
+        seq: 0,
+        deal_no: view.deal_no,
+        seating: [0, 1, 2, 3],
+        team_levels: view.team_levels,
+        ace_failures: [0, 0],
+        declarer: view.declarer,
+        level: view.level,
+        phase: Phase::Play,
+        hands,
+        turn: view.turn,
+        table: view.table,
+        passes: view.passes,
+        finished: view.finished.clone(),
+        last_order: None,
+        tributes: Vec::new(),
+        tribute_leader: None,
+        surrender: None,
+        outcome: None,
+        history: Vec::new(),
+        played,
+        // Worlds play out the current deal only, which no revision changes.
+        rules_revision: guandan_core::rules::RULES_REVISION,
+    };
+    Match::from_setup(&setup).ok()
 }
 
 #[cfg(test)]

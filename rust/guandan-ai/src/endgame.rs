@@ -216,7 +216,7 @@ mod tests {
         // L3's worlds are built the same way: the view's position with the given hands.
         let mut view = full.view(Some(0));
         view.turn = 0;
-        crate::l3::world(&view, hands).expect("a valid world")
+        crate::belief::world(&view, hands).expect("a valid world")
     }
 
     /// Plain minimax, no pruning, no table: the reference the solver must agree with.

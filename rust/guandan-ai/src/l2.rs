@@ -178,7 +178,7 @@ fn same_purpose(a: &Play, b: &Play) -> bool {
 
 /// No wild in it, and no triple or bomb of the hand split by it.
 fn is_plain_natural(q: &Play, hand: CardSet, wilds: CardSet) -> bool {
-    q.cards.intersect(wilds).is_empty() && crate::advisor::broken_group(q, hand, wilds).is_none()
+    q.cards.intersect(wilds).is_empty() && crate::plan::broken_group(q, hand, wilds).is_none()
 }
 
 /// Every candidate of a play decision with its score, best first (stable order on ties). A play

@@ -8,6 +8,8 @@
 //! number of threads.
 
 use crate::agent::{Agent, Budget, Candidate, Decision, SearchConfig, Trace, Weights, duty};
+/// Where L3 and `guandan bench` build their worlds (kept here for its callers).
+pub use crate::belief::world;
 use crate::belief::{Beliefs, infer, sample_world};
 use crate::endgame;
 use crate::l2::{l2_decision, ranked_candidates, reason_for};
@@ -35,39 +37,6 @@ impl L3 {
             search: profile.search,
         }
     }
-}
-
-/// The state of a sampled world: the view's public position with these hands. The deal's
-/// history is left out (playouts do not need it) and the action count restarts at 0.
-pub fn world(view: &PlayerView, hands: [CardSet; 4]) -> Option<Match> {
-    let played = CardSet::FULL.minus(hands.iter().fold(CardSet::EMPTY, |all, h| all.union(*h)));
-    let setup = guandan_core::game::Setup {
-        rules: view.rules.clone(),
-        seed: view.seq,
-        seq: 0,
-        deal_no: view.deal_no,
-        seating: [0, 1, 2, 3],
-        team_levels: view.team_levels,
-        ace_failures: [0, 0],
-        declarer: view.declarer,
-        level: view.level,
-        phase: Phase::Play,
-        hands,
-        turn: view.turn,
-        table: view.table,
-        passes: view.passes,
-        finished: view.finished.clone(),
-        last_order: None,
-        tributes: Vec::new(),
-        tribute_leader: None,
-        surrender: None,
-        outcome: None,
-        history: Vec::new(),
-        played,
-        // Worlds play out the current deal only, which no revision changes.
-        rules_revision: guandan_core::rules::RULES_REVISION,
-    };
-    Match::from_setup(&setup).ok()
 }
 
 /// A finished deal from the viewer team's side: + levels won, − levels conceded, each with

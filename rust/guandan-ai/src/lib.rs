@@ -13,6 +13,7 @@ pub mod calibrate;
 pub mod endgame;
 pub mod l2;
 pub mod l3;
+pub mod percentile;
 pub mod plan;
 pub mod service;
 pub mod tune;

@@ -4,7 +4,7 @@
 
 use crate::agent::Weights;
 use guandan_core::card::{Card, CardSet, Rank};
-use guandan_core::combo::{position_rank, rank_order};
+use guandan_core::combo::{Play, position_rank, rank_order};
 
 /// Counts by rank (index 2–16) of the natural cards, plus the wilds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -223,6 +223,26 @@ fn has_natural_straight_flush(hand: CardSet) -> bool {
         let pos = (ranks << 1) | ((ranks >> 12) & 1);
         pos & (pos >> 1) & (pos >> 2) & (pos >> 3) & (pos >> 4) != 0
     })
+}
+
+/// The natural group a play splits: the rank (and how many cards of it the hand holds) of a
+/// triple or a bomb the play takes some but not all of. The biggest such group when several.
+pub fn broken_group(p: &Play, hand: CardSet, wilds: CardSet) -> Option<(u8, usize)> {
+    let natural = hand.minus(wilds);
+    let used = p.cards.minus(wilds);
+    let mut worst: Option<(u8, usize)> = None;
+    for id in used.iter() {
+        let rank = Card::from_id(id).rank();
+        if rank.is_joker() {
+            continue;
+        }
+        let of_rank = |set: CardSet| set.iter().filter(|&c| Card::from_id(c).rank() == rank).count();
+        let (held, taken) = (of_rank(natural), of_rank(used));
+        if held >= 3 && taken < held && worst.is_none_or(|(_, n)| held > n) {
+            worst = Some((rank.0, held));
+        }
+    }
+    worst
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! Criterion benches (`cargo bench`) measure the rules core; this measures what players wait for.
 
 use guandan_ai::agent::Budget;
+use guandan_ai::percentile::nearest_rank;
 use guandan_ai::{AiLevel, AiProfile, advisor, endgame, l3, make_agent};
 use guandan_core::game::{Match, Phase};
 use guandan_core::rules::RuleConfig;
@@ -95,7 +96,7 @@ fn report(name: &str, samples: Vec<Sample>) {
     }
     let line = |mut us: Vec<f64>| {
         us.sort_by(f64::total_cmp);
-        let at = |p: f64| us[((us.len() as f64 - 1.0) * p).round() as usize] / 1000.0;
+        let at = |p: f64| nearest_rank(&us, p).unwrap_or(0.0) / 1000.0;
         format!("p50 {:>9.3} ms  p99 {:>9.3} ms  max {:>9.3} ms", at(0.5), at(0.99), at(1.0))
     };
     let n = samples.len();

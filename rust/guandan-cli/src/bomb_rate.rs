@@ -2,11 +2,13 @@
 //! (shuffled vs no-shuffle, 不洗牌). Whole matches with the same AI at every seat, through the
 //! match runtime; seeded and reproducible.
 
-use guandan_ai::AiProfile;
+use crate::input::{Usage, rules_arg};
+use guandan_ai::{AiLevel, AiProfile};
 use guandan_core::card::{Card, CardSet};
 use guandan_core::rules::RuleConfig;
 use guandan_runtime::{Controller, Out, Runtime, RuntimeConfig};
 use serde::Serialize;
+use std::process::ExitCode;
 
 #[derive(Debug, Default, Serialize)]
 pub struct BombRate {
@@ -77,6 +79,26 @@ fn natural_bombs(hand: CardSet) -> Vec<usize> {
         sizes.push(4);
     }
     sizes
+}
+
+/// `guandan bomb-rate`: the measure, as text or JSON.
+pub fn run(matches: u64, seed: u64, rules: &str, ai: &str, json: bool) -> Result<ExitCode, Usage> {
+    let level = AiLevel::parse(ai).ok_or_else(|| Usage(format!("unknown AI level {ai:?}: use L1, L2 or L3")))?;
+    let r = measure(&rules_arg(rules)?, &AiProfile::level(level), matches, seed).map_err(Usage)?;
+    if json {
+        println!("{}", serde_json::to_string(&r).unwrap_or_default());
+    } else {
+        println!(
+            "{} rules, {} matches, {} deals: {:.2} natural bombs dealt a hand, {:.1}% of hands dealt a bomb of 6+ cards, {:.2} bombs played a deal",
+            r.rules,
+            r.matches,
+            r.deals,
+            r.bombs_dealt_per_hand,
+            r.hands_with_big_bomb * 100.0,
+            r.bombs_played_per_deal
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(test)]

@@ -62,14 +62,14 @@ pub fn run(args: JoinArgs) -> Result<(), String> {
 }
 
 async fn join(addr: SocketAddr, args: &JoinArgs, level: AiLevel) -> Result<(), String> {
-    let mut ws = swarm::login(addr, &args.name).await?;
+    let mut ws = swarm::link::login(addr, &args.name).await?;
     ws.send(&ClientMsg::JoinRoom { code: args.code.clone(), last_action_seq: None }).await?;
-    let seat = match swarm::until(&mut ws, "joined", |m| matches!(m, ServerMsg::Joined { .. })).await? {
+    let seat = match swarm::link::until(&mut ws, "joined", |m| matches!(m, ServerMsg::Joined { .. })).await? {
         ServerMsg::Joined { seat: Some(s), .. } => s,
         _ => return Err("joined without a seat".into()),
     };
     // Ready is taken once every seat is filled (the room's ready check).
-    swarm::until(
+    swarm::link::until(
         &mut ws,
         "a full room",
         |m| matches!(m, ServerMsg::Room { room } if room.seats.iter().all(|s| s.player.is_some() || s.ai.is_some())),
@@ -77,16 +77,16 @@ async fn join(addr: SocketAddr, args: &JoinArgs, level: AiLevel) -> Result<(), S
     .await?;
     ws.send(&ClientMsg::Ready { ready: true }).await?;
     eprintln!("guandan join: seat {seat} of room {}", args.code);
-    let how = swarm::Client {
+    let how = swarm::player::Client {
         level,
         drop_rate: 0.0,
         think: Duration::from_millis(args.think_ms),
         seed: args.seed ^ u64::from(seat),
         totals: Default::default(),
     };
-    let (seen, match_no, _) = swarm::play(addr, ws, seat, how).await?;
+    let (seen, match_no, _) = swarm::player::play(addr, ws, seat, how).await?;
     let (last_seq, last_hash) = seen.last.unwrap_or_default();
-    let log = swarm::finished_match(addr, &args.code, match_no).await?;
+    let log = swarm::link::finished_match(addr, &args.code, match_no).await?;
     let (mut m, _) = log.start().map_err(|e| e.to_string())?;
     for a in &log.actions {
         m.apply(a).map_err(|e| format!("the stored log does not replay: {e}"))?;

@@ -8,16 +8,18 @@ use crate::card::{Card, CardId, CardSet, Rank};
 use crate::combo::{Pattern, Play, beats, choose_reading, classify, rank_order, wild_set};
 use crate::deal::{below, deal_hands, deal_rng, deal_unshuffled};
 use crate::movegen;
+use crate::progress::team_mask;
 use crate::rules::{
     AcePass, Dealing, DoubleTributeRouting, RULES_REVISION, ResistRule, ReturnFallback, RuleConfig, Teams, TributeTie,
     check_revision,
 };
 use arrayvec::ArrayVec;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 pub use crate::error::{ErrorCode, RuleError};
 pub use crate::event::{Action, ActionKind, EndReason, Event, Outcome, Phase};
+pub use crate::progress::{Surrender, Tribute, Turn};
 pub use crate::seat::{Seat, Team, next_seat, partner_of, team_of};
 pub use crate::setup::{DealSetup, Setup, SetupError};
 
@@ -29,60 +31,6 @@ pub fn partner_place(order: &[Seat; 4]) -> usize {
 /// Levels the winning team of a deal gains with this finishing order.
 pub fn deal_gain(order: &[Seat; 4], rules: &RuleConfig) -> u8 {
     rules.levels_per_finish[partner_place(order).clamp(1, 3) - 1]
-}
-
-/// One tribute of the current deal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Tribute {
-    pub payer: Seat,
-    /// Set once every payer has given (cards are routed together).
-    pub receiver: Option<Seat>,
-    pub card: Option<CardId>,
-    /// `None` until returned; stays `None` when no return is owed.
-    pub returned: Option<CardId>,
-    pub return_owed: bool,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Surrender {
-    pub team: Team,
-    pub proposer: Seat,
-    /// Seats that accepted so far (bit per seat).
-    pub accepted: u8,
-    /// Opponents that refused while the vote stayed open (bit per seat). Only possible when one
-    /// opponent's acceptance suffices; left out of the encoding when empty, so states (and
-    /// hashes) of matches recorded before this field existed are unchanged.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub refused: u8,
-}
-
-fn is_zero(v: &u8) -> bool {
-    *v == 0
-}
-
-impl Surrender {
-    /// Whether `seat` has voted (or proposed).
-    pub fn voted(&self, seat: Seat) -> bool {
-        (self.accepted | self.refused) & (1 << seat) != 0
-    }
-
-    /// Acceptances from the opposing team so far.
-    fn opponent_accepts(&self) -> u32 {
-        (self.accepted & !team_mask(self.team)).count_ones()
-    }
-}
-
-/// The seats of a team as bits.
-fn team_mask(team: Team) -> u8 {
-    (0..4u8).filter(|&s| team_of(s) == team).fold(0, |m, s| m | (1 << s))
-}
-
-/// One entry of the public history of the current deal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Turn {
-    pub seat: Seat,
-    /// `None` is a pass.
-    pub play: Option<Play>,
 }
 
 /// The complete state of a match. Private: it changes only through [`Match::apply`] (or is

@@ -14,6 +14,8 @@ pub mod game;
 pub mod log;
 pub mod movegen;
 pub mod notice;
+mod position;
+mod progress;
 pub mod rules;
 pub mod seat;
 pub mod setup;

@@ -14,7 +14,6 @@ use guandan_core::log::{LogError, MatchLog};
 
 use crate::codes::{self, Fail};
 use crate::convert::{self, ids, signal_dict};
-use crate::engine::GuandanEngine;
 use crate::forward::Forwarder;
 use crate::resources::GuandanRules;
 use crate::store;
@@ -27,7 +26,7 @@ use std::cell::RefCell;
 const SNAPSHOT_EVERY: usize = 32;
 
 /// A verified record with playback snapshots.
-struct Loaded {
+pub(crate) struct Loaded {
     log: MatchLog,
     /// `(actions applied, state)`, one every `SNAPSHOT_EVERY` actions, the first at 0.
     snapshots: Vec<(usize, Match)>,
@@ -35,7 +34,7 @@ struct Loaded {
 }
 
 /// Verifies the whole log with core's replay verifier and keeps playback snapshots.
-fn verify(log: MatchLog) -> Result<Loaded, LogError> {
+pub(crate) fn verify(log: MatchLog) -> Result<Loaded, LogError> {
     let mut snapshots = Vec::new();
     let last = log.replay_with(|index, _, _, m| {
         if (index + 1) % SNAPSHOT_EVERY == 0 {
@@ -91,22 +90,6 @@ pub struct ReplayRecorder {
 
 #[godot_api]
 impl ReplayRecorder {
-    /// Takes the record of the engine's match so far (the position is then at its end).
-    /// Returns `OK`, `ERR_NO_MATCH`, or a log error if the record does not replay.
-    #[func]
-    pub fn record(&mut self, engine: Option<Gd<GuandanEngine>>) -> i64 {
-        let r = (|| {
-            let engine = engine.ok_or_else(|| Fail::bad_argument("engine is null"))?;
-            let log = engine
-                .bind()
-                .runtime()
-                .map(|rt| rt.log().clone())
-                .ok_or_else(|| Fail::new(ErrorCode::NoMatch, "the engine has no match"))?;
-            Ok(verify(log)?)
-        })();
-        self.take(r, "record", true)
-    }
-
     /// Loads a record from text (the JSON Lines format). Returns `OK` or an error code; on
     /// error the recorder is empty.
     #[func]
@@ -381,7 +364,7 @@ impl ReplayRecorder {
         Ok(loaded.log.truncated(self.position))
     }
 
-    fn take(&mut self, r: Result<Loaded, Fail>, what: &str, at_end: bool) -> i64 {
+    pub(crate) fn take(&mut self, r: Result<Loaded, Fail>, what: &str, at_end: bool) -> i64 {
         self.clear();
         let r = r.map(|loaded| {
             self.position = if at_end { loaded.log.actions.len() } else { 0 };

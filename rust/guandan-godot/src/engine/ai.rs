@@ -179,3 +179,27 @@ impl GuandanEngine {
         self.ai.busy()
     }
 }
+
+/// The AI threads as leak tests see them.
+#[godot_api(secondary)]
+impl GuandanEngine {
+    /// AI worker services alive in this process (one per engine with AI work); for leak tests.
+    #[func]
+    pub fn live_ai_services() -> i64 {
+        live_services()
+    }
+
+    /// AI worker threads alive in this process (Linux: the threads of /proc/self/task named
+    /// `guandan-ai-N`), -1 where unknown; for leak tests. Only ours are counted: Godot starts
+    /// threads of its own whenever it likes (a count of all of them made a leak test flaky).
+    #[func]
+    pub fn ai_thread_count() -> i64 {
+        let Ok(tasks) = std::fs::read_dir("/proc/self/task") else { return -1 };
+        tasks
+            .filter_map(Result::ok)
+            .filter(|t| {
+                std::fs::read_to_string(t.path().join("comm")).is_ok_and(|name| name.starts_with("guandan-ai-"))
+            })
+            .count() as i64
+    }
+}

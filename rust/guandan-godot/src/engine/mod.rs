@@ -11,10 +11,22 @@
 //! signals are queued and emitted one by one from `&mut self` through `signals()`, so a handler
 //! may call back into the engine; a call made while signals are being emitted queues its own
 //! signals behind the ones already waiting, keeping the order.
+//!
+//! This file holds the node, its constants, signals and match API (gdext wants those in the
+//! primary `#[godot_api]` block) and the plumbing to the runtime. The other jobs have their own
+//! files, most as secondary `#[godot_api]` blocks: [`state`] (getters), [`signals`] (emitting
+//! them), [`parse`] (seats, rules, card ids from GDScript), [`recovery`] (the crash guard and
+//! `resume_last_valid`; the report itself is [`crash`]), [`auto_play`], [`ai`] (the AI worker
+//! and its thread diagnostics), [`recording`] (`resume_from(recorder)`, `record(engine)`).
 
 mod ai;
+mod auto_play;
 pub mod crash;
 pub(crate) mod local;
+mod parse;
+mod recording;
+mod recovery;
+mod signals;
 mod state;
 
 use std::collections::VecDeque;
@@ -22,25 +34,22 @@ use std::time::Duration;
 
 use godot::classes::{INode, Node, Os};
 use godot::prelude::*;
-use guandan_ai::AiProfile;
+
 use guandan_ai::agent::{MAX_AI_DECISION_MS, Trace};
-use guandan_core::card::CardId;
 use guandan_core::error::ErrorCode;
 use guandan_core::game::{ActionKind, Seat};
-use guandan_core::rules::RuleConfig;
-use guandan_runtime::{Controller, Notice, Out, Runtime, RuntimeConfig};
+use guandan_runtime::{Notice, Runtime, RuntimeConfig};
 
 use crate::args;
 use crate::client::GuandanClient;
 use crate::client::remote::Following;
 use crate::codes::{self, Fail, num};
-use crate::convert::{self, ids, opt_seat, play_dict, seats};
+use crate::convert::{self, ids};
 use crate::forward::Emit;
-use crate::resources::{AiProfileRes, GuandanRules};
+use crate::resources::GuandanRules;
 use crate::source::{self, MatchSource};
 use local::LocalMatch;
-
-pub(crate) use ai::live_services;
+use parse::{checked_card, parse_rules, parse_seats};
 
 /// Runs a Guandan match — local (rules, AI seats, turn timer) or online (`follow(client)`: the
 /// server's match as a `GuandanClient` copies it) — with a signal for every change.
@@ -362,25 +371,6 @@ impl GuandanEngine {
         self.finish("start_match", r)
     }
 
-    /// Restores a recorded match at the recorder's current position and plays on from there
-    /// with these seats (as in `start_match`). The current deal is announced as it was played,
-    /// all signals emitted before this call returns: `match_started`, then every signal the
-    /// deal gave the viewer the first time (`deal_started`, hands, tribute and return, each
-    /// play and pass, tables cleared, places) up to the duty in progress — so a table that draws
-    /// them at once shows the deal exactly as it was. Returns `OK`, `ERR_NO_RECORD` or
-    /// `ERR_BAD_ARGUMENT`.
-    #[func]
-    pub fn resume_from(&mut self, recorder: Option<Gd<crate::replay::ReplayRecorder>>, seats: VarArray) -> i64 {
-        let r = (|| {
-            let recorder = recorder.ok_or_else(|| Fail::bad_argument("recorder is null"))?;
-            let seats = parse_seats(&seats)?;
-            let log = recorder.bind().log_at_position()?;
-            Runtime::resume_replaying_deal(log, seats, self.use_turn_timer).map_err(Fail::from)
-        })();
-        let r = r.map(|(rt, notices)| self.install(rt, &notices));
-        self.finish("resume_from", r)
-    }
-
     /// Ends the running match without a result (AI work cancelled, queued signals dropped);
     /// online, stops following the client (the room and its match go on).
     #[func]
@@ -500,68 +490,6 @@ impl GuandanEngine {
         self.finish("set_players", r)
     }
 
-    // ----- fatal errors -----
-
-    /// After a fatal error (`crashed`): resumes the stopped match from its last valid state with
-    /// these seats (as in `start_match`), announced like `resume_from`. Returns `OK`,
-    /// `ERR_NO_RECORD` (no fatal error to recover from) or `ERR_BAD_ARGUMENT`.
-    #[func]
-    pub fn resume_last_valid(&mut self, seats: VarArray) -> i64 {
-        let r = (|| {
-            let seats = parse_seats(&seats)?;
-            let log =
-                self.last_valid.clone().ok_or_else(|| Fail::new(ErrorCode::NoRecord, "no stopped match to resume"))?;
-            let (rt, notices) = Runtime::resume_replaying_deal(log, seats, self.use_turn_timer).map_err(Fail::from)?;
-            self.install(rt, &notices);
-            self.last_valid = None;
-            Ok(())
-        })();
-        self.finish("resume_last_valid", r)
-    }
-
-    /// The path of the last crash report written by this engine, `""` if none.
-    #[func]
-    pub fn get_last_crash_report(&self) -> GString {
-        GString::from(self.last_crash_report.as_str())
-    }
-
-    /// Tests: a Rust panic inside a guarded engine call, after the match's state was read. The
-    /// guard turns it into `crashed` + a report; the call returns `ERR_INTERNAL`. Debug builds
-    /// only (elsewhere `ERR_BAD_ARGUMENT`).
-    #[func]
-    pub fn debug_force_panic(&mut self) -> i64 {
-        let r = if cfg!(debug_assertions) {
-            self.guard("debug_force_panic", |e| {
-                let seq = e.runtime().map_or(0, |rt| rt.state().seq());
-                panic!("forced panic at seq {seq} (debug_force_panic)")
-            })
-        } else {
-            Err(Fail::bad_argument("debug_force_panic exists in debug builds only"))
-        };
-        self.finish("debug_force_panic", r)
-    }
-
-    // ----- auto-play (托管) -----
-
-    /// Auto-play: `true` hands the viewer's seat to the AI (level `auto_play_level`), which
-    /// then acts for it — at once if the seat must act now; `false` gives it back, and a duty
-    /// the seat has at that moment is announced again (`turn_started`, `tribute_phase` or
-    /// `return_phase`). The viewer stays the same and still sees only its own hand.
-    /// `controller_changed(seat, ai)` is emitted when it changes. Returns `OK`, `ERR_NO_MATCH`,
-    /// `ERR_NOT_HUMAN` (no seat of a person at this table), `ERR_GAME_OVER` or
-    /// `ERR_BAD_ARGUMENT` (`auto_play_level` not 1–3).
-    #[func]
-    pub fn set_auto_play(&mut self, on: bool) -> i64 {
-        let r = self.auto_play(on);
-        self.finish("set_auto_play", r)
-    }
-
-    /// Whether the viewer's seat is being played by the AI (auto-play).
-    #[func]
-    pub fn is_auto_play(&self) -> bool {
-        self.source().is_some_and(|s| s.is_auto_play())
-    }
-
     // ----- misc -----
 
     /// Every error code of the project (guandan-core's `ErrorCode`): `{NAME: code}` with names
@@ -590,26 +518,6 @@ impl GuandanEngine {
         GString::from(env!("CARGO_PKG_VERSION"))
     }
 
-    /// AI worker services alive in this process (one per engine with AI work); for leak tests.
-    #[func]
-    pub fn live_ai_services() -> i64 {
-        live_services()
-    }
-
-    /// AI worker threads alive in this process (Linux: the threads of /proc/self/task named
-    /// `guandan-ai-N`), -1 where unknown; for leak tests. Only ours are counted: Godot starts
-    /// threads of its own whenever it likes (a count of all of them made a leak test flaky).
-    #[func]
-    pub fn ai_thread_count() -> i64 {
-        let Ok(tasks) = std::fs::read_dir("/proc/self/task") else { return -1 };
-        tasks
-            .filter_map(Result::ok)
-            .filter(|t| {
-                std::fs::read_to_string(t.path().join("comm")).is_ok_and(|name| name.starts_with("guandan-ai-"))
-            })
-            .count() as i64
-    }
-
     #[func]
     fn set_ai_hard_limit_ms(&mut self, ms: i64) {
         self.ai_hard_limit_ms = ms.clamp(0, MAX_AI_DECISION_MS as i64);
@@ -623,51 +531,6 @@ impl GuandanEngine {
 }
 
 // ----- internals: forwarding the runtime -----
-
-fn checked_card(id: i64) -> Result<CardId, Fail> {
-    args::card_id(id).ok_or_else(|| Fail::new(ErrorCode::InvalidCards, format!("card id {id} is not in 0..107")))
-}
-
-fn parse_rules(rules: Option<Gd<GuandanRules>>) -> Result<RuleConfig, Fail> {
-    match rules {
-        None => Ok(RuleConfig::competition()),
-        Some(r) => r.bind().config(),
-    }
-}
-
-/// Four seats: `null`/`"human"` = human, 1–3 = AI level, `AiProfile` = AI.
-pub(crate) fn parse_seats(seats: &VarArray) -> Result<[Controller; 4], Fail> {
-    if seats.len() != 4 {
-        return Err(Fail::bad_argument(format!("seats must have 4 entries, got {}", seats.len())));
-    }
-    let mut out: [Controller; 4] = std::array::from_fn(|_| Controller::Human);
-    for (i, v) in seats.iter_shared().enumerate() {
-        out[i] = parse_seat(&v).map_err(|e| Fail::bad_argument(format!("seat {i}: {e}")))?;
-    }
-    Ok(out)
-}
-
-fn parse_seat(v: &Variant) -> Result<Controller, String> {
-    if v.is_nil() {
-        return Ok(Controller::Human);
-    }
-    if let Ok(text) = v.try_to::<GString>() {
-        return if text == "human" { Ok(Controller::Human) } else { Err(format!("unknown seat kind {text:?}")) };
-    }
-    if let Ok(level) = v.try_to::<i64>() {
-        let level = match level {
-            1 => guandan_ai::AiLevel::L1,
-            2 => guandan_ai::AiLevel::L2,
-            3 => guandan_ai::AiLevel::L3,
-            other => return Err(format!("AI level {other} is not 1, 2 or 3")),
-        };
-        return Ok(Controller::Ai(AiProfile::level(level)));
-    }
-    if let Ok(profile) = v.try_to::<Gd<AiProfileRes>>() {
-        return profile.bind().profile().map(Controller::Ai).map_err(|f| f.message);
-    }
-    Err(format!("expected null, \"human\", 1-3 or an AiProfile, got {}", v.get_type().ord()))
-}
 
 impl GuandanEngine {
     pub(crate) fn runtime(&self) -> Option<&Runtime> {
@@ -721,35 +584,6 @@ impl GuandanEngine {
         self.traces = Default::default();
     }
 
-    /// Runs `f`; a panic inside it is caught here (it never reaches Godot): the match is stopped,
-    /// a crash report written, `crashed` queued, and the record's valid part kept.
-    fn guard(&mut self, what: &str, f: impl FnOnce(&mut Self) -> Result<(), Fail>) -> Result<(), Fail> {
-        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mut *self))) {
-            Ok(r) => r,
-            Err(payload) => Err(self.crashed(what, &crash::panic_message(payload.as_ref()))),
-        }
-    }
-
-    fn crashed(&mut self, what: &str, error: &str) -> Fail {
-        let log = self.runtime().map(|rt| rt.log().clone());
-        let mut report_path = String::new();
-        if let Some(log) = &log {
-            let valid = crash::last_valid(log);
-            let report = crash::report(what, error, log, &valid);
-            match crash::write_report(&crate::user_dirs::user_dirs().crash(), &report) {
-                Ok(p) => report_path = p.to_string_lossy().into_owned(),
-                Err(f) => godot_warn!("GuandanEngine: the crash report could not be written: {}", f.message),
-            }
-            self.last_valid = Some(valid);
-        }
-        godot_warn!("GuandanEngine: fatal error during {what}; the match was stopped (report: {report_path})");
-        self.discard_match();
-        self.last_crash_report = report_path.clone();
-        let message = format!("fatal error during {what}: {error}");
-        self.queue.push_back(Emit::Crashed { message: message.clone(), report: report_path });
-        Fail::new(ErrorCode::Internal, message)
-    }
-
     /// The viewer's action `kind`: applied by the local runtime (guarded: a panic stops the
     /// match with a crash report), or sent to the server.
     fn act(&mut self, kind: ActionKind) -> Result<(), Fail> {
@@ -759,20 +593,6 @@ impl GuandanEngine {
     fn act_unguarded(&mut self, kind: ActionKind) -> Result<(), Fail> {
         let src = self.source_mut().ok_or_else(|| Fail::new(ErrorCode::NoMatch, "no match is running"))?;
         let emits = src.act(kind)?;
-        self.queue.extend(emits);
-        self.after_change();
-        Ok(())
-    }
-
-    fn auto_play(&mut self, on: bool) -> Result<(), Fail> {
-        let level = match self.auto_play_level {
-            1 => guandan_ai::AiLevel::L1,
-            2 => guandan_ai::AiLevel::L2,
-            3 => guandan_ai::AiLevel::L3,
-            other => return Err(Fail::bad_argument(format!("auto_play_level {other} is not 1, 2 or 3"))),
-        };
-        let src = self.source_mut().ok_or_else(|| Fail::new(ErrorCode::NoMatch, "no match is running"))?;
-        let emits = src.set_auto_play(on, AiProfile::level(level))?;
         self.queue.extend(emits);
         self.after_change();
         Ok(())
@@ -838,71 +658,5 @@ impl GuandanEngine {
         }
         self.flush();
         code
-    }
-
-    /// Emits queued signals in order. Not re-entered: a call made by a handler queues behind.
-    fn flush(&mut self) {
-        if self.flushing {
-            return;
-        }
-        self.flushing = true;
-        while let Some(e) = self.queue.pop_front() {
-            self.emit(e);
-        }
-        self.flushing = false;
-    }
-
-    fn emit(&mut self, e: Emit) {
-        let mut sig = self.signals();
-        let out = match e {
-            Emit::MatchStarted { seed, local } => {
-                return sig.match_started().emit(args::seed_to_int(seed), opt_seat(local));
-            }
-            Emit::ViewerChanged { seat } => return sig.viewer_changed().emit(i64::from(seat)),
-            Emit::AiThinking { seat } => return sig.ai_thinking().emit(i64::from(seat)),
-            Emit::Error { code, message } => return sig.error().emit(code, &GString::from(message.as_str())),
-            Emit::Crashed { message, report } => {
-                return sig.crashed().emit(&GString::from(message.as_str()), &GString::from(report.as_str()));
-            }
-            Emit::Runtime(out) => out,
-        };
-        match out {
-            // Turned into `Emit::MatchStarted` / dropped by the forwarder.
-            Out::MatchStarted { .. } => {}
-            Out::ControllerChanged { seat, ai } => sig.controller_changed().emit(i64::from(seat), ai),
-            Out::DealStarted { deal_no, level, declarer } => {
-                sig.deal_started().emit(i64::from(deal_no), i64::from(level.0), opt_seat(declarer.map(u8::from)))
-            }
-            Out::HandChanged { hand, .. } => sig.hand_changed().emit(&ids(hand)),
-            Out::TributePhase { payers, resisted } => sig.tribute_phase().emit(&seats(&payers), resisted),
-            Out::TributeGiven { from, to, card } => {
-                sig.tribute_given().emit(i64::from(from), i64::from(to), convert::opt_card(card))
-            }
-            Out::ReturnPhase { receivers } => sig.return_phase().emit(&seats(&receivers)),
-            Out::ReturnGiven { from, to, card } => {
-                sig.card_returned().emit(i64::from(from), i64::from(to), convert::opt_card(card))
-            }
-            Out::TurnStarted { seat, can_pass, time_limit_s } => {
-                sig.turn_started().emit(i64::from(seat), can_pass, time_limit_s)
-            }
-            Out::CardsPlayed { seat, play } => sig.cards_played().emit(i64::from(seat), &play_dict(&play)),
-            Out::Passed { seat } => sig.passed().emit(i64::from(seat)),
-            Out::TableCleared { leader } => sig.table_cleared().emit(i64::from(leader)),
-            Out::PartnerTakesLead { seat } => sig.partner_takes_lead().emit(i64::from(seat)),
-            Out::CardsLeft { seat, count } => sig.cards_left().emit(i64::from(seat), i64::from(count)),
-            Out::PlayerFinished { seat, place } => sig.player_finished().emit(i64::from(seat), i64::from(place)),
-            Out::DealEnded { order, winner, levels_before, levels_after } => {
-                sig.deal_ended().emit(&seats(&order), &convert::level_changes(winner, &levels_before, &levels_after))
-            }
-            Out::SurrenderProposed { seat } => sig.surrender_proposed().emit(i64::from(seat)),
-            Out::SurrenderVoted { seat, accept } => sig.surrender_voted().emit(i64::from(seat), accept),
-            Out::MatchEnded { outcome } => sig
-                .match_ended()
-                .emit(outcome.winner().map_or(-1, |t| i64::from(u8::from(t))), &GString::from(outcome.reason().name())),
-            Out::AiDecided { seat, elapsed_ms, fell_back } => {
-                sig.ai_decided().emit(i64::from(seat), elapsed_ms, fell_back)
-            }
-            Out::TimedOut { seat } => sig.turn_timed_out().emit(i64::from(seat)),
-        }
     }
 }

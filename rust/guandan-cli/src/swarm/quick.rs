@@ -13,11 +13,15 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use guandan_ai::AiLevel;
+use guandan_ai::percentile::nearest_rank;
 use guandan_proto::http::METRICS_PATH;
 use guandan_proto::{ClientMsg, ServerMsg};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::swarm::{Client, Link, SwarmArgs, Totals, login, move_to, play, server_addr, verify};
+use super::SwarmArgs;
+use super::link::{Link, login, move_to, server_addr, until};
+use super::player::{Client, play};
+use super::tally::{Totals, verify};
 
 /// What the queue did.
 #[derive(Default)]
@@ -33,7 +37,7 @@ struct QueueTotals {
     redirects: AtomicU64,
 }
 
-pub(crate) async fn run(args: SwarmArgs, addrs: Vec<SocketAddr>, level: AiLevel) -> Result<(), String> {
+pub(super) async fn run(args: SwarmArgs, addrs: Vec<SocketAddr>, level: AiLevel) -> Result<(), String> {
     let totals = Arc::new(Totals::default());
     let queue = Arc::new(QueueTotals::default());
     let bar = ProgressBar::new((args.players * args.quick_rounds) as u64);
@@ -72,7 +76,7 @@ pub(crate) async fn run(args: SwarmArgs, addrs: Vec<SocketAddr>, level: AiLevel)
     let elapsed = start.elapsed().as_secs_f64();
     let mut waits = std::mem::take(&mut *queue.waits_ms.lock().unwrap_or_else(|e| e.into_inner()));
     waits.sort_unstable();
-    let pct = |p: f64| if waits.is_empty() { 0 } else { waits[((waits.len() - 1) as f64 * p).round() as usize] };
+    let pct = |p: f64| nearest_rank(&waits, p).unwrap_or(0);
     let formed = queue.formed.lock().unwrap_or_else(|e| e.into_inner()).len();
     let mut spread = Spread::default();
     for &a in &addrs {
@@ -150,7 +154,7 @@ async fn player(
                 addr = there;
                 link = move_to(addr, link).await?;
                 link.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: None }).await?;
-                match crate::swarm::until(&mut link, "joined", |m| matches!(m, ServerMsg::Joined { .. })).await? {
+                match until(&mut link, "joined", |m| matches!(m, ServerMsg::Joined { .. })).await? {
                     ServerMsg::Joined { code, seat: Some(seat) } => (code, seat),
                     other => return Err(format!("redirected, then {other:?}")),
                 }

@@ -1,0 +1,54 @@
+//! Reading the command line's values: rules presets or files, cards, AI contestants; and the
+//! usage error every command reports bad input with (message on stderr, exit code 2).
+
+use guandan_ai::{AiLevel, AiProfile};
+use guandan_core::card::CardSet;
+use guandan_core::rules::{PRESETS, RuleConfig};
+
+/// A usage error: message on stderr, exit code 2.
+pub struct Usage(pub String);
+
+impl<E: std::fmt::Display> From<E> for Usage {
+    fn from(e: E) -> Self {
+        Usage(e.to_string())
+    }
+}
+
+/// An arena contestant: `L1`–`L3`, `L2v1`/`L3v1` (the agents before issue 11), `L2v2`/`L3v2`
+/// (before issue 25) or a JSON
+/// `AiProfile` file (absent fields take the defaults).
+pub fn arena_profile(name: &str) -> Result<AiProfile, Usage> {
+    if let Some(level) = AiLevel::parse(name) {
+        return Ok(AiProfile::level(level));
+    }
+    if let Some(level) = name.strip_suffix("v1").and_then(AiLevel::parse) {
+        return Ok(AiProfile::v1(level));
+    }
+    if let Some(level) = name.strip_suffix("v2").and_then(AiLevel::parse) {
+        return Ok(AiProfile::v2(level));
+    }
+    if name.ends_with(".json") {
+        let text = std::fs::read_to_string(name).map_err(|e| Usage(format!("cannot read {name}: {e}")))?;
+        return serde_json::from_str(&text).map_err(|e| Usage(format!("{name} is not an AiProfile: {e}")));
+    }
+    Err(Usage(format!("unknown AI {name:?}: use L1, L2, L3, L2v1, L3v1, L2v2, L3v2 or a profile .json file")))
+}
+
+pub fn rules_arg(name: &str) -> Result<RuleConfig, Usage> {
+    if let Some(r) = RuleConfig::preset(name) {
+        return Ok(r);
+    }
+    if name.ends_with(".json") {
+        let text = std::fs::read_to_string(name).map_err(|e| Usage(format!("cannot read {name}: {e}")))?;
+        return RuleConfig::from_json(&text).map_err(|e| Usage(format!("{name}: {e}")));
+    }
+    Err(Usage(format!("unknown rules {name:?}: use one of {} or a .json file", PRESETS.join(", "))))
+}
+
+pub fn cards_arg(text: &str) -> Result<CardSet, Usage> {
+    let set = CardSet::parse(text)?;
+    if set.is_empty() {
+        return Err(Usage("no cards given".into()));
+    }
+    Ok(set)
+}

@@ -1,0 +1,202 @@
+//! One seat's client until the match is stored: acts on prompts (at once or after thinking),
+//! heartbeats, drops and rejoins, and records what it saw.
+
+use super::link::{HEARTBEAT, Link, rejoin};
+use super::tally::{Seen, Totals};
+use guandan_ai::{AiLevel, AiProfile, Budget, make_agent};
+use guandan_proto::{ClientMsg, ServerMsg};
+use rand_chacha::ChaCha8Rng;
+use rand_core::{Rng, SeedableRng};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How a seat's client plays.
+pub(crate) struct Client {
+    pub(crate) level: AiLevel,
+    pub(crate) drop_rate: f64,
+    pub(crate) think: Duration,
+    pub(crate) seed: u64,
+    pub(crate) totals: Arc<Totals>,
+}
+
+/// One seat's client until the match is stored: acts on prompts, heartbeats, drops and rejoins.
+/// A connection the server closed (restart, shutdown, too slow to read) is come back to the
+/// same way as a drop, with backoff ([`rejoin`]).
+pub(crate) async fn play(addr: SocketAddr, mut link: Link, seat: u8, how: Client) -> Result<(Seen, u32, Link), String> {
+    let Client { level, drop_rate, think, seed, totals } = how;
+    let mut agent = make_agent(&AiProfile::level(level));
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut jitter = ChaCha8Rng::seed_from_u64(seed ^ 0x6a09_e667_f3bc_c908);
+    let mut seen = Seen::arriving();
+    let mut sent: Option<(u64, Instant)> = None;
+    let mut quiet = 0;
+    let mut lost = 0;
+    // A prompt being thought about: (when to answer, the view).
+    let mut thinking: Option<(Instant, guandan_proto::TableView)> = None;
+    loop {
+        match step(&mut link, &mut agent, &mut rng, &mut thinking, &mut sent).await {
+            Step::Message(m) => {
+                quiet = 0;
+                let mut prompt = None;
+                match *m {
+                    ServerMsg::Applied { action_seq, actions, state_hash, prompt: p, seat: actor, .. } => {
+                        // Counted as received (the server's losses and repeats are what is measured).
+                        for seq in action_seq.saturating_sub(u64::from(actions)) + 1..=action_seq {
+                            seen.count(seq);
+                        }
+                        seen.hash(action_seq, &state_hash);
+                        // Our own intent is confirmed by our own action (two payers act side by side).
+                        if let Some((seq, at)) = sent
+                            && action_seq > seq
+                            && actor == seat
+                        {
+                            let rtt = at.elapsed().as_micros() as u64;
+                            totals.rtts_us.lock().unwrap_or_else(|e| e.into_inner()).push(rtt);
+                            sent = None;
+                        }
+                        prompt = p;
+                    }
+                    ServerMsg::State { action_seq, state_hash, view, .. } => {
+                        seen.hash(action_seq, &state_hash);
+                        seen.state(action_seq);
+                        if view.seat.is_some_and(|s| view.to_act.contains(&s)) {
+                            prompt = Some(view);
+                        }
+                    }
+                    ServerMsg::MatchStored { match_no, .. } => return Ok((seen, match_no, link)),
+                    // Back after a restart that caught the room between the stored match and its
+                    // announcement: the room came back as a lobby; the match is the last stored.
+                    ServerMsg::Room { room } if !room.state.locked() && room.matches > 0 && lost > 0 => {
+                        let _ = link.send(&ClientMsg::Leave).await;
+                        return Ok((seen, room.matches - 1, link));
+                    }
+                    ServerMsg::Error { code: err, message, .. } => {
+                        if seen.errors < 3 {
+                            eprintln!("protocol error {err}: {message}");
+                        }
+                        seen.errors += 1;
+                        // Refused: ask for the state and decide again.
+                        sent = None;
+                        prompt = None;
+                        if let Err(e) = link.send(&ClientMsg::Resync).await {
+                            link = reconnect(addr, link, &mut jitter, &mut lost, seat, &e).await?;
+                            seen.rejoined();
+                            thinking = None;
+                        }
+                    }
+                    _ => {}
+                }
+                // A drop: gone without a word, then back with the last action seq.
+                if drop_rate > 0.0 && prompt.is_none() && (rng.next_u64() as f64 / u64::MAX as f64) < drop_rate {
+                    link.close().await;
+                    link = rejoin(addr, link, &mut jitter).await?;
+                    seen.rejoined();
+                    sent = None;
+                    thinking = None;
+                    continue;
+                }
+                // One intent at a time: a prompt while ours is in flight is for the same duty.
+                if let Some(view) = prompt.filter(|_| sent.is_none()) {
+                    if think.is_zero() {
+                        let d = agent.decide(&view, &mut rng, &Budget::unlimited());
+                        let intent = link.session.intent(view.seq, d.action);
+                        match link.send(&intent).await {
+                            Ok(()) => sent = Some((view.seq, Instant::now())),
+                            Err(e) => {
+                                link = reconnect(addr, link, &mut jitter, &mut lost, seat, &e).await?;
+                                seen.rejoined();
+                                thinking = None;
+                            }
+                        }
+                    } else {
+                        // The newest prompt replaces one still being thought about (same duty,
+                        // newer state).
+                        let at = thinking.as_ref().map_or_else(|| Instant::now() + think, |(at, _)| *at);
+                        thinking = Some((at, view));
+                    }
+                }
+            }
+            Step::Quiet => {
+                quiet += 1;
+                if quiet > 15 {
+                    let at = link.session.last_seq().unwrap_or(0);
+                    return Err(format!("seat {seat}: nothing for 60 s at action {at}"));
+                }
+            }
+            Step::Busy => {}
+            Step::Lost(e) => {
+                link = reconnect(addr, link, &mut jitter, &mut lost, seat, &e).await?;
+                seen.rejoined();
+                sent = None;
+                thinking = None;
+            }
+        }
+    }
+}
+
+/// The connection is gone (the server closed it, or died): rejoin, a bounded number of times.
+async fn reconnect(
+    addr: SocketAddr,
+    link: Link,
+    jitter: &mut ChaCha8Rng,
+    lost: &mut u32,
+    seat: u8,
+    why: &str,
+) -> Result<Link, String> {
+    *lost += 1;
+    if *lost > 20 {
+        return Err(format!("seat {seat}: connection lost {lost} times, last: {why}"));
+    }
+    rejoin(addr, link, jitter).await.map_err(|e| format!("seat {seat}: {e}"))
+}
+
+/// What one turn of a seat's loop gave.
+enum Step {
+    Message(Box<ServerMsg>),
+    /// Four seconds without a message (a heartbeat was sent).
+    Quiet,
+    /// Something was sent (a thought-out intent); nothing received.
+    Busy,
+    /// The connection failed.
+    Lost(String),
+}
+
+/// Waits for the next message, answering a thought-about prompt when its time comes and
+/// heartbeating when the table is quiet.
+async fn step(
+    link: &mut Link,
+    agent: &mut Box<dyn guandan_ai::Agent>,
+    rng: &mut ChaCha8Rng,
+    thinking: &mut Option<(Instant, guandan_proto::TableView)>,
+    sent: &mut Option<(u64, Instant)>,
+) -> Step {
+    let wait = thinking.as_ref().map_or(HEARTBEAT, |(at, _)| at.saturating_duration_since(Instant::now()));
+    let m = match tokio::time::timeout(wait, link.recv()).await {
+        Ok(Ok((m, _))) => m,
+        Ok(Err(e)) => return Step::Lost(e),
+        Err(_) => {
+            if let Some((_, view)) = thinking.take() {
+                let d = agent.decide(&view, rng, &Budget::unlimited());
+                let intent = link.session.intent(view.seq, d.action);
+                if let Err(e) = link.send(&intent).await {
+                    return Step::Lost(e);
+                }
+                *sent = Some((view.seq, Instant::now()));
+                return Step::Busy;
+            }
+            // Quiet table (others thinking, or a reconnect in progress): stay alive.
+            if let Err(e) = link.send(&ClientMsg::Heartbeat).await {
+                return Step::Lost(e);
+            }
+            return Step::Quiet;
+        }
+    };
+    // A heartbeat when nothing was sent for a while (the session keeps the time).
+    if let Ok(Some(beat)) = link.session.tick(Instant::now())
+        && let Err(e) = link.send(&beat).await
+    {
+        return Step::Lost(e);
+    }
+    Step::Message(Box::new(m))
+}

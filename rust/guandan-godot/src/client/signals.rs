@@ -1,0 +1,51 @@
+//! The client's signals going out: queued in order, emitted one by one (a handler may call back
+//! into the node; what it causes queues behind).
+
+use godot::prelude::*;
+
+use super::lobby::room_dict;
+use super::{Conn, GuandanClient, ranking_dict};
+
+impl GuandanClient {
+    pub(super) fn flush(&mut self) {
+        if self.flushing {
+            return;
+        }
+        self.flushing = true;
+        while let Some(c) = self.queue.pop_front() {
+            self.emit(c);
+        }
+        self.flushing = false;
+    }
+
+    fn emit(&mut self, c: Conn) {
+        let mut sig = self.signals();
+        match c {
+            Conn::Error(code, m) => sig.error().emit(code, &GString::from(m.as_str())),
+            Conn::Rating(rules, rating, change, matches) => {
+                sig.rating_changed().emit(&GString::from(rules.as_str()), rating, change, i64::from(matches))
+            }
+            Conn::QueueStatus(rules, queued, waited, found) => {
+                sig.queue_status().emit(&GString::from(rules.as_str()), queued, waited as i64, i64::from(found))
+            }
+            Conn::MatchJoined => sig.match_joined().emit(),
+            Conn::Connecting(a) => sig.connecting().emit(i64::from(a)),
+            Conn::Connected(id) => sig.connected().emit(&GString::from(id.as_str())),
+            Conn::Reconnecting(a) => sig.reconnecting().emit(i64::from(a)),
+            Conn::Resynced(seq) => sig.resynced().emit(seq as i64),
+            Conn::Disconnected(code, m) => sig.disconnected().emit(code, &GString::from(m.as_str())),
+            Conn::ProtocolTooOld(client, m) => sig.protocol_too_old().emit(client, &GString::from(m.as_str())),
+            Conn::RoomJoined(code, seat) => sig.room_joined().emit(&GString::from(code.as_str()), seat),
+            Conn::RoomChanged(room) => sig.room_changed().emit(&room_dict(&room)),
+            Conn::RoomClosed(m) => sig.room_closed().emit(&GString::from(m.as_str())),
+            Conn::HostingChanged(seat, on) => sig.hosting_changed().emit(i64::from(seat), on),
+            Conn::LatencyChanged(ms) => sig.latency_changed().emit(ms),
+            Conn::MatchStored(n) => sig.match_stored().emit(i64::from(n)),
+            Conn::Leaderboard(b) => sig.leaderboard_received().emit(&ranking_dict::leaderboard_dict(&b)),
+            Conn::Profile(p) => sig.profile_received().emit(&ranking_dict::profile_dict(&p)),
+            Conn::FetchFailed(what, code, m) => {
+                sig.fetch_failed().emit(&GString::from(what), code, &GString::from(m.as_str()))
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+//! What GDScript hands the engine, read and checked: the four seats (`null`/`"human"`, an AI
+//! level, an `AiProfile`), the rules resource, card ids.
+
+use godot::prelude::*;
+use guandan_ai::AiProfile;
+use guandan_core::card::CardId;
+use guandan_core::error::ErrorCode;
+use guandan_core::rules::RuleConfig;
+use guandan_runtime::Controller;
+
+use crate::args;
+use crate::codes::Fail;
+use crate::resources::{AiProfileRes, GuandanRules};
+
+pub(super) fn checked_card(id: i64) -> Result<CardId, Fail> {
+    args::card_id(id).ok_or_else(|| Fail::new(ErrorCode::InvalidCards, format!("card id {id} is not in 0..107")))
+}
+
+pub(super) fn parse_rules(rules: Option<Gd<GuandanRules>>) -> Result<RuleConfig, Fail> {
+    match rules {
+        None => Ok(RuleConfig::competition()),
+        Some(r) => r.bind().config(),
+    }
+}
+
+/// Four seats: `null`/`"human"` = human, 1–3 = AI level, `AiProfile` = AI.
+pub(crate) fn parse_seats(seats: &VarArray) -> Result<[Controller; 4], Fail> {
+    if seats.len() != 4 {
+        return Err(Fail::bad_argument(format!("seats must have 4 entries, got {}", seats.len())));
+    }
+    let mut out: [Controller; 4] = std::array::from_fn(|_| Controller::Human);
+    for (i, v) in seats.iter_shared().enumerate() {
+        out[i] = parse_seat(&v).map_err(|e| Fail::bad_argument(format!("seat {i}: {e}")))?;
+    }
+    Ok(out)
+}
+
+fn parse_seat(v: &Variant) -> Result<Controller, String> {
+    if v.is_nil() {
+        return Ok(Controller::Human);
+    }
+    if let Ok(text) = v.try_to::<GString>() {
+        return if text == "human" { Ok(Controller::Human) } else { Err(format!("unknown seat kind {text:?}")) };
+    }
+    if let Ok(level) = v.try_to::<i64>() {
+        let level = match level {
+            1 => guandan_ai::AiLevel::L1,
+            2 => guandan_ai::AiLevel::L2,
+            3 => guandan_ai::AiLevel::L3,
+            other => return Err(format!("AI level {other} is not 1, 2 or 3")),
+        };
+        return Ok(Controller::Ai(AiProfile::level(level)));
+    }
+    if let Ok(profile) = v.try_to::<Gd<AiProfileRes>>() {
+        return profile.bind().profile().map(Controller::Ai).map_err(|f| f.message);
+    }
+    Err(format!("expected null, \"human\", 1-3 or an AiProfile, got {}", v.get_type().ord()))
+}
