@@ -79,13 +79,7 @@ pub fn run(args: FloodArgs) -> Result<(), String> {
     let seconds = started.elapsed().as_secs_f64().min(args.seconds);
     let mut lat = tally.latencies_us;
     lat.sort_unstable();
-    let pct = |p: f64| -> f64 {
-        if lat.is_empty() {
-            return 0.0;
-        }
-        let rank = ((p * lat.len() as f64).ceil() as usize).clamp(1, lat.len());
-        lat[rank - 1] as f64 / 1000.0
-    };
+    let pct = |p: f64| guandan_ai::percentile::nearest_rank(&lat, p).map_or(0.0, |us| us as f64 / 1000.0);
     let peak_kb = args.server_pid.and_then(peak_rss_kb);
     let total: u64 = tally.statuses.values().sum();
     println!(
