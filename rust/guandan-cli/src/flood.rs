@@ -37,6 +37,9 @@ pub struct FloodArgs {
     /// How long to flood (s).
     #[arg(long, default_value_t = 30.0)]
     pub seconds: f64,
+    /// Stop after this many requests in all (e.g. each of `--span` distinct pages asked once).
+    #[arg(long)]
+    pub requests: Option<u64>,
     /// Stop early once this file exists (a script ends the flood when what it measured beside
     /// it is done).
     #[arg(long)]
@@ -118,8 +121,13 @@ async fn flood(addr: SocketAddr, args: &FloodArgs) -> Tally {
     let mut tasks = Vec::new();
     for c in 0..args.connections {
         let (path, counter, src) = (args.path.clone(), counter.clone(), source(c % args.sources));
-        let (from, span, stop) = (args.from, args.span, stop.clone());
-        let going = move || Instant::now() < until && !stop.load(std::sync::atomic::Ordering::Relaxed);
+        let (from, span, stop, most) = (args.from, args.span, stop.clone(), args.requests.unwrap_or(u64::MAX));
+        let sent_so_far = counter.clone();
+        let going = move || {
+            Instant::now() < until
+                && !stop.load(std::sync::atomic::Ordering::Relaxed)
+                && sent_so_far.load(std::sync::atomic::Ordering::Relaxed) < most
+        };
         tasks.push(tokio::spawn(async move {
             let mut t = Tally::default();
             while going() {
@@ -130,7 +138,11 @@ async fn flood(addr: SocketAddr, args: &FloodArgs) -> Tally {
                 };
                 // Requests on this connection until the server closes it or the time is up.
                 while going() {
-                    let n = from + counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % span;
+                    let k = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if k >= most {
+                        break;
+                    }
+                    let n = from + k % span;
                     let p = path.replace("{n}", &n.to_string());
                     let sent = Instant::now();
                     match request(&mut conn, addr, &p, until).await {
