@@ -85,17 +85,7 @@ async fn accounts_of_one_address_never_share_a_ranked_table() {
 /// match started; seats 0–3 in order.
 async fn ranked_table(addr: SocketAddr, tag: &str) -> Vec<Client> {
     let mut host = Client::new(addr, &format!("{tag} north")).await;
-    host.send(&ClientMsg::CreateRoom {
-        rules: Some("competition".into()),
-        spectator_delay: None,
-        seed: None,
-        spectator_hands: None,
-    })
-    .await;
-    let code = match host.until("joined", |m| matches!(m, ServerMsg::Joined { .. })).await {
-        ServerMsg::Joined { code, .. } => code,
-        _ => unreachable!(),
-    };
+    let code = common::create_dealt_room(&mut host, "competition").await;
     let mut clients = vec![host];
     for name in ["east", "south", "west"] {
         let mut c = Client::new(addr, &format!("{tag} {name}")).await;

@@ -266,14 +266,7 @@ async fn a_ranked_room_rates_its_humans_when_the_match_is_stored() {
             let flags: &[&str] = if ranked { &["--test-ranked-rooms"] } else { &[] };
             let server = ServerProc::start(&url, &unique("ranked"), "127.0.0.1:0", flags);
             let mut host = Client::new(server.addr, "ranked host").await;
-            host.send(&ClientMsg::CreateRoom {
-                rules: Some("competition".into()),
-                spectator_delay: None,
-                seed: None,
-                spectator_hands: None,
-            })
-            .await;
-            host.until("joined", |m| matches!(m, ServerMsg::Joined { .. })).await;
+            common::create_dealt_room(&mut host, "competition").await;
             for seat in 1..4 {
                 host.send(&ClientMsg::SetSeat { seat, setting: SeatSetting::Ai { level: 1 } }).await;
             }

@@ -29,14 +29,7 @@ impl Db {
         .await?;
         let mut v = Vec::with_capacity(rows.len());
         for r in rows {
-            let row = RatingRow {
-                mu: r.try_get("mu")?,
-                sigma: r.try_get("sigma")?,
-                matches: r.try_get("matches")?,
-                wins: r.try_get("wins")?,
-                draws: r.try_get("draws")?,
-            };
-            v.push((r.try_get("rules")?, row, r.try_get("shown")?));
+            v.push((r.try_get("rules")?, RatingRow::read(&r)?, r.try_get("shown")?));
         }
         Ok(v)
     }

@@ -23,6 +23,19 @@ pub struct RatingRow {
     pub draws: i64,
 }
 
+impl RatingRow {
+    /// The row's columns `mu, sigma, matches, wins, draws` of a query's result.
+    fn read(r: &sqlx::any::AnyRow) -> Result<RatingRow, sqlx::Error> {
+        Ok(RatingRow {
+            mu: r.try_get("mu")?,
+            sigma: r.try_get("sigma")?,
+            matches: r.try_get("matches")?,
+            wins: r.try_get("wins")?,
+            draws: r.try_get("draws")?,
+        })
+    }
+}
+
 /// A rating after a match: the new row, its shown number and the change of that number.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RatingUpdate {

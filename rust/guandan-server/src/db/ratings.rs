@@ -1,7 +1,6 @@
 //! Ratings as stored: one transaction rates a match's rated humans, with a history row each.
 
 use super::{Db, DbError, RatingRow, RatingUpdate, now_ms};
-use sqlx::Row;
 
 impl Db {
     /// Rates one match in one transaction: the `players`' current rows under `rules` (`fresh`
@@ -50,13 +49,7 @@ impl Db {
                     .bind(rules)
                     .fetch_one(&mut *tx)
                     .await?;
-            before.push(RatingRow {
-                mu: r.try_get("mu")?,
-                sigma: r.try_get("sigma")?,
-                matches: r.try_get("matches")?,
-                wins: r.try_get("wins")?,
-                draws: r.try_get("draws")?,
-            });
+            before.push(RatingRow::read(&r)?);
         }
         let after = rate(&before);
         for (p, u) in players.iter().zip(&after) {

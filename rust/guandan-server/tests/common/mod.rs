@@ -453,7 +453,26 @@ impl Client {
 pub async fn create_room(host: &mut Client, seed: u64, delay: Option<u32>) -> String {
     host.send(&ClientMsg::CreateRoom { rules: None, spectator_delay: delay, seed: Some(seed), spectator_hands: None })
         .await;
-    match host.until("joined", |m| matches!(m, ServerMsg::Joined { .. })).await {
+    joined(host).await
+}
+
+/// Creates a room of `rules` dealt by the server (no seed: a match that may be ranked); returns
+/// the code.
+#[allow(dead_code)] // Not every test file creates one.
+pub async fn create_dealt_room(host: &mut Client, rules: &str) -> String {
+    host.send(&ClientMsg::CreateRoom {
+        rules: Some(rules.into()),
+        spectator_delay: None,
+        seed: None,
+        spectator_hands: None,
+    })
+    .await;
+    joined(host).await
+}
+
+/// The code of the room `c` was just told it joined.
+async fn joined(c: &mut Client) -> String {
+    match c.until("joined", |m| matches!(m, ServerMsg::Joined { .. })).await {
         ServerMsg::Joined { code, .. } => code,
         _ => unreachable!(),
     }
