@@ -1,14 +1,13 @@
 class_name HandView
 extends Control
-## The player's hand: sorted by rank then suit, fanned with the CardStyle's overlap range (50–65 %
-## by default) and centred; selected cards lift by the style's selected_lift px. Above 20 cards spacing and size shrink so 27 (28 after tribute) stay
-## visible. Optional grouping view (clusters of bombs, straights, triples, pairs, singles, wilds)
-## and manual groups that share a colour bar.
+## The player's hand: the cards fanned at the bottom of the table (HandFan says where), selected
+## cards lifted by the style's selected_lift px. Optional grouping view (clusters of bombs,
+## straights, triples, pairs, singles, wilds) and manual groups that share a colour bar.
 ##
 ## All pointer input goes through a HandInput state machine (tap, drag with the coverage rule,
-## long press, double tap, Ctrl-click). While `locked` (animations, transitions) input is ignored.
-## The cards themselves are CardViews borrowed from a CardLayer (the pool); this node only lays
-## them out and owns the selection.
+## long press, double tap, Ctrl-click); what a gesture picks is HandSelection's. While `locked`
+## (animations, transitions) input is ignored. The cards themselves are CardViews borrowed from a
+## CardLayer (the pool); this node moves them to their places and draws the captions.
 
 ## The selection changed (by the player or by code, e.g. a hint).
 signal selection_changed(ids: PackedInt32Array)
@@ -18,10 +17,6 @@ signal play_requested
 signal grouping_requested(at: Vector2)
 ## The player changed a selection that a hint had made: the hint no longer describes it.
 signal hint_dismissed
-
-const GROUP_GAP := 0.28  # gap between clusters in the grouping view, in card widths
-const GROUP_COLORS: Array[Color] = [Color(0.2, 0.75, 0.4), Color(0.95, 0.5, 0.1),
-	Color(0.65, 0.35, 0.95), Color(0.1, 0.7, 0.85), Color(0.9, 0.3, 0.55)]
 
 ## The pool the card views come from (set by the owner before use).
 var layer: CardLayer
@@ -56,19 +51,11 @@ var group_view := false:
 var input := HandInput.new()
 
 var _ids := PackedInt32Array()  # display order
-var _selected := {}  # id -> true
+var _picks := HandSelection.new()
+var _fan := HandFan.new()
 var _manual := {}  # id -> manual group tag
 var _next_tag := 0
-var _slots := {}  # id -> Rect2 (local, unlifted)
-var _labels: Array[Dictionary] = []  # grouping view captions: {text, pos}
-var _drag_run := {}  # id -> true while a drag is previewed
-var _drag_paint := true  # a drag selects (true) or unselects (false)
-var _card_size := Vector2.ZERO
-var _snap := {}  # id -> true: wilds lifted and glowing (wild snap)
-var _snap_tween: Tween
-## The selection is the one a hint made (set_hint_selection) and the player has not touched it.
-var _from_hint := false
-var _heat := {}  # id -> heat map colour
+var _marks := CardMarks.new(self)
 
 
 func _ready() -> void:
@@ -78,6 +65,7 @@ func _ready() -> void:
 	input.long_pressed.connect(_on_long_pressed)
 	input.drag_changed.connect(_on_drag_changed)
 	input.drag_finished.connect(_on_drag_finished)
+	_picks.hint_ended.connect(_on_hint_ended)
 	input.coverage = Settings.get_value(&"drag_coverage")
 	Settings.changed.connect(_on_setting_changed)
 	# Position too, not only size: a live resize can move the hand without resizing it, and the
@@ -100,9 +88,9 @@ func set_cards(ids: PackedInt32Array, from := Vector2.INF, stagger := 0.0) -> vo
 		keep[id] = true
 	for id in _ids:
 		if not keep.has(id):
-			_selected.erase(id)
+			_picks.erase(id)
 			_manual.erase(id)
-			_snap.erase(id)
+			_marks.snap.erase(id)
 			layer.release(id)
 	var fresh: Array[CardView] = []
 	for id in ids:
@@ -112,7 +100,7 @@ func set_cards(ids: PackedInt32Array, from := Vector2.INF, stagger := 0.0) -> vo
 			view.dimmed = false
 			fresh.append(view)
 			if from != Vector2.INF:
-				view.size = _card_size if _card_size != Vector2.ZERO else Vector2(card_height / CardView.ASPECT, card_height)
+				view.size = _fan.card_size if _fan.card_size != Vector2.ZERO else Vector2(card_height / CardView.ASPECT, card_height)
 				view.scale = Vector2.ONE * 0.5
 				view.position = layer.to_layer(from) - view.size / 4.0
 	_ids = ids.duplicate()
@@ -139,9 +127,9 @@ func detach(ids: PackedInt32Array) -> Array[CardView]:
 				view.heat = Color(0, 0, 0, 0)
 				view.group_color = Color(0, 0, 0, 0)
 				out.append(view)
-			_selected.erase(id)
+			_picks.erase(id)
 			_manual.erase(id)
-			_snap.erase(id)
+			_marks.snap.erase(id)
 			if view != null:
 				view.glow = 0.0
 		else:
@@ -173,14 +161,10 @@ func clear() -> void:
 	for id in _ids:
 		layer.release(id)
 	_ids = PackedInt32Array()
-	_selected.clear()
+	_picks.clear()
 	_manual.clear()
-	_snap.clear()
-	if _snap_tween != null:
-		_snap_tween.kill()
-		_snap_tween = null
-	_slots.clear()
-	_labels.clear()
+	_marks.clear_snap()
+	_fan.clear()
 	input.cancel()
 	queue_redraw()
 
@@ -189,26 +173,19 @@ func clear() -> void:
 
 ## The selected cards in display order (left to right).
 func selected_ids() -> PackedInt32Array:
-	var out := PackedInt32Array()
-	for id in _display_order():
-		if _selected.has(id):
-			out.append(id)
-	return out
+	return _picks.in_order(_display_order())
 
 
 func set_selected(ids: PackedInt32Array) -> void:
-	_selected.clear()
-	for id in ids:
-		if id in _ids:
-			_selected[id] = true
+	_picks.replace(ids, _ids)
 	_refresh_selection()
 
 
 func clear_selection() -> void:
-	_end_hint()
-	if _selected.is_empty():
+	_picks.end_hint()
+	if _picks.is_empty():
 		return
-	_selected.clear()
+	_picks.clear()
 	_refresh_selection()
 
 
@@ -217,87 +194,50 @@ func clear_selection() -> void:
 func set_hint_selection(ids: PackedInt32Array) -> void:
 	set_selected(ids)
 	set_hinted(ids)
-	_from_hint = not ids.is_empty()
+	_picks.from_hint = not ids.is_empty()
 
 
 ## Whether the selection is still the one a hint made.
 func is_hint_selection() -> bool:
-	return _from_hint
+	return _picks.from_hint
 
 
 ## The player touched a hinted selection: the border goes, listeners forget the hint.
-func _end_hint() -> void:
-	if not _from_hint:
-		return
-	_from_hint = false
+func _on_hint_ended() -> void:
 	set_hinted(PackedInt32Array())
 	hint_dismissed.emit()
 
 
 func toggle(id: int) -> void:
-	if _selected.has(id):
-		_selected.erase(id)
-	elif id in _ids:
-		_selected[id] = true
+	_picks.toggle(id, _ids)
 	_refresh_selection()
 
 
 ## Cards drawn with the hint border (training mode).
 func set_hinted(ids: PackedInt32Array) -> void:
-	var wanted := {}
-	for id in ids:
-		wanted[id] = true
-	for view in _views():
-		view.hinted = wanted.has(view.card_id)
+	_marks.set_hinted(_views(), ids)
 
 
 ## Wild snap: these cards lift half-way and glow (pulsing) until the selection changes.
 func set_snap(ids: PackedInt32Array) -> void:
-	var wanted := {}
-	for id in ids:
-		if id in _ids:
-			wanted[id] = true
-	if wanted.keys() == _snap.keys():
-		return
-	if _snap_tween != null:
-		_snap_tween.kill()
-		_snap_tween = null
-	for id in _snap:
-		var v := layer.find_view(id)
-		if v != null:
-			v.glow = 0.0
-	_snap = wanted
-	if not _snap.is_empty():
-		var views: Array[CardView] = []
-		for id in _snap:
-			var v := layer.find_view(id)
-			if v != null:
-				v.glow = 1.0
-				views.append(v)
-		if Settings.effects_on() and not views.is_empty():
-			_snap_tween = create_tween().set_loops().set_parallel(true)
-			for v in views:
-				_snap_tween.tween_property(v, "glow", 0.35, 0.45).set_trans(Tween.TRANS_SINE)
-			_snap_tween.chain()
-			for v in views:
-				_snap_tween.tween_property(v, "glow", 1.0, 0.45).set_trans(Tween.TRANS_SINE)
-	_refresh_selection(true)
+	if _marks.set_snap(ids, _ids, layer):
+		_refresh_selection(true)
 
 
 func snapped_ids() -> PackedInt32Array:
-	return PackedInt32Array(_snap.keys())
+	return PackedInt32Array(_marks.snap.keys())
 
 
 ## Heat map colours by card id (missing = none): drawn as a bar above each card's visible
 ## strip, never over the face, so a black suit stays black.
 func set_heat(colors: Dictionary) -> void:
-	_heat = colors.duplicate()
+	_marks.heat = colors.duplicate()
 	queue_redraw()
 
 
 ## The heat colour of a card (transparent when none).
 func heat_of(id: int) -> Color:
-	return _heat.get(id, Color(0, 0, 0, 0))
+	return _marks.heat.get(id, Color(0, 0, 0, 0))
 
 
 ## Marks the selected cards as one manual group (shared colour); returns its tag, or -1.
@@ -309,7 +249,7 @@ func group_selection() -> int:
 	_next_tag += 1
 	for id in sel:
 		_manual[id] = tag
-	_selected.clear()
+	_picks.clear()
 	_relayout(true)
 	_emit_selection()
 	return tag
@@ -339,7 +279,7 @@ func manual_groups() -> Dictionary:
 
 ## The card's rectangle in this node's coordinates (unlifted), or an empty Rect2.
 func slot_of(id: int) -> Rect2:
-	return _slots.get(id, Rect2())
+	return _fan.slots.get(id, Rect2())
 
 
 ## The visible strip of a card: the part not covered by the next card.
@@ -360,107 +300,26 @@ func display_order() -> PackedInt32Array:
 
 
 func card_size() -> Vector2:
-	return _card_size
+	return _fan.card_size
 
 
-## The card height a hand of `n` cards gets in `width` (rank view), from its wanted height: the
-## same shrinking as the layout below. The table sizes the hand's box with it, so a full hand on
-## a narrow screen leaves no empty band above the cards.
+## The card height a hand of `n` cards gets in `width` (see HandFan; the table sizes the hand's
+## box with it).
 static func fitted_card_height(wanted: float, width: float, n: int) -> float:
-	var avail := maxf(width - 24.0, 100.0)
-	var ch := wanted
-	if n > 20:
-		ch *= 1.0 - 0.15 * (minf(n, 28) - 20.0) / 8.0
-	var cw := ch / CardView.ASPECT
-	var units := (n - 1) * CardStyle.current().min_visible + 1.0
-	if cw * units > avail:
-		ch = avail / units * CardView.ASPECT
-	return ch
+	return HandFan.fitted_card_height(wanted, width, n)
 
 
 # --- layout --------------------------------------------------------------------------------------
 
 func _display_order() -> PackedInt32Array:
-	var out := PackedInt32Array()
-	for group in _clusters():
-		out.append_array(group.ids)
-	return out
-
-
-func _clusters() -> Array[Dictionary]:
-	if group_view:
-		return HandGroups.groups(_ids, level, _manual)
-	# Rank view: one cluster, manual groups kept together at the left.
-	if _manual.is_empty():
-		return [{kind = &"all", ids = Cards.sorted(_ids, level), tag = 0}]
-	var out: Array[Dictionary] = []
-	for g in HandGroups.groups(_ids, level, _manual):
-		if g.kind == &"manual":
-			out.append(g)
-	var rest := PackedInt32Array()
-	for id in Cards.sorted(_ids, level):
-		if not _manual.has(id):
-			rest.append(id)
-	if not rest.is_empty():
-		out.append({kind = &"all", ids = rest, tag = 0})
-	return out
+	return HandFan.display_order(_ids, level, _manual, group_view)
 
 
 func _relayout(animate := false, stagger := 0.0) -> void:
 	if not is_inside_tree() or layer == null:
 		return
-	var clusters := _clusters()
-	var n := 0
-	for g in clusters:
-		n += g.ids.size()
-	var gaps := maxi(clusters.size() - 1, 0)
-	_slots.clear()
-	_labels.clear()
-	input.strips.clear()
-	var margin := 12.0
-	var avail := maxf(size.x - 2.0 * margin, 100.0)
-	var st := CardStyle.current()
-	var ch := minf(card_height, size.y - lift() - 8.0)
-	if n > 20:
-		ch *= 1.0 - 0.15 * (minf(n, 28) - 20.0) / 8.0
-	var cw := ch / CardView.ASPECT
-	# Each cluster shows its last card whole, then a gap: width = (n - nk) steps + nk cards +
-	# (nk - 1) gaps for nk clusters.
-	var nk := maxi(clusters.size(), 1)
-	var units_min := (n - nk) * st.min_visible + nk + gaps * GROUP_GAP
-	if cw * units_min > avail:
-		cw = avail / units_min
-		ch = cw * CardView.ASPECT
-	var step := cw * st.max_visible
-	if n > nk:
-		step = clampf((avail - nk * cw - gaps * GROUP_GAP * cw) / (n - nk), cw * st.min_visible, cw * st.max_visible)
-	_card_size = Vector2(cw, ch)
-	var total := (n - nk) * step + nk * cw + gaps * GROUP_GAP * cw
-	var x := (size.x - total) / 2.0
-	var base_y := size.y - ch - 6.0
-	var order := PackedInt32Array()
-	var xs: Array[float] = []
-	for gi in clusters.size():
-		var g: Dictionary = clusters[gi]
-		if group_view or g.kind == &"manual":
-			var key := "GROUP_" + String(g.kind).to_upper()
-			_labels.append({text = tr(key), pos = Vector2(x, base_y - lift() - 4.0), color = _group_color(g)})
-		var group_ids: PackedInt32Array = g.ids
-		for k in group_ids.size():
-			var id: int = group_ids[k]
-			var t := ((x + cw / 2.0) - size.x / 2.0) / maxf(size.x / 2.0, 1.0)
-			var y := base_y + ch * 0.05 * t * t
-			_slots[id] = Rect2(x, y, cw, ch)
-			order.append(id)
-			xs.append(x)
-			var last_in_group := k == group_ids.size() - 1
-			x += (cw * (1.0 + GROUP_GAP) if gi < clusters.size() - 1 else cw) if last_in_group else step
-	for i in order.size():
-		var from := xs[i]
-		var to := xs[i + 1] if i + 1 < order.size() else from + cw
-		to = minf(to, from + cw)
-		input.strips.append(Vector2(from, to))
-	input.band = Vector2(base_y - lift() - 4.0, size.y)
+	var clusters := HandFan.clusters(_ids, level, _manual, group_view)
+	var order := _fan.lay_out(clusters, size, card_height, lift(), group_view, input)
 	_apply(order, animate, stagger)
 	queue_redraw()
 
@@ -473,11 +332,11 @@ func _apply(order: PackedInt32Array, animate: bool, stagger := 0.0) -> void:
 		var view := layer.find_view(id)
 		if view == null:
 			continue
-		var slot: Rect2 = _slots[id]
+		var slot: Rect2 = _fan.slots[id]
 		var target := origin + slot.position - Vector2(0, _lift(id) - _drop())
 		view.z_index = i
 		view.level = level
-		view.group_color = GROUP_COLORS[_manual[id] % GROUP_COLORS.size()] if _manual.has(id) else Color(0, 0, 0, 0)
+		view.group_color = HandFan.manual_color(_manual[id]) if _manual.has(id) else Color(0, 0, 0, 0)
 		view.selected = _shown_selected(id)
 		if t > 0.0 and view.visible:
 			# Size is set at once (a size tween redraws every frame); scale eases a card that
@@ -501,12 +360,12 @@ func _refresh_selection(force := false) -> void:
 	var origin := layer.to_layer(global_position) if layer != null else Vector2.ZERO
 	for id in _ids:
 		var view := layer.find_view(id)
-		if view == null or not _slots.has(id):
+		if view == null or not _fan.slots.has(id):
 			continue
 		var sel := _shown_selected(id)
 		if view.selected != sel or force:
 			view.selected = sel
-			var target: Vector2 = origin + _slots[id].position - Vector2(0, _lift(id) - _drop())
+			var target: Vector2 = origin + _fan.slots[id].position - Vector2(0, _lift(id) - _drop())
 			var t := Settings.anim_time(0.08)
 			if t > 0.0:
 				# The new tween replaces one that may still be easing the card to its size (the
@@ -540,13 +399,11 @@ func card_offset(id: int) -> float:
 func _lift(id: int) -> float:
 	if _shown_selected(id):
 		return lift()
-	return lift() / 2.0 if _snap.has(id) else 0.0
+	return lift() / 2.0 if _marks.snap.has(id) else 0.0
 
 
 func _shown_selected(id: int) -> bool:
-	if _drag_run.has(id):
-		return _drag_paint
-	return _selected.has(id)
+	return _picks.shown(id)
 
 
 func _emit_selection() -> void:
@@ -564,40 +421,15 @@ func _views() -> Array[CardView]:
 	return out
 
 
-func _group_color(g: Dictionary) -> Color:
-	if g.kind == &"manual":
-		return GROUP_COLORS[int(g.tag) % GROUP_COLORS.size()]
-	return Color(1, 1, 1, 0.85)
-
-
 func _draw() -> void:
-	var font := get_theme_font(&"font", &"Label")
-	var fs := _label_font_size()
-	for label in _labels:
-		draw_string(font, label.pos, label.text, HORIZONTAL_ALIGNMENT_LEFT, -1, fs, label.color)
-	if not _heat.is_empty():
-		var order := _display_order()
-		for i in mini(order.size(), input.strips.size()):
-			var c: Color = _heat.get(order[i], Color(0, 0, 0, 0))
-			if c.a > 0.0:
-				var strip := input.strips[i]
-				draw_rect(Rect2(strip.x + 1.0, 2.0, maxf(strip.y - strip.x - 2.0, 2.0), 7.0), Color(c, clampf(c.a * 2.2, 0.6, 1.0)))
-
-
-func _label_font_size() -> int:
-	return int(clampf(_card_size.x * 0.2, 12.0, 20.0))
+	_fan.draw_labels(self)
+	if not _marks.heat.is_empty():
+		_marks.draw_heat(self, _display_order(), input.strips)
 
 
 ## Global rectangles of the grouping view's labels (layout tests).
 func label_rects() -> Array[Rect2]:
-	var out: Array[Rect2] = []
-	var font := get_theme_font(&"font", &"Label")
-	var fs := _label_font_size()
-	for label in _labels:
-		var w := font.get_string_size(label.text, HORIZONTAL_ALIGNMENT_LEFT, -1, fs).x
-		var top: float = label.pos.y - font.get_ascent(fs)
-		out.append(Rect2(global_position + Vector2(label.pos.x, top), Vector2(w, font.get_height(fs))))
-	return out
+	return _fan.label_rects(self)
 
 
 # --- input -----------------------------------------------------------------------------------------
@@ -646,26 +478,14 @@ func _on_tapped(index: int, additive: bool) -> void:
 	var id := _id_at(index)
 	if id < 0:
 		return
-	if _from_hint and not additive:
-		# A tap on a hinted card takes it out of the hint; any other card starts afresh.
-		var keep := _selected.has(id)
-		_end_hint()
-		if not keep:
-			_selected.clear()
-		toggle(id)
-		return
-	_end_hint()
-	if additive:
-		_selected[id] = true
-		_refresh_selection()
-	else:
-		toggle(id)
+	_picks.tap(id, additive, _ids)
+	_refresh_selection()
 
 
 func _on_double_tapped(index: int) -> void:
 	var id := _id_at(index)
-	if id >= 0 and not _selected.has(id):
-		_selected[id] = true
+	if id >= 0 and not _picks.has(id):
+		_picks.add(id)
 		_refresh_selection()
 	play_requested.emit()
 
@@ -677,26 +497,20 @@ func _on_long_pressed(index: int) -> void:
 
 
 func _on_drag_changed(indices: PackedInt32Array, start_index: int) -> void:
-	if _from_hint and not input.is_additive():
-		_end_hint()
-		_selected.clear()
-	var start_id := _id_at(start_index)
-	_drag_paint = input.is_additive() or not _selected.has(start_id)
-	_drag_run.clear()
-	for i in indices:
-		_drag_run[_id_at(i)] = true
+	_picks.drag(_ids_at(indices), _id_at(start_index), input.is_additive())
 	_refresh_selection()
 
 
 func _on_drag_finished(indices: PackedInt32Array, _start_index: int) -> void:
-	for i in indices:
-		var id := _id_at(i)
-		if _drag_paint:
-			_selected[id] = true
-		else:
-			_selected.erase(id)
-	_drag_run.clear()
+	_picks.finish_drag(_ids_at(indices))
 	_refresh_selection()
+
+
+func _ids_at(indices: PackedInt32Array) -> PackedInt32Array:
+	var out := PackedInt32Array()
+	for i in indices:
+		out.append(_id_at(i))
+	return out
 
 
 func _on_setting_changed(key: StringName, value: Variant) -> void:

@@ -3,52 +3,22 @@ extends HBoxContainer
 ## The level at a glance, at the top centre of the table: our team's level on a jade tile, the
 ## level being played now as a big gold numeral ("打 5"), the wild card as a mini card (♥5), and
 ## the opponents' level on a crimson tile. A spectator's tiles name the teams by their seats.
-## Colours and sizes come from TableStyle (the "Level plaque" group).
+## Colours and sizes come from TableStyle (the "Level plaque" group); the layout is
+## level_plaque.tscn, so this script only fills in the texts and restyles.
 
-var _us := Label.new()
-var _them := Label.new()
-var _us_tile := PanelContainer.new()
-var _them_tile := PanelContainer.new()
-var _centre := PanelContainer.new()
-var _playing := Label.new()
-var _numeral := Label.new()
-var _wild_card := PanelContainer.new()
-var _wild := Label.new()
+@onready var _us: Label = %UsLevel
+@onready var _them: Label = %ThemLevel
+@onready var _us_tile: PanelContainer = %UsTile
+@onready var _them_tile: PanelContainer = %ThemTile
+@onready var _centre: PanelContainer = %Centre
+@onready var _playing: Label = %Playing
+@onready var _numeral: Label = %Numeral
+@onready var _wild_card: PanelContainer = %WildCard
+@onready var _wild: Label = %Wild
 
 var _levels := PackedInt32Array([2, 2])
 var _level := 2
 var _spectator := false
-
-
-func _init() -> void:
-	mouse_filter = Control.MOUSE_FILTER_IGNORE
-	alignment = BoxContainer.ALIGNMENT_CENTER
-	add_theme_constant_override(&"separation", 6)
-	size_flags_vertical = Control.SIZE_SHRINK_CENTER
-	for l: Label in [_us, _them, _playing, _numeral, _wild]:
-		l.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-		l.vertical_alignment = VERTICAL_ALIGNMENT_CENTER
-		l.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
-		l.mouse_filter = Control.MOUSE_FILTER_IGNORE
-	_us.name = &"UsLevel"
-	_them.name = &"ThemLevel"
-	_numeral.name = &"Numeral"
-	_wild.name = &"Wild"
-	_us_tile.add_child(_us)
-	_them_tile.add_child(_them)
-	var mid := HBoxContainer.new()
-	mid.add_theme_constant_override(&"separation", 6)
-	mid.alignment = BoxContainer.ALIGNMENT_CENTER
-	mid.add_child(_playing)
-	mid.add_child(_numeral)
-	_wild_card.add_child(_wild)
-	_wild_card.size_flags_vertical = Control.SIZE_SHRINK_CENTER
-	mid.add_child(_wild_card)
-	_centre.add_child(mid)
-	for c: Control in [_us_tile, _centre, _them_tile]:
-		c.mouse_filter = Control.MOUSE_FILTER_IGNORE
-		c.size_flags_vertical = Control.SIZE_SHRINK_CENTER
-		add_child(c)
 
 
 func _ready() -> void:
@@ -67,7 +37,9 @@ func show_levels(team_levels: PackedInt32Array, level: int, spectator := false) 
 	_levels = team_levels.duplicate()
 	_level = level
 	_spectator = spectator
-	_refresh()
+	# Before _ready the labels are not taken yet; _ready shows what was set here.
+	if is_node_ready():
+		_refresh()
 
 
 ## The texts shown, for tests and screenshots: {us, them, playing, wild}.
@@ -104,11 +76,9 @@ func _restyle() -> void:
 	_them_tile.add_theme_stylebox_override(&"panel", _box(st.team_them_color, 8, 10))
 	_centre.add_theme_stylebox_override(&"panel", _box(st.plaque_color, 10, 12, st.plaque_numeral_color))
 	_wild_card.add_theme_stylebox_override(&"panel", _box(st.mini_card_color, 4, 5))
+	# The tiles' white, outlined lettering is the scene's; only the size follows the style.
 	for l: Label in [_us, _them]:
 		l.add_theme_font_size_override(&"font_size", st.plaque_font_size)
-		l.add_theme_color_override(&"font_color", Color.WHITE)
-		l.add_theme_color_override(&"font_outline_color", Color(0, 0, 0, 0.55))
-		l.add_theme_constant_override(&"outline_size", 4)
 	_playing.add_theme_font_size_override(&"font_size", st.plaque_font_size)
 	_playing.add_theme_color_override(&"font_color", st.plaque_numeral_color)
 	_numeral.add_theme_font_size_override(&"font_size", st.plaque_numeral_size)

@@ -5,10 +5,10 @@ extends Control
 ## PASS / HINT / PLAY / SORT, finishing places, banners for "table cleared" and "partner takes the
 ## lead", tribute and return steps, and end-of-deal / end-of-match panels.
 ##
-## This script builds the table and handles the player's input and duties. The parts live beside
-## it: TableEvents (the engine's events, one after another, with their animations), TableLayout
-## (where things go), TributePanel, PauseMenu, TrainingTools; the engine is reached only through
-## the MatchController.
+## This script builds the table and keeps the player's duties. The parts live beside it:
+## TableEvents (the engine's events, one after another, with their animations), TableLayout
+## (where things go), PlayerMoves (what the buttons, keys and gestures do), TurnClock, ActionBar,
+## TributePanel, PauseMenu, TrainingTools; the engine is reached only through the MatchController.
 ##
 ## Seats: 0 = the player (south), 1 = east (next to play), 2 = north (partner), 3 = west.
 
@@ -63,7 +63,7 @@ var guide: GuidedDeal
 @onready var action_bar: HBoxContainer = %ActionBar
 @onready var my_countdown: ProgressBar = %MyCountdown
 ## The player's turn clock: the bar and the seconds left (red, with a tick, in the last seconds).
-@onready var clock: HBoxContainer = %TurnClock
+@onready var clock: TurnClock = %TurnClock
 @onready var clock_label: Label = %Seconds
 ## The right-hand column: history, the hint's "why" panel, the AI debug overlay.
 @onready var sidebar: VBoxContainer = %Sidebar
@@ -104,13 +104,14 @@ var table_play_seat := -1
 @onready var _level_label: Label = %Levels
 @onready var _deal_label: Label = %DealInfo
 @onready var _mode_label: Label = %ModeLabel
-var _turn_deadline_ms := 0
-var _turn_limit_ms := 0
-var _toast_tween: Tween
-## Whole seconds left when the clock last ticked (the warning sound plays once per second).
-var _clock_last_s := -1
 ## Set when the table leaves the tree: its own coroutines (a panel it waits on) stop.
-var _closing := false
+var closing := false
+## What the player's buttons, keys and gestures do.
+var moves := PlayerMoves.new(self)
+## What the player must do now, and the buttons and status line for it.
+var duties := PlayerDuty.new(self)
+## The toast / banner / readings / status row.
+var prompt := PromptRow.new(self)
 
 
 ## Called by the app before the table enters the tree (see ui/app.gd): {config: MatchConfig,
@@ -147,9 +148,8 @@ func _ready() -> void:
 
 
 func _exit_tree() -> void:
-	_closing = true
-	if _toast_tween != null:
-		_toast_tween.kill()
+	closing = true
+	prompt.stop()
 	if modal.is_open():
 		modal.press(&"")
 
@@ -189,8 +189,7 @@ func _build() -> void:
 
 	zone.pacing = pacing
 	moments.pacing = pacing
-	_style_actions()
-	TableStyle.current().changed.connect(_style_actions)
+	clock.pacing = pacing
 	counter_view.visible = config.uses_card_counter() and not config.all_ai
 	# Deferred: the engine may still be emitting the signals of the same action (with nothing to
 	# animate, a queue can run dry between two of them), and its state is already past them.
@@ -203,14 +202,12 @@ func _build() -> void:
 	hand.group_view = Settings.get_value(&"group_view")
 	hand.selection_changed.connect(_on_selection_changed)
 	hand.play_requested.connect(_on_play_pressed)
-	hand.grouping_requested.connect(_on_grouping_requested)
+	hand.grouping_requested.connect(moves.grouping_requested)
 
 	pass_button.pressed.connect(_on_pass_pressed)
 	hint_button.pressed.connect(_on_hint_pressed)
 	play_button.pressed.connect(_on_play_pressed)
-	sort_button.pressed.connect(_on_sort_pressed)
-
-	my_countdown.visibility_changed.connect(func() -> void: clock.visible = my_countdown.visible)
+	sort_button.pressed.connect(moves.sort_pressed)
 
 	training.table = self
 	training.setup()
@@ -264,74 +261,26 @@ func lock_input(locked: bool) -> void:
 
 # --- the player's duties and buttons -------------------------------------------------------------
 
+# PlayerDuty does the work; the events and tests call these.
 func begin_duty(what: StringName) -> void:
-	if auto_play:
-		return
-	duty = what
-	controller.prompt_seen()
-	hand.clear_selection()
-	training.on_duty(what)
-	match what:
-		&"tribute":
-			hand.set_hinted(controller.tribute_options())
-		&"return":
-			hand.set_hinted(controller.return_options())
-	if what != &"play":
-		# A tribute or return has its turn time too (the engine's clock, which waited while the
-		# table drew the deal): the same clock as a turn.
-		var left := controller.time_left()
-		_turn_limit_ms = int(left * 1000.0) if left > 0.0 else 0
-		_turn_deadline_ms = Time.get_ticks_msec() + _turn_limit_ms
-		my_countdown.visible = _turn_limit_ms > 0
-		if my_countdown.visible and not events.instant:
-			Sfx.play(&"your_turn")
-	refresh_controls()
+	duties.begin(what)
 
 
 ## The player's duty is done (played, passed, gave, or the deal ended).
 func end_duty() -> void:
-	duty = &""
-	my_countdown.visible = false
+	duties.end()
 
 
 ## `seat` is to play (turn_started): whose badge is lit, and the player's clock when it is theirs.
 func start_turn(seat: int, pass_ok: bool, time_limit: float) -> void:
-	turn_seat = seat
-	can_pass = pass_ok
-	# The seat acts again: its "Pass" from the last time round is stale.
-	zone.clear_pass(seat)
-	for s in 4:
-		badges[s].active = s == seat
-		badges[s].set_countdown(time_limit if s == seat and s != local_seat else 0.0)
-	if seat == local_seat and not spectator and not auto_play:
-		begin_duty(&"play")
-		_turn_limit_ms = int(time_limit * 1000.0)
-		_turn_deadline_ms = Time.get_ticks_msec() + _turn_limit_ms
-		my_countdown.visible = _turn_limit_ms > 0
-		Sfx.play(&"your_turn")
-	else:
-		my_countdown.visible = false
-		if duty == &"play":
-			duty = &""
-	refresh_controls()
+	duties.start_turn(seat, pass_ok, time_limit)
 
 
 ## Auto-play went on or off for the player's seat (controller_changed): the seat blinks with
 ## "AI Auto-Play" and no duty is offered while the AI plays; taken back, the engine announces the
 ## seat's duty again.
 func show_auto_play(on: bool) -> void:
-	auto_play = on
-	badges[local_seat].auto_play = on
-	if auto_button != null:
-		auto_button.set_pressed_no_signal(on)
-	if on:
-		end_duty()
-		hand.clear_selection()
-		hand.set_hinted(PackedInt32Array())
-		toast(tr("AUTO_PLAY_ON"))
-	else:
-		toast(tr("AUTO_PLAY_OFF"))
-	refresh_controls()
+	duties.show_auto_play(on)
 
 
 ## A fatal engine error stopped the match (its report is in user://crash/): offers to resume
@@ -340,7 +289,7 @@ func show_crash(report: String) -> void:
 	end_duty()
 	modal.open(tr("CRASH_TITLE"), [tr("CRASH_TEXT"), report.get_file()], [[&"resume", "CRASH_RESUME"], [&"menu", "BTN_LEAVE"]])
 	var choice: StringName = await modal.closed
-	if _closing:
+	if closing:
 		return
 	if choice == &"resume":
 		var code := controller.resume_after_crash()
@@ -361,221 +310,57 @@ func update_counter() -> void:
 func refresh_controls() -> void:
 	if pass_button == null:  # @onready: null only before _ready
 		return
-	var idle := not events.busy() and not modal.is_open()
-	var acting := idle and not spectator and duty != &"" and not match_over
-	# One obvious action: Pass, Hint and Play are there only when the player has something to do
-	# (a play, a tribute, a return); Sort, a hand tool, stays.
-	var my_move := actions_wanted()
-	pass_button.visible = my_move and duty == &"play"
-	play_button.visible = my_move
-	hint_button.visible = my_move and duty == &"play" and mode == &"training" and Settings.get_value(&"hints")
-	sort_button.visible = hand.card_count() > 0
-	pass_button.disabled = not (acting and duty == &"play" and can_pass)
-	hint_button.disabled = not (acting and duty == &"play")
-	var selected := hand.selected_ids()
-	play_button.disabled = not acting or selected.is_empty() or (duty != &"play" and selected.size() != 1)
-	play_button.text = {&"tribute": "BTN_GIVE_TRIBUTE", &"return": "BTN_RETURN"}.get(duty, "BTN_PLAY")
-	hand.waiting = not spectator and duty == &"" and not match_over
-	if modal.is_open():
-		# The panel speaks for the table; a status line behind it would be stale.
-		status.text = ""
-	elif duty == &"" and not spectator and turn_seat >= 0 and turn_seat != local_seat and not match_over:
-		status.text = tr("WAITING_FOR_FMT").format({seat = tr("SEAT_%d" % turn_seat)})
-	elif duty == &"play" and idle:
-		status.text = tr("YOUR_TURN") if can_pass else tr("YOUR_LEAD")
-	elif duty == &"tribute":
-		status.text = tr("TRIBUTE_PROMPT")
-	elif duty == &"return":
-		status.text = tr("RETURN_PROMPT")
-	else:
-		status.text = ""
-	training.refresh()
+	duties.refresh()
 
 
 func _process(_delta: float) -> void:
-	_update_prompt()
-	if my_countdown.visible and _turn_limit_ms > 0:
-		# The engine's clock is the truth (it stops while the table animates); local time is the
-		# fallback when it has none.
-		var left_s: float = controller.time_left() if controller.has_match() else -1.0
-		var left := left_s * 1000.0 if left_s >= 0.0 else float(_turn_deadline_ms - Time.get_ticks_msec())
-		show_clock(left / 1000.0)
+	prompt.update()
+	if my_countdown.visible:
+		clock.tick(controller.time_left() if controller.has_match() else -1.0)
 
 
-## Shows `left_s` seconds on the turn clock; in the last `pacing.clock_warning_s` seconds the
-## clock turns red and ticks once a second.
+## Shows `left_s` seconds on the turn clock (tests, screenshots).
 func show_clock(left_s: float) -> void:
-	my_countdown.value = clampf(left_s * 1000.0 / maxf(_turn_limit_ms, 1.0), 0.0, 1.0)
-	var whole := maxi(ceili(left_s), 0)
-	clock_label.text = tr("CLOCK_SECONDS_FMT").format({s = whole})
-	var warn := left_s <= pacing.clock_warning_s
-	var colour := SeatBadge.WARN_COLOR if warn else Color(1, 1, 0.85)
-	clock_label.add_theme_color_override(&"font_color", colour)
-	my_countdown.modulate = colour if warn else Color.WHITE
-	if warn and whole != _clock_last_s and whole > 0:
-		Sfx.play(&"tick")
-	_clock_last_s = whole
+	clock.show_seconds(left_s)
 
 
 ## The turn clock's size: the bar, the gap and the seconds.
 func clock_size() -> Vector2:
-	return Vector2(my_countdown.custom_minimum_size.x + 8.0 + clock_label.custom_minimum_size.x, 40.0)
+	return clock.needed_size()
 
 
 ## Whether the clock is in its warning seconds (tests).
 func clock_warning() -> bool:
-	return my_countdown.modulate != Color.WHITE
+	return clock.warning()
 
 
-## The prompt row shows one thing at a time: a toast, else a banner, else the readings of an
-## ambiguous selection, else the status line.
-func _update_prompt() -> void:
-	var toasting := toast_label.modulate.a > 0.0
-	var announcing := banner.is_showing()
-	readings_box.visible = not toasting and not announcing
-	status.visible = readings_box.visible and readings_box.get_child_count() == 0
-
-
+# The buttons and keys: PlayerMoves does what they mean (tests press them through these).
 func _on_play_pressed() -> void:
-	if not is_idle() or spectator or match_over:
-		return
-	var selected := hand.selected_ids()
-	match duty:
-		&"":
-			if not selected.is_empty() and turn_seat >= 0 and turn_seat != local_seat:
-				say_error(tr("NOT_YOUR_TURN_FMT").format({seat = Wording.seat_in_text(turn_seat, local_seat, spectator)}))
-		&"tribute", &"return":
-			if selected.size() != 1:
-				toast(tr("SELECT_ONE_CARD"))
-				return
-			var options := controller.tribute_options() if duty == &"tribute" else controller.return_options()
-			if not options.is_empty() and not (selected[0] in options):
-				say_error(exchange_error(duty == &"tribute", options))
-				return
-			var code := controller.give_tribute(selected[0]) if duty == &"tribute" else controller.return_card(selected[0])
-			if code == 0:
-				end_duty()
-				hand.set_hinted(PackedInt32Array())
-			else:
-				show_error(code)
-			refresh_controls()
-		&"play":
-			play_selection(-1)
+	moves.play_pressed()
 
 
 ## Plays the selected cards with a reading index (-1 = the default), after the optional
 ## confirmation. Returns the engine's code (or -1 when nothing was sent).
 func play_selection(reading: int) -> int:
-	var selected := hand.selected_ids()
-	if duty != &"play" or selected.is_empty() or not is_idle():
-		return -1
-	var info: Dictionary = training.selection_info()
-	if info.has("playable") and (info.playable as Array).is_empty():
-		say_error(illegal_play_text(info))
-		return -1
-	if Settings.get_value(&"confirm_play"):
-		var text := _selection_text(info, reading)
-		modal.open(tr("CONFIRM_PLAY_TITLE"), [text], [[&"yes", "BTN_PLAY"], [&"no", "BTN_CANCEL"]])
-		lock_input(true)
-		var answer: StringName = await modal.closed
-		if _closing:
-			return -1
-		lock_input(false)
-		if answer != &"yes" or duty != &"play":
-			return -1
-	var code := controller.play(selected, reading)
-	if code == 9 or code == 1:
-		say_error(illegal_play_text(controller.selection(selected)))
-	elif code != 0:
-		show_error(code)
-	return code
+	return await moves.play_selection(reading)
 
 
-## Why these cards cannot be played, from the advisor's reading of them: not a combination at
-## all, or a combination that does not beat what is on the table (named, with who played it).
-func illegal_play_text(info: Dictionary) -> String:
-	var readings: Array = info.get("readings", [])
-	if readings.is_empty():
-		return tr("ERR_1")
-	if table_play.is_empty():
-		return tr("ERR_9")
-	return tr("DOES_NOT_BEAT_FMT").format({play = PlayText.describe(readings[0]), table = PlayText.describe(table_play),
-		seat = Wording.seat_in_text(table_play_seat, local_seat, spectator)})
+func _on_pass_pressed() -> void:
+	moves.pass_pressed()
 
 
-## A wrong card for the tribute (it must be the highest, not a wild) or the return: which
-## cards are allowed.
-func exchange_error(is_tribute: bool, options: PackedInt32Array) -> String:
-	var names := PackedStringArray()
-	for id in options:
-		var t := PlayText.card_text(id)
-		if not (t in names):
-			names.append(t)
-	var key := "TRIBUTE_WRONG_CARD_FMT" if is_tribute else "RETURN_WRONG_CARD_FMT"
-	return tr(key).format({cards = tr("LIST_SEP").join(names)})
+func _on_hint_pressed() -> void:
+	moves.hint_pressed()
 
 
 ## An error the player caused, in words, with the error sound.
 func say_error(text: String) -> void:
-	toast(text)
-	Sfx.play(&"error")
-
-
-func _selection_text(info: Dictionary, reading: int) -> String:
-	var playable: Array = info.get("playable", [])
-	for p: Dictionary in playable:
-		if reading < 0 or int(p.get("index", -1)) == reading:
-			return PlayText.describe(p)
-	return Cards.notation_list(hand.selected_ids())
-
-
-func _on_pass_pressed() -> void:
-	if not is_idle() or duty != &"play" or not can_pass:
-		return
-	var code := controller.pass_turn()
-	if code != 0:
-		show_error(code)
-
-
-func _on_hint_pressed() -> void:
-	if not is_idle() or duty != &"play":
-		return
-	training.next_hint()
-
-
-func _on_sort_pressed() -> void:
-	hand.group_view = not hand.group_view
-	Settings.set_value(&"group_view", hand.group_view)
+	prompt.say_error(text)
 
 
 func _on_selection_changed(_ids: PackedInt32Array) -> void:
 	training.on_selection_changed()
 	refresh_controls()
-
-
-func _on_grouping_requested(_at: Vector2) -> void:
-	if modal.is_open():
-		return
-	var buttons: Array = []
-	if hand.selected_ids().size() >= 2:
-		buttons.append([&"group", "BTN_GROUP_SELECTION"])
-	if not hand.manual_groups().is_empty():
-		buttons.append([&"ungroup", "BTN_UNGROUP"])
-	buttons.append([&"view", "BTN_VIEW_BY_RANK" if hand.group_view else "BTN_VIEW_BY_GROUP"])
-	buttons.append([&"close", "BTN_CANCEL"])
-	modal.open(tr("GROUPING_TITLE"), [], buttons)
-	lock_input(true)
-	var choice: StringName = await modal.closed
-	if _closing:
-		return
-	lock_input(events.busy())
-	match choice:
-		&"group":
-			hand.group_selection()
-		&"ungroup":
-			hand.ungroup()
-		&"view":
-			_on_sort_pressed()
 
 
 ## Leaves for the menu, saving the match so far as a replay and remembering it for "Continue".
@@ -633,7 +418,7 @@ func _unhandled_key_input(event: InputEvent) -> void:
 		KEY_P:
 			_on_pass_pressed()
 		KEY_S:
-			_on_sort_pressed()
+			moves.sort_pressed()
 		KEY_ESCAPE:
 			pause_menu.open()
 		_:
@@ -653,41 +438,6 @@ func _on_setting_changed(key: StringName, _value: Variant) -> void:
 ## Whether the action buttons are shown: the player has a duty (their turn, a tribute, a return).
 func actions_wanted() -> bool:
 	return not spectator and duty != &"" and not match_over
-
-
-## Gold Play (widest), jade Hint, slate Pass: colours and width from TableStyle ("Action bar").
-func _style_actions() -> void:
-	var st := TableStyle.current()
-	var base_w := sort_button.custom_minimum_size.x
-	play_button.custom_minimum_size.x = base_w * st.play_button_width
-	for pair: Array in [[play_button, st.play_button_color, st.play_button_text_color],
-			[hint_button, st.hint_button_color, st.action_text_color],
-			[pass_button, st.pass_button_color, st.action_text_color]]:
-		var b: Button = pair[0]
-		var colour: Color = pair[1]
-		var text: Color = pair[2]
-		b.add_theme_stylebox_override(&"normal", _action_box(colour))
-		b.add_theme_stylebox_override(&"hover", _action_box(colour.lightened(0.12)))
-		b.add_theme_stylebox_override(&"pressed", _action_box(colour.darkened(0.15)))
-		b.add_theme_stylebox_override(&"disabled", _action_box(colour.darkened(st.action_disabled_darken)))
-		for item: StringName in [&"font_color", &"font_hover_color", &"font_pressed_color", &"font_focus_color"]:
-			b.add_theme_color_override(item, text)
-		b.add_theme_color_override(&"font_disabled_color", Color(text, 0.6))
-
-
-static func _action_box(colour: Color) -> StyleBoxFlat:
-	var box := StyleBoxFlat.new()
-	box.bg_color = colour
-	box.set_corner_radius_all(12)
-	box.content_margin_left = 16
-	box.content_margin_right = 16
-	# A lighter top edge: a slight gradient look without a texture.
-	box.border_width_top = 2
-	box.border_color = colour.lightened(0.3)
-	box.shadow_color = Color(0, 0, 0, 0.3)
-	box.shadow_size = 4
-	box.shadow_offset = Vector2(0, 2)
-	return box
 
 
 # --- helpers ---------------------------------------------------------------------------------------
@@ -712,41 +462,22 @@ func update_top_bar() -> void:
 
 ## Shows a message in the prompt row for pacing.toast_s seconds (a banner gives way to it).
 func toast(text: String) -> void:
-	toast_label.text = text
-	if _toast_tween != null:
-		_toast_tween.kill()
-	banner.dismiss()
-	place_toast()
-	toast_label.modulate.a = 1.0
-	_toast_tween = create_tween()
-	_toast_tween.tween_interval(pacing.toast_s)
-	_toast_tween.tween_property(toast_label, "modulate:a", 0.0, 0.4)
-	_update_prompt()
+	prompt.toast(text)
 
 
 ## Centres the toast's plate on its text inside the prompt row.
 func place_toast() -> void:
-	var font := toast_label.get_theme_font(&"font")
-	var fs := toast_label.get_theme_font_size(&"font_size")
-	var w := minf(font.get_string_size(toast_label.text, HORIZONTAL_ALIGNMENT_LEFT, -1, fs).x + 40.0, prompt_rect.size.x)
-	toast_label.size = Vector2(w, prompt_rect.size.y)
-	toast_label.position = Vector2(prompt_rect.get_center().x - w / 2.0, prompt_rect.position.y)
+	prompt.place_toast()
 
 
 ## Hides the toast at once (a banner takes the prompt row).
 func dismiss_toast() -> void:
-	if _toast_tween != null:
-		_toast_tween.kill()
-	toast_label.modulate.a = 0.0
+	prompt.dismiss_toast()
 
 
+## An engine error code, in words.
 func show_error(code: int) -> void:
-	var key := "ERR_%d" % code
-	var text := tr(key)
-	if code == 9 and not table_play.is_empty():
-		text = tr("DOES_NOT_BEAT_TABLE_FMT").format({table = PlayText.describe(table_play),
-			seat = Wording.seat_in_text(table_play_seat, local_seat, spectator)})
-	say_error(text if text != key else tr("ERR_GENERIC").format({code = code}))
+	prompt.show_error(code)
 
 
 ## Whether the tribute / return / resist lines are on screen (tests, screenshots).
