@@ -130,7 +130,63 @@ async fn claim_and_spawn_in(
     Err((ErrorCode::Internal, "no free room code".into()))
 }
 
+/// The lobby's clocks, owned by the room: the ready check's deadline and, while nobody is
+/// connected and no match runs, since when the room has been empty (`--room-idle-ms`).
+pub(super) struct LobbyClocks {
+    pub(super) ready_deadline: Option<Instant>,
+    pub(super) idle_since: Option<Instant>,
+}
+
+impl LobbyClocks {
+    pub(super) fn new() -> LobbyClocks {
+        LobbyClocks { ready_deadline: None, idle_since: Some(Instant::now()) }
+    }
+}
+
 impl Room {
+    /// The lobby's deadlines at `now`: seats of players away past the lobby grace are freed, a
+    /// room empty past `--room-idle-ms` closes, a ready check past its time falls back. True when
+    /// the room closed.
+    pub(super) async fn lobby_timers(&mut self, now: Instant) -> bool {
+        if self.in_lobby() {
+            let grace = self.app.cfg.lobby_grace();
+            let gone: Vec<Seat> = (0..4u8)
+                .filter(|&i| {
+                    let s = &self.slots[i as usize];
+                    s.player.is_some() && s.conn.is_none() && s.lost_at.is_some_and(|at| at + grace <= now)
+                })
+                .collect();
+            if !gone.is_empty() {
+                for seat in gone {
+                    tracing::info!(seat, "lobby seat freed: its player stayed away past the grace");
+                    self.free_lobby_seat(seat);
+                }
+                if self.close_if_empty().await {
+                    return true;
+                }
+                self.send_room();
+                self.save_directory().await;
+            }
+        }
+        if !self.state.locked()
+            && self.members.is_empty()
+            && self.lobby.idle_since.is_some_and(|t| t + self.app.cfg.room_idle() <= now)
+            && self.close_abandoned("nobody came for --room-idle-ms").await
+        {
+            return true;
+        }
+        if self.lobby.ready_deadline.is_some_and(|d| d <= now) {
+            self.lobby.ready_deadline = None;
+            if self.transition(RoomEvent::ReadyTimeout) {
+                for s in &mut self.slots {
+                    s.ready = false;
+                }
+                self.send_room();
+            }
+        }
+        false
+    }
+
     pub(super) fn is_host(&self, conn: ConnId) -> bool {
         self.seat_of(conn)
             .and_then(|s| self.slots[s as usize].player.as_ref())
@@ -234,7 +290,7 @@ impl Room {
     /// WAITING → READY_CHECK once every seat is taken.
     pub(super) fn after_seating(&mut self) {
         if self.slots.iter().all(Slot::taken) && self.transition(RoomEvent::Full) {
-            self.ready_deadline = Some(Instant::now() + self.app.cfg.ready_timeout());
+            self.lobby.ready_deadline = Some(Instant::now() + self.app.cfg.ready_timeout());
         }
         self.send_room();
     }
@@ -271,7 +327,7 @@ impl Room {
         let e = if self.slots.iter().any(|s| s.player.is_some()) { RoomEvent::Leave } else { RoomEvent::Emptied };
         self.transition(e);
         if self.state != RoomState::ReadyCheck {
-            self.ready_deadline = None;
+            self.lobby.ready_deadline = None;
         }
     }
 
@@ -322,7 +378,7 @@ impl Room {
             SeatSetting::Open => {
                 if self.slots[seat as usize].ai.take().is_some() {
                     self.transition(RoomEvent::Leave);
-                    self.ready_deadline = None;
+                    self.lobby.ready_deadline = None;
                 }
                 self.send_room();
             }
@@ -405,7 +461,7 @@ impl Room {
         };
         game.rt().set_surrender_policy(surrender_policy(&self.stored));
         self.transition(RoomEvent::Start);
-        self.ready_deadline = None;
+        self.lobby.ready_deadline = None;
         self.stored.match_seed = seed;
         // Runtime::start plays every new match under the current revision.
         self.stored.rules_revision = guandan_core::rules::RULES_REVISION;
@@ -422,7 +478,7 @@ impl Room {
         self.game = Some(game);
         self.game_no = self.match_no;
         // The deal is shown before the first AI move (and a new match's clocks start now).
-        self.last_action_at = Instant::now();
+        self.pace.last_action_at = Instant::now();
         self.save_directory().await;
         let _ = notices;
         self.send_room();

@@ -193,23 +193,12 @@ struct Room {
     /// The number of the match in `game`: its actions are stored under it.
     game_no: i64,
     delay: Delay,
-    /// Bumped when a hosted seat returns: AI decisions asked for before are dropped.
-    generation: u64,
-    ready_deadline: Option<Instant>,
-    vote_deadline: Option<Instant>,
-    /// When the last action was applied (or the match started): the room's AI seats wait
-    /// `--ai-pace-ms` from it.
-    last_action_at: Instant,
-    /// An AI decision waits for the room's pace until then.
-    ai_due: Option<Instant>,
-    /// The break after a deal (`--deal-break-ms`) lasts until then: no AI move, no clock.
-    deal_break_until: Option<Instant>,
-    /// The action seq at which the latest surrender vote opened: a vote made on a state from
-    /// then on still stands when other actions came first (it answers the same open vote).
-    vote_since: Option<u64>,
-    /// Nobody has been connected to the room since then (no match running): it closes after
-    /// `--room-idle-ms`.
-    idle_since: Option<Instant>,
+    /// The match's pace: AI timing, the break after a deal, the open surrender vote (play.rs).
+    pace: play::Pace,
+    /// The lobby's clocks: the ready check's deadline, how long the room has been empty (lobby.rs).
+    lobby: lobby::LobbyClocks,
+    /// The rematch vote after a match (vote.rs).
+    rematch: vote::Rematch,
     closing: bool,
     /// Players whose seat here this room has recorded in `App::seats` (one seat per account).
     claimed: Vec<String>,
@@ -288,14 +277,9 @@ fn spawn(
         match_no,
         game_no: match_no,
         delay,
-        generation: 0,
-        ready_deadline: None,
-        vote_deadline: None,
-        last_action_at: Instant::now(),
-        ai_due: None,
-        deal_break_until: None,
-        vote_since: None,
-        idle_since: Some(Instant::now()),
+        pace: play::Pace::new(),
+        lobby: lobby::LobbyClocks::new(),
+        rematch: vote::Rematch::default(),
         closing: false,
         claimed: Vec::new(),
     };
@@ -385,9 +369,9 @@ impl Room {
             self.sync_seats();
             drop(ack);
             if self.members.is_empty() {
-                self.idle_since.get_or_insert_with(Instant::now);
+                self.lobby.idle_since.get_or_insert_with(Instant::now);
             } else {
-                self.idle_since = None;
+                self.lobby.idle_since = None;
             }
             Box::pin(self.drive_ai()).await;
         }
@@ -481,75 +465,27 @@ impl Room {
             );
         }
         if self.state.in_game() {
-            d.extend(self.ai_due);
+            d.extend(self.pace.ai_due);
         }
-        d.extend(self.ready_deadline);
-        d.extend(self.vote_deadline);
+        d.extend(self.lobby.ready_deadline);
+        d.extend(self.rematch.vote_deadline);
         if !self.state.locked() {
-            d.extend(self.idle_since.map(|t| t + self.app.cfg.room_idle()));
+            d.extend(self.lobby.idle_since.map(|t| t + self.app.cfg.room_idle()));
         }
         d.into_iter().min()
     }
 
     async fn on_timer(&mut self) {
         let now = Instant::now();
-        if self.ai_due.is_some_and(|d| d <= now) {
+        if self.pace.ai_due.is_some_and(|d| d <= now) {
             // The AI's turn has come: the run loop drives it after this.
-            self.ai_due = None;
+            self.pace.ai_due = None;
         }
-        let hb = self.app.cfg.heartbeat_timeout();
-        if self.state.in_game() {
-            for seat in 0..4u8 {
-                let s = &mut self.slots[seat as usize];
-                if s.lost_at.is_some_and(|at| at + hb <= now) && !s.hosted && s.player.is_some() {
-                    s.hosted = true;
-                    s.hosted_idle = false;
-                    self.transition(RoomEvent::HeartbeatLost);
-                    tracing::info!(seat, "seat hosted by the AI");
-                    let profile = ai_profile(self.app.cfg.hosting_ai);
-                    self.hand_seat(seat, Controller::StandIn(profile), false).await;
-                    self.broadcast(&ServerMsg::Hosting { seat, on: true });
-                    self.send_room();
-                }
-            }
-        }
-        if self.in_lobby() {
-            let grace = self.app.cfg.lobby_grace();
-            let gone: Vec<Seat> = (0..4u8)
-                .filter(|&i| {
-                    let s = &self.slots[i as usize];
-                    s.player.is_some() && s.conn.is_none() && s.lost_at.is_some_and(|at| at + grace <= now)
-                })
-                .collect();
-            if !gone.is_empty() {
-                for seat in gone {
-                    tracing::info!(seat, "lobby seat freed: its player stayed away past the grace");
-                    self.free_lobby_seat(seat);
-                }
-                if self.close_if_empty().await {
-                    return;
-                }
-                self.send_room();
-                self.save_directory().await;
-            }
-        }
-        if !self.state.locked()
-            && self.members.is_empty()
-            && self.idle_since.is_some_and(|t| t + self.app.cfg.room_idle() <= now)
-            && self.close_abandoned("nobody came for --room-idle-ms").await
-        {
+        self.host_lost_seats(now).await;
+        if self.lobby_timers(now).await {
             return;
         }
-        if self.ready_deadline.is_some_and(|d| d <= now) {
-            self.ready_deadline = None;
-            if self.transition(RoomEvent::ReadyTimeout) {
-                for s in &mut self.slots {
-                    s.ready = false;
-                }
-                self.send_room();
-            }
-        }
-        if self.vote_deadline.is_some_and(|d| d <= now) {
+        if self.rematch.vote_deadline.is_some_and(|d| d <= now) {
             self.close_vote().await;
         }
     }

@@ -4,7 +4,51 @@
 
 use super::*;
 
+/// The match's pace, owned by the room and changed here: which AI answers still count, when the
+/// last action was applied, when a paced AI move is due, the break after a deal, and where the
+/// open surrender vote began.
+pub(super) struct Pace {
+    /// Bumped when a seat changes hands: AI decisions asked for before are dropped.
+    pub(super) generation: u64,
+    /// When the last action was applied (or the match started): the room's AI seats wait
+    /// `--ai-pace-ms` from it.
+    pub(super) last_action_at: Instant,
+    /// An AI decision waits for the room's pace until then.
+    pub(super) ai_due: Option<Instant>,
+    /// The break after a deal (`--deal-break-ms`) lasts until then: no AI move, no clock.
+    pub(super) deal_break_until: Option<Instant>,
+    /// The action seq at which the latest surrender vote opened: a vote made on a state from
+    /// then on still stands when other actions came first (it answers the same open vote).
+    pub(super) vote_since: Option<u64>,
+}
+
+impl Pace {
+    pub(super) fn new() -> Pace {
+        Pace { generation: 0, last_action_at: Instant::now(), ai_due: None, deal_break_until: None, vote_since: None }
+    }
+}
+
 impl Room {
+    /// Seats whose player has been gone for the heartbeat timeout are played by the AI.
+    pub(super) async fn host_lost_seats(&mut self, now: Instant) {
+        let hb = self.app.cfg.heartbeat_timeout();
+        if self.state.in_game() {
+            for seat in 0..4u8 {
+                let s = &mut self.slots[seat as usize];
+                if s.lost_at.is_some_and(|at| at + hb <= now) && !s.hosted && s.player.is_some() {
+                    s.hosted = true;
+                    s.hosted_idle = false;
+                    self.transition(RoomEvent::HeartbeatLost);
+                    tracing::info!(seat, "seat hosted by the AI");
+                    let profile = ai_profile(self.app.cfg.hosting_ai);
+                    self.hand_seat(seat, Controller::StandIn(profile), false).await;
+                    self.broadcast(&ServerMsg::Hosting { seat, on: true });
+                    self.send_room();
+                }
+            }
+        }
+    }
+
     /// The whole record of the match in progress: the runtime keeps only what is not stored
     /// yet, and everything applied is stored before it is announced, so the database has it all.
     pub(super) async fn record(&self) -> Option<MatchLog> {
@@ -101,7 +145,7 @@ impl Room {
         // already open still answers it when a play came first (before, it was refused as stale
         // and the vote stayed open with no way for the player to answer it again).
         let same_vote = matches!(action, ActionKind::SurrenderVote { .. })
-            && self.vote_since.is_some_and(|since| since <= seq)
+            && self.pace.vote_since.is_some_and(|since| since <= seq)
             && self.game.as_ref().and_then(|g| g.state().surrender()).is_some_and(|s| !s.voted(seat));
         if slot.last_ack.is_some_and(|a| seq < a) || (seq < next_seq && !side_by_side && !same_vote) {
             return self.refuse(
@@ -176,15 +220,15 @@ impl Room {
             return;
         }
         if count > 0 {
-            self.last_action_at = Instant::now();
+            self.pace.last_action_at = Instant::now();
         }
         let brk = self.app.cfg.deal_break();
         if game::ends_deal(&notices) && !brk.is_zero() && self.people() {
-            self.deal_break_until = Some(self.last_action_at + brk);
+            self.pace.deal_break_until = Some(self.pace.last_action_at + brk);
         }
         if let Some(n) = notices.iter().rev().find(|n| matches!(n.out, guandan_runtime::Out::SurrenderProposed { .. }))
         {
-            self.vote_since = Some(n.seq);
+            self.pace.vote_since = Some(n.seq);
         }
         self.announce(&notices, count, actor, None).await;
         for _ in 0..count {
@@ -244,7 +288,7 @@ impl Room {
 
     pub(super) async fn ai_done(&mut self, result: AiResult) {
         let Some(g) = &mut self.game else { return };
-        if result.generation != self.generation || !self.state.in_game() {
+        if result.generation != self.pace.generation || !self.state.in_game() {
             return;
         }
         let before = g.action_seq();
@@ -276,10 +320,10 @@ impl Room {
 
     /// Whether the break after a deal runs at `now` (it is forgotten once over).
     fn in_deal_break(&mut self, now: Instant) -> bool {
-        match self.deal_break_until {
+        match self.pace.deal_break_until {
             Some(until) if until > now => true,
             Some(_) => {
-                self.deal_break_until = None;
+                self.pace.deal_break_until = None;
                 false
             }
             None => false,
@@ -290,7 +334,7 @@ impl Room {
     /// are dropped, and the runtime stops waiting for them, so the next one is asked for anew —
     /// a dropped answer the room still waited for stopped every AI seat for good.
     pub(super) fn drop_ai_in_flight(&mut self) {
-        self.generation += 1;
+        self.pace.generation += 1;
         if let Some(g) = &mut self.game {
             g.rt().cancel_ai();
         }
@@ -310,16 +354,16 @@ impl Room {
             if !self.state.in_game() || self.closing {
                 return;
             }
-            let generation = self.generation;
+            let generation = self.pace.generation;
             // At the room's pace while people are in it (and not before a deal's break is over):
             // the next AI move waits its turn.
             let pace = self.app.cfg.ai_pace();
-            let paced = (!pace.is_zero() && self.people()).then_some(self.last_action_at + pace);
+            let paced = (!pace.is_zero() && self.people()).then_some(self.pace.last_action_at + pace);
             let Some(g) = &mut self.game else { return };
             let now = Instant::now();
-            if let Some(due) = paced.into_iter().chain(self.deal_break_until).max().filter(|d| *d > now) {
+            if let Some(due) = paced.into_iter().chain(self.pace.deal_break_until).max().filter(|d| *d > now) {
                 if g.rt_ref().ai_due() {
-                    self.ai_due = Some(due);
+                    self.pace.ai_due = Some(due);
                 }
                 return;
             }

@@ -5,6 +5,12 @@ use crate::db::MatchResult;
 use crate::ratings::{Ending, RatedSeat, Verdict};
 use guandan_core::event::{EndReason, Outcome};
 
+/// The rematch vote after a match, owned by the room: when it closes by itself.
+#[derive(Default)]
+pub(super) struct Rematch {
+    pub(super) vote_deadline: Option<Instant>,
+}
+
 impl Room {
     /// FINISHED: store the match in the replay format with its metadata and update stats, then
     /// open the rematch vote.
@@ -78,7 +84,7 @@ impl Room {
         self.match_no += 1;
         self.broadcast(&stored);
         self.transition(RoomEvent::OpenVote);
-        self.vote_deadline = Some(Instant::now() + self.app.cfg.vote_timeout());
+        self.rematch.vote_deadline = Some(Instant::now() + self.app.cfg.vote_timeout());
         self.save_directory().await;
         self.send_room();
     }
@@ -157,7 +163,7 @@ impl Room {
     /// VOTE_PHASE → IDLE: the room unlocks; players who declined (or did not vote) leave their
     /// seats, the rest wait for the next ready check.
     pub(super) async fn close_vote(&mut self) {
-        self.vote_deadline = None;
+        self.rematch.vote_deadline = None;
         if !self.transition(RoomEvent::VoteClosed) {
             return;
         }
