@@ -20,6 +20,8 @@ var table: Control
 @onready var reconnect_layer: Control = %Reconnecting
 @onready var spectator_banner: Label = %SpectatorBanner
 @onready var votes: Modal = %SurrenderVote
+## The proposing team's line while its surrender vote is open ("waiting for your partner…").
+@onready var vote_status: Label = %VoteStatus
 
 var _params := {}
 @onready var _reconnect_text: Label = %ReconnectingText
@@ -31,6 +33,14 @@ var _result_shown := false
 ## The hands a spectator is shown (one CardsLeftRow per seat), and the action count they show.
 var _shown_hands: VBoxContainer
 var _shown_at := -1
+## Each table seat's nickname ("" for an AI seat), from the room.
+var _nicks: Array[String] = ["", "", "", ""]
+## The open surrender vote as this table saw it: {proposer, answers: {seat: accept}}, {} if none.
+var _vote := {}
+## Seconds a player has to answer a surrender vote before it counts as "keep playing".
+const VOTE_SECONDS := 20.0
+## The vote dialog's close when the vote ended without this player's answer.
+const CLOSED_BY_VOTE := &"closed"
 
 
 func open(params: Dictionary) -> void:
@@ -73,6 +83,7 @@ func _ready() -> void:
 	table.match_panel_shown.connect(_on_match_panel)
 	# The match's own signals come from the table's engine (it follows the client).
 	table.controller.engine.surrender_proposed.connect(_on_surrender_proposed)
+	table.controller.engine.surrender_voted.connect(_on_surrender_voted)
 	resized.connect(_place_names)
 	# The table's Auto-play switch hands our seat to the server's AI (auto_play) and takes it
 	# back; the table shows it through controller_changed like offline. Spectators have no seat.
@@ -180,6 +191,7 @@ func _on_room(room: Dictionary) -> void:
 		# The table draws the viewer at the bottom: seats are turned so the local seat is south.
 		var at := (i - maxi(me, 0) + 4) % 4
 		names[at].text = text
+		_nicks[at] = String(s.player)
 		table.badges[at].ai_level = int(s.ai)
 		table.badges[at].auto_play = bool(s.hosted) and i != me
 	# A spectator's badges name the seats by the compass (the badges know they are watched).
@@ -213,6 +225,11 @@ func _on_rating(_rules: String, rating: int, change: int, _matches: int) -> void
 
 func _on_match_panel(_event: Dictionary) -> void:
 	_result_shown = true
+	# A vote still asked when the match ended (it was accepted without this player) is over.
+	if votes.is_open():
+		votes.press(CLOSED_BY_VOTE)
+	_vote = {}
+	vote_status.visible = false
 	var again: Button = table.modal.button(&"again")
 	if again != null and Online.in_quick_room():
 		again.text = tr("QUICK_AGAIN")
@@ -252,18 +269,27 @@ func _on_resynced(_seq: int) -> void:
 			table.history.add_note(tr("ONLINE_HISTORY_EARLIER_HIDDEN"))
 
 
+## A surrender proposal (`seat` is a table seat, like every seat the engine's signals carry: 0 is
+## the viewer). The proposer's team reads the vote's course in a line over the table while it is
+## open; the partner and the opponents are asked, on a clock (an unanswered vote is "keep
+## playing").
 func _on_surrender_proposed(seat: int) -> void:
-	var me := Online.seat
-	if me < 0 or seat == me or table == null or table.match_over:
+	if table == null or table.match_over or Online.client.is_spectator():
+		return
+	var me: int = table.local_seat
+	_vote = {proposer = seat, answers = {}}
+	_show_vote()
+	if seat == me:
 		return
 	var partner := seat % 2 == me % 2
 	var title := tr("ONLINE_SURRENDER_PARTNER_TITLE") if partner else tr("ONLINE_SURRENDER_OPPONENT_TITLE")
 	var text := tr("ONLINE_SURRENDER_PARTNER_FMT" if partner else "ONLINE_SURRENDER_OPPONENT_FMT").format(
-		{seat = names[(seat - me + 4) % 4].text})
+		{seat = _who(seat)})
 	votes.open(title, [text], [[&"yes", "ONLINE_VOTE_YES" if partner else "ONLINE_VOTE_ACCEPT"],
 		[&"no", "ONLINE_VOTE_NO" if partner else "ONLINE_VOTE_VETO"]])
+	votes.press_after(&"no", VOTE_SECONDS)
 	var choice: StringName = await votes.closed
-	if not is_inside_tree():
+	if not is_inside_tree() or choice == CLOSED_BY_VOTE:
 		return
 	# Our own action may still be on its way (one intent at a time): try again for a moment.
 	var code: int = table.controller.surrender_vote(choice == &"yes")
@@ -274,6 +300,50 @@ func _on_surrender_proposed(seat: int) -> void:
 		code = table.controller.surrender_vote(choice == &"yes")
 	if code != 0 and is_inside_tree():
 		table.show_error(code)
+
+
+## Someone answered the open proposal. A refusal by the proposer's own team closes the vote (an
+## opponent still asked is asked no more), and so does the second opponent's; the voter's own
+## team is told a refusal.
+func _on_surrender_voted(seat: int, accept: bool) -> void:
+	if table == null or table.match_over or _vote.is_empty():
+		return
+	var team := int(_vote.proposer) % 2
+	_vote.answers[seat] = accept
+	var opponents_refused := 0
+	for s: int in _vote.answers:
+		opponents_refused += int(s % 2 != team and not _vote.answers[s])
+	var closed := not accept and (seat % 2 == team or opponents_refused == 2)
+	if closed:
+		if votes.is_open():
+			votes.press(CLOSED_BY_VOTE)
+		_vote = {}
+		if seat != table.local_seat and table.local_seat % 2 == team:
+			var key := "ONLINE_SURRENDER_REFUSED_FMT" if seat % 2 == team else "ONLINE_SURRENDER_VETOED_FMT"
+			table.toast(tr(key).format({seat = _who(seat)}))
+	_show_vote()
+
+
+## The proposing team's line while its vote is open: who it waits for.
+func _show_vote() -> void:
+	var me: int = table.local_seat
+	var open := not _vote.is_empty() and int(_vote.proposer) % 2 == me % 2
+	vote_status.visible = open
+	if not open:
+		return
+	var partner := (me + 2) % 4
+	var waits_partner := not (_vote.answers as Dictionary).has(partner if int(_vote.proposer) == me else me)
+	if int(_vote.proposer) == me:
+		vote_status.text = tr("ONLINE_SURRENDER_WAITING" if waits_partner else "ONLINE_SURRENDER_WAITING_OPPONENTS")
+	else:
+		vote_status.text = tr("ONLINE_SURRENDER_PROPOSED_FMT").format({seat = _who(partner)}) if waits_partner \
+			else tr("ONLINE_SURRENDER_WAITING_OPPONENTS")
+
+
+## A seat's nickname (an AI seat's: where it sits), for the vote's texts.
+func _who(seat: int) -> String:
+	var nick := _nicks[seat]
+	return nick if nick != "" else Wording.seat_name(seat, table.local_seat, Online.client.is_spectator())
 
 
 ## The room or the connection is gone: back to the Online menu, which says why.

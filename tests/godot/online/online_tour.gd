@@ -34,7 +34,8 @@ func _ready() -> void:
 	Settings.set_value(&"anim_speed", 2.0)
 	var win := DisplayServer.window_get_size()
 	_prefix = "online_%s_%dx%d" % [_args.locale, win.x, win.y]
-	DirAccess.make_dir_recursive_absolute(String(_args.out))
+	if _args.has("out"):
+		DirAccess.make_dir_recursive_absolute(String(_args.out))
 	_app = load("res://ui/app.tscn").instantiate()
 	add_child(_app)
 	var ok: bool = await _run()
@@ -43,7 +44,12 @@ func _ready() -> void:
 	if _partner != null:
 		_partner.disconnect_from_server()
 	Online.client.disconnect_from_server()
-	get_tree().quit(0 if ok and _saved.size() == SHOTS.size() else 1)
+	get_tree().quit(0 if _complete(ok) else 1)
+
+
+## Whether the run did its job (here: every shot saved; a scene built on this one decides its own).
+func _complete(ok: bool) -> bool:
+	return ok and _saved.size() == SHOTS.size()
 
 
 func _run() -> bool:
@@ -320,6 +326,8 @@ func _settle(ot: Control) -> void:
 
 
 func _shot(name: String) -> void:
+	if not _args.has("out"):
+		return
 	await RenderingServer.frame_post_draw
 	var image := get_viewport().get_texture().get_image()
 	var path := String(_args.out).path_join("%s_%s.png" % [_prefix, name])
