@@ -222,15 +222,22 @@ impl RemoteMatch {
         if let Some(p) = &mut prompt {
             self.turn.view(p);
         }
-        // A prompt starts the player's duty clock (the server's restarts at every action): a
-        // turn's announced limit, else the rules' (a tribute or return).
-        self.duty_clock = prompt.as_ref().map(|p| {
-            let own_turn = events.iter().find_map(|e| match e {
-                WireOut::TurnStarted { seat: 0, time_limit_s, .. } => Some(*time_limit_s),
-                _ => None,
-            });
-            (action_seq, Instant::now(), own_turn.unwrap_or(f64::from(p.rules.turn_time_limit_s)))
-        });
+        // A prompt starts the player's duty clock: a turn's announced limit, else the rules' (a
+        // tribute or return). A surrender proposal or vote changes no duty, and the server's
+        // clock runs on through it: so does this one (before, the proposer's bar jumped back to
+        // the whole limit).
+        let vote_only = !events.is_empty()
+            && events.iter().all(|e| matches!(e, WireOut::SurrenderProposed { .. } | WireOut::SurrenderVoted { .. }));
+        self.duty_clock = match (prompt.as_ref(), self.duty_clock) {
+            (Some(_), Some((_, heard, left))) if vote_only => Some((action_seq, heard, left)),
+            (p, _) => p.map(|p| {
+                let own_turn = events.iter().find_map(|e| match e {
+                    WireOut::TurnStarted { seat: 0, time_limit_s, .. } => Some(*time_limit_s),
+                    _ => None,
+                });
+                (action_seq, Instant::now(), own_turn.unwrap_or(f64::from(p.rules.turn_time_limit_s)))
+            }),
+        };
         // Our intent is answered by our own action (two payers act side by side).
         if self.pending.is_some_and(|p| action_seq > p) && self.mirror.seat() == Some(seat) {
             self.pending = None;
@@ -510,6 +517,31 @@ mod tests {
         drop(f);
         remote.borrow_mut().refused(codes::num(ErrorCode::StaleSeq), "stale".into());
         assert!(remote.borrow().emits.is_empty(), "no engine follows: nothing piles up");
+    }
+
+    /// A surrender proposal is no new duty: the proposer's clock runs on (issue 38: it jumped
+    /// back to the whole 30 s).
+    #[test]
+    fn a_surrender_proposal_leaves_the_turn_s_clock_running() {
+        let seat = m_turn();
+        let (f, m, _) = seated(seat);
+        let ten_s_ago = Instant::now() - std::time::Duration::from_secs(10);
+        f.0.borrow_mut().duty_clock = Some((m.seq(), ten_s_ago, 30.0));
+        let left = f.time_left().expect("a clock");
+        assert!((19.0..=20.5).contains(&left), "{left}");
+        let proposed = m.play(&m.action(seat, ActionKind::ProposeSurrender)).expect("a proposal");
+        let step = Step {
+            action_seq: proposed.seq(),
+            actions: 1,
+            state_hash: proposed.state_hash(),
+            events: vec![WireOut::SurrenderProposed { seat }],
+            prompt: Some(proposed.view(Some(seat))),
+            seat,
+        };
+        assert!(f.0.borrow_mut().applied(step, Order::Next).is_none(), "it follows");
+        assert_eq!(f.action_count(), proposed.seq());
+        let left = f.time_left().expect("still a clock");
+        assert!((19.0..=20.5).contains(&left), "the clock ran on: {left} s left");
     }
 
     #[test]
