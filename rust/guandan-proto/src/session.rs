@@ -195,6 +195,17 @@ impl Session {
         self.awaiting_state
     }
 
+    /// How long the oldest heartbeat the server has not answered has waited (`None`: none is
+    /// out, or no connection is up). A live server answers in milliseconds, so a wait of a second
+    /// or two means a stalled server or a broken network: the game says so long before it gives
+    /// the connection up.
+    pub fn unanswered(&self, now: Instant) -> Option<Duration> {
+        if self.link != Link::Up {
+            return None;
+        }
+        self.ping_at.map(|at| now.saturating_duration_since(at))
+    }
+
     /// The seq of our intent in flight.
     pub fn pending(&self) -> Option<u64> {
         self.pending

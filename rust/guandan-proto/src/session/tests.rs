@@ -105,6 +105,28 @@ fn heartbeats_only_when_quiet_and_pongs_give_the_round_trip() {
     assert_eq!(e, Event::Latency(Duration::from_millis(40)));
 }
 
+/// A stalled server (SIGSTOP, a frozen machine) keeps the socket open and answers nothing: the
+/// heartbeat's wait grows from the first unanswered one, and the late pong ends it.
+#[test]
+fn an_unanswered_heartbeat_tells_how_long_the_server_has_been_silent() {
+    let (mut s, t) = seated(SessionConfig::default());
+    assert_eq!(s.unanswered(t), None, "nothing asked yet");
+    let at = t + Duration::from_secs(3);
+    let beat = s.tick(at).unwrap().expect("a heartbeat");
+    s.sending(&beat, at);
+    assert_eq!(s.unanswered(at + Duration::from_secs(2)), Some(Duration::from_secs(2)));
+    // More heartbeats go while it is silent; the wait counts from the first.
+    let later = at + Duration::from_secs(3);
+    let again = s.tick(later).unwrap().expect("another heartbeat");
+    s.sending(&again, later);
+    assert_eq!(s.unanswered(at + Duration::from_secs(10)), Some(Duration::from_secs(10)));
+    let (e, _) = s.received(ServerMsg::Pong, at + Duration::from_secs(12));
+    assert_eq!(e, Event::Latency(Duration::from_secs(12)));
+    assert_eq!(s.unanswered(at + Duration::from_secs(12)), None, "answered");
+    s.dropped(at + Duration::from_secs(13), 0);
+    assert_eq!(s.unanswered(at + Duration::from_secs(14)), None, "no connection: nothing to wait for");
+}
+
 #[test]
 fn a_reconnect_goes_back_to_the_room_with_the_last_seq() {
     let (mut s, t) = seated(SessionConfig::default());
