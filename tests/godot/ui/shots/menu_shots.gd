@@ -43,11 +43,19 @@ func _ready() -> void:
 	var stats: Control = load("res://stats/stats_screen.tscn").instantiate()
 	add_child(stats)
 	await _frames(5)
-	if stats.has_method(&"show_stats"):
-		stats.show_stats({})
+	stats.show_stats({})
 	await _frames(20)
 	shots += await _shot("stats_empty")
 	stats.queue_free()
+	Online.profile_player = "p-new"
+	var profile: Control = load("res://online/profile.tscn").instantiate()
+	add_child(profile)
+	await _frames(5)
+	profile._on_profile({player_id = "p-new", nickname = "New", ratings = [],
+		stats = {matches = 0, wins = 0, win_rate = 0.0, double_down_rate = 0.0, bombs_per_deal = 0.0}})
+	await _frames(20)
+	shots += await _shot("profile_empty")
+	profile.queue_free()
 	get_tree().quit(0 if _saved == shots else 1)
 
 
