@@ -1,11 +1,15 @@
 extends Control
-## Main menu: Continue (an unfinished match left or closed), the guided first deal (for a
-## player who has finished no deal), Training, Play (full match),
+## Main menu: Return to your online match (a seat held in a room: the table left for the menu,
+## or the game closed mid-match), Continue (an unfinished offline match left or closed), the
+## guided first deal (for a player who has finished no deal), Training, Play (full match),
 ## Replays, Statistics, Rules, Settings, Credits, Quit; the rule preset and the AI difficulty of each other seat
 ## (saved in the settings), and the language (System / 中文 / English).
 ##
-## The layout is main_menu.tscn (containers a designer can rearrange); this script only wires the
-## buttons and lists to the settings and the EventBus.
+## The layout is main_menu.tscn (containers a designer can rearrange): the title and the options
+## beside the buttons, whose two groups (%Main, %More) stand one over the other when the height
+## allows and side by side when it does not (a phone's 1560×720 view with its 80 lp tap targets).
+## This script wires the buttons and lists to the settings and the EventBus, and writes the texts
+## it formats again when the language changes.
 
 const RULES: Array[String] = ["competition", "huaian", "house", "no_shuffle"]
 ## The Language list's items, in order: "" follows the system.
@@ -17,16 +21,25 @@ const LANGUAGES: Array[String] = ["", "zh_CN", "en"]
 @onready var _rules: OptionButton = %Rules
 @onready var _levels: Array[OptionButton] = [%Level1, %Level2, %Level3]
 @onready var _language: OptionButton = %Language
+@onready var _return_online: Button = %ReturnOnline
+@onready var _buttons: BoxContainer = %Buttons
+
+## The unfinished offline match under Continue (null: none).
+var _resume: MatchConfig
+## The online room whose seat the player holds ({} = none), see online_return().
+var _online := {}
+var _fit_queued := false
 
 
 func _ready() -> void:
-	var resume := RecordLibrary.continue_config()
-	_continue.visible = resume != null
-	_continue_info.visible = resume != null
-	if resume != null:
-		_continue.pressed.connect(EventBus.match_requested.emit.bind(resume))
-		_continue.tooltip_text = tr("CONTINUE_HINT_FMT").format({mode = tr("MODE_TRAINING" if resume.mode == &"training" else "MODE_MATCH")})
-		_continue_info.text = _continue.tooltip_text
+	_online = online_return()
+	_return_online.visible = not _online.is_empty()
+	_return_online.pressed.connect(_return_to_online)
+	_resume = RecordLibrary.continue_config()
+	_continue.visible = _resume != null
+	_continue_info.visible = _resume != null
+	if _resume != null:
+		_continue.pressed.connect(EventBus.match_requested.emit.bind(_resume))
 	# A player with no finished deal is offered the guided first deal here (also on the Rules page).
 	var guided: Button = %GuidedDeal
 	guided.visible = offers_guided_deal(RecordLibrary.stats())
@@ -51,11 +64,74 @@ func _ready() -> void:
 	_language.selected = maxi(LANGUAGES.find(Settings.get_value(&"locale")), 0)
 	_language.item_selected.connect(func(i: int) -> void: Settings.set_value(&"locale", LANGUAGES[i]))
 
-	%Version.text = MatchController.engine_version()
-	# Deferred: the menu may already be gone by then (a match requested at once).
+	_retranslate()
+	%Scroll.resized.connect(_queue_fit)
+	for c: Control in [%Main, %More, %Options]:
+		c.minimum_size_changed.connect(_queue_fit)
+	_queue_fit()
+	# Deferred: the menu may already be gone by then (a match requested at once). A seat held
+	# online comes first.
+	var first := _return_online if _return_online.visible else _training
 	(func() -> void:
-		if _training.is_inside_tree():
-			_training.grab_focus()).call_deferred()
+		if first.is_inside_tree():
+			first.grab_focus()).call_deferred()
+
+
+func _notification(what: int) -> void:
+	if what == NOTIFICATION_TRANSLATION_CHANGED and is_node_ready():
+		_retranslate()
+
+
+## The texts this script formats (the scene's own keys translate themselves).
+func _retranslate() -> void:
+	if _resume != null:
+		_continue.tooltip_text = tr("CONTINUE_HINT_FMT").format({mode = tr("MODE_TRAINING" if _resume.mode == &"training" else "MODE_MATCH")})
+		_continue_info.text = _continue.tooltip_text
+	if not _online.is_empty():
+		_return_online.tooltip_text = tr("MENU_RETURN_ONLINE_HINT_FMT").format({code = _online.room})
+	%Version.text = MatchController.engine_version()
+
+
+func _queue_fit() -> void:
+	if not _fit_queued:
+		_fit_queued = true
+		_fit.call_deferred()
+
+
+## The two button groups one over the other when that fits the height, else side by side; the
+## subtitle only when the title and the options leave room for it.
+func _fit() -> void:
+	_fit_queued = false
+	var height := (%Scroll as Control).size.y
+	var main: Control = %Main
+	var more: Control = %More
+	var tall := main.get_combined_minimum_size().y + _buttons.get_theme_constant(&"separation") + more.get_combined_minimum_size().y
+	_buttons.vertical = tall <= height
+	var side: Control = %Side
+	var subtitle: Control = %Subtitle
+	subtitle.visible = true
+	subtitle.visible = side.get_combined_minimum_size().y <= height
+
+
+## The online room whose seat the player holds: {room, live}. Live: this session is still in the
+## room (the player left the table for the menu); else the room remembered for the server and
+## nickname in the settings (the game was closed mid-match). {} when there is none.
+static func online_return() -> Dictionary:
+	var c := Online.client
+	if c != null and c.is_online() and Online.seat >= 0 and c.get_room_code() != "" and Online.room_in_game():
+		return {room = String(c.get_room_code()), live = true}
+	var room := Online.remembered_room(String(Settings.get_value(&"online_server")), String(Settings.get_value(&"online_nickname")))
+	return {room = room, live = false} if room != "" else {}
+
+
+## Back to the held seat: the table at once while still in the room, else the Online menu joins
+## the remembered room (connecting first; it says what went wrong, e.g. the room is gone).
+func _return_to_online() -> void:
+	if _online.get("live", false):
+		EventBus.match_requested.emit(Online.table_config())
+		return
+	OnlineMenu.join_on_open = true
+	EventBus.screen_requested.emit(&"online")
 
 
 ## Whether the menu offers the guided first deal: the local player has finished no deal yet

@@ -1,3 +1,4 @@
+class_name OnlineMenu
 extends Control
 ## Menu → Online: the server address and nickname (both remembered in Settings), then the
 ## leaderboard (top right), a quick match (a table of strangers of similar rating, rule preset chosen here), create a room (rule
@@ -8,6 +9,10 @@ extends Control
 
 ## The rule presets, in the order of the Rules options in the scene.
 const RULES: Array[String] = ["competition", "huaian", "house", "no_shuffle"]
+
+## Set by the main menu's "Return to your online match": the next Online menu joins the
+## remembered room at once (once).
+static var join_on_open := false
 
 @onready var _server: LineEdit = %Server
 @onready var _nick: LineEdit = %Nickname
@@ -41,6 +46,10 @@ func _ready() -> void:
 		_status.text = Online.last_message
 	Online.last_message = ""
 	_offer_remembered_room()
+	if join_on_open:
+		join_on_open = false
+		if _code.text != "":
+			_go(&"join")
 
 
 ## A seat held in a room (the game was closed, or the connection lost for good, mid-match):

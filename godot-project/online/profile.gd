@@ -48,6 +48,8 @@ func _on_profile(p: Dictionary) -> void:
 	var first := maxi(_presets.find(Online.board_rules), 0)
 	if not _presets.is_empty():
 		_rules.select(first)
+	# A new player has no rating under any rules: no empty list, the rating's line says so.
+	_rules.visible = not _presets.is_empty()
 	_rules.disabled = _presets.size() < 2
 	_show_rating(_presets[first] if not _presets.is_empty() else "")
 	var s: Dictionary = p.stats
@@ -57,7 +59,7 @@ func _on_profile(p: Dictionary) -> void:
 	(%WinRate as Label).text = pct.call(float(s.win_rate))
 	(%DoubleDown as Label).text = pct.call(float(s.double_down_rate))
 	(%Bombs as Label).text = "%.2f" % float(s.bombs_per_deal) if n > 0 else "–"
-	_figures_note.text = UiKit.count_text("PROFILE_FIGURES_FMT", n)
+	_figures_note.text = UiKit.count_text("PROFILE_FIGURES_FMT", n) if n > 0 else tr("PROFILE_NO_MATCHES")
 	_say("")
 	_content.visible = true
 

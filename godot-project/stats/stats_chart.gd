@@ -3,7 +3,8 @@ extends Control
 ## A small chart drawn with `draw_*`: a line of values 0..1 over time (`show_line`, guides at
 ## 0 %, 50 % and 100 %), a line of plain numbers such as a rating (`show_numbers`, guides at its
 ## low, middle and high value) or labelled bars 0..1 (`show_bars`). Values come from the
-## statistics or the server (Rust); this node only draws them.
+## statistics or the server (Rust); this node only draws them. With nothing to draw it draws no
+## bare axes but says so (`empty_text`, a translation key, in its child label "Empty").
 
 const LINE := Color(0.98, 0.85, 0.45)
 const BAR := Color(0.45, 0.8, 0.6)
@@ -20,11 +21,32 @@ var notes := PackedStringArray()
 var low := 0.0
 var high := 1.0
 var percent := true
+## What the chart says while it has no values (a translation key: the label translates it).
+var empty_text := "CHART_EMPTY":
+	set(key):
+		empty_text = key
+		_empty.text = key
+
+var _empty := Label.new()
 
 
 func _init() -> void:
 	custom_minimum_size = Vector2(320, 180)
 	mouse_filter = Control.MOUSE_FILTER_IGNORE
+	_empty.name = "Empty"
+	_empty.text = empty_text
+	_empty.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
+	_empty.vertical_alignment = VERTICAL_ALIGNMENT_CENTER
+	_empty.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
+	_empty.add_theme_color_override(&"font_color", Color(TEXT, 0.75))
+	_empty.add_theme_font_size_override(&"font_size", 18)
+	_empty.set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
+	add_child(_empty)
+
+
+## Whether the chart has nothing to draw (its "no data" text is shown instead).
+func is_empty() -> bool:
+	return values.is_empty()
 
 
 func show_line(points: PackedFloat32Array) -> void:
@@ -33,6 +55,7 @@ func show_line(points: PackedFloat32Array) -> void:
 	low = 0.0
 	high = 1.0
 	percent = true
+	_empty.visible = values.is_empty()
 	queue_redraw()
 
 
@@ -53,6 +76,7 @@ func show_numbers(points: PackedFloat32Array, min_span := 40.0) -> void:
 	var pad := maxf((min_span - (hi - lo)) / 2.0, (hi - lo) * 0.1)
 	low = floorf(lo - pad)
 	high = ceilf(hi + pad)
+	_empty.visible = values.is_empty()
 	queue_redraw()
 
 
@@ -61,6 +85,7 @@ func show_bars(bar_labels: PackedStringArray, bar_values: PackedFloat32Array, ba
 	labels = bar_labels
 	values = bar_values
 	notes = bar_notes
+	_empty.visible = values.is_empty()
 	queue_redraw()
 
 
@@ -70,14 +95,14 @@ func _draw() -> void:
 	var left := 44.0
 	var top := 8.0
 	var bottom := 40.0 if kind == &"bars" else 10.0
+	if values.is_empty():
+		return  # no bare axes: the Empty label says why
 	var plot := Rect2(left, top, maxf(size.x - left - 8.0, 10.0), maxf(size.y - top - bottom, 10.0))
 	for f: float in [0.0, 0.5, 1.0]:
 		var y := plot.end.y - plot.size.y * f
 		draw_line(Vector2(plot.position.x, y), Vector2(plot.end.x, y), GUIDE, 1.0)
 		var guide := "%d%%" % int(f * 100) if percent else str(roundi(low + (high - low) * f))
 		draw_string(font, Vector2(2, y + 5), guide, HORIZONTAL_ALIGNMENT_LEFT, left - 4, fs, TEXT)
-	if values.is_empty():
-		return
 	if kind == &"line":
 		var pts := PackedVector2Array()
 		var n := values.size()

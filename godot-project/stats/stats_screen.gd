@@ -24,6 +24,7 @@ var data := {}
 @onready var _recent: VBoxContainer = %Recent
 @onready var _status: Label = %Status
 @onready var _empty: Label = %Empty
+@onready var _recent_empty: Label = %RecentEmpty
 
 
 func _ready() -> void:
@@ -37,7 +38,13 @@ func _ready() -> void:
 
 ## Reads the statistics again (`rebuild`: recomputed from every record) and shows them.
 func refresh(rebuild := false) -> void:
-	data = RecordLibrary.stats(rebuild)
+	show_stats(RecordLibrary.stats(rebuild))
+
+
+## Shows statistics as RecordLibrary.stats() gives them ({}: none at all). With no data every
+## part says so: the line at the top, each chart, the recent matches.
+func show_stats(stats: Dictionary) -> void:
+	data = stats
 	var me: Dictionary = player()
 	var has := not me.is_empty() and (int(me.record.matches) > 0 or int(me.record.deals) > 0)
 	_empty.visible = not has
@@ -141,6 +148,7 @@ func _fill_recent(results: Array) -> void:
 		(row.get_node(^"%Text") as Label).text = "%s   %s   %s" % [_when(r.record), result, UiKit.count_text("STATS_DEALS_FMT", int(r.deals))]
 		(row.get_node(^"%Watch") as Button).pressed.connect(EventBus.replay_requested.emit.bind(String(r.record)))
 		_recent.add_child(row)
+	_recent_empty.visible = shown == 0
 
 
 ## "2026-11-30 05:20" from "match_2026-11-30_05-20-11_12345"; other names as they are.

@@ -38,7 +38,9 @@ func open() -> void:
 	if choice == &"menu":
 		var leave := true
 		if not table.match_over and not table.spectator and controller.has_match():
-			leave = await modal.confirm(tr("CONFIRM_LEAVE_TITLE"), tr("CONFIRM_LEAVE_TEXT"), "BTN_LEAVE")
+			# Online the server keeps the match and the seat; the main menu offers the way back.
+			var text := tr("CONFIRM_LEAVE_ONLINE_TEXT" if table.config.online else "CONFIRM_LEAVE_TEXT")
+			leave = await modal.confirm(tr("CONFIRM_LEAVE_TITLE"), text, "BTN_LEAVE")
 			if _closing:
 				return
 		if leave:

@@ -53,6 +53,7 @@ func _ready() -> void:
 	EventBus.match_requested.connect(_on_match_requested)
 	EventBus.replay_requested.connect(func(record: String) -> void: show_screen(&"replay", {record = record}))
 	_apply_dpi()
+	_set_title.call_deferred()
 	show_screen(&"menu")
 
 
@@ -141,6 +142,16 @@ func _on_screen_requested(screen: StringName) -> void:
 func _notification(what: int) -> void:
 	if what == NOTIFICATION_WM_GO_BACK_REQUEST and current_name != &"menu":
 		show_screen(&"menu")
+	elif what == NOTIFICATION_TRANSLATION_CHANGED:
+		_set_title.call_deferred()  # the root window has just written its title back
+
+
+## The window's title is the game's name, without the " (DEBUG)" Godot appends in a build with
+## its debugging features, such as the editor build tools/play runs the game on: a player's speed
+## is the extension's (tools/play builds it in release mode), and the suffix only alarms them.
+func _set_title() -> void:
+	if DisplayServer.get_name() != "headless" and is_inside_tree():
+		DisplayServer.window_set_title(String(ProjectSettings.get_setting("application/config/name")))
 
 
 func _apply_dpi() -> void:
