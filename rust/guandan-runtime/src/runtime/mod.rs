@@ -1,8 +1,21 @@
 //! The match runtime: the rules state and its log, who controls each seat, the AI driver
 //! (requests, generations, stale results dropped, fallbacks) and the clocks.
+//!
+//! This file holds the `Runtime` (starting, resuming, reading, acting, the record); its other
+//! jobs have their own files: [`controller`] (who plays a seat, the surrender policy), [`ai`]
+//! (the AI driver), [`clocks`] (turn and match clocks, timeouts) and [`announce`] (events as
+//! notices for their audiences, the whole position).
+
+mod ai;
+mod announce;
+mod clocks;
+mod controller;
+
+use ai::PendingAi;
+pub use ai::decision_seed;
+pub use controller::{AiVote, Controller, SurrenderPolicy};
 
 use crate::notice::{Audience, Notice, Out, Viewer};
-use guandan_ai::AiProfile;
 use guandan_ai::agent::MAX_AI_DECISION_MS;
 use guandan_ai::service::{AiRequest, AiResult};
 use guandan_core::card::CardSet;
@@ -12,92 +25,6 @@ use guandan_core::log::{LogError, MatchLog, MatchMeta, PlayerMeta};
 use guandan_core::rules::RuleConfig;
 use guandan_core::view::PlayerView;
 use std::time::Duration;
-
-/// Who plays a seat.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Controller {
-    Human,
-    Ai(AiProfile),
-    /// The AI plays a human's seat while they are away or on auto-play (托管). It plays like
-    /// [`Controller::Ai`] but votes on a surrender as [`SurrenderPolicy::stand_in`] says (by
-    /// default it refuses every proposal: no team gives up a match for a player who was not
-    /// there to agree).
-    StandIn(AiProfile),
-}
-
-/// How an AI-controlled seat answers a surrender proposal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AiVote {
-    Accept,
-    Refuse,
-    /// Accepts its partner's proposal (the partner who stayed may give up), refuses the
-    /// opponents'.
-    PartnersOnly,
-    /// Accepts the opponents' proposal (they give up and take the loss), never gives up for its
-    /// own team.
-    OpponentsOnly,
-}
-
-impl AiVote {
-    fn accepts(self, seat: Seat, proposer: Seat) -> bool {
-        match self {
-            AiVote::Accept => true,
-            AiVote::Refuse => false,
-            AiVote::PartnersOnly => Team::of(seat) == Team::of(proposer),
-            AiVote::OpponentsOnly => Team::of(seat) != Team::of(proposer),
-        }
-    }
-}
-
-/// What a host decides about surrender around the rules: how its AI seats vote and how often a
-/// team may propose. Not a rule: a refused proposal is never recorded and AI votes are recorded
-/// as actions, so records replay whatever the policy was. The default is what offline games have
-/// always done.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SurrenderPolicy {
-    /// The vote of an AI seat ([`Controller::Ai`]).
-    pub ai: AiVote,
-    /// The vote of a stand-in for a human ([`Controller::StandIn`]).
-    pub stand_in: AiVote,
-    /// Proposals each team may make in one deal; 0 = no limit. A proposal opens a vote that
-    /// every human must answer, so without a limit one player could hold the table with them.
-    pub proposals_per_deal: u8,
-}
-
-impl SurrenderPolicy {
-    /// Offline: an AI partner follows its human's call and AI opponents accept; a stand-in
-    /// refuses; no limit.
-    pub const OFFLINE: SurrenderPolicy =
-        SurrenderPolicy { ai: AiVote::Accept, stand_in: AiVote::Refuse, proposals_per_deal: 0 };
-    /// An online room among friends: the offline votes, one proposal per team and deal.
-    pub const ONLINE: SurrenderPolicy = SurrenderPolicy { proposals_per_deal: 1, ..SurrenderPolicy::OFFLINE };
-    /// A ranked room: an AI partner (the queue's fill) never agrees, so no player gives a rated
-    /// match away through it; AI opponents accept (the humans who give up take the loss, and the
-    /// AI is not rated); a stand-in agrees to its partner's proposal (the one who stayed may give
-    /// up; the one who left takes the loss) and refuses the opponents'.
-    pub const RANKED: SurrenderPolicy =
-        SurrenderPolicy { ai: AiVote::OpponentsOnly, stand_in: AiVote::PartnersOnly, proposals_per_deal: 1 };
-}
-
-impl Default for SurrenderPolicy {
-    fn default() -> Self {
-        SurrenderPolicy::OFFLINE
-    }
-}
-
-impl Controller {
-    pub fn is_ai(&self) -> bool {
-        self.profile().is_some()
-    }
-
-    /// The AI that decides for this seat, if one does.
-    pub fn profile(&self) -> Option<&AiProfile> {
-        match self {
-            Controller::Ai(p) | Controller::StandIn(p) => Some(p),
-            Controller::Human => None,
-        }
-    }
-}
 
 /// How to start a match.
 #[derive(Clone, Debug)]
@@ -132,20 +59,6 @@ impl RuntimeError {
             RuntimeError::ProposalLimit(_) => ErrorCode::SurrenderRefused,
         }
     }
-}
-
-/// The seed of one AI decision: a function of the match seed, the action number and the seat,
-/// so AI matches are reproducible whatever the host's threads do.
-pub fn decision_seed(match_seed: u64, seq: u64, seat: Seat) -> u64 {
-    match_seed ^ seq.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (u64::from(seat) << 56)
-}
-
-/// The AI decision the runtime waits for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct PendingAi {
-    seat: Seat,
-    seq: u64,
-    generation: u64,
 }
 
 /// A running match and everything around it that every front end needs.
@@ -364,48 +277,10 @@ impl Runtime {
         self.m.to_act().into_iter().filter(|&s| !self.is_ai(s)).collect()
     }
 
-    /// Seconds left for `seat`'s current duty; `None` when no clock runs for it.
-    pub fn time_left(&self, seat: Seat) -> Option<f64> {
-        let limit = self.turn_limit(seat);
-        if limit <= 0.0 || !self.human_duties().contains(&seat) {
-            return None;
-        }
-        Some((limit - self.current_turn_clock()).max(0.0))
-    }
-
-    /// The notice that tells `seat` its duty now (its turn with the time left, its tribute or
-    /// its return), if it has one, told to that seat alone: for a seat taken back from the AI,
-    /// whose duty was announced while the AI held it.
-    pub fn duty_notice(&self, seat: Seat) -> Option<Notice> {
-        let m = &self.m;
-        if !m.to_act().contains(&seat) {
-            return None;
-        }
-        let out = match m.phase() {
-            Phase::Play => {
-                Out::TurnStarted { seat, can_pass: m.can_pass(), time_limit_s: self.time_left(seat).unwrap_or(0.0) }
-            }
-            Phase::Tribute => Out::TributePhase { payers: m.to_act().to_vec(), resisted: false },
-            Phase::Return => Out::ReturnPhase { receivers: m.to_act().to_vec() },
-            Phase::MatchOver => return None,
-        };
-        // Only for that seat: the other seats' duties were announced and still hold.
-        Some(Notice { seq: m.seq(), audience: Audience::Only(Audience::seats(&[seat])), out })
-    }
-
-    /// The AI decision being waited for: its seat and the `seq` it is for.
-    pub fn pending_ai(&self) -> Option<(Seat, u64)> {
-        self.pending.map(|p| (p.seat, p.seq))
-    }
-
     /// Names the players and the mode in the record (for statistics and record lists); the
     /// rules never read it. `start` fills in each seat's AI level.
     pub fn set_meta(&mut self, meta: MatchMeta) {
         self.log.header.meta = Some(meta);
-    }
-
-    pub fn set_ai_hard_limit(&mut self, limit: Duration) {
-        self.ai_hard_limit = limit.min(Duration::from_millis(MAX_AI_DECISION_MS));
     }
 
     /// How AI seats vote on a surrender and how often a team may propose (offline's until set).
@@ -415,12 +290,6 @@ impl Runtime {
 
     pub fn surrender_policy(&self) -> SurrenderPolicy {
         self.surrender
-    }
-
-    /// How many of `seat`'s duties in a row its human let time out (0 once it does a duty
-    /// itself, or the seat changes hands): a host hands a seat that does nothing to the AI.
-    pub fn timeouts_in_a_row(&self, seat: Seat) -> u32 {
-        self.timeouts.get(seat as usize).copied().unwrap_or(0)
     }
 
     // ----- acting -----
@@ -480,151 +349,7 @@ impl Runtime {
         notices
     }
 
-    /// Whether [`Runtime::ai_request`] would ask for a decision now (an AI seat is to act and
-    /// none is awaited): a host pacing its AI seats waits for this.
-    pub fn ai_due(&self) -> bool {
-        self.pending.is_none() && self.m.to_act().into_iter().any(|s| self.is_ai(s))
-    }
-
-    /// The next AI decision to make, tagged with the host's `generation`; `None` when no AI
-    /// seat must act or one decision is already awaited.
-    pub fn ai_request(&mut self, generation: u64) -> Option<AiRequest> {
-        if self.pending.is_some() {
-            return None;
-        }
-        let seat = self.m.to_act().into_iter().find(|&s| self.is_ai(s))?;
-        let profile = self.controller(seat)?.profile()?;
-        let request = AiRequest {
-            generation,
-            view: self.m.view(Some(seat)),
-            profile: profile.clone(),
-            seed: decision_seed(self.m.seed(), self.m.seq(), seat),
-        };
-        self.pending = Some(PendingAi { seat, seq: self.m.seq(), generation });
-        Some(request)
-    }
-
-    /// Forgets the awaited AI decision (the host cancelled it); its result will be dropped.
-    pub fn cancel_ai(&mut self) {
-        self.pending = None;
-    }
-
-    /// Applies an AI decision if it is the awaited one for the current state; a stale result
-    /// (another state, seat or generation, or the seat went back to its human) gives nothing.
-    /// An illegal decision falls back to the easy level's choice, then to the timeout action,
-    /// so a broken AI never stalls the table.
-    pub fn ai_result(&mut self, r: AiResult) -> Vec<Notice> {
-        let awaited = PendingAi { seat: r.seat, seq: r.seq, generation: r.generation };
-        if self.pending != Some(awaited) || r.seq != self.m.seq() {
-            return Vec::new();
-        }
-        self.pending = None;
-        if !self.is_ai(r.seat) || !self.m.to_act().contains(&r.seat) {
-            return Vec::new();
-        }
-        let elapsed_ms = r.elapsed.as_secs_f64() * 1000.0;
-        let mut notices =
-            vec![Notice::everyone(self.m.seq(), Out::AiDecided { seat: r.seat, elapsed_ms, fell_back: r.fell_back })];
-        let easy = guandan_ai::l1::l1_decision(&self.m.view(Some(r.seat))).action;
-        for kind in [r.decision.action, easy, ActionKind::Timeout] {
-            if let Ok(more) = self.apply_timed(r.seat, kind, Some(r.elapsed)) {
-                notices.extend(more);
-                return notices;
-            }
-        }
-        notices
-    }
-
-    /// Makes the due AI decision on this thread and applies it (tests, the CLI, hosts with their
-    /// own blocking pool); `None` when no AI seat must act or a decision is awaited elsewhere.
-    pub fn decide_now(&mut self) -> Option<Vec<Notice>> {
-        let request = self.ai_request(0)?;
-        let result = guandan_ai::service::decide(&request, self.ai_hard_limit);
-        Some(self.ai_result(result))
-    }
-
-    /// Advances the clocks by `elapsed`: a human duty past the turn limit times out (pass, the
-    /// smallest single when leading, the forced tribute or lowest return), and a match past its
-    /// maximum duration ends by time. Nothing runs when clocks are off. An error means the rules
-    /// refused the timeout action (nothing was applied for that seat).
-    pub fn tick(&mut self, elapsed: Duration) -> Result<Vec<Notice>, RuntimeError> {
-        let dt = elapsed.as_secs_f64();
-        if self.m.is_over() {
-            return Ok(Vec::new());
-        }
-        // Time runs whether or not clocks are enforced: it is the players' thinking time.
-        self.ticked = true;
-        self.clock_for_now();
-        self.turn_clock += dt;
-        self.match_clock += dt;
-        if !self.clocks {
-            return Ok(Vec::new());
-        }
-        let minutes = self.m.rules().max_match_minutes;
-        if minutes > 0 && self.match_clock >= f64::from(minutes) * 60.0 {
-            return Ok(self.apply(0, ActionKind::TimeUp)?);
-        }
-        let duties = self.human_duties();
-        let Some(&first) = duties.first() else { return Ok(Vec::new()) };
-        let limit = self.turn_limit(first);
-        if limit <= 0.0 || self.turn_clock < limit {
-            return Ok(Vec::new());
-        }
-        let mut notices = Vec::new();
-        for seat in duties {
-            if self.m.to_act().contains(&seat) {
-                notices.push(Notice::everyone(self.m.seq(), Out::TimedOut { seat }));
-                let think = Duration::from_secs_f64(self.current_turn_clock());
-                notices.extend(self.apply_timed(seat, ActionKind::Timeout, Some(think))?);
-                self.timeouts[seat as usize] += 1;
-            }
-        }
-        Ok(notices)
-    }
-
-    /// `seat`'s player has seen the prompt of the duty at `seq` (its client drew it; drawing a
-    /// whole table can take seconds): the duty's clock starts again from then, so the player has
-    /// the whole limit to act, but gives back at most `max_credit` of the time that ran before —
-    /// over the whole duty, however many prompts it had (a surrender proposal or vote re-prompts
-    /// the seat but is the same duty) — so a client claiming to see late cannot stretch a duty
-    /// further. Returns the seconds given
-    /// back by this call; `None` for a `seq` that is not the current one or a seat without a
-    /// human duty now (a notice that crossed an action on its way is simply late).
-    pub fn prompt_seen(&mut self, seat: Seat, seq: u64, max_credit: Duration) -> Option<f64> {
-        if seq != self.m.seq() || !self.human_duties().contains(&seat) {
-            return None;
-        }
-        self.clock_for_now();
-        // Several seats may owe a duty at once (tributes): the clock starts at the latest sight.
-        let want = (self.turn_clock + self.seen_credit).min(max_credit.as_secs_f64());
-        // Never more than the clock holds: in floating point (0.1 + 0.2) − 0.2 > 0.1, and a clock
-        // below zero made the next action's think time panic (`Duration::from_secs_f64`).
-        let extra = (want - self.seen_credit).clamp(0.0, self.turn_clock.max(0.0));
-        self.turn_clock -= extra;
-        self.seen_credit += extra;
-        Some(extra)
-    }
-
     // ----- internals -----
-
-    /// The clock runs for the current duty: a new duty starts at 0. Surrender proposals and
-    /// votes change no duty and leave its clock (and what `seen` gave back of it) as it was.
-    fn clock_for_now(&mut self) {
-        if self.clock_seq != self.duty_seq {
-            self.clock_seq = self.duty_seq;
-            self.turn_clock = 0.0;
-            self.seen_credit = 0.0;
-        }
-    }
-
-    /// Seconds since the current duty began (0 after an action the host has not ticked past).
-    fn current_turn_clock(&self) -> f64 {
-        if self.clock_seq == self.duty_seq { self.turn_clock.max(0.0) } else { 0.0 }
-    }
-
-    fn turn_limit(&self, seat: Seat) -> f64 {
-        if !self.clocks || self.is_ai(seat) { 0.0 } else { f64::from(self.m.rules().turn_time_limit_s) }
-    }
 
     fn apply(&mut self, seat: Seat, kind: ActionKind) -> Result<Vec<Notice>, RuleError> {
         self.apply_timed(seat, kind, None)
@@ -658,182 +383,9 @@ impl Runtime {
         notices.extend(self.ai_votes());
         Ok(notices)
     }
-
-    /// AI seats vote on an open surrender proposal as the [`SurrenderPolicy`] says (offline:
-    /// an AI seat accepts — opponents win by it, and an AI partner follows its human partner's
-    /// call — and a stand-in refuses: its human was not there to agree).
-    fn ai_votes(&mut self) -> Vec<Notice> {
-        let mut notices = Vec::new();
-        while let Some(s) = self.m.surrender() {
-            let Some(seat) = (0..4u8).find(|&seat| self.is_ai(seat) && !s.voted(seat)) else { break };
-            let rule = match self.controller(seat) {
-                Some(Controller::StandIn(_)) => self.surrender.stand_in,
-                _ => self.surrender.ai,
-            };
-            let accept = rule.accepts(seat, s.proposer);
-            match self.apply(seat, ActionKind::SurrenderVote { accept }) {
-                Ok(more) => notices.extend(more),
-                Err(_) => break,
-            }
-        }
-        notices
-    }
-
-    /// Rule events as notices with their audiences, plus each seat's new hand right after the
-    /// last event that changed it, and the return phase once tributes are routed.
-    fn translate(&mut self, events: &[Event]) -> Vec<Notice> {
-        let seq = self.m.seq();
-        let mut out: Vec<Notice> = Vec::with_capacity(events.len() + 4);
-        let all = |o: Out| Notice::everyone(seq, o);
-        // Position in `out` after which each seat's hand update goes.
-        let mut hand_at: [Option<usize>; 4] = [None; 4];
-        let mut routed = false;
-        for e in events {
-            match e {
-                Event::DealStarted { deal_no, level, declarer } => {
-                    out.push(all(Out::DealStarted { deal_no: *deal_no, level: *level, declarer: *declarer }));
-                    hand_at = [Some(out.len()); 4];
-                }
-                Event::TributeRequired { payers } => {
-                    out.push(all(Out::TributePhase { payers: payers.clone(), resisted: false }))
-                }
-                Event::Resisted { payers } => {
-                    out.push(all(Out::TributePhase { payers: payers.clone(), resisted: true }))
-                }
-                Event::TributeGiven { from, to, card } => {
-                    routed = true;
-                    private_pair(
-                        &mut out,
-                        seq,
-                        *from,
-                        *to,
-                        |c| Out::TributeGiven { from: *from, to: *to, card: c },
-                        *card,
-                    );
-                    hand_at[*from as usize] = Some(out.len());
-                    hand_at[*to as usize] = Some(out.len());
-                }
-                Event::ReturnGiven { from, to, card } => {
-                    private_pair(
-                        &mut out,
-                        seq,
-                        *from,
-                        *to,
-                        |c| Out::ReturnGiven { from: *from, to: *to, card: c },
-                        *card,
-                    );
-                    hand_at[*from as usize] = Some(out.len());
-                    hand_at[*to as usize] = Some(out.len());
-                }
-                Event::TurnStarted { seat, can_pass } => out.push(all(Out::TurnStarted {
-                    seat: *seat,
-                    can_pass: *can_pass,
-                    time_limit_s: self.turn_limit(*seat),
-                })),
-                Event::Played { seat, play } => {
-                    out.push(all(Out::CardsPlayed { seat: *seat, play: *play }));
-                    hand_at[*seat as usize] = Some(out.len());
-                }
-                Event::Passed { seat } => out.push(all(Out::Passed { seat: *seat })),
-                Event::TableCleared { leader } => out.push(all(Out::TableCleared { leader: *leader })),
-                Event::PartnerTakesLead { seat } => out.push(all(Out::PartnerTakesLead { seat: *seat })),
-                Event::CardsLeft { seat, count } => out.push(all(Out::CardsLeft { seat: *seat, count: *count })),
-                Event::PlayerFinished { seat, place } => {
-                    out.push(all(Out::PlayerFinished { seat: *seat, place: *place }))
-                }
-                Event::DealEnded { order, winner, levels_before, levels_after } => out.push(all(Out::DealEnded {
-                    order: *order,
-                    winner: *winner,
-                    levels_before: *levels_before,
-                    levels_after: *levels_after,
-                })),
-                Event::SurrenderProposed { seat } => out.push(all(Out::SurrenderProposed { seat: *seat })),
-                Event::SurrenderRejected { seat } => out.push(all(Out::SurrenderVoted { seat: *seat, accept: false })),
-                Event::MatchEnded { outcome } => out.push(all(Out::MatchEnded { outcome: *outcome })),
-            }
-        }
-        // Hand updates, back to front so earlier positions stay valid.
-        let mut updates: Vec<(usize, Seat)> = (0..4u8)
-            .filter(|&s| self.m.hand(s) != self.reported[s as usize])
-            .map(|s| (hand_at[s as usize].unwrap_or(out.len()), s))
-            .collect();
-        updates.sort_unstable();
-        for &(at, seat) in updates.iter().rev() {
-            let hand = self.m.hand(seat);
-            self.reported[seat as usize] = hand;
-            out.insert(at, Notice { seq, audience: Audience::Only(1 << seat), out: Out::HandChanged { seat, hand } });
-        }
-        if routed && self.m.phase() == Phase::Return {
-            out.push(all(Out::ReturnPhase { receivers: self.m.to_act().to_vec() }));
-        }
-        out
-    }
-
-    /// The whole position as notices (for a resumed match or a client's full resync).
-    pub fn announce_position(&mut self) -> Vec<Notice> {
-        let m = &self.m;
-        let seq = m.seq();
-        let all = |o: Out| Notice::everyone(seq, o);
-        let mut out = vec![
-            all(Out::MatchStarted { seed: m.seed() }),
-            all(Out::DealStarted { deal_no: m.deal_no(), level: m.level(), declarer: m.declarer() }),
-        ];
-        for seat in 0..4u8 {
-            let hand = m.hand(seat);
-            self.reported[seat as usize] = hand;
-            out.push(Notice { seq, audience: Audience::Only(1 << seat), out: Out::HandChanged { seat, hand } });
-        }
-        let payers: Vec<Seat> = m.tributes().iter().map(|t| t.payer).collect();
-        match m.phase() {
-            Phase::Tribute => out.push(all(Out::TributePhase { payers, resisted: false })),
-            Phase::Return => {
-                out.push(all(Out::TributePhase { payers, resisted: false }));
-                for t in m.tributes() {
-                    if let (Some(to), Some(card)) = (t.receiver, t.card) {
-                        let make = |c| Out::TributeGiven { from: t.payer, to, card: c };
-                        private_pair(&mut out, seq, t.payer, to, make, card);
-                    }
-                }
-                for t in m.tributes() {
-                    if let (Some(to), Some(card)) = (t.receiver, t.returned) {
-                        let make = |c| Out::ReturnGiven { from: to, to: t.payer, card: c };
-                        private_pair(&mut out, seq, to, t.payer, make, card);
-                    }
-                }
-                out.push(all(Out::ReturnPhase { receivers: m.to_act().to_vec() }));
-            }
-            Phase::Play => {
-                let time_limit_s = self.turn_limit(m.turn());
-                out.push(all(Out::TurnStarted { seat: m.turn(), can_pass: m.can_pass(), time_limit_s }));
-            }
-            Phase::MatchOver => {
-                if let Some(outcome) = m.outcome() {
-                    out.push(all(Out::MatchEnded { outcome }));
-                }
-            }
-        }
-        if let Some(s) = m.surrender() {
-            out.push(all(Out::SurrenderProposed { seat: s.proposer }));
-        }
-        out
-    }
 }
 
 /// A surrender proposal or vote: made beside the duty, it changes no one's duty.
 fn is_vote(kind: &ActionKind) -> bool {
     matches!(kind, ActionKind::ProposeSurrender | ActionKind::SurrenderVote { .. })
-}
-
-/// A notice with a card for the two seats involved, and its copy without the card for the rest.
-fn private_pair(
-    out: &mut Vec<Notice>,
-    seq: u64,
-    a: Seat,
-    b: Seat,
-    make: impl Fn(Option<guandan_core::card::CardId>) -> Out,
-    card: guandan_core::card::CardId,
-) {
-    let pair = Audience::seats(&[a, b]);
-    out.push(Notice { seq, audience: Audience::Only(pair), out: make(Some(card)) });
-    out.push(Notice { seq, audience: Audience::Except(pair), out: make(None) });
 }
