@@ -1,7 +1,7 @@
 //! `guandan arena`: two AIs over the same duplicate deals (and whole matches), the report as text,
 //! JSON or a chart.
 
-use crate::input::{Usage, arena_profile, rules_arg};
+use crate::input::{ArenaRun, Usage, arena_profile, rules_arg};
 use crate::plot;
 use guandan_ai::arena::{self, ArenaConfig};
 use guandan_ai::{AiLevel, AiProfile};
@@ -19,12 +19,8 @@ pub struct ArenaArgs {
     /// Also play this many whole matches (each twice, seats swapped).
     #[arg(long, default_value_t = 0)]
     matches: u32,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    #[arg(long, default_value_t = 2)]
-    threads: usize,
-    #[arg(long, default_value = "competition")]
-    rules: String,
+    #[command(flatten)]
+    run: ArenaRun,
     /// L3 wall-clock budget per decision (makes results machine-dependent).
     #[arg(long, conflicts_with = "iterations")]
     budget_ms: Option<u32>,
@@ -43,7 +39,18 @@ pub struct ArenaArgs {
 }
 
 pub fn run(args: ArenaArgs) -> Result<ExitCode, Usage> {
-    let ArenaArgs { a, b, deals, matches, seed, threads, rules, budget_ms, iterations, json, plot, a_oracle } = args;
+    let ArenaArgs {
+        a,
+        b,
+        deals,
+        matches,
+        run: ArenaRun { seed, threads, rules },
+        budget_ms,
+        iterations,
+        json,
+        plot,
+        a_oracle,
+    } = args;
     let profile = |name: &str| -> Result<AiProfile, Usage> {
         let mut p = arena_profile(name)?;
         if let Some(ms) = budget_ms {

@@ -52,3 +52,15 @@ pub fn cards_arg(text: &str) -> Result<CardSet, Usage> {
     }
     Ok(set)
 }
+
+/// The duplicate arena's run, the same for `arena` and `tune`: the deals' seed, the worker
+/// threads and the rules.
+#[derive(clap::Args)]
+pub struct ArenaRun {
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    #[arg(long, default_value = "competition")]
+    pub rules: String,
+}

@@ -1,6 +1,6 @@
 //! `guandan tune`: an AI's weights tuned by self-play in the duplicate arena.
 
-use crate::input::{Usage, arena_profile, rules_arg};
+use crate::input::{ArenaRun, Usage, arena_profile, rules_arg};
 use guandan_ai::AiProfile;
 use std::process::ExitCode;
 
@@ -19,19 +19,16 @@ pub struct TuneArgs {
     children: u32,
     #[arg(long, default_value_t = 0.3)]
     sigma: f32,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    #[arg(long, default_value_t = 2)]
-    threads: usize,
-    #[arg(long, default_value = "competition")]
-    rules: String,
+    #[command(flatten)]
+    run: ArenaRun,
     /// Where the tuned profile goes (JSON); printed when absent.
     #[arg(long)]
     out: Option<String>,
 }
 
 pub fn run(args: TuneArgs) -> Result<ExitCode, Usage> {
-    let TuneArgs { start, opponent, deals, generations, children, sigma, seed, threads, rules, out } = args;
+    let TuneArgs { start, opponent, deals, generations, children, sigma, run: ArenaRun { seed, threads, rules }, out } =
+        args;
     if deals == 0 || children == 0 || !(sigma.is_finite() && sigma > 0.0) {
         return Err(Usage("--deals and --children must be at least 1, --sigma above 0".into()));
     }

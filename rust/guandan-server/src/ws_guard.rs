@@ -356,6 +356,27 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for WsGuard<S> {
     }
 }
 
+/// A client's frame as RFC 6455 has clients send it: FIN, opcode, the payload's length (7, 16
+/// or 64 bits) and the payload masked with `mask`. For tests that speak WebSocket by hand (this
+/// file's, `tests/hostile_conn.rs`); the server never sends one.
+#[doc(hidden)]
+pub fn client_frame(fin: bool, opcode: u8, payload: &[u8], mask: [u8; 4]) -> Vec<u8> {
+    let mut v = vec![(u8::from(fin) << 7) | opcode];
+    let n = payload.len();
+    if n < 126 {
+        v.push(0x80 | n as u8);
+    } else if n <= 0xffff {
+        v.push(0x80 | 126);
+        v.extend_from_slice(&(n as u16).to_be_bytes());
+    } else {
+        v.push(0x80 | 127);
+        v.extend_from_slice(&(n as u64).to_be_bytes());
+    }
+    v.extend_from_slice(&mask);
+    v.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -364,21 +385,7 @@ mod tests {
     /// A client frame: FIN, opcode, masked payload (the mask's bytes are arbitrary; the guard
     /// never unmasks).
     fn frame(fin: bool, opcode: u8, payload: &[u8]) -> Vec<u8> {
-        let mut v = vec![(u8::from(fin) << 7) | opcode];
-        let n = payload.len();
-        if n < 126 {
-            v.push(0x80 | n as u8);
-        } else if n <= 0xffff {
-            v.push(0x80 | 126);
-            v.extend_from_slice(&(n as u16).to_be_bytes());
-        } else {
-            v.push(0x80 | 127);
-            v.extend_from_slice(&(n as u64).to_be_bytes());
-        }
-        let mask = [0x12, 0x34, 0x56, 0x78];
-        v.extend_from_slice(&mask);
-        v.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
-        v
+        client_frame(fin, opcode, payload, [0x12, 0x34, 0x56, 0x78])
     }
 
     /// Every header `bytes` holds when fed in parts of `step` bytes, and the refusal: where in

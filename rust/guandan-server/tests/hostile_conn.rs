@@ -7,6 +7,7 @@ mod common;
 use common::*;
 use guandan_proto::http::WS_PATH;
 use guandan_proto::{ClientMsg, ErrorCode, PROTOCOL_VERSION, ServerMsg};
+use guandan_server::ws_guard::client_frame;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -17,24 +18,6 @@ const CONTINUATION: u8 = 0;
 const CLOSE: u8 = 8;
 const PING: u8 = 9;
 const PONG: u8 = 10;
-
-/// A client frame: masked, as RFC 6455 requires of clients.
-fn frame(fin: bool, opcode: u8, payload: &[u8], mask: [u8; 4]) -> Vec<u8> {
-    let mut v = vec![(u8::from(fin) << 7) | opcode];
-    let n = payload.len();
-    if n < 126 {
-        v.push(0x80 | n as u8);
-    } else if n <= 0xffff {
-        v.push(0x80 | 126);
-        v.extend_from_slice(&(n as u16).to_be_bytes());
-    } else {
-        v.push(0x80 | 127);
-        v.extend_from_slice(&(n as u64).to_be_bytes());
-    }
-    v.extend_from_slice(&mask);
-    v.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
-    v
-}
 
 /// A WebSocket spoken by hand over a TCP socket.
 struct RawWs {
@@ -83,7 +66,7 @@ impl RawWs {
 
     fn frame(&mut self, fin: bool, opcode: u8, payload: &[u8]) -> Vec<u8> {
         let m = self.mask();
-        frame(fin, opcode, payload, m)
+        client_frame(fin, opcode, payload, m)
     }
 
     async fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {

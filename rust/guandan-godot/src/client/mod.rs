@@ -8,6 +8,9 @@
 //! Threads: the network thread sees plain Rust data only; its events are drained in `process()`
 //! on the main thread, the copy is updated first and the signals are emitted after, from a queue
 //! (a handler may call back into the node; its signals queue behind, keeping the order).
+//!
+//! What the session receives — the network thread's events and the server's messages — is
+//! applied in `receive.rs`; this file holds the node, its signals and calls, and the plumbing.
 
 mod ladder;
 mod lobby;
@@ -16,6 +19,7 @@ pub mod net;
 mod quick_match;
 pub mod ranking;
 mod ranking_dict;
+mod receive;
 pub mod remote;
 pub mod rotate;
 mod signals;
@@ -27,13 +31,12 @@ use std::rc::Rc;
 use godot::classes::{INode, Node};
 use godot::prelude::*;
 use guandan_core::error::ErrorCode;
-use guandan_proto::{ClientMsg, Order, Refusal, RoomInfo, ServerMsg};
+use guandan_proto::{ClientMsg, RoomInfo};
 
 use crate::codes::{self, Fail};
-use crate::convert::opt_seat;
-use net::{Net, NetConfig, NetEvent};
+use net::{Net, NetConfig};
 use ranking::{Answer, Fetcher};
-use remote::{RemoteMatch, StateTaken, Step};
+use remote::RemoteMatch;
 
 /// Connection states (`get_connection_state`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -430,18 +433,6 @@ impl GuandanClient {
 
 // ----- internals -----
 
-/// Whether a server message shows its recipient a hand.
-fn holds_hand(m: &ServerMsg) -> bool {
-    match m {
-        ServerMsg::State { view, .. } => !view.hand.is_empty() || !view.shown_hands.is_empty(),
-        ServerMsg::Applied { events, prompt, .. } => {
-            prompt.as_ref().is_some_and(|p| !p.hand.is_empty())
-                || events.iter().any(|e| matches!(e, guandan_proto::WireOut::HandChanged { .. }))
-        }
-        _ => false,
-    }
-}
-
 impl GuandanClient {
     /// The room's match, for a following engine.
     pub(crate) fn remote(&self) -> Rc<RefCell<RemoteMatch>> {
@@ -473,140 +464,6 @@ impl GuandanClient {
                 Err(Fail::new(ErrorCode::Io, "not connected yet: wait for the connection"))
             }
             _ => Err(Fail::new(ErrorCode::Io, "not connected to a server")),
-        }
-    }
-
-    fn on_net(&mut self, ev: NetEvent) {
-        match ev {
-            NetEvent::Connecting { attempt } => self.queue.push_back(Conn::Connecting(attempt)),
-            NetEvent::Registered { player_id, token } => self.credentials = Some((player_id, token)),
-            NetEvent::Connected { player_id, reconnect } => {
-                self.link = Link::Online;
-                self.player_id = player_id.clone();
-                let mut remote = self.remote.borrow_mut();
-                remote.set_outbox(self.net.as_ref().map(Net::outbox));
-                if reconnect && self.in_room {
-                    // The thread has rejoined and asked for the full state: rebuild from it.
-                    remote.reconnected();
-                }
-                drop(remote);
-                self.queue.push_back(Conn::Connected(player_id));
-            }
-            NetEvent::Latency(ms) => {
-                self.latency_ms = ms;
-                self.queue.push_back(Conn::LatencyChanged(ms));
-            }
-            NetEvent::Lost { attempt } => {
-                self.link = Link::Reconnecting;
-                self.remote.borrow_mut().set_outbox(None);
-                self.queue.push_back(Conn::Reconnecting(attempt));
-            }
-            NetEvent::Refused(r) => {
-                let client_too_old = match &r {
-                    Refusal::ClientTooOld { .. } => Some(true),
-                    Refusal::ServerTooOld { .. } => Some(false),
-                    Refusal::Other { .. } => None,
-                };
-                if let Some(client) = client_too_old {
-                    self.queue.push_back(Conn::ProtocolTooOld(client, r.message()));
-                }
-                self.on_net(NetEvent::Failed { code: r.code(), message: r.message() });
-            }
-            NetEvent::Failed { code, message } => {
-                if code == ErrorCode::AuthFailed {
-                    // The server does not know this account (its database was reset): a new one
-                    // is made at the next connect.
-                    self.credentials = None;
-                }
-                self.go_offline();
-                self.last_error = message.clone();
-                self.queue.push_back(Conn::Disconnected(codes::num(code), message));
-            }
-            NetEvent::Message(m, order) => self.on_message(*m, order),
-        }
-    }
-
-    fn on_message(&mut self, m: ServerMsg, order: Order) {
-        self.messages += 1;
-        if holds_hand(&m) {
-            self.hand_messages += 1;
-        }
-        match m {
-            ServerMsg::Welcome { .. } | ServerMsg::Pong | ServerMsg::Redirect { .. } => {}
-            // A refused intent is the match's (the following engine says it); any other refusal
-            // is the session's.
-            ServerMsg::Error { code, message, seq: Some(_), .. } => {
-                self.last_error = message.clone();
-                self.remote.borrow_mut().refused(i64::from(code), message);
-            }
-            ServerMsg::Error { code, message, seq: None, .. } => {
-                self.last_error = message.clone();
-                self.queue.push_back(Conn::Error(i64::from(code), message));
-            }
-            ServerMsg::Joined { code, seat } => {
-                self.room_code = code.clone();
-                self.room_seat = opt_seat(seat);
-                self.in_room = true;
-                self.queue.push_back(Conn::RoomJoined(code, opt_seat(seat)));
-            }
-            ServerMsg::Room { room } => {
-                for s in &room.seats {
-                    if let Some(h) = self.hosted.get_mut(s.seat as usize) {
-                        *h = s.hosted;
-                    }
-                }
-                let seat = u8::try_from(self.room_seat).ok();
-                self.remote.borrow_mut().room(&room, seat);
-                let destroyed = room.state == guandan_proto::RoomState::Destroyed;
-                self.room = Some(room.clone());
-                self.queue.push_back(Conn::RoomChanged(Box::new(room)));
-                if destroyed {
-                    self.reset_room();
-                    self.queue.push_back(Conn::RoomClosed("the host closed the room".into()));
-                }
-            }
-            ServerMsg::State { action_seq, state_hash, view, outcome, time_left_s } => {
-                let taken = self.remote.borrow_mut().state(action_seq, &state_hash, view, outcome, time_left_s);
-                if let StateTaken::Resynced(seq) = taken {
-                    self.queue.push_back(Conn::Resynced(seq));
-                }
-                self.queue.push_back(Conn::MatchJoined);
-            }
-            ServerMsg::Applied { action_seq, actions, state_hash, events, prompt, seat } => {
-                if let Order::Gap { expected, got_first } = order {
-                    godot_warn!(
-                        "GuandanClient: action {expected} expected, {got_first} received: asking for the whole state"
-                    );
-                }
-                let step = Step { action_seq, actions, state_hash, events, prompt, seat };
-                let gap = self.remote.borrow_mut().applied(step, order);
-                if let Some(gap) = gap {
-                    godot_warn!(
-                        "GuandanClient: action {} expected, {} received: asking for the whole state",
-                        gap.expected,
-                        gap.got_first
-                    );
-                }
-            }
-            ServerMsg::Hosting { seat, on } => {
-                if let Some(h) = self.hosted.get_mut(seat as usize) {
-                    *h = on;
-                }
-                self.remote.borrow_mut().hosting(seat, on);
-                self.queue.push_back(Conn::HostingChanged(seat, on));
-            }
-            ServerMsg::MatchStored { match_no, .. } => self.queue.push_back(Conn::MatchStored(match_no)),
-            ServerMsg::QueueStatus { rules, queued, waited_ms, found } => {
-                self.queue.push_back(Conn::QueueStatus(rules, queued, waited_ms, found));
-            }
-            // The server is restarting (or moving): the connection ends next and the session
-            // reconnects and rejoins (the room is restored from its database). Not a closed room —
-            // that sent the table to the menu on every server update.
-            ServerMsg::Bye { .. } => {}
-            // Ranked matches (quick match): the client does not show ratings yet.
-            ServerMsg::Rating { rules, rating, change, matches } => {
-                self.queue.push_back(Conn::Rating(rules, rating, change, matches));
-            }
         }
     }
 

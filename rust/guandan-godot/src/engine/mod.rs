@@ -16,12 +16,14 @@
 //! primary `#[godot_api]` block) and the plumbing to the runtime. The other jobs have their own
 //! files, most as secondary `#[godot_api]` blocks: [`state`] (getters), [`signals`] (emitting
 //! them), [`parse`] (seats, rules, card ids from GDScript), [`recovery`] (the crash guard and
-//! `resume_last_valid`; the report itself is [`crash`]), [`auto_play`], [`ai`] (the AI worker
+//! `resume_last_valid`; the report itself is [`crash`]), [`errors`] (the `ERR_*` constants and
+//! `error_codes()`), [`auto_play`], [`ai`] (the AI worker
 //! and its thread diagnostics), [`recording`] (`resume_from(recorder)`, `record(engine)`).
 
 mod ai;
 mod auto_play;
 pub mod crash;
+mod errors;
 pub(crate) mod local;
 mod parse;
 mod recording;
@@ -43,7 +45,7 @@ use guandan_runtime::{Notice, Runtime, RuntimeConfig};
 use crate::args;
 use crate::client::GuandanClient;
 use crate::client::remote::Following;
-use crate::codes::{self, Fail, num};
+use crate::codes::{self, Fail};
 use crate::convert::{self, ids};
 use crate::forward::Emit;
 use crate::resources::GuandanRules;
@@ -185,82 +187,6 @@ impl GuandanEngine {
     /// The match is over (phase).
     #[constant]
     pub const PHASE_MATCH_OVER: i64 = convert::PHASE_MATCH_OVER;
-
-    // Error codes: guandan-core's ErrorCode numbers (`error_codes()` lists them all; a Godot
-    // test checks that every code below 40 — the network protocol's range — is here).
-
-    /// Success.
-    #[constant]
-    pub const OK: i64 = codes::OK;
-    /// Card ids out of range, repeated, empty, or no combination.
-    #[constant]
-    pub const ERR_INVALID_CARDS: i64 = num(ErrorCode::InvalidCards);
-    /// It is another seat's turn.
-    #[constant]
-    pub const ERR_NOT_YOUR_TURN: i64 = num(ErrorCode::NotYourTurn);
-    /// The leader may not pass.
-    #[constant]
-    pub const ERR_CANNOT_PASS: i64 = num(ErrorCode::CannotPass);
-    /// A card is not in the player's hand.
-    #[constant]
-    pub const ERR_CARD_NOT_FOUND: i64 = num(ErrorCode::CardNotFound);
-    /// The player has no cards left.
-    #[constant]
-    pub const ERR_HAND_EMPTY: i64 = num(ErrorCode::HandEmpty);
-    /// Not a card the player may give or return now, or nothing is owed.
-    #[constant]
-    pub const ERR_INVALID_TRIBUTE: i64 = num(ErrorCode::InvalidTribute);
-    /// The match is over.
-    #[constant]
-    pub const ERR_GAME_OVER: i64 = num(ErrorCode::GameOver);
-    /// Wrong phase, duplicate vote, or a similar conflict.
-    #[constant]
-    pub const ERR_STATE_CONFLICT: i64 = num(ErrorCode::StateConflict);
-    /// The play does not beat the table.
-    #[constant]
-    pub const ERR_CANNOT_BEAT: i64 = num(ErrorCode::CannotBeat);
-    /// An internal error: a fatal engine error was caught (see `crashed`).
-    #[constant]
-    pub const ERR_INTERNAL: i64 = num(ErrorCode::Internal);
-    /// No match is running.
-    #[constant]
-    pub const ERR_NO_MATCH: i64 = num(ErrorCode::NoMatch);
-    /// There is no human seat to act for.
-    #[constant]
-    pub const ERR_NOT_HUMAN: i64 = num(ErrorCode::NotHuman);
-    /// A malformed argument (seat list, reading index, resource, name...).
-    #[constant]
-    pub const ERR_BAD_ARGUMENT: i64 = num(ErrorCode::BadArgument);
-    /// A position no legal match can reach.
-    #[constant]
-    pub const ERR_BAD_SETUP: i64 = num(ErrorCode::BadSetup);
-    /// Empty record (ReplayRecorder).
-    #[constant]
-    pub const ERR_LOG_EMPTY: i64 = num(ErrorCode::LogEmpty);
-    /// Malformed record line (ReplayRecorder).
-    #[constant]
-    pub const ERR_LOG_MALFORMED: i64 = num(ErrorCode::LogMalformed);
-    /// Unsupported record version (ReplayRecorder).
-    #[constant]
-    pub const ERR_LOG_VERSION: i64 = num(ErrorCode::LogVersion);
-    /// The record holds an illegal action (ReplayRecorder).
-    #[constant]
-    pub const ERR_LOG_REJECTED: i64 = num(ErrorCode::LogRejected);
-    /// Replaying the record does not give the recorded state hash (ReplayRecorder).
-    #[constant]
-    pub const ERR_LOG_HASH: i64 = num(ErrorCode::LogHash);
-    /// A checkpoint past the record's end, out of order or repeated (ReplayRecorder).
-    #[constant]
-    pub const ERR_LOG_CHECKPOINT: i64 = num(ErrorCode::LogCheckpoint);
-    /// Reading or writing a file failed (ReplayRecorder).
-    #[constant]
-    pub const ERR_IO: i64 = num(ErrorCode::Io);
-    /// No record file of that name (ReplayRecorder).
-    #[constant]
-    pub const ERR_NOT_FOUND: i64 = num(ErrorCode::NotFound);
-    /// The recorder holds no record (ReplayRecorder).
-    #[constant]
-    pub const ERR_NO_RECORD: i64 = num(ErrorCode::NoRecord);
 
     // ----- signals (emitted after the state is updated, in this order of events) -----
 
@@ -491,18 +417,6 @@ impl GuandanEngine {
     }
 
     // ----- misc -----
-
-    /// Every error code of the project (guandan-core's `ErrorCode`): `{NAME: code}` with names
-    /// in upper case (`INVALID_CARDS`, `LOG_CHECKPOINT`, …). The `ERR_*` constants are the ones
-    /// Godot meets; tests check them against this table.
-    #[func]
-    pub fn error_codes() -> VarDictionary {
-        let mut d = VarDictionary::new();
-        for &c in ErrorCode::ALL {
-            d.set(c.name().to_uppercase(), num(c));
-        }
-        d
-    }
 
     /// Deals the two decks for a match seed: four `PackedInt32Array` hands (seat 0..3), 27 card
     /// ids each, increasing. Any int is a valid seed (negative ones are read as their `u64` bits);

@@ -150,12 +150,7 @@ impl Room {
     pub(super) async fn lobby_timers(&mut self, now: Instant) -> bool {
         if self.in_lobby() {
             let grace = self.app.cfg.lobby_grace();
-            let gone: Vec<Seat> = (0..4u8)
-                .filter(|&i| {
-                    let s = &self.slots[i as usize];
-                    s.player.is_some() && s.conn.is_none() && s.lost_at.is_some_and(|at| at + grace <= now)
-                })
-                .collect();
+            let gone = self.seats.away_past(grace, now);
             if !gone.is_empty() {
                 for seat in gone {
                     tracing::info!(seat, "lobby seat freed: its player stayed away past the grace");
@@ -178,9 +173,7 @@ impl Room {
         if self.lobby.ready_deadline.is_some_and(|d| d <= now) {
             self.lobby.ready_deadline = None;
             if self.transition(RoomEvent::ReadyTimeout) {
-                for s in &mut self.slots {
-                    s.ready = false;
-                }
+                self.seats.unready();
                 self.send_room();
             }
         }
@@ -188,18 +181,16 @@ impl Room {
     }
 
     pub(super) fn is_host(&self, conn: ConnId) -> bool {
-        self.seat_of(conn)
-            .and_then(|s| self.slots[s as usize].player.as_ref())
-            .is_some_and(|p| p.id == self.stored.host)
+        self.seat_of(conn).and_then(|s| self.seats[s].player.as_ref()).is_some_and(|p| p.id == self.stored.host)
     }
 
     pub(super) async fn join(&mut self, conn: ConnId, player: PlayerRef, out: Outbox, last_action_seq: Option<u64>) {
         tracing::debug!(conn, player = %player.id, ?last_action_seq, seq = self.game.as_ref().map(Game::action_seq), "join");
         // Back to one's own seat (reconnect), even while the room is locked.
-        if let Some(seat) = self.slots.iter().position(|s| s.player.as_ref().is_some_and(|p| p.id == player.id)) {
-            let seat = seat as Seat;
-            if let Some(old) = self.slots[seat as usize].conn.take()
-                && let Some(m) = self.members.remove(&old)
+        if let Some(seat) = self.seats.of_player(&player.id) {
+            let (old, was_hosted) = self.seats.back(seat, conn);
+            if let Some(old) = old
+                && let Some(m) = self.members.remove(old)
                 && old != conn
             {
                 // Another connection of the account held the seat (another device, a game
@@ -215,18 +206,7 @@ impl Room {
                 let _ = m.out.send(text(&bye));
                 m.out.end();
             }
-            self.members.insert(conn, Member { out, seat: Some(seat) });
-            let was_hosted;
-            {
-                let s = &mut self.slots[seat as usize];
-                s.conn = Some(conn);
-                s.lost_at = None;
-                s.left_match = false;
-                was_hosted = s.hosted;
-                s.hosted = false;
-                s.last_ack = None;
-                s.nonces.clear();
-            }
+            self.members.join(conn, out, Some(seat));
             self.send_msg(conn, &ServerMsg::Joined { code: self.code.clone(), seat: Some(seat) });
             if was_hosted {
                 self.transition(RoomEvent::Reconnect);
@@ -245,7 +225,7 @@ impl Room {
                 // as long as the human stays).
                 self.drop_ai_in_flight();
                 self.hand_seat(seat, Controller::Human, false).await;
-                let still = self.slots.iter().any(|s| s.hosted);
+                let still = self.seats.any_hosted();
                 self.transition(if still { RoomEvent::CaughtUpStillHosting } else { RoomEvent::CaughtUp });
                 self.broadcast(&ServerMsg::Hosting { seat, on: false });
             }
@@ -255,7 +235,7 @@ impl Room {
         if self.state.locked() {
             return self.reject_join(conn, out, ErrorCode::RoomLocked, "the room is locked while a match runs");
         }
-        let Some(seat) = self.slots.iter().position(|s| !s.taken()) else {
+        let Some(seat) = self.seats.first_free() else {
             return self.reject_join(conn, out, ErrorCode::RoomFull, "every seat is taken");
         };
         // One seat per account: claimed before the seat is taken (two rooms asked at once
@@ -271,12 +251,9 @@ impl Room {
         if !self.claimed.contains(&player.id) {
             self.claimed.push(player.id.clone());
         }
-        let s = &mut self.slots[seat];
-        s.player = Some(player);
-        s.conn = Some(conn);
-        s.ready = false;
-        self.members.insert(conn, Member { out, seat: Some(seat as Seat) });
-        self.send_msg(conn, &ServerMsg::Joined { code: self.code.clone(), seat: Some(seat as Seat) });
+        self.seats.sit(seat, player, conn);
+        self.members.join(conn, out, Some(seat));
+        self.send_msg(conn, &ServerMsg::Joined { code: self.code.clone(), seat: Some(seat) });
         self.after_seating();
         self.save_directory().await;
     }
@@ -289,14 +266,14 @@ impl Room {
 
     /// WAITING → READY_CHECK once every seat is taken.
     pub(super) fn after_seating(&mut self) {
-        if self.slots.iter().all(Slot::taken) && self.transition(RoomEvent::Full) {
+        if self.seats.all_taken() && self.transition(RoomEvent::Full) {
             self.lobby.ready_deadline = Some(Instant::now() + self.app.cfg.ready_timeout());
         }
         self.send_room();
     }
 
     pub(super) async fn gone(&mut self, conn: ConnId, silent_since: Instant, left: bool) {
-        if !self.members.contains_key(&conn) {
+        if !self.members.contains(conn) {
             return;
         }
         if left && !self.state.locked() {
@@ -304,7 +281,7 @@ impl Room {
             if let Some(seat) = self.seat_of(conn) {
                 self.free_lobby_seat(seat);
             }
-            self.members.remove(&conn);
+            self.members.remove(conn);
             if self.close_if_empty().await {
                 return;
             }
@@ -313,7 +290,7 @@ impl Room {
             return;
         }
         if left && let Some(seat) = self.seat_of(conn) {
-            self.slots[seat as usize].left_match = true;
+            self.seats.left_match(seat);
         }
         self.drop_member(conn, silent_since);
         self.send_room();
@@ -322,9 +299,9 @@ impl Room {
     /// A lobby seat becomes free (its player left, or stayed away past the lobby grace). The
     /// host's role passes to the next player.
     pub(super) fn free_lobby_seat(&mut self, seat: Seat) {
-        self.slots[seat as usize] = Slot::default();
+        self.seats.free(seat);
         self.pass_host(seat);
-        let e = if self.slots.iter().any(|s| s.player.is_some()) { RoomEvent::Leave } else { RoomEvent::Emptied };
+        let e = if self.seats.any_player() { RoomEvent::Leave } else { RoomEvent::Emptied };
         self.transition(e);
         if self.state != RoomState::ReadyCheck {
             self.lobby.ready_deadline = None;
@@ -333,12 +310,10 @@ impl Room {
 
     /// When the host's seat was freed (`from`): the next player after it in seat order hosts.
     pub(super) fn pass_host(&mut self, from: Seat) {
-        let seated = |p: &Option<PlayerRef>| p.as_ref().is_some_and(|p| p.id == self.stored.host);
-        if self.slots.iter().any(|s| seated(&s.player)) {
+        if self.seats.of_player(&self.stored.host).is_some() {
             return;
         }
-        let next = (1..=4).map(|k| (from as usize + k) % 4).find_map(|i| self.slots[i].player.as_ref().map(|p| (i, p)));
-        if let Some((seat, p)) = next {
+        if let Some((seat, p)) = self.seats.next_player(from) {
             tracing::info!(seat, "the host left: the next player hosts");
             self.stored.host = p.id.clone();
         }
@@ -359,16 +334,16 @@ impl Room {
         if seat > 3 {
             return self.refuse(conn, ErrorCode::BadArgument, "seat is 0-3", None);
         }
-        if self.slots[seat as usize].player.is_some() {
+        if self.seats[seat].player.is_some() {
             return self.refuse(conn, ErrorCode::NotYourSeat, "a player sits there", None);
         }
         match setting {
             SeatSetting::Ai { level } if (1..=3).contains(&level) => {
                 if self.transition(RoomEvent::Join) {
-                    self.slots[seat as usize].ai = Some(level);
+                    self.seats.set_ai(seat, level);
                     self.after_seating();
                 } else if self.state == RoomState::ReadyCheck {
-                    self.slots[seat as usize].ai = Some(level);
+                    self.seats.set_ai(seat, level);
                     self.send_room();
                 } else {
                     self.refuse(conn, ErrorCode::BadRoomState, "not now", None);
@@ -376,7 +351,7 @@ impl Room {
             }
             SeatSetting::Ai { .. } => self.refuse(conn, ErrorCode::BadArgument, "AI level is 1-3", None),
             SeatSetting::Open => {
-                if self.slots[seat as usize].ai.take().is_some() {
+                if self.seats.clear_ai(seat) {
                     self.transition(RoomEvent::Leave);
                     self.lobby.ready_deadline = None;
                 }
@@ -414,7 +389,7 @@ impl Room {
         if self.state != RoomState::ReadyCheck {
             return self.refuse(conn, ErrorCode::BadRoomState, "every seat must be taken first", None);
         }
-        if self.slots.iter().any(|s| s.player.is_some() && !s.ready) {
+        if self.seats.iter().any(|s| s.player.is_some() && !s.ready) {
             return self.refuse(conn, ErrorCode::BadRoomState, "not every player is ready", None);
         }
         if let Err((code, message)) = self.begin().await {
@@ -433,12 +408,7 @@ impl Room {
             self.close_abandoned("its match could not start").await;
             return;
         }
-        let now = Instant::now();
-        for s in &mut self.slots {
-            if s.player.is_some() && s.conn.is_none() {
-                s.lost_at = Some(now);
-            }
-        }
+        self.seats.away_until_they_come(Instant::now());
     }
 
     /// READY_CHECK → PLAYING: deals a new match for the seats as they are.
@@ -452,8 +422,7 @@ impl Room {
                 None => return Err((ErrorCode::Internal, "no random numbers from the system; try again".into())),
             },
         };
-        let seats: [(Option<PlayerRef>, Option<u8>); 4] =
-            std::array::from_fn(|i| (self.slots[i].player.clone(), self.slots[i].ai));
+        let seats = self.seats.lineup();
         let cfg = RuntimeConfig { seed, rules: self.rules.clone(), seats: controllers(&seats), clocks: CLOCKS };
         let (mut game, notices) = match Game::start(cfg) {
             Ok(x) => x,
@@ -467,11 +436,7 @@ impl Room {
         self.stored.rules_revision = guandan_core::rules::RULES_REVISION;
         self.stored.started_ms = crate::db::now_ms();
         self.stored.seats = seats;
-        for s in &mut self.slots {
-            s.last_ack = None;
-            s.nonces.clear();
-            s.rematch = None;
-        }
+        self.seats.new_match();
         // The room's setting now is what this match's spectators see until it ends.
         let viewer = self.stored.spectator_viewer();
         self.delay = Delay::start(self.stored.spectator_delay, viewer, text(&game.state_msg(viewer)));
@@ -482,7 +447,7 @@ impl Room {
         self.save_directory().await;
         let _ = notices;
         self.send_room();
-        let conns: Vec<(ConnId, Option<Seat>)> = self.members.iter().map(|(c, m)| (*c, m.seat)).collect();
+        let conns: Vec<(ConnId, Option<Seat>)> = self.members.iter().collect();
         for (c, seat) in conns {
             let msg = match (&self.game, seat) {
                 (Some(g), Some(s)) => g.state_msg(Viewer::Seat(s)),

@@ -1,8 +1,8 @@
-//! One room: a tokio task that owns the room's seats, members and match, and handles its
-//! commands one at a time. Lifecycle transitions go through [`crate::lifecycle`]; every action is
-//! checked by the rules core, written to the journal, and only then sent — filtered — to each
-//! member. AI seats and hosted seats are decided on tokio's blocking pool; results come back as
-//! commands and are dropped when the state moved on.
+//! One room: a tokio task that owns the room's seats (seats.rs), members (members.rs) and match,
+//! and handles its commands one at a time. Lifecycle transitions go through
+//! [`crate::lifecycle`]; every action is checked by the rules core, written to the journal, and
+//! only then sent — filtered — to each member. AI seats and hosted seats are decided on tokio's
+//! blocking pool; results come back as commands and are dropped when the state moved on.
 
 use crate::App;
 use crate::game::{self, Game};
@@ -26,15 +26,21 @@ use tokio::time::Instant;
 use tracing::Instrument;
 
 mod lobby;
+mod members;
 mod play;
 mod restore;
 mod seating;
+mod seats;
 mod spectators;
+mod stored;
 mod vote;
 
 pub use lobby::{create, create_quick};
+use members::Members;
 pub use restore::{restore, restore_rooms};
+use seats::Seats;
 use spectators::Delay;
+use stored::{ONLINE_SURRENDER_OPPONENT_ACCEPTS, Stored};
 
 pub type ConnId = u64;
 pub use crate::outbox::Outbox;
@@ -81,102 +87,6 @@ pub enum RoomCmd {
     Shutdown,
 }
 
-/// What survives a restart: the room's settings and who sits where (rows of the directory).
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-struct Stored {
-    preset: String,
-    spectator_delay: u32,
-    /// The creator's seed: only in practice rooms (a server run with `--practice-seeds`).
-    seed: Option<u64>,
-    /// A practice room: its matches are dealt from `seed` (+ the match number), which its
-    /// creator knows. Marked in the room's info and in every stored match's metadata.
-    #[serde(default)]
-    practice: bool,
-    host: String,
-    seats: [(Option<PlayerRef>, Option<u8>); 4],
-    match_seed: u64,
-    started_ms: i64,
-    /// The account that created the room (rooms per account are limited); older rows: none.
-    #[serde(default)]
-    creator: Option<String>,
-    /// Opponents who must accept a surrender: 1, the spec's online rule, for rooms made now;
-    /// rooms stored before this field existed played by the unanimous rule (2).
-    #[serde(default = "unanimous_surrender")]
-    surrender_opponent_accepts: u8,
-    /// The rules revision the match in progress is played under (set when it starts); rows
-    /// stored before this field existed hold matches of revision 1, restored as they were played.
-    #[serde(default = "first_rules_revision")]
-    rules_revision: u32,
-    /// A ranked room (quick match): its finished matches move the players' ratings.
-    #[serde(default)]
-    ranked: bool,
-    /// The team whose hands spectators see (the host's choice in a friend room; never in a
-    /// ranked one); older rows: none.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    spectator_hands: Option<Team>,
-}
-
-fn first_rules_revision() -> u32 {
-    guandan_core::rules::FIRST_RULES_REVISION
-}
-
-fn unanimous_surrender() -> u8 {
-    guandan_core::rules::UNANIMOUS_SURRENDER
-}
-
-/// Online surrender (design spec): the partner agrees, then at least one opponent accepts.
-const ONLINE_SURRENDER_OPPONENT_ACCEPTS: u8 = 1;
-
-impl Stored {
-    /// The room's rules: its preset with the room's surrender rule.
-    fn rules(&self) -> Option<RuleConfig> {
-        let rules = RuleConfig::preset(&self.preset)?;
-        Some(RuleConfig { surrender_opponent_accepts: self.surrender_opponent_accepts, ..rules })
-    }
-
-    /// Who a spectator of the room's next match is: shown one team's hands, or none.
-    fn spectator_viewer(&self) -> Viewer {
-        match self.spectator_hands {
-            Some(t) if !self.ranked => Viewer::Team(t),
-            _ => Viewer::Spectator,
-        }
-    }
-}
-
-#[derive(Default)]
-struct Slot {
-    player: Option<PlayerRef>,
-    ai: Option<u8>,
-    ready: bool,
-    conn: Option<ConnId>,
-    /// The human is gone since then; hosting starts a heartbeat timeout later.
-    lost_at: Option<Instant>,
-    hosted: bool,
-    /// Hosted because its present player let `--auto-play-after-timeouts` duties in a row time
-    /// out: any intent of the player takes the seat back.
-    hosted_idle: bool,
-    /// Intent checks: the last applied intent seq and recent nonces of this seat's connection.
-    last_ack: Option<u64>,
-    nonces: VecDeque<u64>,
-    rematch: Option<bool>,
-    /// When this seat's missed actions were last rebuilt from the stored log.
-    last_catch_up: Option<Instant>,
-    /// The player left the running match (`leave`) and has not come back: in a ranked match
-    /// a leaver takes the loss (crate::ratings::verdicts).
-    left_match: bool,
-}
-
-impl Slot {
-    fn taken(&self) -> bool {
-        self.player.is_some() || self.ai.is_some()
-    }
-}
-
-struct Member {
-    out: Outbox,
-    seat: Option<Seat>,
-}
-
 struct Room {
     code: String,
     app: Arc<App>,
@@ -184,8 +94,10 @@ struct Room {
     state: RoomState,
     stored: Stored,
     rules: RuleConfig,
-    slots: [Slot; 4],
-    members: BTreeMap<ConnId, Member>,
+    /// Who sits where (seats.rs).
+    seats: Seats,
+    /// Who is in the room and what they are sent (members.rs).
+    members: Members,
     game: Option<Game>,
     /// The number the next stored match gets; it moves on when a match is stored, while `game`
     /// (the finished match) stays until the rematch vote closes.
@@ -229,11 +141,6 @@ fn surrender_policy(stored: &Stored) -> SurrenderPolicy {
 
 /// Turn clocks run on the server (a present human who does not act times out by the rules).
 const CLOCKS: bool = true;
-/// Nonces a seat's recent intents carried, refused if seen again (older ones are refused by
-/// their seq, which must not go back).
-const RECENT_NONCES: usize = 16;
-/// A seat's catch-up from the stored log at most this often (a full state otherwise).
-const CATCH_UP_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
 /// How often the room advances the runtime's clocks.
 const TICK: std::time::Duration = std::time::Duration::from_millis(500);
 /// The most one tick advances the clocks: a longer gap means the room was not running (the
@@ -254,15 +161,8 @@ fn spawn(
     game: Option<Game>,
 ) -> mpsc::Sender<RoomCmd> {
     let (tx, rx) = mpsc::channel(256);
-    let mut slots: [Slot; 4] = Default::default();
-    for (slot, (player, ai)) in slots.iter_mut().zip(stored.seats.iter().cloned()) {
-        slot.player = player;
-        slot.ai = ai;
-        // Restored humans are away until they reconnect.
-        if slot.player.is_some() && game.is_some() {
-            slot.lost_at = Some(Instant::now());
-        }
-    }
+    // Restored humans are away until they reconnect.
+    let seats = Seats::from_stored(&stored.seats, game.is_some());
     let delay = Delay::new(stored.spectator_delay, stored.spectator_viewer());
     let mut room = Room {
         code: code.clone(),
@@ -271,8 +171,8 @@ fn spawn(
         state,
         stored,
         rules,
-        slots,
-        members: BTreeMap::new(),
+        seats,
+        members: Members::default(),
         game,
         match_no,
         game_no: match_no,
@@ -339,7 +239,7 @@ impl Room {
                 }
                 RoomCmd::Spectate { conn, out } => Box::pin(self.spectate(conn, out)).await,
                 RoomCmd::Msg { conn, out, msg, received } => {
-                    if self.members.contains_key(&conn) {
+                    if self.members.contains(conn) {
                         Box::pin(self.message(conn, *msg, received)).await
                     } else {
                         self.reject_join(conn, out, ErrorCode::RoomNotFound, "you are not in this room");
@@ -398,7 +298,7 @@ impl Room {
     fn sync_seats(&mut self) {
         let over = matches!(self.state, RoomState::Finished | RoomState::VotePhase);
         let now: Vec<&str> = self
-            .slots
+            .seats
             .iter()
             .filter(|s| !(over && (s.conn.is_none() || s.rematch == Some(false))))
             .filter_map(|s| s.player.as_ref().map(|p| p.id.as_str()))
@@ -425,7 +325,7 @@ impl Room {
     /// Closes a room nobody is in any more (no human seated, no match running): the remaining
     /// members (spectators) are told, the directory row goes. True when it closed.
     async fn close_if_empty(&mut self) -> bool {
-        if self.state.locked() || self.slots.iter().any(|s| s.player.is_some()) {
+        if self.state.locked() || self.seats.any_player() {
             return false;
         }
         self.close_abandoned("nobody is left in it").await
@@ -448,7 +348,7 @@ impl Room {
         let hb = self.app.cfg.heartbeat_timeout();
         let mut d: Vec<Instant> = Vec::new();
         if self.state.in_game() {
-            for s in &self.slots {
+            for s in self.seats.iter() {
                 if let (Some(at), false) = (s.lost_at, s.hosted) {
                     d.push(at + hb);
                 }
@@ -458,7 +358,7 @@ impl Room {
             // A player who dropped out of a lobby keeps the seat for the lobby grace.
             let grace = self.app.cfg.lobby_grace();
             d.extend(
-                self.slots
+                self.seats
                     .iter()
                     .filter(|s| s.player.is_some() && s.conn.is_none())
                     .filter_map(|s| s.lost_at.map(|at| at + grace)),
@@ -504,88 +404,22 @@ impl Room {
         }
     }
 
-    fn seat_of(&self, conn: ConnId) -> Option<Seat> {
-        self.members.get(&conn).and_then(|m| m.seat)
-    }
-
-    fn send_to(&mut self, conn: ConnId, msg: Arc<str>) {
-        let full = match self.members.get(&conn) {
-            Some(m) => !m.out.send(msg),
-            None => false,
-        };
-        if full {
-            // Too slow (its connection closes with `slow_consumer`) or gone: it will rejoin and
-            // catch up.
-            self.drop_member(conn, Instant::now());
-        }
-    }
-
-    /// A game message; one that asks its recipient to act grants the connection a prompt credit.
-    fn send_game(&mut self, conn: ConnId, msg: &ServerMsg, t: Arc<str>) {
-        if game::is_prompt(msg)
-            && let Some(m) = self.members.get(&conn)
-        {
-            m.out.grant_prompt();
-        }
-        self.send_to(conn, t);
-    }
-
-    fn send_msg(&mut self, conn: ConnId, msg: &ServerMsg) {
-        self.send_game(conn, msg, text(msg));
-    }
-
-    fn refuse(&mut self, conn: ConnId, code: ErrorCode, message: impl Into<String>, seq: Option<u64>) {
-        let message = message.into();
-        tracing::debug!(conn, ?code, %message, ?seq, "refused");
-        self.app.metrics.protocol_errors.fetch_add(1, Relaxed);
-        let msg = ServerMsg::Error { code: code.code(), name: code.name().into(), message, seq };
-        self.send_msg(conn, &msg);
-    }
-
-    /// The same message to every seated member (and spectators when `spectators`).
-    fn broadcast(&mut self, msg: &ServerMsg) {
-        let t = text(msg);
-        let conns: Vec<ConnId> = self.members.keys().copied().collect();
-        for c in conns {
-            self.send_to(c, t.clone());
-        }
-    }
-
     fn info(&self) -> RoomInfo {
-        let host_seat =
-            self.slots.iter().position(|s| s.player.as_ref().is_some_and(|p| p.id == self.stored.host)).unwrap_or(0)
-                as Seat;
+        let host_seat = self.seats.of_player(&self.stored.host).unwrap_or(0);
         RoomInfo {
             code: self.code.clone(),
             state: self.state,
             host_seat,
             rules: self.stored.preset.clone(),
             spectator_delay: self.stored.spectator_delay,
-            seats: (0..4u8)
-                .map(|i| {
-                    let s = &self.slots[i as usize];
-                    SeatInfo {
-                        seat: i,
-                        player: s.player.as_ref().map(|p| p.nickname.clone()),
-                        ai: s.ai,
-                        ready: s.ready,
-                        connected: s.conn.is_some(),
-                        hosted: s.hosted,
-                    }
-                })
-                .collect(),
-            spectators: self.members.values().filter(|m| m.seat.is_none()).count() as u32,
+            seats: self.seats.infos(),
+            spectators: self.members.spectator_count() as u32,
             locked: self.state.locked(),
             matches: self.match_no as u32,
             practice: self.stored.practice,
             deal_break_ms: u32::try_from(self.app.cfg.deal_break_ms).unwrap_or(u32::MAX),
             spectator_hands: self.stored.spectator_hands.map(u8::from),
         }
-    }
-
-    fn send_room(&mut self) {
-        let msg = ServerMsg::Room { room: self.info() };
-        self.broadcast(&msg);
     }
 
     async fn save_directory(&self) {
@@ -599,21 +433,8 @@ impl Room {
         }
     }
 
-    fn drop_member(&mut self, conn: ConnId, silent_since: Instant) {
-        tracing::debug!(conn, "member dropped");
-        if let Some(m) = self.members.remove(&conn)
-            && let Some(seat) = m.seat
-        {
-            let s = &mut self.slots[seat as usize];
-            if s.conn == Some(conn) {
-                s.conn = None;
-                s.lost_at = Some(silent_since);
-            }
-        }
-    }
-
     async fn message(&mut self, conn: ConnId, msg: ClientMsg, received: Instant) {
-        if !self.members.contains_key(&conn) {
+        if !self.members.contains(conn) {
             return;
         }
         match msg {
@@ -637,18 +458,18 @@ impl Room {
                     return self.refuse(conn, ErrorCode::NotYourSeat, "spectators have no seat", None);
                 };
                 if !ready {
-                    self.slots[seat as usize].ready = false;
+                    self.seats.set_ready(seat, false);
                     return self.send_room();
                 }
                 // A ready check that timed out left the full room waiting: a player's ready
                 // starts a new one (else a full room could never start again).
-                if self.state == RoomState::Waiting && self.slots.iter().all(Slot::taken) {
+                if self.state == RoomState::Waiting && self.seats.all_taken() {
                     self.after_seating();
                 }
                 if !self.transition(RoomEvent::Ready) {
                     return self.refuse(conn, ErrorCode::BadRoomState, "no ready check now", None);
                 }
-                self.slots[seat as usize].ready = true;
+                self.seats.set_ready(seat, true);
                 self.send_room();
             }
             ClientMsg::Start => self.start(conn).await,
@@ -679,11 +500,6 @@ impl Room {
             | ClientMsg::QueueJoin { .. }
             | ClientMsg::QueueLeave => {}
         }
-    }
-
-    fn send_room_to(&mut self, conn: ConnId) {
-        let msg = ServerMsg::Room { room: self.info() };
-        self.send_msg(conn, &msg);
     }
 }
 

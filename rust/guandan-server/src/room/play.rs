@@ -34,10 +34,9 @@ impl Room {
         let hb = self.app.cfg.heartbeat_timeout();
         if self.state.in_game() {
             for seat in 0..4u8 {
-                let s = &mut self.slots[seat as usize];
+                let s = &self.seats[seat];
                 if s.lost_at.is_some_and(|at| at + hb <= now) && !s.hosted && s.player.is_some() {
-                    s.hosted = true;
-                    s.hosted_idle = false;
+                    self.seats.host(seat, false);
                     self.transition(RoomEvent::HeartbeatLost);
                     tracing::info!(seat, "seat hosted by the AI");
                     let profile = ai_profile(self.app.cfg.hosting_ai);
@@ -90,11 +89,10 @@ impl Room {
         // Rebuilding the missed messages reads and replays the stored match: a seat may have
         // that once every CATCH_UP_EVERY (a reconnect); asked again sooner, it gets its full
         // state, which costs the same whatever the match's length.
-        let slot = &mut self.slots[seat as usize];
-        let may_replay = slot.last_catch_up.is_none_or(|t| t.elapsed() >= CATCH_UP_EVERY);
+        let may_replay = self.seats.may_replay(seat);
         let msgs = match last {
             Some(n) if n < seq && seq - n <= 256 && may_replay => {
-                slot.last_catch_up = Some(Instant::now());
+                self.seats.replayed(seat);
                 self.record().await.and_then(|log| Game::catch_up(&log, n, Viewer::Seat(seat)))
             }
             Some(n) if n == seq => Some(Vec::new()),
@@ -121,7 +119,7 @@ impl Room {
         if !self.state.in_game() {
             return self.refuse(conn, ErrorCode::BadRoomState, "the match is over", Some(seq));
         }
-        if self.slots[seat as usize].hosted_idle && self.slots[seat as usize].hosted {
+        if self.seats[seat].hosted_idle && self.seats[seat].hosted {
             // Handed to the AI for letting its duties time out: the player acts again, so the
             // seat is its own again (its duty told anew), and the intent is checked as any other.
             tracing::info!(seat, "seat taken back from the AI by an intent");
@@ -130,11 +128,10 @@ impl Room {
         let Some(next_seq) = self.game.as_ref().map(Game::action_seq) else {
             return self.refuse(conn, ErrorCode::BadRoomState, "no match is running", Some(seq));
         };
-        let slot = &self.slots[seat as usize];
-        if slot.hosted {
+        if self.seats[seat].hosted {
             return self.refuse(conn, ErrorCode::NotHuman, "the AI hosts this seat", Some(seq));
         }
-        if slot.nonces.contains(&nonce) || slot.last_ack == Some(seq) {
+        if self.seats.intent_used(seat, seq, nonce) {
             return self.refuse(conn, ErrorCode::DuplicateSeq, "this seq or nonce was already used", Some(seq));
         }
         // Tribute and return duties run side by side (two payers, two receivers): an intent made
@@ -147,7 +144,7 @@ impl Room {
         let same_vote = matches!(action, ActionKind::SurrenderVote { .. })
             && self.pace.vote_since.is_some_and(|since| since <= seq)
             && self.game.as_ref().and_then(|g| g.state().surrender()).is_some_and(|s| !s.voted(seat));
-        if slot.last_ack.is_some_and(|a| seq < a) || (seq < next_seq && !side_by_side && !same_vote) {
+        if self.seats.before_last_intent(seat, seq) || (seq < next_seq && !side_by_side && !same_vote) {
             return self.refuse(
                 conn,
                 ErrorCode::StaleSeq,
@@ -167,14 +164,7 @@ impl Room {
             return self.refuse(conn, ErrorCode::BadArgument, "timeouts are the server's", Some(seq));
         }
         match self.apply(seat, action, received).await {
-            Ok(()) => {
-                let s = &mut self.slots[seat as usize];
-                s.last_ack = Some(seq);
-                s.nonces.push_back(nonce);
-                if s.nonces.len() > RECENT_NONCES {
-                    s.nonces.pop_front();
-                }
-            }
+            Ok(()) => self.seats.intent_applied(seat, seq, nonce),
             Err((code, message)) => self.refuse(conn, code, message, Some(seq)),
         }
     }
@@ -245,16 +235,16 @@ impl Room {
         let over = g.state().is_over();
         let mut out: Vec<(ConnId, ServerMsg)> = Vec::with_capacity(self.members.len());
         let mut spectators = false;
-        for (c, mem) in &self.members {
-            let Some(s) = mem.seat else {
+        for (c, seat_of_c) in self.members.iter() {
+            let Some(s) = seat_of_c else {
                 spectators = true;
                 continue;
             };
-            if only.is_some_and(|o| o != *c) {
+            if only.is_some_and(|o| o != c) {
                 continue;
             }
             let prompt = !over && g.rt_ref().controller(s).is_some_and(|c| !c.is_ai());
-            out.push((*c, g.applied_msg_hashed(notices, actions, seat, Viewer::Seat(s), prompt, &hash)));
+            out.push((c, g.applied_msg_hashed(notices, actions, seat, Viewer::Seat(s), prompt, &hash)));
         }
         let seq = g.action_seq();
         // Spectators' messages are made (and held for the delay) only while someone watches; a
@@ -342,7 +332,7 @@ impl Room {
 
     /// Whether a person holds a seat (connected or not): the room is paced for them.
     fn people(&self) -> bool {
-        self.slots.iter().any(|s| s.player.is_some())
+        self.seats.any_player()
     }
 
     /// Makes the due AI decisions: L1/L2 take microseconds and are decided right here, one

@@ -28,14 +28,11 @@ impl Room {
         if seat == from {
             return self.send_room_to(conn);
         }
-        if self.slots[seat as usize].taken() {
+        if self.seats[seat].taken() {
             return self.refuse(conn, ErrorCode::NotYourSeat, format!("seat {seat} is taken"), None);
         }
-        let moved = std::mem::take(&mut self.slots[from as usize]);
-        self.slots[seat as usize] = moved;
-        if let Some(m) = self.members.get_mut(&conn) {
-            m.seat = Some(seat);
-        }
+        self.seats.move_to(from, seat);
+        self.members.set_seat(conn, Some(seat));
         self.send_msg(conn, &ServerMsg::Joined { code: self.code.clone(), seat: Some(seat) });
         self.send_room();
         self.save_directory().await;
@@ -49,10 +46,10 @@ impl Room {
         if !self.state.in_game() {
             return self.refuse(conn, ErrorCode::BadRoomState, "no match is running", None);
         }
-        if self.slots[seat as usize].hosted == on {
+        if self.seats[seat].hosted == on {
             // Already so (asked for now, the AI keeps the seat until auto-play is turned off,
             // whatever the player sends): the room state tells the caller.
-            self.slots[seat as usize].hosted_idle = false;
+            self.seats.keep_hosting(seat);
             return self.send_room_to(conn);
         }
         if on {
@@ -67,9 +64,7 @@ impl Room {
     /// `--auto-play-after-timeouts` duties in a row time out (`idle`: any intent of the player
     /// then takes the seat back). The room is told (`hosting`, and the seat's info).
     pub(super) async fn host_present(&mut self, seat: Seat, idle: bool) {
-        let s = &mut self.slots[seat as usize];
-        s.hosted = true;
-        s.hosted_idle = idle;
+        self.seats.host(seat, idle);
         self.transition(RoomEvent::HeartbeatLost);
         let profile = ai_profile(self.app.cfg.hosting_ai);
         self.hand_seat(seat, Controller::StandIn(profile), false).await;
@@ -79,14 +74,12 @@ impl Room {
 
     /// A present player takes its seat back from the AI; its duty, if it has one, is told anew.
     pub(super) async fn take_back(&mut self, seat: Seat) {
-        let s = &mut self.slots[seat as usize];
-        s.hosted = false;
-        s.hosted_idle = false;
+        self.seats.unhost(seat);
         self.transition(RoomEvent::Reconnect);
         // An AI decision asked for but not applied yet is dropped (as at a reconnect).
         self.drop_ai_in_flight();
         self.hand_seat(seat, Controller::Human, true).await;
-        let still = self.slots.iter().any(|s| s.hosted);
+        let still = self.seats.any_hosted();
         self.transition(if still { RoomEvent::CaughtUpStillHosting } else { RoomEvent::CaughtUp });
         self.broadcast(&ServerMsg::Hosting { seat, on: false });
         self.send_room();
@@ -102,7 +95,7 @@ impl Room {
         }
         for seat in 0..4u8 {
             let idle = self.game.as_ref().is_some_and(|g| g.rt_ref().timeouts_in_a_row(seat) >= n);
-            let s = &self.slots[seat as usize];
+            let s = &self.seats[seat];
             if idle && !s.hosted && s.player.is_some() {
                 tracing::info!(seat, timeouts = n, "seat handed to the AI: its duties timed out in a row");
                 self.host_present(seat, true).await;

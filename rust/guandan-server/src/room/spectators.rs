@@ -143,8 +143,8 @@ impl Room {
     }
 
     pub(super) async fn spectate(&mut self, conn: ConnId, out: Outbox) {
-        let again = self.members.get(&conn).is_some_and(|m| m.seat.is_none());
-        let watching = self.members.iter().filter(|(c, m)| m.seat.is_none() && **c != conn).count();
+        let again = self.members.is_spectator(conn);
+        let watching = self.members.spectator_count() - usize::from(again);
         if watching >= MAX_SPECTATORS {
             return self.reject_join(conn, out, ErrorCode::RoomFull, "50 spectators already watch");
         }
@@ -153,7 +153,7 @@ impl Room {
             let live = self.game.as_ref().map_or(0, Game::action_seq);
             self.delay.watched_from(live);
         }
-        self.members.insert(conn, Member { out, seat: None });
+        self.members.join(conn, out, None);
         self.send_msg(conn, &ServerMsg::Joined { code: self.code.clone(), seat: None });
         // From the latest released round: the delayed table (no hand but the allowed team's).
         if self.game.is_some()
@@ -181,7 +181,7 @@ impl Room {
     pub(super) fn release_spectators(&mut self) {
         let live = self.game.as_ref().map_or(0, Game::action_seq);
         let point = self.delay.point(live).max(self.delay.released);
-        let spectators: Vec<ConnId> = self.members.iter().filter(|(_, m)| m.seat.is_none()).map(|(c, _)| *c).collect();
+        let spectators = self.members.spectators();
         if point > self.delay.released && self.delay.held_from > self.delay.released {
             // Spectators arrived while nothing was held: the full state at the new point bridges
             // the gap; what is held after it follows at the next releases.

@@ -107,7 +107,7 @@ impl Room {
         let humans = std::array::from_fn(|i| self.stored.seats[i].0.is_some());
         // Left: said `leave`, or away with the AI playing for the seat when the match ended.
         let left = std::array::from_fn(|i| {
-            let s = &self.slots[i];
+            let s = &self.seats[i as Seat];
             s.player.is_some() && (s.left_match || (s.hosted && s.conn.is_none()))
         });
         let verdicts = crate::ratings::verdicts(ending, humans, left);
@@ -129,9 +129,7 @@ impl Room {
             Err(e) => return tracing::error!(error = %e, "rating the ranked match failed"),
         };
         for r in rated {
-            let Some(conn) =
-                self.slots.iter().find(|s| s.player.as_ref().is_some_and(|p| p.id == r.player_id)).and_then(|s| s.conn)
-            else {
+            let Some(conn) = self.seats.conn_of_player(&r.player_id) else {
                 continue;
             };
             let msg = ServerMsg::Rating {
@@ -151,9 +149,8 @@ impl Room {
         if self.state != RoomState::VotePhase {
             return self.refuse(conn, ErrorCode::BadRoomState, "no vote is open", None);
         }
-        self.slots[seat as usize].rematch = Some(accept);
-        let humans = self.slots.iter().filter(|s| s.player.is_some());
-        if humans.clone().all(|s| s.rematch.is_some()) {
+        self.seats.vote(seat, accept);
+        if self.seats.all_voted() {
             self.close_vote().await;
         } else {
             self.send_room();
@@ -169,27 +166,14 @@ impl Room {
         }
         self.game = None;
         let host_seat = self.info().host_seat;
-        for i in 0..4 {
-            let s = &mut self.slots[i];
-            s.ready = false;
-            s.hosted = false;
-            if s.player.is_some() && (s.rematch != Some(true) || s.conn.is_none()) {
-                if let Some(c) = s.conn
-                    && let Some(m) = self.members.get_mut(&c)
-                {
-                    m.seat = None;
-                }
-                self.slots[i] = Slot::default();
-            }
-        }
-        for s in &mut self.slots {
-            s.rematch = None;
+        for c in self.seats.close_vote() {
+            self.members.set_seat(c, None);
         }
         self.pass_host(host_seat);
         if self.close_if_empty().await {
             return;
         }
-        if self.slots.iter().any(|s| s.player.is_some()) {
+        if self.seats.any_player() {
             self.transition(RoomEvent::Join);
             self.after_seating();
         } else {

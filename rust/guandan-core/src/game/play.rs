@@ -1,0 +1,136 @@
+//! The play: a lead or a follow checked and made, passes, and the table cleared for the next lead.
+
+use super::*;
+use crate::combo::{beats, choose_reading};
+use crate::movegen;
+
+impl Match {
+    /// Whether the seat to act may pass.
+    pub fn can_pass(&self) -> bool {
+        self.phase == Phase::Play && self.table.is_some()
+    }
+
+    /// Every distinct legal play for the seat to act (PASS not included).
+    pub fn legal_plays(&self) -> movegen::MoveList {
+        let hand = self.hands[self.turn as usize];
+        movegen::generate(hand, self.table.as_ref().map(|t| &t.1), self.level, &self.rules)
+    }
+
+    pub(super) fn check_turn(&self, seat: Seat) -> Result<(), RuleError> {
+        if self.phase != Phase::Play {
+            return Err(RuleError::StateConflict(format!("cannot play during {:?}", self.phase)));
+        }
+        if !self.active(seat) {
+            return Err(RuleError::HandEmpty(seat));
+        }
+        if seat != self.turn {
+            return Err(RuleError::NotYourTurn { seat, turn: self.turn });
+        }
+        Ok(())
+    }
+
+    pub(super) fn validate_play(
+        &self,
+        seat: Seat,
+        cards: &[CardId],
+        reading: Option<&Pattern>,
+    ) -> Result<Play, RuleError> {
+        if cards.is_empty() {
+            return Err(RuleError::InvalidCards("no cards".into()));
+        }
+        let mut set = CardSet::EMPTY;
+        for &id in cards {
+            if id as usize >= crate::card::DECK_SIZE {
+                return Err(RuleError::InvalidCards(format!("card id {id} out of range 0-107")));
+            }
+            if set.contains(id) {
+                return Err(RuleError::InvalidCards(format!("card id {id} listed twice")));
+            }
+            set.insert(id);
+        }
+        let hand = self.hands[seat as usize];
+        if let Some(missing) = set.minus(hand).iter().next() {
+            return Err(RuleError::CardNotFound(missing));
+        }
+        let readings = classify(set, self.level, &self.rules);
+        if readings.is_empty() {
+            return Err(RuleError::InvalidCards(format!("{} is no combination", set.notation())));
+        }
+        let table = self.table.as_ref().map(|t| &t.1);
+        let play = match reading {
+            Some(want) => {
+                let p =
+                    readings.iter().find(|p| p.pattern == *want).copied().ok_or_else(|| {
+                        RuleError::InvalidCards(format!("{} cannot be read as {want}", set.notation()))
+                    })?;
+                if let Some(t) = table
+                    && !beats(&p, t, self.level, &self.rules)
+                {
+                    return Err(RuleError::CannotBeat(p.pattern.to_string()));
+                }
+                p
+            }
+            None => choose_reading(&readings, table, self.level, &self.rules)
+                .ok_or_else(|| RuleError::CannotBeat(readings[0].pattern.to_string()))?,
+        };
+        Ok(play)
+    }
+
+    pub(super) fn do_play(&mut self, seat: Seat, play: Play, events: &mut Vec<Event>) {
+        let hand = &mut self.hands[seat as usize];
+        *hand = hand.minus(play.cards);
+        let left = hand.len() as u8;
+        self.played = self.played.union(play.cards);
+        self.table = Some((seat, play));
+        self.passes = 0;
+        self.history.push(Turn { seat, play: Some(play) });
+        events.push(Event::Played { seat, play });
+        if left > 0 && left <= self.rules.announce_threshold {
+            events.push(Event::CardsLeft { seat, count: left });
+        }
+        if left == 0 {
+            self.finished.push(seat);
+            events.push(Event::PlayerFinished { seat, place: self.finished.len() as u8 });
+            let double = self.finished.len() == 2 && team_of(self.finished[0]) == team_of(self.finished[1]);
+            if double || self.finished.len() == 3 {
+                self.end_deal(events);
+                return;
+            }
+        }
+        self.turn = self.next_active(seat);
+        events.push(Event::TurnStarted { seat: self.turn, can_pass: true });
+    }
+
+    pub(super) fn do_pass(&mut self, seat: Seat, events: &mut Vec<Event>) {
+        self.passes += 1;
+        self.history.push(Turn { seat, play: None });
+        events.push(Event::Passed { seat });
+        let Some((last, _)) = self.table else { return };
+        let active = self.active_count();
+        if self.active(last) && self.passes + 1 == active {
+            self.clear_table(last, events);
+        } else if !self.active(last) && self.passes == active {
+            // Partner takes the lead: the player who went out is not there to lead again.
+            let partner = partner_of(last);
+            events.push(Event::PartnerTakesLead { seat: partner });
+            self.clear_table(partner, events);
+        } else {
+            self.turn = self.next_active(seat);
+            events.push(Event::TurnStarted { seat: self.turn, can_pass: true });
+        }
+    }
+
+    fn clear_table(&mut self, leader: Seat, events: &mut Vec<Event>) {
+        self.table = None;
+        self.passes = 0;
+        events.push(Event::TableCleared { leader });
+        self.turn = leader;
+        events.push(Event::TurnStarted { seat: leader, can_pass: false });
+    }
+
+    /// The play an action with these cards would make, without applying it.
+    pub fn preview_play(&self, seat: Seat, cards: &[CardId], reading: Option<&Pattern>) -> Result<Play, RuleError> {
+        self.check_turn(seat)?;
+        self.validate_play(seat, cards, reading)
+    }
+}
