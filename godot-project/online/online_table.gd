@@ -35,6 +35,13 @@ var _shown_hands: VBoxContainer
 var _shown_at := -1
 ## Each table seat's nickname ("" for an AI seat), from the room.
 var _nicks: Array[String] = ["", "", "", ""]
+## When the connection turned unstable (ticks, ms; -1 steady), and whether the reconnect layer
+## is up for that stall rather than for a lost connection.
+var _unstable_since := -1
+var _stall_layer := false
+## An unstable connection this long covers the table ("the server is not answering"): with
+## the 1.5 s a heartbeat may wait and up to 2.5 s until one goes, 6.5-9 s of silence.
+const STALLED_MS := 5000
 ## The open surrender vote as this table saw it: {proposer, answers: {seat: accept}}, {} if none.
 var _vote := {}
 ## Seconds a player has to answer a surrender vote before it counts as "keep playing".
@@ -79,6 +86,7 @@ func _ready() -> void:
 	c.room_changed.connect(_on_room)
 	c.hosting_changed.connect(_on_hosting)
 	c.latency_changed.connect(_on_latency)
+	c.connection_unstable.connect(_on_unstable)
 	c.rating_changed.connect(_on_rating)
 	table.match_panel_shown.connect(_on_match_panel)
 	# The match's own signals come from the table's engine (it follows the client).
@@ -105,16 +113,43 @@ func _on_disconnected(code: int, _message: String) -> void:
 func _set_up_overlay() -> void:
 	for l in names:
 		l.add_theme_font_override(&"font", Online.name_font())
-	# A spectator has no seat to keep.
-	if Online.client.is_spectator():
-		(%ReconnectingHint as Label).text = "ONLINE_RECONNECTING_HINT_SPECTATOR"
+	_lost_hint()
 	%LeaveWhileReconnecting.pressed.connect(func() -> void: _gone_back(""))
+
+
+## The reconnect layer's hint for a lost connection (a spectator has no seat to keep).
+func _lost_hint() -> void:
+	(%ReconnectingHint as Label).text = "ONLINE_RECONNECTING_HINT_SPECTATOR" if Online.client.is_spectator() \
+		else "ONLINE_RECONNECTING_HINT"
 
 
 func _process(_delta: float) -> void:
 	if table != null:
 		_place_names()
 		_draw_shown_hands()
+	# A server silent for long: the table is covered as for a lost connection, saying so.
+	if _unstable_since >= 0 and not reconnect_layer.visible and Time.get_ticks_msec() - _unstable_since >= STALLED_MS:
+		_stall_layer = true
+		reconnect_layer.visible = true
+		_reconnect_text.text = tr("ONLINE_STALLED")
+		(%ReconnectingHint as Label).text = "ONLINE_STALLED_HINT"
+
+
+## The server left a heartbeat unanswered (a stalled server, a broken network): the latency
+## turns into a warning at once; STALLED_MS later the table is covered. Both go when it answers.
+func _on_unstable(unstable: bool) -> void:
+	if unstable:
+		_unstable_since = Time.get_ticks_msec()
+		latency.text = tr("ONLINE_UNSTABLE")
+		latency.add_theme_color_override(&"font_color", Color(1, 0.5, 0.4))
+		return
+	_unstable_since = -1
+	if latency.text == tr("ONLINE_UNSTABLE"):
+		latency.text = ""  # the next heartbeat's round trip fills it
+	if _stall_layer:
+		_stall_layer = false
+		reconnect_layer.visible = false
+		_lost_hint()
 
 
 ## A spectator's shown hands, rebuilt when the match has moved on (they change only with actions
@@ -244,6 +279,9 @@ func _on_latency(ms: float) -> void:
 
 
 func _on_reconnecting(_attempt: int) -> void:
+	_unstable_since = -1
+	_stall_layer = false
+	_lost_hint()
 	reconnect_layer.visible = true
 	_reconnect_text.text = tr("ONLINE_RECONNECTING")
 	latency.text = ""
@@ -279,7 +317,9 @@ func _on_surrender_proposed(seat: int) -> void:
 	var me: int = table.local_seat
 	_vote = {proposer = seat, answers = {}}
 	_show_vote()
-	if seat == me:
+	# The proposer waits; a seat the server's AI plays (auto-play, or away) is answered by the
+	# AI as the room's rule says, so its player is not asked.
+	if seat == me or table.controller.is_auto_play():
 		return
 	var partner := seat % 2 == me % 2
 	var title := tr("ONLINE_SURRENDER_PARTNER_TITLE") if partner else tr("ONLINE_SURRENDER_OPPONENT_TITLE")

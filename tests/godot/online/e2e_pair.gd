@@ -24,19 +24,11 @@ func _complete(ok: bool) -> bool:
 
 
 func _run() -> bool:
-	await _frames(20)
-	EventBus.screen_requested.emit(&"online")
-	if not await _until(func() -> bool: return _app.current_name == &"online", 5.0):
-		return _fail("no online menu")
-	await _frames(10)
-	var menu: Control = _app.current
-	menu.find_child("Server", true, false).text = String(_args.server)
-	menu.find_child("Nickname", true, false).text = "Ann"
-	var code: int = await menu.go(&"create")
-	if code != 0:
-		return _fail("create: %d %s" % [code, Online.client.get_last_error()])
-	if not await _until(func() -> bool: return _app.current_name == &"lobby", 5.0):
-		return _fail("no lobby")
+	var menu: Control = await _online_menu("Ann")
+	if menu == null:
+		return false
+	if not await _create_room(menu):
+		return false
 	var c: Node = Online.client
 	# The game moves to seat 2, the AI takes 1 and 3: the partner's join finds seat 0 free.
 	c.change_seat(2)
@@ -46,31 +38,16 @@ func _run() -> bool:
 	c.set_seat(3, 1)
 	if not await _until(func() -> bool: return int(c.get_room().seats[1].ai) == 1 and int(c.get_room().seats[3].ai) == 1, 10.0):
 		return _fail("seats 1 and 3 not filled")
-	_partner = GuandanClient.new()
-	add_child(_partner)
-	_partner_match = GuandanEngine.new()
-	add_child(_partner_match)
-	_partner_match.follow(_partner)
+	if not await _partner_online("Bob"):
+		return _fail("partner offline")
 	_partner_match.surrender_voted.connect(func(seat: int, accept: bool) -> void: _partner_votes.append([seat, accept]))
 	_partner_match.surrender_proposed.connect(func(seat: int) -> void: _partner_proposals.append(seat))
-	_partner.connect_to_server(String(_args.server), "Bob")
-	if not await _until(func() -> bool: return _partner.is_online(), 15.0):
-		return _fail("partner offline")
 	_partner.join_room(c.get_room_code())
 	if not await _until(func() -> bool: return String(c.get_room().seats[0].player) == "Bob", 10.0):
 		return _fail("the partner did not sit in seat 0")
-	_partner.set_ready(true)
-	var lobby: Control = _app.current
-	(lobby.find_child("Ready", true, false) as Button).button_pressed = true
-	(lobby.find_child("Ready", true, false) as Button).pressed.emit()
-	if not await _until(func() -> bool: return bool(c.get_room().seats[2].ready) and bool(c.get_room().seats[0].ready), 10.0):
-		return _fail("not ready")
-	(lobby.find_child("Start", true, false) as Button).pressed.emit()
-	if not await _until(func() -> bool: return _app.current_name == &"online_table", 15.0):
-		return _fail("no online table: " + c.get_last_error())
-	var ot: Control = _app.current
-	_partner_help = MoveAdvisor.new()
-	_partner_help.attach(_partner_match)
+	var ot: Control = await _start_with_partner(0, 2)
+	if ot == null:
+		return false
 	if not await _play_until(func() -> bool: return ot.table.controller.action_count() >= 8, 90.0, ot):
 		return _fail("the match did not go on")
 	# The partner proposes; the game must be asked as the partner.

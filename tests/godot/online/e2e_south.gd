@@ -142,6 +142,12 @@ func _run() -> void:
 		_report.resynced += 1
 		_mark("resynced"))
 	c.connected.connect(func(_p: String) -> void: _mark("connected"))
+	# A stalled server: the connection turns unstable (the table's latency line warns) and
+	# steady again; what the table showed is read where it shows it.
+	c.connection_unstable.connect(func(u: bool) -> void:
+		_mark("unstable_on" if u else "unstable_off")
+		if u:
+			_unstable_shown.call_deferred())
 	c.hosting_changed.connect(func(seat: int, on: bool) -> void: _report.hosting.append([seat, on]))
 	c.match_stored.connect(func(_n: int) -> void: _stored = true)
 	c.room_closed.connect(func(_m: String) -> void:
@@ -359,6 +365,12 @@ func _act() -> void:
 			_report.ai_acts_after_take_back = _seat0_since_take_back
 			_report.own_after_take_back = mc.action_count()
 			_seat0_since_take_back = -1
+
+
+## The latency line says the connection is unstable (the frame after the signal).
+func _unstable_shown() -> void:
+	if _screen != null and _screen.latency.text == tr("ONLINE_UNSTABLE"):
+		_mark("unstable_shown")
 
 
 func _mark(what: String) -> void:

@@ -53,31 +53,16 @@ func _complete(ok: bool) -> bool:
 
 
 func _run() -> bool:
-	await _frames(20)
-	EventBus.screen_requested.emit(&"online")
-	if not await _until(func() -> bool: return _app.current_name == &"online", 5.0):
-		return _fail("no online menu")
-	await _frames(20)
-	var menu: Control = _app.current
-	menu.find_child("Server", true, false).text = String(_args.server)
-	menu.find_child("Nickname", true, false).text = "小明" if _args.locale == "zh_CN" else "Ann"
-	await _frames(5)
+	var menu: Control = await _online_menu("小明" if _args.locale == "zh_CN" else "Ann")
+	if menu == null:
+		return false
 	await _shot("online_menu")
-	var code: int = await menu.go(&"create")
-	if code != 0:
-		return _fail("create: %d %s" % [code, Online.client.get_last_error()])
-	if not await _until(func() -> bool: return _app.current_name == &"lobby", 5.0):
-		return _fail("no lobby")
+	if not await _create_room(menu):
+		return false
 	var c: Node = Online.client
 	c.set_seat(1, 2)
 	# The partner joins (the first free seat is 2 once seat 1 is an AI seat).
-	_partner = GuandanClient.new()
-	add_child(_partner)
-	_partner_match = GuandanEngine.new()
-	add_child(_partner_match)
-	_partner_match.follow(_partner)
-	_partner.connect_to_server(String(_args.server), "North" if _args.locale == "en" else "小红")
-	if not await _until(func() -> bool: return _partner.is_online(), 15.0):
+	if not await _partner_online("North" if _args.locale == "en" else "小红"):
 		return _fail("partner offline")
 	var room_code: String = c.get_room_code()
 	_partner.join_room(room_code)
@@ -96,20 +81,9 @@ func _run() -> bool:
 	if not await _until(func() -> bool: return int(c.get_room().get("spectator_hands", -1)) == 0, 10.0):
 		return _fail("spectators are not shown our team's hands: " + c.get_last_error())
 	await _frames(5)
-	_partner.set_ready(true)
-	if not await _until(func() -> bool: return bool(c.get_room().seats[2].ready), 10.0):
-		return _fail("the partner is not ready")
-	var lobby: Control = _app.current
-	(lobby.find_child("Ready", true, false) as Button).button_pressed = true
-	(lobby.find_child("Ready", true, false) as Button).pressed.emit()
-	if not await _until(func() -> bool: return bool(c.get_room().seats[0].ready), 10.0):
-		return _fail("not ready")
-	(lobby.find_child("Start", true, false) as Button).pressed.emit()
-	if not await _until(func() -> bool: return _app.current_name == &"online_table", 15.0):
-		return _fail("no online table: " + c.get_last_error())
-	var ot: Control = _app.current
-	_partner_help = MoveAdvisor.new()
-	_partner_help.attach(_partner_match)
+	var ot: Control = await _start_with_partner(2, 0)
+	if ot == null:
+		return false
 	# Play a while (both people by the advisor's first hint), then the table mid-deal.
 	if not await _play_until(func() -> bool: return ot.table.controller.action_count() >= 24, 90.0, ot):
 		return _fail("the match did not go on")
@@ -257,6 +231,63 @@ func _run() -> bool:
 	await _frames(10)
 	await _shot("profile")
 	return true
+
+
+## The Online menu from the app, the server and `nickname` typed in (null after saying why not).
+func _online_menu(nickname: String) -> Control:
+	await _frames(20)
+	EventBus.screen_requested.emit(&"online")
+	if not await _until(func() -> bool: return _app.current_name == &"online", 5.0):
+		_fail("no online menu")
+		return null
+	await _frames(20)
+	var menu: Control = _app.current
+	menu.find_child("Server", true, false).text = String(_args.server)
+	menu.find_child("Nickname", true, false).text = nickname
+	await _frames(5)
+	return menu
+
+
+## Creates a room from the Online menu and waits for its lobby.
+func _create_room(menu: Control) -> bool:
+	var code: int = await menu.go(&"create")
+	if code != 0:
+		return _fail("create: %d %s" % [code, Online.client.get_last_error()])
+	return await _until(func() -> bool: return _app.current_name == &"lobby", 5.0) or _fail("no lobby")
+
+
+## The partner: a second GuandanClient in this process with an engine following it, online.
+func _partner_online(nickname: String) -> bool:
+	_partner = GuandanClient.new()
+	add_child(_partner)
+	_partner_match = GuandanEngine.new()
+	add_child(_partner_match)
+	_partner_match.follow(_partner)
+	_partner.connect_to_server(String(_args.server), nickname)
+	return await _until(func() -> bool: return _partner.is_online(), 15.0)
+
+
+## From the lobby: the partner (in `partner_seat`) and the game (in `own_seat`) say they are
+## ready, the game starts the match; the online table (null after saying why not).
+func _start_with_partner(partner_seat: int, own_seat: int) -> Control:
+	var c: Node = Online.client
+	_partner.set_ready(true)
+	if not await _until(func() -> bool: return bool(c.get_room().seats[partner_seat].ready), 10.0):
+		_fail("the partner is not ready")
+		return null
+	var lobby: Control = _app.current
+	(lobby.find_child("Ready", true, false) as Button).button_pressed = true
+	(lobby.find_child("Ready", true, false) as Button).pressed.emit()
+	if not await _until(func() -> bool: return bool(c.get_room().seats[own_seat].ready), 10.0):
+		_fail("not ready")
+		return null
+	(lobby.find_child("Start", true, false) as Button).pressed.emit()
+	if not await _until(func() -> bool: return _app.current_name == &"online_table", 15.0):
+		_fail("no online table: " + c.get_last_error())
+		return null
+	_partner_help = MoveAdvisor.new()
+	_partner_help.attach(_partner_match)
+	return _app.current
 
 
 ## Frames pass; each person acts when it is their turn; deal panels are closed.

@@ -10,7 +10,7 @@ const CONTROLLER := "res://bridge/match_controller.gd"
 ## The client's signals: the connection and the room, its own refusals, and the match it copies.
 const SESSION_SIGNALS: Array[String] = ["connecting", "connected", "reconnecting", "resynced",
 	"disconnected", "protocol_too_old", "room_joined", "room_changed", "room_closed",
-	"hosting_changed", "latency_changed", "match_stored", "error", "match_joined", "queue_status", "rating_changed",
+	"hosting_changed", "latency_changed", "connection_unstable", "match_stored", "error", "match_joined", "queue_status", "rating_changed",
 	"leaderboard_received", "profile_received", "fetch_failed"]
 
 

@@ -65,6 +65,7 @@ enum Conn {
     RoomClosed(String),
     HostingChanged(u8, bool),
     LatencyChanged(f64),
+    Unstable(bool),
     Leaderboard(Box<guandan_proto::http::Leaderboard>),
     Profile(Box<guandan_proto::http::PlayerProfile>),
     FetchFailed(&'static str, i64, String),
@@ -102,6 +103,8 @@ pub struct GuandanClient {
     room_seat: i64,
     in_room: bool,
     latency_ms: f64,
+    /// The last `connection_unstable` said so.
+    unstable: bool,
     hosted: [bool; 4],
     last_error: String,
     /// Server messages received, and how many of them held a hand (tests: 0 for a spectator).
@@ -130,6 +133,7 @@ impl INode for GuandanClient {
             room_seat: -1,
             in_room: false,
             latency_ms: -1.0,
+            unstable: false,
             hosted: [false; 4],
             last_error: String::new(),
             messages: 0,
@@ -262,6 +266,10 @@ impl GuandanClient {
     /// Round trip of the last heartbeat in ms.
     #[signal]
     fn latency_changed(ms: f64);
+    /// The server left a heartbeat unanswered for 1.5 s (`true`: a stalled server or a broken
+    /// network; after 20 s the connection is made again, `reconnecting`), or answers again.
+    #[signal]
+    fn connection_unstable(unstable: bool);
     /// The finished match was stored as match `match_no` of the room (the vote phase follows).
     #[signal]
     fn match_stored(match_no: i64);
@@ -375,6 +383,12 @@ impl GuandanClient {
     }
 
     /// Round trip of the last heartbeat in ms (-1 before the first).
+    /// Whether the server has left a heartbeat unanswered for 1.5 s (`connection_unstable`).
+    #[func]
+    pub fn is_connection_unstable(&self) -> bool {
+        self.unstable
+    }
+
     #[func]
     pub fn get_latency_ms(&self) -> f64 {
         self.latency_ms
@@ -442,6 +456,7 @@ impl GuandanClient {
     fn go_offline(&mut self) {
         self.net = None;
         self.link = Link::Offline;
+        self.unstable = false;
         self.remote.borrow_mut().set_outbox(None);
     }
 

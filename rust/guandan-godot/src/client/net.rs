@@ -22,6 +22,13 @@ const HEARTBEAT: Duration = Duration::from_millis(2500);
 /// How long one read may block, so commands are sent promptly.
 const POLL: Duration = Duration::from_millis(15);
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// A heartbeat unanswered this long: the connection is unstable (a live server answers in
+/// milliseconds; with a heartbeat every 2.5 s of quiet, a stall shows within about 4 s).
+const UNSTABLE: Duration = Duration::from_millis(1500);
+/// A heartbeat unanswered this long: the connection is given up and made again. Longer than a
+/// stall a machine comes back from (the end-to-end test stops its server for 12 s and the
+/// player keeps the connection), shorter than a player would wait.
+const SILENT_GIVE_UP: Duration = Duration::from_secs(20);
 
 /// From the node to the thread.
 #[derive(Debug)]
@@ -53,6 +60,8 @@ pub enum NetEvent {
     Message(Box<ServerMsg>, Order),
     /// Round trip of the last heartbeat, ms.
     Latency(f64),
+    /// The server left a heartbeat unanswered for [`UNSTABLE`] (`true`), or answered again.
+    Unstable(bool),
     /// The connection dropped; reconnecting (attempt n).
     Lost {
         attempt: u32,
@@ -91,7 +100,16 @@ impl Net {
         let handle = std::thread::Builder::new()
             .name("guandan-net".into())
             .spawn(move || {
-                Worker { cfg, cmds: cmd_rx, events: ev_tx, hold: Duration::ZERO, first: None, redirects: 0 }.run()
+                Worker {
+                    cfg,
+                    cmds: cmd_rx,
+                    events: ev_tx,
+                    hold: Duration::ZERO,
+                    first: None,
+                    redirects: 0,
+                    unstable: false,
+                }
+                .run()
             })
             .ok();
         Net { tx, rx, handle }
@@ -201,6 +219,8 @@ struct Worker {
     first: Option<ClientMsg>,
     /// Redirects followed since the player last joined a room.
     redirects: u32,
+    /// Whether `Unstable(true)` was the last word on the current connection.
+    unstable: bool,
 }
 
 /// Redirects followed in a row without staying anywhere: more is a misconfigured deployment
@@ -291,7 +311,17 @@ impl Worker {
 
     /// One connection: hello, then messages both ways until it ends. The session answers the
     /// welcome with the rejoin, and a gap with a resync.
+    /// Says when the connection turns unstable or steady again (only the changes).
+    fn set_unstable(&mut self, unstable: bool) {
+        if unstable != self.unstable {
+            self.unstable = unstable;
+            self.emit(NetEvent::Unstable(unstable));
+        }
+    }
+
     fn connection(&mut self, hp: &str, session: &mut Session) -> End {
+        // A new connection starts steady (a lost one is said by `Lost`).
+        self.unstable = false;
         if session.welcomed_before() {
             self.emit(NetEvent::Connecting { attempt: 1 });
         }
@@ -346,6 +376,11 @@ impl Worker {
                 Ok(None) => {}
                 Err(why) => return End::Lost(why),
             }
+            let waited = session.unanswered(Instant::now());
+            if waited.is_some_and(|w| w >= SILENT_GIVE_UP) {
+                return End::Lost(format!("the server answered nothing for {} s", SILENT_GIVE_UP.as_secs()));
+            }
+            self.set_unstable(waited.is_some_and(|w| w >= UNSTABLE));
             let m = match read(&mut ws) {
                 Ok(None) => continue,
                 Ok(Some(m)) => m,
@@ -587,6 +622,47 @@ mod tests {
             assert!(matches!(h, ClientMsg::Hello { ref player_id, .. } if player_id == "p"), "the same account: {h:?}");
         }
         assert_eq!(join, ClientMsg::JoinRoom { code: "K7QX2M".into(), last_action_seq: None });
+    }
+
+    /// A stalled server (stopped, a frozen machine) keeps the socket and answers nothing: the
+    /// client says the connection is unstable within a few seconds, and steady again when the
+    /// server answers (before, nothing showed for as long as the stall lasted).
+    #[test]
+    fn a_silent_server_makes_the_connection_unstable_until_it_answers() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (answer, answer_rx) = crossbeam_channel::bounded::<()>(1);
+        let server = std::thread::spawn(move || {
+            let (mut ws, _) = instance(listener, "a");
+            // Heartbeats come and go unanswered until the test says to answer.
+            answer_rx.recv_timeout(Duration::from_secs(20)).expect("told to answer");
+            ws.send(Message::text(serde_json::to_string(&ServerMsg::Pong).unwrap())).unwrap();
+            let _ = next_msg(&mut ws);
+        });
+        let net = Net::start(NetConfig {
+            server: addr.to_string(),
+            nickname: "Ann".into(),
+            credentials: Some(("p".into(), "t".into())),
+        });
+        let next_unstable = |want: bool| {
+            let deadline = Instant::now() + Duration::from_secs(15);
+            while Instant::now() < deadline {
+                match net.poll() {
+                    Some(NetEvent::Unstable(u)) => return Some(u == want),
+                    Some(NetEvent::Failed { message, .. }) => panic!("the client gave up: {message}"),
+                    _ => std::thread::sleep(Duration::from_millis(5)),
+                }
+            }
+            None
+        };
+        let started = Instant::now();
+        assert_eq!(next_unstable(true), Some(true), "the silence is said");
+        let said_after = started.elapsed();
+        assert!(said_after >= HEARTBEAT + UNSTABLE, "not before a heartbeat waited: {said_after:?}");
+        answer.send(()).unwrap();
+        assert_eq!(next_unstable(false), Some(true), "the answer ends it");
+        drop(net);
+        server.join().unwrap();
     }
 
     #[test]

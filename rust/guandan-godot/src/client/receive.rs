@@ -25,11 +25,19 @@ fn holds_hand(m: &ServerMsg) -> bool {
 }
 
 impl GuandanClient {
+    /// A connection that ends or begins is no longer the unstable one.
+    fn steady(&mut self) {
+        if std::mem::take(&mut self.unstable) {
+            self.queue.push_back(Conn::Unstable(false));
+        }
+    }
+
     pub(super) fn on_net(&mut self, ev: NetEvent) {
         match ev {
             NetEvent::Connecting { attempt } => self.queue.push_back(Conn::Connecting(attempt)),
             NetEvent::Registered { player_id, token } => self.credentials = Some((player_id, token)),
             NetEvent::Connected { player_id, reconnect } => {
+                self.steady();
                 self.link = Link::Online;
                 self.player_id = player_id.clone();
                 let mut remote = self.remote.borrow_mut();
@@ -45,7 +53,12 @@ impl GuandanClient {
                 self.latency_ms = ms;
                 self.queue.push_back(Conn::LatencyChanged(ms));
             }
+            NetEvent::Unstable(unstable) => {
+                self.unstable = unstable;
+                self.queue.push_back(Conn::Unstable(unstable));
+            }
             NetEvent::Lost { attempt } => {
+                self.steady();
                 self.link = Link::Reconnecting;
                 self.remote.borrow_mut().set_outbox(None);
                 self.queue.push_back(Conn::Reconnecting(attempt));

@@ -40,6 +40,7 @@ impl GuandanClient {
             Conn::RoomClosed(m) => sig.room_closed().emit(&GString::from(m.as_str())),
             Conn::HostingChanged(seat, on) => sig.hosting_changed().emit(i64::from(seat), on),
             Conn::LatencyChanged(ms) => sig.latency_changed().emit(ms),
+            Conn::Unstable(unstable) => sig.connection_unstable().emit(unstable),
             Conn::MatchStored(n) => sig.match_stored().emit(i64::from(n)),
             Conn::Leaderboard(b) => sig.leaderboard_received().emit(&ranking_dict::leaderboard_dict(&b)),
             Conn::Profile(p) => sig.profile_received().emit(&ranking_dict::profile_dict(&p)),
