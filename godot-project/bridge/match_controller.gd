@@ -10,16 +10,16 @@ extends Node
 ## it follows the session's client (online/online_session.gd) and shows the server's match with
 ## the same signals, getters and actions; the table never knows which one it has.
 ##
-## The table sees a match as a stream of event dictionaries — `{signal: &"cards_played", seat: 1,
-## play: {...}}`, the engine's signal names and argument names, read from ClassDB — plus a few
-## calls. Replays produce the same dictionaries (ReplayController.record_events, translated in
-## Rust), so the table draws a live match and a replay with the same code.
+## The table sees a match as a stream of typed events — one MatchEvent class per engine signal
+## (res://events/: CardsPlayedEvent {seat, play}, …), made and checked here, where the signal
+## arrives — plus a few calls. Replays produce the same events (ReplayController.record_events),
+## so the table draws a live match and a replay with the same code.
 
-## One engine signal, as `{signal: StringName, <argument name>: value, …}`.
-signal event_received(event: Dictionary)
+## One engine signal, as its typed event (marked `restoring` while a resumed deal is announced).
+signal event_received(event: MatchEvent)
 
-## Signal name -> its argument names, read from ClassDB (never copied by hand).
-static var _signal_args := {}
+## GuandanEngine's signal names, read from ClassDB (never copied by hand).
+static var _signal_names: Array[StringName] = []
 
 ## The configuration of the running match (null before `start`).
 var config: MatchConfig
@@ -39,15 +39,12 @@ var _seats: Array = []
 var _restoring := false
 
 
-## GuandanEngine's signals and their argument names: `{&"cards_played": ["seat", "play"], …}`.
-static func signal_args() -> Dictionary:
-	if _signal_args.is_empty():
+## GuandanEngine's signal names (each has its MatchEvent class).
+static func signal_names() -> Array[StringName]:
+	if _signal_names.is_empty():
 		for info: Dictionary in ClassDB.class_get_signal_list(&"GuandanEngine", true):
-			var names: Array[String] = []
-			for arg: Dictionary in info.args:
-				names.append(String(arg.name))
-			_signal_args[StringName(info.name)] = names
-	return _signal_args
+			_signal_names.append(StringName(info.name))
+	return _signal_names
 
 
 static func engine_version() -> String:
@@ -70,7 +67,7 @@ func start(cfg: MatchConfig) -> int:
 		engine = GuandanEngine.new()
 		engine.name = "Engine"
 		add_child(engine)
-		for name: StringName in signal_args():
+		for name in signal_names():
 			engine.connect(name, _forward.bind(name))
 	if advisor == null:
 		advisor = MoveAdvisor.new()
@@ -401,14 +398,12 @@ func save_record() -> String:
 
 func _forward(...args: Array) -> void:
 	var name: StringName = args.pop_back()
-	var event := {"signal": name}
-	var names: Array = signal_args()[name]
-	for i in mini(names.size(), args.size()):
-		event[names[i]] = args[i]
-	if _restoring:
-		event["restoring"] = true
+	var event := MatchEvent.from_args(name, args)
+	if event == null:
+		return  # refused, with an error naming the signal and the argument
+	event.restoring = _restoring
 	event_received.emit(event)
-	if name == &"turn_timed_out" and int(event.seat) == local_seat():
+	if event is TurnTimedOutEvent and (event as TurnTimedOutEvent).seat == local_seat():
 		timeouts_in_a_row += 1
 		var limit := config.auto_play_after_timeouts if config != null else 0
 		if limit > 0 and timeouts_in_a_row >= limit and not engine.is_auto_play():

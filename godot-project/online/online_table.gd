@@ -71,8 +71,9 @@ func _ready() -> void:
 	c.latency_changed.connect(_on_latency)
 	c.rating_changed.connect(_on_rating)
 	table.match_panel_shown.connect(_on_match_panel)
-	# The match's own signals come from the table's engine (it follows the client).
-	table.controller.engine.surrender_proposed.connect(_on_surrender_proposed)
+	# The match's own events come from the table's controller (its engine follows the client), as
+	# they arrive, not when the table gets to show them.
+	table.controller.event_received.connect(_on_match_event)
 	resized.connect(_place_names)
 	# The table's Auto-play switch hands our seat to the server's AI (auto_play) and takes it
 	# back; the table shows it through controller_changed like offline. Spectators have no seat.
@@ -211,7 +212,7 @@ func _on_rating(_rules: String, rating: int, change: int, _matches: int) -> void
 		table.modal.add_line(_rating_line)
 
 
-func _on_match_panel(_event: Dictionary) -> void:
+func _on_match_panel(_event: MatchEndedEvent) -> void:
 	_result_shown = true
 	var again: Button = table.modal.button(&"again")
 	if again != null and Online.in_quick_room():
@@ -250,6 +251,11 @@ func _on_resynced(_seq: int) -> void:
 		# The full state holds the current trick only: say the history starts here.
 		if table != null:
 			table.history.add_note(tr("ONLINE_HISTORY_EARLIER_HIDDEN"))
+
+
+func _on_match_event(event: MatchEvent) -> void:
+	if event is SurrenderProposedEvent:
+		_on_surrender_proposed((event as SurrenderProposedEvent).seat)
 
 
 func _on_surrender_proposed(seat: int) -> void:

@@ -13,15 +13,15 @@ extends Control
 ## Seats: 0 = the player (south), 1 = east (next to play), 2 = north (partner), 3 = west.
 
 ## One engine event starts to be shown (tests time the table's pace with it).
-signal event_shown(event: Dictionary)
-## One engine event has been shown (tests wait on it).
-signal event_handled(event: Dictionary)
+signal event_shown(event: MatchEvent)
+## One engine event has been shown (tests wait on it; the guided deal explains from it).
+signal event_handled(event: MatchEvent)
 ## The event queue ran empty; the table waits for the player or the AI.
 signal became_idle
-## The end-of-deal panel is up (args: the deal_ended event).
-signal deal_panel_shown(event: Dictionary)
-## The end-of-match panel is up.
-signal match_panel_shown(event: Dictionary)
+## The end-of-deal panel is up, for this deal_ended event.
+signal deal_panel_shown(event: DealEndedEvent)
+## The end-of-match panel is up, for this match_ended event (online: the rating line joins it).
+signal match_panel_shown(event: MatchEndedEvent)
 
 const TrainingTools := preload("res://table/training_tools.gd")
 

@@ -26,7 +26,7 @@ signal _waited
 
 var table: Control  # table.gd
 
-var _queue: Array[Dictionary] = []
+var _queue: Array[MatchEvent] = []
 var _draining := false
 var _fresh_deal := false
 ## Card backs flying to the other seats while a deal is dealt (made on first use).
@@ -93,10 +93,8 @@ func _exit_tree() -> void:
 	_waited.emit()
 
 
-func enqueue(event: Dictionary) -> void:
-	# When it came (ms): online the server's deal break counts from the deal's end, not from
-	# when the table gets to show it.
-	event[&"received_ms"] = Time.get_ticks_msec()
+func enqueue(event: MatchEvent) -> void:
+	event.received_ms = Time.get_ticks_msec()
 	_queue.append(event)
 	table.controller.set_paused(true)
 	if not _draining:
@@ -112,15 +110,15 @@ func _drain() -> void:
 	_draining = true
 	table.lock_input(true)
 	while not _queue.is_empty():
-		var event: Dictionary = _queue.pop_front()
-		var handler: Callable = handlers.get(event["signal"], Callable())
-		instant = bool(event.get("restoring", false))
+		var event: MatchEvent = _queue.pop_front()
+		var handler: Callable = handlers.get(event.signal_name, Callable())
+		instant = event.restoring
 		table.zone.still = instant
 		table.event_shown.emit(event)
 		if handler.is_valid():
 			await handler.call(event)
 		else:
-			push_warning("TableEvents: no handler for %s" % event["signal"])
+			push_warning("TableEvents: no handler for %s" % event.signal_name)
 		if _closing:
 			return
 		table.event_handled.emit(event)
@@ -136,9 +134,9 @@ func _drain() -> void:
 
 # --- handlers (one per engine signal) ------------------------------------------------------------
 
-func _on_match_started(e: Dictionary) -> void:
+func _on_match_started(e: MatchStartedEvent) -> void:
 	_levels_from_state = true
-	table.local_seat = int(e.local_seat)
+	table.local_seat = e.local_seat
 	table.spectator = table.local_seat < 0
 	table.match_over = false
 	table.badges[0].ai_level = table.config.human_seat_level if table.spectator else 0
@@ -148,16 +146,16 @@ func _on_match_started(e: Dictionary) -> void:
 	table.history.local_seat = table.local_seat
 
 
-func _on_viewer_changed(e: Dictionary) -> void:
+func _on_viewer_changed(e: ViewerChangedEvent) -> void:
 	# Hot-seat: the engine now acts for (and shows the hand of) another human seat.
-	table.local_seat = int(e.seat)
+	table.local_seat = e.seat
 	table.history.local_seat = table.local_seat
 
 
-func _on_deal_started(e: Dictionary) -> void:
-	table.deal_no = int(e.deal_no)
-	table.level = int(e.level)
-	table.declarer = int(e.declarer)
+func _on_deal_started(e: DealStartedEvent) -> void:
+	table.deal_no = e.deal_no
+	table.level = e.level
+	table.declarer = e.declarer
 	# The levels the last deal_ended left (online the live state may be deals ahead of the table:
 	# issue 24, "Playing 5" shown for a deal played at 3); the state's when a match or a
 	# position (resume, reconnect) was just announced.
@@ -192,8 +190,8 @@ func _on_deal_started(e: Dictionary) -> void:
 		await _show_hand(table.controller.seat_hand(0))
 
 
-func _on_hand_changed(e: Dictionary) -> void:
-	await _show_hand(PackedInt32Array(e.hand))
+func _on_hand_changed(e: HandChangedEvent) -> void:
+	await _show_hand(e.hand)
 
 
 func _show_hand(ids: PackedInt32Array) -> void:
@@ -256,15 +254,15 @@ func _deal_to_others(rounds: int, gap: float) -> int:
 	return targets.size()
 
 
-func _on_tribute_phase(e: Dictionary) -> void:
-	var payers := PackedInt32Array(e.payers)
+func _on_tribute_phase(e: TributePhaseEvent) -> void:
+	var payers := e.payers
 	if _tribute_shown:
 		# Announced again (the player took the seat back from auto-play): the duty only.
-		if not bool(e.resisted) and not table.spectator and table.local_seat in payers:
+		if not e.resisted and not table.spectator and table.local_seat in payers:
 			table.begin_duty(&"tribute")
 		return
 	_tribute_shown = true
-	var text := Wording.tribute_phase(bool(e.resisted), payers, table.local_seat, table.spectator)
+	var text := Wording.tribute_phase(e.resisted, payers, table.local_seat, table.spectator)
 	table.tribute_panel.add_line(text)
 	table.history.add_note(text)
 	_announce(text, table.pacing.banner_hold_s)
@@ -272,22 +270,22 @@ func _on_tribute_phase(e: Dictionary) -> void:
 	await wait(Settings.anim_time(0.6))
 	if _closing:
 		return
-	if not bool(e.resisted) and not table.spectator and table.local_seat in payers:
+	if not e.resisted and not table.spectator and table.local_seat in payers:
 		table.begin_duty(&"tribute")
 
 
-func _on_tribute_given(e: Dictionary) -> void:
-	await _exchange(int(e.from), int(e.to), int(e.card), true)
+func _on_tribute_given(e: TributeGivenEvent) -> void:
+	await _exchange(e.from, e.to, e.card, true)
 
 
-func _on_return_phase(e: Dictionary) -> void:
-	var receivers := PackedInt32Array(e.receivers)
+func _on_return_phase(e: ReturnPhaseEvent) -> void:
+	var receivers := e.receivers
 	if not table.spectator and table.local_seat in receivers:
 		table.begin_duty(&"return")
 
 
-func _on_card_returned(e: Dictionary) -> void:
-	await _exchange(int(e.from), int(e.to), int(e.card), false)
+func _on_card_returned(e: CardReturnedEvent) -> void:
+	await _exchange(e.from, e.to, e.card, false)
 
 
 ## A tribute (or a return) moves from one seat to another; `card` -1 = not shown to us.
@@ -330,12 +328,12 @@ func _exchange(from: int, to: int, card: int, is_tribute: bool) -> void:
 	await wait(PacingProfile.scaled(table.pacing.min_play_visible_s) - t)
 
 
-func _on_turn_started(e: Dictionary) -> void:
-	table.start_turn(int(e.seat), bool(e.can_pass), float(e.time_limit))
+func _on_turn_started(e: TurnStartedEvent) -> void:
+	table.start_turn(e.seat, e.can_pass, e.time_limit)
 
 
-func _on_cards_played(e: Dictionary) -> void:
-	var seat := int(e.seat)
+func _on_cards_played(e: CardsPlayedEvent) -> void:
+	var seat := e.seat
 	var play: Dictionary = e.play
 	var ids := PackedInt32Array(play.get("cards", PackedInt32Array()))
 	var views: Array[CardView] = []
@@ -408,8 +406,8 @@ func min_visible_time() -> float:
 	return PacingProfile.scaled(table.pacing.min_play_visible_s)
 
 
-func _on_passed(e: Dictionary) -> void:
-	var seat := int(e.seat)
+func _on_passed(e: PassedEvent) -> void:
+	var seat := e.seat
 	table.banner.dismiss()
 	table.zone.show_pass(seat)
 	table.history.add(seat, {})
@@ -423,12 +421,12 @@ func _on_passed(e: Dictionary) -> void:
 	await wait(min_visible_time() * table.pacing.pass_visible_share)
 
 
-func _on_table_cleared(e: Dictionary) -> void:
-	await _clear_table(int(e.leader), false)
+func _on_table_cleared(e: TableClearedEvent) -> void:
+	await _clear_table(e.leader, false)
 
 
-func _on_partner_takes_lead(e: Dictionary) -> void:
-	await _clear_table(int(e.seat), true)
+func _on_partner_takes_lead(e: PartnerTakesLeadEvent) -> void:
+	await _clear_table(e.seat, true)
 
 
 func _clear_table(leader: int, partner: bool) -> void:
@@ -441,16 +439,16 @@ func _clear_table(leader: int, partner: bool) -> void:
 	await wait(maxf(t, Settings.anim_time(0.5)))
 
 
-func _on_cards_left(e: Dictionary) -> void:
-	var seat := int(e.seat)
-	table.counts[seat] = int(e.count)
+func _on_cards_left(e: CardsLeftEvent) -> void:
+	var seat := e.seat
+	table.counts[seat] = e.count
 	table.badges[seat].warn_at = maxi(table.badges[seat].warn_at, 0)
 	table.update_counts()
 
 
-func _on_player_finished(e: Dictionary) -> void:
-	var seat := int(e.seat)
-	var place := int(e.place)
+func _on_player_finished(e: PlayerFinishedEvent) -> void:
+	var seat := e.seat
+	var place := e.place
 	table.places[seat] = place
 	table.badges[seat].place = place
 	table.counts[seat] = 0
@@ -459,12 +457,12 @@ func _on_player_finished(e: Dictionary) -> void:
 	await wait(Settings.anim_time(0.5))
 
 
-func _on_deal_ended(e: Dictionary) -> void:
+func _on_deal_ended(e: DealEndedEvent) -> void:
 	table.end_duty()
 	for b: SeatBadge in table.badges:
 		b.active = false
 		b.set_countdown(0.0)
-	var order := PackedInt32Array(e.order)
+	var order := e.order
 	var changes: Dictionary = e.level_changes
 	var before := PackedInt32Array(changes.get("before", table.team_levels))
 	var after := PackedInt32Array(changes.get("after", table.team_levels))
@@ -516,7 +514,7 @@ func _on_deal_ended(e: Dictionary) -> void:
 	if brk > 0.0:
 		# Online the next deal starts when the server's break is over, panel or not: the panel
 		# closes then (a table that shows it late still shows it a moment).
-		var late := (Time.get_ticks_msec() - int(e.get(&"received_ms", Time.get_ticks_msec()))) / 1000.0
+		var late := (Time.get_ticks_msec() - e.received_ms) / 1000.0 if e.received_ms > 0 else 0.0
 		table.modal.press_after(&"next", maxf(brk - late, MIN_BREAK_PANEL_S))
 	table.deal_panel_shown.emit(e)
 	var choice: StringName = await table.modal.closed
@@ -534,11 +532,11 @@ func cards_left_row(seat: int, ids: PackedInt32Array) -> Control:
 	return CardsLeftRow.create(seat, who, ids, table.level)
 
 
-func _on_surrender(_e: Dictionary) -> void:
+func _on_surrender(_e: MatchEvent) -> void:
 	pass  # The match ends right after (AI seats accept at once); match_ended shows the result.
 
 
-func _on_match_ended(e: Dictionary) -> void:
+func _on_match_ended(e: MatchEndedEvent) -> void:
 	table.match_over = true
 	table.controller.forget_own_continue()
 	# Nobody is to act any more: no duty, no turn clock, no lit badge (a surrender can end the
@@ -548,7 +546,7 @@ func _on_match_ended(e: Dictionary) -> void:
 	for b in table.badges:
 		b.active = false
 		b.set_countdown(0.0)
-	var winner := int(e.winner_team)
+	var winner := e.winner_team
 	var my_team: int = 0 if table.spectator else table.local_seat % 2
 	var title: String
 	if winner < 0:
@@ -559,7 +557,7 @@ func _on_match_ended(e: Dictionary) -> void:
 			_sfx(&"win")
 	table.last_record = table.controller.save_record()
 	var body := MatchEndPanel.create()
-	body.fill(tr("MATCH_REASON_" + String(e.reason).to_upper()),
+	body.fill(tr("MATCH_REASON_" + e.reason.to_upper()),
 		Wording.levels("FINAL_LEVELS_FMT", "FINAL_LEVELS_SPECTATOR_FMT", table.team_levels, table.spectator))
 	var buttons: Array = []
 	if table.last_record != "":
@@ -581,34 +579,34 @@ func _on_match_ended(e: Dictionary) -> void:
 			EventBus.screen_requested.emit(&"menu")
 
 
-func _on_ai_thinking(e: Dictionary) -> void:
-	table.badges[int(e.seat)].thinking = true
+func _on_ai_thinking(e: AiThinkingEvent) -> void:
+	table.badges[e.seat].thinking = true
 
 
-func _on_ai_decided(e: Dictionary) -> void:
-	table.badges[int(e.seat)].thinking = false
-	table.training.on_ai_decided(int(e.seat))
+func _on_ai_decided(e: AiDecidedEvent) -> void:
+	table.badges[e.seat].thinking = false
+	table.training.on_ai_decided(e.seat)
 
 
-func _on_turn_timed_out(e: Dictionary) -> void:
-	if int(e.seat) == table.local_seat:
+func _on_turn_timed_out(e: TurnTimedOutEvent) -> void:
+	if e.seat == table.local_seat:
 		_timed_out = true
 
 
-func _on_error(e: Dictionary) -> void:
-	table.show_error(int(e.code))
+func _on_error(e: ErrorEvent) -> void:
+	table.show_error(e.code)
 
 
-func _on_crashed(e: Dictionary) -> void:
-	await table.show_crash(String(e.report))
+func _on_crashed(e: CrashedEvent) -> void:
+	await table.show_crash(e.report)
 
 
-func _on_controller_changed(e: Dictionary) -> void:
-	var seat := int(e.seat)
+func _on_controller_changed(e: ControllerChangedEvent) -> void:
+	var seat := e.seat
 	if seat == table.local_seat and not table.spectator:
-		table.show_auto_play(bool(e.ai))
+		table.show_auto_play(e.ai)
 	else:
-		table.badges[seat].auto_play = bool(e.ai)
+		table.badges[seat].auto_play = e.ai
 
 
 # --- animation helpers ---------------------------------------------------------------------------
@@ -617,8 +615,8 @@ func _on_controller_changed(e: Dictionary) -> void:
 ## for the table (offline the engine does, so there it is at most one).
 func actions_queued() -> int:
 	var n := 0
-	for e: Dictionary in _queue:
-		if e["signal"] in ACTION_SIGNALS:
+	for e in _queue:
+		if e.signal_name in ACTION_SIGNALS:
 			n += 1
 	return n
 
@@ -626,8 +624,8 @@ func actions_queued() -> int:
 ## Online, a deal's end waiting in the queue: the server's break runs, so the last play and the
 ## finishing banners before it are shown quickly and the panel gets the break's time.
 func _deal_end_waits_online() -> bool:
-	for e: Dictionary in _queue:
-		if e["signal"] == &"deal_ended":
+	for e in _queue:
+		if e is DealEndedEvent:
 			return table.controller.deal_break_s() > 0.0
 	return false
 

@@ -207,7 +207,7 @@ func _run() -> void:
 	_table = _screen.table
 	if _table == null:
 		return _finish(false, "the online table screen built no table")
-	_table.match_panel_shown.connect(func(_e: Dictionary) -> void: _match_over = true)
+	_table.match_panel_shown.connect(func(_e: MatchEndedEvent) -> void: _match_over = true)
 	_table.deal_panel_shown.connect(_on_deal_panel)
 	_table.event_handled.connect(_on_event_handled)
 	var south: Node = _table.controller.engine
@@ -283,9 +283,9 @@ func _on_south_may_act(...args: Array) -> void:
 		_seat0_since_take_back += 1
 
 
-func _on_deal_panel(e: Dictionary) -> void:
+func _on_deal_panel(e: DealEndedEvent) -> void:
 	_panels += 1
-	_levels_after = PackedInt32Array(Dictionary(e.level_changes).get("after", []))
+	_levels_after = PackedInt32Array(e.level_changes.get("after", []))
 	if _panels == 1:
 		_seat0_since_take_back = maxi(_seat0_since_take_back, 0)
 		_report.took_back_countdown_s = _table.modal.seconds_to_auto_press()
@@ -303,9 +303,9 @@ func _on_deal_panel(e: Dictionary) -> void:
 		_panel_opened_ms = Time.get_ticks_msec()
 
 
-func _on_event_handled(e: Dictionary) -> void:
-	if e["signal"] == &"deal_started" and not _levels_after.is_empty() and _table.team_levels != _levels_after:
-		_report.level_mismatches.append([int(e.deal_no), Array(_table.team_levels), Array(_levels_after)])
+func _on_event_handled(e: MatchEvent) -> void:
+	if e is DealStartedEvent and not _levels_after.is_empty() and _table.team_levels != _levels_after:
+		_report.level_mismatches.append([(e as DealStartedEvent).deal_no, Array(_table.team_levels), Array(_levels_after)])
 
 
 ## South's turn: act once per position, through the table's controller.

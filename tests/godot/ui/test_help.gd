@@ -86,7 +86,7 @@ func test_the_guided_first_deal_explains_each_step() -> void:
 	if not expect(guide != null, "the guided deal has a coach"):
 		return
 	var ended := []
-	table.deal_panel_shown.connect(func(e: Dictionary) -> void: ended.append(e))
+	table.deal_panel_shown.connect(func(e: DealEndedEvent) -> void: ended.append(e))
 	var deadline := Time.get_ticks_msec() + 120000
 	while ended.is_empty() and Time.get_ticks_msec() < deadline:
 		await frames(1)

@@ -70,8 +70,8 @@ func test_auto_play_blinks_the_seat_and_gives_it_back() -> void:
 func test_two_timeouts_in_a_row_switch_to_auto_play() -> void:
 	table = await _open({mode = &"match", turn_timer = 1, turn_time_limit_s = 1, auto_play_after_timeouts = 2})
 	var timeouts := []
-	table.event_handled.connect(func(e: Dictionary) -> void:
-		if e["signal"] == &"turn_timed_out" and int(e.seat) == 0:
+	table.event_handled.connect(func(e: MatchEvent) -> void:
+		if e is TurnTimedOutEvent and (e as TurnTimedOutEvent).seat == 0:
 			timeouts.append(table.controller.action_count()))
 	expect(await wait_until(func() -> bool:
 		if table.modal.is_open():
@@ -243,17 +243,18 @@ func _leave_and_continue(phase: int, seed: int, weak: bool) -> bool:
 	table = await _open({seed = seed, save_record = true, ai_frame_budget_ms = 0.0, ai_levels = [2, 1, 2] if weak else [1, 2, 1]})
 	var ctl: MatchController = table.controller
 	ctl.engine.auto_play_level = 1 if weak else 2
-	ctl.event_received.connect(func(e: Dictionary) -> void:
+	ctl.event_received.connect(func(e: MatchEvent) -> void:
 		var mine := false
-		match e["signal"]:
-			&"turn_started":
-				# Following (mid-trick: a play to beat, passes, a history) after the first deal.
-				mine = phase == GuandanEngine.PHASE_PLAY and int(e.seat) == 0 and bool(e.can_pass) \
-						and int(ctl.state().deal_no) >= 1
-			&"tribute_phase":
-				mine = phase == GuandanEngine.PHASE_TRIBUTE and not e.resisted and 0 in PackedInt32Array(e.payers)
-			&"return_phase":
-				mine = phase == GuandanEngine.PHASE_RETURN and 0 in PackedInt32Array(e.receivers)
+		if e is TurnStartedEvent:
+			# Following (mid-trick: a play to beat, passes, a history) after the first deal.
+			var turn := e as TurnStartedEvent
+			mine = phase == GuandanEngine.PHASE_PLAY and turn.seat == 0 and turn.can_pass \
+					and int(ctl.state().deal_no) >= 1
+		elif e is TributePhaseEvent:
+			var due := e as TributePhaseEvent
+			mine = phase == GuandanEngine.PHASE_TRIBUTE and not due.resisted and 0 in due.payers
+		elif e is ReturnPhaseEvent:
+			mine = phase == GuandanEngine.PHASE_RETURN and 0 in (e as ReturnPhaseEvent).receivers
 		if mine and ctl.is_auto_play():
 			ctl.set_auto_play(false))
 	ctl.set_auto_play(true)
