@@ -292,7 +292,7 @@ func show_crash(report: String) -> void:
 	if closing:
 		return
 	if choice == &"resume":
-		var code := controller.resume_after_crash()
+		var code := controller.resume.after_crash()
 		if code != 0:
 			show_error(code)
 	else:
@@ -304,7 +304,7 @@ func show_crash(report: String) -> void:
 ## when the engine is already in the next one — is up).
 func update_counter() -> void:
 	if counter_view.visible and controller.has_match() and is_idle():
-		counter_view.show_counts(controller.card_counter())
+		counter_view.show_counts(controller.advice.card_counter())
 
 
 func refresh_controls() -> void:
@@ -372,8 +372,8 @@ func leave() -> void:
 ## Saves the unfinished match (record + the Continue entry); the app closing does it too.
 func save_for_continue() -> void:
 	if not match_over and not config.all_ai:
-		last_record = controller.save_record()
-		controller.remember_for_continue(last_record)
+		last_record = controller.record.save()
+		controller.record.remember_for_continue(last_record)
 
 
 func _notification(what: int) -> void:

@@ -335,13 +335,13 @@ func _act() -> void:
 	var code := -1
 	match _table.duty:
 		&"play":
-			var hints: Array = mc.hints(1)
+			var hints: Array = mc.advice.hints(1)
 			if not hints.is_empty() and not bool(hints[0].pass):
 				code = mc.play(PackedInt32Array(hints[0].play.cards))
 			elif _table.can_pass:
 				code = mc.pass_turn()
 			else:
-				var plays := mc.legal_plays()
+				var plays := mc.advice.legal_plays()
 				code = mc.play(PackedInt32Array(plays[0].cards)) if not plays.is_empty() else -1
 		&"tribute":
 			code = mc.give_tribute(mc.tribute_options()[0])

@@ -87,13 +87,13 @@ func test_the_card_counter_shows_the_player_counts_in_training_only_by_default()
 	expect(view.visible, "shown in training")
 	for step in 3:
 		expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
-		var counts := PackedInt32Array(table.controller.card_counter().ranks)
+		var counts := PackedInt32Array(table.controller.advice.card_counter().ranks)
 		expect_eq(view.shown(), counts, "the row shows the counter")
 		var total := 0
 		for n in counts:
 			total += n
 		expect_eq(total, 108 - table.hand.cards().size() - table.controller.state().played.size(), "total unseen")
-		var hint: Array = table.controller.hints(1)
+		var hint: Array = table.controller.advice.hints(1)
 		var play: Dictionary = hint[0].play if not hint.is_empty() else {}
 		if play.is_empty():
 			table.controller.pass_turn()
@@ -112,7 +112,7 @@ func test_the_stats_screen_shows_the_rust_figures() -> void:
 		if table.modal.is_open():
 			table.modal.press(&"")
 		return table.controller.state().deal_no >= 1, 120.0), "a deal played")
-	var name: String = table.controller.save_record()
+	var name: String = table.controller.record.save()
 	expect(name != "", "saved")
 	table.queue_free()
 	table = null
@@ -161,10 +161,10 @@ func test_an_unfinished_training_is_not_a_lost_match() -> void:
 	table = await _open({seed = 21, save_record = true})
 	for i in 3:
 		expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
-		var plays: Array = table.controller.legal_plays()
+		var plays: Array = table.controller.advice.legal_plays()
 		var code: int = table.controller.play(PackedInt32Array(plays[0].cards)) if not table.can_pass else table.controller.pass_turn()
 		expect_eq(code, 0)
-	var name: String = table.controller.save_record()
+	var name: String = table.controller.record.save()
 	expect(name != "", "the unfinished training is saved")
 	table.queue_free()
 	table = null
@@ -359,7 +359,7 @@ func test_a_forced_engine_panic_offers_to_resume_from_the_last_valid_state() -> 
 	expect_logged("rejected with code %d" % GuandanEngine.ERR_INTERNAL)
 	expect(await wait_until(func() -> bool: return table.modal.is_open()), "the crash panel is shown")
 	expect(table.modal.button(&"resume") != null, "with Resume")
-	var report: String = table.controller.last_crash_report()
+	var report: String = table.controller.resume.last_crash_report()
 	expect(FileAccess.file_exists(report), "the report is in user://crash/")
 	table.modal.press(&"resume")
 	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn again")

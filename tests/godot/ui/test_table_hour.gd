@@ -218,7 +218,7 @@ func test_every_play_and_pass_stays_readable() -> void:
 			deal_at = s[3]
 		elif s[0] == &"cards_played" and deal_at >= 0:
 			var wait_ms: float = s[3] - deal_at
-			expect(wait_ms >= PacingProfile.scaled(TableEvents.DEAL_BANNER_S) * 1000.0,
+			expect(wait_ms >= PacingProfile.scaled(DealStartEvents.DEAL_BANNER_S) * 1000.0,
 				"the first play came %d ms after the deal was shown" % wait_ms)
 			break
 

@@ -50,7 +50,7 @@ func test_a_whole_match_from_first_deal_to_the_end_panel() -> void:
 func _act(table: Control) -> void:
 	match table.duty:
 		&"play":
-			var hints: Array = table.controller.hints(1)
+			var hints: Array = table.controller.advice.hints(1)
 			var cards := PackedInt32Array()
 			if not hints.is_empty():
 				cards = PackedInt32Array((hints[0].get("play", {}) as Dictionary).get("cards", PackedInt32Array()))

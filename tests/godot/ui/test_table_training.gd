@@ -114,7 +114,7 @@ func test_confirm_before_playing() -> void:
 	await _open(MatchConfig.with({mode = &"match", ai_levels = [1, 1, 1], seed = 3, ai_min_think_ms = 0, turn_timer = 0,
 		save_record = false}))
 	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
-	var advice: Array = table.controller.legal_plays()
+	var advice: Array = table.controller.advice.legal_plays()
 	if not expect(not advice.is_empty(), "legal plays"):
 		return
 	var cards := PackedInt32Array(advice[0].cards)
