@@ -1,8 +1,9 @@
 class_name ReplayController
 extends Node
 ## Playback of one saved record (the replay screen's): open it, move through it (seek, step) and
-## read the state and the events at the position — the events have the shape of the live match's
-## (`{signal, <argument name>: value, …}`, translated in Rust exactly as the engine's signals).
+## read the state and the events at the position — the live match's typed events (MatchEvent),
+## made here from the record's event dictionaries (translated in Rust exactly as the engine's
+## signals).
 ## A node because the AI's view resumes a probe engine as its child.
 
 ## The record being played back (`open_record`), or null.
@@ -64,9 +65,16 @@ func record_state() -> Dictionary:
 	return recorder.get_state() if recorder != null else {}
 
 
-## What the action that led to the playback position did (event dictionaries).
-func record_events() -> Array:
-	return recorder.get_events() if recorder != null else []
+## What the action that led to the playback position did, as typed events (a dictionary the
+## events cannot be made of is refused with an error and left out).
+func record_events() -> Array[MatchEvent]:
+	var out: Array[MatchEvent] = []
+	if recorder != null:
+		for d: Dictionary in recorder.get_events():
+			var e := MatchEvent.from_dict(d)
+			if e != null:
+				out.append(e)
+	return out
 
 
 ## The AI's view of the decision at the playback position: `{seat, hints}` in the play phase,

@@ -71,31 +71,31 @@ func _explain(step: StringName, args := {}) -> void:
 	step_shown.emit(step)
 
 
-func _on_event(e: Dictionary) -> void:
-	match e["signal"]:
-		&"hand_changed":
-			if _done.has(&"wild") or _done.has(&"hand"):
-				return  # only the dealt hand is introduced
-			var wilds := PackedInt32Array()
-			for id in PackedInt32Array(e.hand):
-				if Cards.is_wild(id, table.level):
-					wilds.append(id)
-			if not wilds.is_empty():
-				_explain(&"wild", {card = PlayText.card_text(wilds[0]), level = Cards.rank_label(table.level)})
-			else:
-				_explain(&"hand")
-		&"cards_played":
-			var seat := int(e.seat)
-			var play: Dictionary = e.play
-			if bool(play.get("bomb", false)) or String(play.get("type", "")) == "FourKings":
-				_explain(&"bomb", {seat = Wording.seat_in_text(seat, table.local_seat), play = PlayText.describe(play)})
-			elif seat == (table.local_seat + 2) % 4:
-				_explain(&"partner", {play = PlayText.describe(play)})
-		&"passed":
-			if int(e.seat) != table.local_seat:
-				_explain(&"pass", {seat = Wording.seat_in_text(int(e.seat), table.local_seat)})
-		&"player_finished":
-			_explain(&"out", {seat = Wording.seat_in_text(int(e.seat), table.local_seat)})
+func _on_event(event: MatchEvent) -> void:
+	if event is HandChangedEvent:
+		if _done.has(&"wild") or _done.has(&"hand"):
+			return  # only the dealt hand is introduced
+		var wilds := PackedInt32Array()
+		for id in (event as HandChangedEvent).hand:
+			if Cards.is_wild(id, table.level):
+				wilds.append(id)
+		if not wilds.is_empty():
+			_explain(&"wild", {card = PlayText.card_text(wilds[0]), level = Cards.rank_label(table.level)})
+		else:
+			_explain(&"hand")
+	elif event is CardsPlayedEvent:
+		var seat := (event as CardsPlayedEvent).seat
+		var play := (event as CardsPlayedEvent).play
+		if bool(play.get("bomb", false)) or String(play.get("type", "")) == "FourKings":
+			_explain(&"bomb", {seat = Wording.seat_in_text(seat, table.local_seat), play = PlayText.describe(play)})
+		elif seat == (table.local_seat + 2) % 4:
+			_explain(&"partner", {play = PlayText.describe(play)})
+	elif event is PassedEvent:
+		var seat := (event as PassedEvent).seat
+		if seat != table.local_seat:
+			_explain(&"pass", {seat = Wording.seat_in_text(seat, table.local_seat)})
+	elif event is PlayerFinishedEvent:
+		_explain(&"out", {seat = Wording.seat_in_text((event as PlayerFinishedEvent).seat, table.local_seat)})
 
 
 func _on_idle() -> void:

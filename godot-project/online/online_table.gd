@@ -89,9 +89,9 @@ func _ready() -> void:
 	c.connection_unstable.connect(_on_unstable)
 	c.rating_changed.connect(_on_rating)
 	table.match_panel_shown.connect(_on_match_panel)
-	# The match's own signals come from the table's engine (it follows the client).
-	table.controller.engine.surrender_proposed.connect(_on_surrender_proposed)
-	table.controller.engine.surrender_voted.connect(_on_surrender_voted)
+	# The match's own events come from the table's controller (its engine follows the client), as
+	# they arrive, not when the table gets to show them.
+	table.controller.event_received.connect(_on_match_event)
 	resized.connect(_place_names)
 	# The table's Auto-play switch hands our seat to the server's AI (auto_play) and takes it
 	# back; the table shows it through controller_changed like offline. Spectators have no seat.
@@ -258,7 +258,7 @@ func _on_rating(_rules: String, rating: int, change: int, _matches: int) -> void
 		table.modal.add_line(_rating_line)
 
 
-func _on_match_panel(_event: Dictionary) -> void:
+func _on_match_panel(_event: MatchEndedEvent) -> void:
 	_result_shown = true
 	# A vote still asked when the match ended (it was accepted without this player) is over.
 	if votes.is_open():
@@ -305,6 +305,14 @@ func _on_resynced(_seq: int) -> void:
 		# The full state holds the current trick only: say the history starts here.
 		if table != null:
 			table.history.add_note(tr("ONLINE_HISTORY_EARLIER_HIDDEN"))
+
+
+func _on_match_event(event: MatchEvent) -> void:
+	if event is SurrenderProposedEvent:
+		_on_surrender_proposed((event as SurrenderProposedEvent).seat)
+	elif event is SurrenderVotedEvent:
+		var vote := event as SurrenderVotedEvent
+		_on_surrender_voted(vote.seat, vote.accept)
 
 
 ## A surrender proposal (`seat` is a table seat, like every seat the engine's signals carry: 0 is

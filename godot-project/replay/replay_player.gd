@@ -36,7 +36,7 @@ var playing := false
 var _elapsed := 0.0
 var _setting_slider := false
 var _level := 2
-var _events := {}  # position -> events of the action that led there (cache)
+var _events := {}  # position -> the events (MatchEvent) of the action that led there (cache)
 
 
 ## Called by the app before the screen enters the tree: {record: name}.
@@ -239,8 +239,8 @@ func _render() -> void:
 
 ## The events of the last `turns` actions before `pos` (the plays and passes of the deal so far),
 ## in order. The playback is moved to compute missing ones and put back at `pos`.
-func _deal_events(pos: int, turns: int) -> Array:
-	var out: Array = []
+func _deal_events(pos: int, turns: int) -> Array[MatchEvent]:
+	var out: Array[MatchEvent] = []
 	var moved := false
 	for p in range(maxi(pos - turns, 0) + 1, pos + 1):
 		if not _events.has(p):

@@ -5,20 +5,19 @@ extends RefCounted
 ## screen to draw the centre and the history sidebar at any position.
 
 
-## [{entries: [[seat, play or {} for a pass]]}] oldest first, from events in order ({signal, …}).
-static func rounds(events: Array) -> Array[Dictionary]:
+## [{entries: [[seat, play or {} for a pass]]}] oldest first, from events in order.
+static func rounds(events: Array[MatchEvent]) -> Array[Dictionary]:
 	var out: Array[Dictionary] = [{entries = []}]
-	for e: Dictionary in events:
-		match StringName(e.get("signal", "")):
-			&"cards_played":
-				out[-1].entries.append([int(e.seat), e.play])
-			&"passed":
-				out[-1].entries.append([int(e.seat), {}])
-			&"table_cleared", &"partner_takes_lead":
-				if not out[-1].entries.is_empty():
-					out.append({entries = []})
-			&"deal_started":
-				out = [{entries = []}]
+	for e in events:
+		if e is CardsPlayedEvent:
+			out[-1].entries.append([(e as CardsPlayedEvent).seat, (e as CardsPlayedEvent).play])
+		elif e is PassedEvent:
+			out[-1].entries.append([(e as PassedEvent).seat, {}])
+		elif e is TableClearedEvent or e is PartnerTakesLeadEvent:
+			if not out[-1].entries.is_empty():
+				out.append({entries = []})
+		elif e is DealStartedEvent:
+			out = [{entries = []}]
 	return out
 
 

@@ -55,7 +55,7 @@ func _notification(what: int) -> void:
 		_update_ranks()
 
 
-## Shows `counter` ({ranks, wilds, total} from MatchController.card_counter()); {} clears it.
+## Shows `counter` ({ranks, wilds, total} from MatchAdvice.card_counter()); {} clears it.
 func show_counts(counter: Dictionary) -> void:
 	_values = PackedInt32Array(counter.get("ranks", PackedInt32Array()))
 	for i in 15:

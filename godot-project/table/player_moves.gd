@@ -67,7 +67,7 @@ func play_selection(reading: int) -> int:
 	var controller: MatchController = table.controller
 	var code := controller.play(selected, reading)
 	if code == 9 or code == 1:
-		table.say_error(illegal_play_text(controller.selection(selected)))
+		table.say_error(illegal_play_text(controller.advice.selection(selected)))
 	elif code != 0:
 		table.show_error(code)
 	return code

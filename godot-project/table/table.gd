@@ -13,15 +13,15 @@ extends Control
 ## Seats: 0 = the player (south), 1 = east (next to play), 2 = north (partner), 3 = west.
 
 ## One engine event starts to be shown (tests time the table's pace with it).
-signal event_shown(event: Dictionary)
-## One engine event has been shown (tests wait on it).
-signal event_handled(event: Dictionary)
+signal event_shown(event: MatchEvent)
+## One engine event has been shown (tests wait on it; the guided deal explains from it).
+signal event_handled(event: MatchEvent)
 ## The event queue ran empty; the table waits for the player or the AI.
 signal became_idle
-## The end-of-deal panel is up (args: the deal_ended event).
-signal deal_panel_shown(event: Dictionary)
-## The end-of-match panel is up.
-signal match_panel_shown(event: Dictionary)
+## The end-of-deal panel is up, for this deal_ended event.
+signal deal_panel_shown(event: DealEndedEvent)
+## The end-of-match panel is up, for this match_ended event (online: the rating line joins it).
+signal match_panel_shown(event: MatchEndedEvent)
 
 const TrainingTools := preload("res://table/training_tools.gd")
 
@@ -292,7 +292,7 @@ func show_crash(report: String) -> void:
 	if closing:
 		return
 	if choice == &"resume":
-		var code := controller.resume_after_crash()
+		var code := controller.resume.after_crash()
 		if code != 0:
 			show_error(code)
 	else:
@@ -304,7 +304,7 @@ func show_crash(report: String) -> void:
 ## when the engine is already in the next one — is up).
 func update_counter() -> void:
 	if counter_view.visible and controller.has_match() and is_idle():
-		counter_view.show_counts(controller.card_counter())
+		counter_view.show_counts(controller.advice.card_counter())
 
 
 func refresh_controls() -> void:
@@ -372,8 +372,8 @@ func leave() -> void:
 ## Saves the unfinished match (record + the Continue entry); the app closing does it too.
 func save_for_continue() -> void:
 	if not match_over and not config.all_ai:
-		last_record = controller.save_record()
-		controller.remember_for_continue(last_record)
+		last_record = controller.record.save()
+		controller.record.remember_for_continue(last_record)
 
 
 func _notification(what: int) -> void:

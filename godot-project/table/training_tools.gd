@@ -68,7 +68,7 @@ func selection_info() -> Dictionary:
 		return {}
 	if sel != _info_for:
 		_info_for = sel
-		_info = table.controller.selection(sel)
+		_info = table.controller.advice.selection(sel)
 	return _info
 
 
@@ -82,7 +82,7 @@ func next_hint() -> void:
 	if not hints_on() or table.duty != &"play":
 		return
 	if _hints.is_empty():
-		_hints = table.controller.hints(5)
+		_hints = table.controller.advice.hints(5)
 		_hint_index = -1
 	if _hints.is_empty():
 		table.toast(tr("NO_HINT"))
@@ -135,7 +135,7 @@ func on_ai_decided(seat: int) -> void:
 	if not Settings.get_value(&"ai_debug"):
 		_debug.visible = false
 		return
-	var trace: Dictionary = table.controller.ai_trace(seat)
+	var trace: Dictionary = table.controller.advice.ai_trace(seat)
 	var line := "%s: " % tr("SEAT_%d" % seat)
 	if trace.is_empty():
 		line += "—"
@@ -200,7 +200,7 @@ func _clear_readings() -> void:
 func _apply_heat() -> void:
 	heat_legend.visible = is_training() and bool(Settings.get_value(&"heat_map"))
 	if is_training() and Settings.get_value(&"heat_map") and table.duty != &"" and not table.spectator:
-		table.hand.set_heat(heat_colors(table.controller.heat_map(), TableStyle.current().heat_colors()))
+		table.hand.set_heat(heat_colors(table.controller.advice.heat_map(), TableStyle.current().heat_colors()))
 	else:
 		table.hand.set_heat({})
 

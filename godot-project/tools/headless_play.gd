@@ -120,32 +120,40 @@ static func level_name(level: int) -> String:
 
 
 ## Prints the events a reader of the log cares about.
-func _on_event(e: Dictionary) -> void:
-	match e["signal"]:
-		&"deal_started":
-			_on_deal_started(int(e.deal_no), int(e.level), int(e.declarer))
-		&"tribute_phase":
-			var names := Array(e.payers).map(func(s: int) -> String: return SEAT_NAMES[s])
-			print("  tribute due from %s%s" % [", ".join(names),
-				": resisted (they hold both big jokers)" if e.resisted else ""])
-		&"tribute_given":
-			print("  tribute %s -> %s: %s" % [SEAT_NAMES[e.from], SEAT_NAMES[e.to], Cards.notation(e.card)])
-		&"card_returned":
-			print("  return  %s -> %s: %s" % [SEAT_NAMES[e.from], SEAT_NAMES[e.to], Cards.notation(e.card)])
-		&"cards_played":
-			_plays += 1
-			if _options.verbose:
-				print("  %-5s %-22s %s" % [SEAT_NAMES[e.seat], e.play.text, Cards.notation_list(e.play.cards)])
-		&"player_finished":
-			if _options.verbose:
-				print("  %s goes out, place %d" % [SEAT_NAMES[e.seat], e.place])
-		&"deal_ended":
-			_on_deal_ended(PackedInt32Array(e.order), e.level_changes)
-		&"match_ended":
-			_on_match_ended(int(e.winner_team), String(e.reason))
-		&"error":
-			printerr("engine error %d: %s" % [e.code, e.message])
-			_finish(1)
+func _on_event(event: MatchEvent) -> void:
+	if event is DealStartedEvent:
+		var e := event as DealStartedEvent
+		_on_deal_started(e.deal_no, e.level, e.declarer)
+	elif event is TributePhaseEvent:
+		var e := event as TributePhaseEvent
+		var names := Array(e.payers).map(func(s: int) -> String: return SEAT_NAMES[s])
+		print("  tribute due from %s%s" % [", ".join(names),
+			": resisted (they hold both big jokers)" if e.resisted else ""])
+	elif event is TributeGivenEvent:
+		var e := event as TributeGivenEvent
+		print("  tribute %s -> %s: %s" % [SEAT_NAMES[e.from], SEAT_NAMES[e.to], Cards.notation(e.card)])
+	elif event is CardReturnedEvent:
+		var e := event as CardReturnedEvent
+		print("  return  %s -> %s: %s" % [SEAT_NAMES[e.from], SEAT_NAMES[e.to], Cards.notation(e.card)])
+	elif event is CardsPlayedEvent:
+		var e := event as CardsPlayedEvent
+		_plays += 1
+		if _options.verbose:
+			print("  %-5s %-22s %s" % [SEAT_NAMES[e.seat], e.play.text, Cards.notation_list(e.play.cards)])
+	elif event is PlayerFinishedEvent:
+		var e := event as PlayerFinishedEvent
+		if _options.verbose:
+			print("  %s goes out, place %d" % [SEAT_NAMES[e.seat], e.place])
+	elif event is DealEndedEvent:
+		var e := event as DealEndedEvent
+		_on_deal_ended(e.order, e.level_changes)
+	elif event is MatchEndedEvent:
+		var e := event as MatchEndedEvent
+		_on_match_ended(e.winner_team, e.reason)
+	elif event is ErrorEvent:
+		var e := event as ErrorEvent
+		printerr("engine error %d: %s" % [e.code, e.message])
+		_finish(1)
 
 
 func _on_deal_started(deal_no: int, level: int, declarer: int) -> void:

@@ -213,7 +213,7 @@ func _run() -> void:
 	_table = _screen.table
 	if _table == null:
 		return _finish(false, "the online table screen built no table")
-	_table.match_panel_shown.connect(func(_e: Dictionary) -> void: _match_over = true)
+	_table.match_panel_shown.connect(func(_e: MatchEndedEvent) -> void: _match_over = true)
 	_table.deal_panel_shown.connect(_on_deal_panel)
 	_table.event_handled.connect(_on_event_handled)
 	var south: Node = _table.controller.engine
@@ -289,9 +289,9 @@ func _on_south_may_act(...args: Array) -> void:
 		_seat0_since_take_back += 1
 
 
-func _on_deal_panel(e: Dictionary) -> void:
+func _on_deal_panel(e: DealEndedEvent) -> void:
 	_panels += 1
-	_levels_after = PackedInt32Array(Dictionary(e.level_changes).get("after", []))
+	_levels_after = PackedInt32Array(e.level_changes.get("after", []))
 	if _panels == 1:
 		_seat0_since_take_back = maxi(_seat0_since_take_back, 0)
 		_report.took_back_countdown_s = _table.modal.seconds_to_auto_press()
@@ -309,9 +309,9 @@ func _on_deal_panel(e: Dictionary) -> void:
 		_panel_opened_ms = Time.get_ticks_msec()
 
 
-func _on_event_handled(e: Dictionary) -> void:
-	if e["signal"] == &"deal_started" and not _levels_after.is_empty() and _table.team_levels != _levels_after:
-		_report.level_mismatches.append([int(e.deal_no), Array(_table.team_levels), Array(_levels_after)])
+func _on_event_handled(e: MatchEvent) -> void:
+	if e is DealStartedEvent and not _levels_after.is_empty() and _table.team_levels != _levels_after:
+		_report.level_mismatches.append([(e as DealStartedEvent).deal_no, Array(_table.team_levels), Array(_levels_after)])
 
 
 ## South's turn: act once per position, through the table's controller.
@@ -341,13 +341,13 @@ func _act() -> void:
 	var code := -1
 	match _table.duty:
 		&"play":
-			var hints: Array = mc.hints(1)
+			var hints: Array = mc.advice.hints(1)
 			if not hints.is_empty() and not bool(hints[0].pass):
 				code = mc.play(PackedInt32Array(hints[0].play.cards))
 			elif _table.can_pass:
 				code = mc.pass_turn()
 			else:
-				var plays := mc.legal_plays()
+				var plays := mc.advice.legal_plays()
 				code = mc.play(PackedInt32Array(plays[0].cards)) if not plays.is_empty() else -1
 		&"tribute":
 			code = mc.give_tribute(mc.tribute_options()[0])

@@ -315,7 +315,7 @@ func _south(table: Control) -> void:
 	var code := -1
 	match table.duty:
 		&"play":
-			var hints: Array = mc.hints(1)
+			var hints: Array = mc.advice.hints(1)
 			if not hints.is_empty() and not bool(hints[0].pass):
 				code = mc.play(PackedInt32Array(hints[0].play.cards))
 			elif table.can_pass:

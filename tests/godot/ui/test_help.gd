@@ -86,12 +86,12 @@ func test_the_guided_first_deal_explains_each_step() -> void:
 	if not expect(guide != null, "the guided deal has a coach"):
 		return
 	var ended := []
-	table.deal_panel_shown.connect(func(e: Dictionary) -> void: ended.append(e))
+	table.deal_panel_shown.connect(func(e: DealEndedEvent) -> void: ended.append(e))
 	var deadline := Time.get_ticks_msec() + 120000
 	while ended.is_empty() and Time.get_ticks_msec() < deadline:
 		await frames(1)
 		if table.is_idle() and table.duty == &"play":
-			var hints: Array = table.controller.hints(1)
+			var hints: Array = table.controller.advice.hints(1)
 			var cards := PackedInt32Array()
 			if not hints.is_empty():
 				cards = PackedInt32Array((hints[0].get("play", {}) as Dictionary).get("cards", PackedInt32Array()))

@@ -24,7 +24,7 @@ func _record_match(actions: int) -> String:
 	controller.start(MatchConfig.with({all_ai = true, ai_levels = [1, 1, 1], human_seat_level = 1, seed = 21, ai_min_think_ms = 0,
 		turn_timer = 0}))
 	await wait_until(func() -> bool: return controller.action_count() >= actions)
-	var name := controller.save_record()
+	var name := controller.record.save()
 	controller.queue_free()
 	return name
 

@@ -2,7 +2,7 @@ extends GdTestSuite
 ## Every script and scene of the game's UI loads (a parse error anywhere fails here, with the
 ## file named, before any other UI test runs into it).
 
-const DIRS: Array[String] = ["res://autoload", "res://bridge", "res://hand", "res://table", "res://menu", "res://replay",
+const DIRS: Array[String] = ["res://autoload", "res://bridge", "res://events", "res://hand", "res://table", "res://menu", "res://replay",
 	"res://settings", "res://ui"]
 
 

@@ -27,11 +27,11 @@ func test_four_ai_seats_play_two_deals() -> void:
 		seed = 11, ai_min_think_ms = 0, turn_timer = 0, save_record = false, rules = "competition"}))
 	var seen := {}
 	var max_groups := [0]
-	table.event_handled.connect(func(e: Dictionary) -> void:
-		seen[e["signal"]] = int(seen.get(e["signal"], 0)) + 1
+	table.event_handled.connect(func(e: MatchEvent) -> void:
+		seen[e.signal_name] = int(seen.get(e.signal_name, 0)) + 1
 		max_groups[0] = maxi(max_groups[0], table.zone.group_count()))
 	var panels: Array = []
-	table.deal_panel_shown.connect(func(e: Dictionary) -> void: panels.append(e))
+	table.deal_panel_shown.connect(func(e: DealEndedEvent) -> void: panels.append(e))
 	add_child(table)
 	expect(await wait_until(func() -> bool: return panels.size() >= 1), "the first deal ends")
 	if panels.is_empty():
@@ -68,8 +68,8 @@ func test_a_watched_table_names_teams_by_their_seats() -> void:
 	table = _make_table(MatchConfig.with({mode = &"training", all_ai = true, ai_levels = [1, 1, 1], human_seat_level = 1,
 		seed = 12, ai_min_think_ms = 0, turn_timer = 0, save_record = false, rules = "competition"}))
 	var played := [0]
-	table.event_handled.connect(func(e: Dictionary) -> void:
-		if e["signal"] == &"cards_played":
+	table.event_handled.connect(func(e: MatchEvent) -> void:
+		if e is CardsPlayedEvent:
 			played[0] += 1)
 	add_child(table)
 	expect(await wait_until(func() -> bool: return played[0] >= 2), "the AIs play")

@@ -70,8 +70,8 @@ func test_auto_play_blinks_the_seat_and_gives_it_back() -> void:
 func test_two_timeouts_in_a_row_switch_to_auto_play() -> void:
 	table = await _open({mode = &"match", turn_timer = 1, turn_time_limit_s = 1, auto_play_after_timeouts = 2})
 	var timeouts := []
-	table.event_handled.connect(func(e: Dictionary) -> void:
-		if e["signal"] == &"turn_timed_out" and int(e.seat) == 0:
+	table.event_handled.connect(func(e: MatchEvent) -> void:
+		if e is TurnTimedOutEvent and (e as TurnTimedOutEvent).seat == 0:
 			timeouts.append(table.controller.action_count()))
 	expect(await wait_until(func() -> bool:
 		if table.modal.is_open():
@@ -87,13 +87,13 @@ func test_the_card_counter_shows_the_player_counts_in_training_only_by_default()
 	expect(view.visible, "shown in training")
 	for step in 3:
 		expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
-		var counts := PackedInt32Array(table.controller.card_counter().ranks)
+		var counts := PackedInt32Array(table.controller.advice.card_counter().ranks)
 		expect_eq(view.shown(), counts, "the row shows the counter")
 		var total := 0
 		for n in counts:
 			total += n
 		expect_eq(total, 108 - table.hand.cards().size() - table.controller.state().played.size(), "total unseen")
-		var hint: Array = table.controller.hints(1)
+		var hint: Array = table.controller.advice.hints(1)
 		var play: Dictionary = hint[0].play if not hint.is_empty() else {}
 		if play.is_empty():
 			table.controller.pass_turn()
@@ -112,7 +112,7 @@ func test_the_stats_screen_shows_the_rust_figures() -> void:
 		if table.modal.is_open():
 			table.modal.press(&"")
 		return table.controller.state().deal_no >= 1, 120.0), "a deal played")
-	var name: String = table.controller.save_record()
+	var name: String = table.controller.record.save()
 	expect(name != "", "saved")
 	table.queue_free()
 	table = null
@@ -161,10 +161,10 @@ func test_an_unfinished_training_is_not_a_lost_match() -> void:
 	table = await _open({seed = 21, save_record = true})
 	for i in 3:
 		expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
-		var plays: Array = table.controller.legal_plays()
+		var plays: Array = table.controller.advice.legal_plays()
 		var code: int = table.controller.play(PackedInt32Array(plays[0].cards)) if not table.can_pass else table.controller.pass_turn()
 		expect_eq(code, 0)
-	var name: String = table.controller.save_record()
+	var name: String = table.controller.record.save()
 	expect(name != "", "the unfinished training is saved")
 	table.queue_free()
 	table = null
@@ -243,17 +243,18 @@ func _leave_and_continue(phase: int, seed: int, weak: bool) -> bool:
 	table = await _open({seed = seed, save_record = true, ai_frame_budget_ms = 0.0, ai_levels = [2, 1, 2] if weak else [1, 2, 1]})
 	var ctl: MatchController = table.controller
 	ctl.engine.auto_play_level = 1 if weak else 2
-	ctl.event_received.connect(func(e: Dictionary) -> void:
+	ctl.event_received.connect(func(e: MatchEvent) -> void:
 		var mine := false
-		match e["signal"]:
-			&"turn_started":
-				# Following (mid-trick: a play to beat, passes, a history) after the first deal.
-				mine = phase == GuandanEngine.PHASE_PLAY and int(e.seat) == 0 and bool(e.can_pass) \
-						and int(ctl.state().deal_no) >= 1
-			&"tribute_phase":
-				mine = phase == GuandanEngine.PHASE_TRIBUTE and not e.resisted and 0 in PackedInt32Array(e.payers)
-			&"return_phase":
-				mine = phase == GuandanEngine.PHASE_RETURN and 0 in PackedInt32Array(e.receivers)
+		if e is TurnStartedEvent:
+			# Following (mid-trick: a play to beat, passes, a history) after the first deal.
+			var turn := e as TurnStartedEvent
+			mine = phase == GuandanEngine.PHASE_PLAY and turn.seat == 0 and turn.can_pass \
+					and int(ctl.state().deal_no) >= 1
+		elif e is TributePhaseEvent:
+			var due := e as TributePhaseEvent
+			mine = phase == GuandanEngine.PHASE_TRIBUTE and not due.resisted and 0 in due.payers
+		elif e is ReturnPhaseEvent:
+			mine = phase == GuandanEngine.PHASE_RETURN and 0 in (e as ReturnPhaseEvent).receivers
 		if mine and ctl.is_auto_play():
 			ctl.set_auto_play(false))
 	ctl.set_auto_play(true)
@@ -358,7 +359,7 @@ func test_a_forced_engine_panic_offers_to_resume_from_the_last_valid_state() -> 
 	expect_logged("rejected with code %d" % GuandanEngine.ERR_INTERNAL)
 	expect(await wait_until(func() -> bool: return table.modal.is_open()), "the crash panel is shown")
 	expect(table.modal.button(&"resume") != null, "with Resume")
-	var report: String = table.controller.last_crash_report()
+	var report: String = table.controller.resume.last_crash_report()
 	expect(FileAccess.file_exists(report), "the report is in user://crash/")
 	table.modal.press(&"resume")
 	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn again")

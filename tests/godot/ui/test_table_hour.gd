@@ -32,10 +32,11 @@ func test_the_status_line_does_not_lag_a_step() -> void:
 	await _open({})
 	table.controller.set_auto_play(true)
 	var seen := []
-	table.event_handled.connect(func(e: Dictionary) -> void:
-		var sig: StringName = e["signal"]
+	table.event_handled.connect(func(e: MatchEvent) -> void:
+		var sig := e.signal_name
 		if sig == &"cards_played" or sig == &"passed" or sig == &"turn_started":
-			seen.append([sig, int(e.seat), table.status.text, table.badges[int(e.seat)].active]))
+			var seat := int(e.get(&"seat"))
+			seen.append([sig, seat, table.status.text, table.badges[seat].active]))
 	expect(await wait_until(func() -> bool: return seen.size() >= 40 or table.modal.is_open(), 60.0), "a stretch of play")
 	var checked := 0
 	for s: Array in seen:
@@ -59,7 +60,7 @@ func test_the_card_counter_stays_on_the_ended_deal_under_its_panel() -> void:
 	await _open({seed = 7})
 	table.controller.set_auto_play(true)
 	var totals := []
-	table.deal_panel_shown.connect(func(_e: Dictionary) -> void:
+	table.deal_panel_shown.connect(func(_e: DealEndedEvent) -> void:
 		var shown: PackedInt32Array = table.counter_view.shown()
 		var total := 0
 		for n in shown:
@@ -84,8 +85,8 @@ func test_the_tribute_lines_are_shown_whole() -> void:
 	await _open({seed = 8, ai_levels = [1, 2, 1]})
 	table.controller.set_auto_play(true)
 	var checks := [0]
-	table.event_handled.connect(func(e: Dictionary) -> void:
-		var sig: StringName = e["signal"]
+	table.event_handled.connect(func(e: MatchEvent) -> void:
+		var sig := e.signal_name
 		if sig != &"tribute_phase" and sig != &"tribute_given" and sig != &"card_returned":
 			return
 		var panel: TributePanel = table.tribute_panel
@@ -157,8 +158,8 @@ func test_the_history_shows_whole_lines() -> void:
 	await _open({seed = 12})
 	table.controller.set_auto_play(true)
 	var plays := [0]
-	table.event_handled.connect(func(e: Dictionary) -> void:
-		if e["signal"] == &"cards_played" or e["signal"] == &"passed":
+	table.event_handled.connect(func(e: MatchEvent) -> void:
+		if e is CardsPlayedEvent or e is PassedEvent:
 			plays[0] += 1)
 	var scroll: ScrollContainer = table.history.find_child("Scroll", true, false)
 	var overflowing := 0
@@ -186,9 +187,10 @@ func test_every_play_and_pass_stays_readable() -> void:
 	await _open({seed = 3})
 	table.controller.set_auto_play(true)
 	var shown := []  # [signal, seat, bomb, ms]
-	table.event_shown.connect(func(e: Dictionary) -> void:
-		var bomb: bool = e["signal"] == &"cards_played" and bool((e.play as Dictionary).get("bomb", false))
-		shown.append([e["signal"], int(e.get("seat", -1)), bomb, Time.get_ticks_msec()]))
+	table.event_shown.connect(func(e: MatchEvent) -> void:
+		var bomb: bool = e is CardsPlayedEvent and bool((e as CardsPlayedEvent).play.get("bomb", false))
+		var seat: Variant = e.get(&"seat")
+		shown.append([e.signal_name, -1 if seat == null else int(seat), bomb, Time.get_ticks_msec()]))
 	# A wait ends on a frame no sooner than its time (TableEvents.wait); the slack is the clock's
 	# whole milliseconds. The longest frame is checked so that the timing means something.
 	var longest := [0.0]
@@ -216,7 +218,7 @@ func test_every_play_and_pass_stays_readable() -> void:
 			deal_at = s[3]
 		elif s[0] == &"cards_played" and deal_at >= 0:
 			var wait_ms: float = s[3] - deal_at
-			expect(wait_ms >= PacingProfile.scaled(TableEvents.DEAL_BANNER_S) * 1000.0,
+			expect(wait_ms >= PacingProfile.scaled(DealStartEvents.DEAL_BANNER_S) * 1000.0,
 				"the first play came %d ms after the deal was shown" % wait_ms)
 			break
 
@@ -232,12 +234,13 @@ func test_the_table_catches_up_when_actions_come_faster_than_it_shows_them() -> 
 	# Offline: a stretch of AI play, the engine waiting for the table: nothing is hurried.
 	table.controller.set_auto_play(true)
 	var handled := [0]
-	table.event_handled.connect(func(e: Dictionary) -> void:
-		if e["signal"] == &"passed" and bool(e.get("burst", false)):
+	var burst: Array[MatchEvent] = []
+	table.event_handled.connect(func(e: MatchEvent) -> void:
+		if e in burst:
 			handled[0] += 1)
 	var played := [0]
-	table.event_handled.connect(func(e: Dictionary) -> void:
-		if e["signal"] == &"cards_played":
+	table.event_handled.connect(func(e: MatchEvent) -> void:
+		if e is CardsPlayedEvent:
 			played[0] += 1)
 	expect(await wait_until(func() -> bool: return played[0] >= 6, 60.0), "offline play went on")
 	expect_eq(table.events.catch_up_waits, 0, "offline, no wait is shortened")
@@ -245,7 +248,8 @@ func test_the_table_catches_up_when_actions_come_faster_than_it_shows_them() -> 
 	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play", 60.0), "the player's turn")
 	# Six passes arrive at once, as from a server ahead of the table.
 	for i in 6:
-		table.events.enqueue({"signal": &"passed", "seat": 1 + i % 3, "burst": true})
+		burst.append(MatchEvent.from_dict({"signal": &"passed", "seat": 1 + i % 3}))
+		table.events.enqueue(burst[-1])
 	expect(await wait_until(func() -> bool: return handled[0] == 6 and table.is_idle(), 30.0), "every pass shown")
 	# The first pass is shown as it comes (nothing behind it yet); the next three have two or more
 	# behind them; the last two are shown at full length.

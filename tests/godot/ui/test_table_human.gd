@@ -58,7 +58,7 @@ func test_a_scripted_human_plays_a_deal_with_input_events() -> void:
 	table.open({config = MatchConfig.with({mode = &"training", ai_levels = [1, 1, 1], seed = 5, ai_min_think_ms = 0, turn_timer = 0, save_record = false,
 		rules = "competition"})})
 	var panels: Array = []
-	table.deal_panel_shown.connect(func(e: Dictionary) -> void: panels.append(e))
+	table.deal_panel_shown.connect(func(e: DealEndedEvent) -> void: panels.append(e))
 	add_child(table)
 	await frames(2)  # containers size themselves on the next frame
 	var used := {}
@@ -87,7 +87,7 @@ func test_a_scripted_human_plays_a_deal_with_input_events() -> void:
 			var want := cards.duplicate()
 			want.sort()
 			expect_eq(sel, want, "HINT selects the hinted cards")
-			var info: Dictionary = table.controller.selection(cards)
+			var info: Dictionary = table.controller.advice.selection(cards)
 			expect(not (info.get("playable", []) as Array).is_empty(), "hinted cards are playable")
 			# Select them again by hand, then play in one of several ways.
 			table.hand.clear_selection()

@@ -345,20 +345,20 @@ func test_a_bomb_shake_ends_where_the_frame_rests() -> void:
 	var frame: Control = table.frame
 	var rest := frame.position
 	expect(rest != Vector2.ZERO, "the frame rests at its safe-area inset (%s)" % rest)
-	table.events._shake(8.0)
+	table.events.shake(8.0)
 	await sleep(120)
 	# A resize in the middle of the shake moves the rest position with the container.
 	await _resize(Vector2i(1024, 768))
 	expect(await wait_until(func() -> bool: return not table.events._shake_tween.is_running(), 3.0), "the shake ends")
 	await frames(2)
 	expect_eq(frame.position, table.events.frame_rest_position(), "back at the inset after a shake")
-	table.events._shake(14.0)
+	table.events.shake(14.0)
 	expect(await wait_until(func() -> bool: return not table.events._shake_tween.is_running(), 3.0), "the second shake ends")
 	expect_eq(frame.position, rest, "two bombs do not move the table")
 
 
 func _play_first_hint() -> void:
-	var hints: Array = table.controller.hints(1)
+	var hints: Array = table.controller.advice.hints(1)
 	var cards := PackedInt32Array()
 	if not hints.is_empty():
 		cards = PackedInt32Array((hints[0].get("play", {}) as Dictionary).get("cards", PackedInt32Array()))

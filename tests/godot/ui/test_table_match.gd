@@ -25,8 +25,8 @@ func test_a_whole_match_from_first_deal_to_the_end_panel() -> void:
 	var deals := [0]
 	var ended: Array = []
 	var duties := {}
-	table.deal_panel_shown.connect(func(_e: Dictionary) -> void: deals[0] += 1)
-	table.match_panel_shown.connect(func(e: Dictionary) -> void: ended.append(e))
+	table.deal_panel_shown.connect(func(_e: DealEndedEvent) -> void: deals[0] += 1)
+	table.match_panel_shown.connect(func(e: MatchEndedEvent) -> void: ended.append(e))
 	add_child(table)
 	await frames(2)
 	var deadline := Time.get_ticks_msec() + 120000
@@ -50,7 +50,7 @@ func test_a_whole_match_from_first_deal_to_the_end_panel() -> void:
 func _act(table: Control) -> void:
 	match table.duty:
 		&"play":
-			var hints: Array = table.controller.hints(1)
+			var hints: Array = table.controller.advice.hints(1)
 			var cards := PackedInt32Array()
 			if not hints.is_empty():
 				cards = PackedInt32Array((hints[0].get("play", {}) as Dictionary).get("cards", PackedInt32Array()))

@@ -177,7 +177,7 @@ func test_a_bomb_names_itself_and_its_effect_grows_with_it() -> void:
 	expect(await _my_move(), "my turn")
 	var moments: Moments = table.moments
 	# Through the table's event: seat 1 bombs with six cards.
-	table.events._on_cards_played({seat = 1, play = _play("Bomb", "play.bomb", 6, true)})
+	table.events.tricks.on_cards_played(MatchEvent.from_dict({"signal": &"cards_played", "seat": 1, "play": _play("Bomb", "play.bomb", 6, true)}))
 	expect(await wait_until(func() -> bool: return moments.word_shown() != "", 2.0), "a word when the bomb lands")
 	expect_eq(moments.word_shown(), tr("play.bomb"), "the bomb names itself")
 	expect(moments.effect_running(), "the bomb's effect plays")
@@ -221,7 +221,7 @@ func test_low_performance_mode_keeps_only_the_word() -> void:
 	expect(await _my_move(), "my turn")
 	var moments: Moments = table.moments
 	var frame_at: Vector2 = table.frame.position
-	table.events._on_cards_played({seat = 1, play = _play("Bomb", "play.bomb", 7, true)})
+	table.events.tricks.on_cards_played(MatchEvent.from_dict({"signal": &"cards_played", "seat": 1, "play": _play("Bomb", "play.bomb", 7, true)}))
 	expect(await wait_until(func() -> bool: return moments.word_shown() != "", 2.0), "a word when the bomb lands")
 	expect_eq(moments.word_shown(), tr("play.bomb"), "the word stays")
 	expect(not moments.effect_running(), "no flash or shockwave")

@@ -96,9 +96,9 @@ func test_wild_snap_readings_heat_map_and_ai_debug() -> void:
 		expect(b.text.begins_with("Play as "), "button text %s" % b.text)
 	expect(hand.snapped_ids().is_empty(), "no snap once the wild is selected")
 	var played: Array = []
-	table.event_handled.connect(func(e: Dictionary) -> void:
-		if e["signal"] == &"cards_played" and int(e.seat) == 0:
-			played.append(e.play))
+	table.event_handled.connect(func(e: MatchEvent) -> void:
+		if e is CardsPlayedEvent and (e as CardsPlayedEvent).seat == 0:
+			played.append((e as CardsPlayedEvent).play))
 	var last: Button = buttons[-1]
 	var wanted := last.text
 	last.pressed.emit()
@@ -114,7 +114,7 @@ func test_confirm_before_playing() -> void:
 	await _open(MatchConfig.with({mode = &"match", ai_levels = [1, 1, 1], seed = 3, ai_min_think_ms = 0, turn_timer = 0,
 		save_record = false}))
 	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
-	var advice: Array = table.controller.legal_plays()
+	var advice: Array = table.controller.advice.legal_plays()
 	if not expect(not advice.is_empty(), "legal plays"):
 		return
 	var cards := PackedInt32Array(advice[0].cards)
@@ -135,8 +135,8 @@ func test_end_of_deal_and_end_of_match_panels() -> void:
 	EventBus.replay_requested.connect(on_replay)
 	table.controller.set_paused(true)
 	table.controller.stop()
-	table.events.enqueue({"signal": &"deal_ended", "order": PackedInt32Array([2, 0, 1, 3]),
-		"level_changes": {winner_team = 0, before = PackedInt32Array([2, 2]), after = PackedInt32Array([5, 2])}})
+	table.events.enqueue(MatchEvent.from_dict({"signal": &"deal_ended", "order": PackedInt32Array([2, 0, 1, 3]),
+		"level_changes": {winner_team = 0, before = PackedInt32Array([2, 2]), after = PackedInt32Array([5, 2])}}))
 	expect(table.modal.is_open(), "end-of-deal panel")
 	var text := _panel_text()
 	# Four AIs: the player watches, so the seats and teams are named as a spectator reads them.
@@ -145,7 +145,7 @@ func test_end_of_deal_and_end_of_match_panels() -> void:
 		expect(part in text, "deal panel shows %s" % part)
 	table.modal.press(&"next")
 	table.last_record = ""
-	table.events.enqueue({"signal": &"match_ended", "winner_team": 0, "reason": "ace_won"})
+	table.events.enqueue(MatchEvent.from_dict({"signal": &"match_ended", "winner_team": 0, "reason": "ace_won"}))
 	expect(table.modal.is_open(), "end-of-match panel")
 	expect("South–North win the match" in _panel_text(), "winner shown")
 	expect(table.modal.button(&"menu") != null and table.modal.button(&"again") != null, "menu and play again")
@@ -165,7 +165,7 @@ func test_surrender_from_the_pause_menu_ends_the_match() -> void:
 		save_record = false}))
 	expect(await wait_until(func() -> bool: return table.is_idle()), "table idle")
 	var ended: Array = []
-	table.match_panel_shown.connect(func(e: Dictionary) -> void: ended.append(e))
+	table.match_panel_shown.connect(func(e: MatchEndedEvent) -> void: ended.append(e))
 	table.pause_menu.open()
 	expect(table.modal.button(&"surrender") != null, "surrender offered")
 	table.modal.press(&"surrender")
@@ -192,7 +192,7 @@ func test_the_turn_clock_goes_when_the_match_ends_on_the_players_turn() -> void:
 	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
 	expect(table.clock.visible, "the clock shows on my turn")
 	var ended: Array = []
-	table.match_panel_shown.connect(func(e: Dictionary) -> void: ended.append(e))
+	table.match_panel_shown.connect(func(e: MatchEndedEvent) -> void: ended.append(e))
 	table.pause_menu.open()
 	table.modal.press(&"surrender")
 	table.modal.press(&"yes")
@@ -225,8 +225,8 @@ func test_the_turn_clock_shows_and_passes_for_the_player() -> void:
 	await _open(MatchConfig.with({mode = &"match", ai_levels = [1, 1, 1], seed = 6, ai_min_think_ms = 0, turn_time_limit_s = 1,
 		save_record = false}))
 	var timed_out: Array = []
-	table.event_handled.connect(func(e: Dictionary) -> void:
-		if e["signal"] == &"turn_timed_out" and int(e.seat) == 0:
+	table.event_handled.connect(func(e: MatchEvent) -> void:
+		if e is TurnTimedOutEvent and (e as TurnTimedOutEvent).seat == 0:
 			timed_out.append(e))
 	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
 	expect(table.my_countdown.visible, "the countdown bar shows")

@@ -88,7 +88,7 @@ func _table_with_hint() -> bool:
 			table._on_hint_pressed()
 			await _frames(40)
 			return true
-		var hints: Array = table.controller.hints(1)
+		var hints: Array = table.controller.advice.hints(1)
 		var cards := PackedInt32Array()
 		if not hints.is_empty():
 			cards = PackedInt32Array((hints[0].get("play", {}) as Dictionary).get("cards", PackedInt32Array()))

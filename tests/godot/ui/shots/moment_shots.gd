@@ -58,7 +58,7 @@ func _run() -> bool:
 	zone.show_play(1, bomb, zone.global_position, [], table.level)
 	var shake := moments.on_play({type = "Bomb", name_key = "play.bomb", size = 6, bomb = true, cards = bomb},
 		zone.slot_rects[1])
-	table.events._shake(shake)
+	table.events.shake(shake)
 	# Slowed down: the software renderer is slower than the effect.
 	Engine.time_scale = 0.15
 	await _frames(3)

@@ -84,10 +84,10 @@ func _run() -> bool:
 	return _fail("timed out (saved %s)" % [_saved.keys()])
 
 
-func _on_event_shown(event: Dictionary) -> void:
-	if _saved.has("bomb") or String(event.get("signal", "")) != "cards_played":
+func _on_event_shown(event: MatchEvent) -> void:
+	if _saved.has("bomb") or not event is CardsPlayedEvent:
 		return
-	if bool((event.get("play", {}) as Dictionary).get("bomb", false)):
+	if bool((event as CardsPlayedEvent).play.get("bomb", false)):
 		_bomb_pending = true
 
 

@@ -48,7 +48,7 @@ func _ready() -> void:
 		seed = _seed, ai_min_think_ms = 0, turn_timer = 0, save_record = false}))
 	await Waits.until(get_tree(), func() -> bool: return app.current_name == &"table", 30.0)
 	var table: Control = app.current
-	table.deal_panel_shown.connect(func(e: Dictionary) -> void: panels.append(e))
+	table.deal_panel_shown.connect(func(e: DealEndedEvent) -> void: panels.append(e))
 	table.event_shown.connect(_on_event_shown)
 	var start := Time.get_ticks_msec()
 	_last_us = Time.get_ticks_usec()
@@ -94,7 +94,7 @@ func _process(_delta: float) -> void:
 	_max_nodes = maxi(_max_nodes, int(Performance.get_monitor(Performance.OBJECT_NODE_COUNT)))
 
 
-func _on_event_shown(event: Dictionary) -> void:
-	if String(event.get("signal", "")) == "cards_played" and bool((event.get("play", {}) as Dictionary).get("bomb", false)):
+func _on_event_shown(event: MatchEvent) -> void:
+	if event is CardsPlayedEvent and bool((event as CardsPlayedEvent).play.get("bomb", false)):
 		_bombs += 1
 		_bomb_until_us = Time.get_ticks_usec() + 1000000

@@ -77,7 +77,7 @@ func _until(cond: Callable, seconds: float) -> bool:
 ## The human seat plays the advisor's first hint (passing when it has none and may pass), so a
 ## scripted match is the same every run.
 func _play_first_hint(table: Control) -> void:
-	var hints: Array = table.controller.hints(1)
+	var hints: Array = table.controller.advice.hints(1)
 	var cards := PackedInt32Array()
 	if not hints.is_empty():
 		cards = PackedInt32Array((hints[0].get("play", {}) as Dictionary).get("cards", PackedInt32Array()))

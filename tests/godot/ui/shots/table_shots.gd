@@ -81,7 +81,7 @@ func _run() -> bool:
 	# Let the match run a while for the replay, then save it.
 	table.controller.set_auto_play(true)
 	await _until(func() -> bool: return table.controller.action_count() > 90, 30.0)
-	_record = table.controller.save_record()
+	_record = table.controller.record.save()
 	table.queue_free()
 	await _frames(2)
 	# 5. The replay after seeking.

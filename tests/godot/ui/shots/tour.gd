@@ -142,7 +142,7 @@ func _other_screens(table: Control) -> bool:
 
 
 func _first_hint_plays(table: Control) -> bool:
-	var hints: Array = table.controller.hints(1)
+	var hints: Array = table.controller.advice.hints(1)
 	return not hints.is_empty() and not (hints[0].get("play", {}) as Dictionary).is_empty()
 
 

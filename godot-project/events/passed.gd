@@ -1,0 +1,5 @@
+class_name PassedEvent
+extends MatchEvent
+## `seat` passed.
+
+var seat: int

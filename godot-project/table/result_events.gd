@@ -1,0 +1,131 @@
+class_name ResultEvents
+extends TableEventPart
+## The results on the table: the end-of-deal panel (places, level changes, the cards left, the
+## ceremony; online it closes when the server's break is over), a surrender, and the end-of-match
+## panel (watch the replay, play again, or the menu).
+
+## Online, the least time the deal-end panel stays up (when the table shows it after the server's
+## break has mostly run).
+const MIN_BREAK_PANEL_S := 3.0
+
+
+func on_deal_ended(e: DealEndedEvent) -> void:
+	table.end_duty()
+	for b: SeatBadge in table.badges:
+		b.active = false
+		b.set_countdown(0.0)
+	var order := e.order
+	var changes: Dictionary = e.level_changes
+	var before := PackedInt32Array(changes.get("before", table.team_levels))
+	var after := PackedInt32Array(changes.get("after", table.team_levels))
+	table.team_levels = after
+	table.update_top_bar()
+	var winner := int(changes.get("winner_team", -1))
+	var places := PackedStringArray()
+	for i in order.size():
+		places.append("%s  %s" % [UiKit.place_text(i + 1), Wording.seat_name(order[i], table.local_seat, table.spectator)])
+	var levels := PackedStringArray()
+	for team in 2:
+		var delta := after[team] - before[team]
+		levels.append(tr("LEVEL_CHANGE_FMT").format({team = Wording.team(team, table.spectator),
+			before = Cards.rank_label(before[team]), after = Cards.rank_label(after[team]),
+			delta = ("+%d" % delta) if delta > 0 else ("%d" % delta) if delta < 0 else "±0"}))
+	# The cards the players who did not go out were left with, face up.
+	var left: Array = table.controller.hands_at_end_of_deal(table.deal_no)
+	var rows: Array[Control] = []
+	for seat in 4:
+		if table.places[seat] == 0 and seat < left.size() and not PackedInt32Array(left[seat]).is_empty():
+			rows.append(cards_left_row(seat, PackedInt32Array(left[seat])))
+	var body := DealEndPanel.create()
+	body.fill(places, levels, rows)
+	var finishers: Array[Dictionary] = []
+	for i in order.size():
+		var badge: SeatBadge = table.badges[order[i]]
+		finishers.append({seat = order[i], name = Wording.seat_name(order[i], table.local_seat, table.spectator), place = i + 1,
+			ai = badge.ai_level > 0, face_key = badge.avatar().face_key})
+	var tiles: Array[LevelTile] = []
+	for team in 2:
+		tiles.append(LevelTile.create(Wording.team(team, table.spectator), SeatStyle.current().team_color(team),
+			Cards.rank_label(before[team]), Cards.rank_label(after[team]), after[team] - before[team]))
+	var double_down := order.size() >= 2 and order[0] % 2 == order[1] % 2
+	body.ceremony(finishers, tiles, tr("DOUBLE_DOWN_BANNER") if double_down else "", table.pacing)
+	var my_team: int = 0 if table.spectator else table.local_seat % 2
+	var title := Wording.winner("DEAL_WON", "DEAL_LOST", "DEAL_WON_BY_FMT", winner, my_team, table.spectator)
+	if winner == my_team and not table.spectator:
+		sfx(&"win")
+	table.last_record = table.controller.record.save()
+	var buttons: Array = [[&"next", "BTN_NEXT_DEAL"]]
+	if table.auto_play and not table.spectator:
+		# The Auto-play switch is behind the panel: the player takes the seat back here, before the
+		# next deal's tribute or return is chosen for them.
+		buttons.append([&"myself", "BTN_NEXT_DEAL_MYSELF"])
+	table.modal.open(tr("DEAL_ENDED_FMT").format({n = table.deal_no + 1}) + " — " + title, [body], buttons)
+	table.lock_input(true)
+	table.refresh_controls()
+	var brk: float = table.controller.deal_break_s()
+	if brk > 0.0:
+		# Online the next deal starts when the server's break is over, panel or not: the panel
+		# closes then (a table that shows it late still shows it a moment).
+		var late := (Time.get_ticks_msec() - e.received_ms) / 1000.0 if e.received_ms > 0 else 0.0
+		table.modal.press_after(&"next", maxf(brk - late, MIN_BREAK_PANEL_S))
+	table.deal_panel_shown.emit(e)
+	var choice: StringName = await table.modal.closed
+	if closing:
+		return
+	if choice == &"myself" and table.auto_play:
+		var code: int = table.controller.set_auto_play(false)
+		if code != 0:
+			table.show_error(code)
+
+
+## "West still held:" and the cards (table/cards_left_row.tscn).
+func cards_left_row(seat: int, ids: PackedInt32Array) -> Control:
+	var who := tr("CARDS_LEFT_FMT").format({seat = Wording.seat_name(seat, table.local_seat, table.spectator)})
+	return CardsLeftRow.create(seat, who, ids, table.level)
+
+
+func on_surrender(_e: MatchEvent) -> void:
+	pass  # The match ends right after (AI seats accept at once); match_ended shows the result.
+
+
+func on_match_ended(e: MatchEndedEvent) -> void:
+	table.match_over = true
+	table.controller.record.forget_own_continue()
+	# Nobody is to act any more: no duty, no turn clock, no lit badge (a surrender can end the
+	# match in the middle of someone's turn).
+	table.end_duty()
+	table.turn_seat = -1
+	for b in table.badges:
+		b.active = false
+		b.set_countdown(0.0)
+	var winner := e.winner_team
+	var my_team: int = 0 if table.spectator else table.local_seat % 2
+	var title: String
+	if winner < 0:
+		title = tr("MATCH_DRAW")
+	else:
+		title = Wording.winner("MATCH_WON", "MATCH_LOST", "MATCH_WON_BY_FMT", winner, my_team, table.spectator)
+		if winner == my_team and not table.spectator:
+			sfx(&"win")
+	table.last_record = table.controller.record.save()
+	var body := MatchEndPanel.create()
+	body.fill(tr("MATCH_REASON_" + e.reason.to_upper()),
+		Wording.levels("FINAL_LEVELS_FMT", "FINAL_LEVELS_SPECTATOR_FMT", table.team_levels, table.spectator))
+	var buttons: Array = []
+	if table.last_record != "":
+		buttons.append([&"replay", "BTN_WATCH_REPLAY"])
+	buttons.append([&"again", "BTN_PLAY_AGAIN"])
+	buttons.append([&"menu", "BTN_MENU"])
+	table.modal.open(title, [body], buttons)
+	table.lock_input(true)
+	table.match_panel_shown.emit(e)
+	var choice: StringName = await table.modal.closed
+	if closing:
+		return
+	match choice:
+		&"replay":
+			EventBus.replay_requested.emit(table.last_record)
+		&"again":
+			EventBus.match_requested.emit(table.config.again())
+		_:
+			EventBus.screen_requested.emit(&"menu")

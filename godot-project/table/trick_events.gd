@@ -1,0 +1,153 @@
+class_name TrickEvents
+extends TableEventPart
+## The play of a deal on the table: whose turn it is, each play and pass (with its word-art, sound
+## and shake), the trick gathered when the table clears, cards left and players going out, and the
+## seats' AI (thinking, auto-play, a timeout the engine acted on).
+
+## The player's clock ran out: the next pass or play of their seat says what was done for them.
+var _timed_out := false
+
+
+func on_turn_started(e: TurnStartedEvent) -> void:
+	table.start_turn(e.seat, e.can_pass, e.time_limit)
+
+
+func on_cards_played(e: CardsPlayedEvent) -> void:
+	var seat := e.seat
+	var play: Dictionary = e.play
+	var ids := PackedInt32Array(play.get("cards", PackedInt32Array()))
+	var views: Array[CardView] = []
+	var from: Vector2 = table.seat_anchor(seat)
+	if (seat == table.local_seat and not table.spectator) or (table.spectator and seat == 0):
+		views = table.hand.detach(ids)
+		if seat == table.local_seat:
+			table.end_duty()
+	table.counts[seat] = maxi(table.counts[seat] - ids.size(), 0)
+	table.update_counts()
+	_turn_done(seat)
+	# The first play takes the side row: the tribute lines stay in the history.
+	table.tribute_panel.clear()
+	table.banner.dismiss()
+	table.history.add(seat, play)
+	table.table_play = play
+	table.table_play_seat = seat
+	var t: float = table.zone.show_play(seat, ids, from, views, table.level)
+	if seat == table.local_seat and _timed_out:
+		_timed_out = false
+		table.toast(Wording.timed_out(false, PlayText.describe(play)))
+	var type := String(play.get("type", ""))
+	if type == "FourKings":
+		sfx(&"four_jokers")
+	elif bool(play.get("bomb", false)):
+		sfx(&"bomb")
+	else:
+		sfx(&"play")
+	table.training.on_cards_played(seat)
+	# Every play stays readable for a moment before the next event is drawn; a bomb for as long
+	# as its banner too (the next pass would take the banner down).
+	var hold := events.min_visible_time()
+	if bool(play.get("bomb", false)):
+		hold = maxf(hold, PacingProfile.scaled(table.pacing.banner_hold_s))
+	# When the play lands it names itself over its cards; a bomb's flash, shockwave and sparks
+	# grow with its size and so does its shake (TableStyle "Moments"; low-performance mode: the
+	# word only).
+	if not instant:
+		if t > 0.0:
+			await wait(t)
+			if closing:
+				return
+		var moments: Moments = table.moments
+		var at: Rect2 = table.zone.group_rect(seat)
+		if at.size == Vector2.ZERO:
+			at = Rect2(table.zone.get_global_transform() * table.zone.slot_rects[seat].position, table.zone.slot_rects[seat].size)
+		var shake := moments.on_play(play, moments.get_global_transform().affine_inverse() * at)
+		if shake > 0.0:
+			events.shake(shake)
+		hold -= t
+		t = 0.0
+	await wait(maxf(t, hold))
+
+
+## `seat` has played or passed: its turn is over on screen at once (its badge no longer lit, the
+## status line no longer waiting for it) while the play stays readable; the next turn_started
+## lights the next seat.
+func _turn_done(seat: int) -> void:
+	table.badges[seat].thinking = false
+	if table.turn_seat == seat:
+		table.turn_seat = -1
+		table.badges[seat].active = false
+		table.badges[seat].set_countdown(0.0)
+	table.refresh_controls()
+
+
+func on_passed(e: PassedEvent) -> void:
+	var seat := e.seat
+	table.banner.dismiss()
+	table.zone.show_pass(seat)
+	table.history.add(seat, {})
+	_turn_done(seat)
+	sfx(&"pass")
+	if seat == table.local_seat:
+		table.end_duty()
+		if _timed_out:
+			_timed_out = false
+			table.toast(Wording.timed_out(true))
+	await wait(events.min_visible_time() * table.pacing.pass_visible_share)
+
+
+func on_table_cleared(e: TableClearedEvent) -> void:
+	await _clear_table(e.leader, false)
+
+
+func on_partner_takes_lead(e: PartnerTakesLeadEvent) -> void:
+	await _clear_table(e.seat, true)
+
+
+func _clear_table(leader: int, partner: bool) -> void:
+	table.table_play = {}
+	table.table_play_seat = -1
+	var t: float = table.zone.gather(table.middle.get_center())
+	sfx(&"table_cleared")
+	table.history.new_round()
+	announce(Wording.lead(partner, leader, table.local_seat, table.spectator), table.pacing.banner_hold_s)
+	await wait(maxf(t, Settings.anim_time(0.5)))
+
+
+func on_cards_left(e: CardsLeftEvent) -> void:
+	var seat := e.seat
+	table.counts[seat] = e.count
+	table.badges[seat].warn_at = maxi(table.badges[seat].warn_at, 0)
+	table.update_counts()
+
+
+func on_player_finished(e: PlayerFinishedEvent) -> void:
+	var seat := e.seat
+	var place := e.place
+	table.places[seat] = place
+	table.badges[seat].place = place
+	table.counts[seat] = 0
+	table.update_counts()
+	announce(Wording.finished(seat, place, table.local_seat, table.spectator), table.pacing.banner_hold_s)
+	await wait(Settings.anim_time(0.5))
+
+
+func on_ai_thinking(e: AiThinkingEvent) -> void:
+	table.badges[e.seat].thinking = true
+
+
+func on_ai_decided(e: AiDecidedEvent) -> void:
+	table.badges[e.seat].thinking = false
+	table.training.on_ai_decided(e.seat)
+
+
+func on_turn_timed_out(e: TurnTimedOutEvent) -> void:
+	if e.seat == table.local_seat:
+		_timed_out = true
+
+
+func on_controller_changed(e: ControllerChangedEvent) -> void:
+	var seat := e.seat
+	if seat == table.local_seat and not table.spectator:
+		table.show_auto_play(e.ai)
+	else:
+		table.badges[seat].auto_play = e.ai
