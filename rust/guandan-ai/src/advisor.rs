@@ -31,6 +31,12 @@ pub struct Advice {
 /// A hint never splits a bomb or a triple when a legal play of the same kind and size leaves
 /// every group whole: that play takes the hint's place (the ranking's order is kept). A hint
 /// spends a wild only when no natural play of the same kind and size (splitting nothing) exists.
+///
+/// When following, the cheapest plain beater ([`cheapest_plain_beater`]) is always a hint: the
+/// first against an opponent's play (after going out, if the hand can), the second at most
+/// against the partner's (passing is usually right then). The other hints keep the ranking's
+/// order, so the AI's own choice follows it with the reason to play higher instead (with
+/// `limit` 1 the first hint alone is kept).
 /// Each hint's reason is worked out from the hand and the table, so it is true of the play.
 pub fn advise(view: &PlayerView, profile: &AiProfile, limit: usize) -> Advice {
     let Some(seat) = view.seat else { return Advice::default() };
@@ -39,25 +45,46 @@ pub fn advise(view: &PlayerView, profile: &AiProfile, limit: usize) -> Advice {
     }
     let wilds = wild_set(view.level, &view.rules);
     let legal = legal_plays(view);
+    let cheapest = cheapest_plain_beater(view, &legal, wilds);
+    let opp_min = crate::l2::Situation::new(view, &profile.weights).opp_min;
+    let ctx = ReasonContext { view, legal: &legal, wilds, cheapest, opp_min };
+    let is_cheapest = |p: &Play| cheapest.is_some_and(|c| c.pattern == p.pattern && is_plain(p, view.hand, wilds));
+    // The cheapest beater's place and score in the ranking.
+    let mut cheapest_rank: Option<(usize, f32)> = None;
     let mut hints: Vec<Hint> = Vec::new();
     for c in ranked_candidates(view, &profile.weights) {
-        if hints.len() >= limit {
+        if hints.len() >= limit && (cheapest.is_none() || cheapest_rank.is_some()) {
             break;
         }
         let play = c.play.map(|p| match broken_group(&p, view.hand, wilds) {
             Some(_) => unbroken_alternative(&p, &legal, view, wilds).unwrap_or(p),
             None => p,
         });
+        if play.as_ref().is_some_and(is_cheapest) {
+            cheapest_rank.get_or_insert((hints.len(), c.score));
+            continue;
+        }
         // A wild is spent only where no natural play of the same kind and size will do; the
         // natural plays are ranked above it (ranked_candidates), so they are hinted instead.
-        if play.is_some_and(|p| crate::l2::spends_wild_needlessly(&p, &legal, view.hand, wilds)) {
+        if hints.len() >= limit
+            || play.is_some_and(|p| crate::l2::spends_wild_needlessly(&p, &legal, view.hand, wilds))
+            || hints.iter().any(|h| h.play.map(|p| p.cards) == play.map(|p| p.cards))
+        {
             continue;
         }
-        if hints.iter().any(|h| h.play.map(|p| p.cards) == play.map(|p| p.cards)) {
-            continue;
-        }
-        let (reason, reason_args) = hint_reason(play.as_ref(), view, &legal, wilds);
+        let (reason, reason_args) = hint_reason(play.as_ref(), &ctx);
         hints.push(Hint { play, score: c.score, reason, reason_args });
+    }
+    if let (Some(c), Some((ranked_at, score))) = (cheapest, cheapest_rank) {
+        let partner_on_table = view.table.is_some_and(|(s, _)| s == partner_of(seat));
+        let at = if partner_on_table {
+            ranked_at.min(1)
+        } else {
+            usize::from(hints.first().is_some_and(|h| h.play.is_some_and(|p| p.cards == view.hand)))
+        };
+        let (reason, reason_args) = hint_reason(Some(&c), &ctx);
+        hints.insert(at.min(hints.len()), Hint { play: Some(c), score, reason, reason_args });
+        hints.truncate(limit);
     }
     Advice { hints }
 }
@@ -72,13 +99,55 @@ fn unbroken_alternative(p: &Play, legal: &[Play], view: &PlayerView, wilds: Card
         .copied()
 }
 
+/// Whether `q` keeps the hand's groups whole and spends no wild: a play of one or two ranks
+/// (single, pair, triple, full house, bomb) takes every natural card of each rank it uses, so a
+/// single never comes out of a pair; a sequence splits no triple or bomb.
+fn is_plain(q: &Play, hand: CardSet, wilds: CardSet) -> bool {
+    if !q.cards.intersect(wilds).is_empty() {
+        return false;
+    }
+    if q.pattern.kind.is_sequence() {
+        return broken_group(q, hand, wilds).is_none();
+    }
+    let natural = hand.minus(wilds);
+    let of_rank = |set: CardSet, r| set.iter().filter(|&id| Card::from_id(id).rank() == r).count();
+    q.cards.iter().all(|id| of_rank(natural, Card::from_id(id).rank()) == of_rank(q.cards, Card::from_id(id).rank()))
+}
+
+/// When following: the cheapest legal play of the table's kind and size that is plain
+/// ([`is_plain`]) — what a player answers with unless there is a reason to play higher.
+fn cheapest_plain_beater(view: &PlayerView, legal: &[Play], wilds: CardSet) -> Option<Play> {
+    let (_, t) = view.table?;
+    legal
+        .iter()
+        .filter(|q| q.pattern.kind == t.pattern.kind && q.cards.len() == t.cards.len())
+        .filter(|q| is_plain(q, view.hand, wilds))
+        .min_by_key(|q| order_of(q, view))
+        .copied()
+}
+
 /// Strength order of a play among plays of its kind (level rank above A for groups).
 fn order_of(p: &Play, view: &PlayerView) -> u8 {
     if p.pattern.kind.is_sequence() { p.pattern.rank } else { rank_order(p.pattern.rank, view.level) }
 }
 
+/// What a hint's reason is worked out from.
+struct ReasonContext<'a> {
+    view: &'a PlayerView,
+    legal: &'a [Play],
+    wilds: CardSet,
+    /// The cheapest plain beater when following ([`cheapest_plain_beater`]).
+    cheapest: Option<Play>,
+    /// Fewest cards an opponent still in holds.
+    opp_min: u8,
+}
+
+/// An opponent holding this many cards or fewer is about to go out.
+const CLOSE_TO_OUT: u8 = 4;
+
 /// The reason key and arguments for hinting `play` (None = pass), true of this hand and table.
-fn hint_reason(play: Option<&Play>, view: &PlayerView, legal: &[Play], wilds: CardSet) -> (String, Vec<String>) {
+fn hint_reason(play: Option<&Play>, ctx: &ReasonContext) -> (String, Vec<String>) {
+    let ReasonContext { view, legal, wilds, cheapest, .. } = *ctx;
     let kind_rank = |p: &Play| vec![p.pattern.kind.name().to_string(), p.pattern.rank_text()];
     let partner_on_table = view.table.is_some_and(|(s, _)| Some(s) == view.seat.map(partner_of));
     let Some(p) = play else {
@@ -86,6 +155,17 @@ fn hint_reason(play: Option<&Play>, view: &PlayerView, legal: &[Play], wilds: Ca
             "reason.pass_partner_winning"
         } else if legal.is_empty() {
             "reason.pass_cannot_beat"
+        } else if let (Some(c), Some((_, t))) = (cheapest, view.table) {
+            // A plain play beats the table: passing keeps it.
+            let mut args = kind_rank(&c);
+            args.extend(kind_rank(&t));
+            return match sequence_holding(&c, view.hand, view, wilds) {
+                Some(seq) => {
+                    args.push(seq.pattern.kind.name().to_string());
+                    ("reason.pass_keep_sequence".into(), args)
+                }
+                None => ("reason.pass_keep_cheapest".into(), args),
+            };
         } else {
             "reason.pass_save_cards"
         };
@@ -114,10 +194,22 @@ fn hint_reason(play: Option<&Play>, view: &PlayerView, legal: &[Play], wilds: Ca
         None => ("reason.lead_plain".into(), kind_rank(p)),
         Some((_, t)) => {
             let mut args = kind_rank(p);
-            args.push(t.pattern.kind.name().to_string());
-            args.push(t.pattern.rank_text());
-            let key = if p.pattern.kind.is_bomb() && !t.pattern.kind.is_bomb() {
-                if partner_on_table { "reason.bomb_over_partner" } else { "reason.bomb_to_stop" }
+            args.extend(kind_rank(t));
+            let over_non_bomb = p.pattern.kind.is_bomb() && !t.pattern.kind.is_bomb();
+            let key = if over_non_bomb && partner_on_table {
+                "reason.bomb_over_partner"
+            } else if let Some(c) = cheapest {
+                if c.pattern == p.pattern && is_plain(p, view.hand, wilds) {
+                    if lowest { "reason.beat_cheapest" } else { "reason.beat_cheapest_whole" }
+                } else if !same(&&c) || order_of(p, view) > order_of(&c, view) {
+                    return higher_reason(p, &c, args, ctx);
+                } else if lowest {
+                    "reason.beat_cheapest"
+                } else {
+                    "reason.beat_table"
+                }
+            } else if over_non_bomb {
+                "reason.bomb_to_stop"
             } else if lowest {
                 "reason.beat_cheapest"
             } else {
@@ -126,6 +218,43 @@ fn hint_reason(play: Option<&Play>, view: &PlayerView, legal: &[Play], wilds: Ca
             (key.into(), args)
         }
     }
+}
+
+/// Why `p` is hinted although the plain `cheapest` beats the table too (`args`: `p`'s kind and
+/// rank, then the table's). In order: a bomb stops an opponent about to go out; `p` leaves a
+/// sequence holding the cheaper cards; a higher play against an opponent about to go out; else
+/// plainly that the cheaper play would do.
+fn higher_reason(p: &Play, cheapest: &Play, mut args: Vec<String>, ctx: &ReasonContext) -> (String, Vec<String>) {
+    let view = ctx.view;
+    let close = ctx.opp_min <= CLOSE_TO_OUT;
+    if close && p.pattern.kind.is_bomb() {
+        return ("reason.bomb_to_stop".into(), args);
+    }
+    if let Some(seq) = sequence_holding(cheapest, view.hand.minus(p.cards), view, ctx.wilds) {
+        args.push(cheapest.pattern.rank_text());
+        args.push(seq.pattern.kind.name().to_string());
+        return ("reason.beat_keep_sequence".into(), args);
+    }
+    if close && !p.pattern.kind.is_bomb() {
+        args.push(ctx.opp_min.to_string());
+        return ("reason.beat_high_danger".into(), args);
+    }
+    args.push(cheapest.pattern.kind.name().to_string());
+    args.push(cheapest.pattern.rank_text());
+    ("reason.beat_costlier".into(), args)
+}
+
+/// A sequence `hand` can lead that holds a natural card of every rank of `p` (a play of one or
+/// two ranks; None for a sequence).
+fn sequence_holding(p: &Play, hand: CardSet, view: &PlayerView, wilds: CardSet) -> Option<Play> {
+    if p.pattern.kind.is_sequence() {
+        return None;
+    }
+    let rank = |id: u8| Card::from_id(id).rank();
+    guandan_core::movegen::leads(hand, view.level, &view.rules).into_iter().find(|s| {
+        s.pattern.kind.is_sequence()
+            && p.cards.iter().all(|id| s.cards.minus(wilds).iter().any(|x| rank(x) == rank(id)))
+    })
 }
 
 /// A play the selection can grow into: the cards still to add.
@@ -474,7 +603,7 @@ mod tests {
         for h in &a.hints {
             if let Some(p) = h.play.filter(|p| !p.pattern.kind.is_bomb()) {
                 assert!(p.cards.intersect(kings).is_empty(), "follow hint {:?} breaks the bomb of kings", p.pattern);
-                assert!(h.reason == "reason.beat_cheapest" || h.reason == "reason.beat_table", "{h:?}");
+                assert!(h.reason.starts_with("reason.beat_"), "{h:?}");
             }
         }
     }
@@ -543,6 +672,192 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Issue 38 (13b): at level 2, against west's single 10, hint 1 was the single 2 (a level
+    /// card, above the ace) with the bare "Single 2 beats Single 10", though the lone J beats it.
+    /// The J is hint 1; L2's 2 follows with the reason it is played instead (the J is kept for
+    /// the straight 9–K), and no hint says a bare "beats" while the J is there.
+    #[test]
+    fn the_first_follow_hint_is_the_cheapest_whole_beater() {
+        let v = view_following("S9 HT DJ SQ CK S2 D5 H5 C4 C4 S3", "DT");
+        let a = advise(&v, &AiProfile::default(), 5);
+        let first = a.hints[0].play.expect("a single beats the 10");
+        assert_eq!((first.pattern.kind, first.pattern.rank), (PlayKind::Single, 11), "{:?}", a.hints[0]);
+        assert_eq!(a.hints[0].reason, "reason.beat_cheapest");
+        assert_eq!(a.hints[0].reason_args, ["Single", "J", "Single", "T"]);
+        assert_eq!(a.hints[1].play.map(|p| p.cards), Some(CardSet::parse("S2").unwrap()), "{:?}", a.hints);
+        assert_eq!(a.hints[1].reason, "reason.beat_keep_sequence");
+        assert_eq!(a.hints[1].reason_args, ["Single", "2", "Single", "T", "J", "Straight"]);
+        assert!(a.hints.iter().all(|h| h.reason != "reason.beat_table"), "{:?}", a.hints);
+    }
+
+    /// Views of seats following a play (the partner's or an opponent's), from L2 self-play
+    /// deals (the arena's deals).
+    fn following_views(seed: u64, deals: u32) -> Vec<PlayerView> {
+        let weights = crate::agent::Weights::default();
+        let rules = RuleConfig::competition();
+        let mut out = Vec::new();
+        for deal in 0..deals {
+            let Ok((mut m, _)) = Match::from_deal(&crate::arena::deal_setup(seed, deal, &rules)) else { continue };
+            while m.deal_no() == 0 && !m.is_over() {
+                let Some(&seat) = m.to_act().first() else { break };
+                let view = m.view(Some(seat));
+                if view.phase == guandan_core::game::Phase::Play && view.table.is_some() {
+                    out.push(view.clone());
+                }
+                let a = m.action(seat, crate::l2::l2_decision(&view, &weights, false).action);
+                if m.apply(&a).is_err() {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    fn opponent_on_table(v: &PlayerView) -> bool {
+        v.table.is_some_and(|(s, _)| Some(s) != v.seat.map(partner_of))
+    }
+
+    /// Scan: how often, following an opponent's play that a plain play beats, hint 1 is not the
+    /// cheapest plain beater, with hint 1's reason; and the reasons given to the higher hints.
+    /// `cargo test -p guandan-ai --release scan_first_follow_hints -- --ignored --nocapture`
+    #[test]
+    #[ignore]
+    fn scan_first_follow_hints() {
+        let views: Vec<PlayerView> = following_views(38, 300).into_iter().filter(opponent_on_table).collect();
+        let (mut with_plain, mut other) = (0, 0);
+        let mut firsts: std::collections::BTreeMap<String, u32> = Default::default();
+        let mut higher: std::collections::BTreeMap<String, u32> = Default::default();
+        for v in &views {
+            let wilds = wild_set(v.level, &v.rules);
+            let Some(c) = cheapest_plain_beater(v, &legal_plays(v), wilds) else { continue };
+            with_plain += 1;
+            let a = advise(v, &AiProfile::default(), 5);
+            let first = &a.hints[0];
+            let kind_of = |p: Option<Play>| match p {
+                None => "pass",
+                Some(p) if p.cards == v.hand => "out",
+                Some(p) if p.pattern.kind.is_bomb() => "bomb",
+                Some(p) if order_of(&p, v) > order_of(&c, v) => "higher",
+                Some(_) => "lower",
+            };
+            if first.play.is_none_or(|p| p.pattern != c.pattern) {
+                other += 1;
+                *firsts.entry(format!("{} {}", kind_of(first.play), first.reason)).or_default() += 1;
+            }
+            for h in &a.hints[1..] {
+                *higher.entry(format!("{} {}", kind_of(h.play), h.reason)).or_default() += 1;
+            }
+        }
+        eprintln!("{} views following an opponent, {with_plain} that a plain play beats:", views.len());
+        eprintln!("hint 1 is not the cheapest plain beater in {other}: {firsts:#?}");
+        eprintln!("the other hints: {higher:#?}");
+    }
+
+    /// Over self-play positions: following, the cheapest plain beater is a hint (the first
+    /// against an opponent, unless the hand goes out at once); no hint says a bare "beats" when
+    /// a cheaper plain play beats the table; every reason is true of its play.
+    #[test]
+    fn follow_hints_keep_the_cheapest_beater_and_their_reasons_are_true() {
+        let mut checked = 0;
+        for v in following_views(5, 40) {
+            let wilds = wild_set(v.level, &v.rules);
+            let legal = legal_plays(&v);
+            let (_, t) = v.table.unwrap();
+            let a = check_unbroken(&v);
+            let cheapest = cheapest_plain_beater(&v, &legal, wilds);
+            let opp_min = (0..4u8)
+                .filter(|&s| Some(s) != v.seat && Some(s) != v.seat.map(partner_of) && v.card_counts[s as usize] > 0)
+                .map(|s| v.card_counts[s as usize])
+                .min()
+                .unwrap_or(27);
+            if let Some(c) = cheapest {
+                let at = a
+                    .hints
+                    .iter()
+                    .position(|h| h.play.is_some_and(|p| p.pattern == c.pattern && is_plain(&p, v.hand, wilds)));
+                let at = at.unwrap_or_else(|| panic!("cheapest {:?} not hinted: {:?}", c.pattern, a.hints));
+                if opponent_on_table(&v) {
+                    let out_first = a.hints[0].play.is_some_and(|p| p.cards == v.hand);
+                    assert!(at == 0 || (at == 1 && out_first), "{:?}", a.hints);
+                } else {
+                    assert!(at <= 1, "{:?}", a.hints);
+                }
+                checked += 1;
+            }
+            let higher = |p: &Play| {
+                cheapest.is_some_and(|c| {
+                    (p.pattern.kind, p.cards.len()) != (c.pattern.kind, c.cards.len())
+                        || order_of(p, &v) > order_of(&c, &v)
+                })
+            };
+            let cheap_args = || cheapest.map(|c| vec![c.pattern.kind.name().to_string(), c.pattern.rank_text()]);
+            let holds_sequence = |hand: CardSet, kind: &str, rank: &str| {
+                guandan_core::movegen::leads(hand, v.level, &v.rules).iter().any(|s| {
+                    s.pattern.kind.is_sequence()
+                        && s.pattern.kind.name() == kind
+                        && s.cards.minus(wilds).iter().any(|id| Card::from_id(id).rank().char().to_string() == rank)
+                })
+            };
+            for h in &a.hints {
+                let args = &h.reason_args;
+                let Some(p) = h.play else {
+                    match h.reason.as_str() {
+                        "reason.pass_partner_winning" => assert!(!opponent_on_table(&v)),
+                        "reason.pass_cannot_beat" => assert!(legal.is_empty()),
+                        "reason.pass_save_cards" => assert!(cheapest.is_none(), "{h:?}"),
+                        "reason.pass_keep_cheapest" => assert_eq!(Some(args[..2].to_vec()), cheap_args()),
+                        "reason.pass_keep_sequence" => {
+                            assert_eq!(Some(args[..2].to_vec()), cheap_args());
+                            assert!(holds_sequence(v.hand, &args[4], &cheapest.unwrap().pattern.rank_text()), "{h:?}");
+                        }
+                        other => panic!("unexpected pass reason {other}"),
+                    }
+                    continue;
+                };
+                assert!(beats(&p, &t, v.level, &v.rules));
+                if h.reason.starts_with("reason.beat") || h.reason.starts_with("reason.bomb") {
+                    assert_eq!(args[..2], [p.pattern.kind.name().to_string(), p.pattern.rank_text()]);
+                    assert_eq!(args[2..4], [t.pattern.kind.name().to_string(), t.pattern.rank_text()]);
+                }
+                let lower_same = |plain: bool| {
+                    legal.iter().any(|q| {
+                        q.pattern.kind == p.pattern.kind
+                            && q.cards.len() == p.cards.len()
+                            && order_of(q, &v) < order_of(&p, &v)
+                            && (!plain || is_plain(q, v.hand, wilds))
+                    })
+                };
+                match h.reason.as_str() {
+                    "reason.go_out" => assert_eq!(p.cards, v.hand),
+                    "reason.splits_group" => {}
+                    "reason.beat_cheapest" => assert!(!lower_same(false), "{h:?}"),
+                    "reason.beat_cheapest_whole" => assert!(is_plain(&p, v.hand, wilds) && !lower_same(true), "{h:?}"),
+                    "reason.beat_table" => assert!(!higher(&p), "a cheaper plain play beats the table: {h:?}"),
+                    "reason.bomb_over_partner" => assert!(p.pattern.kind.is_bomb() && !opponent_on_table(&v)),
+                    "reason.bomb_to_stop" => {
+                        assert!(p.pattern.kind.is_bomb());
+                        assert!(cheapest.is_none() || opp_min <= CLOSE_TO_OUT, "{h:?}");
+                    }
+                    "reason.beat_keep_sequence" => {
+                        assert!(higher(&p), "{h:?}");
+                        assert_eq!(args[4], cheapest.unwrap().pattern.rank_text());
+                        assert!(holds_sequence(v.hand.minus(p.cards), &args[5], &args[4]), "{h:?}");
+                    }
+                    "reason.beat_high_danger" => {
+                        assert!(higher(&p) && opp_min <= CLOSE_TO_OUT, "{h:?}");
+                        assert_eq!(args[4], opp_min.to_string());
+                    }
+                    "reason.beat_costlier" => {
+                        assert!(higher(&p), "{h:?}");
+                        assert_eq!(Some(args[4..6].to_vec()), cheap_args());
+                    }
+                    other => panic!("unexpected follow reason {other}: {h:?}"),
+                }
+            }
+        }
+        assert!(checked > 100, "too few positions with a plain beater: {checked}");
     }
 
     #[test]
