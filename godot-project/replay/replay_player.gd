@@ -56,6 +56,7 @@ func _ready() -> void:
 		_fail()
 		return
 	slider.max_value = controller.record_length()
+	SeatKinds.show(badges, SeatKinds.from_record(controller.players()))
 	_layout()
 	show_position(0)
 	set_process(true)
