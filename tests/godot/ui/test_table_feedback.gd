@@ -180,6 +180,54 @@ func test_every_seat_reads_naturally_in_both_languages() -> void:
 	expect_eq(Wording.timed_out(true), "Time's up: you passed.")
 
 
+## Issue 38 item 10: the tribute's lines say who pays whom, to the reader ("North and you pay
+## tributes", never "Tribute: North, you must pay", which reads as addressed to North); once the
+## player has paid, their line says so; the prompt names who receives.
+func test_the_tribute_lines_say_who_pays_whom() -> void:
+	var p := func(seats: Array) -> PackedInt32Array: return PackedInt32Array(seats)
+	expect_eq(Wording.tribute_phase(false, p.call([0]), 0, false, p.call([1])), "You pay a tribute to East")
+	expect_eq(Wording.tribute_phase(false, p.call([0, 2]), 0, false, p.call([1, 3])), "North and you pay tributes to East and West")
+	expect_eq(Wording.tribute_phase(false, p.call([2, 0]), 0), "North and you pay tributes")
+	expect_eq(Wording.tribute_phase(false, p.call([3]), 0, false, p.call([0])), "West pays you a tribute")
+	expect_eq(Wording.tribute_phase(false, p.call([1, 3]), 0, false, p.call([0, 2])), "East and West pay tributes to North and you")
+	expect_eq(Wording.tribute_phase(false, p.call([1, 3]), -1, true, p.call([0, 2])), "East and West pay tributes to South and North")
+	expect_eq(Wording.tribute_phase(true, p.call([0, 2]), 0), "North and you resist the tribute (both big jokers)")
+	expect_eq(Wording.tribute_paid("♠A", 1, PackedInt32Array(), 0), "You paid ♠A to East")
+	expect_eq(Wording.tribute_paid("♠A", -1, p.call([2]), 0), "You paid ♠A — waiting for North")
+	expect_eq(Wording.tribute_prompt(p.call([1]), 0), "Choose your tribute for East (highlighted), then Give tribute.")
+	expect_eq(Wording.tribute_prompt(p.call([1, 3]), 0), "Choose your tribute for East or West (highlighted), then Give tribute.")
+	TranslationServer.set_locale("zh_CN")
+	expect_eq(Wording.tribute_phase(false, p.call([0]), 0, false, p.call([1])), "你向下家进贡")
+	expect_eq(Wording.tribute_phase(false, p.call([0, 2]), 0, false, p.call([1, 3])), "对家和你向下家和上家进贡")
+	expect_eq(Wording.tribute_phase(false, p.call([3]), 0, false, p.call([0])), "上家向你进贡")
+	expect_eq(Wording.tribute_paid("♠A", 1, PackedInt32Array(), 0), "你已向下家进贡 ♠A")
+	TranslationServer.set_locale("en")
+
+	# At the table: a double tribute the player is part of; they pay; the engine routes both.
+	await _open(MatchConfig.with({seed = 3, save_record = false, turn_timer = 0}))
+	table.controller.set_paused(true)
+	var phase := TributePhaseEvent.new()
+	phase.payers = p.call([0, 2])
+	await table.events.tribute.on_tribute_phase(phase)
+	var panel: TributePanel = table.tribute_panel
+	expect(panel.lines()[0].begins_with("North and you pay tributes"), "the phase: %s" % [panel.lines()])
+	var card := Cards.from_notation("SA")[0]
+	table.events.tribute.on_you_paid(card)
+	expect_eq(panel.lines()[0], "You paid ♠A — waiting for North", "after paying, before the routing")
+	for given: Array in [[2, 3, Cards.from_notation("HK")[0]], [0, 1, card]]:
+		var e := TributeGivenEvent.new()
+		e.from = given[0]
+		e.to = given[1]
+		e.card = given[2]
+		await table.events.tribute.on_tribute_given(e)
+	expect_eq(panel.lines()[0], "You paid ♠A to East", "routed: to whom")
+	expect_eq(panel.lines().size(), 2, "North's tribute has its own line, the player's no second one: %s" % [panel.lines()])
+	for l in panel.lines():
+		expect(not ("must pay" in l), "no 'must pay' left: %s" % l)
+	table.queue_free()
+	await frames(1)
+
+
 func test_history_keeps_the_newest_line_in_view_and_ranges_whole() -> void:
 	Settings.set_value(&"history_rounds", 5)
 	var holder := Control.new()
