@@ -228,6 +228,43 @@ func test_the_tribute_lines_say_who_pays_whom() -> void:
 	await frames(1)
 
 
+## Issue 38 item 13a: AAA+33 played with the ♥4 wild (level 4) as the third A reads "A A A(♥4
+## wild) 3 3" in the history, and the play zone shows the wild among the As, standing for an A.
+func test_a_wild_shows_what_it_stands_for() -> void:
+	var ids := Cards.from_notation("SA CA S3 D3 H4")
+	var play := {"type": "ThreeWithTwo", "rank": 14, "rank_text": "A", "size": 5, "cards": ids,
+		"name_key": "play.three_with_two", "bomb": false}
+	var wild := Cards.from_notation("H4")[0]
+	var order: Array = PlayText.arranged(play, 4).map(func(c: Array) -> int: return c[0])
+	expect_eq(Cards.notation_list(PackedInt32Array(order)), Cards.notation_list(Cards.from_notation("SA CA H4 S3 D3")),
+		"the wild with the As it completes")
+	expect_eq(PlayText.wild_cards_text(play, 4), "A A A(♥4 wild) 3 3")
+	var holder := Control.new()
+	holder.size = Vector2(320, 260)
+	add_child(holder)
+	var history := HistoryPanel.create()
+	holder.add_child(history)
+	history.level = 4
+	history.add(3, play)
+	expect(history.lines()[0].ends_with("West: %s = A A A(♥4 wild) 3 3" % PlayText.describe(play)), "the history line: %s" % [history.lines()])
+	TranslationServer.set_locale("zh_CN")
+	expect_eq(PlayText.wild_cards_text(play, 4), "A A A(♥4配) 3 3")
+	TranslationServer.set_locale("en")
+	holder.queue_free()
+	# At the table: the wild's card stands among the As, drawn as an A (its wild badge stays).
+	await _open(MatchConfig.with({seed = 3, save_record = false, turn_timer = 0}))
+	table.controller.set_paused(true)
+	var zone: PlayZone = table.zone
+	zone.show_play(1, ids, zone.global_position, [], 4, play)
+	expect_eq(Cards.notation_list(zone.shown(1)), Cards.notation_list(PackedInt32Array(order)), "the play zone's order")
+	var view: CardView = table.layer.find_view(wild)
+	expect(view != null and view.stands_for == 14, "the wild is drawn standing for an A")
+	zone.reset()
+	expect(view.stands_for == 0 or table.layer.find_view(wild) == null, "a card back in the pool is itself again")
+	table.queue_free()
+	await frames(1)
+
+
 func test_history_keeps_the_newest_line_in_view_and_ranges_whole() -> void:
 	Settings.set_value(&"history_rounds", 5)
 	var holder := Control.new()
