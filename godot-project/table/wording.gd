@@ -98,10 +98,12 @@ static func tribute_phase(resisted: bool, payers: PackedInt32Array, local: int, 
 	if resisted:
 		return sentence(_tr("RESIST_YOU" if you_pay and payers.size() == 1 else "RESIST_FMT").format({seats = from}))
 	var to := seats_in_text(receivers, local, spectator)
-	var key := ("TRIBUTE_ONE" if payers.size() == 1 else "TRIBUTE_TWO") + ("_TO_FMT" if to != "" else "_FMT")
-	if payers.size() == 1 and you_pay:
+	var key := "TRIBUTE_ONE_TO_FMT" if to != "" else "TRIBUTE_ONE_FMT"
+	if payers.size() > 1:
+		key = "TRIBUTE_TWO_TO_FMT" if to != "" else "TRIBUTE_TWO_FMT"
+	elif you_pay:
 		key = "TRIBUTE_YOU_TO_FMT" if to != "" else "TRIBUTE_YOU_FMT"
-	elif payers.size() == 1 and receivers.size() == 1 and _is_you(receivers[0], local, spectator):
+	elif receivers.size() == 1 and _is_you(receivers[0], local, spectator):
 		key = "TRIBUTE_TO_YOU_FMT"
 	return sentence(_tr(key).format({from = from, to = to}))
 

@@ -1,21 +1,12 @@
 extends GdTestSuite
 ## One rule for who is drawn how (SeatKinds, issue 38 item 6): an AI seat is a robot with its
 ## level, a person a face — at the table, online as a spectator (from the room's seats) and in a
-## replay (from the record's players).
-
-var record := ""
+## replay (from the record's players: test_replay_screen.gd).
 
 
 func before_each() -> void:
 	Settings.reset_for_tests()
 	Settings.set_value(&"anim_speed", 0.0)
-
-
-func after_each() -> void:
-	if record != "":
-		RecordLibrary.delete_record(record)
-		record = ""
-	Settings.reset_for_tests()
 
 
 ## A room as the server describes it: seat 0 the host (a person), seat 1 an AI at level 3, seat
@@ -70,29 +61,4 @@ func test_a_spectator_table_keeps_the_room_s_people() -> void:
 	expect_eq(table.badges[0].ai_level, 0, "with no AI level")
 	expect(table.badges[1].avatar().ai, "the AI seat is a robot")
 	table.queue_free()
-	await frames(1)
-
-
-## A local match (seat 0 the player, AIs elsewhere) replayed: robots for the AI seats, a face
-## for the player — as the table drew them.
-func test_a_replay_draws_the_ai_seats_as_robots() -> void:
-	var controller := MatchController.new()
-	add_child(controller)
-	controller.start(MatchConfig.with({ai_levels = [1, 3, 1], seed = 21, ai_min_think_ms = 0, turn_timer = 0}))
-	controller.set_auto_play(true)  # the AI plays for the player; the record still names a person
-	await wait_until(func() -> bool: return controller.action_count() >= 12)
-	record = controller.record.save()
-	controller.queue_free()
-	if not expect(record != "", "the match was saved"):
-		return
-	var player: Control = load("res://replay/replay_player.tscn").instantiate()
-	player.open({record = record})
-	add_child(player)
-	await frames(2)
-	var badges: Array[SeatBadge] = player.badges
-	expect(not badges[0].avatar().ai, "the player is drawn as a person")
-	for seat in [1, 2, 3]:
-		expect(badges[seat].avatar().ai, "AI seat %d is drawn as a robot" % seat)
-	expect_eq(badges[2].ai_level, 3, "at its level")
-	player.queue_free()
 	await frames(1)
