@@ -32,6 +32,11 @@ func has_record() -> bool:
 	return recorder != null and recorder.has_record()
 
 
+## Who sat where (the record's `{name, ai}` per seat; [] when it does not say).
+func players() -> Array:
+	return Array(recorder.get_players()) if recorder != null else []
+
+
 func record_length() -> int:
 	return recorder.get_action_count() if recorder != null else 0
 

@@ -54,6 +54,13 @@ static var _court_textures := {}  # "king_heart" -> Texture2D (null: file missin
 		if level != v:
 			level = v
 			queue_redraw()
+## A wild in a play: the rank (2..14) it stands for, shown in its corner over the wild's badge
+## ("A" on the ♥4 that makes AAA+33); 0 = its own.
+var stands_for := 0:
+	set(v):
+		if stands_for != v:
+			stands_for = v
+			queue_redraw()
 @export var selected := false:
 	set(v):
 		if selected != v:
@@ -188,6 +195,7 @@ func reset() -> void:
 	heat = Color(0, 0, 0, 0)
 	group_color = Color(0, 0, 0, 0)
 	dimmed = false
+	stands_for = 0
 	face_up = true
 	rotation = 0.0
 	scale = Vector2.ONE
@@ -237,7 +245,7 @@ func _draw_face(st: CardStyle, r: Rect2, radius: float) -> void:
 		_draw_joker(st, r, Cards.rank(card_id) == 16, color)
 		return
 	var rank := Cards.rank(card_id)
-	var label := Cards.rank_label(rank)
+	var label := Cards.rank_label(stands_for if wild and stands_for > 0 else rank)
 	var suit_glyph: String = Cards.SUIT_GLYPHS[int(Cards.suit(card_id))]
 	var rank_size := int(w * (st.rank_size if label.length() == 1 else st.rank_size_two_chars))
 	_text(_rank_font, label, Vector2(w * 0.05, h * 0.04), rank_size, color, w * 0.38)

@@ -227,8 +227,8 @@ func _on_room(room: Dictionary) -> void:
 		var at := (i - maxi(me, 0) + 4) % 4
 		names[at].text = text
 		_nicks[at] = String(s.player)
-		table.badges[at].ai_level = int(s.ai)
 		table.badges[at].auto_play = bool(s.hosted) and i != me
+	SeatKinds.show(table.badges, SeatKinds.from_room(room), maxi(me, 0))
 	# A spectator's badges name the seats by the compass (the badges know they are watched).
 	var spectating: bool = Online.client.is_spectator()
 	spectator_banner.visible = spectating

@@ -56,6 +56,7 @@ func _ready() -> void:
 		_fail()
 		return
 	slider.max_value = controller.record_length()
+	SeatKinds.show(badges, SeatKinds.from_record(controller.players()))
 	_layout()
 	show_position(0)
 	set_process(true)
@@ -219,8 +220,9 @@ func _render() -> void:
 		if p.is_empty():
 			zone.show_pass(seat)
 		else:
-			zone.show_play(seat, PackedInt32Array(p.cards), zone.global_position + zone.slot_centers[seat], [], _level)
+			zone.show_play(seat, PackedInt32Array(p.cards), zone.global_position + zone.slot_centers[seat], [], _level, p)
 	history.clear()
+	history.level = _level
 	for r in rounds:
 		if r.entries.is_empty():
 			continue

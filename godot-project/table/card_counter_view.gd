@@ -7,6 +7,10 @@ extends PanelContainer
 
 const RANK_TEXT := ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 const GONE := Color(1, 1, 1, 0.3)
+## The rank letters' and the counts' font sizes (raised to what the window shows readably:
+## set_text_floor).
+const RANK_FONT := 14
+const COUNT_FONT := 17
 
 var _counts: Array[Label] = []
 var _ranks: Array[Label] = []
@@ -35,19 +39,28 @@ func _init() -> void:
 		col.custom_minimum_size = Vector2(22, 0)
 		row.add_child(col)
 		var rank := Label.new()
-		rank.add_theme_font_size_override(&"font_size", 13)
+		rank.add_theme_font_size_override(&"font_size", RANK_FONT)
 		rank.add_theme_color_override(&"font_color", Color(1.0, 0.85, 0.5) if i >= 13 else Color(0.8, 0.92, 0.85))
 		rank.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
 		rank.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
 		col.add_child(rank)
 		_ranks.append(rank)
 		var count := Label.new()
-		count.add_theme_font_size_override(&"font_size", 17)
+		count.add_theme_font_size_override(&"font_size", COUNT_FONT)
 		count.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
 		count.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
 		col.add_child(count)
 		_counts.append(count)
 	_update_ranks()
+
+
+## No text below `least` (UiLayout.readable_font_size: a window that shrinks the table grows
+## it); the columns widen with it.
+func set_text_floor(least: int) -> void:
+	for i in 15:
+		_ranks[i].add_theme_font_size_override(&"font_size", maxi(RANK_FONT, least))
+		_counts[i].add_theme_font_size_override(&"font_size", maxi(COUNT_FONT, least))
+		(_counts[i].get_parent() as Control).custom_minimum_size.x = maxf(22.0, ceilf(maxi(COUNT_FONT, least) * 1.3))
 
 
 func _notification(what: int) -> void:

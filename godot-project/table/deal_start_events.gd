@@ -19,7 +19,6 @@ func on_match_started(e: MatchStartedEvent) -> void:
 	table.local_seat = e.local_seat
 	table.spectator = table.local_seat < 0
 	table.match_over = false
-	table.badges[0].ai_level = table.config.human_seat_level if table.spectator else 0
 	for b: SeatBadge in table.badges:
 		b.spectator = table.spectator
 	table.history.spectator = table.spectator

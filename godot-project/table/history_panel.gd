@@ -17,6 +17,8 @@ var local_seat := 0:
 		local_seat = v
 		if is_node_ready():
 			_render()
+## The deal's level (which cards are wild): a play with a wild shows what the wild stands for.
+var level := 2
 var spectator := false:
 	set(v):
 		spectator = v
@@ -83,10 +85,17 @@ func lines() -> PackedStringArray:
 	return out
 
 
-func _entry_text(e: Array) -> String:
+## An entry's line; `glued`: the play's name kept on one line (see _unbreakable).
+func _entry_text(e: Array, glued := false) -> String:
 	if int(e[0]) < 0:
 		return String(e[1])
 	var what := tr("HISTORY_PASS") if e[1].is_empty() else PlayText.describe(e[1])
+	if glued:
+		what = _unbreakable(what)
+	# A wild standing for another card: the cards as read ("Full house A = A A A(♥4 wild) 3 3").
+	var cards := "" if e[1].is_empty() else PlayText.wild_cards_text(e[1], level)
+	if cards != "":
+		what = tr("HISTORY_WILD_PLAY_FMT").format({play = what, cards = cards})
 	return "%s: %s" % [Wording.seat_name(int(e[0]), local_seat, spectator), what]
 
 
@@ -97,18 +106,14 @@ func _rows() -> Array:
 		if r.number > 0:
 			out.append([tr("HISTORY_ROUND").format({n = r.number}), true])
 		for e: Array in r.entries:
-			out.append([_unbreakable(_entry_text(e)), false])
+			out.append([_entry_text(e, true), false])
 	return out
 
 
 ## Glues a play's words and its range together (no-break spaces, word joiners around the dash),
 ## so only the seat name and the play can go on separate lines.
-static func _unbreakable(text: String) -> String:
-	var colon := text.find(": ")
-	if colon < 0:
-		return text
-	var play := text.substr(colon + 2).replace(" ", "\u00a0").replace("–", "\u2060–\u2060")
-	return text.substr(0, colon + 2) + play
+static func _unbreakable(play: String) -> String:
+	return play.replace(" ", "\u00a0").replace("–", "\u2060–\u2060")
 
 
 func _render() -> void:

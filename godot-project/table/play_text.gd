@@ -7,6 +7,68 @@ extends RefCounted
 const SEQUENCE_LENGTH := {"Straight": 5, "StraightFlush": 5, "ThreePair": 3, "TwoTrips": 2}
 
 
+## The cards of `play` in the order they read, each with the rank a wild stands for (0 for a
+## natural card): [[id, as_rank], …]. A full house reads its three then its pair, a sequence from
+## its low end; a wild takes the place of the card it stands for ("A A ♥4 3 3" for AAA+33 with a
+## wild as the third A). Without wilds: the cards in rank order.
+static func arranged(play: Dictionary, level: int) -> Array:
+	var sorted := Cards.sorted(PackedInt32Array(play.get("cards", PackedInt32Array())), level)
+	var naturals: Array[int] = []
+	var wilds: Array[int] = []
+	for id in sorted:
+		(wilds if Cards.is_wild(id, level) else naturals).append(id)
+	var out: Array = []
+	if wilds.is_empty():
+		for id in sorted:
+			out.append([id, 0])
+		return out
+	# The rank of each card the play is made of, in reading order.
+	var type := String(play.get("type", ""))
+	var rank := int(play.get("rank", 0))
+	var need: Array[int] = []
+	if SEQUENCE_LENGTH.has(type):
+		var copies: int = {"ThreePair": 2, "TwoTrips": 3}.get(type, 1)
+		for pos in range(rank, rank + int(SEQUENCE_LENGTH[type])):
+			for i in copies:
+				need.append(14 if pos == 1 else pos)
+	elif type == "ThreeWithTwo":
+		var pair := rank
+		for id in naturals:
+			if Cards.rank(id) != rank:
+				pair = Cards.rank(id)
+		for i in 5:
+			need.append(rank if i < 3 else pair)
+	else:
+		for i in sorted.size():
+			need.append(rank)
+	for r in need:
+		var at := naturals.find_custom(func(id: int) -> bool: return Cards.rank(id) == r)
+		if at >= 0:
+			out.append([naturals.pop_at(at), 0])
+		elif not wilds.is_empty():
+			out.append([wilds.pop_front(), r])
+	for id in naturals + wilds:  # not read (never, for a play the engine made)
+		out.append([id, 0])
+	return out
+
+
+## The cards of a play that uses a wild as read, a wild marked with what it stands for:
+## "A A A(♥4 wild) 3 3"; "" for a play without a wild standing for another card.
+static func wild_cards_text(play: Dictionary, level: int) -> String:
+	var parts := PackedStringArray()
+	var stands := false
+	for c: Array in arranged(play, level):
+		var id: int = c[0]
+		var as_rank: int = c[1]
+		if as_rank > 0 and as_rank != Cards.rank(id):
+			stands = true
+			parts.append(TranslationServer.translate("WILD_AS_FMT").format({rank = Cards.rank_label(as_rank),
+				card = card_text(id)}))
+		else:
+			parts.append(card_text(id) if Cards.is_joker(id) else Cards.rank_label(Cards.rank(id)))
+	return " ".join(parts) if stands else ""
+
+
 ## "Pair K", "Straight 5–9", "Bomb ×5 of 7", "Four jokers" (translated).
 static func describe(play: Dictionary) -> String:
 	var kind := TranslationServer.translate(String(play.get("name_key", "play.single")))

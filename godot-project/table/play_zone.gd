@@ -118,8 +118,10 @@ func group_count() -> int:
 
 ## Shows a play for `seat`. `views` are views already on screen (the player's own cards taken
 ## from the hand) that fly to the slot; other cards appear at `from` (global) and fly in. Returns
-## the seconds the animation takes.
-func show_play(seat: int, ids: PackedInt32Array, from: Vector2, views: Array[CardView] = [], level := 2) -> float:
+## the seconds the animation takes. With the `play` (its dictionary) the cards are shown as they
+## read, a wild in the group it completes with the rank it stands for (PlayText.arranged).
+func show_play(seat: int, ids: PackedInt32Array, from: Vector2, views: Array[CardView] = [], level := 2,
+		play := {}) -> float:
 	clear_seat(seat)
 	# The newest play stands out: the earlier ones still on the table dim.
 	for other in 4:
@@ -127,7 +129,14 @@ func show_play(seat: int, ids: PackedInt32Array, from: Vector2, views: Array[Car
 			var v := layer.find_view(id)
 			if v != null:
 				v.modulate = Color(earlier_play_tint, 1.0)
-	var sorted := Cards.sorted(ids, level)
+	var stands := {}
+	var sorted := PackedInt32Array()
+	if play.is_empty():
+		sorted = Cards.sorted(ids, level)
+	else:
+		for c: Array in PlayText.arranged(play, level):
+			sorted.append(c[0])
+			stands[c[0]] = c[1]
 	_shown[seat] = sorted
 	var row := _row(seat, sorted.size())
 	var x0: float = row[0]
@@ -150,6 +159,7 @@ func show_play(seat: int, ids: PackedInt32Array, from: Vector2, views: Array[Car
 		elif view.size.x > 0.0:
 			start_scale = view.size.x * view.scale.x / sz.x
 		view.level = level
+		view.stands_for = stands.get(id, 0)
 		view.face_up = true
 		view.modulate = Color.WHITE
 		view.z_index = 200 + seat * 20 + i

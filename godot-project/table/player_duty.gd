@@ -116,7 +116,7 @@ func refresh() -> void:
 	elif duty == &"play" and idle:
 		status.text = tr("YOUR_TURN") if can_pass else tr("YOUR_LEAD")
 	elif duty == &"tribute":
-		status.text = tr("TRIBUTE_PROMPT")
+		status.text = Wording.tribute_prompt(events.tribute.receivers, table.local_seat)
 	elif duty == &"return":
 		status.text = tr("RETURN_PROMPT")
 	else:

@@ -33,6 +33,8 @@ func play_pressed() -> void:
 				return
 			var code := controller.give_tribute(selected[0]) if duty == &"tribute" else controller.return_card(selected[0])
 			if code == 0:
+				if duty == &"tribute":
+					(table.events as TableEvents).tribute.on_you_paid(selected[0])
 				table.end_duty()
 				hand.set_hinted(PackedInt32Array())
 			else:

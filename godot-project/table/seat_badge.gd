@@ -55,6 +55,16 @@ var spectator := false:
 		_update()
 ## At or below this many cards the count turns red (announced by the engine's cards_left).
 var warn_at := 10
+## No text below this size (UiLayout.readable_font_size, set by the table's layout); the
+## second line's own size is the scene's.
+var text_floor := 0:
+	set(v):
+		if v != text_floor:
+			text_floor = v
+			if _sub != null:
+				_sub.add_theme_font_size_override(&"font_size", maxi(SUB_FONT, text_floor))
+## The second line's ("Opponents · Normal") size in the scene.
+const SUB_FONT := 14
 ## The AI's level at this seat (0: a person): shown in the subtitle, and as a robot avatar.
 var ai_level := 0:
 	set(v):

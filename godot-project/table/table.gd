@@ -184,8 +184,7 @@ func _build() -> void:
 	for badge in badges:
 		# A badge that grows (a place, auto-play) moves its row: lay out again.
 		badge.minimum_size_changed.connect(_layout_later)
-	for seat in range(1, 4):
-		badges[seat].ai_level = config.ai_levels[seat - 1]
+	SeatKinds.show(badges, SeatKinds.from_config(config))
 
 	zone.pacing = pacing
 	moments.pacing = pacing

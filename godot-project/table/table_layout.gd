@@ -20,6 +20,8 @@ const TOP_H := 50.0
 const BAR_H := 58.0
 const PROMPT_H := 46.0
 const GAP := 8.0
+## Room between the top bar and North's play (a five-card play nearly touched the bar).
+const NORTH_CLEAR := 10.0
 ## Room above the hand's cards for the grouping view's labels.
 const LABEL_ROOM := 22.0
 ## From this aspect ratio on (a phone held sideways, an ultrawide monitor) the plays grow and the
@@ -76,11 +78,15 @@ static func apply(t: Control) -> void:
 
 	var badges: Array[SeatBadge] = t.badges
 	var badge_h := 0.0
+	# Small text readable on the screen whatever the window's stretch (14 px at 1024×768).
+	var least := UiLayout.readable_font_size(t)
+	(t.counter_view as CardCounterView).set_text_floor(least)
 	for badge in badges:
+		badge.text_floor = least
 		badge.reset_size()
 		badge_h = maxf(badge_h, badge.size.y)
 	# The three rows of plays share what the prompt row and the gaps leave.
-	var free := m.size.y - PROMPT_H - 4.0 * GAP
+	var free := m.size.y - PROMPT_H - 4.0 * GAP - NORTH_CLEAR
 	var share := 0.68 if tablet else PLAY_SHARE_WIDE if wide else PLAY_SHARE
 	var play_h := minf(clampf(card_h * share, 56.0, 150.0), free / 3.0)
 	var row_h := maxf(play_h, badge_h)
@@ -88,7 +94,7 @@ static func apply(t: Control) -> void:
 	if 2.0 * row_h + maxf(play_h, badges[0].size.y) > free:
 		play_h = maxf(free - 2.0 * badge_h, 40.0)
 		row_h = maxf(play_h, badge_h)
-	var used := 2.0 * row_h + maxf(play_h, badges[0].size.y) + PROMPT_H
+	var used := 2.0 * row_h + maxf(play_h, badges[0].size.y) + PROMPT_H + NORTH_CLEAR
 	var gap := clampf((m.size.y - used) / 4.0, GAP * 0.5, 40.0)
 	var zone: PlayZone = t.zone
 	zone.card_height = play_h
@@ -96,7 +102,7 @@ static func apply(t: Control) -> void:
 	zone.size = s
 
 	# North row.
-	var y := m.position.y
+	var y := m.position.y + NORTH_CLEAR
 	var counter: CardCounterView = t.counter_view
 	var north_x := m.get_center().x - badges[2].size.x - GAP
 	if counter.visible:

@@ -5,18 +5,29 @@ extends TableEventPart
 
 ## This deal's tribute (or resistance) has been shown (reset when a deal starts).
 var shown := false
+## Who pays this deal's tributes, and who receives them (the last deal's first — and second —
+## out; empty when the state the table reads is of another deal).
+var payers := PackedInt32Array()
+var receivers := PackedInt32Array()
+## The tribute panel's line for the phase ("You pay a tribute to East"), turned into what the
+## player did once they paid ("You paid ♠A to East").
+var _phase_line: Label
+## The player's tribute card once given (-1 before).
+var _paid := -1
 
 
 func on_tribute_phase(e: TributePhaseEvent) -> void:
-	var payers := e.payers
 	if shown:
 		# Announced again (the player took the seat back from auto-play): the duty only.
 		if not e.resisted and not table.spectator and table.local_seat in payers:
 			table.begin_duty(&"tribute")
 		return
 	shown = true
-	var text := Wording.tribute_phase(e.resisted, payers, table.local_seat, table.spectator)
-	table.tribute_panel.add_line(text)
+	payers = e.payers
+	receivers = _receivers(payers.size())
+	_paid = -1
+	var text := Wording.tribute_phase(e.resisted, payers, table.local_seat, table.spectator, receivers)
+	_phase_line = table.tribute_panel.add_line(text)
 	table.history.add_note(text)
 	announce(text, table.pacing.banner_hold_s)
 	sfx(&"tribute")
@@ -25,6 +36,31 @@ func on_tribute_phase(e: TributePhaseEvent) -> void:
 		return
 	if not e.resisted and not table.spectator and table.local_seat in payers:
 		table.begin_duty(&"tribute")
+
+
+## The last deal's first (and second, for two tributes) out: who receives, when the controller's
+## state is of the deal shown.
+func _receivers(count: int) -> PackedInt32Array:
+	var st: Dictionary = table.controller.state() if table.controller != null else {}
+	var order := PackedInt32Array(st.get("last_order", PackedInt32Array()))
+	if int(st.get("deal_no", -1)) != table.deal_no or order.size() < 4:
+		return PackedInt32Array()
+	return order.slice(0, clampi(count, 1, 2))
+
+
+## The player gave `card` as tribute (before the engine routes it, with two tributes): the
+## phase line says so, and who is still to pay.
+func on_you_paid(card: int) -> void:
+	_paid = card
+	var waiting := payers.duplicate()
+	waiting.remove_at(waiting.find(table.local_seat))
+	_say_paid(-1, waiting)
+
+
+func _say_paid(to: int, waiting: PackedInt32Array) -> void:
+	if _phase_line != null and is_instance_valid(_phase_line) and not _phase_line.is_queued_for_deletion():
+		var text := Wording.tribute_paid(PlayText.card_text(_paid), to, waiting, table.local_seat)
+		table.tribute_panel.set_line_text(_phase_line, text)
 
 
 func on_tribute_given(e: TributeGivenEvent) -> void:
@@ -45,7 +81,12 @@ func on_card_returned(e: CardReturnedEvent) -> void:
 func _exchange(from: int, to: int, card: int, is_tribute: bool) -> void:
 	var what := PlayText.card_text(card) if card >= 0 else tr("A_CARD")
 	var line := Wording.exchange(is_tribute, from, to, table.local_seat, table.spectator, what)
-	table.tribute_panel.add_line(line, not is_tribute)
+	if is_tribute and from == table.local_seat and not table.spectator and card >= 0:
+		# The player's own tribute: the phase line says it ("You paid ♠A to East").
+		_paid = card
+		_say_paid(to, PackedInt32Array())
+	else:
+		table.tribute_panel.add_line(line, not is_tribute)
 	table.history.add_note(line)
 	if from == table.local_seat or to == table.local_seat:
 		if from == table.local_seat:

@@ -14,13 +14,20 @@ const MIN_FONT := 12
 var _box := Rect2()
 
 
-## Adds a line to the tribute column (or the return column with `is_return`).
-func add_line(text: String, is_return := false) -> void:
+## Adds a line to the tribute column (or the return column with `is_return`); returns it.
+func add_line(text: String, is_return := false) -> Label:
 	var l := UiKit.label(text, MAX_FONT)
 	l.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
 	(_return if is_return else _tribute).add_child(l)
 	_return.visible = _return.get_child_count() > 0
 	visible = true
+	_refit()
+	return l
+
+
+## Changes a line's text (one `add_line` returned), fitting the panel again.
+func set_line_text(line: Label, text: String) -> void:
+	line.text = text
 	_refit()
 
 

@@ -28,10 +28,11 @@ func on_cards_played(e: CardsPlayedEvent) -> void:
 	# The first play takes the side row: the tribute lines stay in the history.
 	table.tribute_panel.clear()
 	table.banner.dismiss()
+	table.history.level = table.level
 	table.history.add(seat, play)
 	table.table_play = play
 	table.table_play_seat = seat
-	var t: float = table.zone.show_play(seat, ids, from, views, table.level)
+	var t: float = table.zone.show_play(seat, ids, from, views, table.level, play)
 	if seat == table.local_seat and _timed_out:
 		_timed_out = false
 		table.toast(Wording.timed_out(false, PlayText.describe(play)))

@@ -67,18 +67,64 @@ static func exchange(is_tribute: bool, from: int, to: int, local: int, spectator
 		card = card})
 
 
-## "Tribute: you, West must pay" / "You resist the tribute (both big jokers)".
-static func tribute_phase(resisted: bool, seats: PackedInt32Array, local: int, spectator := false) -> String:
+## Seats named in a sentence and joined: "East and West", "North and you" (the player last),
+## "East or West" with `key` LIST_OR_FMT.
+static func seats_in_text(seats: PackedInt32Array, local: int, spectator := false, key := "LIST_AND_FMT") -> String:
 	var names := PackedStringArray()
+	var you := ""
 	for seat in seats:
-		names.append(seat_in_text(seat, local, spectator))
-	var key := "RESIST_FMT" if resisted else "TRIBUTE_FMT"
-	var you := false
-	for seat in seats:
-		you = you or _is_you(seat, local, spectator)
-	if you and seats.size() == 1:
-		key = "RESIST_YOU" if resisted else "TRIBUTE_YOU"
-	return sentence(_tr(key).format({seats = _tr("LIST_SEP").join(names)}))
+		if _is_you(seat, local, spectator):
+			you = seat_in_text(seat, local, spectator)
+		else:
+			names.append(seat_in_text(seat, local, spectator))
+	if you != "":
+		names.append(you)
+	if names.size() < 2:
+		return "".join(names)
+	var head := _tr("LIST_SEP").join(names.slice(0, names.size() - 1))
+	return _tr(key).format({a = head, b = names[-1]})
+
+
+## Who pays whom as a tribute is due: "You pay a tribute to East", "West pays you a tribute",
+## "North and you pay tributes to East and West", "You resist the tribute (both big jokers)".
+## `receivers` (the last deal's first — and second, for two tributes — out) may be empty when
+## not known: the sentence then names the payers only.
+static func tribute_phase(resisted: bool, payers: PackedInt32Array, local: int, spectator := false,
+		receivers := PackedInt32Array()) -> String:
+	var you_pay := false
+	for seat in payers:
+		you_pay = you_pay or _is_you(seat, local, spectator)
+	var from := seats_in_text(payers, local, spectator)
+	if resisted:
+		return sentence(_tr("RESIST_YOU" if you_pay and payers.size() == 1 else "RESIST_FMT").format({seats = from}))
+	var to := seats_in_text(receivers, local, spectator)
+	var key := "TRIBUTE_ONE_TO_FMT" if to != "" else "TRIBUTE_ONE_FMT"
+	if payers.size() > 1:
+		key = "TRIBUTE_TWO_TO_FMT" if to != "" else "TRIBUTE_TWO_FMT"
+	elif you_pay:
+		key = "TRIBUTE_YOU_TO_FMT" if to != "" else "TRIBUTE_YOU_FMT"
+	elif receivers.size() == 1 and _is_you(receivers[0], local, spectator):
+		key = "TRIBUTE_TO_YOU_FMT"
+	return sentence(_tr(key).format({from = from, to = to}))
+
+
+## The player's tribute is given, the line that replaces "You pay a tribute…": "You paid ♠A to
+## East", or before it is routed "You paid ♠A — waiting for North" (`to` -1; `waiting` the
+## payers still to pay).
+static func tribute_paid(card: String, to: int, waiting: PackedInt32Array, local: int) -> String:
+	if to >= 0:
+		return _tr("TRIBUTE_PAID_TO_FMT").format({card = card, to = seat_name(to, local)})
+	if waiting.is_empty():
+		return _tr("TRIBUTE_PAID_FMT").format({card = card})
+	return _tr("TRIBUTE_PAID_WAITING_FMT").format({card = card, seats = seats_in_text(waiting, local)})
+
+
+## The status line while the player's tribute is due: "Choose your tribute for East (highlighted),
+## then Give tribute." (two receivers: "for East or West"; none known: the plain prompt).
+static func tribute_prompt(receivers: PackedInt32Array, local: int) -> String:
+	if receivers.is_empty():
+		return _tr("TRIBUTE_PROMPT")
+	return _tr("TRIBUTE_PROMPT_FOR_FMT").format({to = seats_in_text(receivers, local, false, "LIST_OR_FMT")})
 
 
 ## What the turn clock did for the player: passed, or played `what` (a play's description).

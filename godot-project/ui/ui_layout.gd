@@ -43,6 +43,20 @@ static func is_phone(view_size: Vector2) -> bool:
 	return OS.has_feature("mobile") and not is_tablet(view_size)
 
 
+## The least size small table text (the card counter, a badge's second line) is drawn at on the
+## screen, in screen pixels (issue 38: 9–11 px at 1024×768, where the window's stretch shows the
+## 1280-wide design at 0.8).
+const MIN_SCREEN_TEXT := 14
+
+
+## The least font size, in `item`'s view units, that `item`'s window draws at MIN_SCREEN_TEXT
+## screen pixels or more — at most the phone's floor (PhoneProfile.text_floor): a window shrunk
+## far below the design (a tiny or headless one) keeps a layout rather than huge text.
+static func readable_font_size(item: CanvasItem) -> int:
+	var scale := item.get_viewport().get_final_transform().get_scale().y if item.is_inside_tree() else 1.0
+	return mini(ceili(MIN_SCREEN_TEXT / maxf(scale, 0.01) - 0.01), PhoneProfile.current().text_floor)
+
+
 ## The smallest font size for a view of this size: PhoneProfile.text_floor on a phone, else 0.
 ## Code that fits text by measuring it (the tribute lines) starts from here.
 static func text_floor(view_size: Vector2) -> int:

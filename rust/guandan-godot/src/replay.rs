@@ -207,6 +207,21 @@ impl ReplayRecorder {
         self.loaded.as_ref().map(|l| GuandanRules::from_config(&l.log.header.rules))
     }
 
+    /// Who sat where, from the record's header (`meta`): four `{name, ai}` — `name` `""` when
+    /// the host gave none, `ai` the AI level `"L1"`…`"L3"` of an AI seat, `""` for a person. An
+    /// empty array when the record has no such header (made before it existed) or when empty.
+    #[func]
+    pub fn get_players(&self) -> Array<VarDictionary> {
+        let meta = self.loaded.as_ref().and_then(|l| l.log.header.meta.as_ref());
+        meta.map(|m| {
+            m.players
+                .iter()
+                .map(|p| vdict! { "name" => p.name.as_str(), "ai" => p.ai.as_deref().unwrap_or("") })
+                .collect()
+        })
+        .unwrap_or_default()
+    }
+
     /// Number of recorded actions.
     #[func]
     pub fn get_action_count(&self) -> i64 {

@@ -17,12 +17,15 @@ func after_each() -> void:
 	Settings.reset_for_tests()
 
 
-## Plays AI actions until `actions` are recorded, saves the record and returns its name.
-func _record_match(actions: int) -> String:
+## Plays AI actions until `actions` are recorded, saves the record and returns its name. Four
+## AIs, or with `config` a match whose player the AI plays for (auto-play).
+func _record_match(actions: int, config: MatchConfig = null) -> String:
 	var controller := MatchController.new()
 	add_child(controller)
-	controller.start(MatchConfig.with({all_ai = true, ai_levels = [1, 1, 1], human_seat_level = 1, seed = 21, ai_min_think_ms = 0,
-		turn_timer = 0}))
+	controller.start(config if config != null else MatchConfig.with({all_ai = true, ai_levels = [1, 1, 1], human_seat_level = 1,
+		seed = 21, ai_min_think_ms = 0, turn_timer = 0}))
+	if config != null:
+		controller.set_auto_play(true)
 	await wait_until(func() -> bool: return controller.action_count() >= actions)
 	var name := controller.record.save()
 	controller.queue_free()
@@ -148,3 +151,23 @@ func _check_hands(player: Control, when: String) -> void:
 
 func _cards_shown(player: Control) -> int:
 	return player.layer.in_use_count()
+
+
+## Issue 38 item 6 (SeatKinds): a local match (seat 0 the player, AIs elsewhere) replayed:
+## robots for the AI seats, a face for the player — as the table drew them.
+func test_a_replay_draws_the_ai_seats_as_robots() -> void:
+	# The AI plays for the player; the record still names a person.
+	record = await _record_match(12, MatchConfig.with({ai_levels = [1, 3, 1], seed = 21, ai_min_think_ms = 0, turn_timer = 0}))
+	if not expect(record != "", "the match was saved"):
+		return
+	var player: Control = load("res://replay/replay_player.tscn").instantiate()
+	player.open({record = record})
+	add_child(player)
+	await frames(2)
+	var badges: Array[SeatBadge] = player.badges
+	expect(not badges[0].avatar().ai, "the player is drawn as a person")
+	for seat in [1, 2, 3]:
+		expect(badges[seat].avatar().ai, "AI seat %d is drawn as a robot" % seat)
+	expect_eq(badges[2].ai_level, 3, "at its level")
+	player.queue_free()
+	await frames(1)

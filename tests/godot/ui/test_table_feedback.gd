@@ -180,6 +180,91 @@ func test_every_seat_reads_naturally_in_both_languages() -> void:
 	expect_eq(Wording.timed_out(true), "Time's up: you passed.")
 
 
+## Issue 38 item 10: the tribute's lines say who pays whom, to the reader ("North and you pay
+## tributes", never "Tribute: North, you must pay", which reads as addressed to North); once the
+## player has paid, their line says so; the prompt names who receives.
+func test_the_tribute_lines_say_who_pays_whom() -> void:
+	var p := func(seats: Array) -> PackedInt32Array: return PackedInt32Array(seats)
+	expect_eq(Wording.tribute_phase(false, p.call([0]), 0, false, p.call([1])), "You pay a tribute to East")
+	expect_eq(Wording.tribute_phase(false, p.call([0, 2]), 0, false, p.call([1, 3])), "North and you pay tributes to East and West")
+	expect_eq(Wording.tribute_phase(false, p.call([2, 0]), 0), "North and you pay tributes")
+	expect_eq(Wording.tribute_phase(false, p.call([3]), 0, false, p.call([0])), "West pays you a tribute")
+	expect_eq(Wording.tribute_phase(false, p.call([1, 3]), 0, false, p.call([0, 2])), "East and West pay tributes to North and you")
+	expect_eq(Wording.tribute_phase(false, p.call([1, 3]), -1, true, p.call([0, 2])), "East and West pay tributes to South and North")
+	expect_eq(Wording.tribute_phase(true, p.call([0, 2]), 0), "North and you resist the tribute (both big jokers)")
+	expect_eq(Wording.tribute_paid("♠A", 1, PackedInt32Array(), 0), "You paid ♠A to East")
+	expect_eq(Wording.tribute_paid("♠A", -1, p.call([2]), 0), "You paid ♠A — waiting for North")
+	expect_eq(Wording.tribute_prompt(p.call([1]), 0), "Choose your tribute for East (highlighted), then Give tribute.")
+	expect_eq(Wording.tribute_prompt(p.call([1, 3]), 0), "Choose your tribute for East or West (highlighted), then Give tribute.")
+	TranslationServer.set_locale("zh_CN")
+	expect_eq(Wording.tribute_phase(false, p.call([0]), 0, false, p.call([1])), "你向下家进贡")
+	expect_eq(Wording.tribute_phase(false, p.call([0, 2]), 0, false, p.call([1, 3])), "对家和你向下家和上家进贡")
+	expect_eq(Wording.tribute_phase(false, p.call([3]), 0, false, p.call([0])), "上家向你进贡")
+	expect_eq(Wording.tribute_paid("♠A", 1, PackedInt32Array(), 0), "你已向下家进贡 ♠A")
+	TranslationServer.set_locale("en")
+
+	# At the table: a double tribute the player is part of; they pay; the engine routes both.
+	await _open(MatchConfig.with({seed = 3, save_record = false, turn_timer = 0}))
+	table.controller.set_paused(true)
+	var phase := TributePhaseEvent.new()
+	phase.payers = p.call([0, 2])
+	await table.events.tribute.on_tribute_phase(phase)
+	var panel: TributePanel = table.tribute_panel
+	expect(panel.lines()[0].begins_with("North and you pay tributes"), "the phase: %s" % [panel.lines()])
+	var card := Cards.from_notation("SA")[0]
+	table.events.tribute.on_you_paid(card)
+	expect_eq(panel.lines()[0], "You paid ♠A — waiting for North", "after paying, before the routing")
+	for given: Array in [[2, 3, Cards.from_notation("HK")[0]], [0, 1, card]]:
+		var e := TributeGivenEvent.new()
+		e.from = given[0]
+		e.to = given[1]
+		e.card = given[2]
+		await table.events.tribute.on_tribute_given(e)
+	expect_eq(panel.lines()[0], "You paid ♠A to East", "routed: to whom")
+	expect_eq(panel.lines().size(), 2, "North's tribute has its own line, the player's no second one: %s" % [panel.lines()])
+	for l in panel.lines():
+		expect(not ("must pay" in l), "no 'must pay' left: %s" % l)
+	table.queue_free()
+	await frames(1)
+
+
+## Issue 38 item 13a: AAA+33 played with the ♥4 wild (level 4) as the third A reads "A A A(♥4
+## wild) 3 3" in the history, and the play zone shows the wild among the As, standing for an A.
+func test_a_wild_shows_what_it_stands_for() -> void:
+	var ids := Cards.from_notation("SA CA S3 D3 H4")
+	var play := {"type": "ThreeWithTwo", "rank": 14, "rank_text": "A", "size": 5, "cards": ids,
+		"name_key": "play.three_with_two", "bomb": false}
+	var wild := Cards.from_notation("H4")[0]
+	var order: Array = PlayText.arranged(play, 4).map(func(c: Array) -> int: return c[0])
+	expect_eq(Cards.notation_list(PackedInt32Array(order)), Cards.notation_list(Cards.from_notation("SA CA H4 S3 D3")),
+		"the wild with the As it completes")
+	expect_eq(PlayText.wild_cards_text(play, 4), "A A A(♥4 wild) 3 3")
+	var holder := Control.new()
+	holder.size = Vector2(320, 260)
+	add_child(holder)
+	var history := HistoryPanel.create()
+	holder.add_child(history)
+	history.level = 4
+	history.add(3, play)
+	expect(history.lines()[0].ends_with("West: %s = A A A(♥4 wild) 3 3" % PlayText.describe(play)), "the history line: %s" % [history.lines()])
+	TranslationServer.set_locale("zh_CN")
+	expect_eq(PlayText.wild_cards_text(play, 4), "A A A(♥4配) 3 3")
+	TranslationServer.set_locale("en")
+	holder.queue_free()
+	# At the table: the wild's card stands among the As, drawn as an A (its wild badge stays).
+	await _open(MatchConfig.with({seed = 3, save_record = false, turn_timer = 0}))
+	table.controller.set_paused(true)
+	var zone: PlayZone = table.zone
+	zone.show_play(1, ids, zone.global_position, [], 4, play)
+	expect_eq(Cards.notation_list(zone.shown(1)), Cards.notation_list(PackedInt32Array(order)), "the play zone's order")
+	var view: CardView = table.layer.find_view(wild)
+	expect(view != null and view.stands_for == 14, "the wild is drawn standing for an A")
+	zone.reset()
+	expect(view.stands_for == 0 or table.layer.find_view(wild) == null, "a card back in the pool is itself again")
+	table.queue_free()
+	await frames(1)
+
+
 func test_history_keeps_the_newest_line_in_view_and_ranges_whole() -> void:
 	Settings.set_value(&"history_rounds", 5)
 	var holder := Control.new()

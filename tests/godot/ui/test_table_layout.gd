@@ -396,3 +396,53 @@ func test_wide_views_bring_the_plays_in_and_make_them_larger() -> void:
 		expect(east.end.x - mid <= card_w * TableLayout.WIDE_SIDE_CARDS + TableLayout.GAP + 1.0, "%dx%d: east's play too" % [s.x, s.y])
 		expect(west.position.x > table.badges[3].get_rect().end.x + card_w, "%dx%d: not against west's badge" % [s.x, s.y])
 		_check("wide %dx%d" % [s.x, s.y])
+
+
+## Issue 38 item 12: at 1024×768 the window shows the 1280-wide design at 0.8 (the project's
+## canvas_items stretch, emulated here by the viewport's 2D override). The card counter and the
+## badges' lines stay readable (UiLayout.MIN_SCREEN_TEXT screen pixels), and North's five-card
+## play keeps clear of the top bar.
+func test_small_text_and_north_s_play_at_1024x768() -> void:
+	viewport = SubViewport.new()
+	viewport.size = Vector2i(1024, 768)
+	viewport.size_2d_override = Vector2i(1280, 960)
+	viewport.size_2d_override_stretch = true
+	viewport.disable_3d = true
+	add_child(viewport)
+	table = load("res://table/table.tscn").instantiate()
+	table.open({config = MatchConfig.with({mode = &"training", ai_levels = [1, 1, 1], seed = 3, ai_min_think_ms = 0,
+		turn_timer = 0, save_record = false})})
+	viewport.add_child(table)
+	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
+	var scale := viewport.get_final_transform().get_scale().y
+	expect(absf(scale - 0.8) < 0.01, "the design is shown at 0.8 (%.2f)" % scale)
+	var counter: Control = table.counter_view
+	expect(counter.is_visible_in_tree(), "the card counter is shown in training")
+	var labels: Array[Node] = counter.find_children("*", "Label", true, false)
+	for b: SeatBadge in table.badges:
+		labels.append_array(b.find_children("*", "Label", true, false))
+	var small := PackedStringArray()
+	for l: Label in labels:
+		if not l.is_visible_in_tree() or l.text == "":
+			continue
+		var px := l.get_theme_font_size(&"font_size") * scale
+		if px < UiLayout.MIN_SCREEN_TEXT - 0.01:
+			small.append("%s '%s' %.1f px" % [l.get_parent().name + "/" + l.name, l.text, px])
+	expect(small.is_empty(), "text under %d px on the screen: %s" % [UiLayout.MIN_SCREEN_TEXT, small])
+	# North plays five cards.
+	var mine := {}
+	for id in table.hand.cards():
+		mine[id] = true
+	var five := PackedInt32Array()
+	for id in 108:
+		if not mine.has(id) and five.size() < 5:
+			five.append(id)
+	var zone: PlayZone = table.zone
+	zone.show_play(2, five, zone.global_position, [], table.level)
+	await frames(2)
+	var bar_bottom: float = (table.top_bar as Control).get_global_rect().end.y
+	var play := zone.group_rect(2)
+	expect(play.size.y > 0.0, "North's play is shown")
+	expect(play.position.y - bar_bottom >= 8.0, "North's play keeps clear of the top bar (%.1f px under it)" % [
+		play.position.y - bar_bottom])
+	zone.reset()

@@ -1,0 +1,48 @@
+class_name SeatKinds
+extends RefCounted
+## One rule for who is drawn how, at every table (playing, watching, online, in a replay): a seat
+## an AI plays for the whole match is a robot with its level (1 easy … 3 hard); a person is a
+## face — also while the AI plays for them (auto-play, the server hosting an absent player: the
+## badge says that itself). Each screen reads the levels from the data it has: the match config
+## offline, the room's seats online, the record's players in a replay. Levels are by seat number
+## (0 south … 3 west), 0 for a person.
+
+
+## A local match: seats 1–3 at their configured levels; seat 0 is the player's, an AI only in
+## a match of four AIs. Online the config says nothing of the seats: all persons until the
+## room's seats are read (`from_room`).
+static func from_config(config: MatchConfig) -> PackedInt32Array:
+	if config.online:
+		return PackedInt32Array([0, 0, 0, 0])
+	var levels := PackedInt32Array([config.human_seat_level if config.all_ai else 0])
+	for i in 3:
+		levels.append(config.ai_levels[i] if i < config.ai_levels.size() else 0)
+	return levels
+
+
+## Online: the room's seats (`{seat, player, ai, …}`; `ai` the level of an AI seat, 0 for a
+## player's seat, whoever watches).
+static func from_room(room: Dictionary) -> PackedInt32Array:
+	var levels := PackedInt32Array([0, 0, 0, 0])
+	for s: Dictionary in room.get("seats", []):
+		var seat := int(s.get("seat", -1))
+		if seat >= 0 and seat < 4:
+			levels[seat] = int(s.get("ai", 0)) if String(s.get("player", "")) == "" else 0
+	return levels
+
+
+## A replay: the record's players (`ReplayRecorder.get_players`, `{name, ai}` with `ai` "L1"…"L3"
+## for an AI seat, "" for a person). A record without them shows four persons.
+static func from_record(players: Array) -> PackedInt32Array:
+	var levels := PackedInt32Array([0, 0, 0, 0])
+	for seat in mini(players.size(), 4):
+		var ai := String((players[seat] as Dictionary).get("ai", ""))
+		levels[seat] = clampi(ai.substr(1).to_int(), 1, 3) if ai.begins_with("L") else 0
+	return levels
+
+
+## Shows `levels` (by seat number) on `badges` (by where the table draws them: 0 at the bottom),
+## the seat drawn at the bottom being `bottom_seat`.
+static func show(badges: Array, levels: PackedInt32Array, bottom_seat := 0) -> void:
+	for seat in 4:
+		(badges[(seat - bottom_seat + 4) % 4] as SeatBadge).ai_level = levels[seat]
