@@ -192,6 +192,10 @@ func _place_names() -> void:
 		var r := badge.get_global_rect()
 		l.position = r.position - global_position + Vector2(4, -l.size.y - 2)
 		l.visible = l.text != ""
+	# The vote's line over the player's own name (the left column is free there; beside the
+	# partner's badge it would cover the partner's play).
+	if vote_status.visible:
+		vote_status.position = names[0].position - Vector2(0, vote_status.size.y + 4)
 
 
 func _on_room(room: Dictionary) -> void:
