@@ -223,6 +223,33 @@ func test_history_keeps_the_newest_line_in_view_and_ranges_whole() -> void:
 	holder.queue_free()
 
 
+## Lines that wrap to another width than the one they were added at (issue 38: in training the
+## history showed an empty list with a scroll bar until Hint was pressed): filled while the panel
+## had no size yet, then given one, then widened, the newest line stays in view — the room kept
+## below it for whole lines follows the lines' heights, not the ones they had at the old width.
+func test_history_follows_its_lines_when_its_width_changes() -> void:
+	var holder := Control.new()
+	holder.size = Vector2(400, 400)
+	add_child(holder)
+	var history := HistoryPanel.create()
+	holder.add_child(history)
+	history.position = Vector2.ZERO
+	history.size = Vector2.ZERO
+	var pairs := {"type": "ThreePair", "rank": 12, "rank_text": "Q", "name_key": "play.three_pair", "cards": PackedInt32Array()}
+	history.add_note(Wording.tribute_phase(false, PackedInt32Array([3]), 0, false))
+	for r in 4:
+		history.new_round()
+		for seat in 4:
+			history.add(seat, pairs if seat % 2 == 0 else {})
+	await frames(3)
+	for width: float in [240.0, 120.0, 320.0]:
+		history.size = Vector2(width, 260)
+		await frames(3)
+		expect(history.newest_in_view(), "%d wide: the newest line is in view" % width)
+		expect(history.lines_whole(), "%d wide: every line in view whole" % width)
+	holder.queue_free()
+
+
 func test_the_turn_clock_shows_seconds_and_warns() -> void:
 	await _open(MatchConfig.with({mode = &"match", ai_levels = [1, 1, 1], seed = 6, ai_min_think_ms = 0, turn_time_limit_s = 8,
 		save_record = false}))
