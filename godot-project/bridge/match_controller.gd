@@ -19,7 +19,8 @@ extends Node
 ## arrives — plus a few calls. Replays produce the same events (ReplayController.record_events),
 ## so the table draws a live match and a replay with the same code.
 
-## One engine signal, as its typed event (marked `restoring` while a resumed deal is announced).
+## One engine signal, as its typed event (marked `restoring` while a resumed deal, or online the
+## position of a match under way, is announced).
 signal event_received(event: MatchEvent)
 
 ## GuandanEngine's signal names, read from ClassDB (never copied by hand).
@@ -261,7 +262,9 @@ func _forward(...args: Array) -> void:
 	var event := MatchEvent.from_args(name, args)
 	if event == null:
 		return  # refused, with an error naming the signal and the argument
-	event.restoring = resume.restoring
+	# Continue and the resume after a crash set it here; online the engine says it while it
+	# announces the full state of a match under way (a reconnect, a rejoin).
+	event.restoring = resume.restoring or engine.is_restoring()
 	event_received.emit(event)
 	if event is TurnTimedOutEvent:
 		takeover.timed_out(event as TurnTimedOutEvent)

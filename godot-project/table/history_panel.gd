@@ -35,6 +35,11 @@ func _ready() -> void:
 	# New lines grow the scroll range: follow them to the bottom, with whole lines at the top.
 	var bar := _scroll.get_v_scroll_bar()
 	bar.changed.connect(_follow_bottom)
+	# The lines wrap to the box's width: when it changes (the panel shown at its size, the
+	# sidebar's width, the scroll bar coming or going) their heights change under the room kept
+	# below the newest line, which holds the scroll range as it was, so no `changed` comes (issue
+	# 38: a blank history with a scroll bar, the lines above the view). Follow each new fit too.
+	_box.sort_children.connect(_follow_bottom)
 	Settings.changed.connect(_on_settings_changed)
 	_render()
 

@@ -54,16 +54,8 @@ func open(title: String, lines: Array, buttons: Array, cancel: StringName = &"")
 			c.name = &"Closed"  # frees the name for the new panel's button of the same id
 			c.queue_free()  # not removed now: it may be the button whose signal brought us here
 	(%Title as Label).text = title
-	var template: Label = %LineTemplate
 	for line: Variant in lines:
-		if line is Control:
-			body.add_child(line)
-		else:
-			var l: Label = template.duplicate()
-			l.unique_name_in_owner = false
-			l.text = String(line)
-			l.visible = true
-			body.add_child(l)
+		body.add_child(line if line is Control else text_line(String(line)))
 	body.visible = not lines.is_empty()
 	var first: Button
 	for b: Array in buttons:
@@ -89,13 +81,19 @@ func open(title: String, lines: Array, buttons: Array, cancel: StringName = &"")
 ## Adds a line of text under the open panel's lines (something learnt after it opened, e.g. an
 ## online rating change after the match's result).
 func add_line(text: String) -> void:
+	var body: Container = %Lines
+	body.add_child(text_line(text))
+	body.visible = true
+
+
+## A line of the panel's text (its look), not yet added: `open` takes it among its lines, and
+## its owner may change its text while the panel is up (a clock's seconds).
+func text_line(text: String) -> Label:
 	var l: Label = (%LineTemplate as Label).duplicate()
 	l.unique_name_in_owner = false
 	l.text = text
 	l.visible = true
-	var body: Container = %Lines
-	body.add_child(l)
-	body.visible = true
+	return l
 
 
 func _focus(b: Button) -> void:
@@ -162,9 +160,10 @@ func _unhandled_key_input(event: InputEvent) -> void:
 		_close(cancel_id)
 
 
-## Asks a yes/no question; returns true when `yes_key`'s button was pressed (Esc = no).
-func confirm(title: String, text: String, yes_key: String) -> bool:
-	open(title, [text], [[&"no", "BTN_CANCEL"], [&"yes", yes_key]], &"no")
+## Asks a yes/no question; returns true when `yes_key`'s button was pressed (Esc = no). `more`:
+## lines under the text (as `open` takes them).
+func confirm(title: String, text: String, yes_key: String, more: Array = []) -> bool:
+	open(title, [text] + more, [[&"no", "BTN_CANCEL"], [&"yes", yes_key]], &"no")
 	var answer: StringName = await closed
 	return answer == &"yes"
 

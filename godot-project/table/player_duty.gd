@@ -27,8 +27,9 @@ func begin(what: StringName) -> void:
 		&"return":
 			hand.set_hinted(controller.return_options())
 	if what != &"play":
-		# A tribute or return has its turn time too (the engine's clock, which waited while the
-		# table drew the deal): the same clock as a turn.
+		# A tribute or return is the player's turn too: their seat is lit (the gold frame) and
+		# has the turn's time (the engine's clock, which waited while the table drew the deal).
+		(table.badges[table.local_seat] as SeatBadge).active = true
 		var left := controller.time_left()
 		(table.clock as TurnClock).start(int(left * 1000.0) if left > 0.0 else 0)
 		if (table.my_countdown as Control).visible and not (table.events as TableEvents).instant:
@@ -39,6 +40,9 @@ func begin(what: StringName) -> void:
 func end() -> void:
 	table.duty = &""
 	(table.my_countdown as Control).visible = false
+	# A tribute's or a return's light goes with it (a turn's goes when the seat has played).
+	if table.turn_seat != table.local_seat:
+		(table.badges[table.local_seat] as SeatBadge).active = false
 
 
 func start_turn(seat: int, pass_ok: bool, time_limit: float) -> void:

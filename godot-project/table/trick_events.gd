@@ -148,6 +148,10 @@ func on_turn_timed_out(e: TurnTimedOutEvent) -> void:
 
 func on_controller_changed(e: ControllerChangedEvent) -> void:
 	var seat := e.seat
+	if not e.ai:
+		# Taken back from the AI while it was thinking (issue 38: auto-play off as the player's
+		# tribute began): its answer is dropped, so no ai_decided comes to say it stopped.
+		table.badges[seat].thinking = false
 	if seat == table.local_seat and not table.spectator:
 		table.show_auto_play(e.ai)
 	else:

@@ -206,6 +206,7 @@ pub fn signal_dict(e: &Emit) -> Option<VarDictionary> {
             return Some(d);
         }
         Emit::Runtime(out) => out,
+        Emit::Restoring(_) => return None,
     };
     match out {
         Out::MatchStarted { .. } => return None,

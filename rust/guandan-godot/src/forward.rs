@@ -26,6 +26,10 @@ pub enum Emit {
     Error { code: i64, message: String },
     /// A fatal error stopped the match; `report` is the crash report's path.
     Crashed { message: String, report: String },
+    /// Not a signal: the signals from `Restoring(true)` to `Restoring(false)` announce a position
+    /// played before the viewer saw it (online: a full state mid-match, after a reconnect or a
+    /// rejoin); `GuandanEngine.is_restoring()` is true while they are emitted.
+    Restoring(bool),
 }
 
 /// Chooses the viewer and filters notices for it.

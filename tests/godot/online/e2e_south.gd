@@ -35,6 +35,8 @@ var _report := {
 	"panel_up_alone_s": -1.0,
 	# Deals whose top bar read other levels than the previous deal's end gave.
 	"level_mismatches": [],
+	# [restoring, action count] of each match_started the table was given (a full state).
+	"positions": [],
 	# Checks on the way that failed (the run goes on to the end).
 	"failures": [],
 	# [unix time ms, what]: the connection's ups and downs and south's own actions (the freeze
@@ -216,6 +218,11 @@ func _run() -> void:
 	_table.match_panel_shown.connect(func(_e: MatchEndedEvent) -> void: _match_over = true)
 	_table.deal_panel_shown.connect(_on_deal_panel)
 	_table.event_handled.connect(_on_event_handled)
+	# Each full state announced (the table's first, then the resyncs after the cut): whether it
+	# came as a position to draw at once (`restoring`: no deal flight over the plays, issue 38).
+	_table.controller.event_received.connect(func(e: MatchEvent) -> void:
+		if e is MatchStartedEvent:
+			_report.positions.append([e.restoring, _table.controller.action_count()]))
 	var south: Node = _table.controller.engine
 	for sig: StringName in [&"cards_played", &"passed", &"tribute_given", &"card_returned"]:
 		south.connect(sig, _on_south_may_act.bind(sig))

@@ -235,6 +235,53 @@ func _take_back_at_deal_end(seed: int) -> bool:
 	return false
 
 
+## Auto-play on through a deal's end and "Next deal", taken back while the AI thinks about the
+## player's tribute (issue 38 item 4: the badge said "thinking…" through the tribute and the next
+## lead, and the tribute prompt had no gold turn frame): the player's badge stops thinking and is
+## lit while the tribute is theirs, then goes out with it.
+func test_taking_the_seat_back_while_the_ai_thinks_about_the_tribute() -> void:
+	for seed in [3, 8, 11, 5]:
+		if await _take_back_while_thinking(seed):
+			return
+	expect(false, "no seed had the AI think about the player's tribute")
+
+
+func _take_back_while_thinking(seed: int) -> bool:
+	# A weak player and partner against normal opponents: the player pays tribute.
+	table = await _open({mode = &"match", seed = seed, ai_levels = [2, 1, 2]})
+	var ctl: MatchController = table.controller
+	ctl.engine.auto_play_level = 1
+	var taken_back := [false]
+	ctl.event_received.connect(func(e: MatchEvent) -> void:
+		if e is AiThinkingEvent and (e as AiThinkingEvent).seat == 0 and ctl.phase() == GuandanEngine.PHASE_TRIBUTE \
+				and ctl.is_auto_play():
+			taken_back[0] = true
+			ctl.set_auto_play(false))
+	ctl.set_auto_play(true)
+	var reached := await wait_until(func() -> bool:
+		if table.modal.is_open():
+			table.modal.press(&"next")
+		return taken_back[0] and table.is_idle() and table.duty != &"" or ctl.state().get("over", false), 140.0)
+	if not taken_back[0]:
+		table.queue_free()
+		table = null
+		await frames(2)
+		return false
+	var badge: SeatBadge = table.badges[0]
+	expect(reached and table.duty == &"tribute", "the tribute is mine (duty %s)" % table.duty)
+	expect(not badge.thinking, "my badge no longer says thinking")
+	expect(badge.active, "my badge is lit for my tribute")
+	var options := ctl.tribute_options()
+	if not expect(not options.is_empty(), "a tribute to give"):
+		return true
+	table.hand.set_selected(PackedInt32Array([options[0]]))
+	table.play_button.pressed.emit()
+	expect(await wait_until(func() -> bool: return table.duty != &"tribute"), "given")
+	expect(not badge.thinking, "still not thinking after the tribute")
+	expect(not badge.active or table.turn_seat == 0, "and no longer lit, unless it is my turn")
+	return true
+
+
 ## Continue: leave at a human duty in `phase`, then the Continue config resumes the same state.
 func _leave_and_continue(phase: int, seed: int, weak: bool) -> bool:
 	# One AI answer per frame, so the seat is taken back right when its duty is announced.

@@ -265,16 +265,28 @@ func test_a_wild_shows_what_it_stands_for() -> void:
 	await frames(1)
 
 
-func test_history_keeps_the_newest_line_in_view_and_ranges_whole() -> void:
-	Settings.set_value(&"history_rounds", 5)
+## Three pairs Q–A, as the engine describes the play (the history's lines name it).
+static func _three_pairs() -> Dictionary:
+	return {"type": "ThreePair", "rank": 12, "rank_text": "Q", "name_key": "play.three_pair", "cards": PackedInt32Array()}
+
+
+## A history panel of `size` in a holder of its own (free the holder after the test).
+func _history_at(size: Vector2) -> HistoryPanel:
 	var holder := Control.new()
-	holder.size = Vector2(240, 260)
+	holder.size = Vector2(400, 400)
 	add_child(holder)
 	var history := HistoryPanel.create()
 	holder.add_child(history)
 	history.position = Vector2.ZERO
-	history.size = Vector2(240, 260)
-	var pairs := {"type": "ThreePair", "rank": 12, "rank_text": "Q", "name_key": "play.three_pair", "cards": PackedInt32Array()}
+	history.size = size
+	return history
+
+
+func test_history_keeps_the_newest_line_in_view_and_ranges_whole() -> void:
+	Settings.set_value(&"history_rounds", 5)
+	var history := _history_at(Vector2(240, 260))
+	var holder := history.get_parent()
+	var pairs := _three_pairs()
 	for r in 5:
 		history.new_round()
 		for seat in 4:
@@ -305,6 +317,28 @@ func test_history_keeps_the_newest_line_in_view_and_ranges_whole() -> void:
 	expect(history.newest_in_view(), "the newest line is in view after the oldest round went")
 	expect(ends_low.call(), "and at the bottom of the view, no empty space below it")
 	expect(history.lines_whole(), "every line in view whole")
+	holder.queue_free()
+
+
+## Lines that wrap to another width than the one they were added at (issue 38: in training the
+## history showed an empty list with a scroll bar until Hint was pressed): filled while the panel
+## had no size yet, then given one, then widened, the newest line stays in view — the room kept
+## below it for whole lines follows the lines' heights, not the ones they had at the old width.
+func test_history_follows_its_lines_when_its_width_changes() -> void:
+	var history := _history_at(Vector2.ZERO)
+	var holder := history.get_parent()
+	var pairs := _three_pairs()
+	history.add_note(Wording.tribute_phase(false, PackedInt32Array([3]), 0, false))
+	for r in 4:
+		history.new_round()
+		for seat in 4:
+			history.add(seat, pairs if seat % 2 == 0 else {})
+	await frames(3)
+	for width: float in [240.0, 120.0, 320.0]:
+		history.size = Vector2(width, 260)
+		await frames(3)
+		expect(history.newest_in_view(), "%d wide: the newest line is in view" % width)
+		expect(history.lines_whole(), "%d wide: every line in view whole" % width)
 	holder.queue_free()
 
 

@@ -60,6 +60,43 @@ func test_the_deal_goes_round_the_table() -> void:
 	expect(await wait_until(func() -> bool: return table.hand.cards().size() == 27, 10.0), "and the player's hand is dealt")
 
 
+## A position announced again (online after a reconnect or a rejoin, Continue, the resume after
+## a crash: its events are `restoring`) is drawn as it stands: no backs fly over the table in
+## progress and the player's cards do not fly in again (issue 38 item 8).
+func test_a_restored_deal_start_deals_nothing_in() -> void:
+	table = load("res://table/table.tscn").instantiate()
+	table.open({config = MatchConfig.with({mode = &"training", ai_levels = [1, 1, 1], seed = 4, ai_min_think_ms = 60000,
+		turn_timer = 0, save_record = false})})
+	add_child(table)
+	var find := func() -> DealFlight: return table.find_child("DealFlight", true, false) as DealFlight
+	var dealt := func() -> bool:
+		return table.is_idle() and table.hand.cards().size() == 27 and find.call() != null \
+				and not (find.call() as DealFlight).is_running()
+	expect(await wait_until(dealt, 10.0), "the live deal was dealt in")
+	var hand: PackedInt32Array = table.hand.cards()
+	var handled := [0]
+	table.event_handled.connect(func(_e: MatchEvent) -> void: handled[0] += 1)
+	for d: Dictionary in [{"signal": "match_started", "seed": 4, "local_seat": 0},
+			{"signal": "deal_started", "deal_no": 0, "level": 2, "declarer": -1},
+			{"signal": "hand_changed", "hand": hand}]:
+		d.restoring = true
+		table.events.enqueue(MatchEvent.from_dict(d))
+	var flying := func() -> int:
+		var n := 0
+		for id in table.hand.cards():
+			var v: CardView = table.layer.find_view(id)
+			if v != null and v.tween != null and v.tween.is_running():
+				n += 1
+		return n
+	var most := [0, 0]
+	while handled[0] < 3 or table.events.busy():
+		most[0] = maxi(most[0], (find.call() as DealFlight).in_flight())
+		most[1] = maxi(most[1], flying.call())
+		await frames(1)
+	expect_eq(table.hand.cards(), hand, "the hand is there")
+	expect_eq(most, [0, 0], "no backs flying, none of the player's cards flying in")
+
+
 func test_low_performance_mode_deals_without_the_backs() -> void:
 	Settings.set_value(&"low_perf", true)
 	_open()

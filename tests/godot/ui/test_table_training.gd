@@ -202,6 +202,41 @@ func test_the_turn_clock_goes_when_the_match_ends_on_the_players_turn() -> void:
 		expect(not table.badges[s].active, "no seat's badge still lit as to play: %d" % s)
 
 
+## Offline the menu pauses the match and says so. Online the server's clock cannot stop (issue 38:
+## "Paused" while the clock ran down, the surrender question let it fall to 5 s): the menu says
+## the match goes on and shows the seconds left on the player's clock, live, and so does the short
+## surrender question.
+func test_the_menu_says_paused_only_offline_and_shows_the_clock_online() -> void:
+	await _open(MatchConfig.with({mode = &"match", ai_levels = [1, 1, 1], seed = 8, ai_min_think_ms = 0,
+		turn_time_limit_s = 30, save_record = false}))
+	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
+	table.pause_menu.open()
+	var text := _panel_text()
+	expect(text.begins_with("Paused"), "offline the match is paused: %s" % text)
+	expect(not ("clock" in text), "no clock line offline: %s" % text)
+	table.modal.press(&"resume")
+	await frames(2)
+	# The online table's config (its controller follows a server; the menu only reads the flag).
+	table.config.online = true
+	table.pause_menu.open()
+	text = _panel_text()
+	expect(text.begins_with("Menu — the match goes on"), "online the title says the match goes on: %s" % text)
+	expect(not ("Paused" in text), "never 'Paused' online")
+	expect("Online the turn clock keeps running." in text, "and says the clock runs")
+	var left := func() -> int: return int(table.controller.time_left())
+	var shown: String = table.pause_menu.clock_text()
+	expect(shown.begins_with("Your clock: ") and shown.ends_with(" s left"), "the seconds left are in the menu: '%s'" % shown)
+	var seconds := int(shown.trim_prefix("Your clock: ").trim_suffix(" s left"))
+	expect(absi(seconds - left.call()) <= 1, "the clock's own seconds (%d, %d)" % [seconds, left.call()])
+	table.modal.press(&"surrender")
+	text = _panel_text()
+	expect("If all agree, your team loses." in text, "a short surrender question online: %s" % text)
+	expect(table.pause_menu.clock_text() != "", "with the clock too")
+	table.modal.press(&"no")
+	await frames(2)
+	expect_eq(table.pause_menu.clock_text(), "", "no clock line once the panel is gone")
+
+
 func test_esc_closes_the_pause_menu_and_leaving_asks_first() -> void:
 	var Pointer := preload("res://tests_godot/ui/pointer.gd")
 	var pointer = Pointer.new(get_viewport())

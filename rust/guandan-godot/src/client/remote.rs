@@ -197,7 +197,13 @@ impl RemoteMatch {
         self.turn.view(&mut view);
         let outcome = outcome.map(|o| self.turn.outcome(o));
         self.duty_clock = time_left_s.map(|t| (action_seq, Instant::now(), t));
-        let emits = self.mirror.full_state(action_seq, state_hash, &view, outcome, time_left_s);
+        let mut emits = self.mirror.full_state(action_seq, state_hash, &view, outcome, time_left_s);
+        if action_seq > 0 {
+            // A match under way (a reconnect, a rejoin, a resync): its position is shown as it
+            // stands, not played out again (issue 38: the deal's flight went over the plays).
+            emits.insert(0, Emit::Restoring(true));
+            emits.push(Emit::Restoring(false));
+        }
         self.pending = None;
         let taken = if self.awaiting_state || action_seq > 0 {
             self.awaiting_state = false;
@@ -481,6 +487,21 @@ mod tests {
         f.act(play).expect("a new intent may leave");
         assert!(matches!(intents(&sent)[..], [ClientMsg::Intent { seq: 0, nonce: 2, .. }]));
         assert_eq!(m.seq(), 0);
+    }
+
+    /// The full state of a match under way (a reconnect, a rejoin) is announced as a position
+    /// already played (`Restoring` around it: the table draws it without the deal's flight); the
+    /// first state of a match, before any action, is dealt in as it starts.
+    #[test]
+    fn a_full_state_mid_match_is_announced_as_restoring() {
+        let (mut f, m, _sent) = seated(m_turn());
+        let first = f.take_emits();
+        assert!(!first.iter().any(|e| matches!(e, Emit::Restoring(_))), "the match's start is dealt in");
+        f.0.borrow_mut().state(5, &m.state_hash(), m.view(Some(m_turn())), None, None);
+        let again = f.take_emits();
+        assert_eq!(again.first(), Some(&Emit::Restoring(true)));
+        assert!(matches!(again[1], Emit::MatchStarted { .. }), "then the position: {again:?}");
+        assert_eq!(again.last(), Some(&Emit::Restoring(false)));
     }
 
     /// An answer lost on its way must not lock the player out: after a while the whole state

@@ -101,6 +101,8 @@ pub struct GuandanEngine {
     ai: ai::Driver,
     queue: VecDeque<Emit>,
     flushing: bool,
+    /// Emitting the signals of a position already played (`Emit::Restoring`).
+    restoring: bool,
     traces: [Option<Trace>; 4],
     last_error: String,
     /// After a fatal error: the valid part of the stopped match's record (`resume_last_valid`).
@@ -126,6 +128,7 @@ impl INode for GuandanEngine {
             ai: ai::Driver::default(),
             queue: VecDeque::new(),
             flushing: false,
+            restoring: false,
             traces: Default::default(),
             last_error: String::new(),
             last_valid: None,

@@ -24,6 +24,10 @@ impl GuandanEngine {
     }
 
     fn emit(&mut self, e: Emit) {
+        if let Emit::Restoring(on) = e {
+            self.restoring = on;
+            return;
+        }
         let mut sig = self.signals();
         let out = match e {
             Emit::MatchStarted { seed, local } => {
@@ -36,6 +40,7 @@ impl GuandanEngine {
                 return sig.crashed().emit(&GString::from(message.as_str()), &GString::from(report.as_str()));
             }
             Emit::Runtime(out) => out,
+            Emit::Restoring(_) => return,
         };
         match out {
             // Turned into `Emit::MatchStarted` / dropped by the forwarder.

@@ -269,6 +269,14 @@ impl GuandanEngine {
         GString::from(self.source().map(|s| s.state_hash()).unwrap_or_default().as_str())
     }
 
+    /// Whether the signal being emitted is part of a position announced again rather than played
+    /// now (online: the full state of a match already under way, after a reconnect or a rejoin;
+    /// the table draws it at once, without the deal's flight or any animation).
+    #[func]
+    pub fn is_restoring(&self) -> bool {
+        self.restoring
+    }
+
     /// Actions applied so far in this match.
     #[func]
     pub fn get_action_count(&self) -> i64 {
