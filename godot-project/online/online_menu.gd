@@ -61,6 +61,18 @@ func _offer_remembered_room() -> void:
 	_code.text = room
 	if _status.text == "":
 		_status.text = tr("ONLINE_YOUR_ROOM_FMT").format({code = room})
+	# The status says "Join": the Join row is brought into view and given the focus (it was
+	# below the fold at 1280x720).
+	_show_join.call_deferred()
+
+
+func _show_join() -> void:
+	var join: Button = %Join
+	var scroll := find_child("Scroll", true, false) as ScrollContainer
+	if scroll != null and is_inside_tree():
+		await get_tree().process_frame
+		scroll.ensure_control_visible(join)
+		join.grab_focus()
 
 
 ## What Quick match / Create / Join / Spectate / Leaderboard do (tests call it too). Returns 0

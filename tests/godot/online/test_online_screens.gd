@@ -83,6 +83,12 @@ func test_a_seat_held_online_is_offered_again_with_the_same_account() -> void:
 	expect_eq((menu.find_child("Code", true, false) as LineEdit).text, "ABCDEF", "the held room's code is filled in")
 	expect_eq((menu.find_child("Status", true, false) as Label).text, tr("ONLINE_YOUR_ROOM_FMT").format({code = "ABCDEF"}),
 		"and the player is told Join takes the seat again")
+	# Join is in view and has the focus (it was below the fold at 1280x720).
+	await frames(3)
+	var join := menu.find_child("Join", true, false) as Button
+	var scroll := menu.find_child("Scroll", true, false) as ScrollContainer
+	expect(scroll.get_global_rect().encloses(join.get_global_rect()), "Join is in view: %s in %s" % [join.get_global_rect(), scroll.get_global_rect()])
+	expect(join.has_focus(), "Join has the focus")
 	expect_eq(Online.ensure_connected("127.0.0.1:1", "Ann"), 0)
 	expect_eq(Online.client.get_credentials(), {"player_id": "p-ann", "token": "t-ann"}, "the kept account is used")
 	Online.client.disconnect_from_server()
