@@ -152,14 +152,26 @@ func _run() -> bool:
 		return _fail("the spectator is not shown team 0's two hands")
 	await _settle(st)
 	await _shot("spectator")
-	# Quick match from the Online menu: nobody else waits (the partner is in its room), so after
-	# the server's fill wait (tools/test-online: 8 s) the AI takes the three empty seats and the
-	# ranked match opens at the online table.
+	# Quick match from the Online menu: another person queues too (a second guest in this
+	# process); the matchmaker seats two players as partners against two AI seats and the ranked
+	# match opens at the online table. (A ranked match is given up only when both partners agree:
+	# an AI partner never does, so no one gives rated matches away through it.)
 	c.leave_room()
+	_partner_idle = false
+	if not await _partner_online("North Q" if _args.locale == "en" else "小红Q"):
+		return _fail("the quick-match partner is offline")
+	_partner_match.surrender_proposed.connect(func(_seat: int) -> void: _partner_match.surrender_vote.call_deferred(true))
+	_partner_help = MoveAdvisor.new()
+	_partner_help.attach(_partner_match)
+	if _partner.queue_join("competition") != 0:
+		return _fail("the partner could not queue: " + _partner.get_last_error())
 	EventBus.screen_requested.emit(&"online")
 	if not await _until(func() -> bool: return _app.current_name == &"online", 10.0):
 		return _fail("no Online menu")
 	var quick_menu: Control = _app.current
+	# The account still holds its seat in the first room (left mid-match, the seat is kept for
+	# it: one seat per account), so the quick match is played as another guest.
+	(quick_menu.find_child("Nickname", true, false) as LineEdit).text = _quick_name()
 	(quick_menu.find_child("Quick", true, false) as Button).pressed.emit()
 	if not await _until(func() -> bool: return _app.current_name == &"quick_search", 10.0):
 		return _fail("no quick-match wait: " + Online.last_message)
@@ -174,7 +186,7 @@ func _run() -> bool:
 	await _play_until(func() -> bool: return qt.table.controller.action_count() >= 8, 60.0, qt)
 	await _settle(qt)
 	await _shot("quick_table")
-	# South gives the ranked match up (the AI partner and an AI opponent accept): the result's
+	# South gives the ranked match up (the partner agrees, an AI opponent accepts): the result's
 	# panel gets the new rating and its change when the server has stored and rated the match.
 	var rated := []
 	c.rating_changed.connect(func(_r: String, rating: int, change: int, _m: int) -> void: rated.append([rating, change]))
@@ -207,7 +219,7 @@ func _run() -> bool:
 	if not await _until(func() -> bool: return _app.current_name == &"leaderboard", 10.0):
 		return _fail("no leaderboard: " + Online.last_message)
 	var board: Control = _app.current
-	var mine := tr("LEADERBOARD_YOU_FMT").format({name = "小明" if _args.locale == "zh_CN" else "Ann"})
+	var mine := tr("LEADERBOARD_YOU_FMT").format({name = _quick_name()})
 	var own_row := func() -> Button:
 		for row in board.find_children("Row*", "Button", true, false):
 			if (row.find_child("Nickname", true, false) as Label).text == mine:
@@ -288,6 +300,11 @@ func _start_with_partner(partner_seat: int, own_seat: int) -> Control:
 	_partner_help = MoveAdvisor.new()
 	_partner_help.attach(_partner_match)
 	return _app.current
+
+
+## The quick match's player (a guest of its own).
+func _quick_name() -> String:
+	return "小明Q" if _args.locale == "zh_CN" else "AnnQ"
 
 
 ## Frames pass; each person acts when it is their turn; deal panels are closed.
