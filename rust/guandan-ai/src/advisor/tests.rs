@@ -5,23 +5,28 @@ use super::*;
 use guandan_core::game::{DealSetup, Match};
 use guandan_core::rules::RuleConfig;
 
-fn view_with(hand: &str, table: Option<&str>) -> PlayerView {
-    let h = CardSet::parse(hand).unwrap();
-    let rules = RuleConfig::competition();
-    let other = CardSet::parse("D9 D9 C9 C9").unwrap().minus(h);
-    let spare: Vec<u8> = CardSet::FULL.minus(h).minus(other).iter().take(2).collect();
+/// A first deal at level 2 (competition rules) with these hands, `leader` to lead.
+fn deal(hands: [CardSet; 4], leader: guandan_core::game::Seat) -> Match {
     let setup = DealSetup {
-        rules,
+        rules: RuleConfig::competition(),
         seed: 1,
         deal_no: 0,
         team_levels: [guandan_core::card::Rank(2); 2],
         ace_failures: [0, 0],
         declarer: None,
         last_order: None,
-        hands: [h, other, CardSet::EMPTY.with(spare[0]), CardSet::EMPTY.with(spare[1])],
-        leader: if table.is_some() { 1 } else { 0 },
+        hands,
+        leader,
     };
-    let (mut m, _) = Match::from_deal(&setup).unwrap();
+    Match::from_deal(&setup).unwrap().0
+}
+
+fn view_with(hand: &str, table: Option<&str>) -> PlayerView {
+    let h = CardSet::parse(hand).unwrap();
+    let other = CardSet::parse("D9 D9 C9 C9").unwrap().minus(h);
+    let spare: Vec<u8> = CardSet::FULL.minus(h).minus(other).iter().take(2).collect();
+    let hands = [h, other, CardSet::EMPTY.with(spare[0]), CardSet::EMPTY.with(spare[1])];
+    let mut m = deal(hands, if table.is_some() { 1 } else { 0 });
     if let Some(t) = table {
         let cards = CardSet::parse(t).unwrap().intersect(m.hands()[1]);
         let a = m.action(1, guandan_core::game::ActionKind::Play { cards: cards.ids(), reading: None });
@@ -43,46 +48,23 @@ fn hints_are_legal_and_ranked() {
     }
 }
 
-/// Seat 0 to follow `table`, led by west (seat 3).
+/// Seat 0 to follow `table`, led by west (seat 3), the others holding one card each.
 fn view_following(hand: &str, table: &str) -> PlayerView {
-    let h = CardSet::parse(hand).unwrap();
-    let t = CardSet::parse(table).unwrap();
-    let rest: Vec<u8> = CardSet::FULL.minus(h).minus(t).iter().take(3).collect();
-    let setup = DealSetup {
-        rules: RuleConfig::competition(),
-        seed: 1,
-        deal_no: 0,
-        team_levels: [guandan_core::card::Rank(2); 2],
-        ace_failures: [0, 0],
-        declarer: None,
-        last_order: None,
-        hands: [h, CardSet::EMPTY.with(rest[0]), CardSet::EMPTY.with(rest[1]), t.with(rest[2])],
-        leader: 3,
-    };
-    let (mut m, _) = Match::from_deal(&setup).unwrap();
-    let a = m.action(3, guandan_core::game::ActionKind::Play { cards: t.ids(), reading: None });
-    m.apply(&a).unwrap();
-    m.view(Some(0))
+    following_with(hand, table, 1)
 }
 
 /// Seat 0 to follow `table` (led by west), with every other player holding 20 cards.
 fn view_following_crowded(hand: &str, table: &str) -> PlayerView {
+    following_with(hand, table, 20)
+}
+
+/// Seat 0 to follow `table` played by west, east, north and west holding `n` more cards each.
+fn following_with(hand: &str, table: &str, n: usize) -> PlayerView {
     let h = CardSet::parse(hand).unwrap();
     let t = CardSet::parse(table).unwrap();
     let rest: Vec<u8> = CardSet::FULL.minus(h).minus(t).iter().collect();
-    let part = |from: usize, n: usize| CardSet::from_ids(&rest[from..from + n]);
-    let setup = DealSetup {
-        rules: RuleConfig::competition(),
-        seed: 1,
-        deal_no: 0,
-        team_levels: [guandan_core::card::Rank(2); 2],
-        ace_failures: [0, 0],
-        declarer: None,
-        last_order: None,
-        hands: [h, part(0, 20), part(20, 20), t.union(part(40, 20))],
-        leader: 3,
-    };
-    let (mut m, _) = Match::from_deal(&setup).unwrap();
+    let part = |k: usize| CardSet::from_ids(&rest[k * n..(k + 1) * n]);
+    let mut m = deal([h, part(0), part(1), t.union(part(2))], 3);
     let a = m.action(3, guandan_core::game::ActionKind::Play { cards: t.ids(), reading: None });
     m.apply(&a).unwrap();
     m.view(Some(0))
