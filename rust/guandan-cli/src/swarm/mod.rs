@@ -12,10 +12,12 @@
 use guandan_ai::AiLevel;
 use link::server_addr;
 
+mod latency;
 pub(crate) mod link;
 pub(crate) mod player;
 mod quick;
 mod rooms;
+mod server_proc;
 pub(crate) mod tally;
 
 #[derive(clap::Args, Debug, Clone)]
@@ -42,6 +44,11 @@ pub struct SwarmArgs {
     /// server started with `--practice-seeds` accepts it.
     #[arg(long)]
     pub deal_seeds: bool,
+    /// Play this many seconds once every room plays (the steady state), then end each table's
+    /// match (a surrender its players agree on) and check what was played against the stored
+    /// record, as after a whole match. Without it, every match is played to its end.
+    #[arg(long)]
+    pub duration_s: Option<u64>,
     /// Give up on a room after this many seconds.
     #[arg(long, default_value_t = 1800)]
     pub timeout_s: u64,

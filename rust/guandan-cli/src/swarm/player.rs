@@ -4,11 +4,13 @@
 use super::link::{HEARTBEAT, Link, rejoin};
 use super::tally::{Seen, Totals};
 use guandan_ai::{AiLevel, AiProfile, Budget, make_agent};
-use guandan_proto::{ClientMsg, ServerMsg};
+use guandan_core::event::ActionKind;
+use guandan_proto::{ClientMsg, ServerMsg, WireOut};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 /// How a seat's client plays.
@@ -34,16 +36,23 @@ pub(crate) async fn play(addr: SocketAddr, mut link: Link, seat: u8, how: Client
     let mut lost = 0;
     // A prompt being thought about: (when to answer, the view).
     let mut thinking: Option<(Instant, guandan_proto::TableView)> = None;
+    let mut ending = Ending::default();
     loop {
         match step(&mut link, &mut agent, &mut rng, &mut thinking, &mut sent).await {
             Step::Message(m) => {
                 quiet = 0;
                 let mut prompt = None;
                 match *m {
-                    ServerMsg::Applied { action_seq, actions, state_hash, prompt: p, seat: actor, .. } => {
+                    ServerMsg::Applied { action_seq, actions, state_hash, prompt: p, seat: actor, events } => {
                         // Counted as received (the server's losses and repeats are what is measured).
                         for seq in action_seq.saturating_sub(u64::from(actions)) + 1..=action_seq {
                             seen.count(seq);
+                        }
+                        if seat == 0 {
+                            totals.latency.actions_heard(u64::from(actions));
+                        }
+                        for e in &events {
+                            ending.heard(seat, e);
                         }
                         seen.hash(action_seq, &state_hash);
                         // Our own intent is confirmed by our own action (two payers act side by side).
@@ -51,8 +60,7 @@ pub(crate) async fn play(addr: SocketAddr, mut link: Link, seat: u8, how: Client
                             && action_seq > seq
                             && actor == seat
                         {
-                            let rtt = at.elapsed().as_micros() as u64;
-                            totals.rtts_us.lock().unwrap_or_else(|e| e.into_inner()).push(rtt);
+                            totals.latency.record(at.elapsed().as_micros() as u64);
                             sent = None;
                         }
                         prompt = p;
@@ -72,6 +80,7 @@ pub(crate) async fn play(addr: SocketAddr, mut link: Link, seat: u8, how: Client
                         return Ok((seen, room.matches - 1, link));
                     }
                     ServerMsg::Error { code: err, message, .. } => {
+                        ending.refused();
                         if seen.errors < 3 {
                             eprintln!("protocol error {err}: {message}");
                         }
@@ -95,6 +104,27 @@ pub(crate) async fn play(addr: SocketAddr, mut link: Link, seat: u8, how: Client
                     sent = None;
                     thinking = None;
                     continue;
+                }
+                // The run is over: this table ends its match (beside the play, one intent at a time).
+                if sent.is_none()
+                    && totals.stop.load(Relaxed)
+                    && let Some(kind) = ending.next(seat)
+                {
+                    let at = link.session.last_seq().unwrap_or(0);
+                    let intent = link.session.intent(at, kind);
+                    match link.send(&intent).await {
+                        Ok(()) => {
+                            sent = Some((at, Instant::now()));
+                            // A duty being thought about is asked again after this action.
+                            thinking = None;
+                            prompt = None;
+                        }
+                        Err(e) => {
+                            link = reconnect(addr, link, &mut jitter, &mut lost, seat, &e).await?;
+                            seen.rejoined();
+                            thinking = None;
+                        }
+                    }
                 }
                 // One intent at a time: a prompt while ours is in flight is for the same duty.
                 if let Some(view) = prompt.filter(|_| sent.is_none()) {
@@ -199,4 +229,54 @@ async fn step(
         return Step::Lost(e);
     }
     Step::Message(Box::new(m))
+}
+
+/// How a seat ends its match once the run is over (`--duration-s`): seat 0 proposes that its
+/// team surrenders; its partner (seat 2) and one opponent (seat 1) accept. Seat 3 stays out of
+/// the vote: once the match is over a fourth answer would only be refused.
+#[derive(Default)]
+struct Ending {
+    /// A proposal is open (announced, not yet closed by a refusal).
+    vote_open: bool,
+    /// This seat's part is in flight.
+    sent: bool,
+    /// This seat's part was announced.
+    confirmed: bool,
+}
+
+impl Ending {
+    /// What this seat sends now, if anything (and marks it sent).
+    fn next(&mut self, seat: u8) -> Option<ActionKind> {
+        if self.sent || self.confirmed {
+            return None;
+        }
+        let kind = match seat {
+            0 if !self.vote_open => ActionKind::ProposeSurrender,
+            1 | 2 if self.vote_open => ActionKind::SurrenderVote { accept: true },
+            _ => return None,
+        };
+        self.sent = true;
+        Some(kind)
+    }
+
+    /// An announcement: the vote's course, and this seat's part in it.
+    fn heard(&mut self, seat: u8, e: &WireOut) {
+        match e {
+            WireOut::SurrenderProposed { seat: s } => {
+                self.vote_open = true;
+                if *s == seat {
+                    self.confirmed = true;
+                }
+            }
+            WireOut::SurrenderVoted { seat: s, accept: true } if *s == seat => self.confirmed = true,
+            // Closed by a refusal: the proposer proposes again.
+            WireOut::SurrenderVoted { accept: false, .. } => *self = Ending::default(),
+            _ => {}
+        }
+    }
+
+    /// The server refused something: a part in flight is sent again when due.
+    fn refused(&mut self) {
+        self.sent = false;
+    }
 }

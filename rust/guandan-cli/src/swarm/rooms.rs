@@ -5,15 +5,16 @@
 use super::SwarmArgs;
 use super::link::{login, until};
 use super::player::{Client, play};
+use super::latency::Phase;
+use super::server_proc::{self, PeakRss};
 use super::tally::{Totals, verify};
 use futures_util::{SinkExt, StreamExt};
 use guandan_ai::AiLevel;
-use guandan_ai::percentile::nearest_rank;
 use guandan_proto::{ClientMsg, ServerMsg};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -24,25 +25,18 @@ pub(super) async fn run(args: SwarmArgs, addr: SocketAddr, level: AiLevel) -> Re
         ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} rooms finished {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let peak_rss = Arc::new(AtomicU64::new(0));
-    let sampler = args.server_pid.map(|pid| {
-        let peak = peak_rss.clone();
-        tokio::spawn(async move {
-            loop {
-                if let Some(kb) = rss_kb(pid) {
-                    peak.fetch_max(kb, Relaxed);
-                }
-                tokio::time::sleep(Duration::from_millis(500)).await;
-            }
-        })
-    });
+    let peak = args.server_pid.map(PeakRss::start);
+    let cpu_at_start = args.server_pid.and_then(server_proc::cpu_us);
     let start = Instant::now();
+    let clock = tokio::spawn(steady_clock(args.clone(), totals.clone(), bar.clone()));
     let mut tasks = Vec::new();
     for i in 0..args.rooms {
         let (totals, args, bar) = (totals.clone(), args.clone(), bar.clone());
         tasks.push(tokio::spawn(async move {
             let deadline = Duration::from_secs(args.timeout_s);
             let res = tokio::time::timeout(deadline, room(addr, i, &args, level, &totals)).await;
+            // The first room to end its match ends the steady state (the load falls from here).
+            totals.latency.enter_at_least(Phase::Drain);
             match res {
                 Ok(Ok(())) => {
                     totals.finished.fetch_add(1, Relaxed);
@@ -66,23 +60,22 @@ pub(super) async fn run(args: SwarmArgs, addr: SocketAddr, level: AiLevel) -> Re
     for t in tasks {
         let _ = t.await;
     }
-    let mut rtts: Vec<u64> = std::mem::take(&mut *totals.rtts_us.lock().unwrap_or_else(|e| e.into_inner()));
+    let steady = clock.await.map_err(|e| e.to_string())?;
     bar.finish();
-    if let Some(s) = sampler {
-        s.abort();
-    }
+    let peak_kb = peak.map(PeakRss::stop);
     let elapsed = start.elapsed().as_secs_f64();
-    rtts.sort_unstable();
-    let pct = |p: f64| nearest_rank(&rtts, p).map_or(0.0, |us| us as f64 / 1000.0);
     let actions = totals.actions.load(Relaxed);
-    let report = serde_json::json!({
+    let cpu_all = match (cpu_at_start, args.server_pid.and_then(server_proc::cpu_us)) {
+        (Some(a), Some(b)) if actions > 0 => Some(b.saturating_sub(a) as f64 / actions as f64),
+        _ => None,
+    };
+    let steady_actions = totals.latency.steady_actions();
+    let per_room = |kb: u64| kb as f64 / args.rooms.max(1) as f64;
+    let mut report = serde_json::json!({
         "rooms": args.rooms,
         "rooms_finished": totals.finished.load(Relaxed),
         "actions": actions,
         "actions_per_s": actions as f64 / elapsed.max(1e-9),
-        "rtt_ms_p50": pct(0.50),
-        "rtt_ms_p99": pct(0.99),
-        "rtt_samples": rtts.len(),
         "desyncs": totals.desyncs.load(Relaxed),
         "lost_actions": totals.lost.load(Relaxed),
         "duplicated_actions": totals.duplicated.load(Relaxed),
@@ -93,23 +86,50 @@ pub(super) async fn run(args: SwarmArgs, addr: SocketAddr, level: AiLevel) -> Re
         "flood_messages": totals.flood_msgs.load(Relaxed),
         "room_failures": totals.failures.load(Relaxed),
         "drop_rate": args.drop_rate,
+        "think_ms": args.think_ms,
         "ai": args.ai,
         "elapsed_s": elapsed,
-        "server_peak_rss_kb": args.server_pid.map(|_| peak_rss.load(Relaxed)),
-        "server_peak_rss_kb_per_room": args.server_pid.map(|_| peak_rss.load(Relaxed) as f64 / args.rooms.max(1) as f64),
+        "steady_s": steady.seconds,
+        "steady_actions": steady_actions,
+        "steady_actions_per_s": steady_actions as f64 / steady.seconds.max(1e-9),
+        "server_peak_rss_kb": peak_kb,
+        "server_peak_rss_kb_per_room": peak_kb.map(per_room),
+        "server_kb_per_room": peak_kb.map(per_room),
+        "server_steady_rss_kb": steady.rss_kb,
+        "server_cpu_us_per_action": steady.cpu_us.filter(|_| steady_actions > 0).map(|us| us as f64 / steady_actions as f64),
+        "server_cpu_steady_share": steady.cpu_us.map(|us| us as f64 / 1e6 / steady.seconds.max(1e-9)),
+        "server_cpu_us_per_action_all": cpu_all,
     });
+    let fields = report.as_object_mut().expect("an object");
+    totals.latency.report(None, "rtt", fields);
+    totals.latency.report(Some(Phase::Ramp), "ramp_rtt", fields);
+    totals.latency.report(Some(Phase::Steady), "steady_rtt", fields);
+    let ms = |k: &str| report[k].as_f64().unwrap_or(0.0);
     println!(
-        "{} of {} rooms finished, {actions} actions in {elapsed:.1} s; round trip p50 {:.2} ms, p99 {:.2} ms; desyncs {}, lost {}, duplicated {}, protocol errors {}, reconnects {}",
+        "{} of {} rooms finished, {actions} actions in {elapsed:.1} s; round trip p50 {:.2} ms, p99 {:.2} ms (steady {:.0} s: p50 {:.2}, p99 {:.2}, p999 {:.2}, max {:.2} ms); desyncs {}, lost {}, duplicated {}, protocol errors {}, reconnects {}",
         report["rooms_finished"],
         args.rooms,
-        pct(0.5),
-        pct(0.99),
+        ms("rtt_ms_p50"),
+        ms("rtt_ms_p99"),
+        steady.seconds,
+        ms("steady_rtt_ms_p50"),
+        ms("steady_rtt_ms_p99"),
+        ms("steady_rtt_ms_p999"),
+        ms("steady_rtt_ms_max"),
         report["desyncs"],
         report["lost_actions"],
         report["duplicated_actions"],
         report["errors"],
         report["reconnects"]
     );
+    if let Some(us) = report["server_cpu_us_per_action"].as_f64() {
+        println!(
+            "server: {us:.0} µs CPU an action in the steady state ({:.0} % of a core), peak {} KB ({:.1} KB a room)",
+            ms("server_cpu_steady_share") * 100.0,
+            report["server_peak_rss_kb"],
+            ms("server_kb_per_room")
+        );
+    }
     if args.json {
         println!("{report}");
     }
@@ -119,9 +139,41 @@ pub(super) async fn run(args: SwarmArgs, addr: SocketAddr, level: AiLevel) -> Re
     Ok(())
 }
 
-fn rss_kb(pid: u32) -> Option<u64> {
-    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    s.lines().find(|l| l.starts_with("VmRSS:"))?.split_whitespace().nth(1)?.parse().ok()
+/// What the steady state measured.
+struct Steady {
+    seconds: f64,
+    /// The server's CPU time over it (`--server-pid`).
+    cpu_us: Option<u64>,
+    /// The server's memory at its end.
+    rss_kb: Option<u64>,
+}
+
+/// The run's phases: the ramp lasts until every room plays; then the steady state, until
+/// `--duration-s` is over (the tables are told to end their matches) or a room's match ends.
+async fn steady_clock(args: SwarmArgs, totals: Arc<Totals>, bar: ProgressBar) -> Steady {
+    let pid = args.server_pid;
+    while totals.started.load(Relaxed) < args.rooms as u64 && totals.latency.phase() == Phase::Ramp {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let begun = Instant::now();
+    let cpu0 = pid.and_then(server_proc::cpu_us);
+    totals.latency.enter_at_least(Phase::Steady);
+    let until = args.duration_s.map(|s| begun + Duration::from_secs(s));
+    while totals.latency.phase() == Phase::Steady && until.is_none_or(|u| Instant::now() < u) {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let seconds = begun.elapsed().as_secs_f64();
+    let cpu_us = match (cpu0, pid.and_then(server_proc::cpu_us)) {
+        (Some(a), Some(b)) => Some(b.saturating_sub(a)),
+        _ => None,
+    };
+    let rss_kb = pid.and_then(server_proc::rss_kb);
+    totals.latency.enter_at_least(Phase::Drain);
+    if until.is_some() {
+        bar.suspend(|| eprintln!("swarm: {seconds:.0} s of steady play: the tables end their matches"));
+        totals.stop.store(true, Relaxed);
+    }
+    Steady { seconds, cpu_us, rss_kb }
 }
 
 /// One room: set up, play to the end, verify against the stored log. Returns RTT samples (µs).

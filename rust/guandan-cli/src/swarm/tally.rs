@@ -20,9 +20,12 @@ pub(crate) struct Totals {
     pub(crate) started: AtomicU64,
     /// Attack messages sent (`--flood`).
     pub(crate) flood_msgs: AtomicU64,
-    /// Round trips (µs) of every intent confirmed, finished room or not (a run cut short by
-    /// `--timeout-s` still measures them).
-    pub(crate) rtts_us: std::sync::Mutex<Vec<u64>>,
+    /// Round trips of every intent confirmed, finished room or not (a run cut short by
+    /// `--timeout-s` still measures them), by phase.
+    pub(crate) latency: super::latency::Latency,
+    /// `--duration-s` is over: each table ends its match (seat 0 proposes to surrender, its
+    /// partner and one opponent accept), and the stored record is checked as after any match.
+    pub(crate) stop: std::sync::atomic::AtomicBool,
 }
 
 /// What one client saw. Compact (thousands of clients share the machine with the server):
