@@ -113,7 +113,7 @@ impl Server {
         // restore its running rooms and delete its queued players.
         let instance_lock = instance_lock::InstanceLock::acquire(&cfg.database_url(), &cfg.instance).await?;
         let db = Db::connect(&cfg.database_url()).await?;
-        let listener = tokio::net::TcpListener::bind(cfg.listen).await?;
+        let listener = listener::bind(cfg.listen)?;
         let addr = listener.local_addr()?;
         let public_url = cfg.public_url.clone().unwrap_or_else(|| format!("http://{addr}"));
         let (stop, shutdown) = watch::channel(false);

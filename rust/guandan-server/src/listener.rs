@@ -171,6 +171,21 @@ impl Drop for PeerInner {
     }
 }
 
+/// Connections the kernel holds for the accept loop. Tokio's default (1024) overflows when
+/// thousands of players connect at once (a restart, the evening peak) while the one core is
+/// busy: the kernel then drops their handshakes and they retry seconds later. Linux caps it at
+/// `net.core.somaxconn`.
+const ACCEPT_BACKLOG: u32 = 8192;
+
+/// The listening socket (with the address reused, as the standard library's bind does).
+pub fn bind(addr: std::net::SocketAddr) -> std::io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() { tokio::net::TcpSocket::new_v4()? } else { tokio::net::TcpSocket::new_v6()? };
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(ACCEPT_BACKLOG)
+}
+
 /// Accepts connections until shutdown; each is served on its own task.
 pub async fn serve(listener: TcpListener, router: Router, app: Arc<App>) {
     let mut shutdown = app.shutdown.clone();

@@ -49,6 +49,9 @@ pub struct SwarmArgs {
     /// record, as after a whole match. Without it, every match is played to its end.
     #[arg(long)]
     pub duration_s: Option<u64>,
+    /// Rooms set up a second during the ramp (their four players register, connect and sit).
+    #[arg(long, default_value_t = 250.0)]
+    pub ramp_rooms_per_s: f64,
     /// Give up on a room after this many seconds.
     #[arg(long, default_value_t = 1800)]
     pub timeout_s: u64,

@@ -30,15 +30,16 @@ pub(super) async fn run(args: SwarmArgs, addr: SocketAddr, level: AiLevel) -> Re
     let start = Instant::now();
     let clock = tokio::spawn(steady_clock(args.clone(), totals.clone(), bar.clone()));
     let mut tasks = Vec::new();
+    let ramp = args.ramp_rooms_per_s.max(1.0);
     for i in 0..args.rooms {
         let (totals, args, bar) = (totals.clone(), args.clone(), bar.clone());
         tasks.push(tokio::spawn(async move {
             let deadline = Duration::from_secs(args.timeout_s);
             let res = tokio::time::timeout(deadline, room(addr, i, &args, level, &totals)).await;
-            // The first room to end its match ends the steady state (the load falls from here).
-            totals.latency.enter_at_least(Phase::Drain);
             match res {
                 Ok(Ok(())) => {
+                    // The first match to end ends the steady state (the load falls from here).
+                    totals.latency.enter_at_least(Phase::Drain);
                     totals.finished.fetch_add(1, Relaxed);
                     bar.inc(1);
                 }
@@ -52,10 +53,9 @@ pub(super) async fn run(args: SwarmArgs, addr: SocketAddr, level: AiLevel) -> Re
                 }
             }
         }));
-        // Stagger the set-up a little so 4,000 registrations do not arrive in one burst.
-        if i % 50 == 49 {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+        // The ramp: rooms are set up at `--ramp-rooms-per-s`, as players arrive, not in one burst.
+        let next = start + Duration::from_secs_f64((i + 1) as f64 / ramp);
+        tokio::time::sleep_until(next.into()).await;
     }
     for t in tasks {
         let _ = t.await;
@@ -152,7 +152,9 @@ struct Steady {
 /// `--duration-s` is over (the tables are told to end their matches) or a room's match ends.
 async fn steady_clock(args: SwarmArgs, totals: Arc<Totals>, bar: ProgressBar) -> Steady {
     let pid = args.server_pid;
-    while totals.started.load(Relaxed) < args.rooms as u64 && totals.latency.phase() == Phase::Ramp {
+    // A room whose set-up failed never starts: it is counted as done with the ramp.
+    let ramped = || totals.started.load(Relaxed) + totals.failures.load(Relaxed) >= args.rooms as u64;
+    while !ramped() && totals.latency.phase() == Phase::Ramp {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let begun = Instant::now();
