@@ -48,8 +48,8 @@ pub fn spawn(app: Arc<App>) {
                 return;
             }
             let _ = health.send(()).await;
-            let rooms = app.metrics.rooms.load(Relaxed);
-            let players = app.metrics.connections.load(Relaxed);
+            let rooms = app.metrics.rooms.get();
+            let players = app.metrics.connections.get();
             let _ = sdk.set_label("rooms", rooms.to_string()).await;
             let _ = sdk.set_label("players", players.to_string()).await;
             if rooms > 0 && !allocated {

@@ -29,15 +29,21 @@ pub type WebSocket = WebSocketStream<WsGuard<hyper_util::rt::TokioIo<hyper::upgr
 
 /// How long a connection whose deadline passed is still read before it counts as silent.
 const STALL_LOOK: Duration = Duration::from_millis(250);
+/// The answer to every heartbeat (a player's client sends one every few seconds: more of them
+/// than actions), encoded once.
+static PONG: std::sync::LazyLock<Arc<str>> = std::sync::LazyLock::new(|| Arc::from(encode_server(&ServerMsg::Pong)));
+/// A heartbeat as the clients encode it, recognised without parsing (any other spelling is
+/// parsed as usual).
+const HEARTBEAT_TEXT: &str = r#"{"type":"heartbeat"}"#;
 /// Refusals for flooding before the connection is closed.
 const MAX_RATE_STRIKES: u32 = 100;
 
 pub async fn run(socket: WebSocket, guard: GuardSignal, app: Arc<App>, peer: Peer) {
     let id: ConnId = app.next_conn.fetch_add(1, Relaxed);
-    app.metrics.connections.fetch_add(1, Relaxed);
+    app.metrics.connections.inc();
     let span = tracing::info_span!("conn", id);
     session(socket, guard, app.clone(), id, peer).instrument(span).await;
-    app.metrics.connections.fetch_sub(1, Relaxed);
+    app.metrics.connections.dec();
 }
 
 struct Session {
@@ -73,7 +79,7 @@ impl Session {
     }
 
     fn refuse(&self, code: ErrorCode, message: impl Into<String>) {
-        self.app.metrics.protocol_errors.fetch_add(1, Relaxed);
+        self.app.metrics.protocol_errors.inc();
         self.send(&ServerMsg::error(code, message));
     }
 
@@ -95,7 +101,9 @@ impl Session {
         };
         match msg {
             ClientMsg::Hello { .. } => self.refuse(ErrorCode::BadRoomState, "already authenticated"),
-            ClientMsg::Heartbeat => self.send(&ServerMsg::Pong),
+            ClientMsg::Heartbeat => {
+                let _ = self.out.send(PONG.clone());
+            }
             ClientMsg::QueueJoin { rules } => self.queue_join(&player, rules).await,
             ClientMsg::QueueLeave => {
                 if self.leave_queue().await {
@@ -113,7 +121,7 @@ impl Session {
                 self.leave_room().await;
                 // Still seated: the room just left holds the seat while its match runs.
                 if let Some(code) = self.app.seats.room_of(&player.id) {
-                    self.app.metrics.seats_refused.fetch_add(1, Relaxed);
+                    self.app.metrics.seats_refused.inc();
                     return self.refuse(ErrorCode::AlreadySeated, crate::seats::already_seated(&code));
                 }
                 match room::create(&self.app, &player, rules, spectator_delay, seed, spectator_hands).await {
@@ -186,7 +194,7 @@ impl Session {
         // One seat per account: not while another connection's seat (or a match this one left)
         // holds the account.
         if let Some(code) = self.app.seats.room_of(&player.id) {
-            self.app.metrics.seats_refused.fetch_add(1, Relaxed);
+            self.app.metrics.seats_refused.inc();
             return self.refuse(ErrorCode::AlreadySeated, crate::seats::already_seated(&code));
         }
         let rating =
@@ -196,7 +204,7 @@ impl Session {
         match self.app.db.queue_join(&player.id, pool, &rules, rating, instance, &source).await {
             Ok(true) => {
                 let events = self.app.waiters.add(&player.id);
-                self.app.metrics.queued.fetch_add(1, Relaxed);
+                self.app.metrics.queued.inc();
                 self.queue = Some(Queued { rules, events });
                 self.send_queue_status(true, 0, 1);
             }
@@ -219,7 +227,7 @@ impl Session {
             }
             _ => return false,
         };
-        self.app.metrics.seats_refused.fetch_add(1, Relaxed);
+        self.app.metrics.seats_refused.inc();
         self.refuse(ErrorCode::AlreadySeated, why);
         true
     }
@@ -227,7 +235,7 @@ impl Session {
     /// Leaves the queue if waiting in it; true when it was.
     async fn leave_queue(&mut self) -> bool {
         let Some(_) = self.queue.take() else { return false };
-        self.app.metrics.queued.fetch_sub(1, Relaxed);
+        self.app.metrics.queued.dec();
         if let Some(p) = &self.player {
             self.app.waiters.remove(&p.id);
             if let Err(e) = self.app.db.queue_leave(&p.id).await {
@@ -248,7 +256,7 @@ impl Session {
             QueueEvent::Status { waited_ms, found } => self.send_queue_status(true, waited_ms, found),
             QueueEvent::Seated { code } => {
                 let rules = self.queue.take().map(|q| q.rules).unwrap_or_default();
-                self.app.metrics.queued.fetch_sub(1, Relaxed);
+                self.app.metrics.queued.dec();
                 self.send(&ServerMsg::QueueStatus { rules, queued: false, waited_ms: 0, found: 4 });
                 let Some(player) = self.player.clone() else { return };
                 self.enter(code, |conn, out| RoomCmd::Join {
@@ -301,7 +309,7 @@ impl Session {
                 }
             }
             Entry::Owner(row) => {
-                self.app.metrics.protocol_errors.fetch_add(1, Relaxed);
+                self.app.metrics.protocol_errors.inc();
                 self.send(&ServerMsg::Redirect { code, instance: row.instance, url: row.url });
             }
             Entry::Gone => self.refuse(ErrorCode::RoomNotFound, "no such room"),
@@ -381,7 +389,7 @@ async fn session(socket: WebSocket, guard: GuardSignal, app: Arc<App>, id: ConnI
                 break;
             }
             _ = s.out.overflow() => {
-                app.metrics.protocol_errors.fetch_add(1, Relaxed);
+                app.metrics.protocol_errors.inc();
                 tracing::info!("too slow to receive: disconnected");
                 break;
             }
@@ -430,6 +438,8 @@ async fn session(socket: WebSocket, guard: GuardSignal, app: Arc<App>, id: ConnI
         // Every frame counts against the rate: text, binary, ping and pong alike (the WebSocket
         // layer answers a ping by itself, so a ping flood is ended here, by the strikes).
         let msg = match &frame {
+            // A player's client heartbeats every few seconds: more of them than anything else.
+            Message::Text(t) if t.as_str() == HEARTBEAT_TEXT => Some(Ok(ClientMsg::Heartbeat)),
             Message::Text(t) => Some(decode_client(t.as_str())),
             Message::Close(_) => break,
             Message::Binary(_) | Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => None,
@@ -492,5 +502,17 @@ async fn session(socket: WebSocket, guard: GuardSignal, app: Arc<App>, id: ConnI
                 open = matches!(f, Some(Ok(ref m)) if !matches!(m, Message::Close(_)));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_heartbeat_recognised_unparsed_is_the_clients_encoding() {
+        assert_eq!(serde_json::to_string(&ClientMsg::Heartbeat).unwrap(), HEARTBEAT_TEXT);
+        assert!(matches!(decode_client(HEARTBEAT_TEXT), Ok(ClientMsg::Heartbeat)));
+        assert_eq!(PONG.as_ref(), encode_server(&ServerMsg::Pong));
     }
 }

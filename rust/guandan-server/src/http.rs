@@ -51,7 +51,7 @@ async fn public_limit(
 ) -> Response {
     let now = std::time::Instant::now();
     if !app.gate.allow_public(peer.ip(), app.cfg.public_rate, app.cfg.public_burst, now) {
-        app.metrics.public_refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        app.metrics.public_refused.inc();
         return error(
             StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::RateLimited,
@@ -84,7 +84,7 @@ async fn new_player(
         return error(StatusCode::BAD_REQUEST, ErrorCode::BadNickname, &why);
     }
     if !app.gate.allow_account(peer.ip(), app.cfg.accounts_per_ip_per_minute, std::time::Instant::now()) {
-        app.metrics.accounts_refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        app.metrics.accounts_refused.inc();
         return error(
             StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::RateLimited,

@@ -9,7 +9,6 @@ use crate::db::{DbError, RoomRow};
 use crate::room::{self, RoomCmd};
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::sync::atomic::Ordering::Relaxed;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
@@ -91,7 +90,7 @@ pub async fn take_over(app: &Arc<App>, row: RoomRow) -> Result<Entry, DbError> {
             _ => Entry::Gone,
         });
     };
-    app.metrics.rooms_taken_over.fetch_add(1, Relaxed);
+    app.metrics.rooms_taken_over.inc();
     tracing::info!(code = %row.code, from = %row.instance, to = %app.cfg.instance, "room taken over");
     Ok(match room::restore(app, &claimed).await? {
         Some(tx) => Entry::Here(tx),

@@ -41,7 +41,7 @@ pub struct App {
     pub cfg: Config,
     pub db: Db,
     pub journal: Journal,
-    pub metrics: Metrics,
+    pub metrics: Arc<Metrics>,
     /// Rooms this instance owns, by code.
     pub rooms: Mutex<HashMap<String, mpsc::Sender<room::RoomCmd>>>,
     pub next_conn: AtomicU64,
@@ -117,10 +117,11 @@ impl Server {
         let addr = listener.local_addr()?;
         let public_url = cfg.public_url.clone().unwrap_or_else(|| format!("http://{addr}"));
         let (stop, shutdown) = watch::channel(false);
+        let metrics = Arc::new(Metrics::new());
         let app = Arc::new(App {
-            journal: Journal::start(db.clone()),
+            journal: Journal::start(db.clone(), Duration::from_millis(cfg.journal_batch_ms), metrics.clone()),
             db,
-            metrics: Metrics::new(),
+            metrics,
             rooms: Mutex::new(HashMap::new()),
             next_conn: AtomicU64::new(1),
             shutdown: shutdown.clone(),

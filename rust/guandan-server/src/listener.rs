@@ -119,12 +119,12 @@ impl Peer {
             pending.insert(id, evict.clone());
             if pending.len() > app.cfg.max_unauthenticated { pending.pop_first() } else { None }
         };
-        app.metrics.tcp_connections.fetch_add(1, Relaxed);
-        app.metrics.unauthenticated.fetch_add(1, Relaxed);
+        app.metrics.tcp_connections.inc();
+        app.metrics.unauthenticated.inc();
         if let Some((_, victim)) = oldest {
             // Out of the pool now; its connection closes when it sees the notice.
-            app.metrics.unauthenticated.fetch_sub(1, Relaxed);
-            app.metrics.conns_evicted.fetch_add(1, Relaxed);
+            app.metrics.unauthenticated.dec();
+            app.metrics.conns_evicted.inc();
             victim.notify_one();
         }
         Some(Peer {
@@ -141,7 +141,7 @@ impl Peer {
         if !self.inner.authenticated.swap(true, Relaxed)
             && self.inner.app.gate.pending.lock().remove(&self.inner.id).is_some()
         {
-            self.inner.app.metrics.unauthenticated.fetch_sub(1, Relaxed);
+            self.inner.app.metrics.unauthenticated.dec();
         }
     }
 
@@ -165,9 +165,9 @@ impl Drop for PeerInner {
             }
         }
         if gate.pending.lock().remove(&self.id).is_some() {
-            self.app.metrics.unauthenticated.fetch_sub(1, Relaxed);
+            self.app.metrics.unauthenticated.dec();
         }
-        self.app.metrics.tcp_connections.fetch_sub(1, Relaxed);
+        self.app.metrics.tcp_connections.dec();
     }
 }
 
@@ -203,7 +203,7 @@ pub async fn serve(listener: TcpListener, router: Router, app: Arc<App>) {
             _ = async { drop(shutdown.wait_for(|s| *s).await) } => break,
         };
         let Some(peer) = Peer::admit(&app, addr.ip()) else {
-            app.metrics.conns_refused_per_ip.fetch_add(1, Relaxed);
+            app.metrics.conns_refused_per_ip.inc();
             tracing::debug!(%addr, "too many connections from this address: closed");
             continue;
         };
@@ -250,7 +250,7 @@ async fn connection(tcp: tokio::net::TcpStream, peer: Peer, router: Router, app:
         r = conn.as_mut() => {
             if let Err(e) = r {
                 if e.is_timeout() {
-                    app.metrics.header_timeouts.fetch_add(1, Relaxed);
+                    app.metrics.header_timeouts.inc();
                 }
                 tracing::debug!(error = %e, "connection ended");
             }

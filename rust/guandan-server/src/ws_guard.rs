@@ -22,7 +22,6 @@ use parking_lot::Mutex;
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::Ordering::Relaxed;
 use std::task::{Context, Poll, ready};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::Notify;
@@ -261,7 +260,7 @@ impl<S> WsGuard<S> {
         tracing::info!(?r, "client input refused below the WebSocket layer");
         if let Some(app) = &self.app {
             match r {
-                Refusal::TooManyFragments(_) => app.metrics.ws_fragments_refused.fetch_add(1, Relaxed),
+                Refusal::TooManyFragments(_) => app.metrics.ws_fragments_refused.inc(),
             };
         }
         self.discarding = Some(0);
@@ -305,7 +304,7 @@ impl<S: AsyncRead + Unpin> AsyncRead for WsGuard<S> {
                 None => break,
                 Some(until) => {
                     if let Some(app) = &this.app {
-                        app.metrics.ws_frame_pauses.fetch_add(1, Relaxed);
+                        app.metrics.ws_frame_pauses.inc();
                     }
                     this.pause = Some(Box::pin(tokio::time::sleep_until(until)));
                 }

@@ -8,25 +8,19 @@ impl Db {
     /// Appends actions (`room, match_no, seq, json`) in one transaction: the group commit the
     /// journal uses.
     pub async fn append_actions(&self, rows: &[(String, i64, i64, String)]) -> Result<(), DbError> {
+        // One statement is atomic by itself: a batch that fits in one needs no BEGIN and COMMIT
+        // (two round trips to the database less). Up to SINGLE_STATEMENT_ROWS rows every size
+        // has its statement (as many cached statements); larger batches go in chunks.
+        if !rows.is_empty() && rows.len() <= SINGLE_STATEMENT_ROWS {
+            return insert(&self.pool, rows).await;
+        }
+        self.append_in_transaction(rows).await
+    }
+
+    async fn append_in_transaction(&self, rows: &[(String, i64, i64, String)]) -> Result<(), DbError> {
         let mut tx = self.pool.begin().await?;
         for chunk in insert_chunks(rows) {
-            let mut sql = String::from("INSERT INTO match_actions (room_code, match_no, seq, action) VALUES ");
-            for i in 0..chunk.len() {
-                let p = 4 * i;
-                sql.push_str(&format!(
-                    "{}(${}, ${}, ${}, ${})",
-                    if i > 0 { ", " } else { "" },
-                    p + 1,
-                    p + 2,
-                    p + 3,
-                    p + 4
-                ));
-            }
-            let mut q = sqlx::query(&sql);
-            for (room, match_no, seq, action) in chunk {
-                q = q.bind(room).bind(*match_no).bind(*seq).bind(action);
-            }
-            q.execute(&mut *tx).await?;
+            insert(&mut *tx, chunk).await?;
         }
         tx.commit().await?;
         Ok(())
@@ -98,11 +92,36 @@ impl Db {
     }
 }
 
+/// Rows one insert statement carries at most.
+const ROWS_PER_STATEMENT: usize = 64;
+/// A batch of at most this many rows is one statement of its own size, outside a transaction.
+const SINGLE_STATEMENT_ROWS: usize = 32;
+
+/// One multi-row insert of `rows` (`room, match_no, seq, json`) on a connection or the pool.
+async fn insert<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(
+    exec: E,
+    rows: &[(String, i64, i64, String)],
+) -> Result<(), DbError> {
+    let mut sql = String::from("INSERT INTO match_actions (room_code, match_no, seq, action) VALUES ");
+    for i in 0..rows.len() {
+        let p = 4 * i;
+        if i > 0 {
+            sql.push_str(", ");
+        }
+        sql.push_str(&format!("(${}, ${}, ${}, ${})", p + 1, p + 2, p + 3, p + 4));
+    }
+    let mut q = sqlx::query(&sql);
+    for (room, match_no, seq, action) in rows {
+        q = q.bind(room).bind(*match_no).bind(*seq).bind(action);
+    }
+    q.execute(exec).await?;
+    Ok(())
+}
+
 /// Multi-row statements: one round trip to the database per chunk, not per action. Chunks have
 /// power-of-two sizes up to 64, so a connection caches at most seven insert statements (every
 /// batch size its own statement would cost megabytes of prepared statements).
 fn insert_chunks<T>(rows: &[T]) -> impl Iterator<Item = &[T]> {
-    const ROWS_PER_STATEMENT: usize = 64;
     let mut rest = rows;
     std::iter::from_fn(move || {
         if rest.is_empty() {

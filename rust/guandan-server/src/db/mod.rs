@@ -117,6 +117,9 @@ impl Db {
         let sqlite = backend == "sqlite";
         let pool = AnyPoolOptions::new()
             .max_connections(if sqlite { 4 } else { 16 })
+            // A file's connection does not go stale: no ping (a round trip to SQLite's thread)
+            // before each use, which the journal's commits would pay every time.
+            .test_before_acquire(!sqlite)
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if sqlite {

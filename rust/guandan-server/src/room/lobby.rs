@@ -51,7 +51,7 @@ pub async fn create(
     };
     let stored = Stored { spectator_delay: delay, creator: Some(host.id.clone()), spectator_hands, ..stored };
     if !app.take_room(&host.id) {
-        app.metrics.rooms_refused.fetch_add(1, Relaxed);
+        app.metrics.rooms_refused.inc();
         return Err((
             ErrorCode::RateLimited,
             format!("you have {} rooms open already: leave one first", app.cfg.rooms_per_account),
@@ -195,7 +195,7 @@ impl Room {
             {
                 // Another connection of the account held the seat (another device, a game
                 // restarted after a crash): the newest wins, the old one is told and closed.
-                self.app.metrics.sessions_replaced.fetch_add(1, Relaxed);
+                self.app.metrics.sessions_replaced.inc();
                 let bye = ServerMsg::error(
                     ErrorCode::SessionReplaced,
                     format!(
@@ -241,7 +241,7 @@ impl Room {
         // One seat per account: claimed before the seat is taken (two rooms asked at once
         // cannot both seat the account).
         if let Err(other) = self.app.seats.claim(&player.id, &self.code) {
-            self.app.metrics.seats_refused.fetch_add(1, Relaxed);
+            self.app.metrics.seats_refused.inc();
             return self.reject_join(conn, out, ErrorCode::AlreadySeated, &crate::seats::already_seated(&other));
         }
         if !self.transition(RoomEvent::Join) {
@@ -259,7 +259,7 @@ impl Room {
     }
 
     pub(super) fn reject_join(&mut self, conn: ConnId, out: Outbox, code: ErrorCode, message: &str) {
-        self.app.metrics.protocol_errors.fetch_add(1, Relaxed);
+        self.app.metrics.protocol_errors.inc();
         let _ = out.send(text(&ServerMsg::error(code, message)));
         let _ = conn;
     }

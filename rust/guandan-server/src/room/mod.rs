@@ -20,7 +20,6 @@ use guandan_runtime::{Controller, Notice, RuntimeConfig, SurrenderPolicy, Viewer
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
-use std::sync::atomic::Ordering::Relaxed;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tracing::Instrument;
@@ -191,8 +190,8 @@ fn spawn(
         room.release_spectators();
     }
     app.rooms.lock().insert(code.clone(), tx.clone());
-    app.metrics.rooms.fetch_add(1, Relaxed);
-    app.metrics.rooms_created.fetch_add(1, Relaxed);
+    app.metrics.rooms.inc();
+    app.metrics.rooms_created.inc();
     let span = tracing::info_span!("room", code = %code);
     tokio::spawn(async move { room.run(rx).await }.instrument(span));
     tx
@@ -284,7 +283,7 @@ impl Room {
             self.app.seats.release(&p, &self.code);
         }
         self.app.rooms.lock().remove(&self.code);
-        self.app.metrics.rooms.fetch_sub(1, Relaxed);
+        self.app.metrics.rooms.dec();
         if let Some(creator) = &self.stored.creator {
             self.app.release_room(creator);
         }
@@ -336,7 +335,7 @@ impl Room {
             return false;
         }
         tracing::info!(why, "room closed");
-        self.app.metrics.rooms_closed_empty.fetch_add(1, Relaxed);
+        self.app.metrics.rooms_closed_empty.inc();
         if let Err(e) = self.app.db.delete_room(&self.code).await {
             tracing::error!(error = %e, "room delete failed");
         }

@@ -52,7 +52,7 @@ impl Room {
     /// yet, and everything applied is stored before it is announced, so the database has it all.
     pub(super) async fn record(&self) -> Option<MatchLog> {
         let g = self.game.as_ref()?;
-        self.app.metrics.log_replays.fetch_add(1, Relaxed);
+        self.app.metrics.log_replays.inc();
         let lines = match self.app.db.actions(&self.code, self.game_no).await {
             Ok(lines) => lines,
             Err(e) => {
@@ -77,7 +77,7 @@ impl Room {
         if let Some(g) = &mut self.game {
             // A hosted seat has no human duty: nothing is given back.
             if let Some(given) = g.rt().prompt_seen(seat, seq, grace) {
-                self.app.metrics.prompts_seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                self.app.metrics.prompts_seen.inc();
                 tracing::debug!(seat, seq, given, "prompt seen: the turn's clock restarts");
             }
         }

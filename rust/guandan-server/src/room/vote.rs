@@ -79,7 +79,7 @@ impl Room {
         {
             self.rate(outcome).await;
         }
-        self.app.metrics.matches_finished.fetch_add(1, Relaxed);
+        self.app.metrics.matches_finished.inc();
         let stored = ServerMsg::MatchStored { code: self.code.clone(), match_no: self.match_no as u32 };
         self.match_no += 1;
         self.broadcast(&stored);
