@@ -39,6 +39,31 @@ impl L3 {
     }
 }
 
+/// One candidate L3 played out: L2's candidate as ranked (its `score` is L2's, not the blend),
+/// the mean outcome of its playouts (levels, viewer team's side) and the worlds it met.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Searched {
+    pub candidate: Candidate,
+    pub mean: f32,
+    pub worlds: u32,
+}
+
+/// A decision with the search behind it ([`L3::decide_with_report`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchReport {
+    pub decision: Decision,
+    /// The candidates played out, in L2's order; empty when the decision was not searched.
+    pub searched: Vec<Searched>,
+    /// Worlds played in all.
+    pub playouts: u32,
+}
+
+impl SearchReport {
+    fn unsearched(decision: Decision) -> Self {
+        SearchReport { decision, searched: Vec::new(), playouts: 0 }
+    }
+}
+
 /// A finished deal from the viewer team's side: + levels won, − levels conceded, each with
 /// `win_bonus` more.
 fn outcome(order: &[Seat; 4], rules: &guandan_core::rules::RuleConfig, me: Seat, win_bonus: f32) -> f32 {
@@ -191,9 +216,27 @@ impl L3 {
         rng: &mut ChaCha8Rng,
         budget: &Budget,
     ) -> Decision {
+        self.decide_reporting(view, known, rng, budget).decision
+    }
+
+    /// The decision exactly as [`Agent::decide`] makes it (same view, same generator state),
+    /// with what the search found for each candidate it played out: the labels of the learned
+    /// ranker (`guandan distill-labels`). `searched` is empty when nothing was searched
+    /// (tribute, return, a forced move, going out).
+    pub fn decide_with_report(&mut self, view: &PlayerView, rng: &mut ChaCha8Rng, budget: &Budget) -> SearchReport {
+        self.decide_reporting(view, None, rng, budget)
+    }
+
+    fn decide_reporting(
+        &self,
+        view: &PlayerView,
+        known: Option<[CardSet; 4]>,
+        rng: &mut ChaCha8Rng,
+        budget: &Budget,
+    ) -> SearchReport {
         match duty(view) {
             Some(Phase::Play) => self.search(view, known, rng, budget),
-            _ => l2_decision(view, &self.weights, self.trace),
+            _ => SearchReport::unsearched(l2_decision(view, &self.weights, self.trace)),
         }
     }
 
@@ -265,14 +308,15 @@ impl L3 {
         known: Option<[CardSet; 4]>,
         rng: &mut ChaCha8Rng,
         budget: &Budget,
-    ) -> Decision {
+    ) -> SearchReport {
+        let l2 = || SearchReport::unsearched(l2_decision(view, &self.weights, self.trace));
         let mut cands = ranked_candidates(view, &self.weights);
         if cands.len() <= 1 || view.hand.len() <= 1 {
-            return l2_decision(view, &self.weights, self.trace);
+            return l2();
         }
         // Going out ends the question.
         if cands[0].play.is_some_and(|p| p.cards == view.hand) {
-            return l2_decision(view, &self.weights, self.trace);
+            return l2();
         }
         shortlist(&mut cands, self.search.width.max(1) as usize, self.search.keep_pass_and_bomb);
         let beliefs = infer(view, self.search.infer);
@@ -323,8 +367,12 @@ impl L3 {
             alive.sort_unstable();
         }
         if total == 0 {
-            return l2_decision(view, &self.weights, self.trace);
+            return l2();
         }
+        let searched = (0..n)
+            .filter(|&ci| seen[ci] > 0)
+            .map(|ci| Searched { candidate: cands[ci].clone(), mean: sums[ci] / seen[ci] as f32, worlds: seen[ci] })
+            .collect();
         let mut scored: Vec<(bool, Candidate)> = cands
             .iter()
             .enumerate()
@@ -355,7 +403,7 @@ impl L3 {
                 fell_back: false,
             }
         });
-        Decision { action, trace }
+        SearchReport { decision: Decision { action, trace }, searched, playouts: total }
     }
 }
 
@@ -608,6 +656,38 @@ mod tests {
         let n = t.candidates.iter().filter(|c| c.search.is_some()).count() as u32;
         assert!(n >= 2, "an endgame with a choice");
         assert!(t.playouts > 3, "{} playouts", t.playouts);
+    }
+
+    /// The report is the decision `decide` makes, with the trace's means and the worlds each
+    /// candidate met (all of the first round's, fewer for those halved away).
+    #[test]
+    fn the_report_matches_the_decision() {
+        let (mut m, _) = Match::new(52, RuleConfig::competition()).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        let mut checked = 0;
+        while checked < 4 {
+            if m.phase() == Phase::Play && ranked_candidates(&m.view(Some(m.turn())), &Weights::default()).len() >= 4 {
+                let view = m.view(Some(m.turn()));
+                let p = crate::AiProfile { iterations: 60, trace: true, ..crate::AiProfile::level(crate::AiLevel::L3) };
+                let d = L3::new(&p).decide(&view, &mut ChaCha8Rng::seed_from_u64(7), &Budget::untimed());
+                let r = L3::new(&p).decide_with_report(&view, &mut ChaCha8Rng::seed_from_u64(7), &Budget::untimed());
+                assert_eq!(r.decision, d);
+                let trace = d.trace.unwrap();
+                assert_eq!(r.playouts, trace.playouts);
+                assert!(r.searched.len() >= 2);
+                let l2 = ranked_candidates(&view, &Weights::default());
+                for s in &r.searched {
+                    let t = trace.candidates.iter().find(|c| c.play == s.candidate.play).unwrap();
+                    assert_eq!(t.search, Some(s.mean));
+                    assert!(l2.contains(&s.candidate), "L2's own candidate, L2's score");
+                    assert!(s.worlds >= 1 && s.worlds <= r.playouts);
+                }
+                assert_eq!(r.searched.iter().map(|s| s.worlds).max(), Some(r.playouts));
+                checked += 1;
+            }
+            let a = random_action(&m, &mut rng).unwrap();
+            m.apply(&a).unwrap();
+        }
     }
 
     /// The agent sees only the view: two states that differ only in hidden hands give the same decision.

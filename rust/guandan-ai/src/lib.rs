@@ -15,6 +15,7 @@ pub mod l2;
 pub mod l3;
 pub mod percentile;
 pub mod plan;
+pub mod ranker;
 pub mod service;
 pub mod tune;
 
