@@ -203,6 +203,10 @@ pub struct AiProfile {
     pub trace: bool,
     /// How L3 searches (each improvement of issue 11 is a switch here).
     pub search: SearchConfig,
+    /// L2 only: rank play decisions by L2's score plus the learned ranker's correction (the
+    /// arena's `L2+`, issue 40). Off by default; absent from JSON when off.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub ranker: bool,
 }
 
 /// L3's search switches. `SearchConfig::V1` is the search as it was before issue 11.
@@ -287,6 +291,7 @@ impl Default for AiProfile {
             weights: Weights::default(),
             trace: false,
             search: SearchConfig::default(),
+            ranker: false,
         }
     }
 }

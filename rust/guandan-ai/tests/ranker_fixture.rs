@@ -43,7 +43,7 @@ fn training_on_the_fixture_is_reproducible() {
     let f = fixture();
     let cfg = TrainConfig { seed: 5, epochs: 4, ..TrainConfig::default() };
     let weights = || {
-        let (layers, curve) = train::train(&f.decisions, &cfg);
+        let train::Trained { layers, curve, .. } = train::train(&f.decisions, &cfg);
         assert!(curve.iter().all(|e| e.train_loss.is_finite()));
         Net::from_float(&layers, features::VERSION).to_bytes()
     };

@@ -276,16 +276,17 @@ pub fn training_curve(curve: &[guandan_ai::ranker::train::Epoch], path: &str) ->
     }
     register_font()?;
     let root = BitMapBackend::new(path, (WIDTH, HEIGHT)).into_drawing_area();
-    let train: Vec<f64> = curve.iter().map(|e| e.train_loss).collect();
-    let held: Vec<f64> = curve.iter().filter_map(|e| e.holdout_loss).collect();
+    let train: Vec<(f64, f64)> = curve.iter().map(|e| (f64::from(e.epoch), e.train_loss)).collect();
+    let held: Vec<(f64, f64)> = curve.iter().filter_map(|e| Some((f64::from(e.epoch), e.holdout_loss?))).collect();
     draw_curve(&root, &train, &held).map_err(|e| e.to_string())?;
     root.present().map_err(|e| e.to_string())
 }
 
-fn draw_curve(root: &DrawingArea<BitMapBackend<'_>, Shift>, train: &[f64], held: &[f64]) -> DrawResult {
+/// Epoch 0 is L2 alone, before training.
+fn draw_curve(root: &DrawingArea<BitMapBackend<'_>, Shift>, train: &[(f64, f64)], held: &[(f64, f64)]) -> DrawResult {
     root.fill(&WHITE)?;
-    let n = train.len();
-    let all = train.iter().chain(held).copied();
+    let last = train.iter().map(|p| p.0).fold(1.0, f64::max);
+    let all = train.iter().chain(held).map(|p| p.1);
     let (lo, hi) = all.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
     let pad = ((hi - lo) * 0.1).max(1e-3);
     let mut chart = ChartBuilder::on(root)
@@ -293,13 +294,13 @@ fn draw_curve(root: &DrawingArea<BitMapBackend<'_>, Shift>, train: &[f64], held:
         .margin(16)
         .x_label_area_size(40)
         .y_label_area_size(64)
-        .build_cartesian_2d(1f64..(n.max(2) as f64), (lo - pad)..(hi + pad))?;
+        .build_cartesian_2d(0f64..last, (lo - pad)..(hi + pad))?;
     chart
         .configure_mesh()
         .light_line_style(GRID)
-        .x_labels(n.clamp(2, 20))
+        .x_labels((last as usize + 1).clamp(2, 20))
         .x_label_formatter(&|x| format!("{x:.0}"))
-        .x_desc("epoch")
+        .x_desc("epoch (0: L2 alone)")
         .y_desc("loss per decision")
         .label_style((FAMILY, 14).into_font().color(&INK))
         .draw()?;
@@ -307,9 +308,8 @@ fn draw_curve(root: &DrawingArea<BitMapBackend<'_>, Shift>, train: &[f64], held:
         if values.is_empty() {
             continue;
         }
-        let points = values.iter().enumerate().map(|(k, v)| ((k + 1) as f64, *v));
         chart
-            .draw_series(LineSeries::new(points, color.stroke_width(2)))?
+            .draw_series(LineSeries::new(values.iter().copied(), color.stroke_width(2)))?
             .label(name)
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
     }

@@ -50,6 +50,8 @@ struct Sidecar<'a> {
     features: &'static [&'static str],
     config: &'a TrainConfig,
     curve: &'a [train::Epoch],
+    /// The epoch whose weights were written (least held-out loss).
+    kept_epoch: u32,
     /// Share of all labelled decisions whose top candidate is the search's, by L2 alone, by the
     /// float net and by the integer net written.
     top1_l2: f64,
@@ -79,7 +81,7 @@ pub fn run(args: TrainRankerArgs) -> Result<ExitCode, Usage> {
         return Err(Usage(format!("{path} holds no complete deal with a searched decision")));
     }
     let cfg = TrainConfig { seed, epochs, learning_rate, target_temperature, correction_l2, ..TrainConfig::default() };
-    let (layers, curve) = train::train(&file.decisions, &cfg);
+    let train::Trained { layers, curve, kept_epoch } = train::train(&file.decisions, &cfg);
     for e in &curve {
         let held = match (e.holdout_loss, e.holdout_top1, e.l2_top1) {
             (Some(l), Some(t), Some(l2)) => {
@@ -111,6 +113,7 @@ pub fn run(args: TrainRankerArgs) -> Result<ExitCode, Usage> {
         features: &features::NAMES,
         config: &cfg,
         curve: &curve,
+        kept_epoch,
         top1_l2,
         top1_float,
         top1_integer,
@@ -122,7 +125,7 @@ pub fn run(args: TrainRankerArgs) -> Result<ExitCode, Usage> {
         crate::plot::training_curve(&curve, &png).map_err(|e| Usage(format!("cannot draw {png}: {e}")))?;
     }
     println!(
-        "{out}: sha256 {}; {} decisions ({} deals); top-1 agreement with the search: L2 {:.1}%, ranker {:.1}% (float {:.1}%)",
+        "{out}: sha256 {}; {} decisions ({} deals); epoch {kept_epoch} kept; top-1 agreement with the search: L2 {:.1}%, ranker {:.1}% (float {:.1}%)",
         sidecar.sha256,
         sidecar.decisions,
         file.deals,

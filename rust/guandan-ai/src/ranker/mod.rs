@@ -3,6 +3,7 @@
 //! runs the integer network and reads its weights file, `labels` is the label file written by
 //! `guandan distill-labels`, `train` fits the network to them.
 
+pub mod agent;
 pub mod features;
 pub mod labels;
 pub mod net;
@@ -48,11 +49,13 @@ impl Ranker {
         self.net.forward(f)
     }
 
-    /// L2's candidates of a play decision, each scored L2 + correction, best first (ties keep
-    /// L2's order).
-    pub fn rank(&self, view: &PlayerView, weights: &Weights) -> Vec<Candidate> {
+    /// L2's best `width` candidates of a play decision (those L3 searches, so those the labels
+    /// cover), each scored L2 + correction, best first (ties keep L2's order).
+    pub fn rank(&self, view: &PlayerView, weights: &Weights, width: usize) -> Vec<Candidate> {
         let mut cands = crate::l2::ranked_candidates(view, weights);
+        // Features first: their rank index and gap are L2's over all candidates.
         let feats = features::for_candidates(view, weights, &cands);
+        cands.truncate(width.max(1));
         for (c, f) in cands.iter_mut().zip(&feats) {
             c.score += self.correction(f);
         }

@@ -24,7 +24,9 @@ pub struct TrainConfig {
     pub target_temperature: f32,
     /// L2's share in the target's blend (L3 plays by mean + 0.15 × L2 score).
     pub prior: f32,
-    /// L2-score units per unit of the model's logits.
+    /// L2-score units per unit of the model's logits; 0 = fitted before training: the value of
+    /// [`TEMPERATURES`] under which L2 alone (no correction) best matches the training targets,
+    /// so the correction learns only what L2's ranking misses.
     pub model_temperature: f32,
     /// Pull of the correction towards 0 (towards L2's own ranking).
     pub correction_l2: f32,
@@ -42,7 +44,7 @@ impl Default for TrainConfig {
             batch: 16,
             target_temperature: 0.25,
             prior: 0.15,
-            model_temperature: 1.0,
+            model_temperature: 0.0,
             correction_l2: 1e-3,
             holdout_every: 10,
         }
@@ -59,7 +61,12 @@ pub struct Epoch {
     pub holdout_loss: Option<f64>,
     pub holdout_top1: Option<f64>,
     pub l2_top1: Option<f64>,
+    /// The model temperature used (fitted when the configuration says 0).
+    pub model_temperature: f32,
 }
+
+/// The model temperatures tried when fitting it to L2 alone.
+pub const TEMPERATURES: [f32; 10] = [0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0];
 
 /// A decision ready for training: inputs as floats, L2 scores and the target distribution.
 struct Example {
@@ -213,20 +220,66 @@ impl Model {
     }
 }
 
+/// The temperature of [`TEMPERATURES`] with the least training loss for L2 alone (`model`'s
+/// correction is 0 before training), or the configured one.
+fn fit_temperature(model: &Model, train: &[Example], cfg: &TrainConfig) -> f32 {
+    if cfg.model_temperature > 0.0 {
+        return cfg.model_temperature;
+    }
+    let loss = |t: f32| {
+        let c = TrainConfig { model_temperature: t, ..cfg.clone() };
+        train.iter().map(|e| f64::from(model.decision(e, &c, None).0)).sum::<f64>()
+    };
+    let mut best = (TEMPERATURES[0], f64::INFINITY);
+    for t in TEMPERATURES {
+        let l = loss(t);
+        if l < best.1 {
+            best = (t, l);
+        }
+    }
+    best.0
+}
+
 /// Trains on `decisions` (those of every `holdout_every`-th deal held out); the float layers
-/// and the curve.
-pub fn train(decisions: &[DecisionLabel], cfg: &TrainConfig) -> (Vec<FloatLayer>, Vec<Epoch>) {
+/// and the curve. With held-out decisions the layers returned are those of the epoch with the
+/// least held-out loss (early stopping; the curve says which), else the last epoch's.
+pub fn train(decisions: &[DecisionLabel], cfg: &TrainConfig) -> Trained {
     let held = |d: &DecisionLabel| cfg.holdout_every > 0 && d.deal % cfg.holdout_every == cfg.holdout_every - 1;
     let usable = |d: &&DecisionLabel| d.candidates.len() >= 2;
     let train: Vec<Example> = decisions.iter().filter(usable).filter(|d| !held(d)).map(|d| example(d, cfg)).collect();
     let holdout: Vec<Example> = decisions.iter().filter(usable).filter(|d| held(d)).map(|d| example(d, cfg)).collect();
     let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
     let mut model = Model::new(cfg.hidden, &mut rng);
+    let cfg = &TrainConfig { model_temperature: fit_temperature(&model, &train, cfg), ..cfg.clone() };
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut curve = Vec::new();
     let zero_grads = |m: &Model| -> Vec<(Vec<f32>, Vec<f32>)> {
         m.layers.iter().map(|l| (vec![0.0; l.weights.len()], vec![0.0; l.bias.len()])).collect()
     };
+    let measure = |model: &Model, epoch: u32, train_loss: f64| {
+        let mean = |sum: f64, n: usize| if n == 0 { 0.0 } else { sum / n as f64 };
+        let (mut hl, mut hit, mut l2hit) = (0.0f64, 0usize, 0usize);
+        for e in &holdout {
+            let (loss, z) = model.decision(e, cfg, None);
+            hl += f64::from(loss);
+            let best = argmax(&e.target);
+            hit += usize::from(argmax(&z) == best);
+            l2hit += usize::from(argmax(&e.l2) == best);
+        }
+        let some = |v: f64| (!holdout.is_empty()).then_some(v);
+        Epoch {
+            epoch,
+            train_loss: mean(train_loss, train.len()),
+            holdout_loss: some(mean(hl, holdout.len())),
+            holdout_top1: some(mean(hit as f64, holdout.len())),
+            l2_top1: some(mean(l2hit as f64, holdout.len())),
+            model_temperature: cfg.model_temperature,
+        }
+    };
+    // Epoch 0: L2 alone (the correction starts at 0), the baseline the curve is read against.
+    let start: f64 = train.iter().map(|e| f64::from(model.decision(e, cfg, None).0)).sum();
+    curve.push(measure(&model, 0, start));
+    let mut best: Option<(f64, u32, Vec<FloatLayer>)> = None;
     for epoch in 1..=cfg.epochs {
         // Fisher–Yates with the seeded generator: the epoch's order.
         for i in (1..order.len()).rev() {
@@ -241,25 +294,25 @@ pub fn train(decisions: &[DecisionLabel], cfg: &TrainConfig) -> (Vec<FloatLayer>
             }
             model.adam(&grads, cfg.learning_rate, 1.0 / batch.len() as f32);
         }
-        let mean = |sum: f64, n: usize| if n == 0 { 0.0 } else { sum / n as f64 };
-        let (mut hl, mut hit, mut l2hit) = (0.0f64, 0usize, 0usize);
-        for e in &holdout {
-            let (loss, z) = model.decision(e, cfg, None);
-            hl += f64::from(loss);
-            let best = argmax(&e.target);
-            hit += usize::from(argmax(&z) == best);
-            l2hit += usize::from(argmax(&e.l2) == best);
+        let e = measure(&model, epoch, total);
+        // Early stopping: keep the epoch that did best on the held-out deals.
+        if let Some(l) = e.holdout_loss
+            && best.as_ref().is_none_or(|(b, _, _)| l < *b)
+        {
+            best = Some((l, epoch, model.layers.clone()));
         }
-        let some = |v: f64| (!holdout.is_empty()).then_some(v);
-        curve.push(Epoch {
-            epoch,
-            train_loss: mean(total, train.len()),
-            holdout_loss: some(mean(hl, holdout.len())),
-            holdout_top1: some(mean(hit as f64, holdout.len())),
-            l2_top1: some(mean(l2hit as f64, holdout.len())),
-        });
+        curve.push(e);
     }
-    (model.layers, curve)
+    let (kept_epoch, layers) = best.map_or((cfg.epochs, model.layers), |(_, e, layers)| (e, layers));
+    Trained { layers, curve, kept_epoch }
+}
+
+/// What training gives: the float layers kept, the curve (epoch 0 is L2 alone) and which
+/// epoch's layers were kept.
+pub struct Trained {
+    pub layers: Vec<FloatLayer>,
+    pub curve: Vec<Epoch>,
+    pub kept_epoch: u32,
 }
 
 /// Share of decisions whose top candidate by L2 + `correction` is the target's top: a check of
@@ -310,9 +363,10 @@ mod tests {
             })
             .collect();
         let cfg = TrainConfig { epochs: 12, ..TrainConfig::default() };
-        let (a, curve) = train(&decisions, &cfg);
-        let (b, _) = train(&decisions, &cfg);
+        let Trained { layers: a, curve, .. } = train(&decisions, &cfg);
+        let b = train(&decisions, &cfg).layers;
         assert_eq!(a, b);
+        assert_eq!(curve[0].epoch, 0, "the baseline first");
         let first = &curve[0];
         let last = curve.last().unwrap();
         assert!(last.train_loss < first.train_loss * 0.5, "{curve:?}");
