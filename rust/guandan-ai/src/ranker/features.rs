@@ -368,6 +368,20 @@ mod tests {
         assert!(n > 100 && swapped > 100, "{n} positions, {swapped} swaps");
     }
 
+    /// The features of L2's best few are the same computed over the whole list or over the
+    /// few alone (the ranker computes only those it re-ranks; the labels compute all).
+    #[test]
+    fn a_prefix_of_the_ranking_has_the_same_features() {
+        let w = Weights::default();
+        positions(|m| {
+            let view = m.view(Some(m.turn()));
+            let cands = ranked_candidates(&view, &w);
+            let all = for_candidates(&view, &w, &cands);
+            let k = cands.len().min(8);
+            assert_eq!(for_candidates(&view, &w, &cands[..k]), all[..k]);
+        });
+    }
+
     /// Every feature takes a non-zero value somewhere (a name set on no path would be a dead
     /// input), and all stay well inside the Q8 range.
     #[test]

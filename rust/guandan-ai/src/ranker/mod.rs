@@ -53,9 +53,10 @@ impl Ranker {
     /// cover), each scored L2 + correction, best first (ties keep L2's order).
     pub fn rank(&self, view: &PlayerView, weights: &Weights, width: usize) -> Vec<Candidate> {
         let mut cands = crate::l2::ranked_candidates(view, weights);
-        // Features first: their rank index and gap are L2's over all candidates.
-        let feats = features::for_candidates(view, weights, &cands);
+        // L2's order is kept, so the best's score and each one's rank index are the same as
+        // over the whole list (the labels' features): only the best `width` are computed.
         cands.truncate(width.max(1));
+        let feats = features::for_candidates(view, weights, &cands);
         for (c, f) in cands.iter_mut().zip(&feats) {
             c.score += self.correction(f);
         }
