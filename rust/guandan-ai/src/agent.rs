@@ -242,6 +242,9 @@ pub struct SearchConfig {
     /// to the best (weight 1 − gap / temperature, none past it), from a generator seeded by the
     /// world: playouts see more than L2's one line (0 = L2's best, as before).
     pub rollout_temperature: f32,
+    /// Playouts rank each seat's choice by the learned ranker (L2's best 8 re-scored, as `L2+`
+    /// plays) instead of L2's score (issue 40; off = L2, as before).
+    pub rollout_ranker: bool,
 }
 
 impl SearchConfig {
@@ -256,6 +259,7 @@ impl SearchConfig {
         keep_pass_and_bomb: false,
         win_bonus: 0.0,
         rollout_temperature: 0.0,
+        rollout_ranker: false,
     };
 }
 
@@ -272,6 +276,7 @@ impl SearchConfig {
         keep_pass_and_bomb: false,
         win_bonus: 0.0,
         rollout_temperature: 0.0,
+        rollout_ranker: false,
     };
 }
 

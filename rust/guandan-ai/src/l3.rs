@@ -78,17 +78,25 @@ struct Rollout<'a> {
     weights: &'a Weights,
     temperature: f32,
     rng: ChaCha8Rng,
+    /// Rank by the learned ranker (`SearchConfig::rollout_ranker`) instead of L2's score.
+    ranker: Option<&'static crate::ranker::Ranker>,
 }
 
 impl Rollout<'_> {
     fn choose(&mut self, view: &PlayerView) -> ActionKind {
-        if self.temperature <= 0.0 {
+        if self.temperature <= 0.0 && self.ranker.is_none() {
             return l2_decision(view, self.weights, false).action;
         }
-        let cands = ranked_candidates(view, self.weights);
+        let cands = match self.ranker {
+            Some(r) => r.rank(view, self.weights, crate::ranker::agent::WIDTH),
+            None => ranked_candidates(view, self.weights),
+        };
         let Some(best) = cands.first().map(|c| c.score) else {
             return l2_decision(view, self.weights, false).action;
         };
+        if self.temperature <= 0.0 {
+            return cands[0].play.map_or(ActionKind::Pass, |p| Match::play_kind(&p));
+        }
         let weight = |c: &Candidate| (1.0 - (best - c.score) / self.temperature).max(0.0);
         let total: f32 = cands.iter().map(weight).sum();
         let mut x = (self.rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32 * total;
@@ -164,8 +172,12 @@ fn evaluate_in(
         let v = f32::from(solved.value);
         return Some((v + search.win_bonus * v.signum(), true));
     }
-    let mut rollout =
-        Rollout { weights, temperature: search.rollout_temperature, rng: ChaCha8Rng::seed_from_u64(rollout_seed) };
+    let mut rollout = Rollout {
+        weights,
+        temperature: search.rollout_temperature,
+        rng: ChaCha8Rng::seed_from_u64(rollout_seed),
+        ranker: if search.rollout_ranker { crate::ranker::agent::g1() } else { None },
+    };
     Some((playout(m, me, &mut rollout, search.win_bonus, budget), false))
 }
 
@@ -488,7 +500,12 @@ mod tests {
                 let kind = |c: &Candidate| c.play.map_or(ActionKind::Pass, |p| Match::play_kind(&p));
                 let t = 2.5;
                 let near: Vec<ActionKind> = cands.iter().filter(|c| cands[0].score - c.score < t).map(kind).collect();
-                let mut roll = Rollout { weights: &weights, temperature: t, rng: ChaCha8Rng::seed_from_u64(checked) };
+                let mut roll = Rollout {
+                    weights: &weights,
+                    temperature: t,
+                    rng: ChaCha8Rng::seed_from_u64(checked),
+                    ranker: None,
+                };
                 let mut counts = vec![0u32; near.len()];
                 for _ in 0..400 {
                     let a = roll.choose(&view);
@@ -500,7 +517,8 @@ mod tests {
                 if near.len() > 1 && cands[0].score - cands[1].score < t / 2.0 {
                     assert!(counts[1] > 0, "{counts:?}");
                 }
-                let mut greedy = Rollout { weights: &weights, temperature: 0.0, rng: ChaCha8Rng::seed_from_u64(0) };
+                let mut greedy =
+                    Rollout { weights: &weights, temperature: 0.0, rng: ChaCha8Rng::seed_from_u64(0), ranker: None };
                 assert_eq!(greedy.choose(&view), l2_decision(&view, &weights, false).action);
                 checked += 1;
             }
@@ -508,6 +526,37 @@ mod tests {
             m.apply(&a).unwrap();
         }
         assert_eq!(checked, 12, "too few positions with a choice: pick another seed");
+    }
+
+    /// Ranker playouts (`rollout_ranker`) play other lines than L2's: some searched mean differs
+    /// on the same worlds (and the switch off is L2 exactly, as the other tests check).
+    #[test]
+    fn ranker_playouts_change_the_playouts() {
+        let (mut m, _) = Match::new(61, RuleConfig::competition()).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut differ = 0;
+        for _ in 0..6 {
+            while !(m.phase() == Phase::Play
+                && ranked_candidates(&m.view(Some(m.turn())), &Weights::default()).len() >= 3)
+            {
+                let a = random_action(&m, &mut rng).unwrap();
+                m.apply(&a).unwrap();
+            }
+            let view = m.view(Some(m.turn()));
+            let means = |on: bool| {
+                let p = crate::AiProfile {
+                    iterations: 32,
+                    search: SearchConfig { rollout_ranker: on, ..SearchConfig::default() },
+                    ..crate::AiProfile::level(crate::AiLevel::L3)
+                };
+                let r = L3::new(&p).decide_with_report(&view, &mut ChaCha8Rng::seed_from_u64(3), &Budget::untimed());
+                r.searched.iter().map(|s| s.mean).collect::<Vec<_>>()
+            };
+            differ += usize::from(means(true) != means(false));
+            let a = random_action(&m, &mut rng).unwrap();
+            m.apply(&a).unwrap();
+        }
+        assert!(differ >= 3, "{differ} of 6 decisions");
     }
 
     /// The oracle diagnostic searches the true hands: every world is the real one, so each
@@ -599,7 +648,8 @@ mod tests {
             search: SearchConfig { rollout_temperature: 2.5, win_bonus: 0.75, ..l3.search },
             ..l3.clone()
         };
-        for base in [l3, crate::AiProfile::v1(crate::AiLevel::L3), drawn] {
+        let ranked = crate::AiProfile { search: SearchConfig { rollout_ranker: true, ..l3.search }, ..l3.clone() };
+        for base in [l3, crate::AiProfile::v1(crate::AiLevel::L3), drawn, ranked] {
             let run = |threads| {
                 let p = crate::AiProfile { iterations: 40, threads, trace: true, ..base.clone() };
                 let d = L3::new(&p).decide(&view, &mut ChaCha8Rng::seed_from_u64(5), &Budget::untimed());
