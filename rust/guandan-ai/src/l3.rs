@@ -113,7 +113,8 @@ impl Rollout<'_> {
     }
 }
 
-/// Plays a world to the end of the deal with L2 everywhere; the viewer team's outcome.
+/// Plays a world to the end of the deal with the rollout policy (L2 unless a switch says
+/// otherwise) everywhere; the viewer team's outcome.
 fn playout(mut m: Match, me: Seat, rollout: &mut Rollout, win_bonus: f32, budget: &Budget) -> f32 {
     let mut events = Vec::with_capacity(8);
     for _ in 0..400 {
