@@ -64,6 +64,22 @@ fn labels_are_thread_independent_and_resume() {
     let (a, side_a) = train("a.bin");
     let (b, side_b) = train("b.bin");
     assert_eq!(a, b);
+    // The curve as a chart.
+    let png = dir.join("curve.png");
+    let labels = one.to_str().unwrap();
+    let c = dir.join("c.bin");
+    ok(guandan(&[
+        "train-ranker",
+        "--labels",
+        labels,
+        "--out",
+        c.to_str().unwrap(),
+        "--epochs",
+        "2",
+        "--plot",
+        png.to_str().unwrap(),
+    ]));
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG\r\n\x1a\n"));
     assert_eq!(side_a["sha256"], side_b["sha256"]);
     assert_eq!(side_a["sha256"].as_str().unwrap().len(), 64);
     assert_eq!(side_a["curve"].as_array().unwrap().len(), 4, "epoch 0 and three more");
