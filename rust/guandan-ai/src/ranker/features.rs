@@ -5,7 +5,8 @@
 //! Values are quantized at the source to fixed point Q8 (`i16`, value × 256, see [`SHIFT`]): the
 //! label files store exactly these integers, the integer network reads them as they are, and the
 //! float reference and the trainer read them ÷ 256, so all three see the same inputs. Each value
-//! is scaled to roughly −4 … 4 (the names say by what).
+//! is scaled to a few units at most (the names say by what; over the 52,043 rows of ranker-g1's
+//! labels the largest was 6, `turns_saved`), far inside Q8's ±128.
 
 use crate::agent::{Candidate, Weights};
 use crate::l2::{Situation, danger};
