@@ -203,6 +203,10 @@ pub struct AiProfile {
     pub trace: bool,
     /// How L3 searches (each improvement of issue 11 is a switch here).
     pub search: SearchConfig,
+    /// L2 only: rank play decisions by L2's score plus the learned ranker's correction (the
+    /// arena's `L2+`, issue 40). Off by default; absent from JSON when off.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub ranker: bool,
 }
 
 /// L3's search switches. `SearchConfig::V1` is the search as it was before issue 11.
@@ -238,6 +242,9 @@ pub struct SearchConfig {
     /// to the best (weight 1 − gap / temperature, none past it), from a generator seeded by the
     /// world: playouts see more than L2's one line (0 = L2's best, as before).
     pub rollout_temperature: f32,
+    /// Playouts rank each seat's choice by the learned ranker (L2's best 8 re-scored, as `L2+`
+    /// plays) instead of L2's score (issue 40; off = L2, as before).
+    pub rollout_ranker: bool,
 }
 
 impl SearchConfig {
@@ -252,6 +259,7 @@ impl SearchConfig {
         keep_pass_and_bomb: false,
         win_bonus: 0.0,
         rollout_temperature: 0.0,
+        rollout_ranker: false,
     };
 }
 
@@ -268,6 +276,7 @@ impl SearchConfig {
         keep_pass_and_bomb: false,
         win_bonus: 0.0,
         rollout_temperature: 0.0,
+        rollout_ranker: false,
     };
 }
 
@@ -287,6 +296,7 @@ impl Default for AiProfile {
             weights: Weights::default(),
             trace: false,
             search: SearchConfig::default(),
+            ranker: false,
         }
     }
 }

@@ -78,7 +78,8 @@ impl<'a> Situation<'a> {
         }
     }
 
-    fn order(&self, p: &Play) -> f32 {
+    /// Height of a play for the scoring (and the ranker's features): sequences by position.
+    pub(crate) fn order(&self, p: &Play) -> f32 {
         let k = p.pattern.kind;
         if k.is_sequence() { p.pattern.rank as f32 + 2.0 } else { rank_order(p.pattern.rank, self.view.level) as f32 }
     }

@@ -39,6 +39,31 @@ impl L3 {
     }
 }
 
+/// One candidate L3 played out: L2's candidate as ranked (its `score` is L2's, not the blend),
+/// the mean outcome of its playouts (levels, viewer team's side) and the worlds it met.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Searched {
+    pub candidate: Candidate,
+    pub mean: f32,
+    pub worlds: u32,
+}
+
+/// A decision with the search behind it ([`L3::decide_with_report`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchReport {
+    pub decision: Decision,
+    /// The candidates played out, in L2's order; empty when the decision was not searched.
+    pub searched: Vec<Searched>,
+    /// Worlds played in all.
+    pub playouts: u32,
+}
+
+impl SearchReport {
+    fn unsearched(decision: Decision) -> Self {
+        SearchReport { decision, searched: Vec::new(), playouts: 0 }
+    }
+}
+
 /// A finished deal from the viewer team's side: + levels won, − levels conceded, each with
 /// `win_bonus` more.
 fn outcome(order: &[Seat; 4], rules: &guandan_core::rules::RuleConfig, me: Seat, win_bonus: f32) -> f32 {
@@ -53,17 +78,25 @@ struct Rollout<'a> {
     weights: &'a Weights,
     temperature: f32,
     rng: ChaCha8Rng,
+    /// Rank by the learned ranker (`SearchConfig::rollout_ranker`) instead of L2's score.
+    ranker: Option<&'static crate::ranker::Ranker>,
 }
 
 impl Rollout<'_> {
     fn choose(&mut self, view: &PlayerView) -> ActionKind {
-        if self.temperature <= 0.0 {
+        if self.temperature <= 0.0 && self.ranker.is_none() {
             return l2_decision(view, self.weights, false).action;
         }
-        let cands = ranked_candidates(view, self.weights);
+        let cands = match self.ranker {
+            Some(r) => r.rank(view, self.weights, crate::ranker::agent::WIDTH),
+            None => ranked_candidates(view, self.weights),
+        };
         let Some(best) = cands.first().map(|c| c.score) else {
             return l2_decision(view, self.weights, false).action;
         };
+        if self.temperature <= 0.0 {
+            return cands[0].play.map_or(ActionKind::Pass, |p| Match::play_kind(&p));
+        }
         let weight = |c: &Candidate| (1.0 - (best - c.score) / self.temperature).max(0.0);
         let total: f32 = cands.iter().map(weight).sum();
         let mut x = (self.rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32 * total;
@@ -80,7 +113,8 @@ impl Rollout<'_> {
     }
 }
 
-/// Plays a world to the end of the deal with L2 everywhere; the viewer team's outcome.
+/// Plays a world to the end of the deal with the rollout policy (L2 unless a switch says
+/// otherwise) everywhere; the viewer team's outcome.
 fn playout(mut m: Match, me: Seat, rollout: &mut Rollout, win_bonus: f32, budget: &Budget) -> f32 {
     let mut events = Vec::with_capacity(8);
     for _ in 0..400 {
@@ -139,8 +173,12 @@ fn evaluate_in(
         let v = f32::from(solved.value);
         return Some((v + search.win_bonus * v.signum(), true));
     }
-    let mut rollout =
-        Rollout { weights, temperature: search.rollout_temperature, rng: ChaCha8Rng::seed_from_u64(rollout_seed) };
+    let mut rollout = Rollout {
+        weights,
+        temperature: search.rollout_temperature,
+        rng: ChaCha8Rng::seed_from_u64(rollout_seed),
+        ranker: if search.rollout_ranker { crate::ranker::agent::g1() } else { None },
+    };
     Some((playout(m, me, &mut rollout, search.win_bonus, budget), false))
 }
 
@@ -191,9 +229,27 @@ impl L3 {
         rng: &mut ChaCha8Rng,
         budget: &Budget,
     ) -> Decision {
+        self.decide_reporting(view, known, rng, budget).decision
+    }
+
+    /// The decision exactly as [`Agent::decide`] makes it (same view, same generator state),
+    /// with what the search found for each candidate it played out: the labels of the learned
+    /// ranker (`guandan distill-labels`). `searched` is empty when nothing was searched
+    /// (tribute, return, a forced move, going out).
+    pub fn decide_with_report(&mut self, view: &PlayerView, rng: &mut ChaCha8Rng, budget: &Budget) -> SearchReport {
+        self.decide_reporting(view, None, rng, budget)
+    }
+
+    fn decide_reporting(
+        &self,
+        view: &PlayerView,
+        known: Option<[CardSet; 4]>,
+        rng: &mut ChaCha8Rng,
+        budget: &Budget,
+    ) -> SearchReport {
         match duty(view) {
             Some(Phase::Play) => self.search(view, known, rng, budget),
-            _ => l2_decision(view, &self.weights, self.trace),
+            _ => SearchReport::unsearched(l2_decision(view, &self.weights, self.trace)),
         }
     }
 
@@ -265,14 +321,15 @@ impl L3 {
         known: Option<[CardSet; 4]>,
         rng: &mut ChaCha8Rng,
         budget: &Budget,
-    ) -> Decision {
+    ) -> SearchReport {
+        let l2 = || SearchReport::unsearched(l2_decision(view, &self.weights, self.trace));
         let mut cands = ranked_candidates(view, &self.weights);
         if cands.len() <= 1 || view.hand.len() <= 1 {
-            return l2_decision(view, &self.weights, self.trace);
+            return l2();
         }
         // Going out ends the question.
         if cands[0].play.is_some_and(|p| p.cards == view.hand) {
-            return l2_decision(view, &self.weights, self.trace);
+            return l2();
         }
         shortlist(&mut cands, self.search.width.max(1) as usize, self.search.keep_pass_and_bomb);
         let beliefs = infer(view, self.search.infer);
@@ -323,8 +380,12 @@ impl L3 {
             alive.sort_unstable();
         }
         if total == 0 {
-            return l2_decision(view, &self.weights, self.trace);
+            return l2();
         }
+        let searched = (0..n)
+            .filter(|&ci| seen[ci] > 0)
+            .map(|ci| Searched { candidate: cands[ci].clone(), mean: sums[ci] / seen[ci] as f32, worlds: seen[ci] })
+            .collect();
         let mut scored: Vec<(bool, Candidate)> = cands
             .iter()
             .enumerate()
@@ -355,7 +416,7 @@ impl L3 {
                 fell_back: false,
             }
         });
-        Decision { action, trace }
+        SearchReport { decision: Decision { action, trace }, searched, playouts: total }
     }
 }
 
@@ -440,7 +501,12 @@ mod tests {
                 let kind = |c: &Candidate| c.play.map_or(ActionKind::Pass, |p| Match::play_kind(&p));
                 let t = 2.5;
                 let near: Vec<ActionKind> = cands.iter().filter(|c| cands[0].score - c.score < t).map(kind).collect();
-                let mut roll = Rollout { weights: &weights, temperature: t, rng: ChaCha8Rng::seed_from_u64(checked) };
+                let mut roll = Rollout {
+                    weights: &weights,
+                    temperature: t,
+                    rng: ChaCha8Rng::seed_from_u64(checked),
+                    ranker: None,
+                };
                 let mut counts = vec![0u32; near.len()];
                 for _ in 0..400 {
                     let a = roll.choose(&view);
@@ -452,7 +518,8 @@ mod tests {
                 if near.len() > 1 && cands[0].score - cands[1].score < t / 2.0 {
                     assert!(counts[1] > 0, "{counts:?}");
                 }
-                let mut greedy = Rollout { weights: &weights, temperature: 0.0, rng: ChaCha8Rng::seed_from_u64(0) };
+                let mut greedy =
+                    Rollout { weights: &weights, temperature: 0.0, rng: ChaCha8Rng::seed_from_u64(0), ranker: None };
                 assert_eq!(greedy.choose(&view), l2_decision(&view, &weights, false).action);
                 checked += 1;
             }
@@ -460,6 +527,37 @@ mod tests {
             m.apply(&a).unwrap();
         }
         assert_eq!(checked, 12, "too few positions with a choice: pick another seed");
+    }
+
+    /// Ranker playouts (`rollout_ranker`) play other lines than L2's: some searched mean differs
+    /// on the same worlds (and the switch off is L2 exactly, as the other tests check).
+    #[test]
+    fn ranker_playouts_change_the_playouts() {
+        let (mut m, _) = Match::new(61, RuleConfig::competition()).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut differ = 0;
+        for _ in 0..6 {
+            while !(m.phase() == Phase::Play
+                && ranked_candidates(&m.view(Some(m.turn())), &Weights::default()).len() >= 3)
+            {
+                let a = random_action(&m, &mut rng).unwrap();
+                m.apply(&a).unwrap();
+            }
+            let view = m.view(Some(m.turn()));
+            let means = |on: bool| {
+                let p = crate::AiProfile {
+                    iterations: 32,
+                    search: SearchConfig { rollout_ranker: on, ..SearchConfig::default() },
+                    ..crate::AiProfile::level(crate::AiLevel::L3)
+                };
+                let r = L3::new(&p).decide_with_report(&view, &mut ChaCha8Rng::seed_from_u64(3), &Budget::untimed());
+                r.searched.iter().map(|s| s.mean).collect::<Vec<_>>()
+            };
+            differ += usize::from(means(true) != means(false));
+            let a = random_action(&m, &mut rng).unwrap();
+            m.apply(&a).unwrap();
+        }
+        assert!(differ >= 3, "{differ} of 6 decisions");
     }
 
     /// The oracle diagnostic searches the true hands: every world is the real one, so each
@@ -551,7 +649,8 @@ mod tests {
             search: SearchConfig { rollout_temperature: 2.5, win_bonus: 0.75, ..l3.search },
             ..l3.clone()
         };
-        for base in [l3, crate::AiProfile::v1(crate::AiLevel::L3), drawn] {
+        let ranked = crate::AiProfile { search: SearchConfig { rollout_ranker: true, ..l3.search }, ..l3.clone() };
+        for base in [l3, crate::AiProfile::v1(crate::AiLevel::L3), drawn, ranked] {
             let run = |threads| {
                 let p = crate::AiProfile { iterations: 40, threads, trace: true, ..base.clone() };
                 let d = L3::new(&p).decide(&view, &mut ChaCha8Rng::seed_from_u64(5), &Budget::untimed());
@@ -608,6 +707,38 @@ mod tests {
         let n = t.candidates.iter().filter(|c| c.search.is_some()).count() as u32;
         assert!(n >= 2, "an endgame with a choice");
         assert!(t.playouts > 3, "{} playouts", t.playouts);
+    }
+
+    /// The report is the decision `decide` makes, with the trace's means and the worlds each
+    /// candidate met (all of the first round's, fewer for those halved away).
+    #[test]
+    fn the_report_matches_the_decision() {
+        let (mut m, _) = Match::new(52, RuleConfig::competition()).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        let mut checked = 0;
+        while checked < 4 {
+            if m.phase() == Phase::Play && ranked_candidates(&m.view(Some(m.turn())), &Weights::default()).len() >= 4 {
+                let view = m.view(Some(m.turn()));
+                let p = crate::AiProfile { iterations: 60, trace: true, ..crate::AiProfile::level(crate::AiLevel::L3) };
+                let d = L3::new(&p).decide(&view, &mut ChaCha8Rng::seed_from_u64(7), &Budget::untimed());
+                let r = L3::new(&p).decide_with_report(&view, &mut ChaCha8Rng::seed_from_u64(7), &Budget::untimed());
+                assert_eq!(r.decision, d);
+                let trace = d.trace.unwrap();
+                assert_eq!(r.playouts, trace.playouts);
+                assert!(r.searched.len() >= 2);
+                let l2 = ranked_candidates(&view, &Weights::default());
+                for s in &r.searched {
+                    let t = trace.candidates.iter().find(|c| c.play == s.candidate.play).unwrap();
+                    assert_eq!(t.search, Some(s.mean));
+                    assert!(l2.contains(&s.candidate), "L2's own candidate, L2's score");
+                    assert!(s.worlds >= 1 && s.worlds <= r.playouts);
+                }
+                assert_eq!(r.searched.iter().map(|s| s.worlds).max(), Some(r.playouts));
+                checked += 1;
+            }
+            let a = random_action(&m, &mut rng).unwrap();
+            m.apply(&a).unwrap();
+        }
     }
 
     /// The agent sees only the view: two states that differ only in hidden hands give the same decision.

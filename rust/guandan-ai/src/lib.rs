@@ -15,6 +15,7 @@ pub mod l2;
 pub mod l3;
 pub mod percentile;
 pub mod plan;
+pub mod ranker;
 pub mod service;
 pub mod tune;
 
@@ -22,6 +23,7 @@ pub mod tune;
 pub fn make_agent(profile: &AiProfile) -> Box<dyn Agent> {
     match profile.level {
         AiLevel::L1 => Box::new(l1::L1),
+        AiLevel::L2 if profile.ranker => Box::new(ranker::agent::RankedL2::new(profile.weights, profile.trace)),
         AiLevel::L2 => Box::new(l2::L2::new(profile.weights, profile.trace)),
         AiLevel::L3 => Box::new(l3::L3::new(profile)),
     }

@@ -122,6 +122,7 @@ pub fn run(n: usize, seed: u64, l3_n: usize) {
         ("L1", AiProfile::level(AiLevel::L1)),
         ("L2", AiProfile::level(AiLevel::L2)),
         ("L2v1", AiProfile::v1(AiLevel::L2)),
+        ("L2+", AiProfile { ranker: true, ..AiProfile::level(AiLevel::L2) }),
     ] {
         let mut agent = make_agent(&profile);
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -147,10 +148,12 @@ pub fn run(n: usize, seed: u64, l3_n: usize) {
     println!("{} L3 positions: every third L2 self-play decision with a choice (seed {seed})", searched.len());
     let l3 = AiProfile::level(AiLevel::L3);
     let endgame = guandan_ai::agent::SearchConfig { endgame_cards: 10, endgame_nodes: 20_000, ..l3.search };
+    let ranked = guandan_ai::agent::SearchConfig { rollout_ranker: true, ..l3.search };
     for (name, profile) in [
         ("L3 decision (default)", l3.clone()),
         ("L3v2 decision", AiProfile::v2(AiLevel::L3)),
         ("L3, exact endgames <= 10 cards", AiProfile { search: endgame, ..l3.clone() }),
+        ("L3, L2+ playouts", AiProfile { search: ranked, ..l3.clone() }),
     ] {
         let mut l3 = l3::L3::new(&AiProfile { trace: true, ..profile });
         let mut rng = ChaCha8Rng::seed_from_u64(seed);

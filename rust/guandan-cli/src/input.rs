@@ -15,9 +15,12 @@ impl<E: std::fmt::Display> From<E> for Usage {
 }
 
 /// An arena contestant: `L1`–`L3`, `L2v1`/`L3v1` (the agents before issue 11), `L2v2`/`L3v2`
-/// (before issue 25) or a JSON
+/// (before issue 25), `L2+` (L2 with the learned ranker, issue 40) or a JSON
 /// `AiProfile` file (absent fields take the defaults).
 pub fn arena_profile(name: &str) -> Result<AiProfile, Usage> {
+    if name == "L2+" {
+        return Ok(AiProfile { ranker: true, ..AiProfile::level(AiLevel::L2) });
+    }
     if let Some(level) = AiLevel::parse(name) {
         return Ok(AiProfile::level(level));
     }
@@ -31,7 +34,7 @@ pub fn arena_profile(name: &str) -> Result<AiProfile, Usage> {
         let text = std::fs::read_to_string(name).map_err(|e| Usage(format!("cannot read {name}: {e}")))?;
         return serde_json::from_str(&text).map_err(|e| Usage(format!("{name} is not an AiProfile: {e}")));
     }
-    Err(Usage(format!("unknown AI {name:?}: use L1, L2, L3, L2v1, L3v1, L2v2, L3v2 or a profile .json file")))
+    Err(Usage(format!("unknown AI {name:?}: use L1, L2, L3, L2v1, L3v1, L2v2, L3v2, L2+ or a profile .json file")))
 }
 
 pub fn rules_arg(name: &str) -> Result<RuleConfig, Usage> {

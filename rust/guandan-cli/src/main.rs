@@ -10,6 +10,7 @@ mod beliefs;
 mod bench;
 mod bomb_rate;
 mod bot;
+mod distill;
 mod flood;
 mod fuzz;
 mod input;
@@ -20,6 +21,7 @@ mod rules_query;
 mod selfplay;
 mod stats;
 mod swarm;
+mod train_ranker;
 mod tune;
 
 #[derive(Parser)]
@@ -81,6 +83,13 @@ enum Command {
     /// Tunes an AI's weights by self-play: a (1+λ) evolution strategy in the duplicate arena
     /// against a fixed opponent; prints each generation and writes the tuned profile as JSON.
     Tune(tune::TuneArgs),
+    /// Labels for the learned ranker: L3 plays arena deals at all four seats and each searched
+    /// decision is written with its candidates' features, L2 scores, search means and worlds
+    /// (JSON lines; deterministic for a seed whatever the threads; resumes an existing file).
+    DistillLabels(distill::DistillArgs),
+    /// Trains the learned ranker on labels from distill-labels (one thread, bit-reproducible):
+    /// writes the integer weights file and a sidecar .json (SHA-256, command, curve).
+    TrainRanker(train_ranker::TrainRankerArgs),
     /// Plays on the Guandan AI competition platform: JSON messages in, `{"actIndex": i}` out
     /// (stdin/stdout, one per line, or --ws URL).
     Bot(bot::BotArgs),
@@ -191,6 +200,8 @@ fn run(cli: Cli) -> Result<ExitCode, Usage> {
         Command::Replay { command: ReplayCommand::Record { seed, rules, file } } => replay::record(seed, &rules, &file),
         Command::Tune(args) => tune::run(args),
         Command::Arena(args) => arena::run(args),
+        Command::DistillLabels(args) => distill::run(args),
+        Command::TrainRanker(args) => train_ranker::run(args),
         Command::Bot(args) => bot::run(args).map(|()| ExitCode::SUCCESS).map_err(Usage),
         Command::Swarm(args) => swarm::run(args).map(|()| ExitCode::SUCCESS).map_err(Usage),
         Command::Flood(args) => flood::run(args).map(|()| ExitCode::SUCCESS).map_err(Usage),

@@ -269,6 +269,59 @@ fn draw_history(root: &DrawingArea<BitMapBackend<'_>, Shift>, series: &[(String,
     Ok(())
 }
 
+/// `guandan train-ranker --plot`: the training and held-out loss per epoch.
+pub fn training_curve(curve: &[guandan_ai::ranker::train::Epoch], path: &str) -> Result<(), String> {
+    if curve.is_empty() {
+        return Err("no epochs to draw".into());
+    }
+    register_font()?;
+    let root = BitMapBackend::new(path, (WIDTH, HEIGHT)).into_drawing_area();
+    let train: Vec<(f64, f64)> = curve.iter().map(|e| (f64::from(e.epoch), e.train_loss)).collect();
+    let held: Vec<(f64, f64)> = curve.iter().filter_map(|e| Some((f64::from(e.epoch), e.holdout_loss?))).collect();
+    draw_curve(&root, &train, &held).map_err(|e| e.to_string())?;
+    root.present().map_err(|e| e.to_string())
+}
+
+/// Epoch 0 is L2 alone, before training.
+fn draw_curve(root: &DrawingArea<BitMapBackend<'_>, Shift>, train: &[(f64, f64)], held: &[(f64, f64)]) -> DrawResult {
+    root.fill(&WHITE)?;
+    let last = train.iter().map(|p| p.0).fold(1.0, f64::max);
+    let all = train.iter().chain(held).map(|p| p.1);
+    let (lo, hi) = all.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let pad = ((hi - lo) * 0.1).max(1e-3);
+    let mut chart = ChartBuilder::on(root)
+        .caption("Ranker training: cross-entropy to the search's choice", (FAMILY, 24).into_font().color(&INK))
+        .margin(16)
+        .x_label_area_size(40)
+        .y_label_area_size(64)
+        .build_cartesian_2d(0f64..last, (lo - pad)..(hi + pad))?;
+    chart
+        .configure_mesh()
+        .light_line_style(GRID)
+        .x_labels((last as usize + 1).clamp(2, 20))
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .x_desc("epoch (0: L2 alone)")
+        .y_desc("loss per decision")
+        .label_style((FAMILY, 14).into_font().color(&INK))
+        .draw()?;
+    for (name, values, color) in [("training", train, A_COLOR), ("held out", held, B_COLOR)] {
+        if values.is_empty() {
+            continue;
+        }
+        chart
+            .draw_series(LineSeries::new(values.iter().copied(), color.stroke_width(2)))?
+            .label(name)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(GRID)
+        .label_font((FAMILY, 14).into_font().color(&INK))
+        .draw()?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

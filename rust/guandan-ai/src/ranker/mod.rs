@@ -1,0 +1,67 @@
+//! The learned move ranker (issue 40): L2's score of each candidate plus a correction learned
+//! from L3's search (expert iteration). `features` turns a view's candidates into inputs, `net`
+//! runs the integer network and reads its weights file, `labels` is the label file written by
+//! `guandan distill-labels`, `train` fits the network to them.
+
+pub mod agent;
+pub mod features;
+pub mod labels;
+pub mod net;
+pub mod train;
+
+use crate::agent::{Candidate, Weights};
+use features::Features;
+use guandan_core::view::PlayerView;
+use net::{Net, NetError};
+
+/// A network fit for ranking: feature inputs of this build, one output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ranker {
+    net: Net,
+}
+
+impl Ranker {
+    pub fn new(net: Net) -> Result<Ranker, NetError> {
+        if net.feature_version != features::VERSION {
+            return Err(NetError::FeatureVersion { file: net.feature_version, expected: features::VERSION });
+        }
+        if net.inputs() != features::COUNT || net.outputs() != 1 {
+            return Err(NetError::Shape(format!(
+                "a ranker takes {} features and gives 1 score; this network takes {} and gives {}",
+                features::COUNT,
+                net.inputs(),
+                net.outputs()
+            )));
+        }
+        Ok(Ranker { net })
+    }
+
+    pub fn from_bytes(bytes: &[u8]) -> Result<Ranker, NetError> {
+        Ranker::new(Net::from_bytes(bytes)?)
+    }
+
+    pub fn net(&self) -> &Net {
+        &self.net
+    }
+
+    /// The learned correction to L2's score (integer arithmetic: the same on every CPU).
+    pub fn correction(&self, f: &Features) -> f32 {
+        self.net.forward(f)
+    }
+
+    /// L2's best `width` candidates of a play decision (those L3 searches, so those the labels
+    /// cover), each scored L2 + correction, best first (ties keep L2's order).
+    pub fn rank(&self, view: &PlayerView, weights: &Weights, width: usize) -> Vec<Candidate> {
+        let mut cands = crate::l2::ranked_candidates(view, weights);
+        // L2's order is kept, so the best's score and each one's rank index are the same as
+        // over the whole list (the labels' features): only the best `width` are computed.
+        cands.truncate(width.max(1));
+        let feats = features::for_candidates(view, weights, &cands);
+        for (c, f) in cands.iter_mut().zip(&feats) {
+            c.score += self.correction(f);
+        }
+        // A stable sort: equal scores stay in L2's order.
+        cands.sort_by(|a, b| b.score.total_cmp(&a.score));
+        cands
+    }
+}
