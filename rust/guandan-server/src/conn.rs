@@ -350,14 +350,21 @@ async fn session(socket: WebSocket, guard: GuardSignal, app: Arc<App>, id: ConnI
     let (mut sink, mut stream) = socket.split();
     let (out, mut inbox) = Outbox::new(app.cfg.outbox);
     let writer = tokio::spawn(async move {
-        while let Some(text) = inbox.rx.recv().await {
+        let mut batch = Vec::new();
+        'write: while inbox.recv_all(&mut batch).await {
             if inbox.overflowed() {
                 // The backlog is dropped: the client reconnects and catches up from its last action.
                 let bye = ServerMsg::error(ErrorCode::SlowConsumer, "too slow to receive; reconnect and rejoin");
                 let _ = sink.send(Message::Text(encode_server(&bye).into())).await;
                 break;
             }
-            if sink.send(Message::Text(text.as_ref().into())).await.is_err() {
+            // Everything queued goes out with one flush (one write when it fits the buffer).
+            for text in batch.drain(..) {
+                if sink.feed(Message::Text(text.as_ref().into())).await.is_err() {
+                    break 'write;
+                }
+            }
+            if sink.flush().await.is_err() {
                 break;
             }
         }

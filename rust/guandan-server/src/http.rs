@@ -130,7 +130,10 @@ async fn finished_match(State(app): State<Arc<App>>, Path((code, match_no)): Pat
 }
 
 /// Initial read buffer of a WebSocket connection (bytes).
-const WS_READ_BUFFER: usize = 1024;
+const WS_READ_BUFFER: usize = 512;
+/// Frames are gathered up to this many bytes before they are written (a flush writes them
+/// whatever their size): what was queued together goes out in one write.
+const WS_WRITE_BUFFER: usize = 8 * 1024;
 /// Bytes a connection may have written but not yet sent (a stuck client fails its writes beyond).
 const WS_MAX_WRITE_BUFFER: usize = 256 * 1024;
 
@@ -155,13 +158,13 @@ async fn ws(State(app): State<Arc<App>>, Extension(peer): Extension<Peer>, req: 
     // keeps the connection); anything larger is cut off by the WebSocket layer itself.
     // Buffers: the WebSocket layer's defaults (128 KiB read buffer, zero-filled up front, and a
     // 128 KiB write buffer per connection) would be most of the server's memory with thousands
-    // of players. Clients send messages of a few hundred bytes: read in 1 KiB steps (it grows for a larger frame) and
-    // write each message out as it is sent (the connection's writer flushes per batch).
+    // of players. Clients send messages of a few hundred bytes: read in 512-byte steps (it grows for a larger
+    // frame); the connection's writer flushes what was queued together.
     let config = WebSocketConfig::default()
         .max_message_size(Some(MAX_FRAME_BYTES * 4))
         .max_frame_size(Some(MAX_FRAME_BYTES * 4))
         .read_buffer_size(WS_READ_BUFFER)
-        .write_buffer_size(0)
+        .write_buffer_size(WS_WRITE_BUFFER)
         .max_write_buffer_size(WS_MAX_WRITE_BUFFER);
     // The upgrade is done here rather than by axum's `WebSocketUpgrade`, to read the client's
     // frames through the guard (frames per second, frames per message: crate::ws_guard) before

@@ -1,5 +1,5 @@
 //! What a room holds to reach one client: a bounded queue of encoded messages, shared with the
-//! connection's task, plus two things they tell each other about it.
+//! connection's writer, plus two things they tell each other about it.
 //!
 //! - Overflow: a client that does not read is never waited for. When its queue is full the
 //!   room marks the outbox; the connection then sends `slow_consumer` instead of the backlog and
@@ -10,24 +10,39 @@
 //!   anything beyond them (repeats, spam) still counts against the rate.
 //! - End: the room closes the connection after a last message it queued (a newer connection
 //!   of the same account took the seat: `session_replaced`).
+//!
+//! The queue is a `VecDeque` behind a lock in the one allocation the outbox and its inbox share:
+//! it holds nothing while the client keeps up (one message at a time is the rule), where a
+//! channel would keep a block of slots for every connection. The writer takes everything
+//! queued at once and sends it with one flush.
 
+use parking_lot::Mutex;
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::sync::atomic::AtomicU32;
 use std::sync::atomic::Ordering::Relaxed;
-use tokio::sync::{Notify, mpsc};
+use tokio::sync::Notify;
 
 /// Unanswered prompts a client may hold (two payers tribute side by side, a refusal re-prompts).
 const MAX_CREDITS: u32 = 4;
 
+/// The room's side. Clones share the queue; when the last is dropped the writer ends.
 #[derive(Clone)]
 pub struct Outbox {
-    tx: mpsc::Sender<Arc<str>>,
     shared: Arc<Shared>,
+    _sender: Arc<Sender>,
 }
 
-#[derive(Default)]
 struct Shared {
+    queue: Mutex<VecDeque<Arc<str>>>,
+    capacity: usize,
+    /// Something was queued, or the senders are all gone.
+    queued: Notify,
+    /// Every outbox clone is gone.
+    senders_gone: AtomicBool,
+    /// The writer is gone.
+    receiver_gone: AtomicBool,
     credits: AtomicU32,
     overflowed: AtomicBool,
     overflow: Notify,
@@ -35,34 +50,67 @@ struct Shared {
     end: Notify,
 }
 
+/// Dropped with the last outbox clone: tells the writer no more will come.
+struct Sender(Arc<Shared>);
+
+impl Drop for Sender {
+    fn drop(&mut self) {
+        self.0.senders_gone.store(true, Relaxed);
+        self.0.queued.notify_one();
+    }
+}
+
 /// The connection's end: messages to write, and whether the room gave up on the client.
 pub struct Inbox {
-    pub rx: mpsc::Receiver<Arc<str>>,
     shared: Arc<Shared>,
+}
+
+impl Drop for Inbox {
+    fn drop(&mut self) {
+        self.shared.receiver_gone.store(true, Relaxed);
+        self.shared.queue.lock().clear();
+    }
 }
 
 impl Outbox {
     pub fn new(capacity: usize) -> (Outbox, Inbox) {
-        let (tx, rx) = mpsc::channel(capacity);
-        let shared = Arc::new(Shared::default());
-        (Outbox { tx, shared: shared.clone() }, Inbox { rx, shared })
+        let shared = Arc::new(Shared {
+            queue: Mutex::new(VecDeque::new()),
+            capacity: capacity.max(1),
+            queued: Notify::new(),
+            senders_gone: AtomicBool::new(false),
+            receiver_gone: AtomicBool::new(false),
+            credits: AtomicU32::new(0),
+            overflowed: AtomicBool::new(false),
+            overflow: Notify::new(),
+            ended: AtomicBool::new(false),
+            end: Notify::new(),
+        });
+        let sender = Arc::new(Sender(shared.clone()));
+        (Outbox { shared: shared.clone(), _sender: sender }, Inbox { shared })
     }
 
     /// Queues a message; false when the client is gone or too slow (then marked overflowed).
     pub fn send(&self, msg: Arc<str>) -> bool {
-        match self.tx.try_send(msg) {
-            Ok(()) => true,
-            Err(mpsc::error::TrySendError::Full(_)) => {
+        if self.is_closed() {
+            return false;
+        }
+        {
+            let mut q = self.shared.queue.lock();
+            if q.len() >= self.shared.capacity {
+                drop(q);
                 self.shared.overflowed.store(true, Relaxed);
                 self.shared.overflow.notify_one();
-                false
+                return false;
             }
-            Err(mpsc::error::TrySendError::Closed(_)) => false,
+            q.push_back(msg);
         }
+        self.shared.queued.notify_one();
+        true
     }
 
     pub fn is_closed(&self) -> bool {
-        self.tx.is_closed()
+        self.shared.receiver_gone.load(Relaxed)
     }
 
     /// The room asked this client to act.
@@ -106,6 +154,29 @@ impl Inbox {
     pub fn overflowed(&self) -> bool {
         self.shared.overflowed.load(Relaxed)
     }
+
+    /// Waits for messages and takes every one queued (oldest first) into `into`; false once
+    /// every outbox is gone and nothing is left.
+    pub async fn recv_all(&mut self, into: &mut Vec<Arc<str>>) -> bool {
+        loop {
+            let wait = self.shared.queued.notified();
+            {
+                let mut q = self.shared.queue.lock();
+                if !q.is_empty() {
+                    into.extend(q.drain(..));
+                    // A burst's room is given back: an idle connection holds no queue.
+                    if q.capacity() > 8 {
+                        q.shrink_to(8);
+                    }
+                    return true;
+                }
+            }
+            if self.shared.senders_gone.load(Relaxed) {
+                return false;
+            }
+            wait.await;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -136,6 +207,7 @@ mod tests {
         tokio::time::timeout(std::time::Duration::from_secs(1), out.overflow()).await.expect("overflow seen");
         drop(inbox);
         assert!(!out.send("d".into()));
+        assert!(out.is_closed());
     }
 
     #[tokio::test]
@@ -147,5 +219,33 @@ mod tests {
         tokio::time::timeout(std::time::Duration::from_secs(5), wait).await.expect("end seen").unwrap();
         // Already ended: resolves at once.
         tokio::time::timeout(std::time::Duration::from_secs(1), out.ended()).await.expect("end seen again");
+    }
+
+    #[tokio::test]
+    async fn the_writer_takes_everything_queued_and_ends_with_the_last_outbox() {
+        let (out, mut inbox) = Outbox::new(8);
+        let other = out.clone();
+        assert!(out.send("a".into()) && other.send("b".into()));
+        let mut got = Vec::new();
+        assert!(inbox.recv_all(&mut got).await);
+        assert_eq!(got.iter().map(|m| m.as_ref()).collect::<Vec<_>>(), ["a", "b"]);
+        // A message sent while the writer waits wakes it.
+        let late = out.clone();
+        let send = tokio::spawn(async move {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            late.send("c".into())
+        });
+        got.clear();
+        assert!(tokio::time::timeout(std::time::Duration::from_secs(5), inbox.recv_all(&mut got)).await.unwrap());
+        assert!(send.await.unwrap());
+        assert_eq!(got.len(), 1);
+        // What was queued before the last outbox went is still delivered, then the end.
+        assert!(other.send("d".into()));
+        drop((out, other));
+        got.clear();
+        assert!(inbox.recv_all(&mut got).await);
+        assert_eq!(got[0].as_ref(), "d");
+        got.clear();
+        assert!(!tokio::time::timeout(std::time::Duration::from_secs(5), inbox.recv_all(&mut got)).await.unwrap());
     }
 }
