@@ -7,6 +7,7 @@ use guandan_server::config::Config;
 const MAX_BLOCKING_THREADS: usize = 8;
 
 fn main() {
+    one_arena_on_one_core();
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .max_blocking_threads(MAX_BLOCKING_THREADS)
@@ -69,4 +70,22 @@ async fn serve() {
     }
     tracing::info!("shutting down");
     server.shutdown().await;
+}
+
+/// On one core, glibc's malloc keeps an arena per thread that ever allocated (the runtime's
+/// worker, SQLite's, the blocking pool's): memory freed in one is not reused by the others.
+/// One arena measured 12 % less resident memory a room (2,000 rooms, `tools/swarm-bench`) and
+/// no more CPU: nothing runs in parallel to contend for it. `MALLOC_ARENA_MAX` still decides
+/// when set; with more cores glibc's default stays.
+fn one_arena_on_one_core() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        let one_core = std::thread::available_parallelism().is_ok_and(|n| n.get() == 1);
+        if one_core && std::env::var_os("MALLOC_ARENA_MAX").is_none() {
+            // SAFETY: mallopt only sets a malloc parameter; called before any other thread exists.
+            unsafe {
+                libc::mallopt(libc::M_ARENA_MAX, 1);
+            }
+        }
+    }
 }
