@@ -80,11 +80,21 @@ pub(crate) async fn play(addr: SocketAddr, mut link: Link, seat: u8, how: Client
                         return Ok((seen, room.matches - 1, link));
                     }
                     ServerMsg::Error { code: err, message, .. } => {
-                        ending.refused();
-                        if seen.errors < 3 {
-                            eprintln!("protocol error {err}: {message}");
+                        if ending.in_flight() {
+                            // Ending the match raced another seat's action (a stale seq): sent
+                            // again when due. The server did right; no protocol error.
+                            ending.refused();
+                            totals.ending_retries.fetch_add(1, Relaxed);
+                        } else {
+                            let phase = totals.latency.phase();
+                            if phase == super::latency::Phase::Steady {
+                                totals.steady_errors.fetch_add(1, Relaxed);
+                            }
+                            if seen.errors < 3 {
+                                eprintln!("protocol error {err}: {message} (seat {seat}, {phase:?})");
+                            }
+                            seen.errors += 1;
                         }
-                        seen.errors += 1;
                         // Refused: ask for the state and decide again.
                         sent = None;
                         prompt = None;
@@ -275,7 +285,12 @@ impl Ending {
         }
     }
 
-    /// The server refused something: a part in flight is sent again when due.
+    /// This seat's part was sent and is not answered yet.
+    fn in_flight(&self) -> bool {
+        self.sent && !self.confirmed
+    }
+
+    /// The server refused this seat's part: it is sent again when due.
     fn refused(&mut self) {
         self.sent = false;
     }

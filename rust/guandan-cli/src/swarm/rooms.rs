@@ -80,6 +80,8 @@ pub(super) async fn run(args: SwarmArgs, addr: SocketAddr, level: AiLevel) -> Re
         "lost_actions": totals.lost.load(Relaxed),
         "duplicated_actions": totals.duplicated.load(Relaxed),
         "errors": totals.errors.load(Relaxed),
+        "ending_retries": totals.ending_retries.load(Relaxed),
+        "steady_errors": totals.steady_errors.load(Relaxed),
         "reconnects": totals.reconnects.load(Relaxed),
         "spectator_messages": totals.spectator_msgs.load(Relaxed),
         "flood": args.flood,

@@ -26,6 +26,11 @@ pub(crate) struct Totals {
     /// `--duration-s` is over: each table ends its match (seat 0 proposes to surrender, its
     /// partner and one opponent accept), and the stored record is checked as after any match.
     pub(crate) stop: std::sync::atomic::AtomicBool,
+    /// Intents ending a match that were refused as stale (another seat acted first) and sent
+    /// again: not protocol errors.
+    pub(crate) ending_retries: AtomicU64,
+    /// Protocol errors during the steady state (the rest come in the ramp or the drain).
+    pub(crate) steady_errors: AtomicU64,
 }
 
 /// What one client saw. Compact (thousands of clients share the machine with the server):
