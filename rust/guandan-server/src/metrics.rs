@@ -211,11 +211,7 @@ impl Metrics {
             "Open connections that have not said hello (or carry plain HTTP requests)",
             self.unauthenticated.clone(),
         );
-        r.register(
-            "action_latency_ms",
-            "Intent received to broadcast queued (persisted first)",
-            self.latency.clone(),
-        );
+        r.register("action_latency_ms", "Intent received to broadcast queued (persisted first)", self.latency.clone());
         r.register(
             "queue_table_rating_spread",
             "Quick-match tables formed: rating (mu) between the table's strongest and weakest player",

@@ -76,7 +76,12 @@ impl Latency {
 
     /// `{prefix}_ms_p50`, `_p99`, `_p999`, `_max` and `{prefix}_samples` of a phase (or of the
     /// whole run with `None`), in ms.
-    pub(crate) fn report(&self, phase: Option<Phase>, prefix: &str, into: &mut serde_json::Map<String, serde_json::Value>) {
+    pub(crate) fn report(
+        &self,
+        phase: Option<Phase>,
+        prefix: &str,
+        into: &mut serde_json::Map<String, serde_json::Value>,
+    ) {
         let h = match phase {
             Some(p) => self.hists.lock().unwrap_or_else(|e| e.into_inner())[p as usize].clone(),
             None => self.all.lock().unwrap_or_else(|e| e.into_inner()).clone(),

@@ -3,9 +3,9 @@
 //! (rooms finished, actions, round trips, desyncs, lost actions, errors, the server's memory).
 
 use super::SwarmArgs;
+use super::latency::Phase;
 use super::link::{login, until};
 use super::player::{Client, play};
-use super::latency::Phase;
 use super::server_proc::{self, PeakRss};
 use super::tally::{Totals, verify};
 use futures_util::{SinkExt, StreamExt};
