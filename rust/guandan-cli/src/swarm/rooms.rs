@@ -101,6 +101,8 @@ pub(super) async fn run(args: SwarmArgs, addr: SocketAddr, level: AiLevel) -> Re
         "server_cpu_us_per_action": steady.cpu_us.filter(|_| steady_actions > 0).map(|us| us as f64 / steady_actions as f64),
         "server_cpu_steady_share": steady.cpu_us.map(|us| us as f64 / 1e6 / steady.seconds.max(1e-9)),
         "server_cpu_us_per_action_all": cpu_all,
+        "swarm_cpu_us_per_action": steady.own_cpu_us.filter(|_| steady_actions > 0).map(|us| us as f64 / steady_actions as f64),
+        "swarm_cpu_steady_share": steady.own_cpu_us.map(|us| us as f64 / 1e6 / steady.seconds.max(1e-9)),
     });
     let fields = report.as_object_mut().expect("an object");
     totals.latency.report(None, "rtt", fields);
@@ -126,10 +128,12 @@ pub(super) async fn run(args: SwarmArgs, addr: SocketAddr, level: AiLevel) -> Re
     );
     if let Some(us) = report["server_cpu_us_per_action"].as_f64() {
         println!(
-            "server: {us:.0} µs CPU an action in the steady state ({:.0} % of a core), peak {} KB ({:.1} KB a room)",
+            "server: {us:.0} µs CPU an action in the steady state ({:.0} % of a core), peak {} KB ({:.1} KB a room); the swarm itself: {:.0} µs an action ({:.0} % of a core)",
             ms("server_cpu_steady_share") * 100.0,
             report["server_peak_rss_kb"],
-            ms("server_kb_per_room")
+            ms("server_kb_per_room"),
+            ms("swarm_cpu_us_per_action"),
+            ms("swarm_cpu_steady_share") * 100.0
         );
     }
     if args.json {
@@ -146,6 +150,9 @@ struct Steady {
     seconds: f64,
     /// The server's CPU time over it (`--server-pid`).
     cpu_us: Option<u64>,
+    /// The swarm's own CPU time over it: if the swarm used most of its core, the figures would
+    /// be the swarm's, not the server's.
+    own_cpu_us: Option<u64>,
     /// The server's memory at its end.
     rss_kb: Option<u64>,
 }
@@ -161,6 +168,7 @@ async fn steady_clock(args: SwarmArgs, totals: Arc<Totals>, bar: ProgressBar) ->
     }
     let begun = Instant::now();
     let cpu0 = pid.and_then(server_proc::cpu_us);
+    let own0 = server_proc::cpu_us(std::process::id());
     totals.latency.enter_at_least(Phase::Steady);
     let until = args.duration_s.map(|s| begun + Duration::from_secs(s));
     while totals.latency.phase() == Phase::Steady && until.is_none_or(|u| Instant::now() < u) {
@@ -171,13 +179,17 @@ async fn steady_clock(args: SwarmArgs, totals: Arc<Totals>, bar: ProgressBar) ->
         (Some(a), Some(b)) => Some(b.saturating_sub(a)),
         _ => None,
     };
+    let own_cpu_us = match (own0, server_proc::cpu_us(std::process::id())) {
+        (Some(a), Some(b)) => Some(b.saturating_sub(a)),
+        _ => None,
+    };
     let rss_kb = pid.and_then(server_proc::rss_kb);
     totals.latency.enter_at_least(Phase::Drain);
     if until.is_some() {
         bar.suspend(|| eprintln!("swarm: {seconds:.0} s of steady play: the tables end their matches"));
         totals.stop.store(true, Relaxed);
     }
-    Steady { seconds, cpu_us, rss_kb }
+    Steady { seconds, cpu_us, own_cpu_us, rss_kb }
 }
 
 /// One room: set up, play to the end, verify against the stored log. Returns RTT samples (µs).
