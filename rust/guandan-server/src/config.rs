@@ -122,6 +122,11 @@ pub struct Config {
     /// Rooms one account may have created that still exist on this instance.
     #[arg(long, default_value_t = 4, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub rooms_per_account: usize,
+    /// Reverse proxies (addresses or CIDR blocks, repeatable or comma-separated) whose
+    /// `X-Forwarded-For` names the player: the per-address limits then apply to the player's
+    /// address. Nothing is trusted by default; never list an address clients can reach from.
+    #[arg(long = "trusted-proxy", value_delimiter = ',')]
+    pub trusted_proxy: Vec<ipnet::IpNet>,
     /// Guest accounts one source address may create per minute.
     #[arg(long, default_value_t = 20, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub accounts_per_ip_per_minute: usize,

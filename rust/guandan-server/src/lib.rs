@@ -8,6 +8,7 @@ pub mod auth;
 pub mod config;
 pub mod conn;
 pub mod db;
+pub mod forwarded;
 pub mod game;
 pub mod http;
 pub mod instance_lock;
@@ -128,7 +129,7 @@ impl Server {
             public_url: Mutex::new(public_url),
             takeover: tokio::sync::Mutex::new(()),
             room_counts: Mutex::new(HashMap::new()),
-            gate: listener::Gate::default(),
+            gate: listener::Gate::new(forwarded::TrustedProxies::new(cfg.trusted_proxy.clone())),
             waiters: queue::Waiters::default(),
             ladder: ladder::Ladder::default(),
             seats: seats::Seats::default(),

@@ -11,6 +11,7 @@
 //!   (`--auth-timeout-ms`) and then the heartbeat.
 
 use crate::App;
+use crate::forwarded::{Forwarded, TrustedProxies};
 use axum::Router;
 use axum::response::IntoResponse;
 use hyper::body::Incoming;
@@ -36,6 +37,8 @@ pub struct Gate {
     accounts: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
     /// Public HTTP reads per source address (`--public-rate`, `--public-burst`).
     public: Mutex<HashMap<IpAddr, crate::auth::RateLimit>>,
+    /// `--trusted-proxy`: whose `X-Forwarded-For` names the player.
+    proxies: TrustedProxies,
 }
 
 /// The address limits count: an IPv4 address (IPv4-mapped IPv6 included), or an IPv6 /64.
@@ -53,6 +56,10 @@ pub fn source_key(ip: IpAddr) -> IpAddr {
 }
 
 impl Gate {
+    pub fn new(proxies: TrustedProxies) -> Gate {
+        Gate { proxies, ..Default::default() }
+    }
+
     /// Counts a guest account made from `ip`; false (not counted) when it made `limit` in the
     /// last minute.
     pub fn allow_account(&self, ip: IpAddr, limit: usize, now: Instant) -> bool {
@@ -85,33 +92,68 @@ impl Gate {
 }
 
 /// One TCP connection's place at the gate, shared by its HTTP handling and, after an upgrade, its
-/// WebSocket session; the counts are given back when the last clone goes.
+/// WebSocket session; the counts are given back when the last clone goes. Behind a trusted
+/// proxy (`--trusted-proxy`) each request gets its own `Peer` ([`Peer::forwarded`]): the same
+/// connection, the address of the player the proxy speaks for.
 #[derive(Clone)]
 pub struct Peer {
-    inner: Arc<PeerInner>,
+    conn: Arc<ConnSlot>,
+    /// The address the limits apply to.
+    ip: IpAddr,
+    /// Its share of `--max-conns-per-ip` (none for a trusted proxy's own connection), given
+    /// back when the last clone goes.
+    _count: Option<Arc<AddressCount>>,
 }
 
-struct PeerInner {
+/// A connection's place among the unauthenticated.
+struct ConnSlot {
     app: Arc<App>,
-    ip: IpAddr,
     id: u64,
     evict: Arc<Notify>,
     authenticated: AtomicBool,
+    /// The connection comes from a trusted proxy.
+    proxy: bool,
+}
+
+/// One connection counted against an address.
+struct AddressCount {
+    app: Arc<App>,
+    key: IpAddr,
+}
+
+impl AddressCount {
+    /// Counts a connection for `ip`; `None` when its address holds `--max-conns-per-ip`.
+    fn take(app: &Arc<App>, ip: IpAddr) -> Option<Arc<AddressCount>> {
+        let key = source_key(ip);
+        let mut per_ip = app.gate.per_ip.lock();
+        let n = per_ip.entry(key).or_default();
+        if *n >= app.cfg.max_conns_per_ip {
+            return None;
+        }
+        *n += 1;
+        Some(Arc::new(AddressCount { app: app.clone(), key }))
+    }
+}
+
+impl Drop for AddressCount {
+    fn drop(&mut self) {
+        let mut per_ip = self.app.gate.per_ip.lock();
+        if let Some(n) = per_ip.get_mut(&self.key) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                per_ip.remove(&self.key);
+            }
+        }
+    }
 }
 
 impl Peer {
-    /// Lets a new connection from `ip` in, or `None` when its address holds too many.
+    /// Lets a new connection from `ip` in, or `None` when its address holds too many. A trusted
+    /// proxy's connections are not counted here: each request is, by the address it forwards.
     fn admit(app: &Arc<App>, ip: IpAddr) -> Option<Peer> {
         let gate = &app.gate;
-        let key = source_key(ip);
-        {
-            let mut per_ip = gate.per_ip.lock();
-            let n = per_ip.entry(key).or_default();
-            if *n >= app.cfg.max_conns_per_ip {
-                return None;
-            }
-            *n += 1;
-        }
+        let proxy = gate.proxies.contains(ip);
+        let count = if proxy { None } else { Some(AddressCount::take(app, ip)?) };
         let id = gate.next.fetch_add(1, Relaxed);
         let evict = Arc::new(Notify::new());
         let oldest = {
@@ -127,44 +169,54 @@ impl Peer {
             app.metrics.conns_evicted.inc();
             victim.notify_one();
         }
-        Some(Peer {
-            inner: Arc::new(PeerInner { app: app.clone(), ip, id, evict, authenticated: AtomicBool::new(false) }),
-        })
+        let conn = Arc::new(ConnSlot { app: app.clone(), id, evict, authenticated: AtomicBool::new(false), proxy });
+        Some(Peer { conn, ip, _count: count })
+    }
+
+    /// This request as the player behind the proxy: counted against the player's address for
+    /// as long as it lasts (a WebSocket: the whole session). `Err` when that address holds too
+    /// many connections. A request of a connection that is not a trusted proxy's is itself.
+    fn forwarded(&self, headers: &hyper::HeaderMap) -> Result<Peer, ()> {
+        if !self.conn.proxy {
+            return Ok(self.clone());
+        }
+        let app = &self.conn.app;
+        let ip = match app.gate.proxies.client(headers) {
+            Forwarded::Client(ip) => ip,
+            Forwarded::Missing => {
+                // Misconfigured proxy: its requests share one address's limits, so it shows.
+                app.metrics.forwarded_missing.inc();
+                self.ip
+            }
+        };
+        let Some(count) = AddressCount::take(app, ip) else {
+            app.metrics.conns_refused_per_ip.inc();
+            return Err(());
+        };
+        Ok(Peer { conn: self.conn.clone(), ip, _count: Some(count) })
     }
 
     pub fn ip(&self) -> IpAddr {
-        self.inner.ip
+        self.ip
     }
 
     /// The WebSocket said a good hello: it no longer counts as unauthenticated.
     pub fn authenticated(&self) {
-        if !self.inner.authenticated.swap(true, Relaxed)
-            && self.inner.app.gate.pending.lock().remove(&self.inner.id).is_some()
-        {
-            self.inner.app.metrics.unauthenticated.dec();
+        let c = &self.conn;
+        if !c.authenticated.swap(true, Relaxed) && c.app.gate.pending.lock().remove(&c.id).is_some() {
+            c.app.metrics.unauthenticated.dec();
         }
     }
 
     /// Resolves when the connection was closed to make room for newer unauthenticated ones.
     pub async fn evicted(&self) {
-        self.inner.evict.notified().await;
+        self.conn.evict.notified().await;
     }
 }
 
-impl Drop for PeerInner {
+impl Drop for ConnSlot {
     fn drop(&mut self) {
-        let gate = &self.app.gate;
-        {
-            let mut per_ip = gate.per_ip.lock();
-            let key = source_key(self.ip);
-            if let Some(n) = per_ip.get_mut(&key) {
-                *n = n.saturating_sub(1);
-                if *n == 0 {
-                    per_ip.remove(&key);
-                }
-            }
-        }
-        if gate.pending.lock().remove(&self.id).is_some() {
+        if self.app.gate.pending.lock().remove(&self.id).is_some() {
             self.app.metrics.unauthenticated.dec();
         }
         self.app.metrics.tcp_connections.dec();
@@ -220,9 +272,18 @@ async fn connection(tcp: tokio::net::TcpStream, peer: Peer, router: Router, app:
     let request_timeout = app.cfg.request_timeout();
     let for_requests = peer.clone();
     let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
-        req.extensions_mut().insert(for_requests.clone());
+        let peer = for_requests.forwarded(req.headers());
         let router = router.clone();
         async move {
+            let Ok(peer) = peer else {
+                return Ok(crate::refusal::error(
+                    axum::http::StatusCode::TOO_MANY_REQUESTS,
+                    guandan_proto::ErrorCode::RateLimited,
+                    "too many connections from this address",
+                )
+                .into_response());
+            };
+            req.extensions_mut().insert(peer);
             let upgrade = req.headers().contains_key(hyper::header::UPGRADE);
             let call = router.oneshot(req);
             if upgrade {

@@ -48,6 +48,8 @@ pub struct Metrics {
     pub unauthenticated: Gauge,
     /// Connections closed at once: too many from one address.
     pub conns_refused_per_ip: Counter,
+    /// Requests from a trusted proxy without a usable `X-Forwarded-For` (counted as the proxy's).
+    pub forwarded_missing: Counter,
     /// Unauthenticated connections closed to make room for newer ones.
     pub conns_evicted: Counter,
     /// Connections closed because their HTTP request head did not arrive in time.
@@ -97,6 +99,7 @@ impl Metrics {
             tcp_connections: Gauge::default(),
             unauthenticated: Gauge::default(),
             conns_refused_per_ip: Counter::default(),
+            forwarded_missing: Counter::default(),
             conns_evicted: Counter::default(),
             header_timeouts: Counter::default(),
             prompts_seen: Counter::default(),
@@ -163,6 +166,11 @@ impl Metrics {
             "connections_refused_per_ip",
             "Connections closed at once: --max-conns-per-ip from their address were open",
             self.conns_refused_per_ip.clone(),
+        );
+        r.register(
+            "forwarded_missing",
+            "Requests from a --trusted-proxy address with no usable X-Forwarded-For: limited as the proxy's own",
+            self.forwarded_missing.clone(),
         );
         r.register(
             "connections_evicted",
