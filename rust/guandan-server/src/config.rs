@@ -125,7 +125,7 @@ pub struct Config {
     /// Reverse proxies (addresses or CIDR blocks, repeatable or comma-separated) whose
     /// `X-Forwarded-For` names the player: the per-address limits then apply to the player's
     /// address. Nothing is trusted by default; never list an address clients can reach from.
-    #[arg(long = "trusted-proxy", value_delimiter = ',')]
+    #[arg(long = "trusted-proxy", value_delimiter = ',', value_parser = crate::forwarded::parse_proxy)]
     pub trusted_proxy: Vec<ipnet::IpNet>,
     /// Guest accounts one source address may create per minute.
     #[arg(long, default_value_t = 20, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]

@@ -63,6 +63,14 @@ impl TrustedProxies {
     }
 }
 
+/// `--trusted-proxy`: an address (`10.0.0.5`, `::1`) or a block (`10.0.0.0/24`).
+pub fn parse_proxy(s: &str) -> Result<IpNet, String> {
+    let s = s.trim();
+    s.parse::<IpNet>()
+        .or_else(|_| s.parse::<IpAddr>().map(IpNet::from))
+        .map_err(|_| format!("{s:?} is not an address or an address block such as 10.0.0.0/24"))
+}
+
 /// One `X-Forwarded-For` entry: an address, also `[v6]:port` or `v4:port` as some proxies write.
 fn parse_entry(entry: &str) -> Option<IpAddr> {
     let e = entry.trim();
@@ -131,6 +139,16 @@ mod tests {
         assert_eq!(p.client(&headers(&["::ffff:203.0.113.7"])), client("203.0.113.7"));
         assert!(p.contains("::ffff:127.0.0.1".parse().unwrap()));
         assert!(!p.contains("127.0.0.2".parse().unwrap()));
+    }
+
+    #[test]
+    fn proxies_are_addresses_or_blocks() {
+        assert_eq!(parse_proxy("10.0.0.5").unwrap(), "10.0.0.5/32".parse::<IpNet>().unwrap());
+        assert_eq!(parse_proxy("::1").unwrap(), "::1/128".parse::<IpNet>().unwrap());
+        assert_eq!(parse_proxy("10.0.0.0/24").unwrap(), "10.0.0.0/24".parse::<IpNet>().unwrap());
+        for bad in ["", "10.0.0.0/33", "proxy.example.com", "10.0.0.1:80"] {
+            assert!(parse_proxy(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]
