@@ -122,7 +122,24 @@ func forget_room() -> void:
 	var accounts := _accounts()
 	if _server != "" and accounts.has_section_key(_server, "room"):
 		accounts.erase_section_key(_server, "room")
-		accounts.save(accounts_path)
+		_save(accounts)
+
+
+## The accounts file holds tokens: readable by the player's user only where the platform has Unix
+## permissions. A new file is made empty and restricted before a token is written into it (a save
+## into an existing file keeps its permissions); an older, wider file is narrowed at its next save.
+func _save(accounts: ConfigFile) -> void:
+	var path := ProjectSettings.globalize_path(accounts_path)
+	var owner_only := FileAccess.UNIX_READ_OWNER | FileAccess.UNIX_WRITE_OWNER
+	if not FileAccess.file_exists(path):
+		var f := FileAccess.open(path, FileAccess.WRITE)
+		if f != null:
+			f.close()
+	FileAccess.set_unix_permissions(path, owner_only)  # an error where there are none: nothing to do
+	var rc := accounts.save(path)
+	if rc != OK:
+		push_warning("Online: cannot save the accounts to %s (error %d)" % [path, rc])
+	FileAccess.set_unix_permissions(path, owner_only)
 
 
 func _accounts() -> ConfigFile:
@@ -142,7 +159,7 @@ func _on_connected(_player_id: String) -> void:
 	accounts.set_value(_server, "nickname", _nickname)
 	accounts.set_value(_server, "player_id", String(account.player_id))
 	accounts.set_value(_server, "token", String(account.token))
-	accounts.save(accounts_path)
+	_save(accounts)
 
 
 ## The server does not know the kept account (its database was reset): forgotten, so the next
@@ -153,7 +170,7 @@ func _on_disconnected(code: int, _message: String) -> void:
 	var accounts := _accounts()
 	if accounts.has_section(_server):
 		accounts.erase_section(_server)
-		accounts.save(accounts_path)
+		_save(accounts)
 
 
 func _on_room_joined(code: String, s: int) -> void:
@@ -162,7 +179,7 @@ func _on_room_joined(code: String, s: int) -> void:
 		return
 	var accounts := _accounts()
 	accounts.set_value(_server, "room", code)
-	accounts.save(accounts_path)
+	_save(accounts)
 
 
 ## Waits (up to `timeout_s`) until the client is online; returns 0, or the failure's code

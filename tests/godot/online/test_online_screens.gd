@@ -107,6 +107,11 @@ func test_a_seat_held_online_is_offered_again_with_the_same_account() -> void:
 	Online.ensure_connected("127.0.0.1:1", "Ann")
 	Online.forget_room()
 	expect_eq(Online.remembered_room("127.0.0.1:1", "Ann"), "", "a room left is not offered")
+	if OS.get_name() in ["Linux", "macOS", "FreeBSD", "Android"]:
+		# The file holds tokens: the game's save narrows it to its owner (the test wrote it 0644).
+		var owner_only := FileAccess.UNIX_READ_OWNER | FileAccess.UNIX_WRITE_OWNER
+		expect_eq(FileAccess.get_unix_permissions(ProjectSettings.globalize_path(Online.accounts_path)), owner_only,
+			"the accounts file is readable by its owner only")
 	Online.client.disconnect_from_server()
 	DirAccess.remove_absolute(ProjectSettings.globalize_path(Online.accounts_path))
 	Online.accounts_path = kept_path
