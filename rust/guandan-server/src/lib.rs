@@ -2,6 +2,7 @@
 //! and one WebSocket per client speaking `guandan-proto`; one tokio task per room owning its
 //! match; every action persisted (SQLite or PostgreSQL) before it is announced.
 
+pub mod acme;
 #[cfg(feature = "agones")]
 pub mod agones_sdk;
 pub mod auth;
