@@ -74,8 +74,16 @@ impl Trust {
         if path.trim().is_empty() {
             return Ok(Trust::mozilla());
         }
+        let pem = std::fs::read(Path::new(path))
+            .map_err(|e| Failure::new(ErrorCode::BadArgument, format!("CA file {path}: cannot read it ({e})")))?;
+        Trust::with_ca_pem(&pem, path)
+    }
+
+    /// Mozilla's roots and the CA certificates of PEM text read elsewhere (the game reads
+    /// `res://` and `user://` files through Godot); `name` names it in errors.
+    pub fn with_ca_pem(pem: &[u8], name: &str) -> Result<Trust, Failure> {
+        let path = name;
         let bad = |why: String| Failure::new(ErrorCode::BadArgument, format!("CA file {path}: {why}"));
-        let pem = std::fs::read(Path::new(path)).map_err(|e| bad(format!("cannot read it ({e})")))?;
         let extra = CertificateDer::pem_slice_iter(&pem)
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| bad(format!("not a PEM file of certificates ({e})")))?;
