@@ -82,15 +82,14 @@ impl Trust {
     /// Mozilla's roots and the CA certificates of PEM text read elsewhere (the game reads
     /// `res://` and `user://` files through Godot); `name` names it in errors.
     pub fn with_ca_pem(pem: &[u8], name: &str) -> Result<Trust, Failure> {
-        let path = name;
-        let bad = |why: String| Failure::new(ErrorCode::BadArgument, format!("CA file {path}: {why}"));
-        let extra = CertificateDer::pem_slice_iter(&pem)
+        let bad = |why: String| Failure::new(ErrorCode::BadArgument, format!("CA file {name}: {why}"));
+        let extra = CertificateDer::pem_slice_iter(pem)
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| bad(format!("not a PEM file of certificates ({e})")))?;
         if extra.is_empty() {
             return Err(bad("no certificate in it (expected -----BEGIN CERTIFICATE-----)".into()));
         }
-        Trust::build(extra, path.to_string()).map_err(bad)
+        Trust::build(extra, name.to_string()).map_err(bad)
     }
 
     fn build(extra: Vec<CertificateDer<'static>>, ca_file: String) -> Result<Trust, String> {
