@@ -6,12 +6,12 @@
 
 use futures_util::{SinkExt, StreamExt};
 use guandan_core::log::MatchLog;
+use guandan_proto::Endpoint;
 use guandan_proto::http::{FinishedMatch, NewPlayer, NewPlayerReply, PLAYERS_PATH, match_path, read_reply};
+use guandan_proto::tls::{Trust, explain, explain_http, tls_error};
 use guandan_proto::{ClientMsg, Event, Order, Reconnect, ServerMsg, Session, SessionConfig};
 use rand_chacha::ChaCha8Rng;
 use rand_core::Rng;
-use guandan_proto::Endpoint;
-use guandan_proto::tls::{Trust, explain, explain_http, tls_error};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};

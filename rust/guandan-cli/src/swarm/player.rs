@@ -1,6 +1,7 @@
 //! One seat's client until the match is stored: acts on prompts (at once or after thinking),
 //! heartbeats, drops and rejoins, and records what it saw.
 
+use super::link::Server;
 use super::link::{HEARTBEAT, Link, rejoin};
 use super::tally::{Seen, Totals};
 use guandan_ai::{AiLevel, AiProfile, Budget, make_agent};
@@ -8,7 +9,6 @@ use guandan_core::event::ActionKind;
 use guandan_proto::{ClientMsg, ServerMsg, WireOut};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
-use super::link::Server;
 use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};

@@ -6,8 +6,8 @@
 //! redirect to a table formed on another. At the end the instances' `/metrics` give the rating
 //! spread of the tables they formed.
 
-use std::collections::HashSet;
 use super::link::Server;
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};

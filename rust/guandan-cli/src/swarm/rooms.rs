@@ -4,6 +4,7 @@
 
 use super::SwarmArgs;
 use super::latency::Phase;
+use super::link::Server;
 use super::link::{login, until};
 use super::player::{Client, play};
 use super::server_proc::{self, PeakRss};
@@ -12,7 +13,6 @@ use futures_util::{SinkExt, StreamExt};
 use guandan_ai::AiLevel;
 use guandan_proto::{ClientMsg, ServerMsg};
 use indicatif::{ProgressBar, ProgressStyle};
-use super::link::Server;
 use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
@@ -193,13 +193,7 @@ async fn steady_clock(args: SwarmArgs, totals: Arc<Totals>, bar: ProgressBar) ->
 }
 
 /// One room: set up, play to the end, verify against the stored log. Returns RTT samples (µs).
-async fn room(
-    addr: Server,
-    i: usize,
-    args: &SwarmArgs,
-    level: AiLevel,
-    totals: &Arc<Totals>,
-) -> Result<(), String> {
+async fn room(addr: Server, i: usize, args: &SwarmArgs, level: AiLevel, totals: &Arc<Totals>) -> Result<(), String> {
     let mut socks = Vec::new();
     for s in 0..4 {
         socks.push(login(addr.clone(), &format!("swarm{i}-{s}")).await?);
@@ -247,7 +241,10 @@ async fn room(
             totals: totals.clone(),
         };
         let seat = s as u8;
-        players.push(tokio::spawn({ let addr = addr.clone(); async move { play(addr, ws, seat, how).await } }));
+        players.push(tokio::spawn({
+            let addr = addr.clone();
+            async move { play(addr, ws, seat, how).await }
+        }));
     }
     // The attack, until the match is over.
     let (over_tx, over) = tokio::sync::watch::channel(false);

@@ -1,8 +1,8 @@
 //! What the clients of a table saw (every state hash, every action announcement), the swarm's
 //! totals, and the check of both against the match's stored record.
 
-use super::link::finished_match;
 use super::link::Server;
+use super::link::finished_match;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 #[derive(Default)]
