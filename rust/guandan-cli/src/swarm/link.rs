@@ -425,7 +425,7 @@ mod tests {
     }
 
     fn trust_err(path: &str) -> String {
-        trust(Some(path)).err().expect("refused")
+        trust(Some(path)).expect_err("refused")
     }
 
     #[test]
