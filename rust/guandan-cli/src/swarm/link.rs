@@ -94,7 +94,7 @@ async fn http<T: serde::de::DeserializeOwned + Send + 'static>(
             Some(body) => agent.post(&url).content_type("application/json").send(body.as_str()),
             None => agent.get(&url).call(),
         };
-        let mut answer = answer.map_err(|e| format!("{path}: {}", explain_http(&e, &server.0.ep.host)))?;
+        let mut answer = answer.map_err(|e| format!("{path}: {}", explain_http(&e, &server.0.ep)))?;
         let status = answer.status().as_u16();
         // Stored matches run to a few hundred KB; ureq's default cap (10 MB) is kept.
         let body = answer.body_mut().read_to_vec().map_err(|e| format!("{path}: {e}"))?;
@@ -108,7 +108,7 @@ pub(crate) async fn text(server: Server, path: &'static str) -> Result<String, S
     let call = move || {
         let url = server.0.ep.http_url(path);
         let mut answer =
-            server.0.agent.get(&url).call().map_err(|e| format!("{url}: {}", explain_http(&e, &server.0.ep.host)))?;
+            server.0.agent.get(&url).call().map_err(|e| format!("{url}: {}", explain_http(&e, &server.0.ep)))?;
         if answer.status().as_u16() != 200 {
             return Err(format!("{url}: HTTP {}", answer.status()));
         }

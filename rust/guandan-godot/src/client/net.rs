@@ -500,7 +500,7 @@ fn read(ws: &mut Ws) -> Result<Option<ServerMsg>, String> {
 /// `POST /v1/players` → (player_id, token).
 fn register(server: &Endpoint, trust: &Trust, nickname: &str) -> Result<(String, String), (ErrorCode, String)> {
     let unreachable = |e: ureq::Error| {
-        let f = explain_http(&e, &server.host);
+        let f = explain_http(&e, server);
         (f.code, f.message)
     };
     // A refusal's body says why: the agent hands it back rather than stop at the status.

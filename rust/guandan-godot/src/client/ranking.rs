@@ -130,7 +130,7 @@ fn fetch(server: &Endpoint, trust: &Trust, ask: &Ask) -> Result<Answer, Fail> {
 
 fn get<T: DeserializeOwned>(server: &Endpoint, trust: &Trust, path: &str) -> Result<T, Fail> {
     let unreachable = |e: ureq::Error| {
-        let f = explain_http(&e, &server.host);
+        let f = explain_http(&e, server);
         Fail::new(f.code, f.message)
     };
     // A refusal's body says why (no such player, no such rules): the agent hands it back.
@@ -235,7 +235,9 @@ mod tests {
             ErrorCode::RateLimited
         );
         for _ in 0..MAX_IN_FLIGHT {
-            assert_eq!(wait(&mut f).1.unwrap_err().code, ErrorCode::Io);
+            let fail = wait(&mut f).1.unwrap_err();
+            assert_eq!(fail.code, ErrorCode::Io);
+            assert!(fail.message.contains(&format!("cannot reach the server at {hp}")), "{}", fail.message);
         }
         assert!(
             f.start(at(&hp), Trust::mozilla(), Ask::profile("p").unwrap()).is_ok(),

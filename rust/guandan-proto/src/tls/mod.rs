@@ -184,17 +184,17 @@ pub fn tls_error(e: &std::io::Error) -> Option<&rustls::Error> {
     e.get_ref().and_then(|inner| inner.downcast_ref::<rustls::Error>())
 }
 
-/// A failed HTTP call in the player's words: a refused certificate says so; anything else is
-/// "cannot reach the server".
-pub fn explain_http(e: &ureq::Error, host: &str) -> Failure {
+/// A failed HTTP call to `server` in the player's words: a refused certificate says so;
+/// anything else is "cannot reach the server at host:port".
+pub fn explain_http(e: &ureq::Error, server: &crate::Endpoint) -> Failure {
     let tls = match e {
         ureq::Error::Rustls(t) => Some(t),
         ureq::Error::Io(io) => tls_error(io),
         _ => None,
     };
     match tls {
-        Some(t) => explain(t, host),
-        None => Failure::new(ErrorCode::Io, format!("cannot reach the server at {host}: {e}")),
+        Some(t) => explain(t, &server.host),
+        None => Failure::new(ErrorCode::Io, format!("cannot reach the server at {}: {e}", server.authority())),
     }
 }
 

@@ -158,7 +158,7 @@ fn https_calls_trust_what_the_websocket_trusts() {
     let (port, server) = https_once(pki.expired_leaf(&["localhost"]), "{}");
     let ep = Endpoint::parse(&format!("https://localhost:{port}")).unwrap();
     let e = trust.http_agent(T).get(ep.http_url("/healthz")).call().expect_err("refused");
-    let f = explain_http(&e, &ep.host);
+    let f = explain_http(&e, &ep);
     assert_eq!(f.code, ErrorCode::CertificateRefused, "{e}");
     assert!(f.message.contains("has expired"), "{}", f.message);
     assert!(matches!(server.join().unwrap(), Served::Refused { app_bytes: 0, .. }));
