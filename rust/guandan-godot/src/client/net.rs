@@ -1,11 +1,11 @@
 //! The online client's network thread: guest registration (`POST /v1/players`, ureq) and the
 //! WebSocket (protocol v1, sync tungstenite on one plain thread), over TLS for an `https://` or
 //! `wss://` server (`guandan_proto::tls`: the handshake and the certificate check end before the
-//! hello is written; a refused certificate ends the thread, it is never retried in plain text). What the protocol asks of a
-//! client (hello, the rejoin with the room and last action seq, a resync on a gap, heartbeats,
-//! when to reconnect) is `guandan_proto::Session`'s; this thread only moves its messages. It
-//! sees plain Rust data only; the node talks to it through two channels and drains the events
-//! in `process()` on the main thread.
+//! hello is written; a refused certificate ends the thread, it is never retried in plain text).
+//! What the protocol asks of a client (hello, the rejoin with the room and last action seq, a
+//! resync on a gap, heartbeats, when to reconnect) is `guandan_proto::Session`'s; this thread
+//! only moves its messages. It sees plain Rust data only; the node talks to it through two
+//! channels and drains the events in `process()` on the main thread.
 
 use std::collections::BTreeSet;
 use std::thread::JoinHandle;
@@ -467,7 +467,7 @@ impl Worker {
 /// The WebSocket, its TLS handshake (if any) finished before the upgrade request is written.
 fn open(server: &Endpoint, trust: &Trust) -> Result<Ws, Failure> {
     let stream = connect(server, trust, CONNECT_TIMEOUT)?;
-    let io = |e: String| Failure::new(ErrorCode::Io, format!("cannot reach the server at {}: {e}", server.authority()));
+    let io = |e: String| Failure::new(ErrorCode::Io, e);
     let (ws, _) = tungstenite::client::client(server.ws_url(), stream).map_err(|e| io(e.to_string()))?;
     ws.get_ref().set_read_timeout(Some(POLL)).map_err(|e| io(e.to_string()))?;
     Ok(ws)

@@ -72,12 +72,13 @@ impl Write for Stream {
 
 /// Connects to the server (each resolved address in turn, `timeout` each) and, for TLS,
 /// completes the handshake with the certificate checked against `trust` and `ep.host`. The
-/// stream's read timeout is left at `timeout`.
+/// stream's read timeout is left at `timeout`. An `Io` failure's message is the reason alone
+/// (the caller says which server); a refused certificate's names the host.
 pub fn connect(ep: &Endpoint, trust: &Trust, timeout: Duration) -> Result<Stream, Failure> {
     let hp = ep.authority();
-    let unreachable = |why: String| Failure::new(ErrorCode::Io, format!("cannot reach the server at {hp}: {why}"));
+    let unreachable = |why: String| Failure::new(ErrorCode::Io, why);
     let addrs: Vec<SocketAddr> =
-        hp.to_socket_addrs().map_err(|e| unreachable(format!("cannot resolve it ({e})")))?.collect();
+        hp.to_socket_addrs().map_err(|e| unreachable(format!("cannot resolve {} ({e})", ep.host)))?.collect();
     let mut last = String::from("it has no address");
     let mut tcp = None;
     for a in addrs {
