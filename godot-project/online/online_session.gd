@@ -56,8 +56,10 @@ func _ready() -> void:
 
 
 ## `tools/play --online` starts the game with `-- --online-server HOST:PORT [--online-name NAME]
-## (--online-create | --online-join CODE)`: connect, create a room with the server's AI in the
-## other seats (or join one), and show the lobby. A failure shows the Online menu with its reason.
+## [--online-ca-file PEM] (--online-create | --online-join CODE)`: connect, create a room with the
+## server's AI in the other seats (or join one), and show the lobby. `--online-ca-file` trusts a
+## private CA besides Mozilla's roots (an https:// test server). A failure shows the Online menu
+## with its reason.
 func _start_from_command_line() -> void:
 	var args := {}
 	var user := OS.get_cmdline_user_args()
@@ -71,7 +73,11 @@ func _start_from_command_line() -> void:
 		name = String(Settings.get_value(&"online_nickname"))
 	if name == "":
 		name = TranslationServer.translate("ONLINE_DEFAULT_NAME")
-	var rc := ensure_connected(String(args.server), name)
+	var rc := 0
+	if args.has("ca-file"):
+		rc = client.set_ca_file(String(args["ca-file"]))
+	if rc == 0:
+		rc = ensure_connected(String(args.server), name)
 	if rc == 0:
 		rc = await wait_online()
 	if rc == 0:

@@ -14,7 +14,8 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 #[derive(Args, Debug, Clone)]
 pub struct FloodArgs {
-    /// The server, e.g. http://127.0.0.1:7878.
+    /// The server, e.g. http://127.0.0.1:7878: plain HTTP only (an attack on a server on this
+    /// machine or its LAN; TLS would measure the handshake, not the server's HTTP limits).
     #[arg(long)]
     pub server: String,
     /// What to request; `{n}` is replaced by a number that counts up per request (distinct

@@ -6,16 +6,21 @@
 
 use guandan_ai::AiLevel;
 use guandan_proto::{ClientMsg, ServerMsg};
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use crate::swarm;
+use crate::swarm::link::Server;
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct JoinArgs {
-    /// The server, e.g. http://127.0.0.1:7878.
+    /// The server: https://HOST[:PORT] or wss://… (TLS, port 443 by default), or
+    /// http://HOST:PORT / HOST:PORT in plain text (7878 by default).
     #[arg(long)]
     pub server: String,
+    /// A PEM file of CA certificates trusted besides Mozilla's roots (a private CA: tests, a
+    /// self-hosted server). There is no way to skip the certificate check.
+    #[arg(long)]
+    pub ca_file: Option<String>,
     /// The room code (6 characters).
     #[arg(long)]
     pub code: String,
@@ -38,12 +43,8 @@ pub struct JoinArgs {
 }
 
 pub fn run(args: JoinArgs) -> Result<(), String> {
-    let addr: SocketAddr = args
-        .server
-        .trim_start_matches("http://")
-        .trim_end_matches('/')
-        .parse()
-        .map_err(|e| format!("--server: expected http://HOST:PORT ({e})"))?;
+    let trust = swarm::link::trust(args.ca_file.as_deref())?;
+    let addr = swarm::link::server_addr("--server", &args.server, &trust)?;
     let level = AiLevel::parse(&args.ai).ok_or_else(|| format!("--ai: unknown level {}", args.ai))?;
     if matches!(level, AiLevel::L3) {
         return Err("--ai: L1 or L2".into());
@@ -61,8 +62,8 @@ pub fn run(args: JoinArgs) -> Result<(), String> {
     })
 }
 
-async fn join(addr: SocketAddr, args: &JoinArgs, level: AiLevel) -> Result<(), String> {
-    let mut ws = swarm::link::login(addr, &args.name).await?;
+async fn join(addr: Server, args: &JoinArgs, level: AiLevel) -> Result<(), String> {
+    let mut ws = swarm::link::login(addr.clone(), &args.name).await?;
     ws.send(&ClientMsg::JoinRoom { code: args.code.clone(), last_action_seq: None }).await?;
     let seat = match swarm::link::until(&mut ws, "joined", |m| matches!(m, ServerMsg::Joined { .. })).await? {
         ServerMsg::Joined { seat: Some(s), .. } => s,
@@ -84,7 +85,7 @@ async fn join(addr: SocketAddr, args: &JoinArgs, level: AiLevel) -> Result<(), S
         seed: args.seed ^ u64::from(seat),
         totals: Default::default(),
     };
-    let (seen, match_no, _) = swarm::player::play(addr, ws, seat, how).await?;
+    let (seen, match_no, _) = swarm::player::play(addr.clone(), ws, seat, how).await?;
     let (last_seq, last_hash) = seen.last.unwrap_or_default();
     let log = swarm::link::finished_match(addr, &args.code, match_no).await?;
     let (mut m, _) = log.start().map_err(|e| e.to_string())?;

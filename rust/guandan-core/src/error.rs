@@ -141,6 +141,13 @@ error_codes! {
     /// The account is seated in another room on this server (one seat per account): leave that
     /// room first (the error names it).
     AlreadySeated = 62, "already_seated", "seated in another room";
+    // Transport (the clients' TLS).
+    /// The server's TLS certificate was refused (expired, for another name, not signed by a
+    /// trusted authority): nothing was sent to it.
+    CertificateRefused = 70, "certificate_refused", "the server's certificate was refused";
+    /// Plain text (ws://, http://) to a public host that the player has not allowed: nothing was
+    /// sent (the game asks the player first).
+    PlaintextNotAllowed = 71, "plaintext_not_allowed", "unencrypted connection to a public server not allowed";
 }
 
 impl ErrorCode {

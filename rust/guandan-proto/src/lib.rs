@@ -8,10 +8,14 @@
 //! the new `action_seq`, the `state_hash` and the events it may see. `heartbeat` every 5 s.
 
 pub mod backoff;
+pub mod endpoint;
 pub mod http;
 mod names;
 pub mod session;
+#[cfg(feature = "tls")]
+pub mod tls;
 pub use backoff::Backoff;
+pub use endpoint::Endpoint;
 pub use guandan_core::error::ErrorCode;
 /// A runtime notice on the wire, as the core defines it; the server sends only what
 /// `guandan_runtime::for_viewer` lets the recipient have.

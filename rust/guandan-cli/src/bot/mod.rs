@@ -47,10 +47,14 @@ pub struct BotArgs {
     /// Threads an L3 search may use.
     #[arg(long, default_value_t = 1)]
     pub threads: u32,
-    /// The platform's WebSocket, e.g. ws://127.0.0.1:23456/game/client0 (default: JSON lines on
-    /// stdin, answers on stdout).
+    /// The platform's WebSocket, e.g. ws://127.0.0.1:23456/game/client0 or wss://HOST/PATH
+    /// (TLS; default: JSON lines on stdin, answers on stdout).
     #[arg(long)]
     pub ws: Option<String>,
+    /// A PEM file of CA certificates trusted besides Mozilla's roots for a wss:// platform (a
+    /// private CA). There is no way to skip the certificate check.
+    #[arg(long)]
+    pub ca_file: Option<String>,
     /// Rule preset or .json file (the platform plays the Huai'an rules).
     #[arg(long, default_value = "huaian")]
     pub rules: String,
@@ -79,9 +83,12 @@ pub fn run(args: BotArgs) -> Result<(), String> {
         // The clock decides; the cap only bounds what L3 allocates for its worlds up front.
         profile.iterations = profile.iterations.max(BUDGETED_ITERATIONS);
     }
+    // A bad --ca-file is said before the agent is built.
+    let trust = guandan_proto::tls::Trust::with_ca_file(args.ca_file.as_deref().unwrap_or_default())
+        .map_err(|f| format!("--ca-file: {f}"))?;
     let mut bot = Bot::new(profile, rules, args.seed)?;
     match &args.ws {
-        Some(url) => ws::run(&mut bot, url),
+        Some(url) => ws::run(&mut bot, url, &trust),
         None => {
             let stdin = std::io::stdin();
             let mut out = std::io::stdout().lock();

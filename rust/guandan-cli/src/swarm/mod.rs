@@ -10,7 +10,7 @@
 //! `rooms` (the room swarm and its report) and `quick` (the quick-match swarm).
 
 use guandan_ai::AiLevel;
-use link::server_addr;
+use link::{server_addr, trust};
 
 mod latency;
 pub(crate) mod link;
@@ -22,9 +22,14 @@ pub(crate) mod tally;
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct SwarmArgs {
-    /// The server, e.g. http://127.0.0.1:7878.
+    /// The server: https://HOST[:PORT] or wss://… (TLS, port 443 by default), or
+    /// http://HOST:PORT / HOST:PORT in plain text (7878 by default).
     #[arg(long)]
     pub server: String,
+    /// A PEM file of CA certificates trusted besides Mozilla's roots (a private CA: tests, a
+    /// self-hosted server). There is no way to skip the certificate check.
+    #[arg(long)]
+    pub ca_file: Option<String>,
     /// Rooms played at the same time (4 connections each).
     #[arg(long, default_value_t = 10)]
     pub rooms: usize,
@@ -98,7 +103,8 @@ pub struct SwarmArgs {
 }
 
 pub fn run(args: SwarmArgs) -> Result<(), String> {
-    let addr = server_addr("--server", &args.server)?;
+    let trust = trust(args.ca_file.as_deref())?;
+    let addr = server_addr("--server", &args.server, &trust)?;
     if !args.also_servers.is_empty() && !args.quick_match {
         return Err("--also-server: only with --quick-match (rooms live on the instance they were made on)".into());
     }
@@ -113,7 +119,7 @@ pub fn run(args: SwarmArgs) -> Result<(), String> {
     if args.quick_match {
         let mut addrs = vec![addr];
         for a in &args.also_servers {
-            addrs.push(server_addr("--also-server", a)?);
+            addrs.push(server_addr("--also-server", a, &trust)?);
         }
         return rt.block_on(quick::run(args, addrs, level));
     }

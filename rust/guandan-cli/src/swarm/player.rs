@@ -1,6 +1,7 @@
 //! One seat's client until the match is stored: acts on prompts (at once or after thinking),
 //! heartbeats, drops and rejoins, and records what it saw.
 
+use super::link::Server;
 use super::link::{HEARTBEAT, Link, rejoin};
 use super::tally::{Seen, Totals};
 use guandan_ai::{AiLevel, AiProfile, Budget, make_agent};
@@ -8,7 +9,6 @@ use guandan_core::event::ActionKind;
 use guandan_proto::{ClientMsg, ServerMsg, WireOut};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
@@ -25,7 +25,7 @@ pub(crate) struct Client {
 /// One seat's client until the match is stored: acts on prompts, heartbeats, drops and rejoins.
 /// A connection the server closed (restart, shutdown, too slow to read) is come back to the
 /// same way as a drop, with backoff ([`rejoin`]).
-pub(crate) async fn play(addr: SocketAddr, mut link: Link, seat: u8, how: Client) -> Result<(Seen, u32, Link), String> {
+pub(crate) async fn play(addr: Server, mut link: Link, seat: u8, how: Client) -> Result<(Seen, u32, Link), String> {
     let Client { level, drop_rate, think, seed, totals } = how;
     let mut agent = make_agent(&AiProfile::level(level));
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -99,7 +99,7 @@ pub(crate) async fn play(addr: SocketAddr, mut link: Link, seat: u8, how: Client
                         sent = None;
                         prompt = None;
                         if let Err(e) = link.send(&ClientMsg::Resync).await {
-                            link = reconnect(addr, link, &mut jitter, &mut lost, seat, &e).await?;
+                            link = reconnect(addr.clone(), link, &mut jitter, &mut lost, seat, &e).await?;
                             seen.rejoined();
                             thinking = None;
                         }
@@ -109,7 +109,7 @@ pub(crate) async fn play(addr: SocketAddr, mut link: Link, seat: u8, how: Client
                 // A drop: gone without a word, then back with the last action seq.
                 if drop_rate > 0.0 && prompt.is_none() && (rng.next_u64() as f64 / u64::MAX as f64) < drop_rate {
                     link.close().await;
-                    link = rejoin(addr, link, &mut jitter).await?;
+                    link = rejoin(addr.clone(), link, &mut jitter).await?;
                     seen.rejoined();
                     sent = None;
                     thinking = None;
@@ -130,7 +130,7 @@ pub(crate) async fn play(addr: SocketAddr, mut link: Link, seat: u8, how: Client
                             prompt = None;
                         }
                         Err(e) => {
-                            link = reconnect(addr, link, &mut jitter, &mut lost, seat, &e).await?;
+                            link = reconnect(addr.clone(), link, &mut jitter, &mut lost, seat, &e).await?;
                             seen.rejoined();
                             thinking = None;
                         }
@@ -144,7 +144,7 @@ pub(crate) async fn play(addr: SocketAddr, mut link: Link, seat: u8, how: Client
                         match link.send(&intent).await {
                             Ok(()) => sent = Some((view.seq, Instant::now())),
                             Err(e) => {
-                                link = reconnect(addr, link, &mut jitter, &mut lost, seat, &e).await?;
+                                link = reconnect(addr.clone(), link, &mut jitter, &mut lost, seat, &e).await?;
                                 seen.rejoined();
                                 thinking = None;
                             }
@@ -166,7 +166,7 @@ pub(crate) async fn play(addr: SocketAddr, mut link: Link, seat: u8, how: Client
             }
             Step::Busy => {}
             Step::Lost(e) => {
-                link = reconnect(addr, link, &mut jitter, &mut lost, seat, &e).await?;
+                link = reconnect(addr.clone(), link, &mut jitter, &mut lost, seat, &e).await?;
                 seen.rejoined();
                 sent = None;
                 thinking = None;
@@ -177,7 +177,7 @@ pub(crate) async fn play(addr: SocketAddr, mut link: Link, seat: u8, how: Client
 
 /// The connection is gone (the server closed it, or died): rejoin, a bounded number of times.
 async fn reconnect(
-    addr: SocketAddr,
+    addr: Server,
     link: Link,
     jitter: &mut ChaCha8Rng,
     lost: &mut u32,

@@ -6,8 +6,8 @@
 //! redirect to a table formed on another. At the end the instances' `/metrics` give the rating
 //! spread of the tables they formed.
 
+use super::link::Server;
 use std::collections::HashSet;
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -19,7 +19,7 @@ use guandan_proto::{ClientMsg, ServerMsg};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::SwarmArgs;
-use super::link::{Link, login, move_to, server_addr, until};
+use super::link::{Link, login, move_to, until};
 use super::player::{Client, play};
 use super::tally::{Totals, verify};
 
@@ -37,7 +37,7 @@ struct QueueTotals {
     redirects: AtomicU64,
 }
 
-pub(super) async fn run(args: SwarmArgs, addrs: Vec<SocketAddr>, level: AiLevel) -> Result<(), String> {
+pub(super) async fn run(args: SwarmArgs, addrs: Vec<Server>, level: AiLevel) -> Result<(), String> {
     let totals = Arc::new(Totals::default());
     let queue = Arc::new(QueueTotals::default());
     let bar = ProgressBar::new((args.players * args.quick_rounds) as u64);
@@ -49,7 +49,7 @@ pub(super) async fn run(args: SwarmArgs, addrs: Vec<SocketAddr>, level: AiLevel)
     let mut tasks = Vec::new();
     for i in 0..args.players {
         let (totals, queue, args, bar) = (totals.clone(), queue.clone(), args.clone(), bar.clone());
-        let addr = addrs[i % addrs.len()];
+        let addr = addrs[i % addrs.len()].clone();
         tasks.push(tokio::spawn(async move {
             let deadline = Duration::from_secs(args.timeout_s);
             match tokio::time::timeout(deadline, player(addr, i, &args, level, &totals, &queue, &bar)).await {
@@ -79,8 +79,8 @@ pub(super) async fn run(args: SwarmArgs, addrs: Vec<SocketAddr>, level: AiLevel)
     let pct = |p: f64| nearest_rank(&waits, p).unwrap_or(0);
     let formed = queue.formed.lock().unwrap_or_else(|e| e.into_inner()).len();
     let mut spread = Spread::default();
-    for &a in &addrs {
-        spread.add(&metrics_text(a).await?);
+    for a in &addrs {
+        spread.add(&metrics_text(a.clone()).await?);
     }
     let finished = queue.finished.lock().unwrap_or_else(|e| e.into_inner()).len();
     let report = serde_json::json!({
@@ -133,7 +133,7 @@ pub(super) async fn run(args: SwarmArgs, addrs: Vec<SocketAddr>, level: AiLevel)
 
 /// One player: queue, play the match it is seated at, check it, queue again.
 async fn player(
-    addr: SocketAddr,
+    addr: Server,
     i: usize,
     args: &SwarmArgs,
     level: AiLevel,
@@ -141,18 +141,18 @@ async fn player(
     queue: &QueueTotals,
     bar: &ProgressBar,
 ) -> Result<(), String> {
-    let mut link = login(addr, &format!("quick{i}")).await?;
+    let mut link = login(addr.clone(), &format!("quick{i}")).await?;
     let mut addr = addr;
     for round in 0..args.quick_rounds {
         let asked = Instant::now();
         link.send(&ClientMsg::QueueJoin { rules: args.rules.clone() }).await?;
-        let (code, seat) = match wait_for_table(&mut link).await? {
+        let (code, seat) = match wait_for_table(&mut link, &addr).await? {
             Seated::Here(code, seat) => (code, seat),
             Seated::There(code, there) => {
                 // The table is on another instance: go there and take the seat.
                 queue.redirects.fetch_add(1, Relaxed);
                 addr = there;
-                link = move_to(addr, link).await?;
+                link = move_to(addr.clone(), link).await?;
                 link.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: None }).await?;
                 match until(&mut link, "joined", |m| matches!(m, ServerMsg::Joined { .. })).await? {
                     ServerMsg::Joined { code, seat: Some(seat) } => (code, seat),
@@ -170,7 +170,7 @@ async fn player(
             seed: args.seed ^ ((i as u64) << 8) ^ round as u64,
             totals: totals.clone(),
         };
-        let (seen, match_no, back) = play(addr, link, seat, how).await?;
+        let (seen, match_no, back) = play(addr.clone(), link, seat, how).await?;
         link = back;
         // The first of the table's clients to get here counts the match's actions.
         let first = queue.finished.lock().unwrap_or_else(|e| e.into_inner()).insert(code.clone());
@@ -178,7 +178,7 @@ async fn player(
         link.send(&ClientMsg::Leave).await?;
         // Reading the stored match back can take longer than the server's heartbeat timeout
         // under load: the connection keeps beating meanwhile (a silent one is closed).
-        let check = verify(addr, &code, match_no, vec![seen], totals, first);
+        let check = verify(addr.clone(), &code, match_no, vec![seen], totals, first);
         tokio::pin!(check);
         let mut beat = tokio::time::interval(Duration::from_secs(4));
         loop {
@@ -198,12 +198,12 @@ enum Seated {
     /// On this connection's instance: the room and seat.
     Here(String, u8),
     /// On another instance: the room and where to go.
-    There(String, SocketAddr),
+    There(String, Server),
 }
 
 /// Waits in the queue (heartbeating: the server hears nothing else from a waiting client)
 /// until seated.
-async fn wait_for_table(link: &mut Link) -> Result<Seated, String> {
+async fn wait_for_table(link: &mut Link, addr: &Server) -> Result<Seated, String> {
     const BEAT: Duration = Duration::from_secs(4);
     let mut beat = Instant::now();
     loop {
@@ -219,7 +219,7 @@ async fn wait_for_table(link: &mut Link) -> Result<Seated, String> {
         let (m, _) = got?;
         match m {
             ServerMsg::Joined { code, seat: Some(seat) } => return Ok(Seated::Here(code, seat)),
-            ServerMsg::Redirect { code, url, .. } => return Ok(Seated::There(code, server_addr("redirect", &url)?)),
+            ServerMsg::Redirect { code, url, .. } => return Ok(Seated::There(code, addr.moved(&url)?)),
             ServerMsg::Error { code, message, .. } => return Err(format!("queue: error {code} {message}")),
             _ => {}
         }
@@ -227,15 +227,8 @@ async fn wait_for_table(link: &mut Link) -> Result<Seated, String> {
 }
 
 /// The instance's metrics page (Prometheus text).
-async fn metrics_text(addr: SocketAddr) -> Result<String, String> {
-    let call = move || {
-        let agent: ureq::Agent =
-            ureq::Agent::config_builder().timeout_global(Some(Duration::from_secs(30))).build().into();
-        let mut answer =
-            agent.get(format!("http://{addr}{METRICS_PATH}")).call().map_err(|e| format!("{addr}/metrics: {e}"))?;
-        answer.body_mut().read_to_string().map_err(|e| format!("{addr}/metrics: {e}"))
-    };
-    tokio::task::spawn_blocking(call).await.map_err(|e| e.to_string())?
+async fn metrics_text(addr: Server) -> Result<String, String> {
+    super::link::text(addr, METRICS_PATH).await
 }
 
 /// The formed tables' rating spread, summed over the instances' histograms.

@@ -4,6 +4,7 @@
 
 use super::SwarmArgs;
 use super::latency::Phase;
+use super::link::Server;
 use super::link::{login, until};
 use super::player::{Client, play};
 use super::server_proc::{self, PeakRss};
@@ -12,13 +13,12 @@ use futures_util::{SinkExt, StreamExt};
 use guandan_ai::AiLevel;
 use guandan_proto::{ClientMsg, ServerMsg};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
 
-pub(super) async fn run(args: SwarmArgs, addr: SocketAddr, level: AiLevel) -> Result<(), String> {
+pub(super) async fn run(args: SwarmArgs, addr: Server, level: AiLevel) -> Result<(), String> {
     let totals = Arc::new(Totals::default());
     let bar = ProgressBar::new(args.rooms as u64);
     bar.set_style(
@@ -32,7 +32,7 @@ pub(super) async fn run(args: SwarmArgs, addr: SocketAddr, level: AiLevel) -> Re
     let mut tasks = Vec::new();
     let ramp = args.ramp_rooms_per_s.max(1.0);
     for i in 0..args.rooms {
-        let (totals, args, bar) = (totals.clone(), args.clone(), bar.clone());
+        let (totals, args, bar, addr) = (totals.clone(), args.clone(), bar.clone(), addr.clone());
         tasks.push(tokio::spawn(async move {
             let deadline = Duration::from_secs(args.timeout_s);
             let res = tokio::time::timeout(deadline, room(addr, i, &args, level, &totals)).await;
@@ -193,16 +193,10 @@ async fn steady_clock(args: SwarmArgs, totals: Arc<Totals>, bar: ProgressBar) ->
 }
 
 /// One room: set up, play to the end, verify against the stored log. Returns RTT samples (µs).
-async fn room(
-    addr: SocketAddr,
-    i: usize,
-    args: &SwarmArgs,
-    level: AiLevel,
-    totals: &Arc<Totals>,
-) -> Result<(), String> {
+async fn room(addr: Server, i: usize, args: &SwarmArgs, level: AiLevel, totals: &Arc<Totals>) -> Result<(), String> {
     let mut socks = Vec::new();
     for s in 0..4 {
-        socks.push(login(addr, &format!("swarm{i}-{s}")).await?);
+        socks.push(login(addr.clone(), &format!("swarm{i}-{s}")).await?);
     }
     // Deals come from the server, unless the run asks for the same matches every time (a
     // practice server).
@@ -226,7 +220,7 @@ async fn room(
     }
     let mut spectators = Vec::new();
     for k in 0..args.spectators {
-        let mut ws = login(addr, &format!("watch{i}-{k}")).await?;
+        let mut ws = login(addr.clone(), &format!("watch{i}-{k}")).await?;
         ws.send(&ClientMsg::Spectate { code: code.clone() }).await?;
         until(&mut ws, "joined", |m| matches!(m, ServerMsg::Joined { .. })).await?;
         spectators.push(ws);
@@ -247,14 +241,17 @@ async fn room(
             totals: totals.clone(),
         };
         let seat = s as u8;
-        players.push(tokio::spawn(async move { play(addr, ws, seat, how).await }));
+        players.push(tokio::spawn({
+            let addr = addr.clone();
+            async move { play(addr, ws, seat, how).await }
+        }));
     }
     // The attack, until the match is over.
     let (over_tx, over) = tokio::sync::watch::channel(false);
     let mut flooders = Vec::new();
     if let Some(kind) = args.flood.clone() {
         for k in 0..args.flooders {
-            let mut link = login(addr, &format!("flood{i}-{k}")).await?;
+            let mut link = login(addr.clone(), &format!("flood{i}-{k}")).await?;
             link.send(&ClientMsg::Spectate { code: code.clone() }).await?;
             let ws = link.ws;
             let (code, kind, totals, mut over) = (code.clone(), kind.clone(), totals.clone(), over.clone());

@@ -1,8 +1,8 @@
 //! What the clients of a table saw (every state hash, every action announcement), the swarm's
 //! totals, and the check of both against the match's stored record.
 
+use super::link::Server;
 use super::link::finished_match;
-use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 #[derive(Default)]
@@ -114,7 +114,7 @@ impl Seen {
 /// action announced once) and adds it to the totals; the match's actions are counted when
 /// `count_actions` (once per table).
 pub(crate) async fn verify(
-    addr: SocketAddr,
+    addr: Server,
     code: &str,
     match_no: u32,
     seen: Vec<Seen>,

@@ -1,4 +1,4 @@
-//! The leaderboard and player profiles, fetched over plain HTTP from the server last connected
+//! The leaderboard and player profiles, fetched over HTTP(S) from the server last connected
 //! to (no room or live connection needed); answered by `leaderboard_received`,
 //! `profile_received` or `fetch_failed`.
 
@@ -37,8 +37,10 @@ impl GuandanClient {
         if self.server.is_empty() {
             return Err(Fail::bad_argument("no server yet: connect to one first"));
         }
-        let hp = net::host_port(&self.server).map_err(Fail::bad_argument)?;
-        self.fetcher.start(hp, ask)
+        let server = guandan_proto::Endpoint::parse(&self.server).map_err(Fail::bad_argument)?;
+        net::plaintext_check(&server, &self.plaintext_allowed).map_err(|f| Fail::new(f.code, f.message))?;
+        let trust = self.trust()?;
+        self.fetcher.start(server, trust, ask)
     }
 
     /// The player's id: from the live connection, else from the account kept for the server.

@@ -25,13 +25,14 @@ pub mod rotate;
 mod signals;
 
 use std::cell::RefCell;
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 use std::rc::Rc;
 
 use godot::classes::{INode, Node};
 use godot::prelude::*;
 use guandan_core::error::ErrorCode;
-use guandan_proto::{ClientMsg, RoomInfo};
+use guandan_proto::tls::Trust;
+use guandan_proto::{ClientMsg, Endpoint, RoomInfo};
 
 use crate::codes::{self, Fail};
 use net::{Net, NetConfig};
@@ -114,6 +115,12 @@ pub struct GuandanClient {
     flushing: bool,
     /// Leaderboard pages and profiles asked of the server.
     fetcher: Fetcher,
+    /// The private CA file added to Mozilla's roots (`set_ca_file`; empty: none), and the trust
+    /// made from it (made once: every connection and request shares it).
+    ca_file: String,
+    trust: Option<Trust>,
+    /// Public hosts the player allowed plain text to (`allow_plaintext`).
+    plaintext_allowed: BTreeSet<String>,
 }
 
 #[godot_api]
@@ -141,6 +148,9 @@ impl INode for GuandanClient {
             queue: VecDeque::new(),
             flushing: false,
             fetcher: Fetcher::default(),
+            ca_file: String::new(),
+            trust: None,
+            plaintext_allowed: BTreeSet::new(),
         }
     }
 
@@ -219,6 +229,17 @@ impl GuandanClient {
     /// Not allowed in the room's state (e.g. starting before everyone is ready).
     #[constant]
     pub const ERR_BAD_ROOM_STATE: i64 = codes::num(ErrorCode::BadRoomState);
+    /// A malformed argument (a server address, a CA file, a nickname's account).
+    #[constant]
+    pub const ERR_BAD_ARGUMENT: i64 = codes::num(ErrorCode::BadArgument);
+    /// The server's TLS certificate was refused (not valid for its name, expired, not signed by
+    /// an authority the game trusts): the message says which; nothing was sent to it.
+    #[constant]
+    pub const ERR_CERTIFICATE_REFUSED: i64 = codes::num(ErrorCode::CertificateRefused);
+    /// A plain (`http://`, `ws://`) address of a public host the player has not allowed:
+    /// nothing was sent. Ask the player, then `allow_plaintext(address)` and connect again.
+    #[constant]
+    pub const ERR_PLAINTEXT_NOT_ALLOWED: i64 = codes::num(ErrorCode::PlaintextNotAllowed);
 
     // ----- signals: the connection and the room (the match's are GuandanEngine's, which
     // follows this client: GuandanEngine.follow) -----
@@ -302,18 +323,25 @@ impl GuandanClient {
     // ----- connection -----
 
     /// Registers a guest named `nickname` (or reuses the account from an earlier connection to
-    /// the same server) and connects to `server` (`host:port`, `http://host:port`). Returns `OK`
-    /// (then `connecting`, `connected` or `disconnected`), or `ERR_BAD_NICKNAME` /
-    /// `ERR_BAD_ARGUMENT` at once.
+    /// the same server) and connects to `server`: `https://host[:port]` or `wss://…` (TLS, the
+    /// certificate checked against Mozilla's roots and the `set_ca_file` CA), or
+    /// `host:port` / `http://host:port` / `ws://…` in plain text (7878 by default). Returns `OK`
+    /// (then `connecting`, `connected` or `disconnected`; a refused certificate is
+    /// `disconnected(ERR_CERTIFICATE_REFUSED, why)` and is never retried in plain text), or at
+    /// once `ERR_BAD_NICKNAME`, `ERR_BAD_ARGUMENT` (not an address), or
+    /// `ERR_PLAINTEXT_NOT_ALLOWED`: a plain address of a public host (not loopback, a private
+    /// LAN address or `localhost`) that the player has not allowed (`allow_plaintext`).
     #[func]
     pub fn connect_to_server(&mut self, server: GString, nickname: GString) -> i64 {
         let (server, nickname) = (server.to_string(), nickname.to_string());
         let r = (|| {
-            net::host_port(&server).map_err(Fail::bad_argument)?;
+            let ep = Endpoint::parse(&server).map_err(Fail::bad_argument)?;
             // The server's own rule (guandan-proto): refused here before anything is sent.
-            guandan_proto::check_nickname(&nickname).map_err(|why| Fail::new(ErrorCode::BadNickname, why))
+            guandan_proto::check_nickname(&nickname).map_err(|why| Fail::new(ErrorCode::BadNickname, why))?;
+            net::plaintext_check(&ep, &self.plaintext_allowed).map_err(|f| Fail::new(f.code, f.message))?;
+            Ok((ep, self.trust()?))
         })();
-        if r.is_ok() {
+        let r = r.map(|(ep, trust)| {
             if self.server != server || self.nickname != nickname {
                 self.credentials = None;
             }
@@ -322,9 +350,68 @@ impl GuandanClient {
             self.server = server.clone();
             self.nickname = nickname.clone();
             self.link = Link::Connecting;
-            self.net = Some(Net::start(NetConfig { server, nickname, credentials: self.credentials.clone() }));
-        }
+            self.net = Some(Net::start(NetConfig {
+                server: ep,
+                trust,
+                plaintext_allowed: self.plaintext_allowed.clone(),
+                nickname,
+                credentials: self.credentials.clone(),
+            }));
+        });
         self.finish("connect_to_server", r)
+    }
+
+    /// Trusts the CA certificates of a PEM file (`res://`, `user://` or a file system path) in
+    /// addition to Mozilla's roots, for a self-hosted server or a test; `""` trusts Mozilla's
+    /// roots only (the default). Used by the next connection and request. Returns `OK`, or
+    /// `ERR_BAD_ARGUMENT` (unreadable, no certificate, not a usable CA; the trust is unchanged).
+    #[func]
+    pub fn set_ca_file(&mut self, path: GString) -> i64 {
+        let path = path.to_string();
+        let r = if path.is_empty() {
+            Ok(Trust::mozilla())
+        } else if path.starts_with("res://") || path.starts_with("user://") {
+            let bytes = godot::classes::FileAccess::get_file_as_bytes(path.as_str());
+            if bytes.is_empty() {
+                Err(guandan_proto::tls::Failure::new(ErrorCode::BadArgument, format!("CA file {path}: cannot read it")))
+            } else {
+                Trust::with_ca_pem(bytes.as_slice(), &path)
+            }
+        } else {
+            Trust::with_ca_file(&path)
+        };
+        let r = r.map(|trust| {
+            self.trust = Some(trust);
+            self.ca_file = path;
+        });
+        self.finish("set_ca_file", r.map_err(|f| Fail::new(f.code, f.message)))
+    }
+
+    /// The CA file set by `set_ca_file` (`""`: Mozilla's roots only).
+    #[func]
+    pub fn get_ca_file(&self) -> GString {
+        GString::from(self.ca_file.as_str())
+    }
+
+    /// Whether `server` is a plain-text address of a public host not yet allowed: the UI asks
+    /// the player ("`host` is not encrypted: anyone on the network can read the game and your
+    /// account; connect anyway?") before `connect_to_server`, which refuses it until then.
+    /// False for `https://`/`wss://`, loopback, private LAN addresses, `localhost`, and for
+    /// what is not an address (`connect_to_server` says why).
+    #[func]
+    pub fn needs_plaintext_confirmation(&self, server: GString) -> bool {
+        Endpoint::parse(&server.to_string()).is_ok_and(|ep| net::plaintext_check(&ep, &self.plaintext_allowed).is_err())
+    }
+
+    /// The player agreed to play in plain text with `server`'s host (for this client's life;
+    /// the UI may remember the choice and call it again at start). Returns `OK` or
+    /// `ERR_BAD_ARGUMENT` (not an address).
+    #[func]
+    pub fn allow_plaintext(&mut self, server: GString) -> i64 {
+        let r = Endpoint::parse(&server.to_string()).map_err(Fail::bad_argument).map(|ep| {
+            self.plaintext_allowed.insert(ep.host);
+        });
+        self.finish("allow_plaintext", r)
     }
 
     /// Closes the connection (leaving the room's lobby; a seat in a running match stays the
@@ -448,6 +535,11 @@ impl GuandanClient {
 // ----- internals -----
 
 impl GuandanClient {
+    /// Whom TLS connections trust: the `set_ca_file` trust, else Mozilla's roots (made once).
+    fn trust(&mut self) -> Result<Trust, Fail> {
+        Ok(self.trust.get_or_insert_with(Trust::mozilla).clone())
+    }
+
     /// The room's match, for a following engine.
     pub(crate) fn remote(&self) -> Rc<RefCell<RemoteMatch>> {
         Rc::clone(&self.remote)

@@ -1,18 +1,22 @@
 //! The online client's network thread: guest registration (`POST /v1/players`, ureq) and the
-//! WebSocket (protocol v1, sync tungstenite on one plain thread). What the protocol asks of a
-//! client (hello, the rejoin with the room and last action seq, a resync on a gap, heartbeats,
-//! when to reconnect) is `guandan_proto::Session`'s; this thread only moves its messages. It
-//! sees plain Rust data only; the node talks to it through two channels and drains the events
-//! in `process()` on the main thread.
+//! WebSocket (protocol v1, sync tungstenite on one plain thread), over TLS for an `https://` or
+//! `wss://` server (`guandan_proto::tls`: the handshake and the certificate check end before the
+//! hello is written; a refused certificate ends the thread, it is never retried in plain text).
+//! What the protocol asks of a client (hello, the rejoin with the room and last action seq, a
+//! resync on a gap, heartbeats, when to reconnect) is `guandan_proto::Session`'s; this thread
+//! only moves its messages. It sees plain Rust data only; the node talks to it through two
+//! channels and drains the events in `process()` on the main thread.
 
-use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::collections::BTreeSet;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, TryRecvError, unbounded};
 use guandan_core::error::ErrorCode;
-use guandan_proto::http::{NewPlayer, NewPlayerReply, PLAYERS_PATH, WS_PATH, read_reply};
-use guandan_proto::{ClientMsg, Event, Order, Reconnect, Refusal, ServerMsg, Session, SessionConfig};
+use guandan_proto::http::{NewPlayer, NewPlayerReply, PLAYERS_PATH, read_reply};
+use guandan_proto::tls::stream::{Stream, connect};
+use guandan_proto::tls::{Failure, Trust, explain_http};
+use guandan_proto::{ClientMsg, Endpoint, Event, Order, Reconnect, Refusal, ServerMsg, Session, SessionConfig};
 use tungstenite::{Message, WebSocket};
 
 /// A heartbeat after this long without sending: the protocol asks for one at least every 5 s
@@ -79,8 +83,13 @@ pub enum NetEvent {
 /// Where and who.
 #[derive(Clone, Debug)]
 pub struct NetConfig {
-    /// `host:port` (an `http://` or `ws://` prefix and a path are accepted and dropped).
-    pub server: String,
+    /// The server (a redirect moves the thread to another instance of it).
+    pub server: Endpoint,
+    /// Whom TLS connections trust.
+    pub trust: Trust,
+    /// Public hosts the player allowed plain text to (a redirect to another such host without
+    /// TLS is refused; a private one is fine).
+    pub plaintext_allowed: BTreeSet<String>,
     pub nickname: String,
     /// A guest account from an earlier `Registered`; `None` registers a new one.
     pub credentials: Option<(String, String)>,
@@ -183,30 +192,49 @@ fn random_u64() -> u64 {
     h.finish()
 }
 
-/// `host:port` of a server address as the player typed it.
-pub fn host_port(server: &str) -> Result<String, String> {
-    let s = server.trim();
-    let s = s.strip_prefix("http://").or_else(|| s.strip_prefix("ws://")).unwrap_or(s);
-    if s.starts_with("https://") || s.starts_with("wss://") {
-        return Err("TLS (https/wss) is not supported by this client: use http://HOST:PORT".into());
+/// Whether plain text may go to `ep` without asking: TLS, a private host, or a host the player
+/// allowed. Otherwise the game asks first (`PlaintextNotAllowed`: nothing was sent).
+pub fn plaintext_check(ep: &Endpoint, allowed: &BTreeSet<String>) -> Result<(), Failure> {
+    if !ep.plain_to_public() || allowed.contains(&ep.host) {
+        return Ok(());
     }
-    let s = s.split('/').next().unwrap_or_default();
-    if s.is_empty() {
-        return Err("empty server address".into());
+    Err(Failure::new(
+        ErrorCode::PlaintextNotAllowed,
+        format!(
+            "{} is a public server and the address is not encrypted (http:// or ws://): anyone on the network could read the game; use https:// or confirm",
+            ep.host
+        ),
+    ))
+}
+
+/// Where a server's redirect sends the player: refused if it would leave TLS, or go in plain
+/// text to a public host the player did not allow.
+fn redirect_target(from: &Endpoint, url: &str, allowed: &BTreeSet<String>) -> Result<Endpoint, Failure> {
+    let to = Endpoint::parse(url).map_err(|why| {
+        Failure::new(ErrorCode::Io, format!("the server sent this game to an unusable address: {why}"))
+    })?;
+    if from.tls && !to.tls {
+        return Err(Failure::new(
+            ErrorCode::PlaintextNotAllowed,
+            format!("the server sent this game to {to} without encryption: refused (the connection was encrypted)"),
+        ));
     }
-    Ok(if s.contains(':') { s.to_string() } else { format!("{s}:7878") })
+    plaintext_check(&to, allowed)?;
+    Ok(to)
 }
 
 enum End {
     /// The node asked to close.
     Closed,
     /// The server seated us (a quick-match table) on another instance of its deployment: go
-    /// there (`host:port`) and take the seat in room `code`.
-    Moved { hp: String, code: String },
+    /// there and take the seat in room `code`.
+    Moved { to: Endpoint, code: String },
     /// The connection dropped (or never came up).
     Lost(String),
     /// The server will not take this client.
     Refused(Refusal),
+    /// Not to be tried again: a refused certificate, a redirect that would leave TLS.
+    Failed(Failure),
 }
 
 struct Worker {
@@ -227,7 +255,7 @@ struct Worker {
 /// (instances sending a player round in circles).
 const MAX_REDIRECTS: u32 = 3;
 
-type Ws = WebSocket<TcpStream>;
+type Ws = WebSocket<Stream>;
 
 impl Worker {
     fn run(mut self) {
@@ -243,12 +271,14 @@ impl Worker {
     /// Registers if needed, then connections until closed; the error is the thread's last word.
     fn run_inner(&mut self) -> Result<(), NetEvent> {
         let failed = |code, message| NetEvent::Failed { code, message };
-        let mut hp = host_port(&self.cfg.server).map_err(|e| failed(ErrorCode::BadArgument, e))?;
+        let mut server = self.cfg.server.clone();
+        plaintext_check(&server, &self.cfg.plaintext_allowed).map_err(|f| failed(f.code, f.message))?;
         self.emit(NetEvent::Connecting { attempt: 0 });
         let (id, token) = match self.cfg.credentials.clone() {
             Some(c) => c,
             None => {
-                let c = register(&hp, &self.cfg.nickname).map_err(|(code, message)| failed(code, message))?;
+                let c = register(&server, &self.cfg.trust, &self.cfg.nickname)
+                    .map_err(|(code, message)| failed(code, message))?;
                 self.emit(NetEvent::Registered { player_id: c.0.clone(), token: c.1.clone() });
                 c
             }
@@ -256,9 +286,10 @@ impl Worker {
         let cfg = SessionConfig { heartbeat: HEARTBEAT, hello_timeout: CONNECT_TIMEOUT, resync_on_rejoin: true };
         let mut session = Session::new(id, token, cfg);
         loop {
-            match self.connection(&hp, &mut session) {
+            match self.connection(&server, &mut session) {
                 End::Closed => return Ok(()),
-                End::Moved { hp: there, code } => {
+                End::Failed(f) => return Err(failed(f.code, f.message)),
+                End::Moved { to: there, code } => {
                     self.redirects += 1;
                     if self.redirects > MAX_REDIRECTS {
                         let message = format!("redirected {} times in a row (last to {there})", self.redirects);
@@ -266,7 +297,7 @@ impl Worker {
                     }
                     // The account is the deployment's: the same session says hello there, and
                     // the seat is taken like a returning player's.
-                    hp = there;
+                    server = there;
                     self.first = Some(ClientMsg::JoinRoom { code, last_action_seq: None });
                     continue;
                 }
@@ -277,7 +308,7 @@ impl Worker {
                         let message = if session.welcomed_before() {
                             format!("the connection was lost and could not be restored: {why}")
                         } else {
-                            format!("cannot reach the server at {hp}: {why}")
+                            format!("cannot reach the server at {}: {why}", server.authority())
                         };
                         return Err(failed(ErrorCode::Io, message));
                     };
@@ -319,15 +350,17 @@ impl Worker {
         }
     }
 
-    fn connection(&mut self, hp: &str, session: &mut Session) -> End {
+    fn connection(&mut self, server: &Endpoint, session: &mut Session) -> End {
         // A new connection starts steady (a lost one is said by `Lost`).
         self.unstable = false;
         if session.welcomed_before() {
             self.emit(NetEvent::Connecting { attempt: 1 });
         }
-        let mut ws = match open(hp) {
+        let mut ws = match open(server, &self.cfg.trust) {
             Ok(ws) => ws,
-            Err(why) => return End::Lost(why),
+            // A certificate refused now is refused next time too (or someone is in the middle).
+            Err(f) if f.code == ErrorCode::CertificateRefused => return End::Failed(f),
+            Err(f) => return End::Lost(f.message),
         };
         let hello = session.opened(Instant::now());
         if let Err(why) = send(&mut ws, &hello) {
@@ -354,7 +387,7 @@ impl Worker {
                     Ok(Cmd::DropForTest(hold)) => {
                         // Gone without a close frame, as a lost network would be.
                         self.hold = hold;
-                        let _ = ws.get_mut().shutdown(std::net::Shutdown::Both);
+                        let _ = ws.get_mut().shutdown();
                         return End::Lost("dropped (test)".into());
                     }
                     Ok(Cmd::Close) | Err(TryRecvError::Disconnected) => {
@@ -388,7 +421,9 @@ impl Worker {
             };
             let bye = matches!(m, ServerMsg::Bye { .. });
             let moved = match &m {
-                ServerMsg::Redirect { code, url, .. } => Some((code.clone(), host_port(url))),
+                ServerMsg::Redirect { code, url, .. } => {
+                    Some((code.clone(), redirect_target(server, url, &self.cfg.plaintext_allowed)))
+                }
                 ServerMsg::Joined { .. } => {
                     self.redirects = 0;
                     None
@@ -412,37 +447,29 @@ impl Worker {
                 return End::Lost("the server is shutting down".into());
             }
             match moved {
-                Some((code, Ok(hp))) => {
+                Some((code, Ok(to))) => {
                     let _ = ws.close(None);
                     let _ = ws.flush();
-                    return End::Moved { hp, code };
+                    return End::Moved { to, code };
                 }
-                Some((_, Err(why))) => tracing_warn(&format!("a redirect to an address this client cannot use: {why}")),
+                Some((_, Err(f))) => {
+                    // The seat is on the other instance: staying here would wait forever.
+                    let _ = ws.close(None);
+                    let _ = ws.flush();
+                    return End::Failed(f);
+                }
                 None => {}
             }
         }
     }
 }
 
-/// The thread cannot reach Godot's log (not the main thread): standard error.
-fn tracing_warn(what: &str) {
-    eprintln!("GuandanClient network: {what}");
-}
-
-fn resolve(hp: &str) -> Result<SocketAddr, String> {
-    hp.to_socket_addrs()
-        .map_err(|e| format!("cannot resolve {hp}: {e}"))?
-        .next()
-        .ok_or_else(|| format!("{hp} has no address"))
-}
-
-fn open(hp: &str) -> Result<Ws, String> {
-    let addr = resolve(hp)?;
-    let stream = TcpStream::connect_timeout(&addr, CONNECT_TIMEOUT).map_err(|e| e.to_string())?;
-    let _ = stream.set_nodelay(true);
-    stream.set_read_timeout(Some(CONNECT_TIMEOUT)).map_err(|e| e.to_string())?;
-    let (ws, _) = tungstenite::client::client(format!("ws://{hp}{WS_PATH}"), stream).map_err(|e| e.to_string())?;
-    ws.get_ref().set_read_timeout(Some(POLL)).map_err(|e| e.to_string())?;
+/// The WebSocket, its TLS handshake (if any) finished before the upgrade request is written.
+fn open(server: &Endpoint, trust: &Trust) -> Result<Ws, Failure> {
+    let stream = connect(server, trust, CONNECT_TIMEOUT)?;
+    let io = |e: String| Failure::new(ErrorCode::Io, e);
+    let (ws, _) = tungstenite::client::client(server.ws_url(), stream).map_err(|e| io(e.to_string()))?;
+    ws.get_ref().set_read_timeout(Some(POLL)).map_err(|e| io(e.to_string()))?;
     Ok(ws)
 }
 
@@ -471,18 +498,17 @@ fn read(ws: &mut Ws) -> Result<Option<ServerMsg>, String> {
 }
 
 /// `POST /v1/players` → (player_id, token).
-fn register(hp: &str, nickname: &str) -> Result<(String, String), (ErrorCode, String)> {
-    let unreachable = |e: ureq::Error| (ErrorCode::Io, format!("cannot reach the server at {hp}: {e}"));
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .timeout_global(Some(CONNECT_TIMEOUT))
-        // A refusal's body says why: read it rather than stop at the status.
-        .http_status_as_error(false)
-        .build()
-        .into();
+fn register(server: &Endpoint, trust: &Trust, nickname: &str) -> Result<(String, String), (ErrorCode, String)> {
+    let unreachable = |e: ureq::Error| {
+        let f = explain_http(&e, server);
+        (f.code, f.message)
+    };
+    // A refusal's body says why: the agent hands it back rather than stop at the status.
+    let agent = trust.http_agent(CONNECT_TIMEOUT);
     let body = serde_json::to_string(&NewPlayer { nickname: nickname.into() })
         .map_err(|e| (ErrorCode::Internal, e.to_string()))?;
     let mut answer = agent
-        .post(format!("http://{hp}{PLAYERS_PATH}"))
+        .post(server.http_url(PLAYERS_PATH))
         .content_type("application/json")
         .send(body.as_str())
         .map_err(unreachable)?;
@@ -496,6 +522,8 @@ fn register(hp: &str, nickname: &str) -> Result<(String, String), (ErrorCode, St
 #[cfg(test)]
 mod tests {
     use super::*;
+    use guandan_proto::tls::test_pki::{Pki, Served, TlsServerStream, self_signed, serve_once};
+    use std::net::TcpStream;
 
     /// A server that stays down: the client goes on trying for at least a minute (it gave up
     /// after 16 attempts, 55.5 s, before), waiting longer and longer, never in lockstep with
@@ -599,11 +627,7 @@ mod tests {
             let _ = next_msg(&mut ws);
             (hello, join)
         });
-        let net = Net::start(NetConfig {
-            server: a_addr.to_string(),
-            nickname: "Ann".into(),
-            credentials: Some(("p".into(), "t".into())),
-        });
+        let net = Net::start(plain(a_addr));
         let mut joined = false;
         let deadline = Instant::now() + Duration::from_secs(10);
         while !joined && Instant::now() < deadline {
@@ -639,11 +663,7 @@ mod tests {
             ws.send(Message::text(serde_json::to_string(&ServerMsg::Pong).unwrap())).unwrap();
             let _ = next_msg(&mut ws);
         });
-        let net = Net::start(NetConfig {
-            server: addr.to_string(),
-            nickname: "Ann".into(),
-            credentials: Some(("p".into(), "t".into())),
-        });
+        let net = Net::start(plain(addr));
         let next_unstable = |want: bool| {
             let deadline = Instant::now() + Duration::from_secs(15);
             while Instant::now() < deadline {
@@ -665,13 +685,183 @@ mod tests {
         server.join().unwrap();
     }
 
+    fn plain(server: std::net::SocketAddr) -> NetConfig {
+        NetConfig {
+            server: Endpoint::parse(&server.to_string()).unwrap(),
+            trust: Trust::mozilla(),
+            plaintext_allowed: BTreeSet::new(),
+            nickname: "Ann".into(),
+            credentials: Some(("p".into(), "t".into())),
+        }
+    }
+
+    /// The next event that ends the wait: `Connected`, `Failed` or `Refused` (others skipped).
+    fn next_outcome(net: &Net) -> Option<NetEvent> {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        while Instant::now() < deadline {
+            match net.poll() {
+                Some(e @ (NetEvent::Connected { .. } | NetEvent::Failed { .. } | NetEvent::Refused(_))) => {
+                    return Some(e);
+                }
+                Some(_) => {}
+                None => std::thread::sleep(Duration::from_millis(5)),
+            }
+        }
+        None
+    }
+
     #[test]
-    fn server_addresses_as_typed() {
-        assert_eq!(host_port("127.0.0.1:7878").unwrap(), "127.0.0.1:7878");
-        assert_eq!(host_port(" http://10.0.0.5:9000/ ").unwrap(), "10.0.0.5:9000");
-        assert_eq!(host_port("ws://example.org:1/v1/ws").unwrap(), "example.org:1");
-        assert_eq!(host_port("game.local").unwrap(), "game.local:7878");
-        assert!(host_port("").is_err());
-        assert!(host_port("wss://x:1").is_err());
+    fn redirects_never_leave_tls_nor_go_plain_to_a_public_host_unasked() {
+        let tls = Endpoint::parse("wss://a.example.org").unwrap();
+        let lan = Endpoint::parse("10.0.0.1:7878").unwrap();
+        let none = BTreeSet::new();
+        assert_eq!(redirect_target(&tls, "https://b.example.org", &none).unwrap().host, "b.example.org");
+        let down = redirect_target(&tls, "http://b.example.org:7878", &none).unwrap_err();
+        assert_eq!(down.code, ErrorCode::PlaintextNotAllowed);
+        assert!(down.message.contains("without encryption"), "{}", down.message);
+        // Even to a private address: the player chose TLS.
+        assert_eq!(
+            redirect_target(&tls, "http://10.0.0.2:7878", &none).unwrap_err().code,
+            ErrorCode::PlaintextNotAllowed
+        );
+        assert_eq!(redirect_target(&lan, "http://10.0.0.2:7879", &none).unwrap().port, 7879);
+        assert_eq!(
+            redirect_target(&lan, "http://b.example.org", &none).unwrap_err().code,
+            ErrorCode::PlaintextNotAllowed
+        );
+        let allowed = BTreeSet::from(["b.example.org".to_string()]);
+        assert!(redirect_target(&lan, "http://b.example.org", &allowed).is_ok());
+        assert_eq!(redirect_target(&lan, "ftp://x", &none).unwrap_err().code, ErrorCode::Io);
+        assert!(plaintext_check(&Endpoint::parse("ws://example.org").unwrap(), &none).is_err());
+        assert!(plaintext_check(&Endpoint::parse("localhost:1").unwrap(), &none).is_ok());
+    }
+
+    /// A public host in plain text, not allowed: the thread ends before it connects anywhere.
+    #[test]
+    fn plain_text_to_a_public_host_waits_for_the_player() {
+        // TEST-NET-1: public, and nothing answers there.
+        let mut cfg = plain("192.0.2.1:7878".parse().unwrap());
+        cfg.credentials = None;
+        let net = Net::start(cfg);
+        let first = {
+            let deadline = Instant::now() + Duration::from_secs(5);
+            loop {
+                match net.poll() {
+                    Some(e) => break Some(e),
+                    None if Instant::now() > deadline => break None,
+                    None => std::thread::sleep(Duration::from_millis(2)),
+                }
+            }
+        };
+        match first {
+            Some(NetEvent::Failed { code, message }) => {
+                assert_eq!(code, ErrorCode::PlaintextNotAllowed);
+                assert!(message.contains("192.0.2.1"), "{message}");
+            }
+            other => panic!("not asked first: {other:?}"),
+        }
+    }
+
+    /// `wss://` with the private CA: the hello, the welcome, heartbeats through TLS's read
+    /// timeouts, a server message, the leave.
+    #[test]
+    fn a_tls_server_with_a_trusted_certificate_is_played_with() {
+        let pki = Pki::new();
+        let ca = pki.ca_file();
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let server = serve_once(listener, pki.leaf(&["localhost"]), |stream| {
+            let mut ws = tungstenite::accept(stream).expect("a WebSocket over TLS");
+            let hello = next_msg_tls(&mut ws, false);
+            let welcome = ServerMsg::Welcome {
+                protocol_version: guandan_proto::PROTOCOL_VERSION,
+                player_id: "p".into(),
+                instance: "tls".into(),
+            };
+            ws.send(Message::text(serde_json::to_string(&welcome).unwrap())).unwrap();
+            // A heartbeat comes after 2.5 s of quiet: the client's polling reads kept working.
+            let beat = next_msg_tls(&mut ws, true);
+            let joined = ServerMsg::Joined { code: "K7QX2M".into(), seat: Some(1) };
+            ws.send(Message::text(serde_json::to_string(&joined).unwrap())).unwrap();
+            let leave = next_msg_tls(&mut ws, false);
+            (hello, beat, leave)
+        });
+        let mut cfg = plain("127.0.0.1:1".parse().unwrap());
+        cfg.server = Endpoint::parse(&format!("wss://localhost:{port}")).unwrap();
+        cfg.trust = Trust::with_ca_file(ca.path()).unwrap();
+        let net = Net::start(cfg);
+        assert!(matches!(next_outcome(&net), Some(NetEvent::Connected { .. })), "welcomed over TLS");
+        let deadline = Instant::now() + Duration::from_secs(15);
+        let mut joined = false;
+        while !joined && Instant::now() < deadline {
+            match net.poll() {
+                Some(NetEvent::Message(m, _)) => joined = matches!(*m, ServerMsg::Joined { seat: Some(1), .. }),
+                Some(NetEvent::Failed { message, .. }) => panic!("the client gave up: {message}"),
+                _ => std::thread::sleep(Duration::from_millis(5)),
+            }
+        }
+        assert!(joined, "the server's message arrived");
+        drop(net);
+        let Served::Done((hello, beat, leave)) = server.join().unwrap() else { panic!("the handshake failed") };
+        assert!(matches!(hello, ClientMsg::Hello { ref player_id, .. } if player_id == "p"), "{hello:?}");
+        assert_eq!(beat, ClientMsg::Heartbeat);
+        assert_eq!(leave, ClientMsg::Leave);
+    }
+
+    /// A self-signed, expired or wrong-host certificate: the thread ends with the reason, the
+    /// server got no application byte (no hello, no token; no registration either).
+    #[test]
+    fn a_refused_certificate_ends_the_connection_with_its_reason() {
+        let pki = Pki::new();
+        let ca = pki.ca_file();
+        let trust = Trust::with_ca_file(ca.path()).unwrap();
+        let cases = [
+            (self_signed(&["localhost"]), true, "not signed by an authority this game trusts"),
+            (pki.expired_leaf(&["localhost"]), true, "has expired"),
+            (pki.leaf(&["guandan.example.com"]), true, "not valid for localhost"),
+            // A new player: the registration (HTTPS) is refused the same way.
+            (pki.expired_leaf(&["localhost"]), false, "has expired"),
+        ];
+        for (leaf, registered, says) in cases {
+            let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+            let port = listener.local_addr().unwrap().port();
+            let server = serve_once(listener, leaf, |_| ());
+            let mut cfg = plain("127.0.0.1:1".parse().unwrap());
+            cfg.server = Endpoint::parse(&format!("wss://localhost:{port}")).unwrap();
+            cfg.trust = trust.clone();
+            if !registered {
+                cfg.credentials = None;
+            }
+            let net = Net::start(cfg);
+            match next_outcome(&net) {
+                Some(NetEvent::Failed { code, message }) => {
+                    assert_eq!(code, ErrorCode::CertificateRefused, "{message}");
+                    assert!(message.contains(says), "{message:?} should say {says:?}");
+                }
+                other => panic!("{says}: {other:?}"),
+            }
+            match server.join().unwrap() {
+                Served::Refused { app_bytes, .. } => assert_eq!(app_bytes, 0, "{says}: nothing was sent"),
+                Served::Done(()) => panic!("{says}: the handshake completed"),
+            }
+            // Not retried: the thread has ended.
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while net.alive() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            assert!(!net.alive(), "{says}: the thread ended");
+        }
+    }
+
+    /// The client's next message (heartbeats skipped unless `beat`) on a TLS server.
+    fn next_msg_tls(ws: &mut WebSocket<TlsServerStream>, beat: bool) -> ClientMsg {
+        loop {
+            if let Message::Text(t) = ws.read().expect("a message from the client") {
+                match serde_json::from_str(t.as_str()).expect("a protocol message") {
+                    ClientMsg::Heartbeat if !beat => continue,
+                    m => return m,
+                }
+            }
+        }
     }
 }

@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use guandan_core::error::ErrorCode;
+use guandan_proto::Endpoint;
 use guandan_proto::http::{LEADERBOARD_PATH, Leaderboard, PLAYERS_PATH, PlayerProfile, read_reply};
+use guandan_proto::tls::{Trust, explain_http};
 use serde::de::DeserializeOwned;
 
 use crate::codes::Fail;
@@ -92,8 +94,9 @@ impl Default for Fetcher {
 }
 
 impl Fetcher {
-    /// Asks `hp` (`host:port`) on a thread of its own; the answer comes from [`Fetcher::poll`].
-    pub fn start(&mut self, hp: String, ask: Ask) -> Result<(), Fail> {
+    /// Asks `server` (over TLS with `trust` for an `https://` one) on a thread of its own; the
+    /// answer comes from [`Fetcher::poll`].
+    pub fn start(&mut self, server: Endpoint, trust: Trust, ask: Ask) -> Result<(), Fail> {
         if self.in_flight >= MAX_IN_FLIGHT {
             return Err(Fail::new(ErrorCode::RateLimited, "still waiting for the server's last answers"));
         }
@@ -101,7 +104,7 @@ impl Fetcher {
         std::thread::Builder::new()
             .name("guandan-ranking".into())
             .spawn(move || {
-                let answer = fetch(&hp, &ask);
+                let answer = fetch(&server, &trust, &ask);
                 // The node may be gone (the game closed): nobody to tell.
                 let _ = tx.send((ask, answer));
             })
@@ -118,22 +121,21 @@ impl Fetcher {
     }
 }
 
-fn fetch(hp: &str, ask: &Ask) -> Result<Answer, Fail> {
+fn fetch(server: &Endpoint, trust: &Trust, ask: &Ask) -> Result<Answer, Fail> {
     Ok(match ask {
-        Ask::Leaderboard { .. } => Answer::Leaderboard(get(hp, &ask.path())?),
-        Ask::Profile { .. } => Answer::Profile(get(hp, &ask.path())?),
+        Ask::Leaderboard { .. } => Answer::Leaderboard(get(server, trust, &ask.path())?),
+        Ask::Profile { .. } => Answer::Profile(get(server, trust, &ask.path())?),
     })
 }
 
-fn get<T: DeserializeOwned>(hp: &str, path: &str) -> Result<T, Fail> {
-    let unreachable = |e: ureq::Error| Fail::new(ErrorCode::Io, format!("cannot reach the server at {hp}: {e}"));
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .timeout_global(Some(TIMEOUT))
-        // A refusal's body says why (no such player, no such rules): read it.
-        .http_status_as_error(false)
-        .build()
-        .into();
-    let mut answer = agent.get(format!("http://{hp}{path}")).call().map_err(unreachable)?;
+fn get<T: DeserializeOwned>(server: &Endpoint, trust: &Trust, path: &str) -> Result<T, Fail> {
+    let unreachable = |e: ureq::Error| {
+        let f = explain_http(&e, server);
+        Fail::new(f.code, f.message)
+    };
+    // A refusal's body says why (no such player, no such rules): the agent hands it back.
+    let agent = trust.http_agent(TIMEOUT);
+    let mut answer = agent.get(server.http_url(path)).call().map_err(unreachable)?;
     let status = answer.status().as_u16();
     // Pages are small (50 rows, 50 history points a preset); a larger body is not ours.
     let bytes = answer.body_mut().with_config().limit(1 << 20).read_to_vec().map_err(unreachable)?;
@@ -184,6 +186,10 @@ mod tests {
         (hp, h)
     }
 
+    fn at(hp: &str) -> Endpoint {
+        Endpoint::parse(hp).unwrap()
+    }
+
     fn wait(f: &mut Fetcher) -> (Ask, Result<Answer, Fail>) {
         for _ in 0..500 {
             if let Some(a) = f.poll() {
@@ -201,7 +207,7 @@ mod tests {
             r#"{"rules":"competition","page":0,"per_page":50,"total":1,"entries":[{"rank":1,"player_id":"p1","nickname":"Ann","rating":1040,"matches":3,"wins":2}]}"#,
         );
         let mut f = Fetcher::default();
-        f.start(hp, Ask::leaderboard("competition", 0).unwrap()).unwrap();
+        f.start(at(&hp), Trust::mozilla(), Ask::leaderboard("competition", 0).unwrap()).unwrap();
         let (ask, got) = wait(&mut f);
         assert_eq!(seen.join().unwrap(), "GET /v1/leaderboard?rules=competition&page=0 HTTP/1.1");
         assert_eq!(ask.what(), "leaderboard");
@@ -209,7 +215,7 @@ mod tests {
         assert_eq!((b.total, b.entries[0].nickname.as_str(), b.entries[0].rating), (1, "Ann", 1040));
 
         let (hp, _) = answer_once("404 Not Found", r#"{"code":31,"name":"not_found","message":"no such player"}"#);
-        f.start(hp, Ask::profile("p9").unwrap()).unwrap();
+        f.start(at(&hp), Trust::mozilla(), Ask::profile("p9").unwrap()).unwrap();
         let (_, got) = wait(&mut f);
         let fail = got.unwrap_err();
         assert_eq!(fail.message, "no such player");
@@ -222,12 +228,20 @@ mod tests {
         let hp = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().to_string();
         let mut f = Fetcher::default();
         for _ in 0..MAX_IN_FLIGHT {
-            f.start(hp.clone(), Ask::profile("p").unwrap()).unwrap();
+            f.start(at(&hp), Trust::mozilla(), Ask::profile("p").unwrap()).unwrap();
         }
-        assert_eq!(f.start(hp.clone(), Ask::profile("p").unwrap()).unwrap_err().code, ErrorCode::RateLimited);
+        assert_eq!(
+            f.start(at(&hp), Trust::mozilla(), Ask::profile("p").unwrap()).unwrap_err().code,
+            ErrorCode::RateLimited
+        );
         for _ in 0..MAX_IN_FLIGHT {
-            assert_eq!(wait(&mut f).1.unwrap_err().code, ErrorCode::Io);
+            let fail = wait(&mut f).1.unwrap_err();
+            assert_eq!(fail.code, ErrorCode::Io);
+            assert!(fail.message.contains(&format!("cannot reach the server at {hp}")), "{}", fail.message);
         }
-        assert!(f.start(hp, Ask::profile("p").unwrap()).is_ok(), "answered requests free their place");
+        assert!(
+            f.start(at(&hp), Trust::mozilla(), Ask::profile("p").unwrap()).is_ok(),
+            "answered requests free their place"
+        );
     }
 }
