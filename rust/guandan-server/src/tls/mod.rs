@@ -31,6 +31,7 @@ impl ResolvesServerCert for Current {
 
 /// The listener's TLS: the acceptor, the certificate in use and where it comes from.
 pub struct Tls {
+    config: Arc<rustls::ServerConfig>,
     acceptor: TlsAcceptor,
     current: Arc<Current>,
     provider: Arc<CryptoProvider>,
@@ -68,7 +69,14 @@ impl Tls {
             .with_cert_resolver(current.clone());
         // HTTP/1.1 only (the WebSocket upgrade is HTTP/1.1's); a client offering only h2 is refused.
         config.alpn_protocols = vec![b"http/1.1".to_vec()];
-        Ok(Tls { acceptor: TlsAcceptor::from(Arc::new(config)), current, provider, cert_path, key_path, metrics })
+        let config = Arc::new(config);
+        let acceptor = TlsAcceptor::from(config.clone());
+        Ok(Tls { config, acceptor, current, provider, cert_path, key_path, metrics })
+    }
+
+    /// What the handshakes are configured with (benches drive it without a socket).
+    pub fn server_config(&self) -> Arc<rustls::ServerConfig> {
+        self.config.clone()
     }
 
     /// Reads the files again and serves them to new handshakes. Bad files keep the certificate
