@@ -52,11 +52,7 @@ fn cpu_seconds(pid: u32) -> f64 {
 
 /// The client's time for each connection (connect and handshake), and the server's CPU
 /// seconds over all of them.
-async fn connections(
-    server: &Server,
-    n: usize,
-    tls: Option<&Arc<rustls::ClientConfig>>,
-) -> (Vec<Duration>, f64) {
+async fn connections(server: &Server, n: usize, tls: Option<&Arc<rustls::ClientConfig>>) -> (Vec<Duration>, f64) {
     let one = || async {
         let t = Instant::now();
         let tcp = tokio::net::TcpStream::connect(server.addr).await.unwrap();
@@ -121,28 +117,36 @@ fn main() {
     std::fs::write(&cert_path, format!("{}{}", leaf.pem(), ca.pem())).unwrap();
     std::fs::write(&key_path, key.serialize_pem()).unwrap();
 
-    let mut roots = rustls::RootCertStore::empty();
-    roots.add(ca.der().clone()).unwrap();
-    #[allow(deprecated)] // The server's provider (guandan_server::tls says why).
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let mut client = rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .unwrap()
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-    client.alpn_protocols = vec![b"http/1.1".to_vec()];
-    client.resumption = rustls::client::Resumption::disabled();
-    let client = Arc::new(client);
+    // X25519 first (browsers, most clients), and the ring provider's own order (P-384 first).
+    let client = |x25519_first: bool| {
+        #[allow(deprecated)] // The server's provider (guandan_server::tls says why).
+        let mut provider = rustls::crypto::ring::default_provider();
+        if x25519_first {
+            provider.kx_groups.sort_by_key(|g| g.name() != rustls::NamedGroup::X25519);
+        }
+        let mut roots = rustls::RootCertStore::empty();
+        roots.add(ca.der().clone()).unwrap();
+        let mut client = rustls::ClientConfig::builder_with_provider(Arc::new(provider))
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+        client.alpn_protocols = vec![b"http/1.1".to_vec()];
+        client.resumption = rustls::client::Resumption::disabled();
+        Arc::new(client)
+    };
 
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let (cert, key) = (cert_path.to_str().unwrap(), key_path.to_str().unwrap());
     let tls_server = start(&dir, "tls", &["--tls-cert", cert, "--tls-key", key]);
-    let with_tls = rt.block_on(connections(&tls_server, n, Some(&client)));
+    let x25519 = rt.block_on(connections(&tls_server, n, Some(&client(true))));
+    let p384 = rt.block_on(connections(&tls_server, n, Some(&client(false))));
     drop(tls_server);
     let plain_server = start(&dir, "plain", &[]);
     let plain = rt.block_on(connections(&plain_server, n, None));
     drop(plain_server);
-    report("TLS 1.3, ECDSA P-256", n, &with_tls);
+    report("TLS 1.3, ECDSA P-256, X25519", n, &x25519);
+    report("TLS 1.3, ECDSA P-256, P-384 (ring's default order)", n, &p384);
     report("plain TCP", n, &plain);
     let _ = std::fs::remove_dir_all(&dir);
 }

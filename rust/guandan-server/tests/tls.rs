@@ -85,13 +85,20 @@ impl Pki {
         replace(&self.key_path(), &leaf.key_pem);
     }
 
-    /// A client configuration trusting this CA only.
+    /// A client configuration trusting this CA only, offering X25519 first.
     fn client(&self) -> Arc<rustls::ClientConfig> {
+        use rustls::crypto::ring::kx_group::{SECP256R1, SECP384R1, X25519};
+        self.client_with(&[X25519, SECP256R1, SECP384R1])
+    }
+
+    /// The same with the key exchange groups `kx`, in this order.
+    fn client_with(&self, kx: &[&'static dyn rustls::crypto::SupportedKxGroup]) -> Arc<rustls::ClientConfig> {
         let mut roots = rustls::RootCertStore::empty();
         roots.add(self.ca.clone()).unwrap();
         #[allow(deprecated)] // The server's provider (crate::tls says why).
-        let provider = Arc::new(rustls::crypto::ring::default_provider());
-        let mut cfg = rustls::ClientConfig::builder_with_provider(provider)
+        let mut provider = rustls::crypto::ring::default_provider();
+        provider.kx_groups = kx.to_vec();
+        let mut cfg = rustls::ClientConfig::builder_with_provider(Arc::new(provider))
             .with_safe_default_protocol_versions()
             .unwrap()
             .with_root_certificates(roots)
@@ -278,8 +285,22 @@ async fn a_guest_registers_over_https_and_plays_over_wss() {
     let first = tls(server.addr, &cfg).await;
     assert_eq!(served(&first), leaf.der);
     assert_eq!(first.get_ref().1.alpn_protocol(), Some(&b"http/1.1"[..]), "ALPN http/1.1");
+    let kx = first.get_ref().1.negotiated_key_exchange_group().map(|g| g.name());
+    assert_eq!(kx, Some(rustls::NamedGroup::X25519), "the test client offers X25519 first");
     let (status, body) = https(first, "GET", HEALTH_PATH, "").await;
     assert_eq!(status, 200, "{body}");
+    // A client offering P-384 first (rustls' ring provider's order) is asked to retry with one
+    // the server takes (P-384 costs the server ~9x the CPU of X25519).
+    let p384 = tls(
+        server.addr,
+        &pki.client_with(&[rustls::crypto::ring::kx_group::SECP384R1, rustls::crypto::ring::kx_group::X25519]),
+    )
+    .await;
+    assert_eq!(p384.get_ref().1.negotiated_key_exchange_group().map(|g| g.name()), Some(rustls::NamedGroup::X25519));
+    assert_eq!(p384.get_ref().1.handshake_kind(), Some(rustls::HandshakeKind::FullWithHelloRetryRequest));
+    let only_p384 =
+        tls_from([127, 0, 0, 1], server.addr, &pki.client_with(&[rustls::crypto::ring::kx_group::SECP384R1])).await;
+    assert!(only_p384.is_err(), "P-384 alone is refused");
 
     let mut ws = wss_player(server.addr, &cfg, "tls-host").await;
     send(&mut ws, &ClientMsg::CreateRoom { rules: None, spectator_delay: None, seed: Some(7), spectator_hands: None })
@@ -480,7 +501,8 @@ async fn a_stalled_handshake_is_closed_after_the_header_timeout() {
 async fn per_address_limits_hold_before_the_handshake() {
     let pki = Pki::new("perip");
     let leaf = pki.leaf("guandan server", 60, 2040);
-    let server = tls_server(&pki, &leaf, &["--max-conns-per-ip", "2"]);
+    // The silent sockets must outlive the test: a long header timeout.
+    let server = tls_server(&pki, &leaf, &["--max-conns-per-ip", "2", "--header-timeout-ms", "120000"]);
     let cfg = pki.client();
     let held: Vec<TcpStream> = vec![
         tcp_from([127, 0, 0, 1], server.addr).await.unwrap(),

@@ -73,9 +73,8 @@ fn pem_error(path: &Path, e: pem::Error) -> CertError {
 
 fn read_chain(path: &Path) -> Result<Vec<CertificateDer<'static>>, CertError> {
     let bytes = read(path)?;
-    let chain = CertificateDer::pem_slice_iter(&bytes)
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| pem_error(path, e))?;
+    let chain =
+        CertificateDer::pem_slice_iter(&bytes).collect::<Result<Vec<_>, _>>().map_err(|e| pem_error(path, e))?;
     if chain.is_empty() {
         return Err(CertError::NoCertificate { path: path.into() });
     }

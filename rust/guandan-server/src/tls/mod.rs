@@ -19,6 +19,10 @@ use tokio::net::TcpStream;
 use tokio_rustls::TlsAcceptor;
 use tokio_rustls::server::TlsStream;
 
+/// The key exchange groups the server accepts, in its order of preference.
+const KX_GROUPS: [&dyn rustls::crypto::SupportedKxGroup; 2] =
+    [rustls::crypto::ring::kx_group::X25519, rustls::crypto::ring::kx_group::SECP256R1];
+
 /// The certificate new handshakes get: swapped as a whole, read once per handshake.
 #[derive(Debug)]
 struct Current(RwLock<Arc<CertifiedKey>>);
@@ -57,7 +61,13 @@ impl Tls {
         // the aws-lc-rs provider only). The workspace keeps ring (see its Cargo.toml): key
         // exchange is X25519 / P-256, classical (docs/server.md's threat model says so).
         #[allow(deprecated)]
-        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let mut provider = rustls::crypto::ring::default_provider();
+        // Key exchange X25519 or P-256 only. ring's P-384 (its provider's first group since
+        // 0.23.48) costs the server ~9x the CPU of X25519 per handshake (benches/tls_handshake.rs)
+        // and protects no better: a client may not make us pay for it. One that offers P-384
+        // first gets a HelloRetryRequest (a round trip more) and goes on with X25519.
+        provider.kx_groups = KX_GROUPS.to_vec();
+        let provider = Arc::new(provider);
         let loaded = certs::load(&cert_path, &key_path, &provider)?;
         announce(&loaded, &cert_path, "serving");
         metrics.tls_not_after.set(loaded.not_after);
@@ -132,5 +142,27 @@ fn announce(loaded: &certs::Loaded, path: &std::path::Path, why: &str) {
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     if i64::try_from(now).is_ok_and(|now| loaded.not_after < now) {
         tracing::warn!(file = %path.display(), not_after = loaded.not_after, "the TLS certificate has expired");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[test]
+    fn one_file_without_the_other_is_refused_by_name() {
+        let metrics = Arc::new(Metrics::with_tls());
+        let mut cfg = crate::config::Config::parse_from(["guandan-server"]);
+        assert!(Tls::from_config(&cfg, &metrics).unwrap().is_none(), "neither: plain");
+        cfg.tls_cert = Some("cert.pem".into());
+        let e = Tls::from_config(&cfg, &metrics).err().expect("refused").to_string();
+        assert!(e.contains("--tls-key is missing"), "{e}");
+        (cfg.tls_cert, cfg.tls_key) = (None, Some("key.pem".into()));
+        let e = Tls::from_config(&cfg, &metrics).err().expect("refused").to_string();
+        assert!(e.contains("--tls-cert is missing"), "{e}");
+        // The command line says so before the server starts.
+        let e = crate::config::Config::try_parse_from(["guandan-server", "--tls-cert", "c.pem"]).unwrap_err();
+        assert!(e.to_string().contains("--tls-key"), "{e}");
     }
 }
