@@ -146,7 +146,7 @@ fn main() {
     let plain = rt.block_on(connections(&plain_server, n, None));
     drop(plain_server);
     report("TLS 1.3, ECDSA P-256, X25519", n, &x25519);
-    report("TLS 1.3, ECDSA P-256, P-384 (ring's default order)", n, &p384);
+    report("TLS 1.3, ECDSA P-256, client offers P-384 first (HelloRetryRequest, X25519)", n, &p384);
     report("plain TCP", n, &plain);
     let _ = std::fs::remove_dir_all(&dir);
 }
