@@ -105,11 +105,10 @@ impl Issued {
             .next()
             .ok_or("no certificate in the chain")?
             .map_err(|e| format!("the chain: {e}"))?;
-        let (_, cert) =
-            x509_parser::parse_x509_certificate(first.as_ref()).map_err(|e| format!("the certificate: {e}"))?;
+        let (not_before, not_after) =
+            crate::tls::certs::validity(&first).map_err(|e| format!("the certificate: {e}"))?;
         PrivateKeyDer::from_pem_slice(key_pem.as_bytes()).map_err(|e| format!("the key: {e}"))?;
-        let v = cert.validity();
-        Ok(Issued { chain_pem, key_pem, not_before: v.not_before.timestamp(), not_after: v.not_after.timestamp() })
+        Ok(Issued { chain_pem, key_pem, not_before, not_after })
     }
 
     /// When it is due for renewal (Unix seconds).

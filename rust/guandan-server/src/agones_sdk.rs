@@ -28,7 +28,8 @@ pub fn spawn(app: Arc<App>) {
             && let Some(status) = gs.status
             && let Some(port) = status.ports.first()
         {
-            *app.public_url.lock() = format!("http://{}:{}", status.address, port.port);
+            let scheme = if app.tls.is_some() { "https" } else { "http" };
+            *app.public_url.lock() = format!("{scheme}://{}:{}", status.address, port.port);
             tracing::info!(url = %app.public_url.lock(), "agones: public address");
         }
         let mut alpha = sdk.alpha().clone();

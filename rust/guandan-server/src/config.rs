@@ -2,6 +2,7 @@
 
 use clap::Parser;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 #[derive(Clone, Debug, Parser)]
@@ -21,9 +22,20 @@ pub struct Config {
     /// from the log by the instance that owned them).
     #[arg(long, default_value = "main")]
     pub instance: String,
-    /// URL clients use to reach this instance (redirects point here). Default: http://LISTEN.
+    /// URL clients use to reach this instance (redirects point here). Default: http://LISTEN,
+    /// or https://LISTEN with `--tls-cert`. Behind a host name, give it: https://NAME[:PORT].
     #[arg(long)]
     pub public_url: Option<String>,
+    /// PEM file with the certificate chain (the server's certificate first). With `--tls-key`
+    /// the listener speaks HTTPS and WSS only. Read again on SIGHUP and when the file changes.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// PEM file with the certificate's private key (PKCS#8, PKCS#1 or SEC1).
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+    /// How often the certificate and key files are checked for a change (ms).
+    #[arg(long, default_value_t = 5_000, value_parser = clap::value_parser!(u64).range(10..))]
+    pub tls_poll_ms: u64,
     /// Silence after which a seated player is hosted by the AI (ms).
     #[arg(long, default_value_t = 15_000)]
     pub heartbeat_timeout_ms: u64,

@@ -25,6 +25,7 @@ pub mod ratings;
 mod refusal;
 pub mod room;
 pub mod seats;
+pub mod tls;
 pub mod ws_guard;
 
 use config::Config;
@@ -63,6 +64,8 @@ pub struct App {
     pub ladder: ladder::Ladder,
     /// The room each account holds a seat in (one seat per account).
     pub seats: seats::Seats,
+    /// The listener's TLS (`--tls-cert`, `--tls-key`); `None`: plain HTTP and WebSocket.
+    pub tls: Option<Arc<tls::Tls>>,
 }
 
 impl App {
@@ -111,15 +114,22 @@ impl Server {
     /// runs under this `--instance` on this database), opens the database (migrating it),
     /// starts this instance's lease, restores its rooms, binds and serves.
     pub async fn start(cfg: Config) -> Result<Server, Box<dyn std::error::Error + Send + Sync>> {
+        // Bad certificate files stop the start before anything else happens.
+        let metrics = Arc::new(if cfg.tls_cert.is_some() { Metrics::with_tls() } else { Metrics::new() });
+        let tls = tls::Tls::from_config(&cfg, &metrics)?.map(Arc::new);
         // Before anything touches the database: a second copy of a running instance would
         // restore its running rooms and delete its queued players.
         let instance_lock = instance_lock::InstanceLock::acquire(&cfg.database_url(), &cfg.instance).await?;
         let db = Db::connect(&cfg.database_url()).await?;
         let listener = listener::bind(cfg.listen)?;
         let addr = listener.local_addr()?;
-        let public_url = cfg.public_url.clone().unwrap_or_else(|| format!("http://{addr}"));
+        let scheme = if tls.is_some() { "https" } else { "http" };
+        let public_url = cfg.public_url.clone().unwrap_or_else(|| format!("{scheme}://{addr}"));
         let (stop, shutdown) = watch::channel(false);
-        let metrics = Arc::new(Metrics::new());
+        if let Some(t) = &tls {
+            // Ends at shutdown (or when the start fails further on and the sender is dropped).
+            tls::reload::spawn(t.clone(), Duration::from_millis(cfg.tls_poll_ms), shutdown.clone())?;
+        }
         let app = Arc::new(App {
             journal: Journal::start(db.clone(), Duration::from_millis(cfg.journal_batch_ms), metrics.clone()),
             db,
@@ -134,6 +144,7 @@ impl Server {
             waiters: queue::Waiters::default(),
             ladder: ladder::Ladder::default(),
             seats: seats::Seats::default(),
+            tls,
             cfg,
         });
         lease::acquire(&app).await?;

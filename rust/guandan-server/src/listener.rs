@@ -9,6 +9,9 @@
 //!   or never comes, ends the connection) and a timeout on each plain request
 //!   (`--request-timeout-ms`, answered 408). A WebSocket, once upgraded, has the hello deadline
 //!   (`--auth-timeout-ms`) and then the heartbeat.
+//! - With TLS (`--tls-cert`), the address limits and the unauthenticated pool count the
+//!   connection before its handshake, and the handshake must end within the header-read timeout;
+//!   the request head then has that timeout again. Plain text is not served on that listener.
 
 use crate::App;
 use crate::forwarded::{Forwarded, TrustedProxies};
@@ -266,9 +269,28 @@ pub async fn serve(listener: TcpListener, router: Router, app: Arc<App>) {
     }
 }
 
-/// One connection: HTTP/1 (with upgrades to WebSocket) until it ends, is evicted, or the server
-/// shuts down.
+/// One connection: the TLS handshake when the listener has TLS, then HTTP.
 async fn connection(tcp: tokio::net::TcpStream, peer: Peer, router: Router, app: Arc<App>) {
+    let Some(tls) = app.tls.clone() else {
+        return http(tcp, peer, router, app).await;
+    };
+    let mut shutdown = app.shutdown.clone();
+    let stream = tokio::select! {
+        s = tls.handshake(tcp, app.cfg.header_timeout()) => s,
+        _ = peer.evicted() => return tracing::debug!("connection closed in its TLS handshake for a newer one"),
+        _ = async { drop(shutdown.wait_for(|s| *s).await) } => return,
+    };
+    if let Some(stream) = stream {
+        http(stream, peer, router, app).await;
+    }
+}
+
+/// HTTP/1 (with upgrades to WebSocket) until the connection ends, is evicted, or the server
+/// shuts down.
+async fn http<S>(io: S, peer: Peer, router: Router, app: Arc<App>)
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
     let request_timeout = app.cfg.request_timeout();
     let for_requests = peer.clone();
     let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
@@ -303,7 +325,7 @@ async fn connection(tcp: tokio::net::TcpStream, peer: Peer, router: Router, app:
     let conn = hyper::server::conn::http1::Builder::new()
         .timer(TokioTimer::new())
         .header_read_timeout(app.cfg.header_timeout())
-        .serve_connection(TokioIo::new(tcp), service)
+        .serve_connection(TokioIo::new(io), service)
         .with_upgrades();
     tokio::pin!(conn);
     let mut shutdown = app.shutdown.clone();

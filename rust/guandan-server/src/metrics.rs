@@ -4,6 +4,7 @@
 
 use prometheus_client::encoding::text::encode;
 use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::Registry;
@@ -21,6 +22,8 @@ const BUCKETS_BATCH: [f64; 10] = [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 2
 const BUCKETS_COMMIT_MS: [f64; 10] = [0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 25.0, 100.0, 1000.0];
 
 type FloatGauge = Gauge<f64, AtomicU64>;
+/// Counters told apart by one label (`result="ok"`, `reason="timeout"`).
+type Labelled = Family<[(&'static str, &'static str); 1], Counter>;
 
 pub struct Metrics {
     pub rooms: Gauge,
@@ -69,6 +72,11 @@ pub struct Metrics {
     pub sessions_replaced: Counter,
     /// Seats or queue places refused with `already_seated` (one seat per account).
     pub seats_refused: Counter,
+    /// The TLS certificate's notAfter (Unix seconds); registered only with TLS.
+    pub tls_not_after: Gauge,
+    tls_handshake_ms: Histogram,
+    tls_handshake_failures: Labelled,
+    tls_reloads: Labelled,
     latency: Histogram,
     /// Rating spread of the quick-match tables this instance formed.
     table_spread: Histogram,
@@ -109,6 +117,10 @@ impl Metrics {
             ws_frame_pauses: Counter::default(),
             sessions_replaced: Counter::default(),
             seats_refused: Counter::default(),
+            tls_not_after: Gauge::default(),
+            tls_handshake_ms: Histogram::new(BUCKETS_MS),
+            tls_handshake_failures: Labelled::default(),
+            tls_reloads: Labelled::default(),
             latency: Histogram::new(BUCKETS_MS),
             table_spread: Histogram::new(BUCKETS_SPREAD),
             journal_rows: Histogram::new(BUCKETS_BATCH),
@@ -240,6 +252,48 @@ impl Metrics {
         self
     }
 
+    /// The metrics of a server whose listener speaks TLS: [`Metrics::new`]'s and the TLS
+    /// handshakes and certificate's (absent without TLS, so no expiry alert fires on a plain
+    /// listener's zero).
+    pub fn with_tls() -> Self {
+        let mut m = Metrics::new();
+        let r = &mut m.registry;
+        r.register(
+            "tls_handshake_ms",
+            "TLS handshakes completed: first byte to the handshake's end",
+            m.tls_handshake_ms.clone(),
+        );
+        r.register(
+            "tls_handshake_failures",
+            "TLS handshakes that failed (reason=error: not TLS, no common cipher, bad message) or did not finish within --header-timeout-ms (reason=timeout)",
+            m.tls_handshake_failures.clone(),
+        );
+        r.register(
+            "tls_certificate_reloads",
+            "Certificate reloads (SIGHUP or a change of the files); result=failed kept the previous certificate",
+            m.tls_reloads.clone(),
+        );
+        r.register(
+            "tls_certificate_not_after_seconds",
+            "The served certificate's notAfter (Unix time): alert well before it",
+            m.tls_not_after.clone(),
+        );
+        m
+    }
+
+    pub fn tls_handshake(&self, took: Duration) {
+        self.tls_handshake_ms.observe(took.as_secs_f64() * 1000.0);
+    }
+
+    /// A handshake failed: `reason` is `error` or `timeout`.
+    pub fn tls_handshake_failed(&self, reason: &'static str) {
+        self.tls_handshake_failures.get_or_create(&[("reason", reason)]).inc();
+    }
+
+    pub fn tls_reload(&self, ok: bool) {
+        self.tls_reloads.get_or_create(&[("result", if ok { "ok" } else { "failed" })]).inc();
+    }
+
     pub fn action(&self, latency: Duration) {
         self.actions.inc();
         self.latency.observe(latency.as_secs_f64() * 1000.0);
@@ -316,5 +370,23 @@ mod tests {
         assert!((per_room - value(&t, "guandan_resident_bytes").unwrap() / 2.0).abs() < 1.0, "{t}");
         assert!(t.contains("# TYPE guandan_actions counter"), "{t}");
         assert!(t.trim_end().ends_with("# EOF"), "{t}");
+        assert!(!t.contains("tls_"), "no TLS metrics without TLS: {t}");
+    }
+
+    #[test]
+    fn tls_metrics_carry_their_labels() {
+        let m = Metrics::with_tls();
+        m.tls_not_after.set(1_900_000_000);
+        m.tls_handshake(Duration::from_micros(1500));
+        m.tls_handshake_failed("timeout");
+        m.tls_reload(true);
+        m.tls_reload(false);
+        m.tls_reload(false);
+        let t = m.render();
+        assert_eq!(value(&t, "guandan_tls_certificate_not_after_seconds"), Some(1.9e9), "{t}");
+        assert_eq!(value(&t, "guandan_tls_handshake_ms_bucket{le=\"2.0\"}"), Some(1.0), "{t}");
+        assert_eq!(value(&t, "guandan_tls_handshake_failures_total{reason=\"timeout\"}"), Some(1.0), "{t}");
+        assert_eq!(value(&t, "guandan_tls_certificate_reloads_total{result=\"ok\"}"), Some(1.0), "{t}");
+        assert_eq!(value(&t, "guandan_tls_certificate_reloads_total{result=\"failed\"}"), Some(2.0), "{t}");
     }
 }
