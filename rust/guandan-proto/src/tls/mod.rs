@@ -146,7 +146,12 @@ impl Trust {
 /// ring's provider gains a hybrid key exchange or the exports can build aws-lc-rs.
 #[allow(deprecated)]
 pub fn crypto_provider() -> Arc<rustls::crypto::CryptoProvider> {
-    Arc::new(rustls::crypto::ring::default_provider())
+    let mut provider = rustls::crypto::ring::default_provider();
+    // X25519 first (then P-256): ring's provider lists P-384 first since rustls 0.23.48, which
+    // the server does not take (9x its CPU), so offering it first costs every connection a
+    // HelloRetryRequest round trip.
+    provider.kx_groups = vec![rustls::crypto::ring::kx_group::X25519, rustls::crypto::ring::kx_group::SECP256R1];
+    Arc::new(provider)
 }
 
 /// A TLS error in the player's words (`CertificateRefused` for a refused certificate, `Io` for
