@@ -129,10 +129,12 @@ impl Issued {
 }
 
 impl AcmeSettings {
-    fn chain_path(&self) -> PathBuf {
+    /// The cached certificate chain (what the listener serves).
+    pub fn chain_path(&self) -> PathBuf {
         self.cache.join(format!("{}.chain.pem", self.domains[0]))
     }
-    fn key_path(&self) -> PathBuf {
+    /// The cached certificate's key.
+    pub fn key_path(&self) -> PathBuf {
         self.cache.join(format!("{}.key.pem", self.domains[0]))
     }
     fn account_path(&self) -> PathBuf {

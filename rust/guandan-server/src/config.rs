@@ -33,6 +33,28 @@ pub struct Config {
     /// PEM file with the certificate's private key (PKCS#8, PKCS#1 or SEC1).
     #[arg(long, value_name = "FILE", requires = "tls_cert")]
     pub tls_key: Option<PathBuf>,
+    /// Certificates from ACME (Let's Encrypt by default) for this name (repeatable: one
+    /// certificate for all). The listener speaks HTTPS and WSS only and proves the name with
+    /// TLS-ALPN-01 on its own port, so the CA must reach it on port 443. Not with `--tls-cert`.
+    #[arg(long = "acme-domain", value_name = "NAME", conflicts_with_all = ["tls_cert", "tls_key"])]
+    pub acme_domain: Vec<String>,
+    /// The ACME CA's directory URL.
+    #[arg(long, value_name = "URL", default_value = "https://acme-v02.api.letsencrypt.org/directory")]
+    pub acme_directory: String,
+    /// Where the ACME account and certificate are kept (owner-only files). Default:
+    /// `acme/` beside the default SQLite database (`$XDG_DATA_HOME/guandan/acme`).
+    #[arg(long, value_name = "DIR")]
+    pub acme_cache: Option<PathBuf>,
+    /// Contact for the CA's expiry notices, e.g. mailto:ops@example.com (repeatable).
+    #[arg(long, value_name = "URI")]
+    pub acme_contact: Vec<String>,
+    /// A CA certificate (PEM) the ACME directory's own HTTPS is signed by, for a private or test
+    /// CA such as Pebble. Default: Mozilla's roots.
+    #[arg(long, value_name = "FILE")]
+    pub acme_directory_ca: Option<PathBuf>,
+    /// Share of a certificate's lifetime after which it is renewed.
+    #[arg(long, default_value_t = 2.0 / 3.0, value_parser = renew_share)]
+    pub acme_renew_after: f64,
     /// How often the certificate and key files are checked for a change (ms).
     #[arg(long, default_value_t = 5_000, value_parser = clap::value_parser!(u64).range(10..))]
     pub tls_poll_ms: u64,
@@ -164,7 +186,30 @@ pub struct Config {
     pub room_idle_ms: u64,
 }
 
+fn renew_share(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(f) if f > 0.0 && f < 1.0 => Ok(f),
+        _ => Err(format!("{s:?}: a share of the lifetime between 0 and 1, e.g. 0.66")),
+    }
+}
+
 impl Config {
+    /// The ACME settings, with `--acme-domain`.
+    pub fn acme(&self) -> Option<crate::acme::AcmeSettings> {
+        if self.acme_domain.is_empty() {
+            return None;
+        }
+        let cache = self.acme_cache.clone().unwrap_or_else(|| data_dir().join("acme"));
+        Some(crate::acme::AcmeSettings {
+            domains: self.acme_domain.iter().map(|d| d.trim().to_ascii_lowercase()).collect(),
+            directory: self.acme_directory.clone(),
+            cache,
+            contact: self.acme_contact.clone(),
+            directory_ca: self.acme_directory_ca.clone(),
+            renew_after: self.acme_renew_after,
+        })
+    }
+
     pub fn heartbeat_timeout(&self) -> Duration {
         Duration::from_millis(self.heartbeat_timeout_ms)
     }
@@ -218,9 +263,14 @@ impl Config {
         if let Some(url) = &self.database_url {
             return url.clone();
         }
-        let base = std::env::var_os("XDG_DATA_HOME").map(std::path::PathBuf::from).unwrap_or_else(|| {
-            std::env::var_os("HOME").map_or_else(|| ".".into(), std::path::PathBuf::from).join(".local/share")
-        });
-        format!("sqlite://{}", base.join("guandan/server.db").display())
+        format!("sqlite://{}", data_dir().join("server.db").display())
     }
+}
+
+/// `$XDG_DATA_HOME/guandan` (`~/.local/share/guandan`).
+fn data_dir() -> PathBuf {
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| std::env::var_os("HOME").map_or_else(|| ".".into(), PathBuf::from).join(".local/share"));
+    base.join("guandan")
 }

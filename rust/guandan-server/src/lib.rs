@@ -115,8 +115,16 @@ impl Server {
     /// starts this instance's lease, restores its rooms, binds and serves.
     pub async fn start(cfg: Config) -> Result<Server, Box<dyn std::error::Error + Send + Sync>> {
         // Bad certificate files stop the start before anything else happens.
-        let metrics = Arc::new(if cfg.tls_cert.is_some() { Metrics::with_tls() } else { Metrics::new() });
-        let tls = tls::Tls::from_config(&cfg, &metrics)?.map(Arc::new);
+        let acme = cfg.acme();
+        let tls_on = cfg.tls_cert.is_some() || acme.is_some();
+        let metrics = Arc::new(if tls_on { Metrics::with_tls() } else { Metrics::new() });
+        let challenges = acme::Challenges::default();
+        let tls = match &acme {
+            Some(a) => {
+                Some(Arc::new(tls::Tls::acme(a.chain_path(), a.key_path(), metrics.clone(), challenges.clone())?))
+            }
+            None => tls::Tls::from_config(&cfg, &metrics)?.map(Arc::new),
+        };
         // Before anything touches the database: a second copy of a running instance would
         // restore its running rooms and delete its queued players.
         let instance_lock = instance_lock::InstanceLock::acquire(&cfg.database_url(), &cfg.instance).await?;
@@ -129,6 +137,14 @@ impl Server {
         if let Some(t) = &tls {
             // Ends at shutdown (or when the start fails further on and the sender is dropped).
             tls::reload::spawn(t.clone(), Duration::from_millis(cfg.tls_poll_ms), shutdown.clone())?;
+        }
+        if let (Some(settings), Some(t)) = (acme, &tls) {
+            // Each certificate the ACME task stores is read into the listener at once.
+            let t = t.clone();
+            let install = move |_: &acme::Issued| {
+                let _ = t.reload("a new ACME certificate");
+            };
+            tokio::spawn(acme::run(settings, challenges, install, shutdown.clone()));
         }
         let app = Arc::new(App {
             journal: Journal::start(db.clone(), Duration::from_millis(cfg.journal_batch_ms), metrics.clone()),

@@ -23,13 +23,23 @@ use tokio_rustls::server::TlsStream;
 const KX_GROUPS: [&dyn rustls::crypto::SupportedKxGroup; 2] =
     [rustls::crypto::ring::kx_group::X25519, rustls::crypto::ring::kx_group::SECP256R1];
 
-/// The certificate new handshakes get: swapped as a whole, read once per handshake.
+/// The certificate new handshakes get: swapped as a whole, read once per handshake. With ACME
+/// there may be none yet (the first order is under way: handshakes fail until it is served),
+/// and a handshake offering only `acme-tls/1` gets the open order's challenge certificate.
 #[derive(Debug)]
-struct Current(RwLock<Arc<CertifiedKey>>);
+struct Current {
+    key: RwLock<Option<Arc<CertifiedKey>>>,
+    challenges: Option<crate::acme::Challenges>,
+}
 
 impl ResolvesServerCert for Current {
-    fn resolve(&self, _hello: ClientHello<'_>) -> Option<Arc<CertifiedKey>> {
-        Some(self.0.read().clone())
+    fn resolve(&self, hello: ClientHello<'_>) -> Option<Arc<CertifiedKey>> {
+        if let Some(challenges) = &self.challenges
+            && hello.alpn().is_some_and(|mut p| p.any(|p| p == crate::acme::ACME_TLS_ALPN))
+        {
+            return challenges.get(hello.server_name()?);
+        }
+        self.key.read().clone()
     }
 }
 
@@ -57,6 +67,27 @@ impl Tls {
     }
 
     pub fn new(cert_path: PathBuf, key_path: PathBuf, metrics: Arc<Metrics>) -> Result<Tls, CertError> {
+        Tls::build(cert_path, key_path, metrics, None)
+    }
+
+    /// TLS whose certificate comes from ACME (`--acme-domain`): the files are the ACME cache's.
+    /// Without them yet, nothing is served until the first order is done; the listener also
+    /// answers TLS-ALPN-01 challenges from `challenges`.
+    pub fn acme(
+        cert_path: PathBuf,
+        key_path: PathBuf,
+        metrics: Arc<Metrics>,
+        challenges: crate::acme::Challenges,
+    ) -> Result<Tls, CertError> {
+        Tls::build(cert_path, key_path, metrics, Some(challenges))
+    }
+
+    fn build(
+        cert_path: PathBuf,
+        key_path: PathBuf,
+        metrics: Arc<Metrics>,
+        challenges: Option<crate::acme::Challenges>,
+    ) -> Result<Tls, CertError> {
         // Deprecated in rustls 0.23.48 for its lack of post-quantum key exchange (ML-KEM is in
         // the aws-lc-rs provider only). The workspace keeps ring (see its Cargo.toml): key
         // exchange is X25519 / P-256, classical (docs/server.md's threat model says so).
@@ -68,10 +99,21 @@ impl Tls {
         // first gets a HelloRetryRequest (a round trip more) and goes on with X25519.
         provider.kx_groups = KX_GROUPS.to_vec();
         let provider = Arc::new(provider);
-        let loaded = certs::load(&cert_path, &key_path, &provider)?;
-        announce(&loaded, &cert_path, "serving");
-        metrics.tls_not_after.set(loaded.not_after);
-        let current = Arc::new(Current(RwLock::new(loaded.key)));
+        let key = match certs::load(&cert_path, &key_path, &provider) {
+            Ok(loaded) => {
+                announce(&loaded, &cert_path, "serving");
+                metrics.tls_not_after.set(loaded.not_after);
+                Some(loaded.key)
+            }
+            // ACME orders its first certificate (or a new one for a broken cache) after start.
+            Err(e) if challenges.is_some() => {
+                tracing::info!(reason = %e, "no ACME certificate yet: TLS is served once it is issued");
+                None
+            }
+            Err(e) => return Err(e),
+        };
+        let acme = challenges.is_some();
+        let current = Arc::new(Current { key: RwLock::new(key), challenges });
         let mut config = rustls::ServerConfig::builder_with_provider(provider.clone())
             .with_safe_default_protocol_versions()
             .map_err(|e| CertError::BadKey { path: key_path.clone(), reason: e.to_string() })?
@@ -79,6 +121,9 @@ impl Tls {
             .with_cert_resolver(current.clone());
         // HTTP/1.1 only (the WebSocket upgrade is HTTP/1.1's); a client offering only h2 is refused.
         config.alpn_protocols = vec![b"http/1.1".to_vec()];
+        if acme {
+            config.alpn_protocols.push(crate::acme::ACME_TLS_ALPN.to_vec());
+        }
         let config = Arc::new(config);
         let acceptor = TlsAcceptor::from(config.clone());
         Ok(Tls { config, acceptor, current, provider, cert_path, key_path, metrics })
@@ -96,7 +141,7 @@ impl Tls {
             Ok(loaded) => {
                 announce(&loaded, &self.cert_path, why);
                 self.metrics.tls_not_after.set(loaded.not_after);
-                *self.current.0.write() = loaded.key;
+                *self.current.key.write() = Some(loaded.key);
                 self.metrics.tls_reload(true);
                 Ok(())
             }
@@ -115,6 +160,11 @@ impl Tls {
         match tokio::time::timeout(limit, self.acceptor.accept(tcp)).await {
             Ok(Ok(stream)) => {
                 self.metrics.tls_handshake(started.elapsed());
+                if stream.get_ref().1.alpn_protocol() == Some(crate::acme::ACME_TLS_ALPN) {
+                    // A CA checked the challenge certificate: the handshake was all it wanted.
+                    tracing::info!("an ACME challenge handshake was answered");
+                    return None;
+                }
                 Some(stream)
             }
             Ok(Err(e)) => {
