@@ -162,6 +162,26 @@ const DEFAULT_PATH := "res://resources/style/table_default.tres"
 	set(v):
 		word_art_font_size = v
 		emit_changed()
+## Room between a play and its word-art, which stands beside the play, never on it.
+@export_range(0.0, 40.0, 1.0, "suffix:lp") var word_art_gap := 6.0:
+	set(v):
+		word_art_gap = v
+		emit_changed()
+## The sides of a play its word-art tries, in order: "inward" (toward the table's centre,
+## horizontally), "outward", "centreward" (toward the centre, vertically) and "away".
+@export var word_art_sides: Array[StringName] = [&"inward", &"centreward", &"outward", &"away"]:
+	set(v):
+		word_art_sides = v
+		emit_changed()
+## Where no side is free at full size the word shrinks, in this many steps, down to this share.
+@export_range(1, 8, 1) var word_art_shrink_steps := 4:
+	set(v):
+		word_art_shrink_steps = v
+		emit_changed()
+@export_range(0.3, 1.0, 0.05) var word_art_min_scale := 0.55:
+	set(v):
+		word_art_min_scale = v
+		emit_changed()
 ## A bomb's word-art is this much bigger.
 @export_range(1.0, 2.5, 0.05) var word_art_bomb_scale := 1.3:
 	set(v):

@@ -134,6 +134,15 @@ func card_anchor() -> Vector2:
 	return get_global_rect().get_center()
 
 
+## Everything the seat shows (global): the badge with its portrait and its cards-left chip, which
+## stands out over the badge's edge.
+func seat_rect() -> Rect2:
+	var r := get_global_rect()
+	if _count != null and _count.is_visible_in_tree():
+		r = r.merge(_count.get_global_rect())
+	return r
+
+
 ## The avatar (for tests and layout).
 func avatar() -> SeatAvatar:
 	return _avatar

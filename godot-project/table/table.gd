@@ -447,6 +447,24 @@ func seat_anchor(seat: int) -> Vector2:
 	return badges[seat].card_anchor()
 
 
+## What a play's word-art must not cover (global rects): every seat's badge with its portrait and
+## chip, the top bar with the level plaque, the card counter, the sidebar, the action bar, the
+## hand, and the plays on the table other than `seat`'s.
+func word_art_keep_off(seat: int) -> Array[Rect2]:
+	var out: Array[Rect2] = []
+	for badge in badges:
+		if badge.is_visible_in_tree():
+			out.append(badge.seat_rect())
+	for c: Control in [top_bar, counter_view, sidebar, action_bar, hand]:
+		if c.is_visible_in_tree():
+			out.append(c.get_global_rect())
+	for other in 4:
+		var r := zone.group_rect(other)
+		if other != seat and r.size != Vector2.ZERO:
+			out.append(r)
+	return out
+
+
 func update_counts() -> void:
 	for seat in 4:
 		badges[seat].count = -1 if seat == 0 and not spectator else counts[seat]
