@@ -149,6 +149,7 @@ func _ready() -> void:
 
 func _exit_tree() -> void:
 	closing = true
+	show_oval(Rect2())
 	prompt.stop()
 	if modal.is_open():
 		modal.press(&"")
@@ -238,6 +239,13 @@ func _layout_later() -> void:
 	(func() -> void:
 		_layout_queued = false
 		_layout()).call_deferred()
+
+
+## The felt under the table (the "felt" group) draws its oval here (global); Rect2() gives the
+## other screens their plain cloth back.
+func show_oval(rect: Rect2) -> void:
+	if is_inside_tree():
+		get_tree().call_group(&"felt", &"show_table", rect)
 
 
 ## Whether the right-hand column is shown: the history is open, or the AI debug overlay or the
@@ -445,6 +453,19 @@ func seat_anchor(seat: int) -> Vector2:
 	if seat == local_seat or (spectator and seat == 0):
 		return hand.get_global_rect().get_center()
 	return badges[seat].card_anchor()
+
+
+## `seat`'s play has landed: its word-art beside it (and a bomb's effect). Returns the shake the
+## table should give it (0: none).
+func name_play(seat: int, play: Dictionary) -> float:
+	var at := zone.group_rect(seat)
+	if at.size == Vector2.ZERO:
+		at = Rect2(zone.get_global_transform() * zone.slot_rects[seat].position, zone.slot_rects[seat].size)
+	var to_moments := moments.get_global_transform().affine_inverse()
+	var keep_off: Array[Rect2] = []
+	for r in word_art_keep_off(seat):
+		keep_off.append(to_moments * r)
+	return moments.on_play(play, to_moments * at, keep_off)
 
 
 ## What a play's word-art must not cover (global rects): every seat's badge with its portrait and

@@ -58,15 +58,7 @@ func on_cards_played(e: CardsPlayedEvent) -> void:
 			await wait(t)
 			if closing:
 				return
-		var moments: Moments = table.moments
-		var at: Rect2 = table.zone.group_rect(seat)
-		if at.size == Vector2.ZERO:
-			at = Rect2(table.zone.get_global_transform() * table.zone.slot_rects[seat].position, table.zone.slot_rects[seat].size)
-		var to_moments := moments.get_global_transform().affine_inverse()
-		var keep_off: Array[Rect2] = []
-		for r in table.word_art_keep_off(seat):
-			keep_off.append(to_moments * r)
-		var shake := moments.on_play(play, to_moments * at, keep_off)
+		var shake: float = table.name_play(seat, play)
 		if shake > 0.0:
 			events.shake(shake)
 		hold -= t
