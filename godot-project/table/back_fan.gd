@@ -1,6 +1,6 @@
 class_name BackFan
 extends Control
-## A seat's hand as the others see it: a fan of card backs beside the portrait, one back for every
+## A seat's hand as the others see it: a fan of card backs beside the portrait (under the name), one back for every
 ## `cards_per_back` cards left, so the fan thins as the seat plays (the exact count is on the
 ## portrait's chip). Its box is sized for a full hand, so the seat never changes width mid-deal.
 ## The back's colours are the deck's (CardStyle); sizes and spread are exported for designers.
@@ -43,7 +43,7 @@ func _ready() -> void:
 
 func _resize() -> void:
 	var w := card_height / CardView.ASPECT
-	custom_minimum_size = Vector2(w + step * (max_backs - 1) + card_height * 0.25, card_height * 1.12)
+	custom_minimum_size = Vector2(w + step * (max_backs - 1) + card_height * 0.3, card_height * 1.1)
 	queue_redraw()
 
 

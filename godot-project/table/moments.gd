@@ -8,6 +8,8 @@ extends Control
 ## Low-performance mode (or animations off) keeps only the label. Every colour, size and strength
 ## is in TableStyle ("Moments"), every time in PacingProfile (word_art_s, bomb_effect_s).
 
+## How much more covering the play itself or a seat / the plaque weighs than covering another play.
+const HARD := 50.0
 ## Play kinds that do not name themselves (their name_key).
 const QUIET := ["play.single", "play.pair", "play.trips"]
 
@@ -48,13 +50,15 @@ static func word_for(play: Dictionary) -> String:
 
 
 ## A play landed over `slot` (this node's coordinates): names it beside its cards, clear of the
-## `keep_off` rectangles (this node's coordinates: the seats, chips, plaque, other plays), and if
-## it is a bomb starts the effect. Returns the shake strength (px) the table should give it (0: none).
-func on_play(play: Dictionary, slot: Rect2, keep_off: Array[Rect2] = []) -> float:
+## `keep_off` rectangles (this node's coordinates: the seats, their chips, the plaque — never
+## covered while any place is free) and if it can of the `avoid` ones (the other plays, the bars,
+## the hand), and if it is a bomb starts the effect. Returns the shake strength (px) the table
+## should give it (0: none).
+func on_play(play: Dictionary, slot: Rect2, keep_off: Array[Rect2] = [], avoid: Array[Rect2] = []) -> float:
 	var word := word_for(play)
 	var bomb := bool(play.get("bomb", false))
 	if word != "":
-		_show_word(word, slot, bomb, keep_off)
+		_show_word(word, slot, bomb, keep_off, avoid)
 	if not bomb:
 		return 0.0
 	return _bomb(play, slot.get_center())
@@ -82,7 +86,7 @@ func clear() -> void:
 	queue_redraw()
 
 
-func _show_word(word: String, slot: Rect2, bomb: bool, keep_off: Array[Rect2]) -> void:
+func _show_word(word: String, slot: Rect2, bomb: bool, keep_off: Array[Rect2], avoid: Array[Rect2]) -> void:
 	var st := TableStyle.current()
 	var hold := PacingProfile.scaled(pacing.word_art_s)
 	if hold <= 0.0:
@@ -96,7 +100,7 @@ func _show_word(word: String, slot: Rect2, bomb: bool, keep_off: Array[Rect2]) -
 	_label.add_theme_color_override(&"font_outline_color", st.word_art_outline_color)
 	_label.add_theme_constant_override(&"outline_size", st.word_art_outline_size)
 	# Beside the play, never on it: the first free place, shrinking the word if none is free.
-	var spot := word_spot(slot, keep_off, fs, st)
+	var spot := word_spot(slot, keep_off, avoid, fs, st)
 	_label.add_theme_font_size_override(&"font_size", int(spot[1]))
 	_label.reset_size()
 	var sz := _label.get_combined_minimum_size()
@@ -123,9 +127,9 @@ func _show_word(word: String, slot: Rect2, bomb: bool, keep_off: Array[Rect2]) -
 ## Where the word-art goes for a play over `slot`: [position, font size]. Tries the sides of the
 ## play in TableStyle.word_art_sides order (toward the table's centre first), each at the full size
 ## and then smaller (word_art_shrink_steps down to word_art_min_scale), inside this node; the
-## first place that covers neither the play nor a `keep_off` rectangle wins, else the place that
-## covers least.
-func word_spot(slot: Rect2, keep_off: Array[Rect2], font_size: int, st: TableStyle) -> Array:
+## first place that covers neither the play nor a `keep_off` nor an `avoid` rectangle wins, else
+## the place that covers least, the play and `keep_off` counting far more than `avoid`.
+func word_spot(slot: Rect2, keep_off: Array[Rect2], avoid: Array[Rect2], font_size: int, st: TableStyle) -> Array:
 	var font: Font = _label.get_theme_font(&"font")
 	var outline := float(st.word_art_outline_size)
 	var gap := st.word_art_gap
@@ -145,8 +149,10 @@ func word_spot(slot: Rect2, keep_off: Array[Rect2], font_size: int, st: TableSty
 			pos.x = clampf(pos.x, 0.0, maxf(size.x - sz.x, 0.0))
 			pos.y = clampf(pos.y, 0.0, maxf(size.y - sz.y, 0.0))
 			var r := Rect2(pos, sz)
-			var cover := _covered(r, slot) * 4.0
+			var cover := _covered(r, slot) * HARD
 			for other in keep_off:
+				cover += _covered(r, other) * HARD
+			for other in avoid:
 				cover += _covered(r, other)
 			if cover < best_cover - 0.5:
 				best_cover = cover

@@ -78,7 +78,7 @@ var ai_level := 0:
 @onready var _avatar: SeatAvatar = %Avatar
 @onready var _chip_style: StyleBoxFlat = (%Count as Label).get_theme_stylebox(&"normal").duplicate()
 @onready var _auto: Label = %AutoPlay
-## The hand as a fan of backs beside the portrait (toward the table's centre).
+## The hand as a fan of backs beside the portrait, under the name.
 @onready var _fan: BackFan = %Fan
 var _style: StyleBoxFlat
 var _blink: Tween
@@ -101,9 +101,6 @@ func _ready() -> void:
 	add_theme_stylebox_override(&"panel", _style)
 	(%Count as Label).add_theme_stylebox_override(&"normal", _chip_style)
 	_avatar.seat = seat
-	# The fan faces the centre: East's is on its left, the others' on their right.
-	if seat == 1:
-		($Row as Control).move_child(_fan, 0)
 	set_process(false)
 	# A font size change (the phone's floor, see Readability) re-measures the width.
 	for l: Label in [_name, _sub, _auto, _place]:
@@ -206,10 +203,9 @@ func _fit_width() -> void:
 		var fs := l.get_theme_font_size(&"font_size")
 		for t: String in lines[l]:
 			text_w = maxf(text_w, font.get_string_size(t, HORIZONTAL_ALIGNMENT_LEFT, -1, fs).x)
-	var sep := float(($Row as Control).get_theme_constant(&"separation"))
-	for box: Control in [%BackBox, _fan]:
-		if box.visible:
-			text_w += box.get_combined_minimum_size().x + sep
+	var back: Control = %BackBox
+	if back.visible:
+		text_w += back.get_combined_minimum_size().x + float(($Row as Control).get_theme_constant(&"separation"))
 	var panel := get_theme_stylebox(&"panel")
 	var want := ceilf(text_w + (panel.get_minimum_size().x if panel != null else 0.0) + 2.0)
 	if absf(custom_minimum_size.x - maxf(WIDTH, want)) > 0.5:

@@ -463,20 +463,29 @@ func name_play(seat: int, play: Dictionary) -> float:
 		at = Rect2(zone.get_global_transform() * zone.slot_rects[seat].position, zone.slot_rects[seat].size)
 	var to_moments := moments.get_global_transform().affine_inverse()
 	var keep_off: Array[Rect2] = []
-	for r in word_art_keep_off(seat):
+	var avoid: Array[Rect2] = []
+	for r in word_art_keep_off():
 		keep_off.append(to_moments * r)
-	return moments.on_play(play, to_moments * at, keep_off)
+	for r in word_art_avoid(seat):
+		avoid.append(to_moments * r)
+	return moments.on_play(play, to_moments * at, keep_off, avoid)
 
 
-## What a play's word-art must not cover (global rects): every seat's badge with its portrait and
-## chip, the top bar with the level plaque, the card counter, the sidebar, the action bar, the
-## hand, and the plays on the table other than `seat`'s.
-func word_art_keep_off(seat: int) -> Array[Rect2]:
-	var out: Array[Rect2] = []
+## What a play's word-art never covers (global rects): every seat with its portrait, fan and chip,
+## and the top bar with the level plaque.
+func word_art_keep_off() -> Array[Rect2]:
+	var out: Array[Rect2] = [top_bar.get_global_rect()]
 	for badge in badges:
 		if badge.is_visible_in_tree():
 			out.append(badge.seat_rect())
-	for c: Control in [top_bar, counter_view, sidebar, action_bar, hand]:
+	return out
+
+
+## What it covers only when nothing else is free: the card counter, the sidebar, the action bar,
+## the hand and the plays on the table other than `seat`'s.
+func word_art_avoid(seat: int) -> Array[Rect2]:
+	var out: Array[Rect2] = []
+	for c: Control in [counter_view, sidebar, action_bar, hand]:
 		if c.is_visible_in_tree():
 			out.append(c.get_global_rect())
 	for other in 4:

@@ -152,7 +152,8 @@ static func apply(t: Control) -> void:
 	y += PROMPT_H + gap
 	var me := badges[0]
 	var south_h := maxf(play_h, me.size.y)
-	me.position = Vector2(m.position.x + 6.0, y + (south_h - me.size.y) / 2.0)
+	# At the row's foot: clear of a banner's large letters in the prompt row above.
+	me.position = Vector2(m.position.x + 6.0, y + south_h - me.size.y)
 	var side := me.size.x + 6.0 + GAP
 	zone.set_slot(0, Rect2(m.position.x + side, y + (south_h - play_h) / 2.0, maxf(m.size.x - 2.0 * side, 1.0), play_h), 0)
 	zone.relayout(t.level)
