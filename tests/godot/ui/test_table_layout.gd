@@ -565,6 +565,10 @@ func test_plays_and_word_art_keep_off_every_portrait_chip_and_the_plaque() -> vo
 							_problem("%s: the word-art '%s' %s leaves the table %s" % [where, word, word_rect, safe])
 						moments.clear()
 					zone.reset()
+			# The plays' reading time runs out before the table goes: no event is left waiting on it.
+			var hold := maxf(table.pacing.banner_hold_s, table.pacing.min_play_visible_s)
+			await sleep(int(PacingProfile.scaled(hold) * 1000.0) + 300)
+			expect(await wait_until(func() -> bool: return table.is_idle(), 5.0), "%s %dx%d: the table is idle again" % [locale, px.x, px.y])
 			viewport.queue_free()
 			await frames(2)
 	expect_eq(looked, 2 * PLACE_SIZES.size() * 2 * LONG_PLAYS.size() * 4, "plays looked at")
