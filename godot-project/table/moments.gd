@@ -181,11 +181,6 @@ static func _covered(r: Rect2, other: Rect2) -> float:
 	return i.get_area() if i.size.x > 0.0 and i.size.y > 0.0 else 0.0
 
 
-## The word-art's rectangle in this node's coordinates (empty when none is shown; tests).
-func word_rect() -> Rect2:
-	return Rect2(_label.position, _label.size) if word_shown() != "" else Rect2()
-
-
 func _bomb(play: Dictionary, at: Vector2) -> float:
 	var st := TableStyle.current()
 	var type := String(play.get("type", ""))
