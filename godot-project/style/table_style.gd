@@ -29,6 +29,46 @@ const DEFAULT_PATH := "res://resources/style/table_default.tres"
 		felt_flat_color = v
 		emit_changed()
 
+@export_group("Table")
+## While a table is on screen the felt is an oval around the play: its edges are this far inside
+## the playing area (left/right and top), and its lower edge this far below the action bar's top
+## (the hand lies over the near rim).
+@export var oval_inset := Vector2(0.0, 6.0):
+	set(v):
+		oval_inset = v
+		emit_changed()
+@export_range(-200.0, 200.0, 1.0, "suffix:lp") var oval_bottom := 40.0:
+	set(v):
+		oval_bottom = v
+		emit_changed()
+## The lacquer rim around the cloth: width, colour, and the light on its inner edge.
+@export_range(0.0, 60.0, 1.0, "suffix:lp") var rim_width := 22.0:
+	set(v):
+		rim_width = v
+		emit_changed()
+@export var rim_color := Color(0.36, 0.1, 0.08):
+	set(v):
+		rim_color = v
+		emit_changed()
+@export var rim_light_color := Color(0.93, 0.72, 0.42):
+	set(v):
+		rim_light_color = v
+		emit_changed()
+## Outside the rim (the floor / the room).
+@export var floor_color := Color(0.08, 0.06, 0.06):
+	set(v):
+		floor_color = v
+		emit_changed()
+## The spotlight over the play: radius as a share of the oval's height, strength.
+@export_range(0.1, 2.0, 0.05) var light_radius := 0.75:
+	set(v):
+		light_radius = v
+		emit_changed()
+@export_range(0.0, 1.0, 0.01) var light_strength := 0.16:
+	set(v):
+		light_strength = v
+		emit_changed()
+
 @export_group("Seats")
 ## Gap between the west/east seat badges and the edge of the playing area.
 @export_range(0.0, 80.0, 1.0, "suffix:px") var seat_margin := 6.0:
@@ -161,6 +201,26 @@ const DEFAULT_PATH := "res://resources/style/table_default.tres"
 @export_range(20, 120, 1, "suffix:lp") var word_art_font_size := 44:
 	set(v):
 		word_art_font_size = v
+		emit_changed()
+## Room between a play and its word-art, which stands beside the play, never on it.
+@export_range(0.0, 40.0, 1.0, "suffix:lp") var word_art_gap := 6.0:
+	set(v):
+		word_art_gap = v
+		emit_changed()
+## The sides of a play its word-art tries, in order: "inward" (toward the table's centre,
+## horizontally), "outward", "centreward" (toward the centre, vertically) and "away".
+@export var word_art_sides: Array[StringName] = [&"inward", &"centreward", &"outward", &"away"]:
+	set(v):
+		word_art_sides = v
+		emit_changed()
+## Where no side is free at full size the word shrinks, in this many steps, down to this share.
+@export_range(1, 8, 1) var word_art_shrink_steps := 4:
+	set(v):
+		word_art_shrink_steps = v
+		emit_changed()
+@export_range(0.3, 1.0, 0.05) var word_art_min_scale := 0.55:
+	set(v):
+		word_art_min_scale = v
 		emit_changed()
 ## A bomb's word-art is this much bigger.
 @export_range(1.0, 2.5, 0.05) var word_art_bomb_scale := 1.3:

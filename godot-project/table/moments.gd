@@ -8,6 +8,8 @@ extends Control
 ## Low-performance mode (or animations off) keeps only the label. Every colour, size and strength
 ## is in TableStyle ("Moments"), every time in PacingProfile (word_art_s, bomb_effect_s).
 
+## How much more covering the play itself or a seat / the plaque weighs than covering another play.
+const HARD := 50.0
 ## Play kinds that do not name themselves (their name_key).
 const QUIET := ["play.single", "play.pair", "play.trips"]
 
@@ -47,13 +49,16 @@ static func word_for(play: Dictionary) -> String:
 	return TranslationServer.translate(key)
 
 
-## A play landed over `slot` (this node's coordinates): names it, and if it is a bomb starts the effect.
-## Returns the shake strength (px) the table should give it (0: none).
-func on_play(play: Dictionary, slot: Rect2) -> float:
+## A play landed over `slot` (this node's coordinates): names it beside its cards, clear of the
+## `keep_off` rectangles (this node's coordinates: the seats, their chips, the plaque — never
+## covered while any place is free) and if it can of the `avoid` ones (the other plays, the bars,
+## the hand), and if it is a bomb starts the effect. Returns the shake strength (px) the table
+## should give it (0: none).
+func on_play(play: Dictionary, slot: Rect2, keep_off: Array[Rect2] = [], avoid: Array[Rect2] = []) -> float:
 	var word := word_for(play)
 	var bomb := bool(play.get("bomb", false))
 	if word != "":
-		_show_word(word, slot, bomb)
+		_show_word(word, slot, bomb, keep_off, avoid)
 	if not bomb:
 		return 0.0
 	return _bomb(play, slot.get_center())
@@ -81,7 +86,7 @@ func clear() -> void:
 	queue_redraw()
 
 
-func _show_word(word: String, slot: Rect2, bomb: bool) -> void:
+func _show_word(word: String, slot: Rect2, bomb: bool, keep_off: Array[Rect2], avoid: Array[Rect2]) -> void:
 	var st := TableStyle.current()
 	var hold := PacingProfile.scaled(pacing.word_art_s)
 	if hold <= 0.0:
@@ -94,14 +99,13 @@ func _show_word(word: String, slot: Rect2, bomb: bool) -> void:
 	_label.add_theme_color_override(&"font_color", st.word_art_color)
 	_label.add_theme_color_override(&"font_outline_color", st.word_art_outline_color)
 	_label.add_theme_constant_override(&"outline_size", st.word_art_outline_size)
+	# Beside the play, never on it: the first free place, shrinking the word if none is free.
+	var spot := word_spot(slot, keep_off, avoid, fs, st)
+	_label.add_theme_font_size_override(&"font_size", int(spot[1]))
 	_label.reset_size()
 	var sz := _label.get_combined_minimum_size()
 	_label.size = sz
-	# Over the play, kept inside the table.
-	var pos := slot.get_center() - sz / 2.0
-	pos.x = clampf(pos.x, 0.0, maxf(size.x - sz.x, 0.0))
-	pos.y = clampf(pos.y, 0.0, maxf(size.y - sz.y, 0.0))
-	_label.position = pos
+	_label.position = spot[0]
 	_label.pivot_offset = sz / 2.0
 	_label.visible = true
 	_label.modulate.a = 1.0
@@ -118,6 +122,63 @@ func _show_word(word: String, slot: Rect2, bomb: bool) -> void:
 		_label_tween.tween_interval(hold * 0.7)
 	_label_tween.tween_property(_label, "modulate:a", 0.0, hold * 0.3)
 	_label_tween.tween_callback(func() -> void: _label.visible = false)
+
+
+## Where the word-art goes for a play over `slot`: [position, font size]. Tries the sides of the
+## play in TableStyle.word_art_sides order (toward the table's centre first), each at the full size
+## and then smaller (word_art_shrink_steps down to word_art_min_scale), inside this node; the
+## first place that covers neither the play nor a `keep_off` nor an `avoid` rectangle wins, else
+## the place that covers least, the play and `keep_off` counting far more than `avoid`.
+func word_spot(slot: Rect2, keep_off: Array[Rect2], avoid: Array[Rect2], font_size: int, st: TableStyle) -> Array:
+	var font: Font = _label.get_theme_font(&"font")
+	var outline := float(st.word_art_outline_size)
+	var gap := st.word_art_gap
+	var centre := size / 2.0
+	var toward_x := 1.0 if slot.get_center().x < centre.x else -1.0
+	var toward_y := 1.0 if slot.get_center().y < centre.y else -1.0
+	var best := [slot.position, font_size]
+	var best_cover := INF
+	var steps := maxi(st.word_art_shrink_steps, 1)
+	for step in steps:
+		var k := lerpf(1.0, st.word_art_min_scale, float(step) / maxf(steps - 1, 1))
+		var fs := maxi(int(font_size * k), 8)
+		var sz := font.get_string_size(_label.text, HORIZONTAL_ALIGNMENT_LEFT, -1, fs) + Vector2(outline, outline)
+		sz.y = maxf(sz.y, font.get_height(fs) + outline)
+		for side in st.word_art_sides:
+			var pos := _beside(slot, sz, side, toward_x, toward_y, gap)
+			pos.x = clampf(pos.x, 0.0, maxf(size.x - sz.x, 0.0))
+			pos.y = clampf(pos.y, 0.0, maxf(size.y - sz.y, 0.0))
+			var r := Rect2(pos, sz)
+			var cover := _covered(r, slot) * HARD
+			for other in keep_off:
+				cover += _covered(r, other) * HARD
+			for other in avoid:
+				cover += _covered(r, other)
+			if cover < best_cover - 0.5:
+				best_cover = cover
+				best = [pos, fs]
+			if cover <= 0.0:
+				return best
+	return best
+
+
+## The top-left of a word of size `sz` on `side` of `slot`: "inward" (toward the centre
+## horizontally), "outward", "centreward" (toward the centre vertically) or "away".
+static func _beside(slot: Rect2, sz: Vector2, side: StringName, toward_x: float, toward_y: float, gap: float) -> Vector2:
+	var mid := slot.get_center() - sz / 2.0
+	match side:
+		&"inward", &"outward":
+			var dir := toward_x if side == &"inward" else -toward_x
+			return Vector2(slot.end.x + gap if dir > 0.0 else slot.position.x - gap - sz.x, mid.y)
+		_:
+			var dir := toward_y if side == &"centreward" else -toward_y
+			return Vector2(mid.x, slot.end.y + gap if dir > 0.0 else slot.position.y - gap - sz.y)
+
+
+## Area of `r` that `other` covers (a shared edge does not count).
+static func _covered(r: Rect2, other: Rect2) -> float:
+	var i := r.grow(-1.0).intersection(other.grow(-1.0))
+	return i.get_area() if i.size.x > 0.0 and i.size.y > 0.0 else 0.0
 
 
 func _bomb(play: Dictionary, at: Vector2) -> float:

@@ -78,6 +78,8 @@ var ai_level := 0:
 @onready var _avatar: SeatAvatar = %Avatar
 @onready var _chip_style: StyleBoxFlat = (%Count as Label).get_theme_stylebox(&"normal").duplicate()
 @onready var _auto: Label = %AutoPlay
+## The hand as a fan of backs beside the portrait, under the name.
+@onready var _fan: BackFan = %Fan
 var _style: StyleBoxFlat
 var _blink: Tween
 var _deadline_ms := 0
@@ -134,6 +136,15 @@ func card_anchor() -> Vector2:
 	return get_global_rect().get_center()
 
 
+## Everything the seat shows (global): the badge with its portrait and its cards-left chip, which
+## stands out over the badge's edge.
+func seat_rect() -> Rect2:
+	var r := get_global_rect()
+	if _count != null and _count.is_visible_in_tree():
+		r = r.merge(_count.get_global_rect())
+	return r
+
+
 ## The avatar (for tests and layout).
 func avatar() -> SeatAvatar:
 	return _avatar
@@ -161,6 +172,8 @@ func _update() -> void:
 	var style := SeatStyle.current()
 	var warn := count >= 0 and count <= warn_at
 	_count.visible = (with_back or spectator) and count > 0
+	_fan.visible = with_back or spectator
+	_fan.count = maxi(count, 0)
 	_count.text = str(count) if count >= 0 else ""
 	_chip_style.bg_color = style.chip_warn_color if warn else style.chip_color
 	_fit_width()

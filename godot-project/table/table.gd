@@ -149,6 +149,7 @@ func _ready() -> void:
 
 func _exit_tree() -> void:
 	closing = true
+	show_oval(Rect2())
 	prompt.stop()
 	if modal.is_open():
 		modal.press(&"")
@@ -238,6 +239,13 @@ func _layout_later() -> void:
 	(func() -> void:
 		_layout_queued = false
 		_layout()).call_deferred()
+
+
+## The felt under the table (the "felt" group) draws its oval here (global); Rect2() gives the
+## other screens their plain cloth back.
+func show_oval(rect: Rect2) -> void:
+	if is_inside_tree():
+		get_tree().call_group(&"felt", &"show_table", rect)
 
 
 ## Whether the right-hand column is shown: the history is open, or the AI debug overlay or the
@@ -445,6 +453,46 @@ func seat_anchor(seat: int) -> Vector2:
 	if seat == local_seat or (spectator and seat == 0):
 		return hand.get_global_rect().get_center()
 	return badges[seat].card_anchor()
+
+
+## `seat`'s play has landed: its word-art beside it (and a bomb's effect). Returns the shake the
+## table should give it (0: none).
+func name_play(seat: int, play: Dictionary) -> float:
+	var at := zone.group_rect(seat)
+	if at.size == Vector2.ZERO:
+		at = Rect2(zone.get_global_transform() * zone.slot_rects[seat].position, zone.slot_rects[seat].size)
+	var to_moments := moments.get_global_transform().affine_inverse()
+	var keep_off: Array[Rect2] = []
+	var avoid: Array[Rect2] = []
+	for r in word_art_keep_off():
+		keep_off.append(to_moments * r)
+	for r in word_art_avoid(seat):
+		avoid.append(to_moments * r)
+	return moments.on_play(play, to_moments * at, keep_off, avoid)
+
+
+## What a play's word-art never covers (global rects): every seat with its portrait, fan and chip,
+## and the top bar with the level plaque.
+func word_art_keep_off() -> Array[Rect2]:
+	var out: Array[Rect2] = [top_bar.get_global_rect()]
+	for badge in badges:
+		if badge.is_visible_in_tree():
+			out.append(badge.seat_rect())
+	return out
+
+
+## What it covers only when nothing else is free: the card counter, the sidebar, the action bar,
+## the hand and the plays on the table other than `seat`'s.
+func word_art_avoid(seat: int) -> Array[Rect2]:
+	var out: Array[Rect2] = []
+	for c: Control in [counter_view, sidebar, action_bar, hand]:
+		if c.is_visible_in_tree():
+			out.append(c.get_global_rect())
+	for other in 4:
+		var r := zone.group_rect(other)
+		if other != seat and r.size != Vector2.ZERO:
+			out.append(r)
+	return out
 
 
 func update_counts() -> void:

@@ -152,7 +152,16 @@ static func apply(t: Control) -> void:
 	y += PROMPT_H + gap
 	var me := badges[0]
 	var south_h := maxf(play_h, me.size.y)
-	me.position = Vector2(m.position.x + 6.0, y + (south_h - me.size.y) / 2.0)
+	# At the row's foot: clear of a banner's large letters in the prompt row above.
+	me.position = Vector2(m.position.x + 6.0, y + south_h - me.size.y)
 	var side := me.size.x + 6.0 + GAP
 	zone.set_slot(0, Rect2(m.position.x + side, y + (south_h - play_h) / 2.0, maxf(m.size.x - 2.0 * side, 1.0), play_h), 0)
 	zone.relayout(t.level)
+
+	# The felt's oval around the play (TableStyle "Table"): the seats sit on its rim, the hand over
+	# its near edge.
+	var st := TableStyle.current()
+	var oval := Rect2(m.position.x + st.oval_inset.x, top_h + st.oval_inset.y, m.size.x - 2.0 * st.oval_inset.x,
+		bar_y + st.oval_bottom - top_h - st.oval_inset.y)
+	var to_global := frame.get_global_transform()
+	t.show_oval(Rect2(to_global * oval.position, oval.size * to_global.get_scale()))

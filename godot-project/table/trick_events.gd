@@ -49,7 +49,8 @@ func on_cards_played(e: CardsPlayedEvent) -> void:
 	var hold := events.min_visible_time()
 	if bool(play.get("bomb", false)):
 		hold = maxf(hold, PacingProfile.scaled(table.pacing.banner_hold_s))
-	# When the play lands it names itself over its cards; a bomb's flash, shockwave and sparks
+	# When the play lands it names itself beside its cards (clear of the seats, chips, plaque and
+	# the other plays); a bomb's flash, shockwave and sparks
 	# grow with its size and so does its shake (TableStyle "Moments"; low-performance mode: the
 	# word only).
 	if not instant:
@@ -57,11 +58,7 @@ func on_cards_played(e: CardsPlayedEvent) -> void:
 			await wait(t)
 			if closing:
 				return
-		var moments: Moments = table.moments
-		var at: Rect2 = table.zone.group_rect(seat)
-		if at.size == Vector2.ZERO:
-			at = Rect2(table.zone.get_global_transform() * table.zone.slot_rects[seat].position, table.zone.slot_rects[seat].size)
-		var shake := moments.on_play(play, moments.get_global_transform().affine_inverse() * at)
+		var shake: float = table.name_play(seat, play)
 		if shake > 0.0:
 			events.shake(shake)
 		hold -= t

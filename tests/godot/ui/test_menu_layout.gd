@@ -1,13 +1,13 @@
 extends GdTestSuite
-## The main menu fits every screen shape (issue 38, item 5): at 2340×1080 (a phone), 1024×768
-## (4:3) and 1280×720, in Chinese and in English, with every entry the menu can show at once
+## The main menu fits every screen shape (issue 38, item 5; issue 39: a phone held upright too): at
+## 2340×1080 (a phone), 1080×2340 (the same phone upright), 1024×768 (4:3) and 1280×720, in Chinese and in English, with every entry the menu can show at once
 ## (the online match to return to, Continue with its line, the guided first deal), every shown
 ## button lies wholly inside the view without scrolling, no two buttons overlap, and the version
 ## line overlaps none. The SubViewport stretches its canvas like the project's window does
 ## (canvas_items, aspect expand, from the 1280×720 base), so the Readability autoload gives the
 ## phone its floors (80 lp tap targets) as on a real phone.
 
-const SIZES: Array[Vector2i] = [Vector2i(2340, 1080), Vector2i(1024, 768), Vector2i(1280, 720)]
+const SIZES: Array[Vector2i] = [Vector2i(2340, 1080), Vector2i(1080, 2340), Vector2i(1024, 768), Vector2i(1280, 720)]
 const LOCALES: Array[String] = ["zh_CN", "en"]
 ## Entries shown only in some states: all shown here, the fullest the menu gets.
 const OPTIONAL: Array[String] = ["ReturnOnline", "Continue", "ContinueInfo", "GuidedDeal"]

@@ -446,3 +446,129 @@ func test_small_text_and_north_s_play_at_1024x768() -> void:
 	expect(play.position.y - bar_bottom >= 8.0, "North's play keeps clear of the top bar (%.1f px under it)" % [
 		play.position.y - bar_bottom])
 	zone.reset()
+
+
+# --- issue 39: plays land in their own band ---------------------------------------------------------
+
+## The sizes the table's places are checked at, as the window shows them (canvas_items stretch
+## from the 1280×720 base: 1024×768 shows 1280×960 at 0.8, 2340×1080 shows 1560×720 at 1.5).
+const PLACE_SIZES: Array[Vector2i] = [Vector2i(1280, 720), Vector2i(1024, 768), Vector2i(2340, 1080)]
+## Long plays, each played by every seat in turn: [type, name_key, ranks, bomb].
+const LONG_PLAYS := [
+	["Straight", "play.straight", [5, 6, 7, 8, 9], false],
+	["ThreePair", "play.three_pair", [7, 7, 8, 8, 9, 9], false],
+	["TwoTrips", "play.two_trips", [10, 10, 10, 11, 11, 11], false],
+	["ThreeWithTwo", "play.three_with_two", [4, 4, 4, 12, 12], false],
+	["Bomb", "play.bomb", [13, 13, 13, 13, 13, 13], true],
+	["Bomb", "play.bomb", [6, 6, 6, 6, 6, 6, 6, 6], true],
+	["StraightFlush", "play.straight_flush", [9, 10, 11, 12, 13], true],
+]
+
+
+## What no play and no word-art may cover: every seat's badge, its portrait and its cards-left
+## chip, and the level plaque (name -> global rect).
+func _places() -> Dictionary:
+	var g := {}
+	for seat in 4:
+		var badge: SeatBadge = table.badges[seat]
+		if not _shown(badge):
+			continue
+		g["seat %d badge" % seat] = badge.get_global_rect()
+		g["seat %d portrait" % seat] = badge.avatar().get_global_rect()
+		var chip := badge.find_child("Count", true, false) as Control
+		if chip != null and _shown(chip):
+			g["seat %d chip" % seat] = chip.get_global_rect()
+	g["level plaque"] = (table.plaque as Control).get_global_rect()
+	return g
+
+
+## Free cards of these ranks (any free card when a rank runs out): not in the player's hand, not on the table.
+func _free_cards(ranks: Array) -> PackedInt32Array:
+	var used := {}
+	for id in table.hand.cards():
+		used[id] = true
+	for seat in 4:
+		for id in table.zone.shown(seat):
+			used[id] = true
+	var out := PackedInt32Array()
+	for rank: int in ranks:
+		var pick := -1
+		for id in 108:
+			if not used.has(id) and not Cards.is_joker(id) and Cards.rank(id) == rank:
+				pick = id
+				break
+		if pick < 0:
+			for id in 108:
+				if not used.has(id):
+					pick = id
+					break
+		used[pick] = true
+		out.append(pick)
+	return out
+
+
+func test_plays_and_word_art_keep_off_every_portrait_chip_and_the_plaque() -> void:
+	Settings.set_value(&"ai_debug", false)
+	Settings.set_value(&"history_open", false)
+	Settings.set_value(&"anim_speed", 1.0)
+	# Labels only (no scale-in), so the word-art stands where it will be read.
+	Settings.set_value(&"low_perf", true)
+	var looked := 0
+	for locale in ["en", "zh_CN"]:
+		Settings.set_value(&"locale", locale)
+		for px in PLACE_SIZES:
+			viewport = preload("res://tests_godot/ui/test_menu_layout.gd").stretched_viewport(px)
+			add_child(viewport)
+			table = load("res://table/table.tscn").instantiate()
+			table.open({config = MatchConfig.with({mode = &"training", ai_levels = [1, 1, 1], seed = 5, ai_min_think_ms = 0,
+				turn_timer = 0, save_record = false, rules = "competition"})})
+			viewport.add_child(table)
+			expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
+			var zone: PlayZone = table.zone
+			var moments: Moments = table.moments
+			var word_label := moments.get_node(^"WordArt") as Label
+			zone.still = true
+			for history_open in [false, true]:
+				if table.history_button.button_pressed != history_open:
+					table.history_button.button_pressed = history_open
+					table._toggle_history()
+				for kind: Array in LONG_PLAYS:
+					for seat in 4:
+						var where := "%s %dx%d history %s, seat %d's %s of %d" % [locale, px.x, px.y,
+							"open" if history_open else "closed", seat, kind[0], kind[2].size()]
+						for s in 4:
+							table.counts[s] = 20
+						table.update_counts()
+						var cards := _free_cards(kind[2])
+						var play := {type = kind[0], name_key = kind[1], size = cards.size(), bomb = kind[3], rank = kind[2][0],
+							rank_text = Cards.rank_label(kind[2][0]), suit = "", cards = cards}
+						table.events.tricks.on_cards_played(MatchEvent.from_dict({"signal": &"cards_played", "seat": seat, "play": play}))
+						var word := moments.word_shown()
+						var word_rect := _ink(word_label) if word != "" else Rect2()
+						await frames(2)  # a badge that changed lays the table out again
+						expect(word != "", "%s: the play names itself" % where)
+						looked += 1
+						var places := _places()
+						var own := zone.group_rect(seat)
+						expect(own.size != Vector2.ZERO, "%s: the play is shown" % where)
+						for p in places:
+							for s in 4:
+								var r := zone.group_rect(s)
+								if r.size != Vector2.ZERO and r.grow(-1.0).intersects(places[p].grow(-1.0)):
+									_problem("%s: seat %d's play %s covers %s %s" % [where, s, r, p, places[p]])
+							if word != "" and word_rect.grow(-1.0).intersects(places[p].grow(-1.0)):
+								_problem("%s: the word-art '%s' %s covers %s %s" % [where, word, word_rect, p, places[p]])
+						if word != "" and word_rect.grow(-1.0).intersects(own.grow(-1.0)):
+							_problem("%s: the word-art '%s' %s sits on its play %s" % [where, word, word_rect, own])
+						var safe: Rect2 = table.frame.get_global_rect().grow(1.0)
+						if word != "" and not safe.encloses(word_rect):
+							_problem("%s: the word-art '%s' %s leaves the table %s" % [where, word, word_rect, safe])
+						moments.clear()
+					zone.reset()
+			# The plays' reading time runs out before the table goes: no event is left waiting on it.
+			var hold := maxf(table.pacing.banner_hold_s, table.pacing.min_play_visible_s)
+			await sleep(int(PacingProfile.scaled(hold) * 1000.0) + 300)
+			expect(await wait_until(func() -> bool: return table.is_idle(), 5.0), "%s %dx%d: the table is idle again" % [locale, px.x, px.y])
+			viewport.queue_free()
+			await frames(2)
+	expect_eq(looked, 2 * PLACE_SIZES.size() * 2 * LONG_PLAYS.size() * 4, "plays looked at")

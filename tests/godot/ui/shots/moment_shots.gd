@@ -46,18 +46,17 @@ func _run() -> bool:
 		return _fail("no waiting")
 	await _frames(20)
 	await _shot("waiting")
-	var moments: Moments = table.moments
 	var zone: PlayZone = table.zone
 	var straight := PackedInt32Array(_free(table, [5, 6, 7, 8, 9]))
 	zone.show_play(3, straight, zone.global_position, [], table.level)
-	moments.on_play({type = "Straight", name_key = "play.straight", size = 5, bomb = false, cards = straight},
-		zone.slot_rects[3])
+	zone.relayout(table.level)  # landed at once: the word-art stands beside the cards
+	table.name_play(3, {type = "Straight", name_key = "play.straight", size = 5, bomb = false, cards = straight})
 	await _frames(12)
 	await _shot("straight")
 	var bomb := PackedInt32Array(_free(table, [11, 11, 11, 11, 11, 11]))
 	zone.show_play(1, bomb, zone.global_position, [], table.level)
-	var shake := moments.on_play({type = "Bomb", name_key = "play.bomb", size = 6, bomb = true, cards = bomb},
-		zone.slot_rects[1])
+	zone.relayout(table.level)
+	var shake: float = table.name_play(1, {type = "Bomb", name_key = "play.bomb", size = 6, bomb = true, cards = bomb})
 	table.events.shake(shake)
 	# Slowed down: the software renderer is slower than the effect.
 	Engine.time_scale = 0.15
@@ -67,8 +66,8 @@ func _run() -> bool:
 	await get_tree().create_timer(1.5).timeout
 	var jokers := PackedInt32Array([52, 53, 106, 107])
 	zone.show_play(2, jokers, zone.global_position, [], table.level)
-	moments.on_play({type = "FourKings", name_key = "play.four_kings", size = 4, bomb = true, cards = jokers},
-		zone.slot_rects[2])
+	zone.relayout(table.level)
+	table.name_play(2, {type = "FourKings", name_key = "play.four_kings", size = 4, bomb = true, cards = jokers})
 	Engine.time_scale = 0.15
 	await _frames(3)
 	await _shot("four_jokers")
