@@ -7,10 +7,16 @@
 //! `intent {seq, nonce, action}`. After every applied action each recipient gets `applied` with
 //! the new `action_seq`, the `state_hash` and the events it may see. `heartbeat` every 5 s.
 
+mod account;
 pub mod backoff;
 pub mod http;
 mod names;
+mod secret;
 pub mod session;
+pub use account::{
+    LOGIN_NAME_CHARS, MAX_PASSWORD_CHARS, MIN_PASSWORD_CHARS, TRANSFER_CODE_LEN, check_login_name, check_password,
+    login_name_key, parse_transfer_code, show_transfer_code, valid_login_name,
+};
 pub use backoff::Backoff;
 pub use guandan_core::error::ErrorCode;
 /// A runtime notice on the wire, as the core defines it; the server sends only what
@@ -21,6 +27,7 @@ pub use guandan_core::notice::Out as WireOut;
 pub use guandan_core::view::PlayerView as TableView;
 pub use http::parse_room_code;
 pub use names::{MAX_NICKNAME_CHARS, check_nickname, displayable_nickname, valid_nickname};
+pub use secret::Secret;
 pub use session::{Event, Order, Reconnect, Refusal, Session, SessionConfig};
 
 use guandan_core::card::CardSet;
@@ -56,11 +63,11 @@ pub enum SeatSetting {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMsg {
-    /// First message of every connection.
+    /// First message of every connection: the player and one of its session tokens.
     Hello {
         protocol_version: u32,
         player_id: String,
-        token: String,
+        token: Secret,
     },
     Heartbeat,
     /// Creates a room with the caller in seat 0 as host.
@@ -255,6 +262,12 @@ pub enum ServerMsg {
         protocol_version: u32,
         player_id: String,
         instance: String,
+        /// A new session token that replaces the one the `hello` presented (the server rotates
+        /// tokens as they age): store it and present it from now on. The old token keeps
+        /// working until this one is first used, so a client that misses or ignores it is
+        /// never locked out. Added to v1 (absent: no rotation, or an older server).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        token: Option<Secret>,
     },
     /// A refused message. `code` is the stable number, `name` its snake_case name.
     Error {

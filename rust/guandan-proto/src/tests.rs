@@ -19,6 +19,7 @@ fn error_codes_are_stable_and_named() {
     assert_eq!(ErrorCode::SurrenderRefused.code(), 59);
     assert_eq!(ErrorCode::SessionReplaced.code(), 61);
     assert_eq!(ErrorCode::AlreadySeated.code(), 62);
+    assert_eq!(ErrorCode::AlreadyClaimed.code(), 66);
     for &c in ErrorCode::ALL {
         assert_eq!(ErrorCode::from_code(c.code()), Some(c));
         assert_eq!(serde_json::to_string(&c).unwrap(), format!("\"{}\"", c.name()));

@@ -2,6 +2,7 @@
 //! and one WebSocket per client speaking `guandan-proto`; one tokio task per room owning its
 //! match; every action persisted (SQLite or PostgreSQL) before it is announced.
 
+pub mod accounts;
 #[cfg(feature = "agones")]
 pub mod agones_sdk;
 pub mod auth;
@@ -61,6 +62,8 @@ pub struct App {
     pub ladder: ladder::Ladder,
     /// The room each account holds a seat in (one seat per account).
     pub seats: seats::Seats,
+    /// Sessions, logins and transfer codes: their limits, clock and live connections.
+    pub accounts: accounts::Accounts,
 }
 
 impl App {
@@ -132,6 +135,7 @@ impl Server {
             waiters: queue::Waiters::default(),
             ladder: ladder::Ladder::default(),
             seats: seats::Seats::default(),
+            accounts: accounts::Accounts::new(&cfg),
             cfg,
         });
         lease::acquire(&app).await?;

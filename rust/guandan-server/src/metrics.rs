@@ -67,6 +67,8 @@ pub struct Metrics {
     pub sessions_replaced: Counter,
     /// Seats or queue places refused with `already_seated` (one seat per account).
     pub seats_refused: Counter,
+    /// Logins, claims, transfers and sessions (crate::accounts).
+    pub accounts: crate::accounts::AccountMetrics,
     latency: Histogram,
     /// Rating spread of the quick-match tables this instance formed.
     table_spread: Histogram,
@@ -106,6 +108,7 @@ impl Metrics {
             ws_frame_pauses: Counter::default(),
             sessions_replaced: Counter::default(),
             seats_refused: Counter::default(),
+            accounts: Default::default(),
             latency: Histogram::new(BUCKETS_MS),
             table_spread: Histogram::new(BUCKETS_SPREAD),
             journal_rows: Histogram::new(BUCKETS_BATCH),
@@ -122,6 +125,7 @@ impl Metrics {
     /// Every metric under its name (counters gain `_total` in the text).
     fn register(mut self) -> Self {
         let r = &mut self.registry;
+        self.accounts.register(r);
         r.register("rooms", "Rooms on this instance", self.rooms.clone());
         r.register("connections", "Open WebSocket connections", self.connections.clone());
         r.register("actions", "Applied match actions", self.actions.clone());
