@@ -414,8 +414,15 @@ pub fn decode_client(text: &str) -> Result<ClientMsg, DecodeError> {
             message: format!("unknown message type {shown:?}"),
         });
     }
-    serde_json::from_value(value)
-        .map_err(|e| DecodeError { code: ErrorCode::MalformedMessage, message: format!("bad {kind}: {e}") })
+    serde_json::from_value(value).map_err(|e| {
+        // serde's message may quote a value: never one of a hello's (its token could be in it).
+        let message = if kind == "hello" {
+            "bad hello: expected {\"protocol_version\": N, \"player_id\": \"…\", \"token\": \"…\"}".to_string()
+        } else {
+            format!("bad {kind}: {e}")
+        };
+        DecodeError { code: ErrorCode::MalformedMessage, message }
+    })
 }
 
 /// Every `type` a client may send.

@@ -353,10 +353,11 @@ impl Session {
                     token: me.new_token,
                 });
             }
-            Err(AuthError::Unknown) => self.refuse(ErrorCode::AuthFailed, "unknown player or wrong token"),
-            Err(AuthError::Expired) => {
-                self.refuse(ErrorCode::AuthFailed, "this session has expired or was logged out: log in again")
-            }
+            // One answer: an expired session is soon deleted (then unknown like a wrong token).
+            Err(AuthError::Unknown | AuthError::Expired) => self.refuse(
+                ErrorCode::AuthFailed,
+                "unknown player or wrong token (the session may have expired or been logged out: log in again)",
+            ),
             Err(AuthError::Db(e)) => self.refuse(ErrorCode::Internal, e.to_string()),
         }
     }

@@ -89,6 +89,13 @@ impl Accounts {
     }
 }
 
+impl Accounts {
+    /// Passwords checked so far (against an account's hash or the dummy).
+    pub fn password_checks(&self) -> u64 {
+        self.passwords.checks()
+    }
+}
+
 /// A token that was accepted.
 pub struct Authed {
     pub player_id: String,

@@ -8,6 +8,7 @@
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::{Algorithm, Argon2, Params, Version};
 use guandan_proto::Secret;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use tokio::sync::{OnceCell, Semaphore};
 
 /// Hashes computed at once (each holds 19 MiB while it runs).
@@ -16,11 +17,14 @@ pub const HASHERS: usize = 2;
 pub struct Passwords {
     turns: Semaphore,
     dummy: OnceCell<String>,
+    /// Passwords checked against a hash (a real or the dummy one): tests see that an unknown
+    /// name costs a check like a wrong password.
+    checks: AtomicU64,
 }
 
 impl Default for Passwords {
     fn default() -> Self {
-        Passwords { turns: Semaphore::new(HASHERS), dummy: OnceCell::new() }
+        Passwords { turns: Semaphore::new(HASHERS), dummy: OnceCell::new(), checks: AtomicU64::new(0) }
     }
 }
 
@@ -34,6 +38,10 @@ fn hash_now(password: &[u8]) -> Result<String, String> {
 }
 
 impl Passwords {
+    pub fn checks(&self) -> u64 {
+        self.checks.load(Relaxed)
+    }
+
     /// The PHC string of a new password. The error names the hasher's failure, never the input.
     pub async fn hash(&self, password: Secret) -> Result<String, String> {
         let _turn = self.turns.acquire().await.map_err(|e| e.to_string())?;
@@ -52,6 +60,7 @@ impl Passwords {
         let known = stored.is_some();
         let phc = stored.unwrap_or(dummy);
         let Ok(_turn) = self.turns.acquire().await else { return false };
+        self.checks.fetch_add(1, Relaxed);
         let ok = tokio::task::spawn_blocking(move || {
             argon2().verify_password(password.expose().as_bytes(), phc.as_str()).is_ok()
         })

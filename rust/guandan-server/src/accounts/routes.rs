@@ -91,8 +91,10 @@ async fn authorized(app: &Arc<App>, headers: &HeaderMap) -> Result<Authed, Respo
     };
     match authenticate(app, None, token, false).await {
         Ok(a) => Ok(a),
-        Err(AuthError::Unknown) => Err(unauthorized(ErrorCode::AuthFailed, "unknown session: log in again")),
-        Err(AuthError::Expired) => Err(unauthorized(ErrorCode::AuthFailed, "this session has expired: log in again")),
+        Err(AuthError::Unknown | AuthError::Expired) => Err(unauthorized(
+            ErrorCode::AuthFailed,
+            "unknown session (it may have expired or been logged out): log in again",
+        )),
         Err(AuthError::Db(e)) => Err(internal(e)),
     }
 }

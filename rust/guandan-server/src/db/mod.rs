@@ -169,6 +169,12 @@ impl Db {
         Ok(Db { read, ..db })
     }
 
+    /// Tests only: the writers' pool, to read and write rows directly.
+    #[doc(hidden)]
+    pub fn pool_for_tests(&self) -> AnyPool {
+        self.pool.clone()
+    }
+
     /// The schema's version (read on the public pool: `/healthz` asks it).
     pub async fn schema_version(&self) -> Result<i64, DbError> {
         let row = sqlx::query("SELECT MAX(version) AS v FROM schema_migrations").fetch_one(&self.read).await?;
