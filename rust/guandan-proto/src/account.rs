@@ -22,11 +22,7 @@ pub const TRANSFER_CODE_LEN: usize = 10;
 pub fn check_login_name(name: &str) -> Result<(), String> {
     let n = name.chars().count();
     if !LOGIN_NAME_CHARS.contains(&n) {
-        return Err(format!(
-            "a login name has {} to {} characters",
-            LOGIN_NAME_CHARS.start(),
-            LOGIN_NAME_CHARS.end()
-        ));
+        return Err(format!("a login name has {} to {} characters", LOGIN_NAME_CHARS.start(), LOGIN_NAME_CHARS.end()));
     }
     if let Some(c) = name.chars().find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))) {
         let shown = if c.is_ascii_graphic() { format!("'{c}'") } else { format!("U+{:04X}", c as u32) };
@@ -88,7 +84,8 @@ mod tests {
         for ok in ["ann", "Ann.Lee", "player_7", "x-y-z", "a1b", &"a".repeat(32)] {
             assert_eq!(check_login_name(ok), Ok(()), "{ok:?}");
         }
-        for bad in ["", "ab", &"a".repeat(33), ".ann", "ann_", "an n", "小明明", "ann@x", "Zoë", "a\u{200B}b", "ann\n"] {
+        for bad in ["", "ab", &"a".repeat(33), ".ann", "ann_", "an n", "小明明", "ann@x", "Zoë", "a\u{200B}b", "ann\n"]
+        {
             assert!(check_login_name(bad).is_err(), "{bad:?} accepted");
         }
         assert_eq!(login_name_key("Ann.Lee"), login_name_key("aNN.lEE"));

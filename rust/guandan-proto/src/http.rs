@@ -310,11 +310,15 @@ mod tests {
     #[test]
     fn account_bodies_keep_their_wire_names_and_hide_their_secrets() {
         let login: Login = serde_json::from_str(r#"{"name":"ann","password":"pw-12345678"}"#).unwrap();
-        assert_eq!((login.name.as_str(), login.password.expose(), login.device.as_deref()), ("ann", "pw-12345678", None));
+        assert_eq!(
+            (login.name.as_str(), login.password.expose(), login.device.as_deref()),
+            ("ann", "pw-12345678", None)
+        );
         let reply = SessionReply { player_id: "p".into(), nickname: "Ann".into(), token: "tok-abc".into() };
         let v = serde_json::to_value(&reply).unwrap();
         assert_eq!(v, serde_json::json!({"player_id": "p", "nickname": "Ann", "token": "tok-abc"}));
-        let shown = format!("{login:?} {reply:?} {:?}", TransferCodeReply { code: "K7QX2-MAB3D".into(), expires_in_s: 600 });
+        let shown =
+            format!("{login:?} {reply:?} {:?}", TransferCodeReply { code: "K7QX2-MAB3D".into(), expires_in_s: 600 });
         for secret in ["pw-12345678", "tok-abc", "K7QX2"] {
             assert!(!shown.contains(secret), "{shown}");
         }

@@ -279,20 +279,11 @@ pub enum ServerMsg {
         seq: Option<u64>,
     },
     /// The room lives on another instance: connect there.
-    Redirect {
-        code: String,
-        instance: String,
-        url: String,
-    },
+    Redirect { code: String, instance: String, url: String },
     /// The caller is in a room (`seat` None = spectator).
-    Joined {
-        code: String,
-        seat: Option<Seat>,
-    },
+    Joined { code: String, seat: Option<Seat> },
     /// The room's lobby state changed.
-    Room {
-        room: RoomInfo,
-    },
+    Room { room: RoomInfo },
     /// The full state as this recipient may see it (after joining, on resync, at a reconnect).
     State {
         action_seq: u64,
@@ -323,41 +314,22 @@ pub enum ServerMsg {
         prompt: Option<TableView>,
     },
     /// The server's AI took over (`on`) or gave back a seat.
-    Hosting {
-        seat: Seat,
-        on: bool,
-    },
+    Hosting { seat: Seat, on: bool },
     /// Answer to a heartbeat.
     Pong,
     /// The match is over and stored as match `match_no` of the room.
-    MatchStored {
-        code: String,
-        match_no: u32,
-    },
+    MatchStored { code: String, match_no: u32 },
     /// The server is going away (shutdown); reconnect later with `join_room`.
-    Bye {
-        code: i32,
-        message: String,
-    },
+    Bye { code: i32, message: String },
     /// Quick match: where the player's wait stands, about once a second while queued.
     /// `found`: players (the recipient included) waiting for a table of these rules on every
     /// instance, at most 4. `queued` false: no longer waiting (left; or a table was found and
     /// `joined` follows). Added to v1 like `change_seat`.
-    QueueStatus {
-        rules: String,
-        queued: bool,
-        waited_ms: u64,
-        found: u8,
-    },
+    QueueStatus { rules: String, queued: bool, waited_ms: u64, found: u8 },
     /// The recipient's rating under `rules` after a ranked match (sent to each seated human
     /// once the match is stored): the number shown to players, its change by this match, and
     /// the ranked matches played under these rules. Added to v1.
-    Rating {
-        rules: String,
-        rating: i64,
-        change: i64,
-        matches: u32,
-    },
+    Rating { rules: String, rating: i64, change: i64, matches: u32 },
 }
 
 impl ServerMsg {

@@ -115,7 +115,14 @@ impl Reply {
 }
 
 /// One HTTP request from loopback address `source`, with a session token if given.
-async fn call(source: [u8; 4], addr: SocketAddr, method: &str, path: &str, token: Option<&Secret>, body: &str) -> Reply {
+async fn call(
+    source: [u8; 4],
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    token: Option<&Secret>,
+    body: &str,
+) -> Reply {
     use http_body_util::{BodyExt, Full};
     let tcp = common::tcp_from(source, addr).await.expect("connect");
     let (mut sender, conn) =
@@ -249,7 +256,10 @@ async fn claim_then_login_on_a_second_device_keeps_the_player_and_its_rating() {
 
         let claimed: AccountInfo = claim(addr, &token, &name, "correct horse battery").await.ok();
         assert_eq!((claimed.player_id.as_str(), claimed.name.as_deref()), (id.as_str(), Some(name.as_str())));
-        assert_eq!(claim(addr, &token, &unique("other"), "correct horse battery").await.refused().1, ErrorCode::AlreadyClaimed);
+        assert_eq!(
+            claim(addr, &token, &unique("other"), "correct horse battery").await.refused().1,
+            ErrorCode::AlreadyClaimed
+        );
         let (_, other) = guest(addr, "Bob").await;
         let taken = claim(addr, &other, &name.to_lowercase(), "another password").await.refused();
         assert_eq!((taken.0, taken.1), (409, ErrorCode::NameTaken), "{db}: names are one account's, without case");
@@ -334,7 +344,10 @@ async fn login_attempts_are_limited_per_name_and_per_address() {
         // Per address: five attempts of any kind, then 429; another address goes on.
         let crowd = [127, 0, 1, 50];
         for k in 0..5 {
-            assert_eq!(login(crowd, addr, &unique(&format!("n{k}x")), "x-guess-x").await.refused().1, ErrorCode::AuthFailed);
+            assert_eq!(
+                login(crowd, addr, &unique(&format!("n{k}x")), "x-guess-x").await.refused().1,
+                ErrorCode::AuthFailed
+            );
         }
         let (status, code, message) = login(crowd, addr, &name, "the right one!").await.refused();
         assert_eq!((status, code), (429, ErrorCode::RateLimited), "{db}");
@@ -538,7 +551,8 @@ async fn old_guest_tokens_still_work_after_the_migration() {
 
         let s = server(&url, &[]).await;
         let addr = s.addr;
-        let rotated = welcomed(addr, &id, &token).await.expect("the old token says hello").expect("rotated: 30 days old");
+        let rotated =
+            welcomed(addr, &id, &token).await.expect("the old token says hello").expect("rotated: 30 days old");
         assert_eq!(welcomed(addr, &id, &token).await, Ok(None), "{db}: works until the new one is used");
         let me: AccountInfo = info(addr, &rotated).await.ok();
         assert_eq!((me.player_id.as_str(), me.nickname.as_str(), me.sessions), (id.as_str(), "Old Kim", 1), "{db}");
@@ -626,7 +640,8 @@ async fn no_password_token_or_code_in_logs_records_or_metrics() {
         let logs = log_text();
         assert!(logs.contains("account claimed"), "the capture holds the server's lines");
         for secret in &secrets {
-            for (place, text) in [("logs", &logs), ("records", &records), ("/metrics", &metrics), ("answers", &answers)] {
+            for (place, text) in [("logs", &logs), ("records", &records), ("/metrics", &metrics), ("answers", &answers)]
+            {
                 assert!(!text.contains(secret.as_str()), "{db}: a secret in the {place}");
             }
         }

@@ -508,6 +508,7 @@ mod tests {
             protocol_version: guandan_proto::PROTOCOL_VERSION,
             player_id: "p".into(),
             instance: "main".into(),
+            token: None,
         };
         s.received(welcome, Instant::now());
         s
@@ -551,6 +552,7 @@ mod tests {
             protocol_version: guandan_proto::PROTOCOL_VERSION,
             player_id: "p".into(),
             instance: name.into(),
+            token: None,
         };
         ws.send(Message::text(serde_json::to_string(&welcome).unwrap())).expect("welcome sent");
         (ws, hello)

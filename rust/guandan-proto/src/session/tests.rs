@@ -18,7 +18,12 @@ fn applied(seq: u64, actions: u32) -> ServerMsg {
 }
 
 fn welcome() -> ServerMsg {
-    ServerMsg::Welcome { protocol_version: PROTOCOL_VERSION, player_id: "p".into(), instance: "main".into(), token: None }
+    ServerMsg::Welcome {
+        protocol_version: PROTOCOL_VERSION,
+        player_id: "p".into(),
+        instance: "main".into(),
+        token: None,
+    }
 }
 
 /// A session welcomed and seated in room `ROOMAA` at seat 2.
@@ -54,7 +59,10 @@ fn refusals_of_hello_say_whose_version_is_old() {
     let (e, _) = s.received(too_old, t);
     assert!(matches!(e, Event::Refused(Refusal::ClientTooOld { .. })), "{e:?}");
     s.opened(t);
-    let (e, _) = s.received(ServerMsg::Welcome { protocol_version: 0, player_id: "p".into(), instance: "i".into(), token: None }, t);
+    let (e, _) = s.received(
+        ServerMsg::Welcome { protocol_version: 0, player_id: "p".into(), instance: "i".into(), token: None },
+        t,
+    );
     let Event::Refused(r) = e else { panic!("{e:?}") };
     assert_eq!(r, Refusal::ServerTooOld { server_version: 0 });
     assert_eq!(r.code(), ErrorCode::ProtocolTooOld);

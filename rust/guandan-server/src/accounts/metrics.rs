@@ -25,7 +25,11 @@ impl AccountMetrics {
             self.login_failures.clone(),
         );
         r.register("accounts_claimed", "Guest accounts claimed with a login name and password", self.claims.clone());
-        r.register("account_transfers", "Transfer codes redeemed (a new session on another device)", self.transfers.clone());
+        r.register(
+            "account_transfers",
+            "Transfer codes redeemed (a new session on another device)",
+            self.transfers.clone(),
+        );
         r.register(
             "account_transfer_failures",
             "Transfer codes refused: wrong, used or expired",

@@ -17,8 +17,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
 use guandan_proto::http::{
-    ACCOUNT_PATH, AccountInfo, CLAIM_PATH, Claim, LOGIN_PATH, LOGOUT_EVERYWHERE_PATH, LOGOUT_PATH, Login,
-    LogoutReply, SessionReply, TRANSFER_CODE_PATH, TRANSFER_PATH, Transfer, TransferCodeReply,
+    ACCOUNT_PATH, AccountInfo, CLAIM_PATH, Claim, LOGIN_PATH, LOGOUT_EVERYWHERE_PATH, LOGOUT_PATH, Login, LogoutReply,
+    SessionReply, TRANSFER_CODE_PATH, TRANSFER_PATH, Transfer, TransferCodeReply,
 };
 use guandan_proto::{
     ErrorCode, MAX_PASSWORD_CHARS, Secret, check_login_name, check_nickname, check_password, login_name_key,
@@ -49,7 +49,11 @@ pub fn router() -> Router<Arc<App>> {
 
 async fn read_json<T: DeserializeOwned>(body: Body, shape: &str) -> Result<T, Response> {
     let bytes = axum::body::to_bytes(body, MAX_BODY).await.map_err(|_| {
-        error(StatusCode::PAYLOAD_TOO_LARGE, ErrorCode::FrameTooLarge, &format!("a request body has at most {MAX_BODY} bytes"))
+        error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            ErrorCode::FrameTooLarge,
+            &format!("a request body has at most {MAX_BODY} bytes"),
+        )
     })?;
     // serde's message could quote the body (a password): never passed on.
     serde_json::from_slice(&bytes)
@@ -70,8 +74,11 @@ fn internal(e: DbError) -> Response {
 /// 429 with the wait, in words and in `Retry-After`.
 fn limited(app: &App, wait_ms: i64, what: &str) -> Response {
     app.metrics.accounts.limited.inc();
-    let mut r =
-        error(StatusCode::TOO_MANY_REQUESTS, ErrorCode::RateLimited, &format!("{what}: try again in {}", say_wait(wait_ms)));
+    let mut r = error(
+        StatusCode::TOO_MANY_REQUESTS,
+        ErrorCode::RateLimited,
+        &format!("{what}: try again in {}", say_wait(wait_ms)),
+    );
     if let Ok(v) = HeaderValue::from_str(&((wait_ms.max(0) + 999) / 1000).to_string()) {
         r.headers_mut().insert(header::RETRY_AFTER, v);
     }
@@ -131,7 +138,8 @@ async fn claim(
     let me = authorized(&app, &headers).await?;
     let req: Claim = read_json(body, r#"{"name": "…", "password": "…"}"#).await?;
     check_login_name(&req.name).map_err(|why| error(StatusCode::BAD_REQUEST, ErrorCode::BadLoginName, &why))?;
-    check_password(req.password.expose()).map_err(|why| error(StatusCode::BAD_REQUEST, ErrorCode::BadPassword, &why))?;
+    check_password(req.password.expose())
+        .map_err(|why| error(StatusCode::BAD_REQUEST, ErrorCode::BadPassword, &why))?;
     let key = login_name_key(&req.name);
     if login_name_key(req.password.expose()) == key {
         return Err(error(StatusCode::BAD_REQUEST, ErrorCode::BadPassword, "the password may not be the login name"));
@@ -213,7 +221,10 @@ async fn transfer_code(State(app): State<Arc<App>>, headers: HeaderMap) -> Answe
     let me = authorized(&app, &headers).await?;
     let code = new_transfer_code();
     let (now, ttl) = (app.accounts.clock.now_ms(), app.accounts.policy.transfer_ttl_ms);
-    app.db.set_transfer_code(&me.player_id, &hash_token(&code), now, now.saturating_add(ttl)).await.map_err(internal)?;
+    app.db
+        .set_transfer_code(&me.player_id, &hash_token(&code), now, now.saturating_add(ttl))
+        .await
+        .map_err(internal)?;
     let expires_in_s = u64::try_from(ttl / 1000).unwrap_or(0);
     Ok(Json(TransferCodeReply { code: Secret::from(show_transfer_code(&code)), expires_in_s }).into_response())
 }

@@ -168,8 +168,7 @@ impl Db {
     /// sessions ended.
     pub async fn end_sessions_of(&self, player_id: &str) -> Result<u64, DbError> {
         let mut tx = self.pool.begin().await?;
-        let ended =
-            sqlx::query("DELETE FROM sessions WHERE player_id = $1").bind(player_id).execute(&mut *tx).await?;
+        let ended = sqlx::query("DELETE FROM sessions WHERE player_id = $1").bind(player_id).execute(&mut *tx).await?;
         sqlx::query("DELETE FROM transfer_codes WHERE player_id = $1").bind(player_id).execute(&mut *tx).await?;
         tx.commit().await?;
         Ok(ended.rows_affected())

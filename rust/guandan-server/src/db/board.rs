@@ -95,8 +95,7 @@ impl Db {
 
     /// A player's nickname, on the read pool (public pages).
     pub async fn player_public(&self, id: &str) -> Result<Option<String>, DbError> {
-        let row =
-            sqlx::query("SELECT nickname FROM players WHERE id = $1").bind(id).fetch_optional(&self.read).await?;
+        let row = sqlx::query("SELECT nickname FROM players WHERE id = $1").bind(id).fetch_optional(&self.read).await?;
         Ok(row.map(|r| r.get::<String, _>("nickname")))
     }
 

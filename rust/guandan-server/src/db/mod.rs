@@ -194,8 +194,7 @@ impl Db {
 
     /// A player's nickname as stored.
     pub async fn player(&self, id: &str) -> Result<Option<String>, DbError> {
-        let row =
-            sqlx::query("SELECT nickname FROM players WHERE id = $1").bind(id).fetch_optional(&self.pool).await?;
+        let row = sqlx::query("SELECT nickname FROM players WHERE id = $1").bind(id).fetch_optional(&self.pool).await?;
         Ok(row.map(|r| r.get::<String, _>("nickname")))
     }
 
