@@ -76,15 +76,18 @@ pub struct Accounts {
 
 impl Accounts {
     pub fn new(cfg: &Config) -> Accounts {
+        let clock = Clock::default();
+        // The first sweep an hour after the start: none in the rush of reconnections then.
+        let last_sweep = AtomicI64::new(clock.now_ms());
         Accounts {
-            clock: Clock::default(),
+            clock,
             policy: Policy::of(cfg),
             live: Live::default(),
             passwords: password::Passwords::default(),
             failures_per_name: Buckets::per_hour(cfg.login_failures_per_name_per_hour),
             logins_per_source: Buckets::per_hour(cfg.logins_per_ip_per_hour),
             transfers_per_source: Buckets::per_hour(cfg.transfers_per_ip_per_hour),
-            last_sweep: AtomicI64::new(0),
+            last_sweep,
         }
     }
 }
@@ -152,11 +155,11 @@ pub async fn authenticate(
         }
         return Err(AuthError::Expired);
     }
-    let Some(nickname) = app.db.player(&row.player_id).await? else { return Err(AuthError::Unknown) };
     if row.rotated_from.is_some() || now - row.last_used_at >= TOUCH_EVERY_MS {
         app.db.session_used(&hash, row.rotated_from.as_deref(), now).await?;
     }
-    let mut authed = Authed { player_id: row.player_id, nickname, session: hash.clone(), new_token: None };
+    let mut authed =
+        Authed { player_id: row.player_id, nickname: row.nickname, session: hash.clone(), new_token: None };
     if rotate && now - row.created_at >= policy.rotate_ms {
         let retry = match &row.successor {
             None => true,

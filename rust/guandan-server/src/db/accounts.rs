@@ -10,6 +10,8 @@ use sqlx::Row;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SessionRow {
     pub player_id: String,
+    /// The player's nickname as stored (read in the same query: a `hello` costs one read).
+    pub nickname: String,
     pub created_at: i64,
     pub last_used_at: i64,
     /// Never accepted from then on, used or not.
@@ -17,7 +19,7 @@ pub struct SessionRow {
     pub device: Option<String>,
     /// The token this one replaced (rotation), still valid until this one is first used.
     pub rotated_from: Option<String>,
-    /// The newest token handed out to replace this one, not used yet, and when it was made.
+    /// The newest token handed out to replace this one, not used yet.
     pub successor: Option<String>,
 }
 
@@ -70,8 +72,9 @@ impl Db {
 
     pub async fn session(&self, token_hash: &str) -> Result<Option<SessionRow>, DbError> {
         let row = sqlx::query(
-            "SELECT player_id, created_at, last_used_at, expires_at, device, rotated_from, successor
-             FROM sessions WHERE token_hash = $1",
+            "SELECT s.player_id, p.nickname, s.created_at, s.last_used_at, s.expires_at, s.device, s.rotated_from,
+                    s.successor
+             FROM sessions s JOIN players p ON p.id = s.player_id WHERE s.token_hash = $1",
         )
         .bind(token_hash)
         .fetch_optional(&self.pool)
@@ -79,6 +82,7 @@ impl Db {
         Ok(match row {
             Some(r) => Some(SessionRow {
                 player_id: r.try_get("player_id")?,
+                nickname: r.try_get("nickname")?,
                 created_at: r.try_get("created_at")?,
                 last_used_at: r.try_get("last_used_at")?,
                 expires_at: r.try_get("expires_at")?,
