@@ -223,7 +223,8 @@ async fn info(addr: SocketAddr, token: &Secret) -> Reply {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn claim_then_login_on_a_second_device_keeps_the_player_and_its_rating() {
     for db in databases() {
-        let s = server(&common::database_url(&db), &[]).await;
+        let (url, dropped) = fresh_database(&db).await;
+        let s = server(&url, &[]).await;
         let addr = s.addr;
         let (id, token) = guest(addr, "Ann").await;
         // A rating of its own (a ranked win beside the hard AI).
@@ -277,6 +278,7 @@ async fn claim_then_login_on_a_second_device_keeps_the_player_and_its_rating() {
         let huaian = profile.ratings.iter().find(|r| r.rules == "huaian").expect("rated");
         assert_eq!((huaian.rating, huaian.matches), (rating, 1), "{db}");
         s.shutdown().await;
+        dropped.await;
     }
 }
 
@@ -285,7 +287,8 @@ async fn claim_then_login_on_a_second_device_keeps_the_player_and_its_rating() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn wrong_password_and_unknown_name_get_one_answer_for_the_same_work() {
     for db in databases() {
-        let s = server(&common::database_url(&db), &[]).await;
+        let (url, dropped) = fresh_database(&db).await;
+        let s = server(&url, &[]).await;
         let addr = s.addr;
         let (_, token) = guest(addr, "Cy").await;
         let name = unique("cy");
@@ -301,6 +304,7 @@ async fn wrong_password_and_unknown_name_get_one_answer_for_the_same_work() {
         let ok: SessionReply = login(HOME, addr, &name, "the right one!").await.ok();
         assert_eq!(welcomed(addr, &ok.player_id, &ok.token).await, Ok(None));
         s.shutdown().await;
+        dropped.await;
     }
 }
 
@@ -312,7 +316,8 @@ async fn wrong_password_and_unknown_name_get_one_answer_for_the_same_work() {
 async fn login_attempts_are_limited_per_name_and_per_address() {
     for db in databases() {
         let flags = ["--login-failures-per-name-per-hour", "3", "--logins-per-ip-per-hour", "5"];
-        let s = server(&common::database_url(&db), &flags).await;
+        let (url, dropped) = fresh_database(&db).await;
+        let s = server(&url, &flags).await;
         let addr = s.addr;
         let (id, token) = guest(addr, "Di").await;
         let name = unique("di");
@@ -355,6 +360,7 @@ async fn login_attempts_are_limited_per_name_and_per_address() {
         let elsewhere: SessionReply = login([127, 0, 1, 51], addr, &name, "the right one!").await.ok();
         assert_eq!(elsewhere.player_id, id);
         s.shutdown().await;
+        dropped.await;
     }
 }
 
@@ -364,7 +370,8 @@ async fn login_attempts_are_limited_per_name_and_per_address() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn transfer_codes_work_once_expire_and_are_limited() {
     for db in databases() {
-        let s = server(&common::database_url(&db), &["--transfers-per-ip-per-hour", "4"]).await;
+        let (url, dropped) = fresh_database(&db).await;
+        let s = server(&url, &["--transfers-per-ip-per-hour", "4"]).await;
         let addr = s.addr;
         let (id, token) = guest(addr, "Eve").await;
         let first = new_code(addr, &token).await;
@@ -412,6 +419,7 @@ async fn transfer_codes_work_once_expire_and_are_limited() {
         // Only a session may ask for a code.
         assert_eq!(call(HOME, addr, "POST", TRANSFER_CODE_PATH, None, "{}").await.refused().0, 401);
         s.shutdown().await;
+        dropped.await;
     }
 }
 
@@ -422,7 +430,8 @@ async fn transfer_codes_work_once_expire_and_are_limited() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tokens_rotate_at_hello_and_the_old_one_ends_when_the_new_one_is_used() {
     for db in databases() {
-        let s = server(&common::database_url(&db), &[]).await;
+        let (url, dropped) = fresh_database(&db).await;
+        let s = server(&url, &[]).await;
         let (addr, clock) = (s.addr, &s.app.accounts.clock);
         let (id, t0) = guest(addr, "Fay").await;
         assert_eq!(welcomed(addr, &id, &t0).await, Ok(None), "{db}: a new token is not rotated");
@@ -449,6 +458,7 @@ async fn tokens_rotate_at_hello_and_the_old_one_ends_when_the_new_one_is_used() 
         let (other, _) = guest(addr, "Gus").await;
         assert_eq!(welcomed(addr, &other, &t3).await.unwrap_err().0, ErrorCode::AuthFailed);
         s.shutdown().await;
+        dropped.await;
     }
 }
 
@@ -458,7 +468,8 @@ async fn tokens_rotate_at_hello_and_the_old_one_ends_when_the_new_one_is_used() 
 async fn sessions_expire_when_unused_and_at_their_limit() {
     for db in databases() {
         let flags = ["--session-idle-days", "30", "--session-max-days", "60", "--session-rotate-days", "365"];
-        let s = server(&common::database_url(&db), &flags).await;
+        let (url, dropped) = fresh_database(&db).await;
+        let s = server(&url, &flags).await;
         let (addr, clock) = (s.addr, &s.app.accounts.clock);
         let (idle_id, idle) = guest(addr, "Hal").await;
         let (busy_id, busy) = guest(addr, "Ida").await;
@@ -480,6 +491,7 @@ async fn sessions_expire_when_unused_and_at_their_limit() {
             assert_eq!(s.app.db.sessions_of(p).await.unwrap(), 0, "{db}");
         }
         s.shutdown().await;
+        dropped.await;
     }
 }
 
@@ -489,7 +501,8 @@ async fn sessions_expire_when_unused_and_at_their_limit() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn log_out_and_log_out_everywhere() {
     for db in databases() {
-        let s = server(&common::database_url(&db), &[]).await;
+        let (url, dropped) = fresh_database(&db).await;
+        let s = server(&url, &[]).await;
         let addr = s.addr;
         let (id, desk) = guest(addr, "Jo").await;
         let name = unique("jo");
@@ -525,6 +538,7 @@ async fn log_out_and_log_out_everywhere() {
         let back: SessionReply = login(HOME, addr, &name, "jo's password").await.ok();
         assert_eq!(welcomed(addr, &id, &back.token).await, Ok(None), "{db}: the password still logs in");
         s.shutdown().await;
+        dropped.await;
     }
 }
 
@@ -565,7 +579,8 @@ async fn old_guest_tokens_still_work_after_the_migration() {
 }
 
 /// A database of its own: a fresh SQLite file, or a new PostgreSQL database on the test cluster
-/// (dropped by the returned future).
+/// (dropped by the returned future). Every test here has one: a test that moves its clock by
+/// months sweeps expired sessions, and on a shared database it would sweep the others'.
 async fn fresh_database(db: &str) -> (String, std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>) {
     use sqlx::Connection;
     if db == "sqlite" {
@@ -594,7 +609,8 @@ async fn fresh_database(db: &str) -> (String, std::pin::Pin<Box<dyn std::future:
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_password_token_or_code_in_logs_records_or_metrics() {
     for db in databases() {
-        let s = server(&common::database_url(&db), &[]).await;
+        let (url, dropped) = fresh_database(&db).await;
+        let s = server(&url, &[]).await;
         let addr = s.addr;
         let mut secrets: Vec<String> = Vec::new();
         let mut answers = String::new();
@@ -637,6 +653,7 @@ async fn no_password_token_or_code_in_logs_records_or_metrics() {
         let records = dump_accounts(&s).await;
         assert!(records.contains(&id), "{db}: the dump holds the account's rows");
         s.shutdown().await;
+        dropped.await;
         let logs = log_text();
         assert!(logs.contains("account claimed"), "the capture holds the server's lines");
         for secret in &secrets {
