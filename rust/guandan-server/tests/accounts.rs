@@ -265,6 +265,9 @@ async fn claim_then_login_on_a_second_device_keeps_the_player_and_its_rating() {
         let taken = claim(addr, &other, &name.to_lowercase(), "another password").await.refused();
         assert_eq!((taken.0, taken.1), (409, ErrorCode::NameTaken), "{db}: names are one account's, without case");
 
+        let odd_device = json(serde_json::json!({"name": name, "password": "x", "device": "a\u{202E}b"}));
+        let refused = call(HOME, addr, "POST", LOGIN_PATH, None, &odd_device).await.refused();
+        assert_eq!((refused.0, refused.1), (400, ErrorCode::BadArgument), "{db}: a device label is a nickname");
         // The second device: another address, the name in upper case.
         let phone: SessionReply = login([127, 0, 0, 2], addr, &name.to_uppercase(), "correct horse battery").await.ok();
         assert_eq!((phone.player_id.as_str(), phone.nickname.as_str()), (id.as_str(), "Ann"));

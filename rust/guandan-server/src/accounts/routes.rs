@@ -106,15 +106,16 @@ async fn authorized(app: &Arc<App>, headers: &HeaderMap) -> Result<Authed, Respo
     }
 }
 
-/// A device label: the nickname's rule.
-fn device_label(d: Option<String>) -> Result<Option<String>, Response> {
+/// A device label: the nickname's rule; the refusal's message otherwise.
+fn device_label(d: Option<String>) -> Result<Option<String>, String> {
     match d {
-        Some(d) => match check_nickname(&d) {
-            Ok(()) => Ok(Some(d)),
-            Err(why) => Err(error(StatusCode::BAD_REQUEST, ErrorCode::BadArgument, &format!("device label: {why}"))),
-        },
+        Some(d) => check_nickname(&d).map(|()| Some(d)).map_err(|why| format!("device label: {why}")),
         None => Ok(None),
     }
+}
+
+fn bad_argument(why: String) -> Response {
+    error(StatusCode::BAD_REQUEST, ErrorCode::BadArgument, &why)
 }
 
 async fn info(app: &Arc<App>, player_id: String, nickname: &str) -> Answer {
@@ -174,7 +175,7 @@ async fn claim(
 
 async fn login(State(app): State<Arc<App>>, Extension(peer): Extension<Peer>, body: Body) -> Answer {
     let req: Login = read_json(body, r#"{"name": "…", "password": "…", "device": "…" (optional)}"#).await?;
-    let device = device_label(req.device)?;
+    let device = device_label(req.device).map_err(bad_argument)?;
     let acc = &app.accounts;
     let now = acc.clock.now_ms();
     if let Err(wait) = acc.logins_per_source.take(&source_key(peer.ip()), now) {
@@ -231,14 +232,13 @@ async fn transfer_code(State(app): State<Arc<App>>, headers: HeaderMap) -> Answe
 
 async fn transfer(State(app): State<Arc<App>>, Extension(peer): Extension<Peer>, body: Body) -> Answer {
     let req: Transfer = read_json(body, r#"{"code": "…", "device": "…" (optional)}"#).await?;
-    let device = device_label(req.device)?;
+    let device = device_label(req.device).map_err(bad_argument)?;
     let acc = &app.accounts;
     let now = acc.clock.now_ms();
     if let Err(wait) = acc.transfers_per_source.take(&source_key(peer.ip()), now) {
         return Err(limited(&app, wait, "too many transfer codes tried from this address"));
     }
-    let code = parse_transfer_code(req.code.expose())
-        .map_err(|why| error(StatusCode::BAD_REQUEST, ErrorCode::BadArgument, &why))?;
+    let code = parse_transfer_code(req.code.expose()).map_err(bad_argument)?;
     let Some(player) = app.db.redeem_transfer_code(&hash_token(&code), now).await.map_err(internal)? else {
         app.metrics.accounts.transfer_failures.inc();
         return Err(unauthorized(
