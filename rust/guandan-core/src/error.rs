@@ -141,6 +141,15 @@ error_codes! {
     /// The account is seated in another room on this server (one seat per account): leave that
     /// room first (the error names it).
     AlreadySeated = 62, "already_seated", "seated in another room";
+    // Accounts (issue 36).
+    /// The login name is taken by another account (names are compared without case).
+    NameTaken = 63, "name_taken", "login name taken";
+    /// The login name breaks the rule (`guandan_proto::check_login_name`).
+    BadLoginName = 64, "bad_login_name", "invalid login name";
+    /// The new password is too short or too long.
+    BadPassword = 65, "bad_password", "password too short or too long";
+    /// The account has a login name already (it was claimed before).
+    AlreadyClaimed = 66, "already_claimed", "account already claimed";
     // Transport (the clients' TLS).
     /// The server's TLS certificate was refused (expired, for another name, not signed by a
     /// trusted authority): nothing was sent to it.

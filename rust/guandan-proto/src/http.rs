@@ -5,7 +5,7 @@ use guandan_core::error::ErrorCode;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::valid_room_code;
+use crate::{Secret, valid_room_code};
 
 /// `POST`: a new guest account ([`NewPlayer`] → [`NewPlayerReply`]).
 pub const PLAYERS_PATH: &str = "/v1/players";
@@ -37,6 +37,100 @@ pub fn leaderboard_path(rules: &str, page: u32) -> String {
 /// `GET`: a player's public profile ([`PlayerProfile`]).
 pub fn player_path(player_id: &str) -> String {
     format!("{PLAYERS_PATH}/{player_id}")
+}
+
+/// Accounts (issue 36). Every path is `POST` with a JSON body (`{}` where nothing is asked)
+/// except [`ACCOUNT_PATH`]; those that act for a player carry one of its session tokens in
+/// [`AUTHORIZATION`] (see [`bearer`]). Refusals are [`HttpError`]s.
+///
+/// `GET` (authorized): who the token is ([`AccountInfo`]).
+pub const ACCOUNT_PATH: &str = "/v1/account";
+/// Authorized: the guest sets a login name and password ([`Claim`] → [`AccountInfo`]).
+pub const CLAIM_PATH: &str = "/v1/account/claim";
+/// Name and password → a new session of the account on this device ([`Login`] →
+/// [`SessionReply`]).
+pub const LOGIN_PATH: &str = "/v1/account/login";
+/// Authorized: a one-time code that moves the account to another device ([`TransferCodeReply`];
+/// a new code replaces the player's previous one).
+pub const TRANSFER_CODE_PATH: &str = "/v1/account/transfer-code";
+/// A transfer code → a new session of its account on this device ([`Transfer`] →
+/// [`SessionReply`]).
+pub const TRANSFER_PATH: &str = "/v1/account/transfer";
+/// Authorized: ends the token's session ([`LogoutReply`]).
+pub const LOGOUT_PATH: &str = "/v1/account/logout";
+/// Authorized: ends every session of the account, this one too, and closes its connections
+/// ([`LogoutReply`]).
+pub const LOGOUT_EVERYWHERE_PATH: &str = "/v1/account/logout-everywhere";
+/// The header that carries a session token: `Authorization: Bearer TOKEN`.
+pub const AUTHORIZATION: &str = "authorization";
+
+/// The `Authorization` header's value for a session token.
+pub fn bearer(token: &Secret) -> String {
+    format!("Bearer {}", token.expose())
+}
+
+/// `POST /v1/account/claim`: the login name (`crate::check_login_name`) and password
+/// (`crate::check_password`) the account is claimed with.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Claim {
+    pub name: String,
+    pub password: Secret,
+}
+
+/// `POST /v1/account/login`. `device`: an optional label for this session (a nickname's rule),
+/// e.g. "phone".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Login {
+    pub name: String,
+    pub password: Secret,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<String>,
+}
+
+/// `POST /v1/account/transfer`: the code as the player typed it (`crate::parse_transfer_code`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Transfer {
+    pub code: Secret,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<String>,
+}
+
+/// A new session on this device (login, transfer): keep `player_id` and `token` as a guest
+/// account's (`hello` with them).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionReply {
+    pub player_id: String,
+    pub nickname: String,
+    pub token: Secret,
+}
+
+/// `POST /v1/account/transfer-code`: the code to show the player (`ABCDE-FGHJK`), valid once,
+/// for `expires_in_s` seconds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TransferCodeReply {
+    pub code: Secret,
+    pub expires_in_s: u64,
+}
+
+/// `GET /v1/account`, and the answer to a claim.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccountInfo {
+    pub player_id: String,
+    pub nickname: String,
+    /// The login name (`None`: a guest, not claimed).
+    pub name: Option<String>,
+    /// Sessions (devices) logged in to the account.
+    pub sessions: u64,
+}
+
+/// `POST /v1/account/logout` and `/logout-everywhere`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LogoutReply {
+    /// Sessions ended.
+    pub sessions_ended: u64,
+    /// Live connections of those sessions closed on the instance that answered (on other
+    /// instances they end at their next `hello`).
+    pub connections_closed: u64,
 }
 
 /// `POST /v1/players`.
@@ -211,6 +305,24 @@ mod tests {
         assert!(parse_room_code("K7QX20").is_err());
         assert!(parse_room_code("K7QXIM").is_err());
         assert!(parse_room_code("ÄÄÄÄÄÄ").is_err());
+    }
+
+    #[test]
+    fn account_bodies_keep_their_wire_names_and_hide_their_secrets() {
+        let login: Login = serde_json::from_str(r#"{"name":"ann","password":"pw-12345678"}"#).unwrap();
+        assert_eq!(
+            (login.name.as_str(), login.password.expose(), login.device.as_deref()),
+            ("ann", "pw-12345678", None)
+        );
+        let reply = SessionReply { player_id: "p".into(), nickname: "Ann".into(), token: "tok-abc".into() };
+        let v = serde_json::to_value(&reply).unwrap();
+        assert_eq!(v, serde_json::json!({"player_id": "p", "nickname": "Ann", "token": "tok-abc"}));
+        let shown =
+            format!("{login:?} {reply:?} {:?}", TransferCodeReply { code: "K7QX2-MAB3D".into(), expires_in_s: 600 });
+        for secret in ["pw-12345678", "tok-abc", "K7QX2"] {
+            assert!(!shown.contains(secret), "{shown}");
+        }
+        assert_eq!(bearer(&Secret::from("t0")), "Bearer t0");
     }
 
     #[test]

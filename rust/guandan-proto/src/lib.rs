@@ -7,13 +7,19 @@
 //! `intent {seq, nonce, action}`. After every applied action each recipient gets `applied` with
 //! the new `action_seq`, the `state_hash` and the events it may see. `heartbeat` every 5 s.
 
+mod account;
 pub mod backoff;
 pub mod endpoint;
 pub mod http;
 mod names;
+mod secret;
 pub mod session;
 #[cfg(feature = "tls")]
 pub mod tls;
+pub use account::{
+    LOGIN_NAME_CHARS, MAX_PASSWORD_CHARS, MIN_PASSWORD_CHARS, TRANSFER_CODE_LEN, check_login_name, check_password,
+    login_name_key, parse_transfer_code, show_transfer_code, valid_login_name,
+};
 pub use backoff::Backoff;
 pub use endpoint::Endpoint;
 pub use guandan_core::error::ErrorCode;
@@ -25,6 +31,7 @@ pub use guandan_core::notice::Out as WireOut;
 pub use guandan_core::view::PlayerView as TableView;
 pub use http::parse_room_code;
 pub use names::{MAX_NICKNAME_CHARS, check_nickname, displayable_nickname, valid_nickname};
+pub use secret::Secret;
 pub use session::{Event, Order, Reconnect, Refusal, Session, SessionConfig};
 
 use guandan_core::card::CardSet;
@@ -60,11 +67,11 @@ pub enum SeatSetting {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMsg {
-    /// First message of every connection.
+    /// First message of every connection: the player and one of its session tokens.
     Hello {
         protocol_version: u32,
         player_id: String,
-        token: String,
+        token: Secret,
     },
     Heartbeat,
     /// Creates a room with the caller in seat 0 as host.
@@ -259,6 +266,12 @@ pub enum ServerMsg {
         protocol_version: u32,
         player_id: String,
         instance: String,
+        /// A new session token that replaces the one the `hello` presented (the server rotates
+        /// tokens as they age): store it and present it from now on. The old token keeps
+        /// working until this one is first used, so a client that misses or ignores it is
+        /// never locked out. Added to v1 (absent: no rotation, or an older server).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        token: Option<Secret>,
     },
     /// A refused message. `code` is the stable number, `name` its snake_case name.
     Error {
@@ -270,20 +283,11 @@ pub enum ServerMsg {
         seq: Option<u64>,
     },
     /// The room lives on another instance: connect there.
-    Redirect {
-        code: String,
-        instance: String,
-        url: String,
-    },
+    Redirect { code: String, instance: String, url: String },
     /// The caller is in a room (`seat` None = spectator).
-    Joined {
-        code: String,
-        seat: Option<Seat>,
-    },
+    Joined { code: String, seat: Option<Seat> },
     /// The room's lobby state changed.
-    Room {
-        room: RoomInfo,
-    },
+    Room { room: RoomInfo },
     /// The full state as this recipient may see it (after joining, on resync, at a reconnect).
     State {
         action_seq: u64,
@@ -314,41 +318,22 @@ pub enum ServerMsg {
         prompt: Option<TableView>,
     },
     /// The server's AI took over (`on`) or gave back a seat.
-    Hosting {
-        seat: Seat,
-        on: bool,
-    },
+    Hosting { seat: Seat, on: bool },
     /// Answer to a heartbeat.
     Pong,
     /// The match is over and stored as match `match_no` of the room.
-    MatchStored {
-        code: String,
-        match_no: u32,
-    },
+    MatchStored { code: String, match_no: u32 },
     /// The server is going away (shutdown); reconnect later with `join_room`.
-    Bye {
-        code: i32,
-        message: String,
-    },
+    Bye { code: i32, message: String },
     /// Quick match: where the player's wait stands, about once a second while queued.
     /// `found`: players (the recipient included) waiting for a table of these rules on every
     /// instance, at most 4. `queued` false: no longer waiting (left; or a table was found and
     /// `joined` follows). Added to v1 like `change_seat`.
-    QueueStatus {
-        rules: String,
-        queued: bool,
-        waited_ms: u64,
-        found: u8,
-    },
+    QueueStatus { rules: String, queued: bool, waited_ms: u64, found: u8 },
     /// The recipient's rating under `rules` after a ranked match (sent to each seated human
     /// once the match is stored): the number shown to players, its change by this match, and
     /// the ranked matches played under these rules. Added to v1.
-    Rating {
-        rules: String,
-        rating: i64,
-        change: i64,
-        matches: u32,
-    },
+    Rating { rules: String, rating: i64, change: i64, matches: u32 },
 }
 
 impl ServerMsg {
@@ -405,8 +390,15 @@ pub fn decode_client(text: &str) -> Result<ClientMsg, DecodeError> {
             message: format!("unknown message type {shown:?}"),
         });
     }
-    serde_json::from_value(value)
-        .map_err(|e| DecodeError { code: ErrorCode::MalformedMessage, message: format!("bad {kind}: {e}") })
+    serde_json::from_value(value).map_err(|e| {
+        // serde's message may quote a value: never one of a hello's (its token could be in it).
+        let message = if kind == "hello" {
+            "bad hello: expected {\"protocol_version\": N, \"player_id\": \"…\", \"token\": \"…\"}".to_string()
+        } else {
+            format!("bad {kind}: {e}")
+        };
+        DecodeError { code: ErrorCode::MalformedMessage, message }
+    })
 }
 
 /// Every `type` a client may send.

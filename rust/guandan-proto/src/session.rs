@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use guandan_core::error::ErrorCode;
 use guandan_core::game::{ActionKind, Seat};
 
-use crate::{Backoff, ClientMsg, MIN_COMPATIBLE_PROTOCOL, PROTOCOL_VERSION, RoomState, ServerMsg};
+use crate::{Backoff, ClientMsg, MIN_COMPATIBLE_PROTOCOL, PROTOCOL_VERSION, RoomState, Secret, ServerMsg};
 
 /// How a client keeps its session.
 #[derive(Clone, Debug)]
@@ -115,7 +115,9 @@ enum Link {
 #[derive(Debug)]
 pub struct Session {
     player_id: String,
-    token: String,
+    token: Secret,
+    /// A token the server rotated to, not yet taken by the caller to store.
+    new_token: Option<Secret>,
     cfg: SessionConfig,
     link: Link,
     welcomed_before: bool,
@@ -138,7 +140,8 @@ impl Session {
     pub fn new(player_id: impl Into<String>, token: impl Into<String>, cfg: SessionConfig) -> Session {
         Session {
             player_id: player_id.into(),
-            token: token.into(),
+            token: Secret::new(token),
+            new_token: None,
             cfg,
             link: Link::Down,
             welcomed_before: false,
@@ -164,6 +167,12 @@ impl Session {
             player_id: self.player_id.clone(),
             token: self.token.clone(),
         }
+    }
+
+    /// The token the server rotated this session to, once: the caller stores it in place of the
+    /// one it gave [`Session::new`] (the session presents it from now on by itself).
+    pub fn take_new_token(&mut self) -> Option<Secret> {
+        self.new_token.take()
     }
 
     /// Welcomed at least once: a drop is come back from (before, the server was never reached).
@@ -272,10 +281,14 @@ impl Session {
         let mut send = Vec::new();
         if let Link::Greeting(_) = self.link {
             match m {
-                ServerMsg::Welcome { protocol_version, player_id, .. } => {
+                ServerMsg::Welcome { protocol_version, player_id, token, .. } => {
                     if protocol_version < MIN_COMPATIBLE_PROTOCOL {
                         self.link = Link::Down;
                         return (Event::Refused(Refusal::ServerTooOld { server_version: protocol_version }), send);
+                    }
+                    if let Some(t) = token {
+                        self.token = t.clone();
+                        self.new_token = Some(t);
                     }
                     let reconnect = self.welcomed_before;
                     self.link = Link::Up;

@@ -9,6 +9,9 @@ fn bad_frames_get_their_codes() {
     assert_eq!(code(r#"{"type":"fly"}"#), ErrorCode::UnknownMessage);
     assert_eq!(code(r#"{"type":"intent","seq":"x"}"#), ErrorCode::MalformedMessage);
     assert_eq!(code(r#"{"type":"ready","ready":true,"extra":1}"#), ErrorCode::MalformedMessage);
+    // A hello's refusal never quotes what it held (a token in the wrong field).
+    let e = decode_client(r#"{"type":"hello","protocol_version":"tok-123","player_id":"p","token":"t"}"#).unwrap_err();
+    assert!(e.code == ErrorCode::MalformedMessage && !e.message.contains("tok-123"), "{e:?}");
     let big = format!(r#"{{"type":"heartbeat","pad":"{}"}}"#, "x".repeat(MAX_FRAME_BYTES));
     assert_eq!(code(&big), ErrorCode::FrameTooLarge);
 }
@@ -19,6 +22,7 @@ fn error_codes_are_stable_and_named() {
     assert_eq!(ErrorCode::SurrenderRefused.code(), 59);
     assert_eq!(ErrorCode::SessionReplaced.code(), 61);
     assert_eq!(ErrorCode::AlreadySeated.code(), 62);
+    assert_eq!(ErrorCode::AlreadyClaimed.code(), 66);
     for &c in ErrorCode::ALL {
         assert_eq!(ErrorCode::from_code(c.code()), Some(c));
         assert_eq!(serde_json::to_string(&c).unwrap(), format!("\"{}\"", c.name()));

@@ -115,7 +115,7 @@ fn server_messages(s: &Sample) -> Vec<ServerMsg> {
         spectator_hands,
     };
     let mut msgs = vec![
-        ServerMsg::Welcome { protocol_version: 1, player_id: "p-1".into(), instance: "main".into() },
+        ServerMsg::Welcome { protocol_version: 1, player_id: "p-1".into(), instance: "main".into(), token: None },
         ServerMsg::Error { code: 47, name: "room_full".into(), message: "room is full".into(), seq: None },
         ServerMsg::Error { code: 51, name: "stale_seq".into(), message: "x".into(), seq: Some(12) },
         ServerMsg::Redirect { code: "AB23XY".into(), instance: "b".into(), url: "ws://b/v1/ws".into() },
@@ -163,6 +163,13 @@ fn server_messages(s: &Sample) -> Vec<ServerMsg> {
             view: s.ret.team_view(Team::ONE),
             outcome: None,
             time_left_s: None,
+        },
+        // Added later: a welcome that rotates the session's token.
+        ServerMsg::Welcome {
+            protocol_version: 1,
+            player_id: "p-1".into(),
+            instance: "main".into(),
+            token: Some("0f1e".into()),
         },
     ]);
     msgs

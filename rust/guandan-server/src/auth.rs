@@ -1,5 +1,6 @@
-//! Guest identities: a random player id and a random secret token; only the token's SHA-256 is
-//! stored. Room codes come from the same OS randomness (31^6 ≈ 887 million codes).
+//! Identities: a random player id and random session tokens (only a token's SHA-256 is stored,
+//! and a presented token is looked up by it: crate::accounts). Room codes come from the same OS
+//! randomness (31^6 ≈ 887 million codes).
 
 use guandan_proto::{ROOM_CODE_ALPHABET, ROOM_CODE_LEN};
 use sha2::{Digest, Sha256};
@@ -28,12 +29,6 @@ pub fn new_token() -> String {
 
 pub fn hash_token(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
-}
-
-/// Compares a presented token with a stored hash without an early exit on the first difference.
-pub fn token_matches(token: &str, stored_hash: &str) -> bool {
-    let h = hash_token(token);
-    h.len() == stored_hash.len() && h.bytes().zip(stored_hash.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
 }
 
 pub fn new_room_code() -> String {
@@ -89,8 +84,8 @@ mod tests {
     fn tokens_and_codes() {
         let t = new_token();
         assert_eq!(t.len(), 64);
-        assert!(token_matches(&t, &hash_token(&t)));
-        assert!(!token_matches(&new_token(), &hash_token(&t)));
+        assert_eq!(hash_token(&t), hash_token(&t.clone()));
+        assert_ne!(hash_token(&new_token()), hash_token(&t));
         assert_ne!(new_player_id(), new_player_id());
         for _ in 0..100 {
             assert!(guandan_proto::valid_room_code(&new_room_code()));

@@ -184,6 +184,33 @@ pub struct Config {
     /// directory row is deleted.
     #[arg(long, default_value_t = 600_000)]
     pub room_idle_ms: u64,
+    /// A session (a device logged in to an account) that is not used for this many days
+    /// expires: the device must log in again (a guest that never claimed its account loses it).
+    #[arg(long, default_value_t = 180, value_parser = clap::value_parser!(u32).range(1..=36_500))]
+    pub session_idle_days: u32,
+    /// A session token is never accepted longer than this many days after it was issued. Clients
+    /// that store rotated tokens never meet it; an old game that ignores rotation logs in again.
+    #[arg(long, default_value_t = 365, value_parser = clap::value_parser!(u32).range(1..=36_500))]
+    pub session_max_days: u32,
+    /// At `hello`, a session token older than this many days is replaced by a new one (sent in
+    /// `welcome`); the old one works until the new one is first used.
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=36_500))]
+    pub session_rotate_days: u32,
+    /// Failed logins one login name may have an hour (a burst of this many, then one every
+    /// hour / N), counted whether the name exists or not.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
+    pub login_failures_per_name_per_hour: u32,
+    /// Logins and account claims one source address may try an hour (each costs a password
+    /// hash): a burst of this many, then one every hour / N.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
+    pub logins_per_ip_per_hour: u32,
+    /// Transfer codes one source address may try to redeem an hour: a burst of this many, then
+    /// one every hour / N.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
+    pub transfers_per_ip_per_hour: u32,
+    /// A transfer code is valid this long after it was made (s).
+    #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(30..=86_400))]
+    pub transfer_code_ttl_s: u64,
 }
 
 fn renew_share(s: &str) -> Result<f64, String> {

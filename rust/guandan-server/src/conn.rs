@@ -4,7 +4,8 @@
 //! `slow_consumer`, never waited for.
 
 use crate::App;
-use crate::auth::{self, RateLimit};
+use crate::accounts::{self, AuthError};
+use crate::auth::RateLimit;
 use crate::lease::{self, Entry};
 use crate::listener::Peer;
 use crate::outbox::Outbox;
@@ -55,6 +56,16 @@ struct Session {
     room: Option<(String, mpsc::Sender<RoomCmd>)>,
     /// Waiting in the quick-match queue.
     queue: Option<Queued>,
+    /// Notified when the session this connection authenticated with ends (a log out).
+    kick: Option<Arc<tokio::sync::Notify>>,
+}
+
+/// Resolves when the connection's session was ended (never before a hello).
+async fn kicked(kick: &Option<Arc<tokio::sync::Notify>>) {
+    match kick {
+        Some(k) => k.notified().await,
+        None => std::future::pending().await,
+    }
 }
 
 struct Queued {
@@ -328,20 +339,26 @@ impl Session {
                 ),
             );
         }
-        match self.app.db.player(&player_id).await {
-            Ok(Some((hash, nickname))) if auth::token_matches(&token, &hash) => {
+        match accounts::authenticate(&self.app, Some(&player_id), token.expose(), true).await {
+            Ok(me) => {
                 self.peer.authenticated();
+                self.kick = Some(self.app.accounts.live.add(&player_id, self.id, &me.session));
                 // Accounts made before the nickname rule are shown without what it refuses.
-                let nickname = guandan_proto::displayable_nickname(&nickname);
+                let nickname = guandan_proto::displayable_nickname(&me.nickname);
                 self.player = Some(PlayerRef { id: player_id.clone(), nickname });
                 self.send(&ServerMsg::Welcome {
                     protocol_version: PROTOCOL_VERSION.min(protocol_version),
                     player_id,
                     instance: self.app.cfg.instance.clone(),
+                    token: me.new_token,
                 });
             }
-            Ok(_) => self.refuse(ErrorCode::AuthFailed, "unknown player or wrong token"),
-            Err(e) => self.refuse(ErrorCode::Internal, e.to_string()),
+            // One answer: an expired session is soon deleted (then unknown like a wrong token).
+            Err(AuthError::Unknown | AuthError::Expired) => self.refuse(
+                ErrorCode::AuthFailed,
+                "unknown player or wrong token (the session may have expired or been logged out: log in again)",
+            ),
+            Err(AuthError::Db(e)) => self.refuse(ErrorCode::Internal, e.to_string()),
         }
     }
 }
@@ -370,7 +387,7 @@ async fn session(socket: WebSocket, guard: GuardSignal, app: Arc<App>, id: ConnI
         }
         let _ = sink.close().await;
     });
-    let mut s = Session { app: app.clone(), id, peer, out, player: None, room: None, queue: None };
+    let mut s = Session { app: app.clone(), id, peer, out, player: None, room: None, queue: None, kick: None };
     let cfg = &app.cfg;
     let opened = Instant::now();
     let mut last_heard = Instant::now();
@@ -391,6 +408,11 @@ async fn session(socket: WebSocket, guard: GuardSignal, app: Arc<App>, id: ConnI
             }
             f = stream.next() => Some(f),
             _ = tokio::time::sleep_until(deadline) => None,
+            _ = kicked(&s.kick) => {
+                s.refuse(ErrorCode::AuthFailed, "logged out: this session was ended (log in again)");
+                tracing::info!("session ended by a log out: closed");
+                break;
+            }
             _ = s.peer.evicted(), if s.player.is_none() => {
                 s.refuse(ErrorCode::Unauthenticated, "too many connections wait for their hello: closed");
                 break;
@@ -483,6 +505,9 @@ async fn session(socket: WebSocket, guard: GuardSignal, app: Arc<App>, id: ConnI
     // Gone while waiting: out of the queue (a table formed meanwhile keeps the seat: the AI
     // plays it until the player comes back).
     s.leave_queue().await;
+    if let Some(p) = &s.player {
+        app.accounts.live.remove(&p.id, id);
+    }
     drop(s);
     // Let queued messages (a final error or bye) go out, but never wait on a stuck client: a
     // writer blocked on a client that does not read is stopped, closing the socket. Meanwhile

@@ -1,9 +1,9 @@
 //! HTTP endpoints: guest accounts, health, metrics, finished match logs, the room directory,
-//! the public leaderboard and player profiles (crate::ladder), and the WebSocket upgrade.
-//! Public reads are rate-limited per source address.
+//! the public leaderboard and player profiles (crate::ladder), the accounts' endpoints
+//! (crate::accounts::routes), and the WebSocket upgrade. Public reads and the accounts'
+//! endpoints are rate-limited per source address.
 
 use crate::App;
-use crate::auth;
 use crate::listener::Peer;
 use crate::refusal::error;
 use crate::ws_guard;
@@ -33,6 +33,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route(LEADERBOARD_PATH, get(crate::ladder::leaderboard))
         .route("/v1/rooms/{code}", get(room))
         .route("/v1/matches/{code}/{match_no}", get(finished_match))
+        .merge(crate::accounts::routes::router())
         .route_layer(axum::middleware::from_fn_with_state(app.clone(), public_limit));
     Router::new()
         .route(HEALTH_PATH, get(healthz))
@@ -91,9 +92,8 @@ async fn new_player(
             "too many new accounts from this address: try again in a minute",
         );
     }
-    let (id, token) = (auth::new_player_id(), auth::new_token());
-    match app.db.add_player(&id, &auth::hash_token(&token), &req.nickname).await {
-        Ok(()) => Json(NewPlayerReply { player_id: id, token }).into_response(),
+    match crate::accounts::new_guest(&app, &req.nickname).await {
+        Ok((player_id, token)) => Json(NewPlayerReply { player_id, token: token.into_inner() }).into_response(),
         Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, &e.to_string()),
     }
 }

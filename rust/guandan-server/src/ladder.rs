@@ -231,7 +231,7 @@ pub async fn profile(State(app): State<Arc<App>>, Path(id): Path<String>) -> Res
         return json_bytes(b);
     }
     let nickname = match app.db.player_public(&id).await {
-        Ok(Some((_, nickname))) => guandan_proto::displayable_nickname(&nickname),
+        Ok(Some(nickname)) => guandan_proto::displayable_nickname(&nickname),
         Ok(None) => return error(StatusCode::NOT_FOUND, ErrorCode::NotFound, "no such player"),
         Err(e) => return db_error(e),
     };

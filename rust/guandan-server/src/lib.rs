@@ -2,6 +2,7 @@
 //! and one WebSocket per client speaking `guandan-proto`; one tokio task per room owning its
 //! match; every action persisted (SQLite or PostgreSQL) before it is announced.
 
+pub mod accounts;
 pub mod acme;
 #[cfg(feature = "agones")]
 pub mod agones_sdk;
@@ -66,6 +67,8 @@ pub struct App {
     pub seats: seats::Seats,
     /// The listener's TLS (`--tls-cert`, `--tls-key`); `None`: plain HTTP and WebSocket.
     pub tls: Option<Arc<tls::Tls>>,
+    /// Sessions, logins and transfer codes: their limits, clock and live connections.
+    pub accounts: accounts::Accounts,
 }
 
 impl App {
@@ -161,6 +164,7 @@ impl Server {
             ladder: ladder::Ladder::default(),
             seats: seats::Seats::default(),
             tls,
+            accounts: accounts::Accounts::new(&cfg),
             cfg,
         });
         lease::acquire(&app).await?;

@@ -77,6 +77,8 @@ pub struct Metrics {
     tls_handshake_ms: Histogram,
     tls_handshake_failures: Labelled,
     tls_reloads: Labelled,
+    /// Logins, claims, transfers and sessions (crate::accounts).
+    pub accounts: crate::accounts::AccountMetrics,
     latency: Histogram,
     /// Rating spread of the quick-match tables this instance formed.
     table_spread: Histogram,
@@ -121,6 +123,7 @@ impl Metrics {
             tls_handshake_ms: Histogram::new(BUCKETS_MS),
             tls_handshake_failures: Labelled::default(),
             tls_reloads: Labelled::default(),
+            accounts: Default::default(),
             latency: Histogram::new(BUCKETS_MS),
             table_spread: Histogram::new(BUCKETS_SPREAD),
             journal_rows: Histogram::new(BUCKETS_BATCH),
@@ -137,6 +140,7 @@ impl Metrics {
     /// Every metric under its name (counters gain `_total` in the text).
     fn register(mut self) -> Self {
         let r = &mut self.registry;
+        self.accounts.register(r);
         r.register("rooms", "Rooms on this instance", self.rooms.clone());
         r.register("connections", "Open WebSocket connections", self.connections.clone());
         r.register("actions", "Applied match actions", self.actions.clone());

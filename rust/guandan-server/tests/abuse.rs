@@ -190,7 +190,7 @@ async fn new_accounts_are_not_on_the_leaderboard_until_they_have_played() {
         let rules = "house";
         let (four, five) = (unique("four"), unique("five"));
         for id in [&four, &five] {
-            db.add_player(id, "no token", "newcomer").await.unwrap();
+            db.add_player(id, "newcomer").await.unwrap();
         }
         for (id, n) in [(&four, 4), (&five, 5)] {
             for k in 0..n {
@@ -263,7 +263,7 @@ async fn a_profile_never_replays_logs_on_a_request() {
         let figures = guandan_core::stats::seat_stats(&log).unwrap();
         let (kept, old) = (unique("kept"), unique("old"));
         for id in [&kept, &old] {
-            db.add_player(id, "no token", "profiled").await.unwrap();
+            db.add_player(id, "profiled").await.unwrap();
         }
         let room = unique("P");
         let result = |player: &String, seat: u8| MatchResult {

@@ -26,7 +26,7 @@ async fn new_players(db: &Db, n: usize, tag: &str) -> Vec<String> {
     let mut ids = Vec::new();
     for i in 0..n {
         let id = unique(tag);
-        db.add_player(&id, "no token", &format!("{tag} {i}")).await.unwrap();
+        db.add_player(&id, &format!("{tag} {i}")).await.unwrap();
         ids.push(id);
     }
     ids

@@ -197,7 +197,7 @@ async fn wss_player(addr: SocketAddr, cfg: &Arc<rustls::ClientConfig>, nickname:
     let stream = tls(addr, cfg).await;
     let url = format!("wss://localhost:{}{WS_PATH}", addr.port());
     let (mut ws, _) = tokio_tungstenite::client_async(url, stream).await.expect("wss handshake");
-    send(&mut ws, &ClientMsg::Hello { protocol_version: PROTOCOL_VERSION, player_id, token }).await;
+    send(&mut ws, &ClientMsg::Hello { protocol_version: PROTOCOL_VERSION, player_id, token: token.into() }).await;
     let m = next(&mut ws).await.expect("welcome");
     assert!(matches!(m, ServerMsg::Welcome { .. }), "{m:?}");
     ws

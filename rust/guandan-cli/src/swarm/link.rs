@@ -380,6 +380,7 @@ mod tests {
                     protocol_version: guandan_proto::PROTOCOL_VERSION,
                     player_id: "p1".into(),
                     instance: "tls".into(),
+                    token: None,
                 };
                 ws.send(tungstenite::Message::text(serde_json::to_string(&welcome).unwrap())).unwrap();
                 let next = ws.read().expect("a message").into_text().unwrap().to_string();

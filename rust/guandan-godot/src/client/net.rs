@@ -536,6 +536,7 @@ mod tests {
             protocol_version: guandan_proto::PROTOCOL_VERSION,
             player_id: "p".into(),
             instance: "main".into(),
+            token: None,
         };
         s.received(welcome, Instant::now());
         s
@@ -579,6 +580,7 @@ mod tests {
             protocol_version: guandan_proto::PROTOCOL_VERSION,
             player_id: "p".into(),
             instance: name.into(),
+            token: None,
         };
         ws.send(Message::text(serde_json::to_string(&welcome).unwrap())).expect("welcome sent");
         (ws, hello)
@@ -777,6 +779,7 @@ mod tests {
                 protocol_version: guandan_proto::PROTOCOL_VERSION,
                 player_id: "p".into(),
                 instance: "tls".into(),
+                token: None,
             };
             ws.send(Message::text(serde_json::to_string(&welcome).unwrap())).unwrap();
             // A heartbeat comes after 2.5 s of quiet: the client's polling reads kept working.

@@ -18,7 +18,12 @@ fn applied(seq: u64, actions: u32) -> ServerMsg {
 }
 
 fn welcome() -> ServerMsg {
-    ServerMsg::Welcome { protocol_version: PROTOCOL_VERSION, player_id: "p".into(), instance: "main".into() }
+    ServerMsg::Welcome {
+        protocol_version: PROTOCOL_VERSION,
+        player_id: "p".into(),
+        instance: "main".into(),
+        token: None,
+    }
 }
 
 /// A session welcomed and seated in room `ROOMAA` at seat 2.
@@ -54,7 +59,10 @@ fn refusals_of_hello_say_whose_version_is_old() {
     let (e, _) = s.received(too_old, t);
     assert!(matches!(e, Event::Refused(Refusal::ClientTooOld { .. })), "{e:?}");
     s.opened(t);
-    let (e, _) = s.received(ServerMsg::Welcome { protocol_version: 0, player_id: "p".into(), instance: "i".into() }, t);
+    let (e, _) = s.received(
+        ServerMsg::Welcome { protocol_version: 0, player_id: "p".into(), instance: "i".into(), token: None },
+        t,
+    );
     let Event::Refused(r) = e else { panic!("{e:?}") };
     assert_eq!(r, Refusal::ServerTooOld { server_version: 0 });
     assert_eq!(r.code(), ErrorCode::ProtocolTooOld);
@@ -286,4 +294,30 @@ proptest! {
             prop_assert_eq!(s.awaiting_state(), resync_open);
         }
     }
+}
+
+/// A welcome that rotates the token: the session presents the new one from then on and hands
+/// it over once for the caller to store; a welcome without one changes nothing.
+#[test]
+fn a_rotated_token_is_kept_and_handed_over_once() {
+    let t = Instant::now();
+    let mut s = Session::new("p", "old", SessionConfig::default());
+    s.opened(t);
+    let rotating = ServerMsg::Welcome {
+        protocol_version: PROTOCOL_VERSION,
+        player_id: "p".into(),
+        instance: "main".into(),
+        token: Some("new".into()),
+    };
+    let (e, _) = s.received(rotating, t);
+    assert!(matches!(e, Event::Welcomed { .. }), "{e:?}");
+    assert_eq!(s.take_new_token().as_ref().map(Secret::expose), Some("new"));
+    assert!(s.take_new_token().is_none(), "handed over once");
+    let hello = s.opened(t);
+    assert!(matches!(hello, ClientMsg::Hello { ref token, .. } if token.expose() == "new"), "{hello:?}");
+    assert!(!format!("{hello:?} {s:?}").contains("\"new\""), "no token in Debug");
+    s.received(welcome(), t);
+    assert!(s.take_new_token().is_none());
+    let hello = s.opened(t);
+    assert!(matches!(hello, ClientMsg::Hello { ref token, .. } if token.expose() == "new"));
 }

@@ -93,13 +93,10 @@ impl Db {
         Ok(v)
     }
 
-    /// (token hash, nickname) of a player, on the read pool (public pages).
-    pub async fn player_public(&self, id: &str) -> Result<Option<(String, String)>, DbError> {
-        let row = sqlx::query("SELECT token_hash, nickname FROM players WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&self.read)
-            .await?;
-        Ok(row.map(|r| (r.get::<String, _>("token_hash"), r.get::<String, _>("nickname"))))
+    /// A player's nickname, on the read pool (public pages).
+    pub async fn player_public(&self, id: &str) -> Result<Option<String>, DbError> {
+        let row = sqlx::query("SELECT nickname FROM players WHERE id = $1").bind(id).fetch_optional(&self.read).await?;
+        Ok(row.map(|r| r.get::<String, _>("nickname")))
     }
 
     /// A player's kept profile figures; `None` when none are kept (no stored match, or only

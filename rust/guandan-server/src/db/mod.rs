@@ -2,12 +2,14 @@
 //! sqlx's `Any` driver. SQL here is the common subset of both (`$n` placeholders, TEXT/BIGINT,
 //! `ON CONFLICT … DO UPDATE`). Schema changes are versioned migrations applied at start.
 
+mod accounts;
 mod board;
 mod journal;
 mod ratings;
 mod rooms;
 mod schema;
 
+pub use accounts::{ClaimOutcome, SessionRow};
 pub use board::seat_figures;
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Executor, Row};
@@ -101,6 +103,17 @@ pub struct Db {
 
 impl Db {
     pub async fn connect(url: &str) -> Result<Db, DbError> {
+        Self::open(url, i64::MAX).await
+    }
+
+    /// Tests only: the database as a server of schema `version` left it (later migrations are
+    /// applied by the next [`Db::connect`]).
+    #[doc(hidden)]
+    pub async fn connect_at_version(url: &str, version: i64) -> Result<Db, DbError> {
+        Self::open(url, version).await
+    }
+
+    async fn open(url: &str, schema: i64) -> Result<Db, DbError> {
         install_default_drivers();
         let (backend, url) = if let Some(path) = url.strip_prefix("sqlite://") {
             if let Some(dir) = std::path::Path::new(path.split('?').next().unwrap_or(path)).parent() {
@@ -137,7 +150,7 @@ impl Db {
             .await?;
         let db = Db { read: pool.clone(), pool, backend };
         // Migrated before the read pool opens: its connections are read-only.
-        db.migrate().await?;
+        db.migrate(schema).await?;
         let read = AnyPoolOptions::new()
             .max_connections(if sqlite { 2 } else { 4 })
             .after_connect(move |conn, _| {
@@ -156,16 +169,22 @@ impl Db {
         Ok(Db { read, ..db })
     }
 
+    /// Tests only: the writers' pool, to read and write rows directly.
+    #[doc(hidden)]
+    pub fn pool_for_tests(&self) -> AnyPool {
+        self.pool.clone()
+    }
+
     /// The schema's version (read on the public pool: `/healthz` asks it).
     pub async fn schema_version(&self) -> Result<i64, DbError> {
         let row = sqlx::query("SELECT MAX(version) AS v FROM schema_migrations").fetch_one(&self.read).await?;
         Ok(row.try_get::<i64, _>("v")?)
     }
 
-    pub async fn add_player(&self, id: &str, token_hash: &str, nickname: &str) -> Result<(), DbError> {
-        sqlx::query("INSERT INTO players (id, token_hash, nickname, created_at) VALUES ($1, $2, $3, $4)")
+    /// A player without a session (tests and tools; guests come with one: `add_guest`).
+    pub async fn add_player(&self, id: &str, nickname: &str) -> Result<(), DbError> {
+        sqlx::query("INSERT INTO players (id, nickname, created_at) VALUES ($1, $2, $3)")
             .bind(id)
-            .bind(token_hash)
             .bind(nickname)
             .bind(now_ms())
             .execute(&self.pool)
@@ -173,13 +192,10 @@ impl Db {
         Ok(())
     }
 
-    /// (token hash, nickname) of a player.
-    pub async fn player(&self, id: &str) -> Result<Option<(String, String)>, DbError> {
-        let row = sqlx::query("SELECT token_hash, nickname FROM players WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(row.map(|r| (r.get::<String, _>("token_hash"), r.get::<String, _>("nickname"))))
+    /// A player's nickname as stored.
+    pub async fn player(&self, id: &str) -> Result<Option<String>, DbError> {
+        let row = sqlx::query("SELECT nickname FROM players WHERE id = $1").bind(id).fetch_optional(&self.pool).await?;
+        Ok(row.map(|r| r.get::<String, _>("nickname")))
     }
 
     pub async fn close(&self) {
@@ -200,8 +216,8 @@ mod tests {
         let again = Db::connect(&url).await.unwrap();
         let newest = schema::MIGRATIONS.iter().map(|m| m.0).max().unwrap();
         assert_eq!(again.schema_version().await.unwrap(), newest);
-        db.add_player("p1", "h", "ann").await.unwrap();
-        assert_eq!(db.player("p1").await.unwrap(), Some(("h".into(), "ann".into())));
+        db.add_player("p1", "ann").await.unwrap();
+        assert_eq!(db.player("p1").await.unwrap().as_deref(), Some("ann"));
         assert!(db.player("p2").await.unwrap().is_none());
         let row = RoomRow {
             code: "ABCDEF".into(),
@@ -250,7 +266,7 @@ mod tests {
         let write = db.append_actions(&rows);
         tokio::time::timeout(std::time::Duration::from_secs(10), write).await.expect("not blocked").unwrap();
         assert!(
-            sqlx::query("INSERT INTO players (id, token_hash, nickname, created_at) VALUES ('x', 'h', 'n', 0)")
+            sqlx::query("INSERT INTO players (id, nickname, created_at) VALUES ('x', 'n', 0)")
                 .execute(&mut *held[0])
                 .await
                 .is_err(),

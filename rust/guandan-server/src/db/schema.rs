@@ -1,4 +1,5 @@
-//! The versioned schema and its migrations.
+//! The versioned schema and its migrations. A statement may use `$1`: the time the migration
+//! runs (epoch ms).
 
 use super::{Db, DbError, now_ms};
 use sqlx::Executor;
@@ -132,13 +133,54 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
     );
     ALTER TABLE queue ADD COLUMN source TEXT",
     ),
+    (
+        6,
+        // Accounts (issue 36). `sessions`: one row per logged-in device, by its token's SHA-256
+        // (several devices per player); `rotated_from` is the token this one replaced, still
+        // valid until this one is first used; `successor` the newest token handed out to replace
+        // this one, not yet used. Every guest's token becomes a session, used now and valid for
+        // a year from now (the players' own column goes). `logins`: a claimed account's login
+        // name (`name_key`: its lower case, unique) and argon2id PHC string. `transfer_codes`:
+        // at most one live code per player, by its SHA-256.
+        "CREATE TABLE sessions (
+        token_hash TEXT PRIMARY KEY,
+        player_id TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        last_used_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        device TEXT,
+        rotated_from TEXT,
+        successor TEXT
+    );
+    CREATE INDEX sessions_player ON sessions (player_id);
+    CREATE INDEX sessions_expiry ON sessions (expires_at);
+    CREATE INDEX sessions_idle ON sessions (last_used_at);
+    INSERT INTO sessions (token_hash, player_id, created_at, last_used_at, expires_at)
+        SELECT token_hash, id, created_at, $1, $1 + 31536000000 FROM players WHERE true
+        ON CONFLICT (token_hash) DO NOTHING;
+    ALTER TABLE players DROP COLUMN token_hash;
+    CREATE TABLE logins (
+        player_id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        name_key TEXT NOT NULL UNIQUE,
+        password_hash TEXT NOT NULL,
+        claimed_at BIGINT NOT NULL
+    );
+    CREATE TABLE transfer_codes (
+        player_id TEXT PRIMARY KEY,
+        code_hash TEXT NOT NULL UNIQUE,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL
+    );
+    CREATE INDEX transfer_codes_expiry ON transfer_codes (expires_at)",
+    ),
 ];
 
 impl Db {
     /// Applies missing migrations, each in its own transaction. On PostgreSQL an advisory lock
     /// serializes instances that start together on one database.
-    pub(super) async fn migrate(&self) -> Result<(), DbError> {
-        for &(version, sql) in MIGRATIONS {
+    pub(super) async fn migrate(&self, up_to: i64) -> Result<(), DbError> {
+        for &(version, sql) in MIGRATIONS.iter().filter(|m| m.0 <= up_to) {
             let mut tx = self.pool.begin().await?;
             if self.backend == "postgres" {
                 tx.execute("SELECT pg_advisory_xact_lock(7878)").await?;
@@ -156,7 +198,11 @@ impl Db {
                 continue;
             }
             for stmt in sql.split(';').map(str::trim).filter(|s| !s.is_empty()) {
-                tx.execute(stmt).await?;
+                if stmt.contains("$1") {
+                    sqlx::query(stmt).bind(now_ms()).execute(&mut *tx).await?;
+                } else {
+                    tx.execute(stmt).await?;
+                }
             }
             sqlx::query("INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)")
                 .bind(version)

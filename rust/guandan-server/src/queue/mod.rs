@@ -143,7 +143,7 @@ async fn open_table(app: &Arc<App>, preset: &str, t: &Formed) -> bool {
     let mut players: [Option<PlayerRef>; 4] = Default::default();
     for (seat, id) in t.players() {
         match app.db.player(id).await {
-            Ok(Some((_, nickname))) => {
+            Ok(Some(nickname)) => {
                 let nickname = guandan_proto::displayable_nickname(&nickname);
                 players[seat as usize] = Some(PlayerRef { id: id.to_string(), nickname });
             }
