@@ -48,10 +48,27 @@ fn unique() -> String {
 /// apart through unique instance names, room codes and players).
 pub fn database_url(db: &str) -> String {
     if db == "sqlite" {
+        static SWEEP: std::sync::Once = std::sync::Once::new();
+        SWEEP.call_once(sweep_dead_test_databases);
         let dir = std::env::temp_dir().join(format!("guandan-server-test-{}", unique()));
         format!("sqlite://{}/server.db", dir.display())
     } else {
         db.to_string()
+    }
+}
+
+/// Removes the SQLite folders of test processes that are gone. A folder outlives its test (a
+/// test may start a second server on the same database after the first is dropped), so each
+/// test binary sweeps the folders whose process (the number in the name) no longer runs.
+fn sweep_dead_test_databases() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else { return };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix("guandan-server-test-")) else { continue };
+        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else { continue };
+        if pid != std::process::id() && !std::path::Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
     }
 }
 
@@ -493,16 +510,27 @@ pub async fn four_player_room(addr: SocketAddr, seed: u64) -> (String, Vec<Clien
     (code, clients)
 }
 
+/// Everyone ready (one at a time, in order), then the first client (the host) starts.
+/// One at a time because the clients' connections are not ordered among themselves: a guest's
+/// `ready` could overtake the host's last seat setting, find the room not yet full, and be
+/// refused ("no ready check now"); the run then waited for an all-ready that never came.
 pub async fn start_when_ready(clients: &mut [Client]) {
     for c in clients.iter_mut() {
+        let seat = c.seat.expect("a seated client") as usize;
         c.send(&ClientMsg::Ready { ready: true }).await;
+        let m = c
+            .until("its own ready", |m| {
+                matches!(m, ServerMsg::Error { .. }) || matches!(m, ServerMsg::Room { room } if room.seats[seat].ready)
+            })
+            .await;
+        assert!(matches!(m, ServerMsg::Room { .. }), "{}: ready refused: {m:?}", c.name);
     }
-    for c in clients.iter_mut() {
-        c.until(
-            "all ready",
-            |m| matches!(m, ServerMsg::Room { room } if room.seats.iter().all(|s| s.ready || s.ai.is_some())),
-        )
-        .await;
+    // The host hears of the last ready (it may already have).
+    let all_ready =
+        |m: &ServerMsg| matches!(m, ServerMsg::Room { room } if room.seats.iter().all(|s| s.ready || s.ai.is_some()));
+    let host = &mut clients[0];
+    if !host.log.iter().rev().find(|m| matches!(m, ServerMsg::Room { .. })).is_some_and(all_ready) {
+        host.until("all ready", all_ready).await;
     }
     clients[0].send(&ClientMsg::Start).await;
     for c in clients.iter_mut() {
