@@ -4,7 +4,9 @@
 //! Run: `cargo bench -p guandan-server --bench tls_connect` (GUANDAN_BENCH_CONNECTIONS=N, 2000
 //! by default). Linux only (/proc).
 
-use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair};
+#[path = "common/tls_pki.rs"]
+mod tls_pki;
+
 use rustls::pki_types::ServerName;
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
@@ -12,6 +14,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use tls_pki::BenchPki;
 use tokio::io::AsyncWriteExt;
 
 struct Server {
@@ -105,36 +108,9 @@ fn main() {
     let dir = std::env::temp_dir().join(format!("guandan-tls-connect-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
 
-    let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
-    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    ca_params.distinguished_name.push(DnType::CommonName, "bench CA");
-    let ca_key = KeyPair::generate().unwrap();
-    let ca = ca_params.self_signed(&ca_key).unwrap();
-    let issuer = Issuer::new(ca_params, ca_key);
-    let key = KeyPair::generate().unwrap();
-    let leaf = CertificateParams::new(vec!["localhost".to_string()]).unwrap().signed_by(&key, &issuer).unwrap();
-    let (cert_path, key_path) = (dir.join("fullchain.pem"), dir.join("privkey.pem"));
-    std::fs::write(&cert_path, format!("{}{}", leaf.pem(), ca.pem())).unwrap();
-    std::fs::write(&key_path, key.serialize_pem()).unwrap();
-
-    // X25519 first (browsers, most clients), and the ring provider's own order (P-384 first).
-    let client = |x25519_first: bool| {
-        #[allow(deprecated)] // The server's provider (guandan_server::tls says why).
-        let mut provider = rustls::crypto::ring::default_provider();
-        if x25519_first {
-            provider.kx_groups.sort_by_key(|g| g.name() != rustls::NamedGroup::X25519);
-        }
-        let mut roots = rustls::RootCertStore::empty();
-        roots.add(ca.der().clone()).unwrap();
-        let mut client = rustls::ClientConfig::builder_with_provider(Arc::new(provider))
-            .with_safe_default_protocol_versions()
-            .unwrap()
-            .with_root_certificates(roots)
-            .with_no_client_auth();
-        client.alpn_protocols = vec![b"http/1.1".to_vec()];
-        client.resumption = rustls::client::Resumption::disabled();
-        Arc::new(client)
-    };
+    let pki = BenchPki::new(&dir);
+    let client = |x25519_first: bool| pki.client(x25519_first);
+    let (cert_path, key_path) = (&pki.cert_path, &pki.key_path);
 
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let (cert, key) = (cert_path.to_str().unwrap(), key_path.to_str().unwrap());

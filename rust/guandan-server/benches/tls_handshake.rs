@@ -8,52 +8,25 @@
 //! Run: `cargo bench -p guandan-server --bench tls_handshake`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair};
+#[path = "common/tls_pki.rs"]
+mod tls_pki;
+
 use rustls::pki_types::ServerName;
 use rustls::{ClientConfig, ClientConnection, ServerConfig, ServerConnection};
 use std::sync::Arc;
 use std::time::Duration;
+use tls_pki::BenchPki;
 
 /// The server's configuration, and a client's trusting the CA for each key exchange: X25519
 /// first, and the ring provider's default order (P-384 first).
 fn configs() -> (Arc<ServerConfig>, Arc<ClientConfig>, Arc<ClientConfig>) {
-    let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
-    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    ca_params.distinguished_name.push(DnType::CommonName, "bench CA");
-    let ca_key = KeyPair::generate().unwrap();
-    let ca = ca_params.self_signed(&ca_key).unwrap();
-    let issuer = Issuer::new(ca_params, ca_key);
-    let key = KeyPair::generate().unwrap();
-    let leaf = CertificateParams::new(vec!["localhost".to_string()]).unwrap().signed_by(&key, &issuer).unwrap();
-
     let dir = std::env::temp_dir().join(format!("guandan-tls-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (cert_path, key_path) = (dir.join("fullchain.pem"), dir.join("privkey.pem"));
-    std::fs::write(&cert_path, format!("{}{}", leaf.pem(), ca.pem())).unwrap();
-    std::fs::write(&key_path, key.serialize_pem()).unwrap();
+    let pki = BenchPki::new(&dir);
     let metrics = Arc::new(guandan_server::metrics::Metrics::with_tls());
-    let server = guandan_server::tls::Tls::new(cert_path, key_path, metrics).unwrap().server_config();
+    let server =
+        guandan_server::tls::Tls::new(pki.cert_path.clone(), pki.key_path.clone(), metrics).unwrap().server_config();
     let _ = std::fs::remove_dir_all(&dir);
-
-    let client = |x25519_first: bool| {
-        #[allow(deprecated)] // The server's provider (guandan_server::tls says why).
-        let mut provider = rustls::crypto::ring::default_provider();
-        if x25519_first {
-            provider.kx_groups.sort_by_key(|g| g.name() != rustls::NamedGroup::X25519);
-        }
-        let mut roots = rustls::RootCertStore::empty();
-        roots.add(ca.der().clone()).unwrap();
-        let mut client = ClientConfig::builder_with_provider(Arc::new(provider))
-            .with_safe_default_protocol_versions()
-            .unwrap()
-            .with_root_certificates(roots)
-            .with_no_client_auth();
-        client.alpn_protocols = vec![b"http/1.1".to_vec()];
-        // A new client each time: no session to resume.
-        client.resumption = rustls::client::Resumption::disabled();
-        Arc::new(client)
-    };
-    (server, client(true), client(false))
+    (server, pki.client(true), pki.client(false))
 }
 
 /// This thread's CPU time so far.

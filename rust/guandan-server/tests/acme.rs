@@ -28,12 +28,9 @@ impl Drop for Proc {
     }
 }
 
-/// rustls on ring, as the server and the clients run it. (ring has no post-quantum key
-/// exchange, hence rustls's deprecation note; the project keeps ring because it cross-compiles
-/// for the mobile exports without cmake.)
-#[allow(deprecated)]
+/// rustls on ring, as the server and the clients run it (guandan_server::tls says why ring).
 fn ring() -> Arc<rustls::crypto::CryptoProvider> {
-    Arc::new(rustls::crypto::ring::default_provider())
+    Arc::new(guandan_server::tls::ring_provider())
 }
 
 fn free_port() -> u16 {

@@ -95,8 +95,7 @@ impl Pki {
     fn client_with(&self, kx: &[&'static dyn rustls::crypto::SupportedKxGroup]) -> Arc<rustls::ClientConfig> {
         let mut roots = rustls::RootCertStore::empty();
         roots.add(self.ca.clone()).unwrap();
-        #[allow(deprecated)] // The server's provider (crate::tls says why).
-        let mut provider = rustls::crypto::ring::default_provider();
+        let mut provider = guandan_server::tls::ring_provider();
         provider.kx_groups = kx.to_vec();
         let mut cfg = rustls::ClientConfig::builder_with_provider(Arc::new(provider))
             .with_safe_default_protocol_versions()

@@ -133,8 +133,7 @@ mod tests {
     }
 
     fn provider() -> CryptoProvider {
-        #[allow(deprecated)] // As the server's (crate::tls).
-        rustls::crypto::ring::default_provider()
+        super::super::ring_provider()
     }
 
     /// A self-signed certificate for localhost and its key (PEM), valid until 2031-06-01.

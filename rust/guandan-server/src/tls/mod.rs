@@ -23,6 +23,26 @@ use tokio_rustls::server::TlsStream;
 const KX_GROUPS: [&dyn rustls::crypto::SupportedKxGroup; 2] =
     [rustls::crypto::ring::kx_group::X25519, rustls::crypto::ring::kx_group::SECP256R1];
 
+/// rustls's `ring` provider as it comes (P-384 first since rustls 0.23.48): the one place the
+/// project names it. Deprecated in rustls 0.23.48 for its lack of post-quantum key exchange
+/// (ML-KEM is in the aws-lc-rs provider only); the workspace keeps ring (see its Cargo.toml),
+/// so key exchange is classical (docs/server.md's threat model says so). Tests and benches use
+/// it as a client of any order; the server serves [`provider`].
+#[allow(deprecated)]
+pub fn ring_provider() -> rustls::crypto::CryptoProvider {
+    rustls::crypto::ring::default_provider()
+}
+
+/// The server's cryptography: [`ring_provider`] with key exchange X25519 or P-256 only. ring's
+/// P-384 costs the server ~9x the CPU of X25519 per handshake (benches/tls_handshake.rs) and
+/// protects no better: a client may not make us pay for it. One that offers P-384 first gets a
+/// HelloRetryRequest (a round trip more) and goes on with X25519.
+pub fn provider() -> Arc<rustls::crypto::CryptoProvider> {
+    let mut provider = ring_provider();
+    provider.kx_groups = KX_GROUPS.to_vec();
+    Arc::new(provider)
+}
+
 /// The certificate new handshakes get: swapped as a whole, read once per handshake. With ACME
 /// there may be none yet (the first order is under way: handshakes fail until it is served),
 /// and a handshake offering only `acme-tls/1` gets the open order's challenge certificate.
@@ -88,17 +108,7 @@ impl Tls {
         metrics: Arc<Metrics>,
         challenges: Option<crate::acme::Challenges>,
     ) -> Result<Tls, CertError> {
-        // Deprecated in rustls 0.23.48 for its lack of post-quantum key exchange (ML-KEM is in
-        // the aws-lc-rs provider only). The workspace keeps ring (see its Cargo.toml): key
-        // exchange is X25519 / P-256, classical (docs/server.md's threat model says so).
-        #[allow(deprecated)]
-        let mut provider = rustls::crypto::ring::default_provider();
-        // Key exchange X25519 or P-256 only. ring's P-384 (its provider's first group since
-        // 0.23.48) costs the server ~9x the CPU of X25519 per handshake (benches/tls_handshake.rs)
-        // and protects no better: a client may not make us pay for it. One that offers P-384
-        // first gets a HelloRetryRequest (a round trip more) and goes on with X25519.
-        provider.kx_groups = KX_GROUPS.to_vec();
-        let provider = Arc::new(provider);
+        let provider = provider();
         let key = match certs::load(&cert_path, &key_path, &provider) {
             Ok(loaded) => {
                 announce(&loaded, &cert_path, "serving");
