@@ -66,7 +66,14 @@ func _ready() -> void:
 	Settings.set_value(&"anim_speed", 0.0)
 	# The kept guest account goes beside the report, not into the player's own user://.
 	Online.accounts_path = String(_args.out).get_base_dir().path_join("accounts.cfg")
+	_trust(Online.client)
 	_run()
+
+
+## `--ca-file PEM` (tools/test-online --tls): every client of this run trusts the test's own CA.
+func _trust(client: GuandanClient) -> void:
+	if _args.has("ca-file") and client.set_ca_file(String(_args["ca-file"])) != 0:
+		_finish(false, "the CA file was refused: " + client.get_last_error())
 
 
 func _finish(ok: bool, error := "") -> void:
@@ -142,6 +149,10 @@ func _run() -> void:
 		_mark("reconnecting"))
 	c.resynced.connect(func(_s: int) -> void:
 		_report.resynced += 1
+		# An intent sent just before the connection went (or the server stopped) may be lost:
+		# the full state decides, and south acts on it again like a player whose buttons came
+		# back (else it waited for the turn's 30 s limit: "played on 30 s after the restart").
+		_last_acted_seq = -1
 		_mark("resynced"))
 	c.connected.connect(func(_p: String) -> void: _mark("connected"))
 	# A stalled server: the connection turns unstable (the table's latency line warns) and
@@ -182,6 +193,7 @@ func _run() -> void:
 	_spectator = GuandanClient.new()
 	_spectator.name = "Spectator"
 	add_child(_spectator)
+	_trust(_spectator)
 	_spectator_match = GuandanEngine.new()
 	add_child(_spectator_match)
 	_spectator_match.follow(_spectator)
@@ -249,6 +261,7 @@ func _rejoin_as_south(code: String) -> int:
 		return -2
 	var again := GuandanClient.new()
 	add_child(again)
+	_trust(again)
 	var seat := [-2]
 	again.room_joined.connect(func(_c: String, s: int) -> void: seat[0] = s)
 	again.set_credentials(String(_args.server), "South", String(account.player_id), String(account.token))

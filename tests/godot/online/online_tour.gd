@@ -30,6 +30,7 @@ func _ready() -> void:
 		if user[i].begins_with("--"):
 			_args[user[i].substr(2)] = user[i + 1]
 	Settings.use_file_for_tests("")
+	_trust(Online.client)
 	Settings.set_value(&"locale", String(_args.locale))
 	Settings.set_value(&"anim_speed", 2.0)
 	var win := DisplayServer.window_get_size()
@@ -268,10 +269,19 @@ func _create_room(menu: Control) -> bool:
 	return await _until(func() -> bool: return _app.current_name == &"lobby", 5.0) or _fail("no lobby")
 
 
+## `--ca-file PEM` (tools/test-online --tls): the client trusts the test's own CA besides
+## Mozilla's roots, as a player's "trusted CA file" setting would. A refused file fails the run.
+func _trust(client: GuandanClient) -> void:
+	if _args.has("ca-file") and client.set_ca_file(String(_args["ca-file"])) != 0:
+		printerr("online test: the CA file was refused: " + client.get_last_error())
+		get_tree().quit(1)
+
+
 ## The partner: a second GuandanClient in this process with an engine following it, online.
 func _partner_online(nickname: String) -> bool:
 	_partner = GuandanClient.new()
 	add_child(_partner)
+	_trust(_partner)
 	_partner_match = GuandanEngine.new()
 	add_child(_partner_match)
 	_partner_match.follow(_partner)
