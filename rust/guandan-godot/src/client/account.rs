@@ -121,8 +121,7 @@ impl GuandanClient {
                     self.queue.push_back(Conn::AccountDone(what, Box::new(answer)));
                 }
                 Err(f) => {
-                    // The code and its name only: the message is the server's (no secret in it).
-                    godot_warn!("GuandanClient.{what}: refused with code {} ({})", f.num(), f.code.describe());
+                    // Said to the screen that asked, not logged (as a leaderboard page's failure).
                     self.last_error = f.message.clone();
                     self.queue.push_back(Conn::AccountFailed(what, f.num(), f.message));
                 }
