@@ -40,6 +40,7 @@ const DEFAULTS := {
 	&"ai_levels": [2, 2, 2],  # AI difficulty of seats 1..3 (1 easy, 2 normal, 3 hard)
 	&"online_server": "127.0.0.1:7878",  # online: the last server address used
 	&"online_nickname": "",  # online: the last nickname used
+	&"online_ca_file": "",  # online: a PEM file of CAs trusted besides Mozilla's roots ("" = none)
 }
 
 var _values := {}

@@ -1,11 +1,12 @@
 class_name OnlineMenu
 extends Control
 ## Menu → Online: the server address and nickname (both remembered in Settings), then the
-## leaderboard (top right), a quick match (a table of strangers of similar rating, rule preset chosen here), create a room (rule
+## account and the leaderboard (top right), a quick match (a table of strangers of similar rating, rule preset chosen here), create a room (rule
 ## preset, spectator delay), join one by its code, or spectate one. Each failure —
 ## unreachable server, bad nickname, wrong code, room full or started, versions that do not
 ## match — is said here in words, and nothing is left half-built; success opens the lobby (or,
-## spectating a match in progress, the table).
+## spectating a match in progress, the table). A public server in plain text is connected to
+## only after the player said yes to the question (Online.confirm_plaintext).
 
 ## The rule presets, in the order of the Rules options in the scene.
 const RULES: Array[String] = ["competition", "huaian", "house", "no_shuffle"]
@@ -21,7 +22,7 @@ static var join_on_open := false
 @onready var _code: LineEdit = %Code
 @onready var _status: Label = %Status
 @onready var _quick_rules: OptionButton = %QuickRules
-@onready var _buttons: Array[Button] = [%Quick, %Create, %Join, %Spectate, %Leaderboard]
+@onready var _buttons: Array[Button] = [%Quick, %Create, %Join, %Spectate, %Leaderboard, %Account]
 var _busy := false
 
 
@@ -40,6 +41,7 @@ func _ready() -> void:
 	%Join.pressed.connect(_go.bind(&"join"))
 	%Spectate.pressed.connect(_go.bind(&"spectate"))
 	%Leaderboard.pressed.connect(_go.bind(&"leaderboard"))
+	%Account.pressed.connect(_open_account)
 	if Online.last_message != "":
 		# Brought back here by a failure (disconnected for good, room closed — still connected
 		# then): say what happened.
@@ -83,7 +85,13 @@ func go(action: StringName) -> int:
 	_set_busy(true)
 	_status.text = tr("ONLINE_CONNECTING")
 	var code := _code.text.strip_edges().to_upper()
-	var rc := Online.ensure_connected(_server.text.strip_edges(), _nick.text.strip_edges())
+	var server := _server.text.strip_edges()
+	var rc := 0
+	# A public host in plain text: nothing is sent before the player says yes.
+	if not await Online.confirm_plaintext(server):
+		rc = Online.client.ERR_PLAINTEXT_NOT_ALLOWED
+	if rc == 0:
+		rc = Online.ensure_connected(server, _nick.text.strip_edges())
 	if rc == 0:
 		rc = await Online.wait_online()
 	if rc == 0 and action == &"leaderboard":
@@ -107,7 +115,8 @@ func go(action: StringName) -> int:
 	if rc == Online.client.ERR_ROOM_NOT_FOUND:
 		Online.forget_room()  # the remembered room is gone
 	if rc != 0:
-		_status.text = Online.error_text(rc)
+		var ca_refused: bool = rc == Online.client.ERR_BAD_ARGUMENT and Online.client.get_last_error().begins_with("CA file")
+		_status.text = Online.ca_file_text() if ca_refused else Online.error_text(rc)
 		Sfx.play(&"error")
 		return rc
 	_status.text = ""
@@ -122,6 +131,13 @@ func go(action: StringName) -> int:
 
 func _go(action: StringName) -> void:
 	go(action)
+
+
+## The account screen, for the server typed here (no connection needed to log in there).
+func _open_account() -> void:
+	Settings.set_value(&"online_server", _server.text.strip_edges())
+	Settings.set_value(&"online_nickname", _nick.text.strip_edges())
+	EventBus.screen_requested.emit(&"account")
 
 
 func _set_busy(busy: bool) -> void:

@@ -41,6 +41,13 @@ var quick_room := ""
 ## elsewhere.
 var accounts_path := "user://online_accounts.cfg"
 
+## The question asked before anything is sent in plain text to a public host (null until first
+## asked; tests answer it).
+var plaintext_dialog: ConfirmationDialog
+
+## `--online-ca-file` of `tools/play` (used instead of the Settings' CA file, not saved in it).
+var _ca_from_command_line := ""
+
 
 func _ready() -> void:
 	client = GuandanClient.new()
@@ -75,9 +82,8 @@ func _start_from_command_line() -> void:
 		name = TranslationServer.translate("ONLINE_DEFAULT_NAME")
 	var rc := 0
 	if args.has("ca-file"):
-		rc = client.set_ca_file(String(args["ca-file"]))
-	if rc == 0:
-		rc = ensure_connected(String(args.server), name)
+		trust_ca_file_for_this_run(String(args["ca-file"]))
+	rc = ensure_connected(String(args.server), name)
 	if rc == 0:
 		rc = await wait_online()
 	if rc == 0:
@@ -104,6 +110,9 @@ func ensure_connected(server: String, nickname: String) -> int:
 	Settings.set_value(&"online_nickname", nickname)
 	if client.is_online() and _server == server and _nickname == nickname:
 		return 0
+	var rc := apply_ca_file()
+	if rc != 0:
+		return rc
 	_server = server
 	_nickname = nickname
 	# The account kept for this server, if it was made under this nickname (a new nickname is a
@@ -113,6 +122,107 @@ func ensure_connected(server: String, nickname: String) -> int:
 		client.set_credentials(server, nickname, String(accounts.get_value(server, "player_id", "")),
 			String(accounts.get_value(server, "token", "")))
 	return client.connect_to_server(server, nickname)
+
+
+## Trusts `path` besides Mozilla's roots until the game closes, whatever the Settings say
+## (`tools/play --online-ca-file`, the online tests' `--ca-file`); returns 0 or the client's code.
+func trust_ca_file_for_this_run(path: String) -> int:
+	_ca_from_command_line = path
+	return apply_ca_file()
+
+
+## Trusts the CA file of the Settings (or `tools/play --online-ca-file`) besides Mozilla's roots
+## for what follows; returns 0 or the client's code (the file cannot be used: `ca_file_text()`).
+func apply_ca_file() -> int:
+	var ca := _ca_from_command_line if _ca_from_command_line != "" else String(Settings.get_value(&"online_ca_file"))
+	if ca == String(client.get_ca_file()):
+		return 0
+	return client.set_ca_file(ca)
+
+
+## What the player reads when the trusted CA file cannot be used.
+func ca_file_text() -> String:
+	return tr("ONLINE_CA_FILE_BAD_FMT").format({why = client.get_last_error()})
+
+
+## Whether the player lets the game speak plain text to `server`: true at once for an encrypted
+## address, loopback, a private LAN address or one allowed before; for a public host in plain
+## text (http://, ws://, HOST:PORT) the player is asked first, and only a yes allows it. Nothing
+## is sent to the server before the answer.
+func confirm_plaintext(server: String) -> bool:
+	if not client.needs_plaintext_confirmation(server):
+		return true
+	if plaintext_dialog == null:
+		plaintext_dialog = ConfirmationDialog.new()
+		plaintext_dialog.name = "PlaintextQuestion"
+		plaintext_dialog.dialog_autowrap = true
+		plaintext_dialog.min_size = Vector2i(620, 0)
+		add_child(plaintext_dialog)
+	var d := plaintext_dialog
+	d.title = tr("ONLINE_PLAINTEXT_TITLE")
+	d.dialog_text = tr("ONLINE_PLAINTEXT_FMT").format({server = server})
+	d.ok_button_text = tr("ONLINE_PLAINTEXT_YES")
+	d.cancel_button_text = tr("ONLINE_PLAINTEXT_NO")
+	var answer := [0]  # 1 yes, -1 no
+	var yes := func() -> void: answer[0] = 1
+	var no := func() -> void: answer[0] = -1
+	d.confirmed.connect(yes)
+	d.canceled.connect(no)
+	d.popup_centered()
+	while answer[0] == 0 and d.visible:
+		await get_tree().process_frame
+	d.confirmed.disconnect(yes)
+	d.canceled.disconnect(no)
+	d.hide()
+	if answer[0] != 1:
+		return false
+	return client.allow_plaintext(server) == 0
+
+
+## The server the session is connected to, or last connected to ("" before).
+func current_server() -> String:
+	return _server
+
+
+## Hands the client the account kept for `server` (without connecting), for the account screen
+## on a server the player has not connected to in this run. Returns whether one was kept.
+func use_kept_account(server: String) -> bool:
+	if client.is_online() and _server == server:
+		return true
+	var accounts := _accounts()
+	if not accounts.has_section_key(server, "player_id"):
+		return false
+	var nickname := String(accounts.get_value(server, "nickname", ""))
+	return client.set_credentials(server, nickname, String(accounts.get_value(server, "player_id", "")),
+		String(accounts.get_value(server, "token", ""))) == 0
+
+
+## A new session from a login or a transfer code (the client holds it): kept for `server` under
+## the account's nickname, which becomes the Online menu's, so the next connection is this
+## account. The other account's room is not this one's.
+func keep_session(server: String, nickname: String) -> void:
+	var account: Dictionary = client.get_credentials()
+	if account.is_empty():
+		return
+	var accounts := _accounts()
+	if accounts.has_section(server):
+		accounts.erase_section(server)
+	accounts.set_value(server, "nickname", nickname)
+	accounts.set_value(server, "player_id", String(account.player_id))
+	accounts.set_value(server, "token", String(account.token))
+	_save(accounts)
+	_server = server
+	_nickname = nickname
+	Settings.set_value(&"online_server", server)
+	Settings.set_value(&"online_nickname", nickname)
+
+
+## Logged out of `server`: its account is forgotten (the next connection makes a new guest).
+func forget_account(server: String) -> void:
+	var accounts := _accounts()
+	if accounts.has_section(server):
+		accounts.erase_section(server)
+		_save(accounts)
 
 
 ## The room whose seat the player holds on `server` as `nickname` ("" if none is remembered).

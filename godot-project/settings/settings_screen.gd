@@ -5,7 +5,8 @@ extends Control
 ## The rows are in settings_screen.tscn: in the Grid, a Label and a control named after the
 ## setting's key. The control's type says how it edits the setting: a CheckButton toggles it, an
 ## HSlider sets a number (the slider's own min, max and step), an OptionButton picks item i of its
-## metadata "values". Adding a setting is a key in Settings.DEFAULTS and a row in the scene.
+## metadata "values", a LineEdit sets a text (saved when the player presses Enter or leaves the
+## field). Adding a setting is a key in Settings.DEFAULTS and a row in the scene.
 
 @onready var _grid: GridContainer = %Grid
 
@@ -45,5 +46,11 @@ func _bind(key: StringName, control: Control) -> void:
 		var values: Array = o.get_meta(&"values")
 		o.selected = maxi(values.find(value), 0)
 		o.item_selected.connect(func(i: int) -> void: Settings.set_value(key, values[i]))
+	elif control is LineEdit:
+		var e := control as LineEdit
+		e.text = value
+		var keep := func() -> void: Settings.set_value(key, e.text.strip_edges())
+		e.text_submitted.connect(func(_t: String) -> void: keep.call())
+		e.focus_exited.connect(keep)
 	else:
-		push_error("SettingsScreen: %s is a %s; rows are CheckButton, HSlider or OptionButton" % [key, control.get_class()])
+		push_error("SettingsScreen: %s is a %s; rows are CheckButton, HSlider, OptionButton or LineEdit" % [key, control.get_class()])

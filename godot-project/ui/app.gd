@@ -4,7 +4,7 @@ extends Control
 ##
 ## Screens: &"menu", &"table" (after EventBus.match_requested), &"replays", &"replay" (after
 ## EventBus.replay_requested), &"settings", &"stats", &"rules", &"credits"; online: &"online" (connect, create / join /
-## spectate, quick match), &"quick_search" (waiting for a quick-match table), &"leaderboard", &"profile" (a player's rating and figures), &"lobby", &"online_table" (after match_requested with an online config). A screen scene may define `open(params: Dictionary)`;
+## spectate, quick match), &"quick_search" (waiting for a quick-match table), &"leaderboard", &"profile" (a player's rating and figures), &"account" (claim, log in, transfer code, log out), &"lobby", &"online_table" (after match_requested with an online config). A screen scene may define `open(params: Dictionary)`;
 ## it is called before the screen enters the tree.
 
 const SCREENS := {
@@ -21,6 +21,7 @@ const SCREENS := {
 	&"quick_search": "res://online/quick_search.tscn",
 	&"leaderboard": "res://online/leaderboard.tscn",
 	&"profile": "res://online/profile.tscn",
+	&"account": "res://online/account.tscn",
 	&"online_table": "res://online/online_table.tscn",
 }
 

@@ -11,7 +11,7 @@ const CONTROLLER := "res://bridge/match_controller.gd"
 const SESSION_SIGNALS: Array[String] = ["connecting", "connected", "reconnecting", "resynced",
 	"disconnected", "protocol_too_old", "room_joined", "room_changed", "room_closed",
 	"hosting_changed", "latency_changed", "connection_unstable", "match_stored", "error", "match_joined", "queue_status", "rating_changed",
-	"leaderboard_received", "profile_received", "fetch_failed"]
+	"leaderboard_received", "profile_received", "fetch_failed", "account_done", "account_failed"]
 
 
 func _signals(cls: StringName) -> Dictionary:
@@ -138,6 +138,49 @@ func test_leaderboard_and_profile_requests_refuse_bad_input_and_report_a_dead_se
 	c.fetch_failed.disconnect(on_failed)
 	c.error.disconnect(on_error)
 	c.disconnected.disconnect(on_gone)
+
+
+## Account calls (issue 36): bad input is refused at once with its code, before anything is sent,
+## and said through `account_failed` (never the session's `error`); calls that act for the player
+## need an account; a server that cannot be reached is said too.
+func test_account_calls_refuse_bad_input_at_once() -> void:
+	var c: Node = Online.client
+	c.disconnect_from_server()
+	var failed: Array = []
+	var errors: Array = []
+	var on_failed := func(what: String, code: int, _m: String) -> void: failed.append([what, code])
+	var on_error := func(code: int, _m: String) -> void: errors.append(code)
+	c.account_failed.connect(on_failed)
+	c.error.connect(on_error)
+	var pw := "long-enough-password"
+	expect_eq(c.login_account("127.0.0.1:1", "a", pw), c.ERR_BAD_LOGIN_NAME, "too short a login name")
+	expect_logged("GuandanClient.login")
+	expect_eq(c.login_account("127.0.0.1:1", "ann lee", pw), c.ERR_BAD_LOGIN_NAME, "a space")
+	expect_logged("GuandanClient.login")
+	expect_eq(c.login_account("127.0.0.1:1", "ann", "short"), c.ERR_BAD_PASSWORD, "a short password")
+	expect_logged("GuandanClient.login")
+	expect(not c.get_last_error().contains("short"), "the message never repeats the password: %s" % c.get_last_error())
+	expect_eq(c.login_account("", "ann", pw), GuandanEngine.ERR_BAD_ARGUMENT, "no server")
+	expect_logged("GuandanClient.login")
+	expect_eq(c.redeem_transfer_code("127.0.0.1:1", "ABC"), GuandanEngine.ERR_BAD_ARGUMENT, "not a transfer code")
+	expect_logged("GuandanClient.transfer")
+	expect_eq(c.claim_account("ann", "short"), c.ERR_BAD_PASSWORD, "a short password to claim")
+	expect_logged("GuandanClient.claim")
+	expect_eq(c.login_account("guandan.example.com:7878", "ann", pw), c.ERR_PLAINTEXT_NOT_ALLOWED,
+		"a password in plain text to a public host is refused until the player allows it")
+	expect_logged("GuandanClient.login")
+	expect_eq(failed, [["login", c.ERR_BAD_LOGIN_NAME], ["login", c.ERR_BAD_LOGIN_NAME], ["login", c.ERR_BAD_PASSWORD],
+		["login", GuandanEngine.ERR_BAD_ARGUMENT], ["transfer", GuandanEngine.ERR_BAD_ARGUMENT],
+		["claim", c.ERR_BAD_PASSWORD], ["login", c.ERR_PLAINTEXT_NOT_ALLOWED]], "each refusal said through account_failed")
+	# A good login to a server that is not there: said later, as ERR_IO; no account is kept.
+	failed.clear()
+	expect_eq(c.login_account("127.0.0.1:1", "ann", pw), c.OK, "asked")
+	expect(await wait_until(func() -> bool: return not failed.is_empty(), 15.0), "account_failed came")
+	expect_eq(failed, [["login", c.ERR_IO]], "an unreachable server: ERR_IO")
+	claim_logged("GuandanClient.login")
+	expect_eq(errors, [], "no session error for an account call")
+	c.account_failed.disconnect(on_failed)
+	c.error.disconnect(on_error)
 
 
 func test_only_the_session_and_the_controller_name_the_client() -> void:

@@ -117,3 +117,130 @@ func test_a_seat_held_online_is_offered_again_with_the_same_account() -> void:
 	Online.accounts_path = kept_path
 	Settings.set_value(&"online_server", server_before)
 	Settings.set_value(&"online_nickname", nick_before)
+
+
+## A public host in plain text (issue 36): the Online menu asks before anything is sent, and "no"
+## connects nothing; a yes allows that host. Loopback is never asked about.
+func test_a_public_plaintext_server_is_asked_about_and_no_connects_nothing() -> void:
+	var menu := _screen("res://online/online_menu.tscn")
+	await frames(2)
+	var status: Label = menu.find_child("Status", true, false)
+	menu.find_child("Server", true, false).text = "guandan.example.com:7878"
+	menu.find_child("Nickname", true, false).text = "Ann"
+	var result: Array = []
+	var going := func() -> void: result.append(await menu.go(&"create"))
+	going.call()
+	expect(await wait_until(func() -> bool: return Online.plaintext_dialog != null and Online.plaintext_dialog.visible, 5.0),
+		"the question is asked")
+	expect_eq(Online.client.get_connection_state(), "offline", "nothing is sent before the answer")
+	expect(Online.plaintext_dialog.dialog_text.contains("guandan.example.com"), "the question names the server")
+	Online.plaintext_dialog.get_cancel_button().pressed.emit()
+	expect(await wait_until(func() -> bool: return not result.is_empty(), 5.0), "the menu went on after the answer")
+	expect_eq(result, [Online.client.ERR_PLAINTEXT_NOT_ALLOWED], "no: refused")
+	expect_eq(Online.client.get_connection_state(), "offline", "no: nothing connects")
+	expect_eq(status.text, tr("ONLINE_ERR_71"), "and the player is told why")
+	expect(Online.client.needs_plaintext_confirmation("guandan.example.com:7878"), "no allows nothing")
+	expect(not Online.client.needs_plaintext_confirmation("127.0.0.1:1"), "loopback is not asked about")
+	# A yes allows the host (another one: this client keeps what was allowed).
+	var answer: Array = []
+	var asking := func() -> void: answer.append(await Online.confirm_plaintext("yes.example.net:7878"))
+	asking.call()
+	expect(await wait_until(func() -> bool: return Online.plaintext_dialog.visible, 5.0), "asked again")
+	Online.plaintext_dialog.get_ok_button().pressed.emit()
+	expect(await wait_until(func() -> bool: return not answer.is_empty(), 5.0), "answered")
+	expect_eq(answer, [true], "yes")
+	expect(not Online.client.needs_plaintext_confirmation("yes.example.net:7878"), "the host is allowed")
+
+
+## The trusted CA file of the Settings is used before connecting; one that cannot be read is said
+## in words and nothing connects.
+func test_a_bad_trusted_ca_file_is_said_and_nothing_connects() -> void:
+	var before: String = Settings.get_value(&"online_ca_file")
+	Settings.set_value(&"online_ca_file", "/nonexistent/ca.pem")
+	var menu := _screen("res://online/online_menu.tscn")
+	await frames(2)
+	menu.find_child("Server", true, false).text = "127.0.0.1:1"
+	menu.find_child("Nickname", true, false).text = "Ann"
+	var code: int = await menu.go(&"create")
+	expect_logged("GuandanClient.set_ca_file")
+	expect_eq(code, GuandanEngine.ERR_BAD_ARGUMENT, "the CA file is refused")
+	expect(String((menu.find_child("Status", true, false) as Label).text).begins_with(
+		tr("ONLINE_CA_FILE_BAD_FMT").split("{")[0]), "and said in words")
+	expect_eq(Online.client.get_connection_state(), "offline", "nothing connects")
+	Settings.set_value(&"online_ca_file", before)
+	expect_eq(Online.apply_ca_file(), 0, "no CA file: Mozilla's roots")
+	# The Settings screen edits it.
+	var settings := _screen("res://settings/settings_screen.tscn")
+	await frames(2)
+	var field: LineEdit = settings.control_for(&"online_ca_file")
+	expect(field != null, "the Settings screen has the trusted CA file")
+	if field != null:
+		field.text = " /tmp/ca.pem "
+		field.text_submitted.emit(field.text)
+		expect_eq(String(Settings.get_value(&"online_ca_file")), "/tmp/ca.pem", "saved as typed, trimmed")
+	Settings.set_value(&"online_ca_file", before)
+
+
+## The Account screen (no server): opened from the Online menu; with no account kept it says so;
+## bad input is said in words before anything is sent.
+func test_the_account_screen_says_what_is_wrong_before_asking() -> void:
+	var kept_path: String = Online.accounts_path
+	Online.accounts_path = "user://test_account_screen.cfg"
+	DirAccess.remove_absolute(ProjectSettings.globalize_path(Online.accounts_path))
+	var server_before: String = Settings.get_value(&"online_server")
+	var asked: Array = []
+	var on_screen := func(screen: StringName) -> void: asked.append(screen)
+	EventBus.screen_requested.connect(on_screen)
+	var menu := _screen("res://online/online_menu.tscn")
+	await frames(2)
+	menu.find_child("Server", true, false).text = "127.0.0.1:1"
+	(menu.find_child("Account", true, false) as Button).pressed.emit()
+	expect_eq(asked, [&"account"], "the Online menu opens the Account screen")
+	EventBus.screen_requested.disconnect(on_screen)
+	expect_eq(String(Settings.get_value(&"online_server")), "127.0.0.1:1", "for the server typed there")
+	menu.queue_free()
+	Online.client.disconnect_from_server()
+	var screen := _screen("res://online/account.tscn")
+	await frames(2)
+	for name in ["Current", "ClaimName", "ClaimPassword", "ClaimRepeat", "Claim", "LoginName", "LoginPassword", "Login",
+			"MakeCode", "TransferCode", "EnterCode", "Redeem", "LogOut", "LogOutEverywhere", "ConfirmEverywhere", "Status"]:
+		expect(screen.find_child(name, true, false) != null, "the screen has %s" % name)
+	var status: Label = screen.find_child("Status", true, false)
+	var text := func(n: String, t: String) -> void: (screen.find_child(n, true, false) as LineEdit).text = t
+	var press := func(n: String) -> void: (screen.find_child(n, true, false) as Button).pressed.emit()
+	for n in ["ClaimPassword", "ClaimRepeat", "LoginPassword"]:
+		expect((screen.find_child(n, true, false) as LineEdit).secret, "%s hides what is typed" % n)
+	text.call("ClaimName", "ann")
+	text.call("ClaimPassword", "long-enough-1")
+	text.call("ClaimRepeat", "long-enough-2")
+	press.call("Claim")
+	expect_eq(status.text, tr("ACCOUNT_PASSWORDS_DIFFER"), "two different passwords")
+	text.call("LoginName", "a")
+	text.call("LoginPassword", "long-enough-1")
+	press.call("Login")
+	await frames(2)
+	expect_logged("GuandanClient.login")
+	expect_eq(status.text, tr("ONLINE_ERR_64"), "a bad login name, in words")
+	text.call("LoginName", "ann")
+	text.call("LoginPassword", "short")
+	press.call("Login")
+	await frames(2)
+	expect_logged("GuandanClient.login")
+	expect_eq(status.text, tr("ONLINE_ERR_65"), "a short password, in words")
+	text.call("EnterCode", "ABC")
+	press.call("Redeem")
+	await frames(2)
+	expect_logged("GuandanClient.transfer")
+	expect_eq(status.text, tr("ACCOUNT_ERR_BAD_CODE"), "not a transfer code, in words")
+	for n in ["MakeCode", "LogOut", "LogOutEverywhere"]:
+		expect((screen.find_child(n, true, false) as Button).disabled, "%s needs an account" % n)
+	# An unreachable server is said when it answers.
+	text.call("LoginPassword", "long-enough-1")
+	press.call("Login")
+	expect(await wait_until(func() -> bool: return status.text == tr("ONLINE_ERR_30"), 15.0), "unreachable: %s" % status.text)
+	claim_logged("GuandanClient.login")
+	for e in ["ONLINE_ERR_63", "ONLINE_ERR_64", "ONLINE_ERR_65", "ONLINE_ERR_66", "ONLINE_ERR_70", "ONLINE_ERR_71"]:
+		expect(tr(e) != e, "%s has words" % e)
+	DirAccess.remove_absolute(ProjectSettings.globalize_path(Online.accounts_path))
+	Online.accounts_path = kept_path
+	Settings.set_value(&"online_server", server_before)

@@ -192,8 +192,21 @@ func test_online_screens_are_readable_on_a_phone() -> void:
 	screen = await _open_screen(vp, "res://online/lobby.tscn", func(s: Control) -> void: s._refresh(_room()))
 	_check("lobby.tscn", screen)
 	screen.queue_free()
+	# The Account screen of a guest, with a transfer code shown (no server: the answers are given;
+	# no account is kept, so the screen asks nothing).
+	var kept_path: String = Online.accounts_path
+	Online.accounts_path = "user://test_phone_accounts.cfg"
+	DirAccess.remove_absolute(ProjectSettings.globalize_path(Online.accounts_path))
+	Online.client.disconnect_from_server()
+	screen = await _open_screen(vp, "res://online/account.tscn", func(s: Control) -> void:
+		s.account = {"player_id": "p1", "nickname": "Ann", "name": "", "sessions": 1}
+		s.waiting = "transfer_code"
+		s._on_done("transfer_code", {"code": "K7QX2-MAB3D", "expires_in_s": 600}))
+	_check("account.tscn", screen)
+	screen.queue_free()
+	Online.accounts_path = kept_path
 	await frames(1)
-	_report(4)
+	_report(5)
 
 
 ## The offline table through a deal: the player's lead, a follow over a table play, the pause

@@ -12,6 +12,8 @@
 //! What the session receives — the network thread's events and the server's messages — is
 //! applied in `receive.rs`; this file holds the node, its signals and calls, and the plumbing.
 
+mod account;
+mod account_requests;
 mod ladder;
 mod lobby;
 pub mod mirror;
@@ -35,6 +37,7 @@ use guandan_proto::tls::Trust;
 use guandan_proto::{ClientMsg, Endpoint, RoomInfo};
 
 use crate::codes::{self, Fail};
+use account_requests::{AccountAnswer, Accounts};
 use net::{Net, NetConfig};
 use ranking::{Answer, Fetcher};
 use remote::RemoteMatch;
@@ -70,6 +73,8 @@ enum Conn {
     Leaderboard(Box<guandan_proto::http::Leaderboard>),
     Profile(Box<guandan_proto::http::PlayerProfile>),
     FetchFailed(&'static str, i64, String),
+    AccountDone(&'static str, Box<AccountAnswer>),
+    AccountFailed(&'static str, i64, String),
     MatchStored(u32),
 }
 
@@ -115,6 +120,8 @@ pub struct GuandanClient {
     flushing: bool,
     /// Leaderboard pages and profiles asked of the server.
     fetcher: Fetcher,
+    /// Account requests asked of the server (`account.rs`).
+    accounts: Accounts,
     /// The private CA file added to Mozilla's roots (`set_ca_file`; empty: none), and the trust
     /// made from it (made once: every connection and request shares it).
     ca_file: String,
@@ -148,6 +155,7 @@ impl INode for GuandanClient {
             queue: VecDeque::new(),
             flushing: false,
             fetcher: Fetcher::default(),
+            accounts: Accounts::default(),
             ca_file: String::new(),
             trust: None,
             plaintext_allowed: BTreeSet::new(),
@@ -180,6 +188,7 @@ impl INode for GuandanClient {
                 Err(f) => Conn::FetchFailed(ask.what(), f.num(), f.message),
             });
         }
+        self.drain_accounts();
         if self.net.as_ref().is_some_and(|n| !n.alive()) && self.link != Link::Offline {
             // The thread ended without a word (it always says why; this is a safety net).
             self.go_offline();
@@ -240,6 +249,21 @@ impl GuandanClient {
     /// nothing was sent. Ask the player, then `allow_plaintext(address)` and connect again.
     #[constant]
     pub const ERR_PLAINTEXT_NOT_ALLOWED: i64 = codes::num(ErrorCode::PlaintextNotAllowed);
+    /// Too many requests at once (or too many login attempts: wait and try again).
+    #[constant]
+    pub const ERR_RATE_LIMITED: i64 = codes::num(ErrorCode::RateLimited);
+    /// The login name is another account's.
+    #[constant]
+    pub const ERR_NAME_TAKEN: i64 = codes::num(ErrorCode::NameTaken);
+    /// Not a login name (3–32 letters, digits and `. _ -`: `guandan_proto::check_login_name`).
+    #[constant]
+    pub const ERR_BAD_LOGIN_NAME: i64 = codes::num(ErrorCode::BadLoginName);
+    /// A password has 8 to 128 characters.
+    #[constant]
+    pub const ERR_BAD_PASSWORD: i64 = codes::num(ErrorCode::BadPassword);
+    /// The account has a login name already.
+    #[constant]
+    pub const ERR_ALREADY_CLAIMED: i64 = codes::num(ErrorCode::AlreadyClaimed);
 
     // ----- signals: the connection and the room (the match's are GuandanEngine's, which
     // follows this client: GuandanEngine.follow) -----
@@ -319,6 +343,15 @@ impl GuandanClient {
 
     #[signal]
     fn rating_changed(rules: GString, rating: i64, change: i64, matches: i64);
+
+    /// An account call was answered (`what`: `account`, `claim`, `login`, `transfer_code`,
+    /// `transfer`, `log_out`, `log_out_everywhere`; `result` as each call says). After `login`
+    /// and `transfer` the client holds the new session: keep `get_credentials()`.
+    #[signal]
+    fn account_done(what: GString, result: VarDictionary);
+    /// An account call failed (`code` an `ERR_*`; `message` the reason, never a password).
+    #[signal]
+    fn account_failed(what: GString, code: i64, message: GString);
 
     // ----- connection -----
 

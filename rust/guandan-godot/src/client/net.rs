@@ -55,6 +55,11 @@ pub enum NetEvent {
         player_id: String,
         token: String,
     },
+    /// The server rotated the session's token (in its `welcome`): keep this one in place of the
+    /// old (said before the `Connected` of that welcome).
+    TokenRotated {
+        token: guandan_proto::Secret,
+    },
     Connected {
         player_id: String,
         reconnect: bool,
@@ -433,7 +438,13 @@ impl Worker {
             let (event, answers) = session.received(m, Instant::now());
             match event {
                 Event::Refused(r) => return End::Refused(r),
-                Event::Welcomed { player_id, reconnect } => self.emit(NetEvent::Connected { player_id, reconnect }),
+                Event::Welcomed { player_id, reconnect } => {
+                    // The game stores its account when connected: the rotated token comes first.
+                    if let Some(token) = session.take_new_token() {
+                        self.emit(NetEvent::TokenRotated { token });
+                    }
+                    self.emit(NetEvent::Connected { player_id, reconnect })
+                }
                 Event::Latency(rtt) => self.emit(NetEvent::Latency(rtt.as_secs_f64() * 1000.0)),
                 Event::Message(m, order) => self.emit(NetEvent::Message(m, order)),
             }
@@ -685,6 +696,65 @@ mod tests {
         assert_eq!(next_unstable(false), Some(true), "the answer ends it");
         drop(net);
         server.join().unwrap();
+    }
+
+    /// A welcome that rotates the token: the client says so before `Connected` (the game saves
+    /// its account then) and presents the new token at the next hello. Before, the rotated token
+    /// was dropped and the game kept the old one until it expired.
+    #[test]
+    fn a_rotated_token_is_handed_to_the_node_before_connected() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let server = std::thread::spawn(move || {
+            let mut hellos = Vec::new();
+            for rotate in [true, false] {
+                let (stream, _) = listener.accept().expect("the client connects");
+                stream.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
+                let mut ws = tungstenite::accept(stream).expect("a WebSocket");
+                hellos.push(next_msg(&mut ws));
+                let welcome = ServerMsg::Welcome {
+                    protocol_version: guandan_proto::PROTOCOL_VERSION,
+                    player_id: "p".into(),
+                    instance: "a".into(),
+                    token: rotate.then(|| "t-rotated".into()),
+                };
+                ws.send(Message::text(serde_json::to_string(&welcome).unwrap())).expect("welcome sent");
+                if rotate {
+                    // Dropped without a word: the client comes back by itself.
+                    drop(ws);
+                } else {
+                    let _ = ws.read();
+                }
+            }
+            hellos
+        });
+        let net = Net::start(plain(addr));
+        let mut seen = Vec::new();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while seen.iter().filter(|e: &&String| e.starts_with("connected")).count() < 2 && Instant::now() < deadline {
+            match net.poll() {
+                Some(NetEvent::TokenRotated { token }) => seen.push(format!("rotated {}", token.expose())),
+                Some(NetEvent::Connected { .. }) => seen.push("connected".into()),
+                Some(NetEvent::Failed { message, .. }) => panic!("the client gave up: {message}"),
+                Some(_) => {}
+                None => std::thread::sleep(Duration::from_millis(5)),
+            }
+        }
+        assert_eq!(
+            seen,
+            ["rotated t-rotated", "connected", "connected"],
+            "the new token before its welcome's connected"
+        );
+        drop(net);
+        let hellos = server.join().unwrap();
+        let tokens: Vec<&str> = hellos
+            .iter()
+            .map(|h| match h {
+                ClientMsg::Hello { token, .. } => token.expose(),
+                other => panic!("not a hello: {other:?}"),
+            })
+            .collect();
+        assert_eq!(tokens, ["t", "t-rotated"], "the next hello presents the rotated token");
     }
 
     fn plain(server: std::net::SocketAddr) -> NetConfig {

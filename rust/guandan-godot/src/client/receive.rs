@@ -36,6 +36,11 @@ impl GuandanClient {
         match ev {
             NetEvent::Connecting { attempt } => self.queue.push_back(Conn::Connecting(attempt)),
             NetEvent::Registered { player_id, token } => self.credentials = Some((player_id, token)),
+            NetEvent::TokenRotated { token } => {
+                if let Some((_, kept)) = &mut self.credentials {
+                    *kept = token.into_inner();
+                }
+            }
             NetEvent::Connected { player_id, reconnect } => {
                 self.steady();
                 self.link = Link::Online;

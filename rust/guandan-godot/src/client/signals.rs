@@ -4,7 +4,7 @@
 use godot::prelude::*;
 
 use super::lobby::room_dict;
-use super::{Conn, GuandanClient, ranking_dict};
+use super::{Conn, GuandanClient, account, ranking_dict};
 
 impl GuandanClient {
     pub(super) fn flush(&mut self) {
@@ -46,6 +46,10 @@ impl GuandanClient {
             Conn::Profile(p) => sig.profile_received().emit(&ranking_dict::profile_dict(&p)),
             Conn::FetchFailed(what, code, m) => {
                 sig.fetch_failed().emit(&GString::from(what), code, &GString::from(m.as_str()))
+            }
+            Conn::AccountDone(what, a) => sig.account_done().emit(&GString::from(what), &account::account_dict(&a)),
+            Conn::AccountFailed(what, code, m) => {
+                sig.account_failed().emit(&GString::from(what), code, &GString::from(m.as_str()))
             }
         }
     }
