@@ -38,6 +38,8 @@ const PLAY_SHARE := 0.6
 const PLAY_SHARE_WIDE := 0.75
 ## On wide views a side play's box reaches at most this many card widths out from the centre.
 const WIDE_SIDE_CARDS := 7.0
+## North's play box is at least this many card widths wide (moved aside under North if need be).
+const NORTH_PLAY_CARDS := 6.0
 ## The side seats stand with their lines under the portrait when the plays keep at least this height.
 const STACKED_PLAY_H := 56.0
 
@@ -147,10 +149,16 @@ static func apply(t: Control) -> void:
 	var wx := west.position.x + west.size.x + GAP
 	var ex := east.position.x - GAP
 
-	# North's play under North, between the side seats.
+	# North's play under North, between the side seats where they reach into its band: centred
+	# under North, moved aside (still under North) when North stands near a side seat.
 	var nc := north.position.x + north.size.x / 2.0
-	var half := maxf(minf(nc - wx, ex - nc), 1.0)
-	zone.set_slot(2, Rect2(nc - half, north_play_y, 2.0 * half, play_h), 0)
+	var band_end := north_play_y + play_h
+	var nl := wx if west.position.y < band_end else m.position.x + 6.0
+	var nr := ex if east.position.y < band_end else m.end.x - 6.0
+	var half := maxf(minf(nc - nl, nr - nc), 0.0)
+	var want_w := minf(maxf(nr - nl, 1.0), maxf(2.0 * half, play_h / CardView.ASPECT * NORTH_PLAY_CARDS))
+	var nx := clampf(nc - want_w / 2.0, nl, maxf(nr - want_w, nl))
+	zone.set_slot(2, Rect2(nx, north_play_y, want_w, play_h), 0)
 
 	# The side plays, each from its seat toward the centre.
 	var mid_x := (wx + ex) / 2.0
@@ -188,7 +196,7 @@ static func apply(t: Control) -> void:
 
 	# Without a column of its own (the history closed) the hint's "why" stands right of North.
 	if side_w <= 0.0:
-		var why_x := maxf(north.position.x + north.size.x, nc + half) + GAP
+		var why_x := maxf(north.position.x + north.size.x, nx + want_w) + GAP
 		t.training.float_why(Rect2(why_x, m.position.y + NORTH_CLEAR, maxf(m.end.x - 6.0 - why_x, 0.0),
 			maxf(east.position.y - GAP - m.position.y - NORTH_CLEAR, 0.0)))
 
