@@ -30,10 +30,11 @@ const DEFAULT_PATH := "res://resources/style/table_default.tres"
 		emit_changed()
 
 @export_group("Table")
-## While a table is on screen the felt is an oval around the play: its edges are this far inside
-## the playing area (left/right and top), and its lower edge this far below the action bar's top
-## (the hand lies over the near rim).
-@export var oval_inset := Vector2(0.0, 6.0):
+## While a table is on screen the felt is an oval around the play: its rim keeps this far inside
+## the playing area at the left and right (and from the window's edges all round), the cloth's top
+## edge this far under the top bar, and its lower edge oval_bottom below the action bar's top (the
+## hand lies over the near rim).
+@export var oval_inset := Vector2(8.0, 6.0):
 	set(v):
 		oval_inset = v
 		emit_changed()

@@ -1,8 +1,9 @@
 class_name BackFan
 extends Control
-## A seat's hand as the others see it: a fan of card backs beside the portrait (under the name), one back for every
-## `cards_per_back` cards left, so the fan thins as the seat plays (the exact count is on the
-## portrait's chip). Its box is sized for a full hand, so the seat never changes width mid-deal.
+## A seat's hand as the others see it: a fan of card backs beside the portrait, about as high as it,
+## one back for every `cards_per_back` cards left (27 cards: the full fan), so the fan thins as the
+## seat plays (the exact count is on the portrait's chip). Its box is sized for a full hand (the
+## outer backs' turn included), so the seat never changes width mid-deal.
 ## The back's colours are the deck's (CardStyle); sizes and spread are exported for designers.
 
 ## Cards left (0: no fan).
@@ -30,7 +31,7 @@ var count := 27:
 @export_range(0.0, 90.0, 1.0, "suffix:°") var spread := 24.0:
 	set(v):
 		spread = v
-		queue_redraw()
+		_resize()
 
 var _box := StyleBoxFlat.new()
 var _inner := StyleBoxFlat.new()
@@ -43,7 +44,9 @@ func _ready() -> void:
 
 func _resize() -> void:
 	var w := card_height / CardView.ASPECT
-	custom_minimum_size = Vector2(w + step * (max_backs - 1) + card_height * 0.3, card_height * 1.1)
+	# Room at each side for the outer backs' turn.
+	var turn := card_height * 1.4 * sin(deg_to_rad(spread) / 2.0)
+	custom_minimum_size = Vector2(w + step * (max_backs - 1) + 2.0 * turn, card_height * 1.1)
 	queue_redraw()
 
 

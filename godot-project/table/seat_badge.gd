@@ -11,13 +11,26 @@ const WARN_COLOR := Color(1.0, 0.45, 0.35)
 const AUTO_PLAY_COLOR := Color(0.35, 0.8, 1.0)
 ## Least width (the scene's minimum size): "Opponents · Normal" and, while thinking, "Normal ·
 ## thinking…" whole at 1280×720 (tests/godot/ui/test_table_hour.gd). Larger text (a phone's font
-## floor, a longer language) widens the badge to its content (_fit_width).
+## floor, a longer language) widens the badge to its content (_fit_width). A stacked seat is as
+## wide as its portrait and fan or its widest line.
 const WIDTH := 232.0
 
 ## Which seat (0 = the player, 1 east, 2 north partner, 3 west); set in the scene or by create().
 @export_range(0, 3) var seat := 0
 ## Shows the cards-left chip (off for the player's own badge and in replays).
 @export var with_back := true
+## The seat's shape: false = the portrait with its fan of backs, then the name lines beside them
+## (North, the player); true = the name lines under the portrait and fan (West and East at the
+## table's sides, where width is scarce and height is not).
+@export var stacked := false:
+	set(v):
+		stacked = v
+		_apply_shape()
+## The fan of backs on the portrait's left (East: toward the table's centre) rather than its right.
+@export var fan_left := false:
+	set(v):
+		fan_left = v
+		_apply_shape()
 ## Cards left; -1 hides the count (the local player's own badge).
 var count := 27:
 	set(v):
@@ -101,6 +114,7 @@ func _ready() -> void:
 	add_theme_stylebox_override(&"panel", _style)
 	(%Count as Label).add_theme_stylebox_override(&"normal", _chip_style)
 	_avatar.seat = seat
+	_apply_shape()
 	set_process(false)
 	# A font size change (the phone's floor, see Readability) re-measures the width.
 	for l: Label in [_name, _sub, _auto, _place]:
@@ -150,9 +164,45 @@ func avatar() -> SeatAvatar:
 	return _avatar
 
 
+## The seat's height in either shape (stacked or not), from its parts' minimum sizes: the table's
+## layout picks the shape that leaves its plays room.
+func shape_height(as_stacked: bool) -> float:
+	if _name == null:
+		return size.y
+	var seat_h := (%Seat as Control).get_combined_minimum_size().y
+	var col_h := ($Row/Col as Control).get_combined_minimum_size().y
+	var panel := get_theme_stylebox(&"panel")
+	var framing := panel.get_minimum_size().y if panel != null else 0.0
+	return framing + (seat_h + 2.0 + col_h if as_stacked else maxf(seat_h, col_h))
+
+
+## How far the portrait's middle is below the seat's top (from the minimum sizes, so it holds
+## before the seat's box has sorted its children).
+func portrait_middle() -> float:
+	if not stacked or _name == null:
+		return size.y / 2.0
+	var panel := get_theme_stylebox(&"panel")
+	return (panel.get_margin(SIDE_TOP) if panel != null else 0.0) + (%Seat as Control).get_combined_minimum_size().y / 2.0
+
+
 func _notification(what: int) -> void:
 	if what == NOTIFICATION_TRANSLATION_CHANGED:
 		_update()
+
+
+## Lays the portrait, the fan and the name lines out for `stacked` and `fan_left`.
+func _apply_shape() -> void:
+	if _name == null:  # @onready: _ready applies it
+		return
+	var row := $Row as BoxContainer
+	row.vertical = stacked
+	row.add_theme_constant_override(&"separation", 2 if stacked else 10)
+	var seat_box := %Seat as HBoxContainer
+	seat_box.size_flags_horizontal = Control.SIZE_SHRINK_CENTER if stacked else Control.SIZE_FILL
+	seat_box.move_child(_fan, 0 if fan_left else -1)
+	for l: Label in [_name, _sub, _auto, _place]:
+		l.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER if stacked else HORIZONTAL_ALIGNMENT_LEFT
+	_fit_width()
 
 
 func _update() -> void:
@@ -203,13 +253,14 @@ func _fit_width() -> void:
 		var fs := l.get_theme_font_size(&"font_size")
 		for t: String in lines[l]:
 			text_w = maxf(text_w, font.get_string_size(t, HORIZONTAL_ALIGNMENT_LEFT, -1, fs).x)
-	var back: Control = %BackBox
-	if back.visible:
-		text_w += back.get_combined_minimum_size().x + float(($Row as Control).get_theme_constant(&"separation"))
+	# The portrait and the fan: beside the lines, or over them when stacked.
+	var seat_w := (%Seat as Control).get_combined_minimum_size().x
+	var content := maxf(text_w, seat_w) if stacked else text_w + seat_w + float(($Row as Control).get_theme_constant(&"separation"))
 	var panel := get_theme_stylebox(&"panel")
-	var want := ceilf(text_w + (panel.get_minimum_size().x if panel != null else 0.0) + 2.0)
-	if absf(custom_minimum_size.x - maxf(WIDTH, want)) > 0.5:
-		custom_minimum_size.x = maxf(WIDTH, want)
+	var want := ceilf(content + (panel.get_minimum_size().x if panel != null else 0.0) + 2.0)
+	var least := 0.0 if stacked else WIDTH
+	if absf(custom_minimum_size.x - maxf(least, want)) > 0.5:
+		custom_minimum_size.x = maxf(least, want)
 
 
 ## Whether the auto-play border is blinking (for tests).

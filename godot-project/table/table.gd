@@ -248,11 +248,12 @@ func show_oval(rect: Rect2) -> void:
 		get_tree().call_group(&"felt", &"show_table", rect)
 
 
-## Whether the right-hand column is shown: the history is open, or the AI debug overlay or the
-## training "why" panel may need it (kept while the setting is on, so the table never jumps).
+## Whether the right-hand column is shown: the history is open, or the AI debug overlay, the heat
+## map's legend or the guided deal need it (kept while the setting is on, so the table never
+## jumps). The hint's "why" panel does not keep it: without the column it stands right of North
+## (TrainingTools.float_why), and the table centres in the whole window.
 func sidebar_wanted() -> bool:
 	return bool(Settings.get_value(&"history_open")) or bool(Settings.get_value(&"ai_debug")) \
-			or (training != null and training.hints_on() and bool(Settings.get_value(&"why_panel"))) \
 			or (mode == &"training" and bool(Settings.get_value(&"heat_map"))) or (config != null and config.guided)
 
 

@@ -3,18 +3,24 @@ extends RefCounted
 ## Where everything on the table goes for a frame size. The frame is cut into bands that never
 ## share pixels, so nothing can overlap whatever the window's shape:
 ##
-##   top bar                                                      |
-##   north row:  [card counter] [north badge] [north play →]      |  sidebar: history,
-##   side row:   [west badge] [west play →] [← east play] [east]   |  "why" panel,
-##   prompt row: status line / banner / toast / readings (one at a time)  |  AI debug
-##   south row:  [You badge]      [your play, centred]            |
-##   action bar: [PASS HINT PLAY SORT]              [turn clock]
+##   top bar (the level plaque at its centre)                          |
+##   north row:   [card counter]      [North's seat]                   |  sidebar: history,
+##   north band:  [West's   [           North's play          ]  East's |  AI debug, heat
+##   side band:    seat]    [West's play →] [← East's play]      seat]  |  legend (or the
+##   prompt row:  status line / banner / toast / readings (one at a time)  |  "why" alone,
+##   south row:   [You badge]      [your play, centred]                 |  right of North)
+##   action bar:  [PASS HINT PLAY SORT]              [turn clock]
 ##   hand (with room for the grouping view's labels)
 ##
+## Each seat's play lands in front of it: under North, right of West, left of East, above the
+## hand. West and East stand at the edges across the north and side bands (portrait, fan of backs,
+## then their lines), so North's play and theirs share no pixels with any seat.
 ## Play slots are boxes (PlayZone.slot_rects): a long play tightens or shrinks to stay in its
-## box. The tribute lines use the side row's centre, which is empty until the first play.
+## box. The tribute lines use the side band's centre, which is empty until the first play.
 ## Phones and tablets differ only in card sizes (UiLayout). Wide views (aspect ≥ WIDE_ASPECT) get
 ## larger plays, and the side plays start near the centre rather than at their badges.
+## The felt's oval is centred in the table's space (the whole width with the sidebar closed), its
+## rim inside the frame.
 
 const TOP_H := 50.0
 const BAR_H := 58.0
@@ -32,6 +38,10 @@ const PLAY_SHARE := 0.6
 const PLAY_SHARE_WIDE := 0.75
 ## On wide views a side play's box reaches at most this many card widths out from the centre.
 const WIDE_SIDE_CARDS := 7.0
+## North's play box is at least this many card widths wide (moved aside under North if need be).
+const NORTH_PLAY_CARDS := 6.0
+## The side seats stand with their lines under the portrait when the plays keep at least this height.
+const STACKED_PLAY_H := 56.0
 
 
 static func apply(t: Control) -> void:
@@ -77,54 +87,82 @@ static func apply(t: Control) -> void:
 	t.middle = m
 
 	var badges: Array[SeatBadge] = t.badges
-	var badge_h := 0.0
 	# Small text readable on the screen whatever the window's stretch (14 px at 1024×768).
 	var least := UiLayout.readable_font_size(t)
-	(t.counter_view as CardCounterView).set_text_floor(least)
+	var counter: CardCounterView = t.counter_view
+	counter.set_text_floor(least)
 	for badge in badges:
 		badge.text_floor = least
 		badge.reset_size()
-		badge_h = maxf(badge_h, badge.size.y)
-	# The three rows of plays share what the prompt row and the gaps leave.
-	var free := m.size.y - PROMPT_H - 4.0 * GAP - NORTH_CLEAR
+	var me := badges[0]
+	var east := badges[1]
+	var north := badges[2]
+	var west := badges[3]
+	if counter.visible:
+		counter.reset_size()
+	# North's row holds North's seat (and the card counter at its left).
+	var north_row := maxf(north.size.y, counter.size.y if counter.visible else 0.0)
+	# Bands under the top bar: North's seat, North's play, the side plays (West and East sit at the
+	# edges across these two bands), the prompt row, the player's row. Each seat's play lands in
+	# front of it: under North, right of West, left of East, above the hand.
+	var free := m.size.y - NORTH_CLEAR - north_row - PROMPT_H - 4.0 * GAP
+	# West and East stand with their lines under the portrait where the bands leave plays of
+	# STACKED_PLAY_H that way (a short view, a phone's larger text: the lines beside it instead).
+	var stack := _bands(STACKED_PLAY_H, maxf(west.shape_height(true), east.shape_height(true)), me.size.y) <= free
+	for b: SeatBadge in [west, east]:
+		if b.stacked != stack:
+			b.stacked = stack
+			b.reset_size()
+	var side_h := maxf(west.shape_height(stack), east.shape_height(stack))
 	var share := 0.68 if tablet else PLAY_SHARE_WIDE if wide else PLAY_SHARE
-	var play_h := minf(clampf(card_h * share, 56.0, 150.0), free / 3.0)
-	var row_h := maxf(play_h, badge_h)
-	# Rows that cannot all fit at badge height squeeze their plays further.
-	if 2.0 * row_h + maxf(play_h, badges[0].size.y) > free:
-		play_h = maxf(free - 2.0 * badge_h, 40.0)
-		row_h = maxf(play_h, badge_h)
-	var used := 2.0 * row_h + maxf(play_h, badges[0].size.y) + PROMPT_H + NORTH_CLEAR
+	var play_h := clampf(card_h * share, 56.0, 150.0)
+	# Squeezed until the bands fit (never under 40 px).
+	while play_h > 40.0 and _bands(play_h, side_h, me.size.y) > free:
+		play_h -= 2.0
+	play_h = maxf(play_h, 40.0)
+	var side_row := maxf(play_h, side_h - play_h - GAP * 0.5)
+	var south_h := maxf(play_h, me.size.y)
+	var used := NORTH_CLEAR + north_row + play_h + side_row + PROMPT_H + south_h
 	var gap := clampf((m.size.y - used) / 4.0, GAP * 0.5, 40.0)
 	var zone: PlayZone = t.zone
 	zone.card_height = play_h
 	zone.position = Vector2.ZERO
 	zone.size = s
 
-	# North row.
+	# North's row: the seat centred over the table (right of the card counter).
 	var y := m.position.y + NORTH_CLEAR
-	var counter: CardCounterView = t.counter_view
-	var north_x := m.get_center().x - badges[2].size.x - GAP
+	var north_left := m.position.x
 	if counter.visible:
-		counter.reset_size()
 		counter.position = Vector2(m.position.x + 6.0, y)
-		north_x = maxf(north_x, counter.position.x + counter.size.x + GAP)
-	var north := badges[2]
-	north.position = Vector2(north_x, y + (row_h - north.size.y) / 2.0)
-	var nx := north.position.x + north.size.x + GAP
-	zone.set_slot(2, Rect2(nx, y + (row_h - play_h) / 2.0, maxf(m.end.x - 6.0 - nx, 1.0), play_h), 1)
+		north_left = counter.position.x + counter.size.x + GAP
+	north.position = Vector2(maxf(m.get_center().x - north.size.x / 2.0, north_left), y + (north_row - north.size.y) / 2.0)
+	y += north_row + gap
+	var north_play_y := y
+	y += play_h + gap
+	var side_y := y
 
-	# Side row.
-	y += row_h + gap
+	# West and East at the edges, their portraits as level with their plays as the bands allow.
 	var margin := TableStyle.current().seat_margin
-	var west := badges[3]
-	west.position = Vector2(m.position.x + margin, y + (row_h - west.size.y) / 2.0)
-	var east := badges[1]
-	east.position = Vector2(m.end.x - east.size.x - margin, y + (row_h - east.size.y) / 2.0)
+	var span_end := side_y + side_row
+	west.position = Vector2(m.position.x + margin, _side_top(west, north_play_y, side_y, side_row, span_end))
+	east.position = Vector2(m.end.x - east.size.x - margin, _side_top(east, north_play_y, side_y, side_row, span_end))
 	var wx := west.position.x + west.size.x + GAP
 	var ex := east.position.x - GAP
+
+	# North's play under North, between the side seats where they reach into its band: centred
+	# under North, moved aside (still under North) when North stands near a side seat.
+	var nc := north.position.x + north.size.x / 2.0
+	var band_end := north_play_y + play_h
+	var nl := wx if west.position.y < band_end else m.position.x + 6.0
+	var nr := ex if east.position.y < band_end else m.end.x - 6.0
+	var half := maxf(minf(nc - nl, nr - nc), 0.0)
+	var want_w := minf(maxf(nr - nl, 1.0), maxf(2.0 * half, play_h / CardView.ASPECT * NORTH_PLAY_CARDS))
+	var nx := clampf(nc - want_w / 2.0, nl, maxf(nr - want_w, nl))
+	zone.set_slot(2, Rect2(nx, north_play_y, want_w, play_h), 0)
+
+	# The side plays, each from its seat toward the centre.
 	var mid_x := (wx + ex) / 2.0
-	var py := y + (row_h - play_h) / 2.0
+	var py := side_y + (side_row - play_h) / 2.0
 	# Wide: the side plays start near the centre, not at their badges across an empty middle.
 	var reach := play_h / CardView.ASPECT * WIDE_SIDE_CARDS if wide else INF
 	var w0 := maxf(wx, mid_x - GAP / 2.0 - reach)
@@ -132,10 +170,10 @@ static func apply(t: Control) -> void:
 	zone.set_slot(3, Rect2(w0, py, maxf(mid_x - GAP / 2.0 - w0, 1.0), play_h), 1)
 	zone.set_slot(1, Rect2(mid_x + GAP / 2.0, py, maxf(e1 - mid_x - GAP / 2.0, 1.0), play_h), -1)
 	var tribute: TributePanel = t.tribute_panel
-	tribute.fit(Rect2(wx, y, maxf(ex - wx, 1.0), row_h))
+	tribute.fit(Rect2(wx, side_y, maxf(ex - wx, 1.0), side_row))
 
 	# Prompt row: the status line, banners, toasts and the readings share it, one at a time.
-	y += row_h + gap
+	y = side_y + side_row + gap
 	var prompt := Rect2(m.position.x, y, m.size.x, PROMPT_H)
 	t.status.position = prompt.position
 	t.status.size = prompt.size
@@ -150,18 +188,39 @@ static func apply(t: Control) -> void:
 
 	# South row.
 	y += PROMPT_H + gap
-	var me := badges[0]
-	var south_h := maxf(play_h, me.size.y)
 	# At the row's foot: clear of a banner's large letters in the prompt row above.
 	me.position = Vector2(m.position.x + 6.0, y + south_h - me.size.y)
 	var side := me.size.x + 6.0 + GAP
 	zone.set_slot(0, Rect2(m.position.x + side, y + (south_h - play_h) / 2.0, maxf(m.size.x - 2.0 * side, 1.0), play_h), 0)
 	zone.relayout(t.level)
 
-	# The felt's oval around the play (TableStyle "Table"): the seats sit on its rim, the hand over
-	# its near edge.
+	# Without a column of its own (the history closed) the hint's "why" stands right of North.
+	if side_w <= 0.0:
+		var why_x := maxf(north.position.x + north.size.x, nx + want_w) + GAP
+		t.training.float_why(Rect2(why_x, m.position.y + NORTH_CLEAR, maxf(m.end.x - 6.0 - why_x, 0.0),
+			maxf(east.position.y - GAP - m.position.y - NORTH_CLEAR, 0.0)))
+
+	# The felt's oval around the play (TableStyle "Table"), centred in the table's space: the seats
+	# sit on its rim, the hand over its near edge. The rim lies outside the oval; it and the style's
+	# inset stay inside the frame.
 	var st := TableStyle.current()
-	var oval := Rect2(m.position.x + st.oval_inset.x, top_h + st.oval_inset.y, m.size.x - 2.0 * st.oval_inset.x,
-		bar_y + st.oval_bottom - top_h - st.oval_inset.y)
+	var rim := st.rim_width
+	var left := m.position.x + st.oval_inset.x + rim
+	var oval_top := maxf(top_h + st.oval_inset.y, rim + st.oval_inset.x)
+	var oval_bottom := minf(bar_y + st.oval_bottom, s.y - rim - st.oval_inset.x)
+	var oval := Rect2(left, oval_top, maxf(m.end.x - st.oval_inset.x - rim - left, 1.0), maxf(oval_bottom - oval_top, 1.0))
 	var to_global := frame.get_global_transform()
 	t.show_oval(Rect2(to_global * oval.position, oval.size * to_global.get_scale()))
+
+
+## Height the three play bands need for plays `play_h` high: North's play, the side band (West and
+## East's seats, `side_h` high, span it and North's band) and the player's row (its seat `me_h`).
+static func _bands(play_h: float, side_h: float, me_h: float) -> float:
+	return play_h + maxf(play_h, side_h - play_h - GAP * 0.5) + maxf(play_h, me_h)
+
+
+## The top of a side seat `b`: its portrait level with the side band's middle, kept between the top
+## of North's play band and the foot of the side band.
+static func _side_top(b: Control, north_play_y: float, side_y: float, side_row: float, span_end: float) -> float:
+	var want := side_y + side_row / 2.0 - (b as SeatBadge).portrait_middle()
+	return clampf(want, north_play_y, maxf(span_end - b.size.y, north_play_y))

@@ -19,6 +19,9 @@ var _hint_index := -1
 var _info := {}
 var _info_for := PackedInt32Array()
 var _debug_lines: PackedStringArray = []
+## The why panel stands on its own (no sidebar column), in this room (set by the table's layout).
+var _floating := false
+var _float_room := Rect2()
 ## What the heat map's colours mean (in the sidebar while the heat map is on).
 @onready var heat_legend: GridContainer = %HeatLegend
 
@@ -43,9 +46,38 @@ func setup() -> void:
 
 ## The sidebar is `width` wide. Its labels wrap to the width the sidebar gives them; a minimum
 ## width of their own would widen the sidebar past its column.
-func fit_sidebar(_width: float) -> void:
+func fit_sidebar(width: float) -> void:
 	_why_label.custom_minimum_size = Vector2.ZERO
 	_debug_label.custom_minimum_size = Vector2.ZERO
+	_floating = width <= 0.0
+	_why_label.max_lines_visible = -1
+
+
+## Without the sidebar's column (the history closed) the sidebar holds only the why panel and
+## stands in `room` (frame coordinates: right of North, above East), at most the column's width,
+## its lines cut to the room's height; shown only while the panel has something to say.
+func float_why(room: Rect2) -> void:
+	_float_room = room
+	_place_floating_why()
+
+
+func _place_floating_why() -> void:
+	if not _floating:
+		return
+	var sidebar: Control = table.sidebar
+	var room := _float_room
+	var wanted := _why.visible and room.size.x >= 120.0 and room.size.y >= 40.0
+	sidebar.visible = wanted
+	if not wanted:
+		return
+	var w := minf(320.0, room.size.x)
+	var font := _why_label.get_theme_font(&"font")
+	var line_h := font.get_height(_why_label.get_theme_font_size(&"font_size")) + _why_label.get_theme_constant(&"line_spacing")
+	var panel := _why.get_theme_stylebox(&"panel")
+	var framing := panel.get_minimum_size().y if panel != null else 0.0
+	_why_label.max_lines_visible = maxi(int((room.size.y - framing) / maxf(line_h, 1.0)), 1)
+	sidebar.position = Vector2(room.end.x - w, room.position.y)
+	sidebar.size = Vector2(w, room.size.y)
 
 
 ## The player changed the hinted selection: the why panel no longer explains it.
@@ -159,6 +191,7 @@ func refresh() -> void:
 		_debug.visible = false
 	if not hints_on():
 		_why.visible = false
+		_place_floating_why()
 		table.hand.set_snap(PackedInt32Array())
 	_apply_heat()
 
@@ -228,3 +261,4 @@ func _show_why(text: String) -> void:
 	_why_label.text = text
 	_why.visible = text != "" and hints_on()
 	_why.reset_size()
+	_place_floating_why()
