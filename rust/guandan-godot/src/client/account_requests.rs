@@ -8,7 +8,6 @@
 
 use std::time::Duration;
 
-use crossbeam_channel::{Receiver, Sender, unbounded};
 use guandan_core::error::ErrorCode;
 use guandan_proto::http::{
     ACCOUNT_PATH, AUTHORIZATION, AccountInfo, CLAIM_PATH, Claim, LOGIN_PATH, LOGOUT_EVERYWHERE_PATH, LOGOUT_PATH,
@@ -18,10 +17,9 @@ use guandan_proto::http::{
 use guandan_proto::tls::{Trust, explain_http};
 use guandan_proto::{Endpoint, Secret};
 
+use super::requests::Requests;
 use crate::codes::Fail;
 
-/// Account requests answered at once; more are refused (`rate_limited`) until one is answered.
-pub const MAX_IN_FLIGHT: usize = 2;
 /// Logging in hashes a password on the server: a little more patience than a leaderboard page.
 const TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -129,16 +127,11 @@ pub struct AccountRequest {
 pub type Answered = (AccountRequest, Result<AccountAnswer, Fail>);
 
 /// The account requests in flight and their answers.
-pub struct Accounts {
-    tx: Sender<Answered>,
-    rx: Receiver<Answered>,
-    in_flight: usize,
-}
+pub struct Accounts(Requests<AccountRequest, AccountAnswer>);
 
 impl Default for Accounts {
     fn default() -> Self {
-        let (tx, rx) = unbounded();
-        Accounts { tx, rx, in_flight: 0 }
+        Accounts(Requests::new("guandan-account"))
     }
 }
 
@@ -146,27 +139,12 @@ impl Accounts {
     /// Sends `req` to `endpoint` (over TLS with `trust` for an `https://` one) from a thread of
     /// its own; the answer comes from [`Accounts::poll`].
     pub fn start(&mut self, endpoint: Endpoint, trust: Trust, req: AccountRequest) -> Result<(), Fail> {
-        if self.in_flight >= MAX_IN_FLIGHT {
-            return Err(Fail::new(ErrorCode::RateLimited, "still waiting for the server's last answers"));
-        }
-        let tx = self.tx.clone();
-        std::thread::Builder::new()
-            .name("guandan-account".into())
-            .spawn(move || {
-                let answer = call(&endpoint, &trust, &req);
-                // The node may be gone (the game closed): nobody to tell.
-                let _ = tx.send((req, answer));
-            })
-            .map_err(|e| Fail::new(ErrorCode::Internal, format!("cannot start a request: {e}")))?;
-        self.in_flight += 1;
-        Ok(())
+        self.0.start(req, move |req| call(&endpoint, &trust, req))
     }
 
     /// An answer that has arrived.
     pub fn poll(&mut self) -> Option<Answered> {
-        let got = self.rx.try_recv().ok()?;
-        self.in_flight -= 1;
-        Some(got)
+        self.0.poll()
     }
 }
 
@@ -222,6 +200,7 @@ fn exchange(server: &Endpoint, trust: &Trust, req: &AccountRequest) -> Result<(u
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::client::requests::MAX_IN_FLIGHT;
     use std::io::{Read, Write};
     use std::net::TcpListener;
 

@@ -23,6 +23,7 @@ pub mod ranking;
 mod ranking_dict;
 mod receive;
 pub mod remote;
+mod requests;
 pub mod rotate;
 mod signals;
 

@@ -6,17 +6,17 @@
 
 use std::time::Duration;
 
-use crossbeam_channel::{Receiver, Sender, unbounded};
 use guandan_core::error::ErrorCode;
 use guandan_proto::Endpoint;
 use guandan_proto::http::{LEADERBOARD_PATH, Leaderboard, PLAYERS_PATH, PlayerProfile, read_reply};
 use guandan_proto::tls::{Trust, explain_http};
 use serde::de::DeserializeOwned;
 
+pub use super::requests::MAX_IN_FLIGHT;
+use super::requests::Requests;
 use crate::codes::Fail;
 
 /// Requests answered at once; more are refused (`rate_limited`) until one is answered.
-pub const MAX_IN_FLIGHT: usize = 2;
 /// A page the server has not answered by then is given up (the screen says so).
 const TIMEOUT: Duration = Duration::from_secs(8);
 /// The server's largest page number (`guandan-server`'s `MAX_PAGE`); larger is refused here.
@@ -79,17 +79,12 @@ pub enum Answer {
     Profile(PlayerProfile),
 }
 
-/// The requests in flight and their answers.
-pub struct Fetcher {
-    tx: Sender<(Ask, Result<Answer, Fail>)>,
-    rx: Receiver<(Ask, Result<Answer, Fail>)>,
-    in_flight: usize,
-}
+/// The leaderboard pages and profiles in flight and their answers.
+pub struct Fetcher(Requests<Ask, Answer>);
 
 impl Default for Fetcher {
     fn default() -> Self {
-        let (tx, rx) = unbounded();
-        Fetcher { tx, rx, in_flight: 0 }
+        Fetcher(Requests::new("guandan-ranking"))
     }
 }
 
@@ -97,27 +92,12 @@ impl Fetcher {
     /// Asks `server` (over TLS with `trust` for an `https://` one) on a thread of its own; the
     /// answer comes from [`Fetcher::poll`].
     pub fn start(&mut self, server: Endpoint, trust: Trust, ask: Ask) -> Result<(), Fail> {
-        if self.in_flight >= MAX_IN_FLIGHT {
-            return Err(Fail::new(ErrorCode::RateLimited, "still waiting for the server's last answers"));
-        }
-        let tx = self.tx.clone();
-        std::thread::Builder::new()
-            .name("guandan-ranking".into())
-            .spawn(move || {
-                let answer = fetch(&server, &trust, &ask);
-                // The node may be gone (the game closed): nobody to tell.
-                let _ = tx.send((ask, answer));
-            })
-            .map_err(|e| Fail::new(ErrorCode::Internal, format!("cannot start a request: {e}")))?;
-        self.in_flight += 1;
-        Ok(())
+        self.0.start(ask, move |ask| fetch(&server, &trust, ask))
     }
 
     /// An answer that has arrived.
     pub fn poll(&mut self) -> Option<(Ask, Result<Answer, Fail>)> {
-        let got = self.rx.try_recv().ok()?;
-        self.in_flight -= 1;
-        Some(got)
+        self.0.poll()
     }
 }
 
