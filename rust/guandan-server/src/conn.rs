@@ -394,20 +394,36 @@ async fn session(socket: WebSocket, guard: GuardSignal, app: Arc<App>, id: ConnI
     let mut rate = RateLimit::new(cfg.rate, cfg.burst);
     let mut strikes = 0u32;
     let mut shutdown = app.shutdown.clone();
+    // One timer for the connection's life, moved only when the deadline comes earlier: a later
+    // deadline (every frame moves it) is seen when the timer fires. Re-arming it for each frame
+    // would cost the timer wheel an insert and a removal per message.
+    let timer = tokio::time::sleep_until(opened + cfg.auth_timeout());
+    tokio::pin!(timer);
     loop {
         let deadline =
             if s.player.is_none() { opened + cfg.auth_timeout() } else { last_heard + cfg.heartbeat_timeout() };
+        if deadline < timer.deadline() {
+            timer.as_mut().reset(deadline);
+        }
         // Handled after the select (its other futures hold borrows that must not live across it).
         let mut queue_event = None;
+        // Biased with the frame first: when a frame is ready, none of the other futures is polled
+        // (each would register with its Notify and leave it again, for every message).
         let frame = tokio::select! {
             biased;
+            f = stream.next() => Some(f),
             _ = s.out.ended() => {
                 // The room queued the reason (`session_replaced`) before.
                 tracing::info!("a newer connection of the account took the seat: closed");
                 break;
             }
-            f = stream.next() => Some(f),
-            _ = tokio::time::sleep_until(deadline) => None,
+            _ = &mut timer => {
+                if Instant::now() < deadline {
+                    timer.as_mut().reset(deadline);
+                    continue;
+                }
+                None
+            }
             _ = kicked(&s.kick) => {
                 s.refuse(ErrorCode::AuthFailed, "logged out: this session was ended (log in again)");
                 tracing::info!("session ended by a log out: closed");
@@ -462,6 +478,11 @@ async fn session(socket: WebSocket, guard: GuardSignal, app: Arc<App>, id: ConnI
             },
         };
         let Some(Ok(frame)) = frame else { break };
+        if s.out.is_ended() {
+            // A newer connection took the seat while this frame waited: nothing more is handled.
+            tracing::info!("a newer connection of the account took the seat: closed");
+            break;
+        }
         let now = Instant::now();
         last_heard = now;
         // Every frame counts against the rate: text, binary, ping and pong alike (the WebSocket

@@ -133,6 +133,11 @@ impl Outbox {
         self.shared.end.notify_one();
     }
 
+    /// The room ended the connection.
+    pub fn is_ended(&self) -> bool {
+        self.shared.ended.load(Relaxed)
+    }
+
     /// Resolves once the room ended the connection.
     pub async fn ended(&self) {
         let wait = self.shared.end.notified();
