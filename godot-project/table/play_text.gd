@@ -121,4 +121,5 @@ static func reason(key: String, args: Array) -> String:
 		var kind_key := "play." + a.to_snake_case()
 		var translated := TranslationServer.translate(kind_key)
 		shown[str(i)] = translated if translated != kind_key else rank_display(a)
-	return TranslationServer.translate(key).format(shown)
+	# A pass has no rank: its empty argument must not leave a double space behind.
+	return TranslationServer.translate(key).format(shown).replace("  ", " ").replace(" ：", "：").replace(" ，", "，")

@@ -203,9 +203,8 @@ pub struct AiProfile {
     pub trace: bool,
     /// How L3 searches (each improvement of issue 11 is a switch here).
     pub search: SearchConfig,
-    /// L2 only: rank play decisions by L2's score plus the learned ranker's correction (the
-    /// arena's `L2+`, issue 40). Off by default; absent from JSON when off.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    /// L2 only: rank play decisions by L2's score plus the learned ranker's correction (issue
+    /// 40: `L2+`, the default L2 since it measured stronger; off in `v1`/`v2`, the arena's `L2v2`).
     pub ranker: bool,
 }
 
@@ -296,7 +295,7 @@ impl Default for AiProfile {
             weights: Weights::default(),
             trace: false,
             search: SearchConfig::default(),
-            ranker: false,
+            ranker: true,
         }
     }
 }
@@ -308,12 +307,27 @@ impl AiProfile {
 
     /// The agent of that level as it played before issue 11 (the arena's `L2v1`, `L3v1`).
     pub fn v1(level: AiLevel) -> Self {
-        AiProfile { level, iterations: 160, weights: Weights::V1, search: SearchConfig::V1, ..AiProfile::default() }
+        AiProfile {
+            level,
+            iterations: 160,
+            weights: Weights::V1,
+            search: SearchConfig::V1,
+            ranker: false,
+            ..AiProfile::default()
+        }
     }
 
-    /// The agent of that level as it played before issue 25 (the arena's `L2v2`, `L3v2`).
+    /// The agent of that level as it played before issue 25 and L2 before issue 40's ranker (the
+    /// arena's `L2v2`, `L3v2`; `L3v3` is the same L3).
     pub fn v2(level: AiLevel) -> Self {
-        AiProfile { level, iterations: 400, weights: Weights::TUNED, search: SearchConfig::V2, ..AiProfile::default() }
+        AiProfile {
+            level,
+            iterations: 400,
+            weights: Weights::TUNED,
+            search: SearchConfig::V2,
+            ranker: false,
+            ..AiProfile::default()
+        }
     }
 }
 

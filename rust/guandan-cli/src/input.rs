@@ -14,12 +14,16 @@ impl<E: std::fmt::Display> From<E> for Usage {
     }
 }
 
-/// An arena contestant: `L1`–`L3`, `L2v1`/`L3v1` (the agents before issue 11), `L2v2`/`L3v2`
-/// (before issue 25), `L2+` (L2 with the learned ranker, issue 40) or a JSON
-/// `AiProfile` file (absent fields take the defaults).
+/// An arena contestant: `L1`–`L3` (today's: L2 is `L2+`, L2 with the learned ranker of issue
+/// 40), `L2v1`/`L3v1` (the agents before issue 11), `L2v2`/`L3v2` (before issue 25; `L2v2` is L2
+/// without the ranker, `L3v3` another name of today's L3 search), `L2+` or a JSON `AiProfile` file
+/// (absent fields take the defaults).
 pub fn arena_profile(name: &str) -> Result<AiProfile, Usage> {
     if name == "L2+" {
         return Ok(AiProfile { ranker: true, ..AiProfile::level(AiLevel::L2) });
+    }
+    if name == "L3v3" {
+        return Ok(AiProfile::v2(AiLevel::L3));
     }
     if let Some(level) = AiLevel::parse(name) {
         return Ok(AiProfile::level(level));
@@ -34,7 +38,9 @@ pub fn arena_profile(name: &str) -> Result<AiProfile, Usage> {
         let text = std::fs::read_to_string(name).map_err(|e| Usage(format!("cannot read {name}: {e}")))?;
         return serde_json::from_str(&text).map_err(|e| Usage(format!("{name} is not an AiProfile: {e}")));
     }
-    Err(Usage(format!("unknown AI {name:?}: use L1, L2, L3, L2v1, L3v1, L2v2, L3v2, L2+ or a profile .json file")))
+    Err(Usage(format!(
+        "unknown AI {name:?}: use L1, L2, L3, L2v1, L3v1, L2v2, L3v2, L3v3, L2+ or a profile .json file"
+    )))
 }
 
 pub fn rules_arg(name: &str) -> Result<RuleConfig, Usage> {

@@ -4,7 +4,7 @@
 //! rebuilt view leads L2 to decisions that L2 rates best on the engine's true view.
 
 use guandan_ai::agent::Candidate;
-use guandan_ai::l2::{best_card_to_give, ranked_candidates};
+use guandan_ai::l2::best_card_to_give;
 use guandan_ai::{AiLevel, AiProfile, Budget, make_agent};
 use guandan_core::card::{Card, CardSet};
 use guandan_core::combo::Play;
@@ -208,7 +208,8 @@ impl Mock {
             }
         };
         // L2 on the engine's true view: the bot's choice must be one L2 rates best (L2 breaks
-        // exact ties by card id, and the bot cannot know which copy of a card it holds).
+        // exact ties by card id, and the bot cannot know which copy of a card it holds). Today's
+        // L2 ranks play decisions with the learned ranker: its order is the reference.
         let view = self.m.view(Some(me));
         let weights = AiProfile::level(AiLevel::L2).weights;
         let truth = make_agent(&AiProfile::level(AiLevel::L2))
@@ -217,7 +218,7 @@ impl Mock {
         let candidates = match &chosen {
             ActionKind::Tribute { .. } => best_card_to_give(&view, view.tribute_options, &weights).unwrap().1,
             ActionKind::Return { .. } => best_card_to_give(&view, view.return_options, &weights).unwrap().1,
-            _ => ranked_candidates(&view, &weights),
+            _ => guandan_ai::ranker::ordered_candidates(&view, &AiProfile::level(AiLevel::L2)),
         };
         let key = |a: &ActionKind| match a {
             ActionKind::Pass => "PASS".to_string(),

@@ -15,7 +15,6 @@ pub use selection::{Completion, SelectionInfo, WildSnap, selection};
 use reasons::{ReasonContext, hint_reason};
 
 use crate::agent::{AiProfile, legal_plays};
-use crate::l2::ranked_candidates;
 use crate::plan::broken_group;
 use guandan_core::card::{Card, CardSet, Suit};
 use guandan_core::combo::{Play, PlayKind, beats, classify, position_rank, rank_order, wild_set};
@@ -64,7 +63,7 @@ pub fn advise(view: &PlayerView, profile: &AiProfile, limit: usize) -> Advice {
     // The cheapest beater's place and score in the ranking.
     let mut cheapest_rank: Option<(usize, f32)> = None;
     let mut hints: Vec<Hint> = Vec::new();
-    for c in ranked_candidates(view, &profile.weights) {
+    for c in crate::ranker::ordered_candidates(view, profile) {
         if hints.len() >= limit && (cheapest.is_none() || cheapest_rank.is_some()) {
             break;
         }

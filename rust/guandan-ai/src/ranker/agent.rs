@@ -2,8 +2,9 @@
 //! committed ranker (`weights/ranker-g1.bin`). Tribute and return stay L2's. Not a default level
 //! yet: the arena names it `L2+` (`AiProfile { level: L2, ranker: true }`).
 
-use super::Ranker;
-use crate::agent::{Agent, Budget, Decision, Trace, Weights, duty};
+use super::why::motive;
+use super::{Ranker, Scored};
+use crate::agent::{Agent, Budget, Candidate, Decision, Trace, Weights, duty};
 use crate::l2::{l2_decision, reason_for};
 use guandan_core::game::{ActionKind, Match, Phase};
 use guandan_core::view::PlayerView;
@@ -45,14 +46,38 @@ impl Agent for RankedL2 {
         let Some(ranker) = self.ranker.filter(|_| duty(view) == Some(Phase::Play)) else {
             return l2_decision(view, &self.weights, self.trace);
         };
-        let cands = ranker.rank(view, &self.weights, WIDTH);
-        let best = cands.first().cloned();
-        let action = best.as_ref().and_then(|c| c.play).map_or(ActionKind::Pass, |p| Match::play_kind(&p));
+        let scored = ranker.rank_scored(view, &self.weights, WIDTH);
+        let action = scored.first().and_then(|s| s.candidate.play).map_or(ActionKind::Pass, |p| Match::play_kind(&p));
         let trace = self.trace.then(|| {
-            let (reason, reason_args) = best.as_ref().map(|c| reason_for(c, view)).unwrap_or_default();
-            Trace { agent: "L2+".into(), candidates: cands, reason, reason_args, ..Trace::default() }
+            let (reason, reason_args) = reason(ranker, &scored, view);
+            let candidates = scored.into_iter().map(|s| s.candidate).collect();
+            Trace { agent: "L2+".into(), candidates, reason, reason_args, ..Trace::default() }
         });
         Decision { action, trace }
+    }
+}
+
+/// L2's reason when the ranker chose as L2 did; when it overruled L2, what weighed most for its
+/// choice (`why::motive`), naming both plays — L2's reason would explain the play not made.
+fn reason(ranker: &Ranker, scored: &[Scored], view: &PlayerView) -> (String, Vec<String>) {
+    let Some(best) = scored.first() else { return Default::default() };
+    let l2_pick = scored.iter().find(|s| s.l2_place == 0);
+    match l2_pick
+        .filter(|p| p.l2_place != best.l2_place)
+        .and_then(|p| Some((p, motive(ranker, &best.features, &p.features)?)))
+    {
+        Some((pick, (m, _))) => {
+            (m.reason_key().into(), [play_words(&best.candidate), play_words(&pick.candidate)].concat())
+        }
+        None => reason_for(&best.candidate, view),
+    }
+}
+
+/// A candidate as two reason arguments: its kind and its rank ("Pass" and "" for a pass).
+fn play_words(c: &Candidate) -> Vec<String> {
+    match &c.play {
+        Some(p) => vec![p.pattern.kind.name().into(), p.pattern.rank_text()],
+        None => vec!["Pass".into(), String::new()],
     }
 }
 
@@ -101,5 +126,38 @@ mod tests {
             }
         }
         assert!(differs > 0, "L2+ chose as L2 in every position");
+    }
+
+    /// When L2+ overrules L2 the reason names both plays and what weighed most (not L2's reason
+    /// for a play not made); when it agrees, the reason is L2's.
+    #[test]
+    fn the_reason_is_the_rankers_own_when_it_overrules_l2() {
+        let (mut overruled, mut agreed) = (0, 0);
+        for seed in 0..6u64 {
+            let (mut m, _) = Match::new(300 + seed, RuleConfig::competition()).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            while m.deal_no() == 0 && overruled < 3 {
+                let seat = m.to_act()[0];
+                let view = m.view(Some(seat));
+                if m.phase() == Phase::Play {
+                    let d = RankedL2::new(Weights::default(), true).decide(&view, &mut rng.clone(), &Budget::untimed());
+                    let l2 = l2_decision(&view, &Weights::default(), true);
+                    let (t, l2t) = (d.trace.expect("a trace"), l2.trace.expect("a trace"));
+                    if d.action == l2.action {
+                        agreed += 1;
+                        assert_eq!((&t.reason, &t.reason_args), (&l2t.reason, &l2t.reason_args));
+                    } else if t.reason.starts_with("reason.learned_") {
+                        overruled += 1;
+                        let l2_best = &l2t.candidates[0];
+                        assert_eq!(t.reason_args.len(), 4, "{:?}", t.reason_args);
+                        assert_eq!(t.reason_args[2..], play_words(l2_best)[..], "the second play named is L2's");
+                        assert_eq!(t.reason_args[..2], play_words(&t.candidates[0])[..], "the first is the play made");
+                    }
+                }
+                let a = random_action(&m, &mut rng).unwrap();
+                m.apply(&a).unwrap();
+            }
+        }
+        assert!(overruled > 0 && agreed > 0, "overruled {overruled}, agreed {agreed}");
     }
 }

@@ -8,6 +8,7 @@ pub mod features;
 pub mod labels;
 pub mod net;
 pub mod train;
+pub mod why;
 
 use crate::agent::{Candidate, Weights};
 use features::Features;
@@ -52,16 +53,49 @@ impl Ranker {
     /// L2's best `width` candidates of a play decision (those L3 searches, so those the labels
     /// cover), each scored L2 + correction, best first (ties keep L2's order).
     pub fn rank(&self, view: &PlayerView, weights: &Weights, width: usize) -> Vec<Candidate> {
+        self.rank_scored(view, weights, width).into_iter().map(|r| r.candidate).collect()
+    }
+
+    /// [`Ranker::rank`] with each candidate's features and its place in L2's order.
+    pub fn rank_scored(&self, view: &PlayerView, weights: &Weights, width: usize) -> Vec<Scored> {
         let mut cands = crate::l2::ranked_candidates(view, weights);
         // L2's order is kept, so the best's score and each one's rank index are the same as
         // over the whole list (the labels' features): only the best `width` are computed.
         cands.truncate(width.max(1));
         let feats = features::for_candidates(view, weights, &cands);
-        for (c, f) in cands.iter_mut().zip(&feats) {
-            c.score += self.correction(f);
-        }
+        let mut scored: Vec<Scored> = cands
+            .into_iter()
+            .zip(feats)
+            .enumerate()
+            .map(|(l2_place, (mut candidate, features))| {
+                candidate.score += self.correction(&features);
+                Scored { candidate, features, l2_place }
+            })
+            .collect();
         // A stable sort: equal scores stay in L2's order.
-        cands.sort_by(|a, b| b.score.total_cmp(&a.score));
-        cands
+        scored.sort_by(|a, b| b.candidate.score.total_cmp(&a.candidate.score));
+        scored
     }
+}
+
+/// A play decision's candidates in the order the profile's L2 plays them: with the ranker on
+/// (`AiProfile::ranker`), L2's best [`agent::WIDTH`] as the ranker orders them, then the rest in
+/// L2's order; otherwise L2's order (the hints follow the agent the player plays with).
+pub fn ordered_candidates(view: &PlayerView, profile: &crate::AiProfile) -> Vec<Candidate> {
+    let ranker = agent::g1().filter(|_| profile.ranker);
+    let Some(ranker) = ranker else { return crate::l2::ranked_candidates(view, &profile.weights) };
+    let mut all = crate::l2::ranked_candidates(view, &profile.weights);
+    let rest = all.split_off(agent::WIDTH.min(all.len()));
+    let mut ordered = ranker.rank(view, &profile.weights, agent::WIDTH);
+    ordered.extend(rest);
+    ordered
+}
+
+/// A candidate as the ranker scored it.
+#[derive(Clone, Debug)]
+pub struct Scored {
+    pub candidate: Candidate,
+    pub features: Features,
+    /// Its place in L2's order (0: L2's own choice).
+    pub l2_place: usize,
 }
