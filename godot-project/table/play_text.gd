@@ -121,5 +121,9 @@ static func reason(key: String, args: Array) -> String:
 		var kind_key := "play." + a.to_snake_case()
 		var translated := TranslationServer.translate(kind_key)
 		shown[str(i)] = translated if translated != kind_key else rank_display(a)
-	# A pass has no rank: its empty argument must not leave a double space behind.
-	return TranslationServer.translate(key).format(shown).replace("  ", " ").replace(" ：", "：").replace(" ，", "，")
+	var text := TranslationServer.translate(key).format(shown)
+	if args.has(""):
+		# A pass has no rank: its empty argument must leave no space before punctuation or a second.
+		for gap: String in ["  ", " :", " ：", " ，"]:
+			text = text.replace(gap, gap.substr(1) if gap != "  " else " ")
+	return text

@@ -173,5 +173,22 @@ func test_both_languages_have_every_ui_key() -> void:
 			"reason.lead_shed_many", "reason.beat_cheapest", "reason.beat_table", "reason.bomb_over_partner",
 			"reason.beat_cheapest_whole", "reason.beat_keep_sequence", "reason.beat_high_danger",
 			"reason.beat_costlier", "reason.pass_keep_cheapest", "reason.pass_keep_sequence",
+			"play.pass", "reason.learned_shape", "reason.learned_control", "reason.learned_kind",
+			"reason.learned_wilds", "reason.learned_partners",
 			"GUIDE_HAND", "GUIDE_WILD", "GUIDE_LEAD", "GUIDE_FOLLOW", "GUIDE_PASS", "GUIDE_BOMB", "GUIDE_PARTNER", "GUIDE_OUT"]:
 		expect(en.has(engine_key) and zh.has(engine_key), "engine key %s translated" % engine_key)
+
+
+## The learned ranker's reason names the play made and L2's; a pass has no rank, and its empty
+## argument leaves no double space (en) or space before the punctuation (zh_CN).
+func test_a_learned_reason_reads_in_both_languages() -> void:
+	var before := TranslationServer.get_locale()
+	TranslationServer.set_locale("en")
+	var en := PlayText.reason("reason.learned_control", ["Pair", "K", "Pass", ""])
+	expect(en.begins_with("Pair K rather than Pass:"), en)
+	expect(not en.contains("  ") and not en.contains("{"), en)
+	TranslationServer.set_locale("zh_CN")
+	var zh := PlayText.reason("reason.learned_shape", ["Pass", "", "Straight", "9"])
+	expect(zh.begins_with("不出，而不是顺子 9："), zh)
+	expect(not zh.contains(" ，") and not zh.contains("{"), zh)
+	TranslationServer.set_locale(before)
