@@ -7,7 +7,7 @@ extends GdTestSuite
 ## (canvas_items, aspect expand, from the 1280×720 base), so the Readability autoload gives the
 ## phone its floors (80 lp tap targets) as on a real phone.
 
-const SIZES: Array[Vector2i] = [Vector2i(2340, 1080), Vector2i(1080, 2340), Vector2i(1024, 768), Vector2i(1280, 720)]
+const SIZES: Array[Vector2i] = [Vector2i(2340, 1080), Vector2i(1080, 2340), Vector2i(720, 1280), Vector2i(1024, 768), Vector2i(1280, 720)]
 const LOCALES: Array[String] = ["zh_CN", "en"]
 ## Entries shown only in some states: all shown here, the fullest the menu gets.
 const OPTIONAL: Array[String] = ["ReturnOnline", "Continue", "ContinueInfo", "GuidedDeal"]
