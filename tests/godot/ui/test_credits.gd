@@ -100,16 +100,35 @@ func test_the_credits_screen_lists_every_entry_in_both_languages() -> void:
 		expect_eq(screen.tr(title.text), "致谢" if locale == "zh_CN" else "Credits", "translated title")
 		# The licence text opens and closes under its button.
 		var court := screen.find_child("Entry_court_cards", true, false)
-		var toggle := court.get_node(^"ShowLicence") as Button
+		var toggle := court.find_child("ShowLicence", true, false) as Button
 		var text := court.get_node(^"LicenceText") as Label
 		expect(not text.visible, "licence text closed at first")
 		toggle.pressed.emit()
 		expect(text.visible and text.text.contains("LESSER GENERAL PUBLIC"), "licence text shown")
 		toggle.pressed.emit()
 		expect(not text.visible, "and hidden again")
-		# Godot's entry lists the engine's own third-party parts.
+		# Written for players (issue 39): what, who, licence; paths and package names only behind
+		# each entry's Details button.
+		for e in entries:
+			var entry_box := screen.find_child("Entry_" + str(e.id), true, false)
+			if entry_box == null:
+				continue
+			var said := (entry_box.get_node(^"Body") as Label).text
+			for word in ["res://", "cards/", "fonts/", "tools/", "Debian package", "npm", "crates.io"]:
+				expect(not said.contains(word), "%s: %s: no '%s' in what players read first: %s" % [locale, e.id, word, said])
+			var details := entry_box.find_child("Details", true, false) as Label
+			var more := entry_box.find_child("ShowDetails", true, false) as Button
+			expect(details != null and not details.visible, "%s: %s: details folded at first" % [locale, e.id])
+			if details != null and more != null:
+				more.pressed.emit()
+				expect(details.visible, "%s: %s: Details opens them" % [locale, e.id])
+				if not str(e.source).is_empty():
+					expect(details.text.contains(str(e.source)), "%s: %s: the source is in the details" % [locale, e.id])
+				more.pressed.emit()
+		expect(screen.find_child("Entry_own", true, false) != null, "what the game made itself comes first")
+		# Godot's details list the engine's own third-party parts.
 		var godot := screen.find_child("Entry_godot", true, false)
-		expect((godot.get_node(^"Body") as Label).text.contains("FreeType"), "engine parts listed")
+		expect((godot.find_child("Details", true, false) as Label).text.contains("FreeType"), "engine parts listed")
 		expect(screen.find_child("Scroll", true, false) is ScrollContainer, "the list scrolls")
 		screen.queue_free()
 		await frames(1)
