@@ -35,7 +35,7 @@ func test_every_area_has_its_own_background_behind_the_content() -> void:
 		var state := (load(path) as PackedScene).get_state()
 		expect(state.get_node_count() > 1, path)
 		# The backdrop is the root's first child: everything else is drawn over it.
-		expect_eq(String(state.get_node_path(1)), "./Backdrop", "%s: the first child is its backdrop" % path)
+		expect_eq(String(state.get_node_path(1)), "./AreaBackdrop", "%s: the first child is its backdrop" % path)
 		var props := {}
 		for k in state.get_node_property_count(1):
 			props[state.get_node_property_name(1, k)] = state.get_node_property_value(1, k)
