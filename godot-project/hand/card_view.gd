@@ -261,8 +261,7 @@ func _draw_face(st: CardStyle, r: Rect2, radius: float) -> void:
 	if art != null:
 		# A strip of paper behind the index, so it reads over the picture's frame.
 		var strip_h := h * 0.04 + rank_size * 1.05 + suit_size * 1.1
-		_round_rect(Rect2(Vector2(w * 0.02, h * 0.02), Vector2(w * 0.3, strip_h)), w * 0.04,
-				st.level_face_color if level_card else st.face_color)
+		_index_strip(st, strip_h, level_card)
 	_text(_rank_font, label, Vector2(w * 0.05, h * 0.04), rank_size, color, w * 0.38)
 	_text(_text_font, suit_glyph, Vector2(w * 0.06, h * 0.04 + rank_size * 1.05), suit_size, color, w * 0.3)
 	if wild:
@@ -287,7 +286,7 @@ func _draw_face(st: CardStyle, r: Rect2, radius: float) -> void:
 func figure_rect() -> Rect2:
 	var w := size.x
 	var h := size.y
-	return Rect2(Vector2(w * 0.25, h * 0.03), Vector2(w * 0.72, h * 0.94))
+	return Rect2(Vector2(w * 0.27, h * 0.03), Vector2(w * 0.7, h * 0.94))
 
 
 ## The part of a picture of `tex_size` that covers a box of `box_size` without stretching: the
@@ -329,6 +328,7 @@ func _draw_joker(st: CardStyle, r: Rect2, big: bool, color: Color) -> void:
 	_draw_joker_panel(box, big, color, gold)
 	# Square CJK glyphs: a little smaller than a rank letter, so they clear the picture.
 	var fs := int(w * st.rank_size * 0.85)
+	_index_strip(st, h * 0.04 + fs * 2.15, false)
 	var labels := ["大", "王"] if big else ["小", "王"]
 	for i in labels.size():
 		_text(_rank_font, labels[i], Vector2(w * 0.04, h * 0.04 + fs * 1.05 * i), fs, color, w * 0.3)
@@ -371,6 +371,13 @@ func _draw_joker(st: CardStyle, r: Rect2, big: bool, color: Color) -> void:
 	draw_circle(c, rad, color, false, line, true)
 	draw_circle(c, rad * 0.84, gold if big else color, false, line * 0.6, true)
 	_centered(_rank_font, "王", c, int(rad * 1.2), gold if big else color)
+
+
+## A strip of paper behind the index column, so the index reads over the edge of a full-face picture.
+func _index_strip(st: CardStyle, height: float, level_card: bool) -> void:
+	var w := size.x
+	_round_rect(Rect2(Vector2(w * 0.02, size.y * 0.02), Vector2(w * 0.31, height)), w * 0.04,
+			st.level_face_color if level_card else st.face_color)
 
 
 ## The joker's background: a tinted panel with rays from behind the crown, and JOKER written down

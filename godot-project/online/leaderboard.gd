@@ -46,6 +46,7 @@ func show_page(p: int) -> void:
 	board = {}
 	_status.text = tr("LEADERBOARD_LOADING")
 	(%EmptyPicture as Control).visible = false
+	(%Scroll as Control).visible = true
 	_prev.disabled = true
 	_next.disabled = true
 	var rc: int = Online.client.fetch_leaderboard(Online.board_rules, page)
@@ -96,6 +97,7 @@ func _on_board(b: Dictionary) -> void:
 	_next.disabled = page + 1 >= pages
 	_status.text = tr("LEADERBOARD_EMPTY") if b.entries.is_empty() and page == 0 else ""
 	(%EmptyPicture as Control).visible = b.entries.is_empty() and page == 0
+	(%Scroll as Control).visible = not (%EmptyPicture as Control).visible
 
 
 ## Pages of the last answer (at least 1).

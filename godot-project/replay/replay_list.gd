@@ -55,7 +55,7 @@ func _row(record: String, summary: Dictionary) -> Control:
 	card.add_child(row)
 	var badge := UiKit.label(RESULT_KEYS[result], 20, accent)
 	badge.name = "Result"
-	badge.custom_minimum_size = Vector2(96, 0)
+	badge.custom_minimum_size = Vector2(130, 0)
 	badge.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
 	badge.vertical_alignment = VERTICAL_ALIGNMENT_CENTER
 	row.add_child(badge)
@@ -78,7 +78,8 @@ func _row(record: String, summary: Dictionary) -> Control:
 	when.name = "When"
 	when.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
 	text.add_child(when)
-	var label := UiKit.label(describe(record, summary), 18, Color(0.85, 0.88, 0.85))
+	# The when is the card's title: the line under it says the rest.
+	var label := UiKit.label(describe(record, summary).trim_prefix(_describe(record) + " · "), 18, Color(0.85, 0.88, 0.85))
 	label.name = "Summary"
 	label.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
 	label.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART

@@ -58,10 +58,10 @@ func _draw() -> void:
 func _draw_menu() -> void:
 	var w := size.x
 	var h := size.y
-	var centre := Vector2(w * 0.5, h * 1.55)
+	var centre := Vector2(w * 0.5, h * 1.62)
 	var radii := Vector2(w * 0.78, h * 0.72)
 	var rim := maxf(14.0, h * 0.03)
-	_arc(centre, radii + Vector2(rim, rim) * 0.5, Color(_style.rim_color, 0.85), rim)
+	_arc(centre, radii + Vector2(rim, rim) * 0.5, Color(_style.rim_color, 0.75), rim)
 	_arc(centre, radii - Vector2(rim, rim) * 0.05, Color(_style.rim_light_color, 0.55), maxf(2.0, rim * 0.12))
 	_arc(centre, radii + Vector2(rim, rim) * 1.1, Color(0, 0, 0, 0.25), rim * 0.3)
 	var font := get_theme_default_font()

@@ -47,7 +47,7 @@ func test_replay_list_and_player() -> void:
 		expect_eq(row.find_child("Portraits", true, false).get_child_count(), 4, "four portraits")
 		expect(tr("STATS_DEALS_FMT").format({n = 1}).split(" ")[-1] in text or "deal" in text, "with its deals: %s" % text)
 		expect(tr("STATS_UNFINISHED") in text, "and its result (unfinished): %s" % text)
-		expect(" · " in text and text.split(" · ").size() >= 4, "when · mode · result · deals · levels: %s" % text)
+		expect(" · " in text and text.split(" · ").size() >= 4, "mode · result · deals · levels under the when: %s" % text)
 		# Delete asks first; Cancel keeps the record.
 		(row.find_child("Delete", true, false) as Button).pressed.emit()
 		var modal: Modal = list.find_child("Modal", false, false)
