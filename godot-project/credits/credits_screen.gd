@@ -1,10 +1,11 @@
 class_name CreditsScreen
 extends Control
-## Credits (main menu → Credits): every third-party asset and library in the game with its
-## licence, from credits.cfg (a file the designers edit; see its header), in the player's language.
-## Each entry shows its name, copyright, licence, files and source, and a button that shows the
-## full licence text shipped with it. Godot's entry also lists the engine's own third-party parts
-## (Engine.get_copyright_info()).
+## Credits (main menu → Credits), written for players: what the game made itself, then every
+## third-party asset and library from credits.cfg (a file the designers edit; see its header), in
+## the player's language. Each entry says what it is (its name and what the game uses it for), who
+## made it and its licence; the file paths, package names and sources are behind its Details
+## button (Godot's with the engine's own third-party parts, Engine.get_copyright_info()), and a
+## second button shows the full licence text shipped with it.
 
 const CREDITS_PATH := "res://credits/credits.cfg"
 const TITLE_COLOR := Color(0.98, 0.85, 0.45)
@@ -15,6 +16,7 @@ const DIM_COLOR := Color(0.85, 0.88, 0.85)
 
 func _ready() -> void:
 	%Back.pressed.connect(EventBus.screen_requested.emit.bind(&"menu"))
+	_add_own()
 	for entry in entries():
 		_add_entry(entry)
 	(func() -> void:
@@ -70,6 +72,21 @@ static func localized(entry: Dictionary, key: String) -> String:
 	return text if not text.is_empty() else str(entry.get(key + "_en", ""))
 
 
+## What the game made itself, first: most of what a player sees.
+func _add_own() -> void:
+	var box := UiKit.vbox(4)
+	box.name = "Entry_own"
+	_content.add_child(box)
+	box.add_child(UiKit.label("CREDITS_OWN", 26, TITLE_COLOR))
+	var text := UiKit.label("CREDITS_OWN_TEXT", 20, DIM_COLOR)
+	text.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
+	text.size_flags_horizontal = Control.SIZE_EXPAND_FILL
+	box.add_child(text)
+	var rule := HSeparator.new()
+	rule.modulate = Color(1, 1, 1, 0.35)
+	_content.add_child(rule)
+
+
 func _add_entry(entry: Dictionary) -> void:
 	var box := UiKit.vbox(4)
 	box.name = "Entry_" + str(entry.id)
@@ -80,9 +97,62 @@ func _add_entry(entry: Dictionary) -> void:
 	title.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
 	box.add_child(title)
 	var lines: Array[String] = []
+	var note := localized(entry, "note")
+	if not note.is_empty():
+		lines.append(note)
 	if not str(entry.by).is_empty():
 		lines.append(entry.by)
 	lines.append(tr("CREDITS_LICENCE_FMT").format({licence = entry.licence}))
+	var body := UiKit.label("\n".join(lines), 20, DIM_COLOR)
+	body.name = "Body"
+	body.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+	body.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
+	body.size_flags_horizontal = Control.SIZE_EXPAND_FILL
+	box.add_child(body)
+	var buttons := UiKit.hbox(12)
+	buttons.name = "Buttons"
+	box.add_child(buttons)
+	# The paths and package names, for those who want them: folded away.
+	var details := UiKit.label("\n".join(detail_lines(entry)), 17, Color(DIM_COLOR, 0.8))
+	details.name = "Details"
+	details.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+	details.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
+	details.size_flags_horizontal = Control.SIZE_EXPAND_FILL
+	details.visible = false
+	var more := UiKit.button("CREDITS_SHOW_DETAILS", Callable(), 20, Vector2(160, 48))
+	more.name = "ShowDetails"
+	more.pressed.connect(func() -> void:
+		details.visible = not details.visible
+		more.text = "CREDITS_HIDE_DETAILS" if details.visible else "CREDITS_SHOW_DETAILS")
+	buttons.add_child(more)
+	var text := licence_text(entry)
+	var full := UiKit.label(text, 18, DIM_COLOR)
+	full.name = "LicenceText"
+	full.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+	full.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
+	full.size_flags_horizontal = Control.SIZE_EXPAND_FILL
+	full.visible = false
+	if not text.is_empty():
+		var toggle := UiKit.button("CREDITS_SHOW_LICENCE", Callable(), 20, Vector2(240, 48))
+		toggle.name = "ShowLicence"
+		toggle.pressed.connect(func() -> void:
+			full.visible = not full.visible
+			toggle.text = "CREDITS_HIDE_LICENCE" if full.visible else "CREDITS_SHOW_LICENCE")
+		buttons.add_child(toggle)
+	box.add_child(details)
+	if not text.is_empty():
+		box.add_child(full)
+	else:
+		full.free()
+	var rule := HSeparator.new()
+	rule.modulate = Color(1, 1, 1, 0.35)
+	_content.add_child(rule)
+
+
+## The lines behind an entry's Details button: its files, where they came from, and for Godot
+## the engine's own third-party parts.
+func detail_lines(entry: Dictionary) -> Array[String]:
+	var lines: Array[String] = []
 	if not (entry.files as Array).is_empty():
 		var shown: Array[String] = []
 		for f: String in entry.files:
@@ -90,36 +160,9 @@ func _add_entry(entry: Dictionary) -> void:
 		lines.append(tr("CREDITS_FILES_FMT").format({files = ", ".join(shown)}))
 	if not str(entry.source).is_empty():
 		lines.append(tr("CREDITS_SOURCE_FMT").format({source = entry.source}))
-	var note := localized(entry, "note")
-	if not note.is_empty():
-		lines.append(note)
 	if entry.id == "godot":
 		lines.append(tr("CREDITS_ENGINE_PARTS_FMT").format({parts = _engine_parts()}))
-	var body := UiKit.label("\n".join(lines), 20, DIM_COLOR)
-	body.name = "Body"
-	body.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	body.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
-	body.size_flags_horizontal = Control.SIZE_EXPAND_FILL
-	box.add_child(body)
-	var text := licence_text(entry)
-	if not text.is_empty():
-		var full := UiKit.label(text, 18, DIM_COLOR)
-		full.name = "LicenceText"
-		full.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-		full.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
-		full.size_flags_horizontal = Control.SIZE_EXPAND_FILL
-		full.visible = false
-		var toggle := UiKit.button("CREDITS_SHOW_LICENCE", Callable(), 22, Vector2(280, 52))
-		toggle.name = "ShowLicence"
-		toggle.size_flags_horizontal = Control.SIZE_SHRINK_BEGIN
-		toggle.pressed.connect(func() -> void:
-			full.visible = not full.visible
-			toggle.text = "CREDITS_HIDE_LICENCE" if full.visible else "CREDITS_SHOW_LICENCE")
-		box.add_child(toggle)
-		box.add_child(full)
-	var rule := HSeparator.new()
-	rule.modulate = Color(1, 1, 1, 0.35)
-	_content.add_child(rule)
+	return lines
 
 
 ## Names and licences of Godot's own third-party components: "FreeType (FTL), …".

@@ -16,9 +16,10 @@ extends Control
 const ASPECT := 1.4  # height / width
 ## Group of every card view (CardStyle.use() redraws them all).
 const GROUP := &"card_views"
-## The court figures (tools/gen-assets cards): <rank>_<suit>.png, height / width of the deck's card.
+## The court pictures (tools/gen-assets cards): <rank>_<suit>.png, height / width of the deck's
+## framed picture (drawn cropped to cover figure_rect(), so other art may have another aspect).
 const COURT_DIR := "res://cards/court/"
-const COURT_ASPECT := 88.0 / 58.0
+const COURT_ASPECT := 270.0 / 170.0
 const COURT_RANKS: Array[String] = ["jack", "queen", "king"]
 const COURT_SUITS: Array[String] = ["spade", "heart", "club", "diamond"]  # Cards.Suit order
 
@@ -247,22 +248,31 @@ func _draw_face(st: CardStyle, r: Rect2, radius: float) -> void:
 	var rank := Cards.rank(card_id)
 	var label := Cards.rank_label(stands_for if wild and stands_for > 0 else rank)
 	var suit_glyph: String = Cards.SUIT_GLYPHS[int(Cards.suit(card_id))]
+	var court := rank >= 11 and rank <= 13
+	var art := court_texture(card_id) if court else null
+	if art != null:
+		# Full face: the picture first, the index column and the wild mark over its left edge.
+		face_art = &"court_texture"
+		var box := figure_rect()
+		draw_texture_rect_region(art, box, cover_region(art.get_size(), box.size))
+		draw_rect(box, Color(color, 0.55), false, maxf(1.0, w * 0.01))
 	var rank_size := int(w * (st.rank_size if label.length() == 1 else st.rank_size_two_chars))
-	_text(_rank_font, label, Vector2(w * 0.05, h * 0.04), rank_size, color, w * 0.38)
 	var suit_size := int(w * st.corner_suit_size)
+	if art != null:
+		# A strip of paper behind the index, so it reads over the picture's frame.
+		var strip_h := h * 0.04 + rank_size * 1.05 + suit_size * 1.1
+		_index_strip(st, strip_h, level_card)
+	_text(_rank_font, label, Vector2(w * 0.05, h * 0.04), rank_size, color, w * 0.38)
 	_text(_text_font, suit_glyph, Vector2(w * 0.06, h * 0.04 + rank_size * 1.05), suit_size, color, w * 0.3)
 	if wild:
 		var c := Vector2(w * 0.2, h * 0.04 + rank_size * 1.05 + suit_size + w * 0.18)
+		if art != null:
+			draw_circle(c, w * 0.145, st.face_color)
 		draw_circle(c, w * 0.12, st.wild_frame_color)
 		_centered(_rank_font, tr("CARD_WILD_BADGE"), c, int(w * 0.15), st.wild_badge_text_color)
-	if rank >= 11 and rank <= 13:
-		var art := court_texture(card_id)
-		if art != null:
-			face_art = &"court_texture"
-			var box := figure_rect()
-			draw_texture_rect(art, box, false)
-			draw_rect(box.grow(-w * 0.01), Color(color, 0.45), false, maxf(1.0, w * 0.008))
-			return
+	if art != null:
+		return
+	if court:
 		face_art = &"court_letter"
 		_centered(_rank_font, label, Vector2(w * 0.6, h * 0.5), int(w * st.court_size), Color(color, 0.85))
 		_centered(_text_font, suit_glyph, Vector2(w * 0.72, h * 0.8), int(w * 0.3), color)
@@ -271,15 +281,25 @@ func _draw_face(st: CardStyle, r: Rect2, radius: float) -> void:
 		_centered(_text_font, suit_glyph, Vector2(w * 0.6, h * 0.6), int(w * st.centre_suit_size), color)
 
 
-## Where the picture of a court card or joker goes: the lower right of the face, with the deck's
-## 58:88 aspect, beside the index column (which the hand's overlapping strip shows).
+## Where the picture of a court card or joker goes: the whole face right of the index column
+## (which the hand's overlapping strip shows), from the top edge to the bottom edge.
 func figure_rect() -> Rect2:
 	var w := size.x
 	var h := size.y
-	var fw := w * 0.64
-	var fh := minf(fw * COURT_ASPECT, h * 0.72)
-	fw = fh / COURT_ASPECT
-	return Rect2(Vector2(w * 0.97 - fw, h * 0.97 - fh), Vector2(fw, fh))
+	return Rect2(Vector2(w * 0.27, h * 0.03), Vector2(w * 0.7, h * 0.94))
+
+
+## The part of a picture of `tex_size` that covers a box of `box_size` without stretching: the
+## whole height or width, cut evenly on the other side.
+static func cover_region(tex_size: Vector2, box_size: Vector2) -> Rect2:
+	if tex_size.x <= 0.0 or tex_size.y <= 0.0 or box_size.x <= 0.0 or box_size.y <= 0.0:
+		return Rect2(Vector2.ZERO, tex_size)
+	var want := box_size.x / box_size.y
+	if tex_size.x / tex_size.y > want:
+		var cw := tex_size.y * want
+		return Rect2(Vector2((tex_size.x - cw) / 2.0, 0.0), Vector2(cw, tex_size.y))
+	var ch := tex_size.x / want
+	return Rect2(Vector2(0.0, (tex_size.y - ch) / 2.0), Vector2(tex_size.x, ch))
 
 
 ## The court figure of this card (J/Q/K) from res://cards/court/, or null (other cards, or the
@@ -295,23 +315,23 @@ static func court_texture(id: int) -> Texture2D:
 	return _court_textures[key]
 
 
-## Our own jokers (no deck's art): the index is 小王 / 大王 written down the corner, the picture a
-## crown over a round 王 seal — black ink on white for the small joker, red and gold for the big.
+## Our own full-art jokers (no deck's art): the index is 小王 / 大王 written down the corner, the
+## picture fills the face: a panel of rays, a crown over a round 王 seal and JOKER down its side —
+## black ink on grey for the small joker, red and gold for the big.
 func _draw_joker(st: CardStyle, r: Rect2, big: bool, color: Color) -> void:
 	var w := r.size.x
 	var h := r.size.y
 	face_art = &"big_joker" if big else &"small_joker"
-	# Square CJK glyphs: a little smaller than a rank letter, so they clear the picture.
-	var fs := int(w * st.rank_size * 0.85)
-	var labels := ["大", "王"] if big else ["小", "王"]
-	for i in labels.size():
-		_text(_rank_font, labels[i], Vector2(w * 0.04, h * 0.04 + fs * 1.05 * i), fs, color, w * 0.3)
 	var box := figure_rect()
 	var gold := st.wild_frame_color
 	var line := maxf(1.0, w * 0.02)
-	if big:
-		_round_rect(box, w * 0.05, Color(gold, 0.22))
-	draw_rect(box.grow(-w * 0.01), Color(color, 0.45), false, maxf(1.0, w * 0.008))
+	_draw_joker_panel(box, big, color, gold)
+	# Square CJK glyphs: a little smaller than a rank letter, so they clear the picture.
+	var fs := int(w * st.rank_size * 0.85)
+	_index_strip(st, h * 0.04 + fs * 2.15, false)
+	var labels := ["大", "王"] if big else ["小", "王"]
+	for i in labels.size():
+		_text(_rank_font, labels[i], Vector2(w * 0.04, h * 0.04 + fs * 1.05 * i), fs, color, w * 0.3)
 	# Crown: a band with five points, a jewel on each.
 	var cx := box.get_center().x
 	var cw := box.size.x * 0.8
@@ -345,12 +365,69 @@ func _draw_joker(st: CardStyle, r: Rect2, big: bool, color: Color) -> void:
 		draw_circle(Vector2(x, y), w * 0.035, color if big else st.face_color)
 		draw_circle(Vector2(x, y), w * 0.035, color, false, line * 0.6, true)
 	# Seal: a ring with 王 in it.
-	var c := Vector2(cx, box.position.y + box.size.y * 0.72)
-	var rad := box.size.x * 0.36
+	var c := Vector2(cx + box.size.x * 0.08, box.position.y + box.size.y * 0.72)
+	var rad := box.size.x * 0.33
 	draw_circle(c, rad, color if big else st.face_color)
 	draw_circle(c, rad, color, false, line, true)
 	draw_circle(c, rad * 0.84, gold if big else color, false, line * 0.6, true)
 	_centered(_rank_font, "王", c, int(rad * 1.2), gold if big else color)
+
+
+## A strip of paper behind the index column, so the index reads over the edge of a full-face picture.
+func _index_strip(st: CardStyle, height: float, level_card: bool) -> void:
+	var w := size.x
+	_round_rect(Rect2(Vector2(w * 0.02, size.y * 0.02), Vector2(w * 0.31, height)), w * 0.04,
+			st.level_face_color if level_card else st.face_color)
+
+
+## The joker's background: a tinted panel with rays from behind the crown, and JOKER written down
+## the panel's lower-left, letter under letter, in the face's ink.
+func _draw_joker_panel(box: Rect2, big: bool, color: Color, gold: Color) -> void:
+	var w := size.x
+	var tint := Color(gold, 0.35) if big else Color(0.55, 0.57, 0.6, 0.28)
+	_round_rect(box, w * 0.04, tint)
+	var centre := Vector2(box.get_center().x, box.position.y + box.size.y * 0.3)
+	var reach := box.size.length()
+	var ray := Color(color, 0.16 if big else 0.12)
+	for k in 16:
+		var a := TAU * k / 16.0
+		var tip1 := centre + Vector2.from_angle(a - 0.08) * reach
+		var tip2 := centre + Vector2.from_angle(a + 0.08) * reach
+		var tri := _clip_polygon(PackedVector2Array([centre, tip1, tip2]), box)
+		if tri.size() >= 3:
+			draw_colored_polygon(tri, ray)
+	draw_rect(box, Color(color, 0.55), false, maxf(1.0, w * 0.01))
+	var letters := "JOKER"
+	var fs := int(box.size.y * 0.075)
+	for i in letters.length():
+		_centered(_rank_font, letters[i], Vector2(box.position.x + box.size.x * 0.09,
+				box.position.y + box.size.y * (0.5 + 0.09 * i)), fs, color)
+
+
+## A convex polygon cut to a rectangle (Sutherland–Hodgman), for rays that must stay in their box.
+static func _clip_polygon(poly: PackedVector2Array, rect: Rect2) -> PackedVector2Array:
+	var out := poly
+	var edges := [
+		[Vector2(1, 0), rect.position.x], [Vector2(-1, 0), -rect.end.x],
+		[Vector2(0, 1), rect.position.y], [Vector2(0, -1), -rect.end.y],
+	]
+	for e: Array in edges:
+		var n: Vector2 = e[0]
+		var d: float = e[1]
+		var inp := out
+		out = PackedVector2Array()
+		for i in inp.size():
+			var a := inp[i]
+			var b := inp[(i + 1) % inp.size()]
+			var da := n.dot(a) - d
+			var db := n.dot(b) - d
+			if da >= 0.0:
+				out.append(a)
+			if (da >= 0.0) != (db >= 0.0):
+				out.append(a.lerp(b, da / (da - db)))
+		if out.is_empty():
+			break
+	return out
 
 
 func _draw_back(st: CardStyle, r: Rect2, radius: float) -> void:

@@ -8,12 +8,17 @@ extends Control
 ## The layout is main_menu.tscn (containers a designer can rearrange): the title and the options
 ## beside the buttons, whose two groups (%Main, %More) stand one over the other when the height
 ## allows and side by side when it does not (a phone's 1560×720 view with its 80 lp tap targets).
+## Upright (a phone held in portrait) the title and options stand over the buttons in one column,
+## and the buttons grow (UPRIGHT_BUTTON_HEIGHT, UPRIGHT_FONT) to use the tall screen.
 ## This script wires the buttons and lists to the settings and the EventBus, and writes the texts
 ## it formats again when the language changes.
 
 const RULES: Array[String] = ["competition", "huaian", "house", "no_shuffle"]
 ## The Language list's items, in order: "" follows the system.
 const LANGUAGES: Array[String] = ["", "zh_CN", "en"]
+## Upright views: the menu buttons' least height (lp) and font size.
+const UPRIGHT_BUTTON_HEIGHT := 112.0
+const UPRIGHT_FONT := 34
 
 @onready var _continue: Button = %Continue
 @onready var _continue_info: Label = %ContinueInfo
@@ -29,6 +34,9 @@ var _resume: MatchConfig
 ## The online room whose seat the player holds ({} = none), see online_return().
 var _online := {}
 var _fit_queued := false
+## Upright layout applied; the buttons' own sizes before it (Button -> [min size, font size or -1]).
+var _upright := false
+var _upright_base := {}
 
 
 func _ready() -> void:
@@ -102,15 +110,43 @@ func _queue_fit() -> void:
 ## subtitle only when the title and the options leave room for it.
 func _fit() -> void:
 	_fit_queued = false
-	var height := (%Scroll as Control).size.y
+	var view := (%Scroll as Control).size
+	_set_upright(view.y > view.x * 1.15)
+	var height := view.y
 	var main: Control = %Main
 	var more: Control = %More
+	var side: Control = %Side
+	if _upright:
+		height -= side.get_combined_minimum_size().y + (%Row as BoxContainer).get_theme_constant(&"separation")
 	var tall := main.get_combined_minimum_size().y + _buttons.get_theme_constant(&"separation") + more.get_combined_minimum_size().y
 	_buttons.vertical = tall <= height
-	var side: Control = %Side
 	var subtitle: Control = %Subtitle
 	subtitle.visible = true
 	subtitle.visible = side.get_combined_minimum_size().y <= height
+
+
+## One column with bigger buttons for an upright view, or back to the scene's own layout.
+func _set_upright(on: bool) -> void:
+	if on == _upright:
+		return
+	_upright = on
+	(%Row as BoxContainer).vertical = on
+	for n in _buttons.find_children("*", "Button", true, false):
+		var b := n as Button
+		if on:
+			var font := b.get_theme_font_size(&"font_size") if b.has_theme_font_size_override(&"font_size") else -1
+			_upright_base[b] = [b.custom_minimum_size, font]
+			b.custom_minimum_size.y = maxf(b.custom_minimum_size.y, UPRIGHT_BUTTON_HEIGHT)
+			b.add_theme_font_size_override(&"font_size", maxi(font, UPRIGHT_FONT))
+		elif _upright_base.has(b):
+			var base: Array = _upright_base[b]
+			b.custom_minimum_size = base[0]
+			if int(base[1]) >= 0:
+				b.add_theme_font_size_override(&"font_size", int(base[1]))
+			else:
+				b.remove_theme_font_size_override(&"font_size")
+	if not on:
+		_upright_base.clear()
 
 
 ## The online room whose seat the player holds: {room, live}. Live: this session is still in the

@@ -9,6 +9,8 @@ const RULES: Array[String] = ["competition", "huaian", "house", "no_shuffle"]
 const ROW := preload("res://online/leaderboard_row.tscn")
 ## The player's own row.
 const MINE := Color(0.98, 0.85, 0.45)
+## The first three places' rank colours: gold, silver, bronze.
+const MEDALS: Array[Color] = [Color(0.98, 0.8, 0.3), Color(0.8, 0.84, 0.88), Color(0.85, 0.55, 0.3)]
 
 ## The page shown (from 0) and the server's last answer for it ({} until it comes).
 var page := 0
@@ -43,6 +45,8 @@ func show_page(p: int) -> void:
 	page = maxi(p, 0)
 	board = {}
 	_status.text = tr("LEADERBOARD_LOADING")
+	(%EmptyPicture as Control).visible = false
+	(%Scroll as Control).visible = true
 	_prev.disabled = true
 	_next.disabled = true
 	var rc: int = Online.client.fetch_leaderboard(Online.board_rules, page)
@@ -71,7 +75,13 @@ func _on_board(b: Dictionary) -> void:
 		var name_label: Label = row.get_node(^"%Nickname")
 		name_label.add_theme_font_override(&"font", Online.name_font())
 		name_label.text = tr("LEADERBOARD_YOU_FMT").format({name = e.nickname}) if mine else String(e.nickname)
-		(row.get_node(^"%Rank") as Label).text = str(int(e.rank))
+		var rank_label := row.get_node(^"%Rank") as Label
+		rank_label.text = str(int(e.rank))
+		if int(e.rank) >= 1 and int(e.rank) <= MEDALS.size():
+			rank_label.add_theme_color_override(&"font_color", MEDALS[int(e.rank) - 1])
+			rank_label.add_theme_font_size_override(&"font_size", 28)
+		var portrait := row.get_node(^"%Portrait") as SeatAvatar
+		portrait.face_key = hash(String(e.player_id))
 		(row.get_node(^"%Rating") as Label).text = str(int(e.rating))
 		(row.get_node(^"%Matches") as Label).text = str(int(e.matches))
 		var played := int(e.matches)
@@ -86,6 +96,8 @@ func _on_board(b: Dictionary) -> void:
 	_prev.disabled = page <= 0
 	_next.disabled = page + 1 >= pages
 	_status.text = tr("LEADERBOARD_EMPTY") if b.entries.is_empty() and page == 0 else ""
+	(%EmptyPicture as Control).visible = b.entries.is_empty() and page == 0
+	(%Scroll as Control).visible = not (%EmptyPicture as Control).visible
 
 
 ## Pages of the last answer (at least 1).

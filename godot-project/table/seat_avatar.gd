@@ -35,6 +35,13 @@ var out := false:
 		out = v
 		queue_redraw()
 
+## A size of its own (lp) instead of the style's avatar size: the portraits in lists' rows.
+var fixed_size := Vector2.ZERO:
+	set(v):
+		fixed_size = v
+		if _style != null:
+			_restyle()
+
 var _style: SeatStyle
 
 
@@ -61,7 +68,7 @@ func _notification(what: int) -> void:
 
 
 func _restyle() -> void:
-	custom_minimum_size = Vector2.ONE * _style.avatar_size
+	custom_minimum_size = fixed_size if fixed_size != Vector2.ZERO else Vector2.ONE * _style.avatar_size
 	queue_redraw()
 
 

@@ -1,12 +1,12 @@
-"""Extracts the twelve court figures of the Tigullio International deck into one small SVG.
+"""Cuts the twelve full-face court pictures out of Chris Aguilar's Vectorized Playing Cards.
 
-Called by tools/gen-assets (the `cards` target); not meant to be run by hand. Input: the deck's
-tigullio-international.svgz from Debian's kdegames-card-data-kf5 (LGPL-2+, (C) Luciano Montanaro).
-Output: an SVG with only the figure drawings (no card outlines, indices, KDE marks, backs or Konqi
-jokers) and one group per court card, named by the deck's ids (jack_heart ... king_spade). Each
-group holds one figure, in the deck's card box (58 x 88 units). With --per-card DIR it also writes
-DIR/<id>.svg, one card each with exactly that box as its view box, which rsvg-convert renders to
-PNGs of one size and aspect (`rsvg-convert -i <id>` would crop each to its own ink instead).
+Called by tools/gen-assets (the `cards` target); not meant to be run by hand. Input: the cards/
+folder of the npm package @younestouati/playing-cards-standard-deck (LGPL-3.0; the court cards are
+Chris Aguilar's "Vectorized Playing Cards", 11c.svg ... 13s.svg, 225 x 314 units each). Output:
+--per-card DIR/<id>.svg (jack_heart ... king_spade), each the card's framed picture alone: the
+view box is cut to the blue frame, so the deck's own corner indices are left out (the game draws
+its own index and wild mark beside the picture, hand/card_view.gd). --source FILE.svgz gets all
+twelve in one gzipped file, the source shipped next to the PNGs as the LGPL asks.
 """
 
 import argparse
@@ -16,12 +16,13 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
-RANKS = ("jack", "queen", "king")
-SUITS = ("heart", "diamond", "club", "spade")
-START = "<!-- Court cards figures -->"
-END = "<!-- Groups of indices"
-# The deck's card (units of its SVG): the figures are drawn inside it.
-CARD = (0.0, 0.0, 58.0, 88.0)
+RANKS = {"jack": 11, "queen": 12, "king": 13}
+SUITS = {"heart": "h", "diamond": "d", "club": "c", "spade": "s"}
+# The deck's card box, and the frame around every court picture in it (the frame path, fill
+# #131F67, lies within x 29.5-196, y 23-290 on all twelve; a little margin keeps its line whole).
+CARD_BOX = "0 0 225 314"
+FRAME = (28.0, 22.0, 170.0, 270.0)
+FRAME_FILL = 'fill="#131F67"'
 
 
 def die(msg: str) -> None:
@@ -29,58 +30,51 @@ def die(msg: str) -> None:
     sys.exit(1)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--svgz", type=pathlib.Path, required=True)
-    ap.add_argument("--out", type=pathlib.Path, required=True)
-    ap.add_argument("--per-card", type=pathlib.Path)
-    args = ap.parse_args()
-    text = gzip.decompress(args.svgz.read_bytes()).decode("utf-8")
-    header = re.search(r"<!--\s*(Copyright.*?)-->", text, re.S)
-    if header is None or "Luciano Montanaro" not in header.group(1) or "Lesser" not in header.group(1):
-        die("the deck's copyright header changed: check the licence before regenerating")
-    i, j = text.find(START), text.find(END)
-    if i < 0 or j < i:
-        die("the court figure section was not found: the deck's layout changed")
-    figures = text[i + len(START):j].strip()
-    cells = []
-    for r, rank in enumerate(RANKS):
-        for s, suit in enumerate(SUITS):
-            fig = f"{rank}-of-{suit}s"
-            if f'<g id="{fig}"' not in figures:
-                die(f"figure {fig} not found")
-            x, y = s * 60, r * 90
-            cells.append(
-                f'<g id="{rank}_{suit}" transform="translate({x},{y})">\n'
-                f'<use xlink:href="#{fig}" />\n</g>'
-            )
-    out = (
-        "<?xml version='1.0' encoding='UTF-8' standalone='no'?>\n"
-        "<!--\nCourt figures of the Tigullio International card deck, extracted unchanged from\n"
-        "tigullio-international.svgz (Debian package kdegames-card-data-kf5) by tools/gen-assets.\n\n"
-        f"{header.group(1).strip()}\n\n"
-        "Used in this game under the GNU Lesser General Public License version 2.1 (see\n"
-        "LICENSE-LGPL-2.1.txt next to this file).\n-->\n"
-        '<svg width="240" height="270" viewBox="0 0 240 270" xmlns="http://www.w3.org/2000/svg" '
-        'xmlns:xlink="http://www.w3.org/1999/xlink">\n<defs>\n'
-        f"{figures}\n</defs>\n" + "\n".join(cells) + "\n</svg>\n"
+def cut(text: str, name: str) -> str:
+    """The card's SVG with its view box cut down to the frame."""
+    if f'viewBox="{CARD_BOX}"' not in text or FRAME_FILL not in text:
+        die(f"{name}: not the deck's layout (view box {CARD_BOX} and a {FRAME_FILL} frame expected)")
+    x, y, w, h = FRAME
+    out, n = re.subn(
+        r'viewBox="0 0 225 314" width="225" height="314"',
+        f'viewBox="{x} {y} {w} {h}" width="{w}" height="{h}"',
+        text,
+        count=1,
     )
+    if n != 1:
+        die(f"{name}: the root element's size attributes changed")
     try:
         ET.fromstring(out.encode("utf-8"))
     except ET.ParseError as e:
-        die(f"the extracted SVG is not well-formed: {e}")
-    args.out.write_text(out, encoding="utf-8")
-    if args.per_card is not None:
-        args.per_card.mkdir(parents=True, exist_ok=True)
-        for rank in RANKS:
-            for suit in SUITS:
-                one = (
-                    "<?xml version='1.0' encoding='UTF-8' standalone='no'?>\n"
-                    f'<svg width="{CARD[2]}" height="{CARD[3]}" viewBox="{" ".join(map(str, CARD))}" '
-                    'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">\n'
-                    f'<defs>\n{figures}\n</defs>\n<use xlink:href="#{rank}-of-{suit}s" />\n</svg>\n'
-                )
-                (args.per_card / f"{rank}_{suit}.svg").write_text(one, encoding="utf-8")
+        die(f"{name}: not well-formed after the cut: {e}")
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cards", type=pathlib.Path, required=True, help="the package's cards/ folder")
+    ap.add_argument("--per-card", type=pathlib.Path, required=True)
+    ap.add_argument("--source", type=pathlib.Path, required=True)
+    args = ap.parse_args()
+    args.per_card.mkdir(parents=True, exist_ok=True)
+    bundle = [
+        "<!--\nCourt pictures of Chris Aguilar's Vectorized Playing Cards (LGPL-3.0), as packed in\n"
+        "the npm package @younestouati/playing-cards-standard-deck 3.0.0, each cut to its frame by\n"
+        "tools/gen-assets cards. One <svg> per card below, in the order jack, queen, king x\n"
+        "heart, diamond, club, spade. Licence: LICENSE-LGPL-3.txt and LICENSE-GPL-3.txt here.\n-->\n"
+        "<courts>\n"
+    ]
+    for rank, r in RANKS.items():
+        for suit, s in SUITS.items():
+            src = args.cards / f"{r}{s}.svg"
+            if not src.is_file():
+                die(f"{src} missing")
+            one = cut(src.read_text(encoding="utf-8"), src.name)
+            (args.per_card / f"{rank}_{suit}.svg").write_text(one, encoding="utf-8")
+            bundle.append(f'<!-- {rank}_{suit} -->\n{one.strip()}\n')
+    bundle.append("</courts>\n")
+    # mtime=0: the same input gives the same bytes, so re-running changes nothing in git.
+    args.source.write_bytes(gzip.compress("".join(bundle).encode("utf-8"), mtime=0))
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 extends GdTestSuite
 ## The card art and its credits (issue 27): every file under res://cards/ has an entry in
 ## credits/credits.cfg with a licence shipped next to it, the Credits screen (main menu → Credits)
-## shows every entry in both languages, the twelve court cards draw their figure textures (not the
-## big-letter fallback), and the two jokers are told apart.
+## shows every entry in both languages, the twelve court cards draw their full-face pictures (not
+## the big-letter fallback; issue 39: the picture fills the face beside the index column), and the
+## two full-art jokers are told apart.
 
 const COURT_FILES := 12  # jack/queen/king × 4 suits
 const SCREEN := "res://credits/credits_screen.tscn"
@@ -35,7 +36,7 @@ func test_every_card_file_has_a_credits_entry_with_its_licence() -> void:
 	var entries := CreditsScreen.entries()
 	expect(entries.size() >= 4, "credits.cfg has the fonts, court figures, Godot and the Rust parts")
 	var files := _asset_files("res://cards")
-	# 12 PNGs and the SVG they are rendered from: an empty folder must not pass.
+	# 12 PNGs and the SVGs they are rendered from: an empty folder must not pass.
 	expect(files.size() >= COURT_FILES + 1, "card files found: %s" % [files])
 	for path in files:
 		var covered := entries.filter(func(e: Dictionary) -> bool: return CreditsScreen.covers(e, path))
@@ -69,12 +70,14 @@ func test_every_card_file_has_a_credits_entry_with_its_licence() -> void:
 			expect(Array(filters).any(func(f: String) -> bool: return rel.matchn(f.strip_edges()) or file.matchn(f.strip_edges())),
 				"%s: export preset %s includes %s" % [e.id, presets.get_value(section, "name", section), rel])
 	expect(preset_count > 0, "export presets checked")
-	var court := entries.filter(func(e: Dictionary) -> bool: return e.id == "tigullio_court")
-	expect_eq(court.size(), 1, "the court figures' entry")
+	var court := entries.filter(func(e: Dictionary) -> bool: return e.id == "court_cards")
+	expect_eq(court.size(), 1, "the court pictures' entry")
 	if court.size() == 1:
 		expect(CreditsScreen.licence_text(court[0]).contains("GNU LESSER GENERAL PUBLIC LICENSE"), "LGPL text")
-		expect(CreditsScreen.licence_text(court[0]).contains("Version 2.1"), "as LGPL 2.1")
-		expect(str(court[0].by).contains("Luciano Montanaro"), "its author")
+		expect(CreditsScreen.licence_text(court[0]).contains("Version 3"), "as LGPL 3")
+		expect(str(court[0].by).contains("Chris Aguilar"), "its author")
+		# The LGPL-3 is the GPL-3 plus permissions: its text must ship too.
+		expect(FileAccess.file_exists("res://cards/court/LICENSE-GPL-3.txt"), "GPL-3 text beside it")
 
 
 func test_the_credits_screen_lists_every_entry_in_both_languages() -> void:
@@ -96,17 +99,36 @@ func test_the_credits_screen_lists_every_entry_in_both_languages() -> void:
 		expect_eq(title.text, "CREDITS_TITLE")
 		expect_eq(screen.tr(title.text), "致谢" if locale == "zh_CN" else "Credits", "translated title")
 		# The licence text opens and closes under its button.
-		var court := screen.find_child("Entry_tigullio_court", true, false)
-		var toggle := court.get_node(^"ShowLicence") as Button
+		var court := screen.find_child("Entry_court_cards", true, false)
+		var toggle := court.find_child("ShowLicence", true, false) as Button
 		var text := court.get_node(^"LicenceText") as Label
 		expect(not text.visible, "licence text closed at first")
 		toggle.pressed.emit()
 		expect(text.visible and text.text.contains("LESSER GENERAL PUBLIC"), "licence text shown")
 		toggle.pressed.emit()
 		expect(not text.visible, "and hidden again")
-		# Godot's entry lists the engine's own third-party parts.
+		# Written for players (issue 39): what, who, licence; paths and package names only behind
+		# each entry's Details button.
+		for e in entries:
+			var entry_box := screen.find_child("Entry_" + str(e.id), true, false)
+			if entry_box == null:
+				continue
+			var said := (entry_box.get_node(^"Body") as Label).text
+			for word in ["res://", "cards/", "fonts/", "tools/", "Debian package", "npm", "crates.io"]:
+				expect(not said.contains(word), "%s: %s: no '%s' in what players read first: %s" % [locale, e.id, word, said])
+			var details := entry_box.find_child("Details", true, false) as Label
+			var more := entry_box.find_child("ShowDetails", true, false) as Button
+			expect(details != null and not details.visible, "%s: %s: details folded at first" % [locale, e.id])
+			if details != null and more != null:
+				more.pressed.emit()
+				expect(details.visible, "%s: %s: Details opens them" % [locale, e.id])
+				if not str(e.source).is_empty():
+					expect(details.text.contains(str(e.source)), "%s: %s: the source is in the details" % [locale, e.id])
+				more.pressed.emit()
+		expect(screen.find_child("Entry_own", true, false) != null, "what the game made itself comes first")
+		# Godot's details list the engine's own third-party parts.
 		var godot := screen.find_child("Entry_godot", true, false)
-		expect((godot.get_node(^"Body") as Label).text.contains("FreeType"), "engine parts listed")
+		expect((godot.find_child("Details", true, false) as Label).text.contains("FreeType"), "engine parts listed")
 		expect(screen.find_child("Scroll", true, false) is ScrollContainer, "the list scrolls")
 		screen.queue_free()
 		await frames(1)
@@ -145,7 +167,7 @@ func test_court_cards_draw_their_figures() -> void:
 			if tex != null:
 				keys[tex.resource_path] = true
 				expect(tex.resource_path.begins_with("res://cards/court/"), tex.resource_path)
-				# Sized for the biggest hand card on a 2340x1080 phone, with the deck's aspect.
+				# Sized for the biggest hand card on a 2340x1080 phone, with the deck's framed aspect.
 				expect(tex.get_width() >= 150 and tex.get_width() <= 256, "%s width %d" % [tex.resource_path, tex.get_width()])
 				expect(absf(float(tex.get_height()) / tex.get_width() - CardView.COURT_ASPECT) < 0.02, "aspect")
 			var view: CardView = load("res://hand/card_view.tscn").instantiate()
@@ -156,7 +178,12 @@ func test_court_cards_draw_their_figures() -> void:
 			expect_eq(view.face_art, &"court_texture", "%s drawn with its figure" % Cards.notation(id))
 			var box := view.figure_rect()
 			expect(Rect2(Vector2.ZERO, view.size).encloses(box), "figure inside the card")
-			expect(box.position.x >= view.size.x * 0.3, "index column left free")
+			expect(box.position.x >= view.size.x * 0.24, "index column left free")
+			# Full face: the picture fills most of the card, edge to edge in height.
+			expect(box.get_area() >= 0.6 * view.size.x * view.size.y, "%s: the picture fills the face (%s)" % [Cards.notation(id), box])
+			expect(box.size.y >= 0.9 * view.size.y, "%s: from the top edge to the bottom" % Cards.notation(id))
+			var src := CardView.cover_region(tex.get_size(), box.size) if tex != null else Rect2()
+			expect(absf(src.size.x / src.size.y - box.size.x / box.size.y) < 0.01, "drawn without stretching")
 			view.queue_free()
 	expect_eq(keys.size(), COURT_FILES, "twelve different figures")
 	expect(CardView.court_texture(Cards.from_notation("SA")[0]) == null, "an ace has no figure")
@@ -174,6 +201,11 @@ func test_jokers_are_told_apart() -> void:
 		arts[id] = [view.face_art, view.ink()]
 		view.queue_free()
 	expect_eq(arts[52][0], &"small_joker", "small joker drawn as ours")
+	# Full art: the joker's picture is the same full-face box as a court card's.
+	var probe: CardView = load("res://hand/card_view.tscn").instantiate()
+	probe.size = Vector2(120, 168)
+	expect(probe.figure_rect().get_area() >= 0.6 * 120 * 168, "the joker's picture fills the face")
+	probe.free()
 	expect_eq(arts[53][0], &"big_joker", "big joker drawn as ours")
 	expect_ne(arts[52][1], arts[53][1], "different ink")
 	expect(Cards.is_red(53) and not Cards.is_red(52), "the big one is the red one")

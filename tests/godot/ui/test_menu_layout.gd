@@ -5,9 +5,12 @@ extends GdTestSuite
 ## button lies wholly inside the view without scrolling, no two buttons overlap, and the version
 ## line overlaps none. The SubViewport stretches its canvas like the project's window does
 ## (canvas_items, aspect expand, from the 1280×720 base), so the Readability autoload gives the
-## phone its floors (80 lp tap targets) as on a real phone.
+## phone its floors (80 lp tap targets) as on a real phone. Upright (1080×2340, 720×1280) the
+## menu must also use the phone's shape (issue 39): the title and options stand over the buttons
+## in one column, and the menu's content spans at least half the view's height instead of a
+## landscape strip in the middle of a tall screen.
 
-const SIZES: Array[Vector2i] = [Vector2i(2340, 1080), Vector2i(1080, 2340), Vector2i(1024, 768), Vector2i(1280, 720)]
+const SIZES: Array[Vector2i] = [Vector2i(2340, 1080), Vector2i(1080, 2340), Vector2i(720, 1280), Vector2i(1024, 768), Vector2i(1280, 720)]
 const LOCALES: Array[String] = ["zh_CN", "en"]
 ## Entries shown only in some states: all shown here, the fullest the menu gets.
 const OPTIONAL: Array[String] = ["ReturnOnline", "Continue", "ContinueInfo", "GuidedDeal"]
@@ -60,6 +63,14 @@ static func layout_problems(menu: Control, where: String) -> Array[String]:
 	for b in buttons:
 		if b.get_global_rect().intersects(vr):
 			problems.append("%s: the version line overlaps %s" % [where, b.name])
+	if view.size.y > view.size.x:
+		var side := (menu.find_child("Side", true, false) as Control).get_global_rect()
+		var group := (menu.find_child("Buttons", true, false) as Control).get_global_rect()
+		if side.end.y > group.position.y + 0.5:
+			problems.append("%s: upright, the title and options (%s) do not stand over the buttons (%s)" % [where, side, group])
+		var content := side.merge(group)
+		if content.size.y < view.size.y * 0.5:
+			problems.append("%s: upright, the menu spans %d of the view's %d lp in height (under half)" % [where, content.size.y, view.size.y])
 	return problems
 
 

@@ -41,12 +41,15 @@ func test_replay_list_and_player() -> void:
 	var row: Control = list.find_child(record, true, false)
 	expect(row != null, "the list shows the record")
 	if row != null:
-		var text: String = (row.get_child(0) as Label).text
+		var text: String = (row.find_child("Summary", true, false) as Label).text
+		# A card: the result on its badge and the four players' portraits.
+		expect_eq((row.find_child("Result", true, false) as Label).text, "STATS_UNFINISHED", "the result badge")
+		expect_eq(row.find_child("Portraits", true, false).get_child_count(), 4, "four portraits")
 		expect(tr("STATS_DEALS_FMT").format({n = 1}).split(" ")[-1] in text or "deal" in text, "with its deals: %s" % text)
 		expect(tr("STATS_UNFINISHED") in text, "and its result (unfinished): %s" % text)
-		expect(" · " in text and text.split(" · ").size() >= 4, "when · mode · result · deals · levels: %s" % text)
+		expect(" · " in text and text.split(" · ").size() >= 4, "mode · result · deals · levels under the when: %s" % text)
 		# Delete asks first; Cancel keeps the record.
-		(row.find_child("Delete", false, false) as Button).pressed.emit()
+		(row.find_child("Delete", true, false) as Button).pressed.emit()
 		var modal: Modal = list.find_child("Modal", false, false)
 		expect(modal != null and modal.is_open(), "deleting asks for confirmation")
 		if modal != null:
