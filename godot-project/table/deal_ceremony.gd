@@ -38,7 +38,8 @@ static func _lay_down(table: Control, left: Array) -> void:
 	var laid: Array[int] = []
 	for seat in mini(left.size(), 4):
 		var ids := PackedInt32Array(left[seat])
-		if ids.is_empty() or in_hand.has(ids[0]):
+		# Only seats still in the deal (the record's hands are not always the last ones for those out).
+		if table.places[seat] > 0 or ids.is_empty() or in_hand.has(ids[0]):
 			continue
 		zone.show_play(seat, ids, (table.badges[seat] as SeatBadge).card_anchor(), [], table.level)
 		laid.append(seat)
