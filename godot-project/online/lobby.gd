@@ -6,8 +6,8 @@ extends Control
 ## empty seats with the server's AI (per seat), chooses whether spectators see one team's hands
 ## (ours, the other team's, or none; named from the host's seat, sent as the server's team),
 ## starts when everyone is ready, or disbands the room.
-## The layout is lobby.tscn's (%Table with %North, %East, %South, %West and %Oval; each place is
-## lobby_place.tscn): this script only moves the places to their sides and fills them.
+## The layout is lobby.tscn's and its table's (room_table.tscn: the oval and the four places,
+## lobby_place.tscn): this script says which seat sits on which side and fills the places.
 ## When the match starts the online table opens; if the room closes or the connection is gone
 ## for good, the Online menu says why.
 
@@ -23,10 +23,8 @@ const FILL_KEYS: Array[String] = ["ONLINE_SEAT_OPEN", "AI_EASY", "AI_NORMAL", "A
 @onready var _spectator_hands: OptionButton = %SpectatorHands
 var _rows: Array[Dictionary] = []
 var _leaving := false
-## The felt's oval this screen asked for (global), given back when it leaves.
-var _oval := Rect2()
-## The places around the table as the player sees them: bottom, right, top, left.
-@onready var _sides: Array[Control] = [%South, %East, %North, %West]
+## The four places around the felt (room_table.tscn).
+@onready var _table: RoomTable = %Table
 
 
 func _ready() -> void:
@@ -36,9 +34,6 @@ func _ready() -> void:
 		_status.text = tr("ONLINE_COPIED"))
 	for seat in 4:
 		_rows.append(_place(seat))
-	(%Oval as Control).resized.connect(_ask_oval)
-	get_viewport().size_changed.connect(_ask_oval)
-	_ask_oval.call_deferred()
 	_ready_button.pressed.connect(_toggle_ready)
 	_start.pressed.connect(_on_start)
 	_disband.pressed.connect(_on_disband)
@@ -80,7 +75,7 @@ func _on_connected(_player_id: String) -> void:
 ## A place is as tall with its buttons hidden as with them shown: places do not jump as seats
 ## fill. Its Fill options are FILL_KEYS, in that order; shut, a free seat's reads "AI ▾".
 func _place(seat: int) -> Dictionary:
-	var panel: Control = get_node("%%Seat%d" % seat)
+	var panel: Control = _table.place(seat)
 	var who: Label = panel.get_node(^"Lines/Name")
 	who.add_theme_font_override(&"font", Online.name_font())
 	# A free seat can be taken by tapping it (change_seat); the server refuses a taken one.
@@ -89,7 +84,6 @@ func _place(seat: int) -> Dictionary:
 	var fill: OptionButton = panel.get_node(^"Lines/Buttons/Fill")
 	fill.item_selected.connect(func(i: int) -> void: Online.client.set_seat(seat, i))
 	var face: SeatAvatar = panel.get_node(^"Face/Portrait")
-	face.seat = seat
 	# The ready mark sits on the portrait's foot; a longer word (or a phone's larger text) widens the place.
 	var mark: Label = panel.get_node(^"Face/ReadyMark")
 	var face_box: Control = panel.get_node(^"Face")
@@ -97,21 +91,6 @@ func _place(seat: int) -> Dictionary:
 		face_box.custom_minimum_size.x = maxf(face.size.x, mark.size.x))
 	return {panel = panel, name = who, ready = panel.get_node(^"Face/ReadyMark"), fill = fill,
 		where = panel.get_node(^"Lines/Where"), sit = sit, face = face}
-
-
-## Asks the felt (the "felt" group) for the table's oval: %Oval's rect, as the scene places it.
-func _ask_oval() -> void:
-	if not is_inside_tree() or _leaving:
-		return
-	_oval = (%Oval as Control).get_global_rect()
-	get_tree().call_group(&"felt", &"show_table", _oval)
-
-
-func _exit_tree() -> void:
-	# The plain cloth back, unless the next screen (the online table) already asked for its own oval.
-	for felt in get_tree().get_nodes_in_group(&"felt"):
-		if felt.get("oval") == _oval:
-			felt.call(&"show_table", Rect2())
 
 
 ## Draws the room (room_changed).
@@ -135,9 +114,7 @@ func _refresh(room: Dictionary) -> void:
 		var fill: OptionButton = row.fill
 		var face: SeatAvatar = row.face
 		var side := (i - maxi(me, 0) + 4) % 4
-		var panel: Control = row.panel
-		if panel.get_parent() != _sides[side]:
-			panel.reparent(_sides[side], false)
+		_table.seat_at(i, side)
 		(row.where as Label).text = "SEAT_%d" % side
 		if player != "":
 			name_label.text = player
