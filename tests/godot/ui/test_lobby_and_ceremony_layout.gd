@@ -153,6 +153,43 @@ func test_the_lobby_is_the_table_at_every_size() -> void:
 	expect_eq(_problems, [] as Array[String], "lobby layout")
 
 
+## The quick-match wait is the same table filling up: with three players found, three places are
+## taken (the player's at the bottom) and one is still free; the card with the count sits on the
+## felt; nothing overlaps at any size.
+func test_the_quick_match_wait_is_the_table_filling_up() -> void:
+	var checked := 0
+	for locale in ["en", "zh_CN"]:
+		Settings.set_value(&"locale", locale)
+		var vp := _viewport(SIZES[0])
+		add_child(vp)
+		var felt := preload("res://table/felt.gd").new()
+		vp.add_child(felt)
+		var wait: Control = load("res://online/quick_search.tscn").instantiate()
+		vp.add_child(wait)
+		await frames(2)
+		wait._on_queue_status("huaian", true, 12_500, 3)
+		for px in SIZES:
+			await _resize(vp, px)
+			var where := "%s %dx%d" % [locale, px.x, px.y]
+			checked += _check_lobby(wait, where)
+			var oval: Rect2 = felt.oval
+			expect(oval.has_area(), "%s: the wait asks the felt for the table's oval" % where)
+			var found := wait.find_child("Found", true, false) as Label
+			expect(oval.has_point(found.get_global_rect().get_center()), "%s: the count lies on the felt" % where)
+			var taken := []
+			for i in 4:
+				taken.append((wait.find_child("Seat%d" % i, true, false).find_child("Portrait", true, false) as CanvasItem).modulate.a > 0.9)
+			expect_eq(taken, [true, true, true, false], "%s: three places taken, one free" % where)
+			var me := (wait.find_child("Seat0", true, false) as Control).get_global_rect()
+			expect(me.position.y > found.get_global_rect().end.y, "%s: the player's place is at the bottom" % where)
+		wait.queue_free()
+		await frames(2)
+		vp.queue_free()
+		await frames(1)
+	expect(checked >= 2 * 3 * 10, "the wait's buttons and labels were checked (%d)" % checked)
+	expect_eq(_problems, [] as Array[String], "quick-match wait layout")
+
+
 ## The portraits, chips and the plaque of the table (global rects).
 func _places(table: Control) -> Dictionary:
 	var g := {}
