@@ -11,10 +11,9 @@ extends RefCounted
 ## plaque already holds the new ones) and the cards left `left` (per seat; the cards of a seat
 ## whose hand is on screen stay there). Returns the seconds until the next-deal buttons.
 static func play(table: Control, order: PackedInt32Array, before: PackedInt32Array, left: Array) -> float:
-	var pacing: PacingProfile = table.pacing
-	var effects := Settings.effects_on()
-	var step := PacingProfile.scaled(pacing.ceremony_medal_s) if effects else 0.0
-	var flip := PacingProfile.scaled(pacing.ceremony_flip_s) if effects else 0.0
+	var t := timings(table.pacing)
+	var step := t.x
+	var flip := t.y
 	var centre: Vector2 = table.zone.get_global_rect().get_center()
 	var badges: Array[SeatBadge] = table.badges
 	for i in order.size():
@@ -25,6 +24,14 @@ static func play(table: Control, order: PackedInt32Array, before: PackedInt32Arr
 	var wait := step * order.size()
 	(table.plaque as LevelPlaque).flip_from(before, wait, flip)
 	return wait + flip if flip > 0.0 else wait
+
+
+## Seconds of each finisher's step and of the tiles' flip now: the pacing's, scaled by the
+## animation speed; none without animations or in low-performance mode.
+static func timings(pacing: PacingProfile) -> Vector2:
+	if not Settings.effects_on():
+		return Vector2.ZERO
+	return Vector2(PacingProfile.scaled(pacing.ceremony_medal_s), PacingProfile.scaled(pacing.ceremony_flip_s))
 
 
 ## The last trick leaves the felt; each seat that did not go out lays its cards face up in front

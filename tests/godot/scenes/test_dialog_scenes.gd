@@ -131,3 +131,10 @@ func test_the_plaque_flips_to_the_new_levels_and_a_finisher_steps_back_home() ->
 	expect(String(plaque.shown().us).ends_with(" 6"), "no flip without animations")
 	plaque.queue_free()
 	badge.queue_free()
+	# Low-performance mode skips the ceremony's movement (the medals and levels simply stand).
+	var pacing: PacingProfile = load("res://resources/style/pacing_default.tres")
+	Settings.set_value(&"anim_speed", 1.0)
+	var moving := DealCeremony.timings(pacing)
+	expect(moving.x > 0.0 and moving.y > 0.0, "the ceremony moves with animations on: %s" % moving)
+	Settings.set_value(&"low_perf", true)
+	expect_eq(DealCeremony.timings(pacing), Vector2.ZERO, "no steps and no flip in low-performance mode")
