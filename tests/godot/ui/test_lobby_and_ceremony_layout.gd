@@ -52,6 +52,17 @@ func _room() -> Dictionary:
 		spectators = 2, locked = false, matches = 0, seats = seats}
 
 
+## The host's controls shown as the host sees them (the client's own room decides who hosts, and
+## there is no server here): "AI ▾" on every seat without a person, Start, Disband and the
+## spectators' setting — the fullest lobby there is.
+static func _as_host(lobby: Control, room: Dictionary) -> void:
+	for s: Dictionary in room.seats:
+		if String(s.player) == "":
+			lobby.find_child("Seat%d" % int(s.seat), true, false).find_child("Fill", true, false).visible = true
+	for n in ["Start", "Disband", "SpectatorHands"]:
+		(lobby.find_child(n, true, false) as Control).visible = true
+
+
 ## Every shown button and label with text, and the named parts, in the lobby: inside the view and
 ## not over each other (a label inside a button, or a part's own children, are its own).
 func _check_lobby(lobby: Control, where: String) -> int:
@@ -104,6 +115,7 @@ func test_the_lobby_is_the_table_at_every_size() -> void:
 		vp.add_child(lobby)
 		await frames(2)
 		lobby._refresh(_room())
+		_as_host(lobby, _room())
 		for px in SIZES:
 			await _resize(vp, px)
 			var where := "%s %dx%d" % [locale, px.x, px.y]
