@@ -148,6 +148,7 @@ func _refresh(room: Dictionary) -> void:
 		if ai == 0:
 			fill.text = tr("ONLINE_FILL_AI")  # shut, a free seat's choice reads "AI ▾"
 		(row.sit as Button).visible = me >= 0 and player == "" and ai == 0 and not bool(room.get("locked", false))
+	_table.hold_rows.call_deferred()
 	_ready_button.visible = me >= 0
 	_ready_button.set_pressed_no_signal(me >= 0 and me < seats.size() and bool(seats[me].ready))
 	_ready_button.text = "ONLINE_UNREADY" if _ready_button.button_pressed else "ONLINE_READY"

@@ -66,6 +66,7 @@ func _show(found: int) -> void:
 		(place.get_node(^"Face/ReadyMark") as CanvasItem).visible = false
 		(place.get_node(^"Lines/Buttons/SitHere") as CanvasItem).visible = false
 		(place.get_node(^"Lines/Buttons/Fill") as CanvasItem).visible = false
+	_table.hold_rows.call_deferred()
 
 
 ## The table is found and its match has started: the online table shows it.

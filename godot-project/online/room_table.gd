@@ -21,7 +21,22 @@ func _ready() -> void:
 		_places.append(place)
 	(%Oval as Control).resized.connect(ask_oval)
 	get_viewport().size_changed.connect(ask_oval)
+	# After the Readability autoload, which raises the buttons on the same signal.
+	get_viewport().size_changed.connect(hold_rows, CONNECT_DEFERRED)
 	ask_oval.call_deferred()
+	hold_rows.call_deferred()
+
+
+## Each place's row of buttons ("Sit", "AI ▾") as tall as its tallest button, shown or not (a
+## phone raises them to its tap floor; a hidden button tells no one): the places keep their
+## height as seats fill. Run after the screen fills the places and whenever the view changes.
+func hold_rows() -> void:
+	for place in _places:
+		var row: Control = place.get_node(^"Lines/Buttons")
+		var h := 0.0
+		for b: Control in row.get_children():
+			h = maxf(h, b.get_combined_minimum_size().y)
+		row.custom_minimum_size.y = h
 
 
 ## Seat `seat`'s place.

@@ -120,6 +120,11 @@ func test_the_lobby_is_the_table_at_every_size() -> void:
 			await _resize(vp, px)
 			var where := "%s %dx%d" % [locale, px.x, px.y]
 			checked += _check_lobby(lobby, where)
+			# Free places (with "Sit") are as tall as taken ones: nothing jumps as seats fill.
+			var heights := {}
+			for i in 4:
+				heights[(lobby.find_child("Seat%d" % i, true, false) as Control).size.y] = true
+			expect_eq(heights.size(), 1, "%s: the four places are equally tall: %s" % [where, heights.keys()])
 			var card := lobby.find_child("RoomCard", true, false) as Control
 			expect(card != null and card.is_visible_in_tree(), "%s: the room code is a card" % where)
 			if card == null:
