@@ -72,8 +72,7 @@ func _on_connected(_player_id: String) -> void:
 
 
 ## Seat `seat`'s place (lobby_place.tscn, placed in the scene): its parts, its buttons wired.
-## A place is as tall with its buttons hidden as with them shown: places do not jump as seats
-## fill. Its Fill options are FILL_KEYS, in that order; shut, a free seat's reads "AI ▾".
+## Its Fill options are FILL_KEYS, in that order; shut, a free seat's reads "AI ▾".
 func _place(seat: int) -> Dictionary:
 	var panel: Control = _table.place(seat)
 	var who: Label = panel.get_node(^"Lines/Name")
@@ -83,14 +82,8 @@ func _place(seat: int) -> Dictionary:
 	sit.pressed.connect(func() -> void: Online.client.change_seat(seat))
 	var fill: OptionButton = panel.get_node(^"Lines/Buttons/Fill")
 	fill.item_selected.connect(func(i: int) -> void: Online.client.set_seat(seat, i))
-	var face: SeatAvatar = panel.get_node(^"Face/Portrait")
-	# The ready mark sits on the portrait's foot; a longer word (or a phone's larger text) widens the place.
-	var mark: Label = panel.get_node(^"Face/ReadyMark")
-	var face_box: Control = panel.get_node(^"Face")
-	mark.resized.connect(func() -> void:
-		face_box.custom_minimum_size.x = maxf(face.size.x, mark.size.x))
 	return {panel = panel, name = who, ready = panel.get_node(^"Face/ReadyMark"), fill = fill,
-		where = panel.get_node(^"Lines/Where"), sit = sit, face = face}
+		where = panel.get_node(^"Lines/Where"), sit = sit, face = panel.get_node(^"Face/Portrait")}
 
 
 ## Draws the room (room_changed).

@@ -16,9 +16,14 @@ var _places: Array[Control] = []
 
 func _ready() -> void:
 	for seat in 4:
-		var place: Control = get_node("%%Seat%d" % seat)
-		(place.get_node(^"Face/Portrait") as SeatAvatar).seat = seat
-		_places.append(place)
+		var spot: Control = get_node("%%Seat%d" % seat)
+		var face: SeatAvatar = spot.get_node(^"Face/Portrait")
+		face.seat = seat
+		# The ready mark sits on the portrait's foot; a longer word (a phone's larger text) widens the place.
+		var mark: Label = spot.get_node(^"Face/ReadyMark")
+		var face_box: Control = spot.get_node(^"Face")
+		mark.resized.connect(func() -> void: face_box.custom_minimum_size.x = maxf(face.size.x, mark.size.x))
+		_places.append(spot)
 	(%Oval as Control).resized.connect(ask_oval)
 	get_viewport().size_changed.connect(ask_oval)
 	# After the Readability autoload, which raises the buttons on the same signal.
@@ -31,8 +36,8 @@ func _ready() -> void:
 ## phone raises them to its tap floor; a hidden button tells no one): the places keep their
 ## height as seats fill. Run after the screen fills the places and whenever the view changes.
 func hold_rows() -> void:
-	for place in _places:
-		var row: Control = place.get_node(^"Lines/Buttons")
+	for spot in _places:
+		var row: Control = spot.get_node(^"Lines/Buttons")
 		var h := 0.0
 		for b: Control in row.get_children():
 			h = maxf(h, b.get_combined_minimum_size().y)
