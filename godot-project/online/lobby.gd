@@ -1,9 +1,13 @@
 extends Control
-## The room before a match: the room code shown large with a copy button, the four seats with
-## names, AI levels, ready marks and who is connected; ready / unready; the host fills empty
-## seats with the server's AI (per seat), chooses whether spectators see one team's hands (ours,
-## the other team's, or none; named from the host's seat, sent as the server's team), starts when
-## everyone is ready, or disbands the room.
+## The room before a match, drawn as the table it will be: the four places around the felt's oval
+## (the player's at the bottom, the others where the table will seat them), each a portrait with
+## its name, where it sits, its ready mark on the portrait and, while free, "Sit" and the host's
+## "AI ▾" choice; the room code as a card in the middle with Copy; ready / unready; the host fills
+## empty seats with the server's AI (per seat), chooses whether spectators see one team's hands
+## (ours, the other team's, or none; named from the host's seat, sent as the server's team),
+## starts when everyone is ready, or disbands the room.
+## The layout is lobby.tscn's and its table's (room_table.tscn: the oval and the four places,
+## lobby_place.tscn): this script says which seat sits on which side and fills the places.
 ## When the match starts the online table opens; if the room closes or the connection is gone
 ## for good, the Online menu says why.
 
@@ -19,6 +23,8 @@ const FILL_KEYS: Array[String] = ["ONLINE_SEAT_OPEN", "AI_EASY", "AI_NORMAL", "A
 @onready var _spectator_hands: OptionButton = %SpectatorHands
 var _rows: Array[Dictionary] = []
 var _leaving := false
+## The four places around the felt (room_table.tscn).
+@onready var _table: RoomTable = %Table
 
 
 func _ready() -> void:
@@ -27,7 +33,7 @@ func _ready() -> void:
 		DisplayServer.clipboard_set(_code.text)
 		_status.text = tr("ONLINE_COPIED"))
 	for seat in 4:
-		_rows.append(_seat_row(seat))
+		_rows.append(_place(seat))
 	_ready_button.pressed.connect(_toggle_ready)
 	_start.pressed.connect(_on_start)
 	_disband.pressed.connect(_on_disband)
@@ -65,22 +71,19 @@ func _on_connected(_player_id: String) -> void:
 	_status.text = ""
 
 
-## Seat `seat`'s row (lobby_seat_row.tscn, placed in the scene): its parts, its buttons wired.
-## The row is as tall as the Sit here button a free seat shows: the rows keep their places as
-## seats fill. Its Fill options are FILL_KEYS, in that order.
-## "Where" is where the seat will be at the table as this player sees it (the table turns the
-## room so that the player sits south): "You", "East", "North", "West".
-func _seat_row(seat: int) -> Dictionary:
-	var panel: Control = get_node("%%Seat%d" % seat)
-	var who: Label = panel.get_node(^"Row/Name")
+## Seat `seat`'s place (lobby_place.tscn, placed in the scene): its parts, its buttons wired.
+## Its Fill options are FILL_KEYS, in that order; shut, a free seat's reads "AI ▾".
+func _place(seat: int) -> Dictionary:
+	var panel: Control = _table.place(seat)
+	var who: Label = panel.get_node(^"Lines/Name")
 	who.add_theme_font_override(&"font", Online.name_font())
 	# A free seat can be taken by tapping it (change_seat); the server refuses a taken one.
-	var sit: Button = panel.get_node(^"Row/SitHere")
+	var sit: Button = panel.get_node(^"Lines/Buttons/SitHere")
 	sit.pressed.connect(func() -> void: Online.client.change_seat(seat))
-	var fill: OptionButton = panel.get_node(^"Row/Fill")
+	var fill: OptionButton = panel.get_node(^"Lines/Buttons/Fill")
 	fill.item_selected.connect(func(i: int) -> void: Online.client.set_seat(seat, i))
-	return {name = who, ready = panel.get_node(^"Row/ReadyMark"), fill = fill,
-		where = panel.get_node(^"Row/Where"), sit = sit}
+	return {panel = panel, name = who, ready = panel.get_node(^"Face/ReadyMark"), fill = fill,
+		where = panel.get_node(^"Lines/Where"), sit = sit, face = panel.get_node(^"Face/Portrait")}
 
 
 ## Draws the room (room_changed).
@@ -102,7 +105,10 @@ func _refresh(room: Dictionary) -> void:
 		var name_label: Label = row.name
 		var ready_label: Label = row.ready
 		var fill: OptionButton = row.fill
-		(row.where as Label).text = "SEAT_%d" % ((i - maxi(me, 0) + 4) % 4)
+		var face: SeatAvatar = row.face
+		var side := (i - maxi(me, 0) + 4) % 4
+		_table.seat_at(i, side)
+		(row.where as Label).text = "SEAT_%d" % side
 		if player != "":
 			name_label.text = player
 			if i == host_seat:
@@ -114,17 +120,28 @@ func _refresh(room: Dictionary) -> void:
 		else:
 			name_label.text = tr("ONLINE_SEAT_EMPTY")
 		name_label.modulate.a = 1.0 if player == "" or bool(s.connected) else 0.55
+		# The portrait: the player's face (by name), a robot for the AI, faint while the seat is free.
+		face.ai = player == "" and ai > 0
+		face.face_key = player.hash() if player != "" else i
+		face.modulate.a = 0.35 if player == "" and ai == 0 else (1.0 if player == "" or bool(s.connected) else 0.55)
 		var is_ready := bool(s.ready) or ai > 0
 		ready_label.text = tr("ONLINE_READY_MARK") if is_ready else tr("ONLINE_NOT_READY")
 		if player == "" and ai == 0:
 			ready_label.text = ""  # Nobody sits there to be ready or not.
-		ready_label.add_theme_color_override(&"font_color", Color(0.5, 1, 0.6) if is_ready else Color(1, 1, 1, 0.6))
+		ready_label.visible = ready_label.text != ""
+		ready_label.add_theme_color_override(&"font_color", Color(0.5, 1, 0.6) if is_ready else Color(1, 1, 1, 0.75))
+		var mark_box := ready_label.get_theme_stylebox(&"normal") as StyleBoxFlat
+		if mark_box != null:
+			mark_box.border_color = Color(0.5, 1, 0.6, 0.9) if is_ready else Color(1, 1, 1, 0.35)
 		if (player == "" and ai == 0) or (player != "" and not bool(s.ready)):
 			all_ready = false
 		# The host fills empty seats; a seat with a person in it is theirs.
 		fill.visible = host and player == ""
 		fill.select(clampi(ai, 0, 3))
+		if ai == 0:
+			fill.text = tr("ONLINE_FILL_AI")  # shut, a free seat's choice reads "AI ▾"
 		(row.sit as Button).visible = me >= 0 and player == "" and ai == 0 and not bool(room.get("locked", false))
+	_table.hold_rows.call_deferred()
 	_ready_button.visible = me >= 0
 	_ready_button.set_pressed_no_signal(me >= 0 and me < seats.size() and bool(seats[me].ready))
 	_ready_button.text = "ONLINE_UNREADY" if _ready_button.button_pressed else "ONLINE_READY"

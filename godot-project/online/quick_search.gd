@@ -1,6 +1,7 @@
 extends Control
-## Quick match, waiting: how long the player has waited and how many players wait for such a
-## table, and Cancel (back to the Online menu). The server seats the player at a ranked table of
+## Quick match, waiting: the table it will be (room_table.tscn) filling up as the server finds
+## players, how long the player has waited (on the card in the middle), and Cancel (back to the
+## Online menu). The server seats the player at a ranked table of
 ## similar players (or, after a while, with AI seats) and its match starts at once: the online
 ## table opens on it. A lost connection or a refusal goes back to the Online menu, which says why.
 
@@ -8,6 +9,8 @@ extends Control
 @onready var _waited: Label = %Waited
 @onready var _status: Label = %Status
 @onready var _rules: Label = %Rules
+## The four places around the felt: the player's at the bottom, the others filling as players are found.
+@onready var _table: RoomTable = %Table
 var _leaving := false
 ## The wait as the server last said it, and when (the seconds shown run on between its words).
 var _waited_ms := 0
@@ -47,7 +50,23 @@ func _on_queue_status(rules: String, queued: bool, waited_ms: int, found: int) -
 
 
 func _show(found: int) -> void:
-	_found.text = tr("QUICK_FOUND_FMT").format({found = clampi(found, 1, 4)})
+	found = clampi(found, 1, 4)
+	_found.text = tr("QUICK_FOUND_FMT").format({found = found})
+	for seat in 4:
+		var place := _table.place(seat)
+		var taken := seat < found
+		var name_label: Label = place.get_node(^"Lines/Name")
+		if seat == 0:
+			name_label.add_theme_font_override(&"font", Online.name_font())
+			name_label.text = String(Settings.get_value(&"online_nickname")) + "  " + tr("ONLINE_YOU_MARK")
+		else:
+			name_label.text = tr("QUICK_SEAT_FOUND") if taken else tr("ONLINE_SEAT_EMPTY")
+		(place.get_node(^"Lines/Where") as Label).text = "SEAT_%d" % seat
+		(place.get_node(^"Face/Portrait") as CanvasItem).modulate.a = 1.0 if taken else 0.35
+		(place.get_node(^"Face/ReadyMark") as CanvasItem).visible = false
+		(place.get_node(^"Lines/Buttons/SitHere") as CanvasItem).visible = false
+		(place.get_node(^"Lines/Buttons/Fill") as CanvasItem).visible = false
+	_table.hold_rows.call_deferred()
 
 
 ## The table is found and its match has started: the online table shows it.

@@ -42,6 +42,26 @@ func show_levels(team_levels: PackedInt32Array, level: int, spectator := false) 
 		_refresh()
 
 
+## The end of a deal's flip (DealCeremony): the tiles show the levels `before` and, after
+## `wait_s`, each tile whose level changed flips over (`flip_s` in all) to the level shown now.
+## Without a flip time the new levels simply stand. Not a coroutine: the plaque may go mid-flip.
+func flip_from(before: PackedInt32Array, wait_s: float, flip_s: float) -> void:
+	if flip_s <= 0.0 or not is_node_ready() or before.size() < 2:
+		return
+	for team in 2:
+		if before[team] == _levels[team]:
+			continue
+		var label: Label = [_us, _them][team]
+		var tile: Control = [_us_tile, _them_tile][team]
+		label.text = "%s %s" % [_team(team), Cards.rank_label(before[team])]
+		tile.pivot_offset = tile.size * 0.5
+		var tw := tile.create_tween()
+		tw.tween_interval(wait_s)
+		tw.tween_property(tile, "scale:y", 0.0, flip_s * 0.5).set_ease(Tween.EASE_IN)
+		tw.tween_callback(_refresh)
+		tw.tween_property(tile, "scale:y", 1.0, flip_s * 0.5).set_ease(Tween.EASE_OUT)
+
+
 ## The texts shown, for tests and screenshots: {us, them, playing, wild}.
 func shown() -> Dictionary:
 	return {us = _us.text, them = _them.text, playing = _numeral.text, wild = _wild.text}

@@ -2,6 +2,8 @@ class_name Modal
 extends Control
 ## A modal layer (modal.tscn): dims the table and shows one centred panel; input below is blocked
 ## while open. `open(title, lines, buttons)` fills the panel; `closed` reports which button was pressed.
+## `open_on_table` shows the panel on the table instead (the end of a deal): no dim, one row (the
+## title beside the buttons) in a rect the table gives, e.g. where its action buttons stand.
 ## Make one with `Modal.create()` (the scene holds the layout; this script only the behaviour).
 
 ## The button with this id was pressed (the panel is closed already).
@@ -13,6 +15,12 @@ signal closed(id: StringName)
 @export var button_min_size := Vector2(170, 52)
 ## Font size of the buttons.
 @export_range(12, 48, 1) var button_font_size := 22
+## The panel's look on the table (open_on_table): a strip over the felt, not a dialog.
+@export var table_panel_style: StyleBox
+## The title's size on the table (beside the buttons).
+@export_range(12, 48, 1) var table_title_size := 24
+## The panel stands on the table (open_on_table), in the rect `place` gave.
+var on_table := false
 var _tween: Tween
 ## The button Esc presses (the panel's "cancel"); &"" = Esc does nothing.
 var cancel_id: StringName = &""
@@ -54,6 +62,7 @@ func open(title: String, lines: Array, buttons: Array, cancel: StringName = &"")
 			c.name = &"Closed"  # frees the name for the new panel's button of the same id
 			c.queue_free()  # not removed now: it may be the button whose signal brought us here
 	(%Title as Label).text = title
+	_set_on_table(false)
 	for line: Variant in lines:
 		body.add_child(line if line is Control else text_line(String(line)))
 	body.visible = not lines.is_empty()
@@ -76,6 +85,43 @@ func open(title: String, lines: Array, buttons: Array, cancel: StringName = &"")
 		modulate.a = 1.0
 	if first != null:
 		_focus.call_deferred(first)
+
+
+## Shows a panel on the table, not over it: like `open`, but the table is not dimmed and the
+## title stands beside the buttons in `rect` (global), which `place` moves when the table lays
+## out again.
+func open_on_table(title: String, lines: Array, buttons: Array, rect: Rect2, cancel: StringName = &"") -> void:
+	open(title, lines, buttons, cancel)
+	_set_on_table(true)
+	place(rect)
+
+
+## Moves a panel on the table to `rect` (global), centred in it.
+func place(rect: Rect2) -> void:
+	if not on_table:
+		return
+	var centre: Control = %Center
+	centre.set_anchors_preset(Control.PRESET_TOP_LEFT)
+	centre.global_position = rect.position
+	centre.size = rect.size
+
+
+func _set_on_table(yes: bool) -> void:
+	on_table = yes
+	(%Dim as CanvasItem).visible = not yes
+	(%Body as BoxContainer).vertical = not yes
+	var title: Label = %Title
+	if yes:
+		if table_panel_style != null:
+			panel.add_theme_stylebox_override(&"panel", table_panel_style)
+		title.add_theme_font_size_override(&"font_size", table_title_size)
+		title.size_flags_vertical = Control.SIZE_SHRINK_CENTER
+		# Clicks around the strip reach nothing: the table's input is locked while it is up.
+		return
+	panel.remove_theme_stylebox_override(&"panel")
+	title.remove_theme_font_size_override(&"font_size")
+	title.size_flags_vertical = Control.SIZE_FILL
+	(%Center as Control).set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
 
 
 ## Adds a line of text under the open panel's lines (something learnt after it opened, e.g. an

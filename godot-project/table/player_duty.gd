@@ -103,7 +103,8 @@ func refresh() -> void:
 	pass_button.visible = my_move and duty == &"play"
 	play_button.visible = my_move
 	hint_button.visible = my_move and duty == &"play" and table.mode == &"training" and Settings.get_value(&"hints")
-	(table.sort_button as Button).visible = hand.card_count() > 0
+	# Under a panel (the next-deal buttons stand where the action buttons do) Sort has nothing to do.
+	(table.sort_button as Button).visible = hand.card_count() > 0 and not modal.is_open()
 	pass_button.disabled = not (acting and duty == &"play" and can_pass)
 	hint_button.disabled = not (acting and duty == &"play")
 	var selected := hand.selected_ids()

@@ -1,8 +1,9 @@
 class_name ResultEvents
 extends TableEventPart
-## The results on the table: the end-of-deal panel (places, level changes, the cards left, the
-## ceremony; online it closes when the server's break is over), a surrender, and the end-of-match
-## panel (watch the replay, play again, or the menu).
+## The results on the table: the end of a deal (the ceremony on the table, DealCeremony, then the
+## next-deal buttons where the action buttons stand; online they press themselves when the
+## server's break is over), a surrender, and the end-of-match panel (watch the replay, play again,
+## or the menu).
 
 ## Online, the least time the deal-end panel stays up (when the table shows it after the server's
 ## break has mostly run).
@@ -21,34 +22,15 @@ func on_deal_ended(e: DealEndedEvent) -> void:
 	table.team_levels = after
 	table.update_top_bar()
 	var winner := int(changes.get("winner_team", -1))
-	var places := PackedStringArray()
-	for i in order.size():
-		places.append("%s  %s" % [UiKit.place_text(i + 1), Wording.seat_name(order[i], table.local_seat, table.spectator)])
-	var levels := PackedStringArray()
-	for team in 2:
-		var delta := after[team] - before[team]
-		levels.append(tr("LEVEL_CHANGE_FMT").format({team = Wording.team(team, table.spectator),
-			before = Cards.rank_label(before[team]), after = Cards.rank_label(after[team]),
-			delta = ("+%d" % delta) if delta > 0 else ("%d" % delta) if delta < 0 else "±0"}))
-	# The cards the players who did not go out were left with, face up.
+	# The ceremony on the table: medals at the seats, the cards left in front of their seats, the
+	# plaque's tiles flipping to the new levels; the next-deal buttons after it.
 	var left: Array = table.controller.hands_at_end_of_deal(table.deal_no)
-	var rows: Array[Control] = []
-	for seat in 4:
-		if table.places[seat] == 0 and seat < left.size() and not PackedInt32Array(left[seat]).is_empty():
-			rows.append(cards_left_row(seat, PackedInt32Array(left[seat])))
-	var body := DealEndPanel.create()
-	body.fill(places, levels, rows)
-	var finishers: Array[Dictionary] = []
-	for i in order.size():
-		var badge: SeatBadge = table.badges[order[i]]
-		finishers.append({seat = order[i], name = Wording.seat_name(order[i], table.local_seat, table.spectator), place = i + 1,
-			ai = badge.ai_level > 0, face_key = badge.avatar().face_key})
-	var tiles: Array[LevelTile] = []
-	for team in 2:
-		tiles.append(LevelTile.create(Wording.team(team, table.spectator), SeatStyle.current().team_color(team),
-			Cards.rank_label(before[team]), Cards.rank_label(after[team]), after[team] - before[team]))
-	var double_down := order.size() >= 2 and order[0] % 2 == order[1] % 2
-	body.ceremony(finishers, tiles, tr("DOUBLE_DOWN_BANNER") if double_down else "", table.pacing)
+	var ceremony_s := DealCeremony.play(table, order, before, left)
+	if order.size() >= 2 and order[0] % 2 == order[1] % 2:
+		announce(tr("DOUBLE_DOWN_BANNER"), maxf(ceremony_s, table.pacing.banner_hold_s))
+	await wait(ceremony_s)
+	if closing:
+		return
 	var my_team: int = 0 if table.spectator else table.local_seat % 2
 	var title := Wording.winner("DEAL_WON", "DEAL_LOST", "DEAL_WON_BY_FMT", winner, my_team, table.spectator)
 	if winner == my_team and not table.spectator:
@@ -59,7 +41,8 @@ func on_deal_ended(e: DealEndedEvent) -> void:
 		# The Auto-play switch is behind the panel: the player takes the seat back here, before the
 		# next deal's tribute or return is chosen for them.
 		buttons.append([&"myself", "BTN_NEXT_DEAL_MYSELF"])
-	table.modal.open(tr("DEAL_ENDED_FMT").format({n = table.deal_no + 1}) + " — " + title, [body], buttons)
+	table.modal.open_on_table(tr("DEAL_ENDED_FMT").format({n = table.deal_no + 1}) + " — " + title, [], buttons,
+		table.action_bar.get_global_rect())
 	table.lock_input(true)
 	table.refresh_controls()
 	var brk: float = table.controller.deal_break_s()
@@ -76,12 +59,6 @@ func on_deal_ended(e: DealEndedEvent) -> void:
 		var code: int = table.controller.set_auto_play(false)
 		if code != 0:
 			table.show_error(code)
-
-
-## "West still held:" and the cards (table/cards_left_row.tscn).
-func cards_left_row(seat: int, ids: PackedInt32Array) -> Control:
-	var who := tr("CARDS_LEFT_FMT").format({seat = Wording.seat_name(seat, table.local_seat, table.spectator)})
-	return CardsLeftRow.create(seat, who, ids, table.level)
 
 
 func on_surrender(_e: MatchEvent) -> void:

@@ -14,6 +14,9 @@ const AUTO_PLAY_COLOR := Color(0.35, 0.8, 1.0)
 ## floor, a longer language) widens the badge to its content (_fit_width). A stacked seat is as
 ## wide as its portrait and fan or its widest line.
 const WIDTH := 232.0
+## How far (px) and how much larger a finisher's portrait steps forward at the end of a deal.
+const STEP_PX := 18.0
+const STEP_SCALE := 1.18
 
 ## Which seat (0 = the player, 1 east, 2 north partner, 3 west); set in the scene or by create().
 @export_range(0, 3) var seat := 0
@@ -141,6 +144,25 @@ func _process(_delta: float) -> void:
 	_avatar.countdown = clampf(float(left) / maxf(_limit_ms, 1), 0.0, 1.0)
 	if left <= 0:
 		set_process(false)
+
+
+## The end of a deal (DealCeremony): after `wait_s` the portrait, with its medal, steps toward
+## `toward` (global, the table's centre) and grows a little, then goes back to its seat; `step_s`
+## each way. Not a coroutine: the badge may go mid-step.
+func step_forward(wait_s: float, step_s: float, toward: Vector2) -> void:
+	if step_s <= 0.0 or not is_node_ready():
+		return
+	var face := _avatar
+	var home := face.position
+	var dir := (toward - face.get_global_rect().get_center()).normalized() * STEP_PX
+	face.pivot_offset = face.size * 0.5
+	var tw := face.create_tween()
+	tw.tween_interval(wait_s)
+	tw.tween_property(face, "position", home + dir, step_s).set_ease(Tween.EASE_OUT).set_trans(Tween.TRANS_BACK)
+	tw.parallel().tween_property(face, "scale", Vector2.ONE * STEP_SCALE, step_s)
+	tw.tween_interval(step_s)
+	tw.tween_property(face, "position", home, step_s).set_ease(Tween.EASE_IN_OUT)
+	tw.parallel().tween_property(face, "scale", Vector2.ONE, step_s)
 
 
 ## The point cards fly from/to for this seat (global): the avatar.

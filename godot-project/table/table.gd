@@ -227,6 +227,8 @@ func _build() -> void:
 func _layout() -> void:
 	if frame != null:  # @onready: null only before _ready (a resize while entering the tree)
 		TableLayout.apply(self)
+		# The next-deal buttons stand where the action buttons do (Modal.open_on_table).
+		modal.place(action_bar.get_global_rect())
 
 
 var _layout_queued := false

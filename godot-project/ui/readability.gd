@@ -46,8 +46,12 @@ func _watch(vp: Viewport) -> void:
 	if _viewports.has(vp):
 		return
 	_viewports[vp] = true
-	vp.size_changed.connect(_on_resized.bind(vp))
-	vp.tree_exited.connect(func() -> void: _viewports.erase(vp), CONNECT_ONE_SHOT)
+	var on_resized := _on_resized.bind(vp)
+	vp.size_changed.connect(on_resized)
+	# A viewport may come back (a popup's window moves with its control): watched anew then.
+	vp.tree_exited.connect(func() -> void:
+		_viewports.erase(vp)
+		vp.size_changed.disconnect(on_resized), CONNECT_ONE_SHOT)
 
 
 func _flush() -> void:

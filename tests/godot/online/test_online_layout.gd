@@ -3,7 +3,7 @@ extends GdTestSuite
 ## (phone), in a SubViewport resized live: every shown button lies inside the screen, is big
 ## enough to tap (44 px), and no two shown buttons or labels with text overlap. The lobby is
 ## drawn from a full room (as room_changed delivers it) with the player in seat 1 and free seats
-## showing "Sit here". (The online table's overlays need a server: tools/test-online --shots.)
+## showing "Sit". (The online table's overlays need a server: tools/test-online --shots.)
 
 const SIZES: Array[Vector2i] = [Vector2i(1280, 720), Vector2i(2560, 1080), Vector2i(1024, 768), Vector2i(2340, 1080)]
 const MIN_TAP := 44.0
@@ -197,8 +197,8 @@ func test_the_lobby_fits_every_screen_and_offers_free_seats() -> void:
 	expect_eq(marks[2], "", "a free seat has no ready mark")
 	expect(marks[0] != "" and marks[1] != "" and marks[3] != "", "taken seats say whether they are ready: %s" % [marks])
 	expect(_checked >= 4 * 15, "the lobby's buttons and labels were checked (%d)" % _checked)
-	expect_eq(sits, [false, false, true, false], "only the free seat (2) offers Sit here")
-	# A free seat (with its Sit here button) is as tall as a taken one: rows do not jump when a
+	expect_eq(sits, [false, false, true, false], "only the free seat (2) offers Sit")
+	# A free seat (with its Sit button) is as tall as a taken one: rows do not jump when a
 	# seat is filled (seen: the rows moved under the pointer as AI seats were set).
 	expect_eq(heights.size(), 1, "every seat row is as tall as the others: %s" % [heights.keys()])
 	expect_eq(_problems, [] as Array[String], "lobby layout")

@@ -89,24 +89,6 @@ func test_a_panel_presses_its_button_by_itself_after_the_countdown() -> void:
 	modal.queue_free()
 
 
-func test_the_end_of_deal_panel_fills_its_containers() -> void:
-	var panel := DealEndPanel.create()
-	add_child(panel)
-	var rows: Array[Control] = [CardsLeftRow.create(1, "East still held:", PackedInt32Array([0, 1, 2]), 2)]
-	panel.fill(PackedStringArray(["1st  South", "2nd  North"]), PackedStringArray(["Us 2 → 4", "Them 2 → 2"]), rows)
-	await frames(1)
-	expect_eq(_texts(panel.get_node(^"%Places")), PackedStringArray(["1st  South", "2nd  North"]), "places")
-	expect_eq(_texts(panel.get_node(^"%Levels")), PackedStringArray(["Us 2 → 4", "Them 2 → 2"]), "levels")
-	var left: Control = panel.get_node(^"%CardsLeft")
-	expect(left.visible and left.get_node_or_null(^"CardsLeft1") != null, "the cards-left row sits in %CardsLeft")
-	var none: Array[Control] = []
-	panel.fill(PackedStringArray(["1st  West"]), PackedStringArray(), none)
-	await frames(1)
-	expect_eq(_texts(panel.get_node(^"%Places")), PackedStringArray(["1st  West"]), "refilled, not appended")
-	expect(not left.visible and left.get_child_count() == 0, "no cards-left block when everyone went out")
-	panel.queue_free()
-
-
 func test_the_end_of_match_panel_fills_its_labels() -> void:
 	var panel := MatchEndPanel.create()
 	add_child(panel)
@@ -117,36 +99,42 @@ func test_the_end_of_match_panel_fills_its_labels() -> void:
 	panel.queue_free()
 
 
-## The end of a deal as a ceremony: faces with medals in finishing order, a 双下 banner only when
-## one team took both first places, and tiles that flip from the old level to the new one.
-func test_the_end_of_deal_ceremony_shows_medals_and_flips_the_levels() -> void:
+## The end of a deal on the table (DealCeremony's parts): the plaque's tiles show the old levels,
+## then the tile of a team that moved flips to the new one; a finisher's portrait steps forward and
+## comes back to its seat. Without animations the new levels stand at once.
+func test_the_plaque_flips_to_the_new_levels_and_a_finisher_steps_back_home() -> void:
 	Settings.set_value(&"anim_speed", 1.0)
-	var pacing: PacingProfile = load("res://resources/style/pacing_default.tres")
-	var panel := DealEndPanel.create()
-	add_child(panel)
-	panel.fill(PackedStringArray(["1st  South", "2nd  North"]), PackedStringArray(["Us 2 → 5", "Them 2 → 2"]), [] as Array[Control])
-	var finishers: Array[Dictionary] = []
-	for i in 4:
-		finishers.append({seat = [0, 2, 1, 3][i], name = ["South", "North", "East", "West"][i], place = i + 1, ai = i > 0, face_key = i})
-	var tiles: Array[LevelTile] = [LevelTile.create("Us", Color.SEA_GREEN, "2", "5", 3), LevelTile.create("Them", Color.CRIMSON, "2", "2", 0)]
-	panel.ceremony(finishers, tiles, "Double down!", pacing)
+	var plaque: LevelPlaque = load("res://table/level_plaque.tscn").instantiate()
+	add_child(plaque)
 	await frames(1)
-	expect(not panel.get_node(^"%Places").visible and panel.get_node(^"%Ceremony").visible, "the ceremony replaces the lines")
-	var faces := panel.finisher_faces()
-	expect_eq(faces.size(), 4, "four finishers")
-	expect_eq(faces.map(func(f: SeatAvatar) -> int: return f.place), [1, 2, 3, 4], "medals in finishing order")
-	expect_eq(faces.map(func(f: SeatAvatar) -> int: return f.seat), [0, 2, 1, 3], "each medal on its seat's face")
-	expect((panel.get_node(^"%DoubleDown") as Label).visible, "双下 banner")
-	var ours := panel.level_tiles()[0]
-	expect_eq(ours.shown(), "2", "the old level first")
-	expect(await Waits.until(get_tree(), func() -> bool: return ours.shown() == "5", 5.0), "then it flips to the new level")
-	expect_eq((ours.get_node(^"%Change") as Label).text, "+3", "with the change")
-	expect_eq(panel.level_tiles()[1].shown(), "2", "a team that stays stays")
-	# Animations off: the final state at once; no banner without a double down.
+	plaque.show_levels(PackedInt32Array([5, 2]), 5)
+	plaque.flip_from(PackedInt32Array([2, 2]), 0.05, 0.2)
+	expect(String(plaque.shown().us).ends_with(" 2"), "the old level first: %s" % plaque.shown().us)
+	expect(String(plaque.shown().them).ends_with(" 2"), "a team that stays stays: %s" % plaque.shown().them)
+	expect(await Waits.until(get_tree(), func() -> bool: return String(plaque.shown().us).ends_with(" 5"), 5.0),
+		"then the tile flips to the new level")
+	var tile := plaque.get_node(^"%UsTile") as Control
+	expect(await Waits.until(get_tree(), func() -> bool: return is_equal_approx(tile.scale.y, 1.0), 5.0), "and lies flat again")
+	var badge := SeatBadge.create(2)
+	add_child(badge)
+	await frames(2)
+	var face := badge.avatar()
+	var home := face.position
+	badge.step_forward(0.0, 0.05, face.get_global_rect().get_center() + Vector2(0, 200))
+	expect(await Waits.until(get_tree(), func() -> bool: return face.position.y > home.y + 1.0, 5.0), "the portrait steps toward the table")
+	expect(await Waits.until(get_tree(), func() -> bool: return face.position == home and face.scale == Vector2.ONE, 5.0),
+		"and goes back to its seat")
+	# Animations off: the new levels at once.
 	Settings.set_value(&"anim_speed", 0.0)
-	var still: Array[LevelTile] = [LevelTile.create("Us", Color.SEA_GREEN, "5", "6", 1), LevelTile.create("Them", Color.CRIMSON, "2", "2", 0)]
-	panel.ceremony(finishers, still, "", pacing)
-	await frames(1)
-	expect_eq(panel.level_tiles()[0].shown(), "6", "no flip without animations")
-	expect(not (panel.get_node(^"%DoubleDown") as Label).visible, "no banner")
-	panel.queue_free()
+	plaque.show_levels(PackedInt32Array([6, 2]), 6)
+	plaque.flip_from(PackedInt32Array([5, 2]), 0.0, 0.0)
+	expect(String(plaque.shown().us).ends_with(" 6"), "no flip without animations")
+	plaque.queue_free()
+	badge.queue_free()
+	# Low-performance mode skips the ceremony's movement (the medals and levels simply stand).
+	var pacing: PacingProfile = load("res://resources/style/pacing_default.tres")
+	Settings.set_value(&"anim_speed", 1.0)
+	var moving := DealCeremony.timings(pacing)
+	expect(moving.x > 0.0 and moving.y > 0.0, "the ceremony moves with animations on: %s" % moving)
+	Settings.set_value(&"low_perf", true)
+	expect_eq(DealCeremony.timings(pacing), Vector2.ZERO, "no steps and no flip in low-performance mode")

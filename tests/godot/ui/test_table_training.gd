@@ -137,12 +137,16 @@ func test_end_of_deal_and_end_of_match_panels() -> void:
 	table.controller.stop()
 	table.events.enqueue(MatchEvent.from_dict({"signal": &"deal_ended", "order": PackedInt32Array([2, 0, 1, 3]),
 		"level_changes": {winner_team = 0, before = PackedInt32Array([2, 2]), after = PackedInt32Array([5, 2])}}))
-	expect(table.modal.is_open(), "end-of-deal panel")
-	var text := _panel_text()
-	# Four AIs: the player watches, so the seats and teams are named as a spectator reads them.
-	for part in ["1st  North", "2nd  South", "Last  West", "South–North: 2 → 5 (+3)", "East–West: 2 → 2 (±0)",
-			"South–North win"]:
-		expect(part in text, "deal panel shows %s" % part)
+	expect(table.modal.is_open(), "end-of-deal buttons")
+	# The ceremony is on the table: each seat's medal at its seat, the new levels on the plaque.
+	var medals := []
+	for seat in 4:
+		medals.append((table.badges[seat] as SeatBadge).avatar().place)
+	expect_eq(medals, [2, 3, 1, 4], "medals at the seats in finishing order (North, South, East, West)")
+	var levels: Dictionary = table.plaque.shown()
+	# Four AIs: the player watches, so the teams are named as a spectator reads them.
+	expect_eq([levels.us, levels.them], ["South–North 5", "East–West 2"], "the plaque's tiles show the new levels")
+	expect("South–North win" in _panel_text(), "the deal's title beside the buttons")
 	table.modal.press(&"next")
 	table.last_record = ""
 	table.events.enqueue(MatchEvent.from_dict({"signal": &"match_ended", "winner_team": 0, "reason": "ace_won"}))
