@@ -367,7 +367,8 @@ impl Bot {
         let declarer = match (team_levels[mine.index()] == level, team_levels[theirs.index()] == level) {
             (true, false) => Some(mine),
             (false, true) => Some(theirs),
-            _ => None,
+            // Both teams on this level: it is the last deal's winners' (the first deal has none).
+            _ => self.last_order.map(|order| team_of(order[0])),
         };
         let options = |pick: fn(&Act) -> Option<&Vec<Card>>| {
             let cards: Vec<Card> = list.iter().filter_map(pick).flatten().copied().collect();
