@@ -244,6 +244,14 @@ pub struct SearchConfig {
     /// Playouts rank each seat's choice by the learned ranker (L2's best 8 re-scored, as `L2+`
     /// plays) instead of L2's score (issue 40; off = L2, as before).
     pub rollout_ranker: bool,
+    /// With `rollout_ranker`: only the first this many plies of a playout are the ranker's, the
+    /// rest L2's (0 = every ply). The early plies are where the lines part; the ranker costs
+    /// more than a world's whole L2 playout.
+    pub rollout_ranker_plies: u32,
+    /// The learned ranker orders the candidates and scores the prior: L3 searches the ranker's
+    /// best `width` (a candidate filter when `width` is below L2+'s 8) and blends each mean with
+    /// L2's score plus the ranker's correction instead of L2's alone (issue 40; off = L2's).
+    pub prior_ranker: bool,
 }
 
 impl SearchConfig {
@@ -259,6 +267,8 @@ impl SearchConfig {
         win_bonus: 0.0,
         rollout_temperature: 0.0,
         rollout_ranker: false,
+        rollout_ranker_plies: 0,
+        prior_ranker: false,
     };
 }
 
@@ -276,6 +286,8 @@ impl SearchConfig {
         win_bonus: 0.0,
         rollout_temperature: 0.0,
         rollout_ranker: false,
+        rollout_ranker_plies: 0,
+        prior_ranker: false,
     };
 }
 

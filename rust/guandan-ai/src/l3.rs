@@ -80,14 +80,18 @@ struct Rollout<'a> {
     rng: ChaCha8Rng,
     /// Rank by the learned ranker (`SearchConfig::rollout_ranker`) instead of L2's score.
     ranker: Option<&'static crate::ranker::Ranker>,
+    /// Plies the ranker still chooses (`SearchConfig::rollout_ranker_plies`; `u32::MAX`: all).
+    ranker_plies: u32,
 }
 
 impl Rollout<'_> {
     fn choose(&mut self, view: &PlayerView) -> ActionKind {
-        if self.temperature <= 0.0 && self.ranker.is_none() {
+        let ranker = self.ranker.filter(|_| self.ranker_plies > 0);
+        self.ranker_plies = self.ranker_plies.saturating_sub(1);
+        if self.temperature <= 0.0 && ranker.is_none() {
             return l2_decision(view, self.weights, false).action;
         }
-        let cands = match self.ranker {
+        let cands = match ranker {
             Some(r) => r.rank(view, self.weights, crate::ranker::agent::WIDTH),
             None => ranked_candidates(view, self.weights),
         };
@@ -178,6 +182,7 @@ fn evaluate_in(
         temperature: search.rollout_temperature,
         rng: ChaCha8Rng::seed_from_u64(rollout_seed),
         ranker: if search.rollout_ranker { crate::ranker::agent::g1() } else { None },
+        ranker_plies: if search.rollout_ranker_plies == 0 { u32::MAX } else { search.rollout_ranker_plies },
     };
     Some((playout(m, me, &mut rollout, search.win_bonus, budget), false))
 }
@@ -330,6 +335,11 @@ impl L3 {
         // Going out ends the question.
         if cands[0].play.is_some_and(|p| p.cards == view.hand) {
             return l2();
+        }
+        if self.search.prior_ranker
+            && let Some(ranker) = crate::ranker::agent::g1()
+        {
+            cands = crate::ranker::reorder(ranker, view, &self.weights, cands);
         }
         shortlist(&mut cands, self.search.width.max(1) as usize, self.search.keep_pass_and_bomb);
         let beliefs = infer(view, self.search.infer);
@@ -506,6 +516,7 @@ mod tests {
                     temperature: t,
                     rng: ChaCha8Rng::seed_from_u64(checked),
                     ranker: None,
+                    ranker_plies: 0,
                 };
                 let mut counts = vec![0u32; near.len()];
                 for _ in 0..400 {
@@ -518,8 +529,13 @@ mod tests {
                 if near.len() > 1 && cands[0].score - cands[1].score < t / 2.0 {
                     assert!(counts[1] > 0, "{counts:?}");
                 }
-                let mut greedy =
-                    Rollout { weights: &weights, temperature: 0.0, rng: ChaCha8Rng::seed_from_u64(0), ranker: None };
+                let mut greedy = Rollout {
+                    weights: &weights,
+                    temperature: 0.0,
+                    rng: ChaCha8Rng::seed_from_u64(0),
+                    ranker: None,
+                    ranker_plies: 0,
+                };
                 assert_eq!(greedy.choose(&view), l2_decision(&view, &weights, false).action);
                 checked += 1;
             }
@@ -650,7 +666,13 @@ mod tests {
             ..l3.clone()
         };
         let ranked = crate::AiProfile { search: SearchConfig { rollout_ranker: true, ..l3.search }, ..l3.clone() };
-        for base in [l3, crate::AiProfile::v1(crate::AiLevel::L3), drawn, ranked] {
+        let first_plies = crate::AiProfile {
+            search: SearchConfig { rollout_ranker: true, rollout_ranker_plies: 4, ..l3.search },
+            ..l3.clone()
+        };
+        let prior =
+            crate::AiProfile { search: SearchConfig { prior_ranker: true, width: 4, ..l3.search }, ..l3.clone() };
+        for base in [l3, crate::AiProfile::v1(crate::AiLevel::L3), drawn, ranked, first_plies, prior] {
             let run = |threads| {
                 let p = crate::AiProfile { iterations: 40, threads, trace: true, ..base.clone() };
                 let d = L3::new(&p).decide(&view, &mut ChaCha8Rng::seed_from_u64(5), &Budget::untimed());
@@ -662,6 +684,70 @@ mod tests {
             assert_eq!(one, run(2));
             assert_eq!(one, run(3));
         }
+    }
+
+    /// A position of a fresh match where the ranker's best play differs from L2's (there are
+    /// such positions: the ranker is a correction, not a copy).
+    fn position_where_the_ranker_overrules_l2(seed: u64) -> PlayerView {
+        let (mut m, _) = Match::new(seed, RuleConfig::competition()).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let ranker = crate::ranker::agent::g1().expect("the committed ranker loads");
+        let w = Weights::default();
+        for _ in 0..2_000 {
+            if m.phase() == Phase::Play {
+                let view = m.light_view(m.turn());
+                let l2 = ranked_candidates(&view, &w);
+                let r = ranker.rank(&view, &w, crate::ranker::agent::WIDTH);
+                if l2.len() >= 3 && r[0].play != l2[0].play {
+                    return view;
+                }
+            }
+            let a = random_action(&m, &mut rng).unwrap();
+            m.apply(&a).unwrap();
+        }
+        panic!("no position where the ranker overrules L2 in seed {seed}'s match");
+    }
+
+    /// `rollout_ranker_plies`: a playout's first K choices are the ranker's, the rest L2's.
+    #[test]
+    fn ranker_plies_hand_the_playout_back_to_l2() {
+        let view = position_where_the_ranker_overrules_l2(17);
+        let weights = Weights::default();
+        let ranker = crate::ranker::agent::g1().unwrap();
+        let ranked = ranker.rank(&view, &weights, crate::ranker::agent::WIDTH)[0].play;
+        let ranked = ranked.map_or(ActionKind::Pass, |p| Match::play_kind(&p));
+        let l2 = l2_decision(&view, &weights, false).action;
+        assert_ne!(ranked, l2);
+        let mut roll = Rollout {
+            weights: &weights,
+            temperature: 0.0,
+            rng: ChaCha8Rng::seed_from_u64(0),
+            ranker: Some(ranker),
+            ranker_plies: 2,
+        };
+        assert_eq!([roll.choose(&view), roll.choose(&view), roll.choose(&view)], [ranked.clone(), ranked, l2]);
+    }
+
+    /// `prior_ranker`: the candidates searched are the ranker's best `width` (a filter), and
+    /// their prior is the ranker's score; off, L2's best `width` with L2's scores.
+    #[test]
+    fn the_ranker_prior_chooses_what_is_searched() {
+        let view = position_where_the_ranker_overrules_l2(29);
+        let weights = Weights::default();
+        let ranker = crate::ranker::agent::g1().unwrap();
+        let searched = |prior_ranker: bool| {
+            let p = crate::AiProfile {
+                iterations: 16,
+                search: SearchConfig { prior_ranker, width: 1, halving: false, ..SearchConfig::default() },
+                ..crate::AiProfile::level(crate::AiLevel::L3)
+            };
+            // Width 1 plus the pass and the best bomb when `keep_pass_and_bomb`: off by default.
+            let r = L3::new(&p).decide_with_report(&view, &mut ChaCha8Rng::seed_from_u64(3), &Budget::untimed());
+            r.searched.iter().map(|s| (s.candidate.play, s.candidate.score)).collect::<Vec<_>>()
+        };
+        let top = |c: &[Candidate]| vec![(c[0].play, c[0].score)];
+        assert_eq!(searched(true), top(&ranker.rank(&view, &weights, crate::ranker::agent::WIDTH)));
+        assert_eq!(searched(false), top(&ranked_candidates(&view, &weights)));
     }
 
     /// The work cap is counted in cards: a full-hand lead gets few worlds, the same profile

@@ -149,11 +149,15 @@ pub fn run(n: usize, seed: u64, l3_n: usize) {
     let l3 = AiProfile::level(AiLevel::L3);
     let endgame = guandan_ai::agent::SearchConfig { endgame_cards: 10, endgame_nodes: 20_000, ..l3.search };
     let ranked = guandan_ai::agent::SearchConfig { rollout_ranker: true, ..l3.search };
+    let first4 = guandan_ai::agent::SearchConfig { rollout_ranker_plies: 4, ..ranked };
+    let prior = guandan_ai::agent::SearchConfig { prior_ranker: true, ..l3.search };
     for (name, profile) in [
         ("L3 decision (default)", l3.clone()),
         ("L3v2 decision", AiProfile::v2(AiLevel::L3)),
         ("L3, exact endgames <= 10 cards", AiProfile { search: endgame, ..l3.clone() }),
         ("L3, L2+ playouts", AiProfile { search: ranked, ..l3.clone() }),
+        ("L3, L2+ first 4 plies", AiProfile { search: first4, ..l3.clone() }),
+        ("L3, ranker prior", AiProfile { search: prior, ..l3.clone() }),
     ] {
         let mut l3 = l3::L3::new(&AiProfile { trace: true, ..profile });
         let mut rng = ChaCha8Rng::seed_from_u64(seed);

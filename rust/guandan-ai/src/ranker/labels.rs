@@ -160,7 +160,8 @@ pub fn label_deal(seed: u64, deal: u32, rules: &RuleConfig, profile: &AiProfile)
                     let kind = s.candidate.play.map_or(guandan_core::game::ActionKind::Pass, |p| Match::play_kind(&p));
                     Some(CandidateLabel {
                         f: feats[i].to_vec(),
-                        l2: s.candidate.score,
+                        // L2's own score, whatever the search's prior was.
+                        l2: ranked[i].score,
                         mean: s.mean,
                         worlds: s.worlds,
                         chosen: &kind == chosen,

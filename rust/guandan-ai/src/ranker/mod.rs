@@ -58,7 +58,12 @@ impl Ranker {
 
     /// [`Ranker::rank`] with each candidate's features and its place in L2's order.
     pub fn rank_scored(&self, view: &PlayerView, weights: &Weights, width: usize) -> Vec<Scored> {
-        let mut cands = crate::l2::ranked_candidates(view, weights);
+        self.rerank(view, weights, crate::l2::ranked_candidates(view, weights), width)
+    }
+
+    /// Ranks `cands`, a play decision's candidates in L2's order (`l2::ranked_candidates`), as
+    /// [`Ranker::rank_scored`] does: the best `width` of them, each scored L2 + correction.
+    pub fn rerank(&self, view: &PlayerView, weights: &Weights, mut cands: Vec<Candidate>, width: usize) -> Vec<Scored> {
         // L2's order is kept, so the best's score and each one's rank index are the same as
         // over the whole list (the labels' features): only the best `width` are computed.
         cands.truncate(width.max(1));
@@ -82,11 +87,19 @@ impl Ranker {
 /// (`AiProfile::ranker`), L2's best [`agent::WIDTH`] as the ranker orders them, then the rest in
 /// L2's order; otherwise L2's order (the hints follow the agent the player plays with).
 pub fn ordered_candidates(view: &PlayerView, profile: &crate::AiProfile) -> Vec<Candidate> {
-    let ranker = agent::g1().filter(|_| profile.ranker);
-    let Some(ranker) = ranker else { return crate::l2::ranked_candidates(view, &profile.weights) };
-    let mut all = crate::l2::ranked_candidates(view, &profile.weights);
+    let all = crate::l2::ranked_candidates(view, &profile.weights);
+    match agent::g1().filter(|_| profile.ranker) {
+        Some(ranker) => reorder(ranker, view, &profile.weights, all),
+        None => all,
+    }
+}
+
+/// `all`, candidates in L2's order, with the best [`agent::WIDTH`] as `ranker` orders (and
+/// scores) them, then the rest in L2's order and with L2's scores.
+pub fn reorder(ranker: &Ranker, view: &PlayerView, weights: &Weights, mut all: Vec<Candidate>) -> Vec<Candidate> {
     let rest = all.split_off(agent::WIDTH.min(all.len()));
-    let mut ordered = ranker.rank(view, &profile.weights, agent::WIDTH);
+    let mut ordered: Vec<Candidate> =
+        ranker.rerank(view, weights, all, agent::WIDTH).into_iter().map(|s| s.candidate).collect();
     ordered.extend(rest);
     ordered
 }
