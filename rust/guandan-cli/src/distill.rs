@@ -3,7 +3,7 @@
 //! index over the threads and written in deal order, so the file is the same whatever the
 //! threads; an existing file is resumed (its complete deals kept, the rest played).
 
-use crate::input::{Usage, rules_arg};
+use crate::input::{Usage, arena_profile, rules_arg};
 use guandan_ai::ranker::features;
 use guandan_ai::ranker::labels::{self, DecisionLabel, Header};
 use guandan_ai::{AiLevel, AiProfile};
@@ -25,15 +25,24 @@ pub struct DistillArgs {
     /// The label file (JSON lines); appended to when it exists.
     #[arg(long)]
     out: String,
-    /// L3's playouts per decision (today's L3: 400).
-    #[arg(long, default_value_t = 400)]
-    iterations: u32,
+    /// L3's playouts per decision (default: the profile's; today's L3: 400).
+    #[arg(long)]
+    iterations: Option<u32>,
     #[arg(long, default_value = "competition")]
     rules: String,
+    /// The labelling L3: `L3` or an L3 profile .json whose search may use the ranker (a later
+    /// generation's teacher). Its search switches are kept in the file's header.
+    #[arg(long, default_value = "L3")]
+    ai: String,
 }
 
 pub fn run(args: DistillArgs) -> Result<ExitCode, Usage> {
-    let DistillArgs { deals, seed, threads, out, iterations, rules } = args;
+    let DistillArgs { deals, seed, threads, out, iterations, rules, ai } = args;
+    let teacher = arena_profile(&ai)?;
+    if teacher.level != AiLevel::L3 || teacher.weights != AiProfile::default().weights {
+        return Err(Usage(format!("--ai {ai}: labels come from an L3 with today's L2 weights")));
+    }
+    let iterations = iterations.unwrap_or(teacher.iterations);
     if deals == 0 || threads == 0 || iterations == 0 {
         return Err(Usage("--deals, --threads and --iterations must be at least 1".into()));
     }
@@ -45,6 +54,7 @@ pub fn run(args: DistillArgs) -> Result<ExitCode, Usage> {
         seed,
         rules: rule_config.name.clone(),
         iterations,
+        search: teacher.search,
     };
     let done = prepare(&out, &header)?;
     if done >= deals {
@@ -53,7 +63,7 @@ pub fn run(args: DistillArgs) -> Result<ExitCode, Usage> {
     }
     let mut file =
         std::fs::OpenOptions::new().append(true).open(&out).map_err(|e| Usage(format!("cannot open {out}: {e}")))?;
-    let profile = AiProfile { iterations, ..AiProfile::level(AiLevel::L3) };
+    let profile = AiProfile { iterations, ..teacher };
     let bar = indicatif::ProgressBar::new(u64::from(deals));
     bar.set_style(
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} deals, {msg} [{elapsed} < {eta}]")
@@ -123,8 +133,11 @@ fn prepare(out: &str, header: &Header) -> Result<u32, Usage> {
         Some(h) if h == header => {}
         Some(h) => {
             return Err(Usage(format!(
-                "{out} was made with seed {}, {} rules, {} playouts; resume it with the same or write another file",
-                h.seed, h.rules, h.iterations
+                "{out} was made with seed {}, {} rules, {} playouts, search {}; resume it with the same or write another file",
+                h.seed,
+                h.rules,
+                h.iterations,
+                serde_json::to_string(&h.search).unwrap_or_default()
             )));
         }
         None => return Err(Usage(format!("{out} is empty: remove it or name another file"))),

@@ -41,6 +41,24 @@ fn labels_are_thread_independent_and_resume() {
     let other = guandan(&["distill-labels", "--deals", "4", "--seed", "10", "--out", one.to_str().unwrap()]);
     assert_eq!(other.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&other.stderr).contains("seed 9"));
+    // So is another teacher (a later generation's L3, with ranker playouts): the header says so.
+    let profile = dir.join("teacher.json");
+    std::fs::write(&profile, r#"{"level": "L3", "search": {"rollout_ranker": true, "rollout_ranker_plies": 4}}"#)
+        .unwrap();
+    let mut args = vec!["distill-labels", "--deals", "4", "--seed", "9", "--iterations", "24"];
+    args.extend(["--ai", profile.to_str().unwrap(), "--out", one.to_str().unwrap()]);
+    let other = guandan(&args);
+    assert_eq!(other.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&other.stderr).contains("\"rollout_ranker\":false"));
+    assert_eq!(std::fs::read(&one).unwrap(), full, "a refused resume changed the file");
+    let g2 = dir.join("g2.jsonl");
+    args.pop();
+    args.push(g2.to_str().unwrap());
+    args[2] = "1";
+    ok(guandan(&args));
+    let g2 = std::fs::read_to_string(&g2).unwrap();
+    assert!(g2.lines().next().unwrap().contains("\"rollout_ranker_plies\":4"));
+    assert_ne!(g2.lines().nth(1), std::str::from_utf8(&full).unwrap().lines().nth(1), "the same labels from L3v3");
 
     // Training twice gives the same weights; the sidecar names them by SHA-256.
     let train = |name: &str| {
@@ -97,6 +115,8 @@ fn bad_input_is_refused() {
     for args in [
         vec!["distill-labels", "--deals", "0", "--out", out],
         vec!["distill-labels", "--deals", "2", "--out", junk],
+        vec!["distill-labels", "--deals", "2", "--out", out, "--ai", "L2"],
+        vec!["distill-labels", "--deals", "2", "--out", out, "--ai", "/nonexistent/teacher.json"],
         vec!["train-ranker", "--labels", junk, "--out", out],
         vec!["train-ranker", "--labels", "/nonexistent/labels.jsonl", "--out", out],
         vec!["train-ranker", "--labels", junk, "--out", out, "--learning-rate", "-1"],

@@ -8,7 +8,7 @@
 
 use super::features::{self, Features};
 use crate::AiProfile;
-use crate::agent::Budget;
+use crate::agent::{Budget, SearchConfig};
 use crate::arena::deal_setup;
 use crate::l3::L3;
 use guandan_core::game::{Event, Match};
@@ -53,6 +53,14 @@ pub struct Header {
     pub seed: u64,
     pub rules: String,
     pub iterations: u32,
+    /// The labelling L3's search switches (a later generation's L3 may use the ranker); absent
+    /// in the file when they are today's default, so first-generation files read back the same.
+    #[serde(default, skip_serializing_if = "is_default_search")]
+    pub search: SearchConfig,
+}
+
+fn is_default_search(s: &SearchConfig) -> bool {
+    *s == SearchConfig::default()
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -209,7 +217,21 @@ mod tests {
             seed: 3,
             rules: "competition".into(),
             iterations: 24,
+            search: SearchConfig::default(),
         }
+    }
+
+    /// Today's search leaves the header as the first generation wrote it; another search is
+    /// written and read back, so a resume cannot mix two labellers.
+    #[test]
+    fn the_labellers_search_is_in_the_header_when_not_the_default() {
+        let plain = header_line(&header());
+        assert!(!plain.contains("search"), "{plain}");
+        assert_eq!(read(&plain).unwrap().header, Some(header()));
+        let ranked = Header { search: SearchConfig { rollout_ranker: true, ..SearchConfig::default() }, ..header() };
+        let line = header_line(&ranked);
+        assert!(line.contains("\"rollout_ranker\":true"), "{line}");
+        assert_eq!(read(&line).unwrap().header, Some(ranked));
     }
 
     fn decision(deal: u32) -> DecisionLabel {
