@@ -12,9 +12,10 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct TrainRankerArgs {
-    /// Labels from `guandan distill-labels`.
-    #[arg(long)]
-    labels: String,
+    /// Labels from `guandan distill-labels`; repeat it to train on several files (a generation's
+    /// labels with the earlier ones).
+    #[arg(long, required = true)]
+    labels: Vec<String>,
     /// The weights file; the sidecar goes beside it with the extension `.json`.
     #[arg(long)]
     out: String,
@@ -40,10 +41,7 @@ struct Sidecar<'a> {
     weights: &'a str,
     sha256: String,
     command: String,
-    labels: &'a str,
-    labels_sha256: String,
-    labels_seed: u64,
-    labels_deals: u32,
+    labels: Vec<LabelSource<'a>>,
     decisions: usize,
     rows: usize,
     feature_version: u16,
@@ -59,8 +57,19 @@ struct Sidecar<'a> {
     top1_integer: f64,
 }
 
+/// One label file trained on.
+#[derive(Serialize)]
+struct LabelSource<'a> {
+    path: &'a str,
+    sha256: String,
+    seed: u64,
+    deals: u32,
+    /// The labelling L3's search switches (a later generation's teacher uses the ranker).
+    search: guandan_ai::agent::SearchConfig,
+}
+
 pub fn run(args: TrainRankerArgs) -> Result<ExitCode, Usage> {
-    let TrainRankerArgs { labels: path, out, seed, epochs, learning_rate, target_temperature, correction_l2, plot } =
+    let TrainRankerArgs { labels: paths, out, seed, epochs, learning_rate, target_temperature, correction_l2, plot } =
         args;
     let positive = |x: f32| x.is_finite() && x > 0.0;
     let valid = epochs > 0
@@ -74,14 +83,28 @@ pub fn run(args: TrainRankerArgs) -> Result<ExitCode, Usage> {
                 .into(),
         ));
     }
-    let text = std::fs::read_to_string(&path).map_err(|e| Usage(format!("cannot read {path}: {e}")))?;
-    let file = labels::read(&text).map_err(|e| Usage(format!("{path}: {e}")))?;
-    let header = file.header.as_ref().ok_or_else(|| Usage(format!("{path} has no header")))?;
-    if file.decisions.is_empty() {
-        return Err(Usage(format!("{path} holds no complete deal with a searched decision")));
+    let mut sources = Vec::new();
+    let mut decisions = Vec::new();
+    let mut deals = 0;
+    for path in &paths {
+        let text = std::fs::read_to_string(path).map_err(|e| Usage(format!("cannot read {path}: {e}")))?;
+        let file = labels::read(&text).map_err(|e| Usage(format!("{path}: {e}")))?;
+        let header = file.header.as_ref().ok_or_else(|| Usage(format!("{path} has no header")))?;
+        if file.decisions.is_empty() {
+            return Err(Usage(format!("{path} holds no complete deal with a searched decision")));
+        }
+        sources.push(LabelSource {
+            path,
+            sha256: hex::encode(Sha256::digest(text.as_bytes())),
+            seed: header.seed,
+            deals: file.deals,
+            search: header.search,
+        });
+        deals += file.deals;
+        decisions.extend(file.decisions);
     }
     let cfg = TrainConfig { seed, epochs, learning_rate, target_temperature, correction_l2, ..TrainConfig::default() };
-    let train::Trained { layers, curve, kept_epoch } = train::train(&file.decisions, &cfg);
+    let train::Trained { layers, curve, kept_epoch } = train::train(&decisions, &cfg);
     for e in &curve {
         let held = match (e.holdout_loss, e.holdout_top1, e.l2_top1) {
             (Some(l), Some(t), Some(l2)) => {
@@ -95,20 +118,17 @@ pub fn run(args: TrainRankerArgs) -> Result<ExitCode, Usage> {
     let bytes = net.to_bytes();
     let ranker = Ranker::from_bytes(&bytes).map_err(|e| Usage(format!("the trained net does not read back: {e}")))?;
     std::fs::write(&out, &bytes).map_err(|e| Usage(format!("cannot write {out}: {e}")))?;
-    let top1_l2 = train::top1(&file.decisions, &cfg, |_| 0.0);
-    let top1_float = train::top1(&file.decisions, &cfg, |f| train::float_correction(&layers, f));
-    let top1_integer = train::top1(&file.decisions, &cfg, |f| ranker.net().forward(f));
+    let top1_l2 = train::top1(&decisions, &cfg, |_| 0.0);
+    let top1_float = train::top1(&decisions, &cfg, |f| train::float_correction(&layers, f));
+    let top1_integer = train::top1(&decisions, &cfg, |f| ranker.net().forward(f));
     let sidecar_path = std::path::Path::new(&out).with_extension("json");
     let sidecar = Sidecar {
         weights: &out,
         sha256: hex::encode(Sha256::digest(&bytes)),
         command: std::env::args().collect::<Vec<_>>().join(" "),
-        labels: &path,
-        labels_sha256: hex::encode(Sha256::digest(text.as_bytes())),
-        labels_seed: header.seed,
-        labels_deals: file.deals,
-        decisions: file.decisions.len(),
-        rows: file.decisions.iter().map(|d| d.candidates.len()).sum(),
+        labels: sources,
+        decisions: decisions.len(),
+        rows: decisions.iter().map(|d| d.candidates.len()).sum(),
         feature_version: features::VERSION,
         features: &features::NAMES,
         config: &cfg,
@@ -128,7 +148,7 @@ pub fn run(args: TrainRankerArgs) -> Result<ExitCode, Usage> {
         "{out}: sha256 {}; {} decisions ({} deals); epoch {kept_epoch} kept; top-1 agreement with the search: L2 {:.1}%, ranker {:.1}% (float {:.1}%)",
         sidecar.sha256,
         sidecar.decisions,
-        file.deals,
+        deals,
         top1_l2 * 100.0,
         top1_integer * 100.0,
         top1_float * 100.0

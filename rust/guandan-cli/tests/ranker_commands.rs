@@ -56,8 +56,28 @@ fn labels_are_thread_independent_and_resume() {
     args.push(g2.to_str().unwrap());
     args[2] = "1";
     ok(guandan(&args));
+    let g2_path = g2.clone();
     let g2 = std::fs::read_to_string(&g2).unwrap();
     assert!(g2.lines().next().unwrap().contains("\"rollout_ranker_plies\":4"));
+    // A generation trains on its labels with the earlier ones: the sidecar names both files.
+    let both = dir.join("both.bin");
+    ok(guandan(&[
+        "train-ranker",
+        "--labels",
+        one.to_str().unwrap(),
+        "--labels",
+        g2_path.to_str().unwrap(),
+        "--out",
+        both.to_str().unwrap(),
+        "--epochs",
+        "2",
+    ]));
+    let sidecar: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(both.with_extension("json")).unwrap()).unwrap();
+    let sources = sidecar["labels"].as_array().unwrap();
+    assert_eq!(sources.len(), 2);
+    assert_eq!((sources[0]["deals"].as_u64(), sources[1]["deals"].as_u64()), (Some(3), Some(1)));
+    assert_eq!(sources[1]["search"]["rollout_ranker_plies"], 4);
     assert_ne!(g2.lines().nth(1), std::str::from_utf8(&full).unwrap().lines().nth(1), "the same labels from L3v3");
 
     // Training twice gives the same weights; the sidecar names them by SHA-256.
