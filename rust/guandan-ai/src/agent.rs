@@ -206,6 +206,9 @@ pub struct AiProfile {
     /// L2 only: rank play decisions by L2's score plus the learned ranker's correction (issue
     /// 40: `L2+`, the default L2 since it measured stronger; off in `v1`/`v2`, the arena's `L2v2`).
     pub ranker: bool,
+    /// Which committed ranker generation the ranker switches use (`ranker::agent::generation`:
+    /// 1 = `ranker-g1`; 0 = the latest).
+    pub ranker_generation: u8,
 }
 
 /// L3's search switches. `SearchConfig::V1` is the search as it was before issue 11.
@@ -308,6 +311,7 @@ impl Default for AiProfile {
             trace: false,
             search: SearchConfig::default(),
             ranker: true,
+            ranker_generation: 0,
         }
     }
 }

@@ -25,6 +25,8 @@ pub struct L3 {
     pub threads: u32,
     pub trace: bool,
     pub search: SearchConfig,
+    /// The ranker its switches use (`SearchConfig::rollout_ranker`, `prior_ranker`).
+    pub ranker: Option<&'static crate::ranker::Ranker>,
 }
 
 impl L3 {
@@ -35,6 +37,7 @@ impl L3 {
             threads: profile.threads.max(1),
             trace: profile.trace,
             search: profile.search,
+            ranker: crate::ranker::agent::generation(profile.ranker_generation),
         }
     }
 }
@@ -146,12 +149,14 @@ fn playout(mut m: Match, me: Seat, rollout: &mut Rollout, win_bonus: f32, budget
 /// few cards are left, see `SearchConfig::endgame_cards`); the viewer team's outcome, and whether
 /// the solver decided it. `rollout_seed` seeds the playout's draws (the same for every candidate
 /// of a world).
+#[allow(clippy::too_many_arguments)]
 fn evaluate_in(
     base: &Match,
     me: Seat,
     c: &Candidate,
     weights: &Weights,
     search: &SearchConfig,
+    ranker: Option<&'static crate::ranker::Ranker>,
     rollout_seed: u64,
     budget: &Budget,
 ) -> Option<(f32, bool)> {
@@ -181,7 +186,7 @@ fn evaluate_in(
         weights,
         temperature: search.rollout_temperature,
         rng: ChaCha8Rng::seed_from_u64(rollout_seed),
-        ranker: if search.rollout_ranker { crate::ranker::agent::g1() } else { None },
+        ranker: ranker.filter(|_| search.rollout_ranker),
         ranker_plies: if search.rollout_ranker_plies == 0 { u32::MAX } else { search.rollout_ranker_plies },
     };
     Some((playout(m, me, &mut rollout, search.win_bonus, budget), false))
@@ -291,9 +296,17 @@ impl L3 {
                             let hands = known.unwrap_or_else(|| sample_world(view, beliefs, &mut wr));
                             let Some(base) = world(view, hands) else { continue };
                             for (i, &ci) in alive.iter().enumerate() {
-                                let (v, solved) =
-                                    evaluate_in(&base, me, &cands[ci], &self.weights, &self.search, !seed, budget)
-                                        .unwrap_or((0.0, false));
+                                let (v, solved) = evaluate_in(
+                                    &base,
+                                    me,
+                                    &cands[ci],
+                                    &self.weights,
+                                    &self.search,
+                                    self.ranker,
+                                    !seed,
+                                    budget,
+                                )
+                                .unwrap_or((0.0, false));
                                 r.sums[i] += v;
                                 r.evaluations += 1;
                                 r.solved += u32::from(solved);
@@ -337,7 +350,7 @@ impl L3 {
             return l2();
         }
         if self.search.prior_ranker
-            && let Some(ranker) = crate::ranker::agent::g1()
+            && let Some(ranker) = self.ranker
         {
             cands = crate::ranker::reorder(ranker, view, &self.weights, cands);
         }
@@ -466,7 +479,7 @@ mod tests {
             let hands = sample_world(&view, &infer(&view, search.infer), &mut ChaCha8Rng::seed_from_u64(w));
             let base = world(&view, hands).unwrap();
             for c in &cands {
-                let (exact, _) = evaluate_in(&base, me, c, &weights, &search, 0, &Budget::untimed()).unwrap();
+                let (exact, _) = evaluate_in(&base, me, c, &weights, &search, None, 0, &Budget::untimed()).unwrap();
                 let mut after = base.clone();
                 let kind = c.play.map_or(ActionKind::Pass, |p| Match::play_kind(&p));
                 let ended =
@@ -477,7 +490,8 @@ mod tests {
                 }
                 let off = SearchConfig { endgame_cards: 0, ..search };
                 differs += usize::from(
-                    evaluate_in(&base, me, c, &weights, &off, 0, &Budget::untimed()).map(|(v, _)| v) != Some(exact),
+                    evaluate_in(&base, me, c, &weights, &off, None, 0, &Budget::untimed()).map(|(v, _)| v)
+                        != Some(exact),
                 );
             }
         }
@@ -691,7 +705,7 @@ mod tests {
     fn position_where_the_ranker_overrules_l2(seed: u64) -> PlayerView {
         let (mut m, _) = Match::new(seed, RuleConfig::competition()).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let ranker = crate::ranker::agent::g1().expect("the committed ranker loads");
+        let ranker = crate::ranker::agent::latest().expect("the committed ranker loads");
         let w = Weights::default();
         for _ in 0..2_000 {
             if m.phase() == Phase::Play {
@@ -713,7 +727,7 @@ mod tests {
     fn ranker_plies_hand_the_playout_back_to_l2() {
         let view = position_where_the_ranker_overrules_l2(17);
         let weights = Weights::default();
-        let ranker = crate::ranker::agent::g1().unwrap();
+        let ranker = crate::ranker::agent::latest().unwrap();
         let ranked = ranker.rank(&view, &weights, crate::ranker::agent::WIDTH)[0].play;
         let ranked = ranked.map_or(ActionKind::Pass, |p| Match::play_kind(&p));
         let l2 = l2_decision(&view, &weights, false).action;
@@ -734,7 +748,7 @@ mod tests {
     fn the_ranker_prior_chooses_what_is_searched() {
         let view = position_where_the_ranker_overrules_l2(29);
         let weights = Weights::default();
-        let ranker = crate::ranker::agent::g1().unwrap();
+        let ranker = crate::ranker::agent::latest().unwrap();
         let searched = |prior_ranker: bool| {
             let p = crate::AiProfile {
                 iterations: 16,

@@ -23,7 +23,9 @@ pub mod tune;
 pub fn make_agent(profile: &AiProfile) -> Box<dyn Agent> {
     match profile.level {
         AiLevel::L1 => Box::new(l1::L1),
-        AiLevel::L2 if profile.ranker => Box::new(ranker::agent::RankedL2::new(profile.weights, profile.trace)),
+        AiLevel::L2 if profile.ranker => {
+            Box::new(ranker::agent::RankedL2::new(profile.weights, profile.trace, profile.ranker_generation))
+        }
         AiLevel::L2 => Box::new(l2::L2::new(profile.weights, profile.trace)),
         AiLevel::L3 => Box::new(l3::L3::new(profile)),
     }

@@ -60,12 +60,18 @@ fn training_on_the_fixture_is_reproducible() {
     assert!(moved > 500, "{moved} of 1112 rows corrected");
 }
 
-/// The committed ranker's integer pass agrees with its float reference on real features (every
+/// Each committed ranker's integer pass agrees with its float reference on real features (every
 /// row of the fixture) within 0.02 of an L2 point (0.0154 at most when written), and picks the same candidate in every decision.
 #[test]
 fn the_committed_ranker_agrees_with_its_float_reference() {
     let f = fixture();
-    let r = guandan_ai::ranker::agent::g1().expect("the committed weights");
+    for n in 1..=guandan_ai::ranker::agent::LATEST {
+        agrees_with_its_float_reference(&f, n);
+    }
+}
+
+fn agrees_with_its_float_reference(f: &labels::LabelFile, generation: u8) {
+    let r = guandan_ai::ranker::agent::generation(generation).expect("the committed weights");
     let mut worst = 0.0f32;
     let mut moved = 0;
     for d in &f.decisions {
@@ -82,9 +88,9 @@ fn the_committed_ranker_agrees_with_its_float_reference() {
             worst = worst.max((score(c, true) - score(c, false)).abs());
             moved += usize::from(score(c, true) != c.l2);
         }
-        assert_eq!(pick(true), pick(false), "deal {} seq {}", d.deal, d.seq);
+        assert_eq!(pick(true), pick(false), "generation {generation}, deal {} seq {}", d.deal, d.seq);
     }
-    assert!(worst <= 0.02, "largest gap {worst}");
-    assert!(moved > 1000, "{moved} rows corrected");
-    eprintln!("largest integer-float gap: {worst}");
+    assert!(worst <= 0.02, "generation {generation}: largest gap {worst}");
+    assert!(moved > 1000, "generation {generation}: {moved} rows corrected");
+    eprintln!("generation {generation}: largest integer-float gap {worst}");
 }

@@ -17,8 +17,23 @@ impl<E: std::fmt::Display> From<E> for Usage {
 /// An arena contestant: `L1`–`L3` (today's: L2 is `L2+`, L2 with the learned ranker of issue
 /// 40), `L2v1`/`L3v1` (the agents before issue 11), `L2v2`/`L3v2` (before issue 25; `L2v2` is L2
 /// without the ranker, `L3v3` another name of today's L3 search), `L2+` or a JSON `AiProfile` file
-/// (absent fields take the defaults).
+/// (absent fields take the defaults); `L2gN` is L2 with ranker generation N.
 pub fn arena_profile(name: &str) -> Result<AiProfile, Usage> {
+    let profile = named_profile(name)?;
+    let latest = guandan_ai::ranker::agent::LATEST;
+    if profile.ranker_generation > latest {
+        return Err(Usage(format!(
+            "{name}: ranker_generation {} is not committed (1 to {latest}, or 0 for the latest)",
+            profile.ranker_generation
+        )));
+    }
+    Ok(profile)
+}
+
+fn named_profile(name: &str) -> Result<AiProfile, Usage> {
+    if let Some(n) = name.strip_prefix("L2g").and_then(|n| n.parse::<u8>().ok()).filter(|&n| n > 0) {
+        return Ok(AiProfile { ranker: true, ranker_generation: n, ..AiProfile::level(AiLevel::L2) });
+    }
     if name == "L2+" {
         return Ok(AiProfile { ranker: true, ..AiProfile::level(AiLevel::L2) });
     }
@@ -39,7 +54,7 @@ pub fn arena_profile(name: &str) -> Result<AiProfile, Usage> {
         return serde_json::from_str(&text).map_err(|e| Usage(format!("{name} is not an AiProfile: {e}")));
     }
     Err(Usage(format!(
-        "unknown AI {name:?}: use L1, L2, L3, L2v1, L3v1, L2v2, L3v2, L3v3, L2+ or a profile .json file"
+        "unknown AI {name:?}: use L1, L2, L3, L2v1, L3v1, L2v2, L3v2, L3v3, L2+, L2g1 (L2 with ranker generation 1) or a profile .json file"
     )))
 }
 

@@ -138,6 +138,7 @@ fn bad_input_is_refused() {
         vec!["distill-labels", "--deals", "2", "--out", out, "--ai", "L2"],
         vec!["distill-labels", "--deals", "2", "--out", out, "--ai", "/nonexistent/teacher.json"],
         vec!["train-ranker", "--labels", junk, "--out", out],
+        vec!["arena", "--a", "L2g99", "--b", "L2", "--deals", "2"],
         vec!["train-ranker", "--labels", "/nonexistent/labels.jsonl", "--out", out],
         vec!["train-ranker", "--labels", junk, "--out", out, "--learning-rate", "-1"],
     ] {

@@ -11,14 +11,25 @@ use guandan_core::view::PlayerView;
 use rand_chacha::ChaCha8Rng;
 use std::sync::OnceLock;
 
-/// The first generation's weights, made by `guandan train-ranker` (its sidecar `ranker-g1.json`
-/// says from which labels and with which command).
-static G1: &[u8] = include_bytes!("../../weights/ranker-g1.bin");
+/// The committed generations' weights, first to latest, each made by `guandan train-ranker` (its
+/// sidecar `ranker-gN.json` says from which labels and with which command).
+static GENERATIONS: [&[u8]; 1] = [include_bytes!("../../weights/ranker-g1.bin")];
 
-/// The committed ranker; `None` only if the embedded file were damaged (a test reads it).
-pub fn g1() -> Option<&'static Ranker> {
-    static RANKER: OnceLock<Option<Ranker>> = OnceLock::new();
-    RANKER.get_or_init(|| Ranker::from_bytes(G1).ok()).as_ref()
+/// The latest generation: what `AiProfile::ranker_generation` 0 means.
+pub const LATEST: u8 = GENERATIONS.len() as u8;
+
+/// Generation `n` of the committed rankers (1 = `ranker-g1`; 0 = the latest). `None` for a
+/// generation not committed, or if an embedded file were damaged (a test reads them all).
+pub fn generation(n: u8) -> Option<&'static Ranker> {
+    static RANKERS: OnceLock<Vec<Option<Ranker>>> = OnceLock::new();
+    let all = RANKERS.get_or_init(|| GENERATIONS.iter().map(|b| Ranker::from_bytes(b).ok()).collect());
+    let n = if n == 0 { all.len() } else { usize::from(n) };
+    all.get(n.checked_sub(1)?)?.as_ref()
+}
+
+/// The latest committed ranker.
+pub fn latest() -> Option<&'static Ranker> {
+    generation(0)
 }
 
 /// L2+ chooses among L2's best 8, the candidates L3 searches (`SearchConfig::width`): the
@@ -32,8 +43,9 @@ pub struct RankedL2 {
 }
 
 impl RankedL2 {
-    pub fn new(weights: Weights, trace: bool) -> Self {
-        RankedL2 { weights, trace, ranker: g1() }
+    /// L2+ with the ranker of `generation` (0 = the latest).
+    pub fn new(weights: Weights, trace: bool, generation: u8) -> Self {
+        RankedL2 { weights, trace, ranker: self::generation(generation) }
     }
 }
 
@@ -91,8 +103,12 @@ mod tests {
 
     #[test]
     fn the_committed_weights_read() {
-        let r = g1().expect("weights/ranker-g1.bin is a valid ranker");
-        assert_eq!(r.net().inputs(), super::super::features::COUNT);
+        for n in 1..=LATEST {
+            let r = generation(n).unwrap_or_else(|| panic!("weights/ranker-g{n}.bin is not a valid ranker"));
+            assert_eq!(r.net().inputs(), super::super::features::COUNT);
+        }
+        assert!(std::ptr::eq(latest().unwrap(), generation(LATEST).unwrap()));
+        assert!(generation(LATEST + 1).is_none());
     }
 
     /// L2+ sees only the view (hidden cards swapped, same decision), plays legal moves, and
@@ -106,7 +122,7 @@ mod tests {
             while m.deal_no() == 0 {
                 let seat = m.to_act()[0];
                 let view = m.view(Some(seat));
-                let mut agent = RankedL2::new(Weights::default(), false);
+                let mut agent = RankedL2::new(Weights::default(), false, 0);
                 let d = agent.decide(&view, &mut rng.clone(), &Budget::untimed());
                 m.clone().apply(&m.action(seat, d.action.clone())).expect("a legal action");
                 differs += usize::from(d.action != l2_decision(&view, &Weights::default(), false).action);

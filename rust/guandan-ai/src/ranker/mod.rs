@@ -88,7 +88,7 @@ impl Ranker {
 /// L2's order; otherwise L2's order (the hints follow the agent the player plays with).
 pub fn ordered_candidates(view: &PlayerView, profile: &crate::AiProfile) -> Vec<Candidate> {
     let all = crate::l2::ranked_candidates(view, &profile.weights);
-    match agent::g1().filter(|_| profile.ranker) {
+    match agent::generation(profile.ranker_generation).filter(|_| profile.ranker) {
         Some(ranker) => reorder(ranker, view, &profile.weights, all),
         None => all,
     }
