@@ -156,7 +156,8 @@ mod tests {
                 let seat = m.to_act()[0];
                 let view = m.view(Some(seat));
                 if m.phase() == Phase::Play {
-                    let d = RankedL2::new(Weights::default(), true).decide(&view, &mut rng.clone(), &Budget::untimed());
+                    let d =
+                        RankedL2::new(Weights::default(), true, 0).decide(&view, &mut rng.clone(), &Budget::untimed());
                     let l2 = l2_decision(&view, &Weights::default(), true);
                     let (t, l2t) = (d.trace.expect("a trace"), l2.trace.expect("a trace"));
                     if d.action == l2.action {
