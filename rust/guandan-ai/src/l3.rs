@@ -613,7 +613,7 @@ mod tests {
         let truth = world(&view, *m.hands()).unwrap();
         let mut searched = 0;
         for c in d.trace.unwrap().candidates.iter().filter(|c| c.search.is_some()) {
-            let (v, _) = evaluate_in(&truth, me, c, &l3.weights, &l3.search, 0, &Budget::untimed()).unwrap();
+            let (v, _) = evaluate_in(&truth, me, c, &l3.weights, &l3.search, None, 0, &Budget::untimed()).unwrap();
             assert_eq!(c.search, Some(v));
             searched += 1;
         }
