@@ -31,7 +31,8 @@ fn the_fixture_reads_whole() {
 #[test]
 fn the_fixture_is_what_distill_makes_today() {
     let f = fixture();
-    let p = AiProfile { iterations: 100, ..AiProfile::level(AiLevel::L3) };
+    // The fixture was labelled by the first generation's teacher, L3v3.
+    let p = AiProfile { iterations: 100, ..AiProfile::v2(AiLevel::L3) };
     let deal0 = labels::label_deal(40, 0, &RuleConfig::competition(), &p);
     let stored: Vec<_> = f.decisions.iter().filter(|d| d.deal == 0).cloned().collect();
     assert_eq!(deal0, stored);

@@ -54,13 +54,18 @@ pub struct Header {
     pub rules: String,
     pub iterations: u32,
     /// The labelling L3's search switches (a later generation's L3 may use the ranker); absent
-    /// in the file when they are today's default, so first-generation files read back the same.
-    #[serde(default, skip_serializing_if = "is_default_search")]
+    /// in the file when they are the first generation's teacher's (`SearchConfig::V2`), so those
+    /// files read back the same whatever today's default search is.
+    #[serde(default = "first_teacher", skip_serializing_if = "is_first_teacher")]
     pub search: SearchConfig,
 }
 
-fn is_default_search(s: &SearchConfig) -> bool {
-    *s == SearchConfig::default()
+fn first_teacher() -> SearchConfig {
+    SearchConfig::V2
+}
+
+fn is_first_teacher(s: &SearchConfig) -> bool {
+    *s == SearchConfig::V2
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -217,18 +222,18 @@ mod tests {
             seed: 3,
             rules: "competition".into(),
             iterations: 24,
-            search: SearchConfig::default(),
+            search: SearchConfig::V2,
         }
     }
 
-    /// Today's search leaves the header as the first generation wrote it; another search is
+    /// The first generation's teacher (L3v3) leaves the header as it was written then; another search is
     /// written and read back, so a resume cannot mix two labellers.
     #[test]
     fn the_labellers_search_is_in_the_header_when_not_the_default() {
         let plain = header_line(&header());
         assert!(!plain.contains("search"), "{plain}");
         assert_eq!(read(&plain).unwrap().header, Some(header()));
-        let ranked = Header { search: SearchConfig { rollout_ranker: true, ..SearchConfig::default() }, ..header() };
+        let ranked = Header { search: SearchConfig { rollout_ranker: true, ..SearchConfig::V2 }, ..header() };
         let line = header_line(&ranked);
         assert!(line.contains("\"rollout_ranker\":true"), "{line}");
         assert_eq!(read(&line).unwrap().header, Some(ranked));
