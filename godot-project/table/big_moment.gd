@@ -73,13 +73,14 @@ func start(title: String, play: Rect2, rim: Rect2, keep_off: Array[Rect2], pacin
 		_tween.kill()
 	_tween = create_tween()
 	_tween.tween_method(_step, 0.0, 1.0, dur)
-	_tween.tween_callback(_end)
-	# The name: grows into place (never past it: its place is the one kept clear), held, out.
-	var tw := _tween.parallel()
+	# The name, beside the drawing: grows into place (never past it: its place is the one kept
+	# clear), held, out.
 	_title.scale = Vector2.ONE * 0.8
-	tw.tween_property(_title, "scale", Vector2.ONE, dur * 0.2).set_trans(Tween.TRANS_BACK).set_ease(Tween.EASE_OUT)
+	_tween.parallel().tween_property(_title, "scale", Vector2.ONE, dur * 0.2) \
+			.set_trans(Tween.TRANS_BACK).set_ease(Tween.EASE_OUT)
 	_tween.parallel().tween_property(_title, "modulate:a", 1.0, dur * 0.15)
 	_tween.parallel().tween_property(_title, "modulate:a", 0.0, dur * 0.25).set_delay(dur * 0.75)
+	_tween.chain().tween_callback(_end)
 	return freeze
 
 
@@ -91,6 +92,11 @@ func running() -> bool:
 ## The name across the table, or "" (tests, screenshots).
 func title_shown() -> String:
 	return _title.text if _title.visible else ""
+
+
+## How strongly the name shows now (0–1; tests).
+func title_alpha() -> float:
+	return _title.modulate.a if _title.visible else 0.0
 
 
 ## The name's place at full size (global; empty when none is shown).

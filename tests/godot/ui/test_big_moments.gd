@@ -85,6 +85,8 @@ func test_four_jokers_take_the_table_and_the_next_event_waits_for_the_freeze() -
 	expect(await wait_until(func() -> bool: return events.frozen, 3.0), "the table's flow holds")
 	expect(moments.big.running(), "the full-table effect plays")
 	expect_eq(moments.big.title_shown(), tr("play.four_kings"), "its name across the table")
+	expect(await wait_until(func() -> bool: return moments.big.title_alpha() > 0.9, 1.0), "the name shows at full strength")
+	expect(moments.big.running(), "while the moment runs")
 	expect_eq(moments.word_shown(), tr("play.four_kings"), "the word shown is the big one")
 	expect(is_equal_approx(events.last_freeze_s, _freeze_s()),
 		"the freeze is the profile's (%s, %s)" % [events.last_freeze_s, _freeze_s()])
