@@ -2,9 +2,10 @@ class_name BigMoment
 extends Control
 ## A big moment over the whole table (Moments starts it for a big bomb, a straight flush and four
 ## jokers; ResultEvents for 双下 and the match won): the felt dims except under the play, the
-## moment's name stands large across the table's middle (shrunk until it covers no seat, chip or
-## the plaque), a light runs once round the rim and the play glows. Short (PacingProfile
-## big_moment_s); the table's flow holds meanwhile (big_moment_freeze_s, TableEvents.freeze).
+## moment's name stands large across the table's middle (shrunk or moved until it covers no
+## seat, chip, the plaque or the play), a light runs once round the rim and the play glows.
+## Short (PacingProfile big_moment_s); the table's flow holds meanwhile (big_moment_freeze_s,
+## TableEvents.freeze).
 ## Never in low-performance mode or with animations off. Colours and sizes: TableStyle "Moments".
 
 ## Where the name may go, tried in order: the middle, then a little above and below it (shares of
@@ -58,7 +59,11 @@ func start(title: String, play: Rect2, rim: Rect2, keep_off: Array[Rect2], pacin
 	_title.add_theme_constant_override(&"outline_size", st.big_moment_title_outline_size)
 	if st.word_art_font != null:
 		_title.add_theme_font_override(&"font", st.word_art_font)
-	var spot := title_spot(title, rim if rim.has_area() else Rect2(Vector2.ZERO, size), keep_off, st)
+	# Clear of the seats and the plaque, and of the play it celebrates.
+	var clear_of := keep_off.duplicate()
+	if play.has_area():
+		clear_of.append(play.grow(st.word_art_gap))
+	var spot := title_spot(title, rim if rim.has_area() else Rect2(Vector2.ZERO, size), clear_of, st)
 	_title.add_theme_font_size_override(&"font_size", int(spot[1]))
 	_title.reset_size()
 	var sz := _title.get_combined_minimum_size()

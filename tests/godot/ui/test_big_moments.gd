@@ -87,6 +87,9 @@ func test_four_jokers_take_the_table_and_the_next_event_waits_for_the_freeze() -
 	expect_eq(moments.big.title_shown(), tr("play.four_kings"), "its name across the table")
 	expect(await wait_until(func() -> bool: return moments.big.title_alpha() > 0.9, 1.0), "the name shows at full strength")
 	expect(moments.big.running(), "while the moment runs")
+	var title_at: Rect2 = moments.big.title_global_rect()
+	var play_at: Rect2 = table.zone.group_rect(1)
+	expect(play_at.has_area() and not title_at.intersects(play_at), "the name %s stays off the play %s" % [title_at, play_at])
 	expect_eq(moments.word_shown(), tr("play.four_kings"), "the word shown is the big one")
 	expect(is_equal_approx(events.last_freeze_s, _freeze_s()),
 		"the freeze is the profile's (%s, %s)" % [events.last_freeze_s, _freeze_s()])
