@@ -16,12 +16,34 @@ const DIM_COLOR := Color(0.85, 0.88, 0.85)
 
 func _ready() -> void:
 	%Back.pressed.connect(EventBus.screen_requested.emit.bind(&"menu"))
+	# The list ends above the backdrop's rim (it crossed the text): a spacer as tall as the rim's
+	# band takes the column's foot.
+	var rim_room := Control.new()
+	rim_room.name = "RimRoom"
+	rim_room.mouse_filter = Control.MOUSE_FILTER_IGNORE
+	%Content.get_parent().get_parent().add_child(rim_room)
+	resized.connect(_keep_off_rim, CONNECT_DEFERRED)
+	_keep_off_rim.call_deferred()
 	_add_own()
 	for entry in entries():
 		_add_entry(entry)
 	(func() -> void:
 		if is_inside_tree():
 			%Back.grab_focus()).call_deferred()
+
+
+## Sizes the RimRoom spacer so the column's content ends where the backdrop's clear part ends.
+func _keep_off_rim() -> void:
+	if not is_inside_tree():
+		return
+	var backdrop := $AreaBackdrop as AreaBackdrop
+	var column := %Content.get_parent().get_parent() as Control
+	var room := column.get_node(^"RimRoom") as Control
+	var clear_end := (backdrop.get_global_transform() * backdrop.clear_rect()).end.y
+	var sep := float(column.get_theme_constant(&"separation"))
+	var want := maxf(ceilf(column.get_global_rect().end.y - clear_end - sep), 0.0)
+	if not is_equal_approx(room.custom_minimum_size.y, want):
+		room.custom_minimum_size.y = want
 
 
 ## The entries of credits.cfg in file order, each a Dictionary with its section as `id` and the

@@ -7,6 +7,8 @@ extends Control
 ## The rule presets, in the order of the Rules options in the scene.
 const RULES: Array[String] = ["competition", "huaian", "house", "no_shuffle"]
 const ROW := preload("res://online/leaderboard_row.tscn")
+## A row's portrait is this share of the row's height (44 lp in the scene's 56 lp row).
+const PORTRAIT_SHARE := 0.8
 ## The player's own row.
 const MINE := Color(0.98, 0.85, 0.45)
 ## The first three places' rank colours: gold, silver, bronze.
@@ -60,6 +62,13 @@ func open_profile(player_id: String) -> void:
 	EventBus.screen_requested.emit(&"profile")
 
 
+## A row's portrait, PORTRAIT_SHARE of the row's height.
+static func _fit_portrait(row: Control, portrait: SeatAvatar) -> void:
+	var side := roundf(row.size.y * PORTRAIT_SHARE)
+	if side > 0.0 and not is_equal_approx(portrait.fixed_size.x, side):
+		portrait.fixed_size = Vector2(side, side)
+
+
 func _on_board(b: Dictionary) -> void:
 	if String(b.rules) != Online.board_rules or int(b.page) != page:
 		return  # an answer to a page no longer shown
@@ -82,6 +91,8 @@ func _on_board(b: Dictionary) -> void:
 			rank_label.add_theme_font_size_override(&"font_size", 28)
 		var portrait := row.get_node(^"%Portrait") as SeatAvatar
 		portrait.face_key = hash(String(e.player_id))
+		# The portrait grows with its row (a phone raises the rows to its tap floor).
+		row.resized.connect(_fit_portrait.bind(row, portrait))
 		(row.get_node(^"%Rating") as Label).text = str(int(e.rating))
 		(row.get_node(^"%Matches") as Label).text = str(int(e.matches))
 		var played := int(e.matches)

@@ -44,6 +44,12 @@ extends Resource
 @export_range(0.2, 3.0, 0.05, "suffix:s") var word_art_s := 0.8
 ## A bomb's flash and shockwave.
 @export_range(0.1, 3.0, 0.05, "suffix:s") var bomb_effect_s := 0.6
+## A big moment's full-table effect (TableStyle "Moments": a big bomb, a straight flush, four
+## jokers, 双下, the match won) …
+@export_range(0.2, 3.0, 0.05, "suffix:s") var big_moment_s := 1.0
+## … and how long the table's flow holds for it: the next event (an AI's play, the player's turn)
+## waits this much longer. 0: no freeze.
+@export_range(0.0, 3.0, 0.05, "suffix:s") var big_moment_freeze_s := 0.9
 
 
 ## `seconds` at the player's animation speed: 0 when animations are off. Unlike

@@ -284,6 +284,64 @@ const DEFAULT_PATH := "res://resources/style/table_default.tres"
 	set(v):
 		gold_burst_color = v
 		emit_changed()
+## The big moments (a bomb of big_bomb_min_cards or more, a straight flush, four jokers, 双下,
+## the match won) take the whole table for a moment (PacingProfile big_moment_s, and the table's
+## flow holds for big_moment_freeze_s): the felt dims except under the play, the moment's name
+## stands large across the table's middle, a light sweeps the rim and the play's cards rise and
+## glow. Low-performance mode and animations off: none of it (the word-art stays).
+@export_range(4, 10, 1, "suffix:cards") var big_bomb_min_cards := 6:
+	set(v):
+		big_bomb_min_cards = v
+		emit_changed()
+## The dimming over the table at its strongest (the play itself stays lit).
+@export var big_moment_dim_color := Color(0.0, 0.02, 0.01, 0.5):
+	set(v):
+		big_moment_dim_color = v
+		emit_changed()
+@export var big_moment_title_color := Color(1.0, 0.88, 0.5):
+	set(v):
+		big_moment_title_color = v
+		emit_changed()
+@export var big_moment_title_outline_color := Color(0.35, 0.06, 0.03, 0.95):
+	set(v):
+		big_moment_title_outline_color = v
+		emit_changed()
+@export_range(0, 32, 1, "suffix:px") var big_moment_title_outline_size := 16:
+	set(v):
+		big_moment_title_outline_size = v
+		emit_changed()
+## The name's size across the middle; where it would cover a seat or the plaque it shrinks, down to
+## big_moment_title_min_scale of it.
+@export_range(32, 200, 1, "suffix:lp") var big_moment_title_font_size := 92:
+	set(v):
+		big_moment_title_font_size = v
+		emit_changed()
+@export_range(0.2, 1.0, 0.05) var big_moment_title_min_scale := 0.4:
+	set(v):
+		big_moment_title_min_scale = v
+		emit_changed()
+## The light running round the rim: its colour, width and the share of the rim it lights at once.
+@export var big_moment_sweep_color := Color(1.0, 0.92, 0.65, 0.9):
+	set(v):
+		big_moment_sweep_color = v
+		emit_changed()
+@export_range(1.0, 40.0, 0.5, "suffix:px") var big_moment_sweep_width := 9.0:
+	set(v):
+		big_moment_sweep_width = v
+		emit_changed()
+@export_range(0.05, 0.5, 0.01) var big_moment_sweep_share := 0.22:
+	set(v):
+		big_moment_sweep_share = v
+		emit_changed()
+## The glow round the play's cards, and how far they rise.
+@export var big_moment_glow_color := Color(1.0, 0.82, 0.35, 0.75):
+	set(v):
+		big_moment_glow_color = v
+		emit_changed()
+@export_range(0.0, 40.0, 1.0, "suffix:lp") var big_moment_lift := 12.0:
+	set(v):
+		big_moment_lift = v
+		emit_changed()
 
 @export_group("Heat map")
 ## Training's heat map: a bar above each card in the colour of its strongest use, and a legend

@@ -5,8 +5,12 @@ extends Control
 ##   singles, pairs and triples stay quiet;
 ## - a bomb adds a flash, a shockwave and sparks that grow with its card count, a straight flush
 ##   hits harder, four jokers add a gold burst. The shake itself is the table's (TableEvents).
+## - the big moments among them (a bomb of TableStyle.big_bomb_min_cards or more, a straight flush,
+##   four jokers) take the whole table instead (BigMoment: the name large across the middle, the
+##   felt dimmed, the rim swept with light) and ask the table's flow to hold (`freeze_s`).
 ## Low-performance mode (or animations off) keeps only the label. Every colour, size and strength
-## is in TableStyle ("Moments"), every time in PacingProfile (word_art_s, bomb_effect_s).
+## is in TableStyle ("Moments"), every time in PacingProfile (word_art_s, bomb_effect_s,
+## big_moment_s, big_moment_freeze_s).
 
 ## How much more covering the play itself or a seat / the plaque weighs than covering another play.
 const HARD := 50.0
@@ -17,6 +21,10 @@ const QUIET := ["play.single", "play.pair", "play.trips"]
 var pacing: PacingProfile = preload("res://resources/style/pacing_default.tres")
 ## The last effect started, for tests: {} or {size, kind, flash, shockwave, particles, burst, shake}.
 var last_effect := {}
+## How long the last play asked the table's flow to hold for its big moment (0: none).
+var freeze_s := 0.0
+## The full-table effect of the big moments.
+var big := BigMoment.new()
 
 var _label := Label.new()
 var _label_tween: Tween
@@ -39,6 +47,8 @@ func _ready() -> void:
 	_label.mouse_filter = Control.MOUSE_FILTER_IGNORE
 	_label.modulate.a = 0.0
 	add_child(_label)
+	big.name = &"BigMoment"
+	add_child(big)
 
 
 ## The word-art a play shows, or "" for a quiet one.
@@ -49,23 +59,45 @@ static func word_for(play: Dictionary) -> String:
 	return TranslationServer.translate(key)
 
 
+## Whether a play is a big moment: &"four_jokers", &"straight_flush", &"big_bomb" (a bomb of
+## TableStyle.big_bomb_min_cards or more) or &"" (not one).
+static func big_kind(play: Dictionary) -> StringName:
+	var type := String(play.get("type", ""))
+	if type == "FourKings":
+		return &"four_jokers"
+	if type == "StraightFlush":
+		return &"straight_flush"
+	var n := int(play.get("size", PackedInt32Array(play.get("cards", PackedInt32Array())).size()))
+	if bool(play.get("bomb", false)) and n >= TableStyle.current().big_bomb_min_cards:
+		return &"big_bomb"
+	return &""
+
+
 ## A play landed over `slot` (this node's coordinates): names it beside its cards, clear of the
 ## `keep_off` rectangles (this node's coordinates: the seats, their chips, the plaque — never
 ## covered while any place is free) and if it can of the `avoid` ones (the other plays, the bars,
 ## the hand), and if it is a bomb starts the effect. Returns the shake strength (px) the table
-## should give it (0: none).
-func on_play(play: Dictionary, slot: Rect2, keep_off: Array[Rect2] = [], avoid: Array[Rect2] = []) -> float:
+## should give it (0: none). A big moment names itself across the table instead (`rim`: the
+## felt's oval, this node's coordinates) and sets `freeze_s`.
+func on_play(play: Dictionary, slot: Rect2, keep_off: Array[Rect2] = [], avoid: Array[Rect2] = [],
+		rim := Rect2()) -> float:
 	var word := word_for(play)
 	var bomb := bool(play.get("bomb", false))
-	if word != "":
+	freeze_s = 0.0
+	if word != "" and big_kind(play) != &"" and BigMoment.wanted():
+		_label.visible = false
+		freeze_s = big.start(word, slot, rim, keep_off, pacing)
+	elif word != "":
 		_show_word(word, slot, bomb, keep_off, avoid)
 	if not bomb:
 		return 0.0
 	return _bomb(play, slot.get_center())
 
 
-## Whether the word-art is on screen, and its text (tests, screenshots).
+## The word-art on screen (beside the play, or a big moment's name across the table), or "".
 func word_shown() -> String:
+	if big.title_shown() != "":
+		return big.title_shown()
 	return _label.text if _label.visible and _label.modulate.a > 0.0 else ""
 
 
@@ -81,6 +113,8 @@ func clear() -> void:
 			tw.kill()
 	_label.modulate.a = 0.0
 	_label.visible = false
+	big.clear()
+	freeze_s = 0.0
 	_t = 1.0
 	_sparks.clear()
 	queue_redraw()

@@ -27,7 +27,15 @@ func on_deal_ended(e: DealEndedEvent) -> void:
 	var left: Array = table.controller.hands_at_end_of_deal(table.deal_no)
 	var ceremony_s := DealCeremony.play(table, order, before, left)
 	if order.size() >= 2 and order[0] % 2 == order[1] % 2:
-		announce(tr("DOUBLE_DOWN_BANNER"), maxf(ceremony_s, table.pacing.banner_hold_s))
+		# 双下 is a big moment: across the whole table while the flow holds (low-performance
+		# mode: the banner).
+		var freeze: float = 0.0 if instant else table.big_moment(tr("DOUBLE_DOWN_BANNER"))
+		if freeze > 0.0:
+			await events.freeze(freeze)
+			if closing:
+				return
+		else:
+			announce(tr("DOUBLE_DOWN_BANNER"), maxf(ceremony_s, table.pacing.banner_hold_s))
 	await wait(ceremony_s)
 	if closing:
 		return
@@ -84,6 +92,15 @@ func on_match_ended(e: MatchEndedEvent) -> void:
 		title = Wording.winner("MATCH_WON", "MATCH_LOST", "MATCH_WON_BY_FMT", winner, my_team, table.spectator)
 		if winner == my_team and not table.spectator:
 			sfx(&"win")
+		# The match won is a big moment (for the winners and for spectators), before the panel.
+		if (winner == my_team or table.spectator) and not instant:
+			var name := Wording.winner("MOMENT_MATCH_WON", "MATCH_LOST", "MOMENT_MATCH_WON_BY_FMT", winner, my_team,
+				table.spectator)
+			var freeze: float = table.big_moment(name)
+			if freeze > 0.0:
+				await events.freeze(freeze)
+				if closing:
+					return
 	table.last_record = table.controller.record.save()
 	var body := MatchEndPanel.create()
 	body.fill(tr("MATCH_REASON_" + e.reason.to_upper()),

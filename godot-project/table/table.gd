@@ -73,6 +73,8 @@ var guide: GuidedDeal
 @onready var flying_back: CardView = %FlyingBack
 ## The area between the top bar, the action bar and the history (set by TableLayout).
 var middle := Rect2()
+## The felt's oval (global), as the layout last asked for it.
+var oval := Rect2()
 ## The row the status line, banners, toasts and readings share (set by TableLayout).
 var prompt_rect := Rect2()
 
@@ -246,6 +248,7 @@ func _layout_later() -> void:
 ## The felt under the table (the "felt" group) draws its oval here (global); Rect2() gives the
 ## other screens their plain cloth back.
 func show_oval(rect: Rect2) -> void:
+	oval = rect
 	if is_inside_tree():
 		get_tree().call_group(&"felt", &"show_table", rect)
 
@@ -471,7 +474,35 @@ func name_play(seat: int, play: Dictionary) -> float:
 		keep_off.append(to_moments * r)
 	for r in word_art_avoid(seat):
 		avoid.append(to_moments * r)
-	return moments.on_play(play, to_moments * at, keep_off, avoid)
+	var shake := moments.on_play(play, to_moments * at, keep_off, avoid, to_moments * oval)
+	if moments.freeze_s > 0.0:
+		_lift_play(seat)
+	return shake
+
+
+## A big moment with no play to it (双下, the match won): the name across the table, the felt
+## dimmed, the rim swept. Returns how long the table's flow should hold (0: not shown).
+func big_moment(title: String) -> float:
+	var to_moments := moments.get_global_transform().affine_inverse()
+	var keep_off: Array[Rect2] = []
+	for r in word_art_keep_off():
+		keep_off.append(to_moments * r)
+	return moments.big.start(title, Rect2(), to_moments * oval, keep_off, pacing)
+
+
+## The cards of `seat`'s play rise for its big moment and settle back (relative moves, so a
+## relayout meanwhile keeps its own places).
+func _lift_play(seat: int) -> void:
+	var lift := TableStyle.current().big_moment_lift
+	var dur := PacingProfile.scaled(pacing.big_moment_s)
+	for id in zone.shown(seat):
+		var v := layer.find_view(id)
+		if v == null:
+			continue
+		var tw := v.create_tween()
+		tw.tween_property(v, "position:y", -lift, dur * 0.2).as_relative().set_ease(Tween.EASE_OUT)
+		tw.tween_interval(dur * 0.55)
+		tw.tween_property(v, "position:y", lift, dur * 0.25).as_relative().set_ease(Tween.EASE_IN)
 
 
 ## What a play's word-art never covers (global rects): every seat with its portrait, fan and chip,

@@ -42,6 +42,11 @@ var closing := false
 var instant := false
 ## Waits shortened to catch up with a server ahead of the table (see CATCH_UP_AFTER).
 var catch_up_waits := 0
+## A big moment holds the table's flow (`freeze`): the next event waits; the hand stays locked
+## (the queue is draining), so the player's turn starts after it.
+var frozen := false
+## The last freeze asked for (seconds; 0: none), for tests.
+var last_freeze_s := 0.0
 ## The parts that show the events, one concern each.
 var dealing := DealStartEvents.new(self)
 var tribute := TributeEvents.new(self)
@@ -181,6 +186,17 @@ func wait(seconds: float) -> void:
 	# began, so it can end a frame or two early: the rest of the promised time is waited in frames.
 	while not closing and is_inside_tree() and Time.get_ticks_usec() < until:
 		await get_tree().process_frame
+
+
+## Holds the table's flow for a big moment: the event being shown ends `seconds` later (a wait;
+## none while a restored deal is drawn, shortened while catching up with a server).
+func freeze(seconds: float) -> void:
+	last_freeze_s = seconds
+	if seconds <= 0.0 or closing or instant:
+		return
+	frozen = true
+	await wait(seconds)
+	frozen = false
 
 
 ## A sound, except while a restored deal is drawn.

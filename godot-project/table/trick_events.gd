@@ -61,6 +61,11 @@ func on_cards_played(e: CardsPlayedEvent) -> void:
 		var shake: float = table.name_play(seat, play)
 		if shake > 0.0:
 			events.shake(shake)
+		# A big moment (a big bomb, a straight flush, four jokers) holds the table's flow.
+		if table.moments.freeze_s > 0.0:
+			await events.freeze(table.moments.freeze_s)
+			if closing:
+				return
 		hold -= t
 		t = 0.0
 	await wait(maxf(t, hold))

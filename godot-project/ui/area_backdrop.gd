@@ -54,13 +54,31 @@ func _draw() -> void:
 			_draw_menu()
 
 
+## The part of the backdrop (this node's coordinates) nothing strong is drawn across — only the
+## faint suits: a screen keeps its text there. The menu area: above the rim; the others: all of it.
+func clear_rect() -> Rect2:
+	if area != "menu":
+		return Rect2(Vector2.ZERO, size)
+	var m := _menu_rim()
+	# The shadow arc is the outermost: at radii + 1.1 rim, 0.3 rim wide.
+	var top: float = m.centre.y - m.radii.y - m.rim * 1.25
+	return Rect2(0.0, 0.0, size.x, clampf(top, 0.0, size.y))
+
+
+## The menu's rim: its ellipse (centre, radii) and width.
+func _menu_rim() -> Dictionary:
+	return {centre = Vector2(size.x * 0.5, size.y * 1.62), radii = Vector2(size.x * 0.78, size.y * 0.72),
+		rim = maxf(14.0, size.y * 0.03)}
+
+
 ## The table's near edge: a wide lacquer arc rising from the bottom corners, lit on its inner side.
 func _draw_menu() -> void:
 	var w := size.x
 	var h := size.y
-	var centre := Vector2(w * 0.5, h * 1.62)
-	var radii := Vector2(w * 0.78, h * 0.72)
-	var rim := maxf(14.0, h * 0.03)
+	var m := _menu_rim()
+	var centre: Vector2 = m.centre
+	var radii: Vector2 = m.radii
+	var rim: float = m.rim
 	_arc(centre, radii + Vector2(rim, rim) * 0.5, Color(_style.rim_color, 0.75), rim)
 	_arc(centre, radii - Vector2(rim, rim) * 0.05, Color(_style.rim_light_color, 0.55), maxf(2.0, rim * 0.12))
 	_arc(centre, radii + Vector2(rim, rim) * 1.1, Color(0, 0, 0, 0.25), rim * 0.3)

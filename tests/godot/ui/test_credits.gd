@@ -241,5 +241,12 @@ func test_the_credits_screen_fits_every_layout_size() -> void:
 				expect(view.grow(0.5).encloses(r), "%dx%d: %s on screen (%s)" % [s.x, s.y, screen.get_path_to(c), r])
 		expect(checked > 20, "%dx%d: controls checked (%d)" % [s.x, s.y, checked])
 		expect(view.grow(0.5).encloses(scroll.get_global_rect()), "%dx%d: the list's box on screen" % [s.x, s.y])
+		# The backdrop's rim crosses no text: the list and the top row end above it (issue 39's shots).
+		var backdrop := screen.get_node(^"AreaBackdrop") as AreaBackdrop
+		var clear := backdrop.get_global_transform() * backdrop.clear_rect()
+		expect(clear.size.y < s.y * 0.95, "%dx%d: the rim takes the screen's foot (%s)" % [s.x, s.y, clear])
+		for part: Control in [scroll, screen.find_child("Top", true, false)]:
+			expect(clear.grow(0.5).encloses(part.get_global_rect()),
+				"%dx%d: %s %s clear of the rim (%s)" % [s.x, s.y, part.name, part.get_global_rect(), clear])
 		var content := screen.find_child("Content", true, false) as Control
 		expect(content.size.y > scroll.size.y, "%dx%d: the open licences make the list scroll" % [s.x, s.y])

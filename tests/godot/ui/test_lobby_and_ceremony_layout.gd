@@ -158,6 +158,18 @@ func test_the_lobby_is_the_table_at_every_size() -> void:
 			for i in [1, 3]:
 				var mark := lobby.find_child("Seat%d" % i, true, false).find_child("ReadyMark", true, false) as Label
 				expect(mark.text != "" and mark.get_global_rect().intersects(faces[i]), "%s: seat %d's ready mark is on its portrait" % [where, i])
+			# Every mark shown ("Ready", Ann's "Not ready") is no wider than its portrait (issue 39's shots).
+			var marks_shown := 0
+			for i in 4:
+				var mark := lobby.find_child("Seat%d" % i, true, false).find_child("ReadyMark", true, false) as Label
+				if not mark.is_visible_in_tree():
+					continue
+				marks_shown += 1
+				var mr := mark.get_global_rect()
+				var fr: Rect2 = faces[i]
+				expect(mr.position.x >= fr.position.x - 0.5 and mr.end.x <= fr.end.x + 0.5,
+					"%s: seat %d's mark \"%s\" %s fits its portrait's width %s" % [where, i, mark.text, mr, fr])
+			expect_eq(marks_shown, 3, "%s: Ann's, Bob's and the AI's marks are shown" % where)
 		# The Copy button says so (the clipboard itself is the platform's).
 		(lobby.find_child("Copy", true, false) as Button).pressed.emit()
 		expect_eq((lobby.find_child("Status", true, false) as Label).text, tr("ONLINE_COPIED"), "%s: Copy says the code was copied" % locale)

@@ -139,3 +139,34 @@ func test_the_leaderboard_shows_portraits_and_an_empty_picture() -> void:
 	expect_eq(faces.size(), 4, "each player their own face")
 	board.queue_free()
 	await frames(1)
+
+
+## The rows' portraits grow with the rows (at 2340×1080 a phone's tap floor makes the rows taller
+## and the portraits looked small): at every size each portrait is most of its row's height.
+func test_the_leaderboards_portraits_scale_with_their_rows() -> void:
+	for px: Vector2i in [Vector2i(1280, 720), Vector2i(1024, 768), Vector2i(2340, 1080)]:
+		var vp := preload("res://tests_godot/ui/test_menu_layout.gd").stretched_viewport(px)
+		add_child(vp)
+		var board: Control = load("res://online/leaderboard.tscn").instantiate()
+		vp.add_child(board)
+		await frames(1)
+		claim_logged("fetch_leaderboard: rejected")
+		var entries := []
+		for i in 3:
+			entries.append({rank = i + 1, player_id = "p%d" % i, nickname = "Player %d" % i, rating = 1200 - i * 10,
+				matches = 10, wins = 5})
+		board._on_board({rules = Online.board_rules, page = 0, per_page = 50, total = 3, entries = entries})
+		await frames(4)
+		for i in 3:
+			var row := board.find_child("Row%d" % (i + 1), true, false) as Control
+			var portrait := row.find_child("Portrait", true, false) as Control
+			var rr := row.get_global_rect()
+			var pr := portrait.get_global_rect()
+			var where := "%dx%d row %d" % [px.x, px.y, i + 1]
+			expect(pr.size.y >= rr.size.y * 0.75 and pr.size.y <= rr.size.y + 0.5,
+				"%s: the portrait (%s) is most of the row's height (%s)" % [where, pr.size.y, rr.size.y])
+			expect(is_equal_approx(pr.size.x, pr.size.y), "%s: round, not squeezed (%s)" % [where, pr.size])
+			expect(absf(pr.get_center().y - rr.get_center().y) <= 1.0, "%s: centred in its row" % where)
+		board.queue_free()
+		vp.queue_free()
+		await frames(1)

@@ -1,13 +1,14 @@
 extends "res://tests_godot/ui/shots/shot_script.gd"
 ## Screenshots of the table's hierarchy (issue 27) in a real window: the player's move (level
 ## plaque, gold Play / slate Pass), the others' turn (no buttons, the hand sunk, never grey), a
-## word-art straight, a six-card bomb mid-effect and four jokers' gold burst.
+## word-art straight, a six-card bomb mid-effect and four jokers' gold burst (both big moments: the
+## full-table effect), four jokers' name across the table and 双下's.
 ##   tools/godot --path godot-project --resolution 1280x720 --audio-driver Dummy \
 ##       res://tests_godot/ui/shots/moment_shots.tscn -- --out DIR --locale en
 ## (tools/test-ui effect-shots runs it for both languages at 1280x720 and 2340x1080.)
 ## Writes DIR/<locale>_<W>x<H>_<shot>.png; exit code 0 = every shot saved.
 
-const SHOTS: Array[String] = ["my_move", "waiting", "straight", "bomb", "four_jokers"]
+const SHOTS: Array[String] = ["my_move", "waiting", "straight", "bomb", "four_jokers", "four_jokers_name", "double_down"]
 
 
 func _ready() -> void:
@@ -72,6 +73,13 @@ func _run() -> bool:
 	await _frames(3)
 	await _shot("four_jokers")
 	Engine.time_scale = 1.0
+	# The big moment's name across the table, a little later in the effect.
+	await get_tree().create_timer(0.35).timeout
+	await _shot("four_jokers_name")
+	await get_tree().create_timer(1.5).timeout
+	table.big_moment(tr("DOUBLE_DOWN_BANNER"))
+	await get_tree().create_timer(0.4).timeout
+	await _shot("double_down")
 	return true
 
 

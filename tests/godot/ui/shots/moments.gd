@@ -1,6 +1,7 @@
 extends "res://tests_godot/ui/shots/shot_script.gd"
 ## Screenshots of the moments the table's look is judged by (issue 27's before/after montages):
-## the menu, the first deal being dealt, the player's lead, the player's follow, a bomb just after it lands, the end of a
+## the menu, the first deal being dealt, the player's lead, the player's follow, a big moment (staged
+## over the play followed), a bomb just after it lands, the end of a
 ## deal, the tribute step and the replay — one AI training match, animations on, in a window.
 ##   tools/godot --path godot-project --resolution 1280x720 --audio-driver Dummy \
 ##       res://tests_godot/ui/shots/moments.tscn -- --out DIR --locale en [--seed N]
@@ -8,7 +9,9 @@ extends "res://tests_godot/ui/shots/shot_script.gd"
 ## tools/montage puts two such sets side by side.)
 ## Writes DIR/<locale>_<W>x<H>_<shot>.png; exit code 0 = every shot saved.
 
-const SHOTS: Array[String] = ["menu", "dealing", "lead", "follow", "bomb", "deal_end", "tribute", "replay"]
+const SHOTS: Array[String] = ["menu", "dealing", "lead", "follow", "big_moment", "bomb", "deal_end", "tribute", "replay"]
+## Seconds into a big moment's effect when it is shot (its name in, the rim's light on its way).
+const BIG_MOMENT_DELAY_S := 0.4
 ## Seconds after the table opens: the first deal in the air.
 const DEALING_DELAY_S := 0.6
 ## Seconds after a bomb starts to be shown: its landing and effect, before the next play.
@@ -76,6 +79,17 @@ func _run() -> bool:
 			elif table.can_pass and not _saved.has("follow"):
 				await _settle(table)
 				await _shot("follow")
+				# A big moment staged over the play on the table (a real one comes late or not at all
+				# in one deal): four jokers' full-table effect, without the queue's freeze.
+				var seat: int = table.table_play_seat
+				if seat >= 0:
+					table.name_play(seat, {type = "FourKings", name_key = "play.four_kings", size = 4, bomb = true,
+						cards = table.zone.shown(seat)})
+				else:
+					table.big_moment(tr("play.four_kings"))
+				await get_tree().create_timer(BIG_MOMENT_DELAY_S).timeout
+				await _shot("big_moment")
+				await get_tree().create_timer(1.0).timeout
 			_play_first_hint(table)
 		elif table.duty == &"tribute" or table.duty == &"return":
 			var options: PackedInt32Array = table.controller.tribute_options() if table.duty == &"tribute" else table.controller.return_options()
