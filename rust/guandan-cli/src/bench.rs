@@ -147,17 +147,19 @@ pub fn run(n: usize, seed: u64, l3_n: usize) {
     let searched = searched_positions(l3_n, seed);
     println!("{} L3 positions: every third L2 self-play decision with a choice (seed {seed})", searched.len());
     let l3 = AiProfile::level(AiLevel::L3);
-    let endgame = guandan_ai::agent::SearchConfig { endgame_cards: 10, endgame_nodes: 20_000, ..l3.search };
-    let ranked = guandan_ai::agent::SearchConfig { rollout_ranker: true, ..l3.search };
+    // The switches are timed on L3v3's search, as the ablation measures them.
+    let v3 = AiProfile::v2(AiLevel::L3);
+    let endgame = guandan_ai::agent::SearchConfig { endgame_cards: 10, endgame_nodes: 20_000, ..v3.search };
+    let ranked = guandan_ai::agent::SearchConfig { rollout_ranker: true, ..v3.search };
     let first4 = guandan_ai::agent::SearchConfig { rollout_ranker_plies: 4, ..ranked };
-    let prior = guandan_ai::agent::SearchConfig { prior_ranker: true, ..l3.search };
+    let prior = guandan_ai::agent::SearchConfig { prior_ranker: true, ..v3.search };
     for (name, profile) in [
         ("L3 decision (default)", l3.clone()),
-        ("L3v2 decision", AiProfile::v2(AiLevel::L3)),
-        ("L3, exact endgames <= 10 cards", AiProfile { search: endgame, ..l3.clone() }),
-        ("L3, L2+ playouts", AiProfile { search: ranked, ..l3.clone() }),
-        ("L3, L2+ first 4 plies", AiProfile { search: first4, ..l3.clone() }),
-        ("L3, ranker prior", AiProfile { search: prior, ..l3.clone() }),
+        ("L3v3 decision (= L3v2)", v3.clone()),
+        ("L3v3, exact endgames <= 10 cards", AiProfile { search: endgame, ..v3.clone() }),
+        ("L3v3, L2+ playouts", AiProfile { search: ranked, ..v3.clone() }),
+        ("L3v3, L2+ first 4 plies", AiProfile { search: first4, ..v3.clone() }),
+        ("L3v3, ranker prior (8 searched)", AiProfile { search: prior, ..v3.clone() }),
     ] {
         let mut l3 = l3::L3::new(&AiProfile { trace: true, ..profile });
         let mut rng = ChaCha8Rng::seed_from_u64(seed);

@@ -13,7 +13,8 @@ use std::sync::OnceLock;
 
 /// The committed generations' weights, first to latest, each made by `guandan train-ranker` (its
 /// sidecar `ranker-gN.json` says from which labels and with which command).
-static GENERATIONS: [&[u8]; 1] = [include_bytes!("../../weights/ranker-g1.bin")];
+static GENERATIONS: [&[u8]; 2] =
+    [include_bytes!("../../weights/ranker-g1.bin"), include_bytes!("../../weights/ranker-g2.bin")];
 
 /// The latest generation: what `AiProfile::ranker_generation` 0 means.
 pub const LATEST: u8 = GENERATIONS.len() as u8;
