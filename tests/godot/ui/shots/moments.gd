@@ -79,14 +79,10 @@ func _run() -> bool:
 			elif table.can_pass and not _saved.has("follow"):
 				await _settle(table)
 				await _shot("follow")
-				# A big moment staged over the play on the table (a real one comes late or not at all
-				# in one deal): four jokers' full-table effect, without the queue's freeze.
-				var seat: int = table.table_play_seat
-				if seat >= 0:
-					table.name_play(seat, {type = "FourKings", name_key = "play.four_kings", size = 4, bomb = true,
-						cards = table.zone.shown(seat)})
-				else:
-					table.big_moment(tr("play.four_kings"))
+				# A big moment staged mid-deal (a real one comes late or not at all in one deal): the
+				# full-table effect of one without a play (as 双下 and the match won have), so no
+				# play on the table is named as what it is not; without the queue's freeze.
+				table.big_moment(tr("DOUBLE_DOWN_BANNER"))
 				await get_tree().create_timer(BIG_MOMENT_DELAY_S).timeout
 				await _shot("big_moment")
 				await get_tree().create_timer(1.0).timeout
