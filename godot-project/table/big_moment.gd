@@ -17,7 +17,7 @@ const TITLE_STEPS := 8
 ## The last moment started, for tests: {} or {title, freeze, title_rect (this node's coordinates)}.
 var last := {}
 
-var _title := Label.new()
+var _title := UiKit.overlay_text(&"Title")
 var _tween: Tween
 var _t := 1.0
 var _play := Rect2()  # the play lit and glowing (this node's coordinates; empty: none)
@@ -27,11 +27,6 @@ var _rim := Rect2()  # the felt's oval (this node's coordinates; empty: no sweep
 func _ready() -> void:
 	set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)
 	mouse_filter = Control.MOUSE_FILTER_IGNORE
-	_title.name = &"Title"
-	_title.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	_title.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
-	_title.vertical_alignment = VERTICAL_ALIGNMENT_CENTER
-	_title.mouse_filter = Control.MOUSE_FILTER_IGNORE
 	_title.visible = false
 	add_child(_title)
 

@@ -26,7 +26,7 @@ var freeze_s := 0.0
 ## The full-table effect of the big moments.
 var big := BigMoment.new()
 
-var _label := Label.new()
+var _label := UiKit.overlay_text(&"WordArt")
 var _label_tween: Tween
 var _fx_tween: Tween
 ## Effect progress 0..1 (drives _draw) and what is being drawn.
@@ -40,11 +40,6 @@ var _sparks: Array[Vector3] = []  # (angle, speed share, size)
 
 func _ready() -> void:
 	mouse_filter = Control.MOUSE_FILTER_IGNORE
-	_label.name = &"WordArt"
-	_label.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	_label.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
-	_label.vertical_alignment = VERTICAL_ALIGNMENT_CENTER
-	_label.mouse_filter = Control.MOUSE_FILTER_IGNORE
 	_label.modulate.a = 0.0
 	add_child(_label)
 	big.name = &"BigMoment"

@@ -14,6 +14,18 @@ static func label(key: String, font_size := 22, color := Color(0, 0, 0, 0)) -> L
 	return l
 
 
+## A line of text laid over the table (word-art, a big moment's name): centred both ways, already
+## translated by its owner, and never in the pointer's way.
+static func overlay_text(node_name: StringName) -> Label:
+	var l := Label.new()
+	l.name = node_name
+	l.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+	l.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
+	l.vertical_alignment = VERTICAL_ALIGNMENT_CENTER
+	l.mouse_filter = Control.MOUSE_FILTER_IGNORE
+	return l
+
+
 static func button(key: String, on_pressed: Callable, font_size := 24, min_size := Vector2(0, 56)) -> Button:
 	var b := Button.new()
 	b.text = key

@@ -113,9 +113,9 @@ func test_the_felt_and_banner_follow_a_table_style_written_by_the_test() -> void
 	s.heat_bomb_color = Color(0.1, 0.8, 0.2, 0.5)
 	expect_eq(ResourceSaver.save(s, TABLE_TMP), OK, "style written")
 	TableStyle.use(ResourceLoader.load(TABLE_TMP, "", ResourceLoader.CACHE_MODE_IGNORE) as TableStyle)
-	var felt: ColorRect = preload("res://table/felt.gd").new()
+	var felt: Control = preload("res://table/felt.gd").new()
 	add_child(felt)
-	var shader := felt.material as ShaderMaterial
+	var shader: ShaderMaterial = felt.shader_material()
 	expect(shader != null, "the felt shader is on")
 	expect_eq(shader.get_shader_parameter(&"centre_color"), Color(0.5, 0.1, 0.1), "felt centre colour from the style")
 	expect_eq(felt.color, Color(0.3, 0.05, 0.05), "flat felt colour from the style")

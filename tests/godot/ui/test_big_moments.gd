@@ -7,6 +7,7 @@ extends GdTestSuite
 ## off (the word-art stays). The name covers no seat (portrait, name, chip) and not the plaque at
 ## 1280×720, 1024×768 and 2340×1080 in both languages.
 
+const FakePlays := preload("res://tests_godot/ui/fake_plays.gd")
 const SIZES: Array[Vector2i] = [Vector2i(1280, 720), Vector2i(1024, 768), Vector2i(2340, 1080)]
 
 var table: Control
@@ -48,20 +49,12 @@ func _open(at := Vector2i.ZERO) -> void:
 	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play", 30.0), "my turn")
 
 
-## Card ids for a fake play by another seat: none of my hand's.
 func _ids(n: int) -> PackedInt32Array:
-	var out := PackedInt32Array()
-	var mine: PackedInt32Array = table.hand.cards()
-	for id in Cards.DECK_SIZE:
-		if not (id in mine) and not Cards.is_joker(id):
-			out.append(id)
-			if out.size() == n:
-				break
-	return out
+	return FakePlays.ids(table.hand.cards(), n)
 
 
 func _play(type: String, key: String, n: int, bomb: bool) -> Dictionary:
-	return {type = type, name_key = key, size = n, bomb = bomb, rank = 7, rank_text = "7", cards = _ids(n)}
+	return FakePlays.play(table.hand.cards(), type, key, n, bomb)
 
 
 func _played(seat: int, play: Dictionary) -> MatchEvent:

@@ -4,6 +4,7 @@ extends GdTestSuite
 ## are there only on the player's move; the waiting hand is never greyed but sinks; a play names
 ## itself and a bomb's effect grows with it (low-performance mode: the word only).
 
+const FakePlays := preload("res://tests_godot/ui/fake_plays.gd")
 const SIZES: Array[Vector2i] = [Vector2i(1280, 720), Vector2i(1024, 768), Vector2i(2340, 1080), Vector2i(1560, 720)]
 
 var table: Control
@@ -154,20 +155,12 @@ func test_the_actions_show_only_on_my_move_and_the_waiting_hand_sinks_never_grey
 
 # --- moments -----------------------------------------------------------------------------------------
 
-## Cards for a fake play by seat 1: ids not in my hand.
 func _ids(n: int) -> PackedInt32Array:
-	var out := PackedInt32Array()
-	var mine: PackedInt32Array = table.hand.cards()
-	for id in Cards.DECK_SIZE:
-		if not (id in mine) and not Cards.is_joker(id):
-			out.append(id)
-			if out.size() == n:
-				break
-	return out
+	return FakePlays.ids(table.hand.cards(), n)
 
 
 func _play(type: String, key: String, n: int, bomb: bool) -> Dictionary:
-	return {type = type, name_key = key, size = n, bomb = bomb, rank = 7, rank_text = "7", cards = _ids(n)}
+	return FakePlays.play(table.hand.cards(), type, key, n, bomb)
 
 
 func test_a_bomb_names_itself_and_its_effect_grows_with_it() -> void:

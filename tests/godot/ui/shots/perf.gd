@@ -3,17 +3,24 @@ extends Node
 ## watching), animations on at the given speed, software rendering under Xvfb. Run by
 ## tools/test-ui:
 ##   tools/godot --path godot-project --resolution 1280x720 --audio-driver Dummy \
-##       res://tests_godot/ui/shots/perf.tscn -- --out DIR [--seed N] [--anim 2]
+##       res://tests_godot/ui/shots/perf.tscn -- --out DIR [--seed N] [--anim 2] [--ai-level L]
 ## Writes DIR/frame_times.csv (frame, usec) and prints a summary line:
 ##   perf: frames N, median X ms, p95 Y ms, worst Z ms, nodes N (card views C), deal S s,
 ##         bombs B (worst frame within 1 s of a bomb W ms)
 ## The measured deal must contain a bomb (its effects are the heaviest frames): a run without one
 ## fails (pick another --seed).
-## Figures are for comparing versions on the same machine, not absolute.
+## Figures are for comparing versions on the same machine, not absolute. The seats are L2 unless
+## --ai-level says otherwise: L1 (smallest play) has not changed in many versions, so two builds
+## whose L2 differs (a new ranker) still play the same deal with it, card for card.
+## A diagnostic for finding what a frame costs: --hide NAME[,NAME…] hides every node of the game
+## with one of those names (e.g. Fan, Avatar, Felt) for the whole deal; a name that matches no
+## node fails the run.
 
 var _out := ""
 var _seed := 11
 var _anim := 2.0
+var _level := 2
+var _hide: PackedStringArray = []
 var _times: PackedInt64Array = []
 var _last_us := 0
 var _recording := false
@@ -34,6 +41,10 @@ func _ready() -> void:
 				_seed = args[i + 1].to_int()
 			"--anim":
 				_anim = args[i + 1].to_float()
+			"--ai-level":
+				_level = args[i + 1].to_int()
+			"--hide":
+				_hide = args[i + 1].split(",", false)
 	DirAccess.make_dir_recursive_absolute(_out)
 	Settings.use_file_for_tests("")
 	Settings.set_value(&"locale", "en")
@@ -44,10 +55,18 @@ func _ready() -> void:
 	add_child(app)
 	await Waits.frames(get_tree(), 10)
 	var panels: Array = []
-	EventBus.match_requested.emit(MatchConfig.with({mode = &"training", all_ai = true, ai_levels = [2, 2, 2], human_seat_level = 2,
+	EventBus.match_requested.emit(MatchConfig.with({mode = &"training", all_ai = true, ai_levels = [_level, _level, _level], human_seat_level = _level,
 		seed = _seed, ai_min_think_ms = 0, turn_timer = 0, save_record = false}))
 	await Waits.until(get_tree(), func() -> bool: return app.current_name == &"table", 30.0)
 	var table: Control = app.current
+	for node_name in _hide:
+		var found := get_tree().root.find_children(node_name, "CanvasItem", true, false)
+		if found.is_empty():
+			printerr("perf: --hide %s matches no node" % node_name)
+			get_tree().quit(1)
+			return
+		for n: CanvasItem in found:
+			n.visible = false
 	table.deal_panel_shown.connect(func(e: DealEndedEvent) -> void: panels.append(e))
 	table.event_shown.connect(_on_event_shown)
 	var start := Time.get_ticks_msec()

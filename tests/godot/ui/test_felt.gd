@@ -1,0 +1,62 @@
+extends GdTestSuite
+## The felt (table/felt.gd): its shader runs once per change into a texture of the window's own
+## pixels (the stretch's scale included, so the grain stays one pixel fine), and each frame only
+## copies that texture; the table's oval reaches the shader in those pixels; low-performance mode
+## draws the flat colour with no shader at all.
+
+const TestMenuLayout := preload("res://tests_godot/ui/test_menu_layout.gd")
+
+
+func before_each() -> void:
+	Settings.reset_for_tests()
+	Settings.set_value(&"low_perf", false)
+
+
+func after_each() -> void:
+	Settings.reset_for_tests()
+
+
+func _bake(felt: Control) -> SubViewport:
+	return felt.get_node(^"Bake") as SubViewport
+
+
+func test_the_bake_is_in_the_window_pixels_and_follows_the_oval() -> void:
+	var style := TableStyle.current()
+	for px: Vector2i in [Vector2i(1280, 720), Vector2i(2340, 1080), Vector2i(1024, 768)]:
+		var vp := TestMenuLayout.stretched_viewport(px)
+		add_child(vp)
+		var felt: Control = preload("res://table/felt.gd").new()
+		vp.add_child(felt)
+		await frames(2)
+		var k := float(px.y) / felt.size.y if px.x / felt.size.x >= px.y / felt.size.y else float(px.x) / felt.size.x
+		expect_eq(_bake(felt).size, px, "%s: the bake has the window's pixels (logical %s)" % [px, felt.size])
+		var shader: ShaderMaterial = felt.shader_material()
+		expect(shader != null, "%s: the shader is on" % px)
+		expect_eq(shader.get_shader_parameter(&"oval_size"), Vector2.ZERO, "%s: no table yet: the plain cloth" % px)
+		var oval := Rect2(Vector2(100, 80), Vector2(600, 400))
+		felt.show_table(oval)
+		var half: Vector2 = shader.get_shader_parameter(&"oval_size")
+		expect(half.is_equal_approx(oval.size / 2.0 * k), "%s: the oval's half-axes in pixels (%s, scale %.3f)" % [px, half, k])
+		var centre: Vector2 = shader.get_shader_parameter(&"oval_centre")
+		expect(centre.is_equal_approx(oval.get_center() * k), "%s: the oval's centre in pixels (%s)" % [px, centre])
+		expect(is_equal_approx(float(shader.get_shader_parameter(&"rim_width")), style.rim_width * k),
+			"%s: the rim's width scales with the window" % px)
+		expect_eq(_bake(felt).render_target_update_mode, SubViewport.UPDATE_ONCE, "%s: a change bakes once" % px)
+		felt.show_table(Rect2())
+		expect_eq(shader.get_shader_parameter(&"oval_size"), Vector2.ZERO, "%s: the table left: the plain cloth again" % px)
+		vp.queue_free()
+		await frames(1)
+
+
+func test_low_performance_mode_draws_the_flat_colour_without_the_shader() -> void:
+	var felt: Control = preload("res://table/felt.gd").new()
+	add_child(felt)
+	await frames(1)
+	expect(felt.shader_material() != null, "effects on: the shader")
+	Settings.set_value(&"low_perf", true)
+	expect(felt.shader_material() == null, "low-performance mode: no shader")
+	expect_eq(felt.color, TableStyle.current().felt_flat_color, "the flat colour from the style")
+	Settings.set_value(&"low_perf", false)
+	expect(felt.shader_material() != null, "and back")
+	felt.queue_free()
+	await frames(1)
