@@ -13,15 +13,21 @@ extends Control
 const TITLE_ROWS: Array[float] = [0.0, -0.12, 0.12, -0.22, 0.22]
 ## Steps between the full size and the smallest.
 const TITLE_STEPS := 8
+## Points along each piece of the rim's light.
+const RIM_POINTS := 12
 
 ## The last moment started, for tests: {} or {title, freeze, title_rect (this node's coordinates)}.
 var last := {}
+## What fades out while a moment shows and comes back after (the table's status line: the name
+## would stand on it).
+var hushed: Array[CanvasItem] = []
 
 var _title := UiKit.overlay_text(&"Title")
 var _tween: Tween
 var _t := 1.0
 var _play := Rect2()  # the play lit and glowing (this node's coordinates; empty: none)
 var _rim := Rect2()  # the felt's oval (this node's coordinates; empty: no sweep)
+var _covers: Array[Rect2] = []  # what the rim's light passes behind: the seats, the top bar
 
 
 func _ready() -> void:
@@ -48,6 +54,7 @@ func start(title: String, play: Rect2, rim: Rect2, keep_off: Array[Rect2], pacin
 	var st := TableStyle.current()
 	_play = play
 	_rim = rim
+	_covers = keep_off.duplicate()
 	_title.text = title
 	_title.add_theme_color_override(&"font_color", st.big_moment_title_color)
 	_title.add_theme_color_override(&"font_outline_color", st.big_moment_title_outline_color)
@@ -80,6 +87,9 @@ func start(title: String, play: Rect2, rim: Rect2, keep_off: Array[Rect2], pacin
 			.set_trans(Tween.TRANS_BACK).set_ease(Tween.EASE_OUT)
 	_tween.parallel().tween_property(_title, "modulate:a", 1.0, dur * 0.15)
 	_tween.parallel().tween_property(_title, "modulate:a", 0.0, dur * 0.25).set_delay(dur * 0.75)
+	for item in hushed:
+		_tween.parallel().tween_property(item, "modulate:a", 0.0, dur * 0.15)
+		_tween.parallel().tween_property(item, "modulate:a", 1.0, dur * 0.25).set_delay(dur * 0.75)
 	_tween.chain().tween_callback(_end)
 	return freeze
 
@@ -147,6 +157,9 @@ func _step(t: float) -> void:
 func _end() -> void:
 	_t = 1.0
 	_title.visible = false
+	for item in hushed:
+		if is_instance_valid(item):
+			item.modulate.a = 1.0
 	queue_redraw()
 
 
@@ -179,18 +192,47 @@ func _draw() -> void:
 	else:
 		draw_rect(all, dim)
 	# A light running once round the rim from the top, both ways, fading at its tail.
-	if _rim.has_area():
-		var radii := _rim.size / 2.0
-		var centre := _rim.get_center()
-		var width := st.big_moment_sweep_width
-		draw_set_transform(centre, 0.0, Vector2(1.0, radii.y / radii.x))
-		var head := -PI / 2.0 + _t * PI
-		var span := st.big_moment_sweep_share * TAU
-		for dir: float in [1.0, -1.0]:
-			for i in 6:
-				var c := st.big_moment_sweep_color
-				c.a *= e * (1.0 - i / 6.0)
-				var a0: float = -PI / 2.0 + dir * (head + PI / 2.0 - span * i / 6.0)
-				var a1: float = -PI / 2.0 + dir * (head + PI / 2.0 - span * (i + 1) / 6.0)
-				draw_arc(Vector2.ZERO, radii.x + width * 0.5, minf(a0, a1), maxf(a0, a1), 12, c, width, true)
-		draw_set_transform(Vector2.ZERO)
+	for piece in sweep(_t):
+		var c := st.big_moment_sweep_color
+		c.a *= e * float(piece.fade)
+		draw_polyline(piece.points, c, st.big_moment_sweep_width, true)
+
+
+## The rim's light at progress `t` (0–1): pieces {points (this node's coordinates), fade 0–1}
+## running from the top both ways, the head brightest. It passes behind the seats and the top
+## bar: a piece is split where it would cross one (tests check none does).
+func sweep(t: float) -> Array[Dictionary]:
+	var out: Array[Dictionary] = []
+	if not _rim.has_area():
+		return out
+	var st := TableStyle.current()
+	var width := st.big_moment_sweep_width
+	var radii := _rim.size / 2.0 + Vector2.ONE * width * 0.5
+	var centre := _rim.get_center()
+	var head := -PI / 2.0 + t * PI
+	var span := st.big_moment_sweep_share * TAU
+	for dir: float in [1.0, -1.0]:
+		for i in 6:
+			var a0: float = -PI / 2.0 + dir * (head + PI / 2.0 - span * i / 6.0)
+			var a1: float = -PI / 2.0 + dir * (head + PI / 2.0 - span * (i + 1) / 6.0)
+			var run := PackedVector2Array()
+			for k in RIM_POINTS + 1:
+				var a := lerpf(a0, a1, float(k) / RIM_POINTS)
+				var p := centre + Vector2(cos(a) * radii.x, sin(a) * radii.y)
+				if _behind(p, width):
+					if run.size() >= 2:
+						out.append({points = run, fade = 1.0 - i / 6.0})
+					run = PackedVector2Array()
+				else:
+					run.append(p)
+			if run.size() >= 2:
+				out.append({points = run, fade = 1.0 - i / 6.0})
+	return out
+
+
+## Whether the rim's light at `p` would cross a seat or the top bar.
+func _behind(p: Vector2, width: float) -> bool:
+	for r in _covers:
+		if r.grow(width * 0.5).has_point(p):
+			return true
+	return false

@@ -191,6 +191,7 @@ func _build() -> void:
 
 	zone.pacing = pacing
 	moments.pacing = pacing
+	moments.big.hushed = [status]
 	clock.pacing = pacing
 	counter_view.visible = config.uses_card_counter() and not config.all_ai
 	# Deferred: the engine may still be emitting the signals of the same action (with nothing to

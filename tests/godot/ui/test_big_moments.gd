@@ -221,3 +221,59 @@ func test_the_name_covers_no_seat_and_not_the_plaque_at_every_size() -> void:
 				table.moments.big.clear()
 		viewport.queue_free()
 		await frames(2)
+
+
+## The light round the rim passes behind the seats and the top bar (issue 39: it crossed the side
+## portraits), at every size; the oval itself does run under them, so the check has teeth.
+func test_the_rim_light_passes_behind_the_seats_at_every_size() -> void:
+	await _open(SIZES[0])
+	var big: BigMoment = table.moments.big
+	for s in SIZES:
+		viewport.size = s
+		await frames(3)
+		var where := "%dx%d" % [s.x, s.y]
+		var covers: Array[Rect2] = [table.top_bar.get_global_rect()]
+		for seat in 4:
+			var badge: SeatBadge = table.badges[seat]
+			if badge.is_visible_in_tree():
+				covers.append(badge.seat_rect())
+		var oval: Rect2 = table.oval
+		var crossed := false
+		for k in 360:
+			var a := TAU * k / 360.0
+			var p := oval.get_center() + Vector2(cos(a), sin(a)) * oval.size / 2.0
+			for r in covers:
+				crossed = crossed or r.has_point(p)
+		expect(crossed, "%s: the rim runs under a seat or the bar (else this check proves nothing)" % where)
+		expect(table.big_moment(tr("DOUBLE_DOWN_BANNER")) > 0.0, "%s: shown" % where)
+		var to_global := big.get_global_transform()
+		var points := 0
+		for step in 21:
+			for piece in big.sweep(step / 20.0):
+				for p: Vector2 in piece.points:
+					points += 1
+					var g := to_global * p
+					for r in covers:
+						expect(not r.has_point(g), "%s t=%.2f: the light at %s crosses %s" % [where, step / 20.0, g, r])
+		expect(points > 100, "%s: the light is drawn (%d points)" % [where, points])
+		big.clear()
+	viewport.queue_free()
+	await frames(2)
+
+
+## While the name stands across the table the status line ("Your turn…") fades out under it, and
+## comes back after.
+func test_the_status_line_makes_way_for_the_name() -> void:
+	await _open()
+	var big: BigMoment = table.moments.big
+	var status: Label = table.status
+	expect(status.is_visible_in_tree() and status.text != "", "a status line to begin with")
+	expect(table.big_moment(tr("DOUBLE_DOWN_BANNER")) > 0.0, "shown")
+	expect(await wait_until(func() -> bool: return status.modulate.a < 0.05, 3.0), "the status fades out (%.2f)" % status.modulate.a)
+	expect(big.running(), "while the name shows")
+	expect(await wait_until(func() -> bool: return not big.running(), 5.0), "the moment ends")
+	expect_eq(status.modulate.a, 1.0, "the status is back")
+	table.big_moment(tr("DOUBLE_DOWN_BANNER"))
+	await frames(2)
+	big.clear()
+	expect_eq(status.modulate.a, 1.0, "a moment cleared early gives the status back too")
