@@ -9,7 +9,7 @@ use guandan_core::game::{DealSetup, Event, Match, Team, deal_gain, team_of};
 use guandan_core::rules::RuleConfig;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -30,7 +30,7 @@ pub struct ArenaConfig {
 }
 
 /// One game of one deal.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Game {
     pub a_won: bool,
     /// Levels the winning team gained.
@@ -243,11 +243,31 @@ pub fn mean_ci95(xs: &[f64]) -> (f64, [f64; 2]) {
 
 /// Runs the arena; `progress` is called with the number of finished games.
 pub fn run(cfg: &ArenaConfig, progress: &(dyn Fn(usize) + Sync)) -> ArenaReport {
+    run_resuming(cfg, &[], &|_, _| {}, progress)
+}
+
+/// Runs the arena with the games already played (`played[g]`, game `g` = deal `g / 2`, A at the
+/// even seats when `g` is even: the same game a fresh run would play, card for card) taken as
+/// they are; each game played now is handed to `finished` as it ends (a journal writes it down),
+/// from the worker threads. The report is the one an uninterrupted run gives.
+pub fn run_resuming(
+    cfg: &ArenaConfig,
+    played: &[Option<Game>],
+    finished: &(dyn Fn(usize, &Game) + Sync),
+    progress: &(dyn Fn(usize) + Sync),
+) -> ArenaReport {
     let total = cfg.deals as usize * 2;
     let done = AtomicUsize::new(0);
     let games: Vec<Game> = parallel(cfg.threads, total, &|g| {
-        let setup = deal_setup(cfg.seed, (g / 2) as u32, &cfg.rules);
-        let game = play_deal(&setup, &cfg.a, &cfg.b, g.is_multiple_of(2), cfg.a_oracle);
+        let game = match played.get(g) {
+            Some(Some(game)) => game.clone(),
+            _ => {
+                let setup = deal_setup(cfg.seed, (g / 2) as u32, &cfg.rules);
+                let game = play_deal(&setup, &cfg.a, &cfg.b, g.is_multiple_of(2), cfg.a_oracle);
+                finished(g, &game);
+                game
+            }
+        };
         progress(done.fetch_add(1, Ordering::Relaxed) + 1);
         game
     });
@@ -373,5 +393,43 @@ mod tests {
         let (r1, r2) = (run(&cfg, &|_| {}), run(&cfg, &|_| {}));
         assert_eq!(r1.a_deal_win_rate, r2.a_deal_win_rate);
         assert_eq!(r1.a_level_gain_per_deal, r2.a_level_gain_per_deal);
+    }
+
+    /// Resuming from some of a run's games gives the run's report, and plays only the rest.
+    #[test]
+    fn a_resumed_run_plays_only_the_missing_games_and_reports_the_same() {
+        let cfg = ArenaConfig {
+            a: AiProfile::level(AiLevel::L2),
+            b: AiProfile::level(AiLevel::L1),
+            deals: 6,
+            seed: 9,
+            rules: RuleConfig::competition(),
+            threads: 2,
+            matches: 0,
+            a_oracle: false,
+        };
+        let all = std::sync::Mutex::new(vec![None; 12]);
+        let full = run_resuming(&cfg, &[], &|g, game| all.lock().unwrap()[g] = Some(game.clone()), &|_| {});
+        let all = all.into_inner().unwrap();
+        assert!(all.iter().all(Option::is_some), "every game was handed over");
+        // Keep games 0..7 and 9; the rest are played again.
+        let kept: Vec<Option<Game>> =
+            all.iter().enumerate().map(|(g, x)| (g < 7 || g == 9).then(|| x.clone()).flatten()).collect();
+        let again = std::sync::Mutex::new(Vec::new());
+        let resumed = run_resuming(&cfg, &kept, &|g, game| again.lock().unwrap().push((g, game.clone())), &|_| {});
+        let mut again = again.into_inner().unwrap();
+        again.sort_by_key(|(g, _)| *g);
+        assert_eq!(again.iter().map(|(g, _)| *g).collect::<Vec<_>>(), vec![7, 8, 10, 11]);
+        for (g, game) in &again {
+            let (x, y) = (all[*g].as_ref().unwrap(), game);
+            assert_eq!((x.a_won, x.gain), (y.a_won, y.gain), "game {g} is the same game");
+        }
+        assert_eq!(full.a_deal_win_rate, resumed.a_deal_win_rate);
+        assert_eq!(full.a_level_margin_per_deal, resumed.a_level_margin_per_deal);
+        assert_eq!(
+            (full.pairs_a_both, full.pairs_b_both, full.pairs_split),
+            (resumed.pairs_a_both, resumed.pairs_b_both, resumed.pairs_split)
+        );
+        assert_eq!(full.a_decisions, resumed.a_decisions);
     }
 }

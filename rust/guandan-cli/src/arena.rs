@@ -1,6 +1,7 @@
 //! `guandan arena`: two AIs over the same duplicate deals (and whole matches), the report as text,
 //! JSON or a chart.
 
+use crate::arena_journal::Journal;
 use crate::input::{ArenaRun, Usage, arena_profile, rules_arg};
 use crate::plot;
 use guandan_ai::arena::{self, ArenaConfig};
@@ -36,6 +37,10 @@ pub struct ArenaArgs {
     /// worlds — what L3 would reach with perfect beliefs.
     #[arg(long)]
     a_oracle: bool,
+    /// Writes each game down in this file as it ends and, when the file exists, goes on from
+    /// the games it holds (the same arena only): a long run can be stopped and resumed.
+    #[arg(long)]
+    journal: Option<String>,
 }
 
 pub fn run(args: ArenaArgs) -> Result<ExitCode, Usage> {
@@ -50,6 +55,7 @@ pub fn run(args: ArenaArgs) -> Result<ExitCode, Usage> {
         json,
         plot,
         a_oracle,
+        journal,
     } = args;
     let profile = |name: &str| -> Result<AiProfile, Usage> {
         let mut p = arena_profile(name)?;
@@ -78,12 +84,25 @@ pub fn run(args: ArenaArgs) -> Result<ExitCode, Usage> {
         threads,
         matches,
     };
+    if journal.is_some() && matches > 0 {
+        return Err(Usage("--journal keeps deals only; run --matches without it".into()));
+    }
+    let journal = journal.map(|path| Journal::open(&path, &cfg)).transpose()?;
+    if let Some(j) = &journal {
+        eprintln!("arena: the journal holds {} of the {} games; playing the rest", j.held(), deals * 2);
+    }
     let bar = indicatif::ProgressBar::new((deals as u64 + matches as u64) * 2);
     if json || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
     let start = Instant::now();
-    let mut report = arena::run(&cfg, &|n| bar.set_position(n as u64));
+    let played = journal.as_ref().map_or(&[][..], |j| &j.played[..]);
+    let write = |g: usize, game: &arena::Game| {
+        if let Some(j) = &journal {
+            j.write(g, game);
+        }
+    };
+    let mut report = arena::run_resuming(&cfg, played, &write, &|n| bar.set_position(n as u64));
     bar.finish_and_clear();
     // Name the contestants as asked (`L3v2`, a profile file), not by their level alone.
     (report.a, report.b) = (a.clone(), b.clone());

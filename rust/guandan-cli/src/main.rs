@@ -6,6 +6,7 @@ use input::Usage;
 use std::process::ExitCode;
 
 mod arena;
+mod arena_journal;
 mod beliefs;
 mod bench;
 mod bomb_rate;
