@@ -14,7 +14,13 @@ var oval := Rect2()
 ## The flat colour drawn in low-performance mode (and under the texture until it exists).
 var color := Color.BLACK
 
+## How many times the shader has been asked to run (tests: a layout that moves nothing costs no
+## bake).
+var bakes := 0
+
 var _bake := SubViewport.new()
+## What the last bake was made of (pixels, oval in pixels, rim width); a style change clears it.
+var _baked := []
 var _cloth := ColorRect.new()
 var _material := ShaderMaterial.new()
 
@@ -60,6 +66,7 @@ func _flat() -> bool:
 
 func _apply() -> void:
 	color = style.felt_flat_color
+	_baked = []
 	_material.set_shader_parameter(&"centre_color", style.felt_centre_color)
 	_material.set_shader_parameter(&"edge_color", style.felt_edge_color)
 	_material.set_shader_parameter(&"grain", style.felt_grain)
@@ -81,11 +88,19 @@ func _apply_oval() -> void:
 	var to_local := get_global_transform().affine_inverse()
 	var local := to_local * oval if oval.has_area() else Rect2()
 	var r := Rect2(local.position * s, local.size * s)
+	var rim := style.rim_width * to_local.get_scale().y * s.y
+	# The table lays itself out again and again (a chip's count, a badge's place) with the same
+	# oval: only a real change is worth a full-screen shader pass.
+	var key := [px, r, rim]
+	if key == _baked:
+		return
+	_baked = key
+	bakes += 1
 	_bake.size = px
 	_material.set_shader_parameter(&"size_px", Vector2(px))
 	_material.set_shader_parameter(&"oval_centre", r.get_center())
 	_material.set_shader_parameter(&"oval_size", r.size / 2.0)
-	_material.set_shader_parameter(&"rim_width", style.rim_width * to_local.get_scale().y * s.y)
+	_material.set_shader_parameter(&"rim_width", rim)
 	_material.set_shader_parameter(&"light_centre", r.get_center() - Vector2(0.0, r.size.y * 0.08))
 	_material.set_shader_parameter(&"light_radius", r.size.y * style.light_radius)
 	_bake.render_target_update_mode = SubViewport.UPDATE_ONCE

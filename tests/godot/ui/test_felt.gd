@@ -60,3 +60,57 @@ func test_low_performance_mode_draws_the_flat_colour_without_the_shader() -> voi
 	expect(felt.shader_material() != null, "and back")
 	felt.queue_free()
 	await frames(1)
+
+
+## The shader runs only when what it draws changes: the same oval asked for again (the table lays
+## itself out after every play) costs nothing; another oval, another window size or another style
+## is one bake each.
+func test_only_a_real_change_bakes_again() -> void:
+	var vp := TestMenuLayout.stretched_viewport(Vector2i(1280, 720))
+	add_child(vp)
+	var felt: Control = preload("res://table/felt.gd").new()
+	vp.add_child(felt)
+	await frames(1)
+	var oval := Rect2(Vector2(100, 80), Vector2(600, 400))
+	felt.show_table(oval)
+	var n: int = felt.bakes
+	for i in 10:
+		felt.show_table(oval)
+	expect_eq(felt.bakes, n, "the same oval ten times: no bake")
+	felt.show_table(Rect2(Vector2(100, 80), Vector2(640, 400)))
+	expect_eq(felt.bakes, n + 1, "another oval: one bake")
+	vp.size = Vector2i(2340, 1080)
+	await frames(2)
+	expect(felt.bakes >= n + 2, "another window size: a bake (%d)" % felt.bakes)
+	var after_resize: int = felt.bakes
+	var style := TableStyle.current().duplicate() as TableStyle
+	style.felt_centre_color = Color(0.4, 0.2, 0.1)
+	felt.style.changed.disconnect(felt._apply)
+	felt.style = style
+	style.changed.connect(felt._apply)
+	style.emit_changed()
+	expect_eq(felt.bakes, after_resize + 1, "a style change: one bake")
+	vp.queue_free()
+	await frames(1)
+
+
+## A table playing a deal asks the felt for its oval after every layout; the felt bakes once.
+func test_a_deal_played_on_the_table_bakes_the_felt_once() -> void:
+	var vp := TestMenuLayout.stretched_viewport(Vector2i(1280, 720))
+	add_child(vp)
+	var felt: Control = preload("res://table/felt.gd").new()
+	vp.add_child(felt)
+	var asked := [0]
+	var table: Control = load("res://table/table.tscn").instantiate()
+	table.open({config = MatchConfig.with({mode = &"training", all_ai = true, ai_levels = [1, 1, 1], human_seat_level = 1,
+		seed = 5, ai_min_think_ms = 0, turn_timer = 0, save_record = false})})
+	vp.add_child(table)
+	expect(await wait_until(func() -> bool: return (felt.oval as Rect2).has_area(), 10.0), "the table asks for its oval")
+	await frames(5)
+	var n: int = felt.bakes
+	table.event_shown.connect(func(_e: MatchEvent) -> void: asked[0] += 1)
+	expect(await wait_until(func() -> bool: return asked[0] >= 12, 60.0), "a dozen events shown (%d)" % asked[0])
+	expect_eq(felt.bakes, n, "no bake while the deal is played (%d events)" % asked[0])
+	table.queue_free()
+	vp.queue_free()
+	await frames(2)
