@@ -28,6 +28,10 @@ const COURT_SUITS: Array[String] = ["spade", "heart", "club", "diamond"]  # Card
 static var _rank_font: Font
 static var _text_font: Font
 static var _court_textures := {}  # "king_heart" -> Texture2D (null: file missing)
+## The court pictures cut and scaled for a box of window pixels: "king_heart@52x98" -> texture.
+static var _court_sized := {}
+## More sizes than a session needs (every hand and play size of every window): start again.
+const COURT_SIZED_MAX := 240
 
 ## 0..107 (-1 = no card: the back is drawn).
 @export_range(-1, 107) var card_id := -1:
@@ -124,8 +128,8 @@ var _style: CardStyle  # the style last drawn with: editing it redraws the card
 func _init() -> void:
 	mouse_filter = Control.MOUSE_FILTER_IGNORE
 	focus_mode = Control.FOCUS_NONE
-	# The court figures are shrunk a lot in the hand: mipmaps keep them smooth (imported with them).
-	texture_filter = CanvasItem.TEXTURE_FILTER_LINEAR_WITH_MIPMAPS
+	# The court pictures are drawn 1:1 from copies scaled for the card (court_picture()).
+	texture_filter = CanvasItem.TEXTURE_FILTER_LINEAR
 	add_to_group(GROUP)
 	if _rank_font == null:
 		_rank_font = load("res://fonts/guandan_sans_bold.otf")
@@ -254,7 +258,8 @@ func _draw_face(st: CardStyle, r: Rect2, radius: float) -> void:
 		# Full face: the picture first, the index column and the wild mark over its left edge.
 		face_art = &"court_texture"
 		var box := figure_rect()
-		draw_texture_rect_region(art, box, cover_region(art.get_size(), box.size))
+		var px := Vector2i((box.size * _stretch()).round())
+		draw_texture_rect(court_picture(card_id, px), box, false)
 		draw_rect(box, Color(color, 0.55), false, maxf(1.0, w * 0.01))
 	var rank_size := int(w * (st.rank_size if label.length() == 1 else st.rank_size_two_chars))
 	var suit_size := int(w * st.corner_suit_size)
@@ -313,6 +318,34 @@ static func court_texture(id: int) -> Texture2D:
 		var path := COURT_DIR + key + ".png"
 		_court_textures[key] = load(path) if ResourceLoader.exists(path) else null
 	return _court_textures[key]
+
+
+## The court figure of card `id` cut to cover a box of `px` window pixels (cover_region) and
+## scaled to it once (Lanczos), for drawing 1:1: sampling the 256-pixel picture through its
+## mipmaps on every frame cost about 2 ms of a 38 ms frame under software rendering (perf_layers),
+## and the scaled copy is sharper. Null where court_texture() is.
+static func court_picture(id: int, px: Vector2i) -> Texture2D:
+	var art := court_texture(id)
+	if art == null or px.x < 1 or px.y < 1:
+		return art
+	var key := "%s@%dx%d" % [art.resource_path.get_file().get_basename(), px.x, px.y]
+	if not _court_sized.has(key):
+		if _court_sized.size() >= COURT_SIZED_MAX:
+			_court_sized.clear()
+		var img := art.get_image()
+		img.clear_mipmaps()
+		if img.is_compressed():
+			img.decompress()
+		img = img.get_region(Rect2i(cover_region(art.get_size(), Vector2(px))))
+		img.resize(px.x, px.y, Image.INTERPOLATE_LANCZOS)
+		_court_sized[key] = ImageTexture.create_from_image(img)
+	return _court_sized[key]
+
+
+## Window pixels per unit of this card's size: the stretch's scale, not the card's own (a flying or
+## growing card keeps its picture instead of scaling a new one every frame).
+func _stretch() -> float:
+	return get_viewport().get_final_transform().get_scale().x if is_inside_tree() else 1.0
 
 
 ## Our own full-art jokers (no deck's art): the index is 小王 / 大王 written down the corner, the
