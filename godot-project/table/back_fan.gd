@@ -88,7 +88,7 @@ func _draw() -> void:
 	_fit_back(Vector2(w, card_height))
 	if n <= 0:
 		return
-	var pad := _pad_px / get_screen_transform().get_scale().x
+	var pad := _pad_px / _stretch()
 	var tex := _bake.get_texture()
 	# The fan turns about a point below its middle; the backs are centred in the box.
 	var width := w + step * (n - 1)
@@ -102,10 +102,16 @@ func _draw() -> void:
 	draw_set_transform(Vector2.ZERO, 0.0, Vector2.ONE)
 
 
+## Window pixels per unit: the stretch's scale (a seat that grows for a moment keeps its back
+## instead of rendering a new one every frame).
+func _stretch() -> float:
+	return get_viewport().get_final_transform().get_scale().x
+
+
 ## Sizes the back (and its viewport) to `logical` at the window's pixel scale; a change makes the
 ## back redraw, which renders it.
 func _fit_back(logical: Vector2) -> void:
-	var s := get_screen_transform().get_scale().x
+	var s := _stretch()
 	var px := Vector2i(maxi(roundi(logical.x * s), 4), maxi(roundi(logical.y * s), 4))
 	if px == _back_px:
 		return

@@ -72,7 +72,10 @@ func test_a_seat_is_a_face_in_its_teams_ring_with_its_cards_left_on_a_chip() -> 
 	add_child(east)
 	add_child(north)
 	await frames(1)
-	expect_eq(east.find_children("*", "CardView", true, false).size(), 0, "no card back any more: a face")
+	# The portrait is a face; the one card view left in the seat is the back its fan is made from.
+	var views := east.find_children("*", "CardView", true, false)
+	expect(views.size() == 1 and views[0].get_parent().get_parent() is BackFan,
+		"no card back as the portrait any more: a face (card views: %s)" % [views])
 	expect_eq(east.avatar().ring_color(), TableStyle.current().team_them_color, "east's ring: the other team's colour")
 	expect_eq(north.avatar().ring_color(), TableStyle.current().team_us_color, "north's ring: our team's colour")
 	var chip: Label = east.find_child("Count", true, false)
