@@ -239,25 +239,41 @@ pub(crate) async fn login(addr: Server, name: &str) -> Result<Link, String> {
     Link::over(ws, session, answers).await.map_err(|(e, _)| e)
 }
 
+/// A TCP connection to the server, and for TLS its handshake (the certificate checked).
+async fn open(addr: &Server) -> Result<Conn, String> {
+    let ep = &addr.0.ep;
+    let tcp = TcpStream::connect(ep.authority()).await.map_err(|e| format!("ws connect to {}: {e}", ep.authority()))?;
+    let _ = tcp.set_nodelay(true);
+    if !ep.tls {
+        return Ok(Conn::Plain(tcp));
+    }
+    // The handshake (and the certificate check) ends before the upgrade request is sent.
+    let name = rustls_pki_types::ServerName::try_from(ep.host.clone()).map_err(|e| format!("{}: {e}", ep.host))?;
+    let tls = addr.0.tls.connect(name, tcp).await.map_err(|e| match tls_error(&e) {
+        Some(t) => format!("wss connect: {}", explain(t, &ep.host)),
+        None => format!("wss connect: {e}"),
+    })?;
+    Ok(Conn::Tls(Box::new(tls)))
+}
+
+/// Whether the server can be reached at all (a connection, and for TLS a handshake whose
+/// certificate this swarm trusts), within 10 s: checked once before the run, so a refused
+/// connection or an untrusted certificate ends the swarm at once with that error instead of
+/// failing every room one by one.
+pub(crate) async fn reachable(addr: &Server) -> Result<(), String> {
+    match tokio::time::timeout(Duration::from_secs(10), open(addr)).await {
+        Ok(r) => r.map(drop),
+        Err(_) => Err(format!("{}: no answer in 10 s", addr.0.ep.authority())),
+    }
+}
+
 /// Connects and says hello: the socket and what the session answers the welcome with (the
 /// rejoin, when it was welcomed before).
 async fn connect(addr: Server, session: &mut Session) -> Result<(Ws, Vec<ClientMsg>), String> {
     // Small buffers (thousands of clients in one process) and no Nagle delay on small writes.
     let config = WebSocketConfig::default().read_buffer_size(4096).write_buffer_size(0);
     let ep = &addr.0.ep;
-    let tcp = TcpStream::connect(ep.authority()).await.map_err(|e| format!("ws connect: {e}"))?;
-    let _ = tcp.set_nodelay(true);
-    let conn = if ep.tls {
-        // The handshake (and the certificate check) ends before the upgrade request is sent.
-        let name = rustls_pki_types::ServerName::try_from(ep.host.clone()).map_err(|e| format!("{}: {e}", ep.host))?;
-        let tls = addr.0.tls.connect(name, tcp).await.map_err(|e| match tls_error(&e) {
-            Some(t) => format!("wss connect: {}", explain(t, &ep.host)),
-            None => format!("wss connect: {e}"),
-        })?;
-        Conn::Tls(Box::new(tls))
-    } else {
-        Conn::Plain(tcp)
-    };
+    let conn = open(&addr).await?;
     let (mut ws, _) = tokio_tungstenite::client_async_with_config(ep.ws_url(), conn, Some(config))
         .await
         .map_err(|e| format!("ws connect: {e}"))?;

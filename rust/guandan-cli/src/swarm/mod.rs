@@ -116,12 +116,15 @@ pub fn run(args: SwarmArgs) -> Result<(), String> {
         return Err("--drop-rate: 0 to 1".into());
     }
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
+    let mut addrs = vec![addr];
+    for a in &args.also_servers {
+        addrs.push(server_addr("--also-server", a, &trust)?);
+    }
+    for a in &addrs {
+        rt.block_on(link::reachable(a))?;
+    }
     if args.quick_match {
-        let mut addrs = vec![addr];
-        for a in &args.also_servers {
-            addrs.push(server_addr("--also-server", a, &trust)?);
-        }
         return rt.block_on(quick::run(args, addrs, level));
     }
-    rt.block_on(rooms::run(args, addr, level))
+    rt.block_on(rooms::run(args, addrs.swap_remove(0), level))
 }

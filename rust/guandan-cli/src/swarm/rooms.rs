@@ -171,7 +171,9 @@ async fn steady_clock(args: SwarmArgs, totals: Arc<Totals>, bar: ProgressBar) ->
     let own0 = server_proc::cpu_us(std::process::id());
     totals.latency.enter_at_least(Phase::Steady);
     let until = args.duration_s.map(|s| begun + Duration::from_secs(s));
-    while totals.latency.phase() == Phase::Steady && until.is_none_or(|u| Instant::now() < u) {
+    // Every room done (e.g. all failed) ends it too: nothing is left to wait for.
+    let done = || totals.finished.load(Relaxed) + totals.failures.load(Relaxed) >= args.rooms as u64;
+    while totals.latency.phase() == Phase::Steady && until.is_none_or(|u| Instant::now() < u) && !done() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let seconds = begun.elapsed().as_secs_f64();
