@@ -124,14 +124,14 @@ impl Session {
                 }
             }
             ClientMsg::CreateRoom { rules, spectator_delay, seed, spectator_hands } => {
-                if self.seated_elsewhere(&player, None) {
+                if self.seated_elsewhere(&player, None).await {
                     return;
                 }
                 // Choosing a room of one's own ends the wait for a quick match.
                 self.leave_queue().await;
                 self.leave_room().await;
                 // Still seated: the room just left holds the seat while its match runs.
-                if let Some(code) = self.app.seats.room_of(&player.id) {
+                if let Some(code) = self.app.seats.room_of(&player.id).await {
                     self.app.metrics.seats_refused.inc();
                     return self.refuse(ErrorCode::AlreadySeated, crate::seats::already_seated(&code));
                 }
@@ -151,7 +151,7 @@ impl Session {
                 }
             }
             ClientMsg::JoinRoom { code, last_action_seq } => {
-                if self.seated_elsewhere(&player, Some(&code)) {
+                if self.seated_elsewhere(&player, Some(&code)).await {
                     return;
                 }
                 self.leave_queue().await;
@@ -204,7 +204,7 @@ impl Session {
         }
         // One seat per account: not while another connection's seat (or a match this one left)
         // holds the account.
-        if let Some(code) = self.app.seats.room_of(&player.id) {
+        if let Some(code) = self.app.seats.room_of(&player.id).await {
             self.app.metrics.seats_refused.inc();
             return self.refuse(ErrorCode::AlreadySeated, crate::seats::already_seated(&code));
         }
@@ -227,13 +227,15 @@ impl Session {
     /// One seat per account: refuses (true) a seat in a room other than `target` while the
     /// account holds one in a room other than this connection's own, or waits in the quick-match
     /// queue from another connection. (The room claims the seat again when it seats the player.)
-    fn seated_elsewhere(&self, player: &PlayerRef, target: Option<&str>) -> bool {
+    async fn seated_elsewhere(&self, player: &PlayerRef, target: Option<&str>) -> bool {
         let own = self.room.as_ref().map(|(c, _)| c.as_str());
-        let why = match self.app.seats.room_of(&player.id) {
+        let queued = self.queue.is_none()
+            && (self.app.waiters.contains(&player.id) || self.app.seats.queued_elsewhere(&player.id).await);
+        let why = match self.app.seats.room_of(&player.id).await {
             Some(code) if Some(code.as_str()) != own && Some(code.as_str()) != target => {
                 crate::seats::already_seated(&code)
             }
-            _ if self.queue.is_none() && self.app.waiters.contains(&player.id) => {
+            _ if queued => {
                 "you wait in the quick-match queue on another connection: leave it (queue_leave there) first".into()
             }
             _ => return false,

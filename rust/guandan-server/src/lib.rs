@@ -149,6 +149,7 @@ impl Server {
             };
             tokio::spawn(acme::run(settings, challenges, install, shutdown.clone()));
         }
+        let seats = seats::Seats::new(&db, &cfg.instance);
         let app = Arc::new(App {
             journal: Journal::start(db.clone(), Duration::from_millis(cfg.journal_batch_ms), metrics.clone()),
             db,
@@ -162,12 +163,14 @@ impl Server {
             gate: listener::Gate::new(forwarded::TrustedProxies::new(cfg.trusted_proxy.clone())),
             waiters: queue::Waiters::default(),
             ladder: ladder::Ladder::default(),
-            seats: seats::Seats::default(),
+            seats,
             tls,
             accounts: accounts::Accounts::new(&cfg),
             cfg,
         });
         lease::acquire(&app).await?;
+        // Holds of an earlier run of this instance go before its rooms come back and claim theirs.
+        app.seats.forget_earlier_run().await?;
         room::restore_rooms(&app).await?;
         let lease = lease::spawn_renewal(app.clone());
         let matchmaker = queue::spawn(app.clone());

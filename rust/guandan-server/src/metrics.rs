@@ -72,6 +72,9 @@ pub struct Metrics {
     pub sessions_replaced: Counter,
     /// Seats or queue places refused with `already_seated` (one seat per account).
     pub seats_refused: Counter,
+    /// A room found one of its seated players holding a seat in another room (one seat per
+    /// account broken by a race the claims did not catch): 0 is the invariant.
+    pub seat_conflicts: Counter,
     /// The TLS certificate's notAfter (Unix seconds); registered only with TLS.
     pub tls_not_after: Gauge,
     tls_handshake_ms: Histogram,
@@ -119,6 +122,7 @@ impl Metrics {
             ws_frame_pauses: Counter::default(),
             sessions_replaced: Counter::default(),
             seats_refused: Counter::default(),
+            seat_conflicts: Counter::default(),
             tls_not_after: Gauge::default(),
             tls_handshake_ms: Histogram::new(BUCKETS_MS),
             tls_handshake_failures: Labelled::default(),
@@ -223,6 +227,11 @@ impl Metrics {
             "seats_refused",
             "Seats and quick-match places refused with already_seated (one seat per account)",
             self.seats_refused.clone(),
+        );
+        r.register(
+            "seat_conflicts",
+            "Seated players a room found holding a seat in another room (should stay 0)",
+            self.seat_conflicts.clone(),
         );
         r.register(
             "queued_players",

@@ -8,6 +8,7 @@ mod journal;
 mod ratings;
 mod rooms;
 mod schema;
+mod seats;
 
 pub use accounts::{ClaimOutcome, SessionRow};
 pub use board::seat_figures;

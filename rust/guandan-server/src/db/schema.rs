@@ -174,6 +174,20 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
     );
     CREATE INDEX transfer_codes_expiry ON transfer_codes (expires_at)",
     ),
+    (
+        7,
+        // One seat per account across instances (PostgreSQL; SQLite has one instance and keeps
+        // the registry in memory): the room whose seat each account holds, and the instance that
+        // claimed it. A hold counts only while that instance owns the room and its lease lives
+        // (crate::db::seats), so a crashed instance's holds free themselves with its lease.
+        "CREATE TABLE seat_holds (
+        player_id TEXT PRIMARY KEY,
+        room_code TEXT NOT NULL,
+        instance TEXT NOT NULL,
+        held_at BIGINT NOT NULL
+    );
+    CREATE INDEX seat_holds_instance ON seat_holds (instance)",
+    ),
 ];
 
 impl Db {

@@ -162,7 +162,7 @@ async fn open_table(app: &Arc<App>, preset: &str, t: &Formed) -> bool {
         }
     };
     let claims: Vec<(&str, u8)> = t.players().map(|(seat, p)| (p, seat)).collect();
-    let claimed = match app.db.queue_claim(&code, &claims).await {
+    let claimed = match app.db.queue_claim(&code, &app.cfg.instance, &claims).await {
         Ok(c) => c,
         Err(e) => {
             tracing::warn!(error = %e, "queue claim failed");

@@ -56,12 +56,22 @@ impl Db {
         Ok(done.rows_affected() == 1)
     }
 
-    /// Every player of `pool` still waiting, longest first.
+    /// Every player of `pool` still waiting, longest first; on PostgreSQL not those who hold a
+    /// seat in a room meanwhile (a race with a sit-down on another instance): they wait on until
+    /// it is free.
     pub async fn queue_waiting(&self, pool: &str) -> Result<Vec<QueueRow>, DbError> {
-        let rows = sqlx::query(
-            "SELECT player_id, rules, rating, instance, joined_at, source FROM queue WHERE pool = $1 AND room_code IS NULL
+        let seated = if self.backend == "postgres" {
+            format!(
+                " AND NOT EXISTS (SELECT 1 FROM seat_holds h WHERE h.player_id = queue.player_id AND {})",
+                self.live_hold()
+            )
+        } else {
+            String::new()
+        };
+        let rows = sqlx::query(&format!(
+            "SELECT player_id, rules, rating, instance, joined_at, source FROM queue WHERE pool = $1 AND room_code IS NULL{seated}
              ORDER BY joined_at, player_id",
-        )
+        ))
         .bind(pool)
         .fetch_all(&self.pool)
         .await?;
@@ -78,9 +88,11 @@ impl Db {
             .collect())
     }
 
-    /// Seats these waiting players (`(player, seat)`) at table `code`, all or none: false when
-    /// one of them is no longer waiting (left, or seated by another instance meanwhile).
-    pub async fn queue_claim(&self, code: &str, seats: &[(&str, u8)]) -> Result<bool, DbError> {
+    /// Seats these waiting players (`(player, seat)`) at table `code` of `instance`, all or
+    /// none: false when one of them is no longer waiting (left, or seated by another instance
+    /// meanwhile) or, on PostgreSQL, holds a seat in another room (one seat per account across
+    /// instances: the holds are taken in the same transaction).
+    pub async fn queue_claim(&self, code: &str, instance: &str, seats: &[(&str, u8)]) -> Result<bool, DbError> {
         let mut tx = self.pool.begin().await?;
         for &(player, seat) in seats {
             let done =
@@ -93,6 +105,23 @@ impl Db {
             if done.rows_affected() != 1 {
                 tx.rollback().await?;
                 return Ok(false);
+            }
+        }
+        if self.backend == "postgres" {
+            let claim = format!(
+                "INSERT INTO seat_holds AS h (player_id, room_code, instance, held_at) VALUES ($1, $2, $3, $4)
+                 ON CONFLICT (player_id) DO UPDATE SET room_code = EXCLUDED.room_code,
+                     instance = EXCLUDED.instance, held_at = EXCLUDED.held_at
+                 WHERE h.room_code = EXCLUDED.room_code OR NOT {}",
+                self.live_hold()
+            );
+            for &(player, _) in seats {
+                let done =
+                    sqlx::query(&claim).bind(player).bind(code).bind(instance).bind(now_ms()).execute(&mut *tx).await?;
+                if done.rows_affected() != 1 {
+                    tx.rollback().await?;
+                    return Ok(false);
+                }
             }
         }
         tx.commit().await?;

@@ -240,12 +240,12 @@ impl Room {
         };
         // One seat per account: claimed before the seat is taken (two rooms asked at once
         // cannot both seat the account).
-        if let Err(other) = self.app.seats.claim(&player.id, &self.code) {
+        if let Err(other) = self.app.seats.claim(&player.id, &self.code).await {
             self.app.metrics.seats_refused.inc();
             return self.reject_join(conn, out, ErrorCode::AlreadySeated, &crate::seats::already_seated(&other));
         }
         if !self.transition(RoomEvent::Join) {
-            self.app.seats.release(&player.id, &self.code);
+            self.app.seats.release(&player.id, &self.code).await;
             return self.reject_join(conn, out, ErrorCode::BadRoomState, "the room takes no players now");
         }
         if !self.claimed.contains(&player.id) {

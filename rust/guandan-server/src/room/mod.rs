@@ -113,6 +113,8 @@ struct Room {
     closing: bool,
     /// Players whose seat here this room has recorded in `App::seats` (one seat per account).
     claimed: Vec<String>,
+    /// Seated players whose seat another room holds (a race): tried again at the next tick.
+    conflicts: Vec<String>,
 }
 
 fn ai_profile(level: u8) -> AiProfile {
@@ -181,6 +183,7 @@ fn spawn(
         rematch: vote::Rematch::default(),
         closing: false,
         claimed: Vec::new(),
+        conflicts: Vec::new(),
     };
     if let Some(g) = &mut room.game {
         g.rt().set_surrender_policy(surrender_policy(&room.stored));
@@ -199,7 +202,7 @@ fn spawn(
 
 impl Room {
     async fn run(&mut self, mut rx: mpsc::Receiver<RoomCmd>) {
-        self.sync_seats();
+        self.sync_seats().await;
         Box::pin(self.drive_ai()).await;
         let mut clock = tokio::time::interval(TICK);
         clock.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -213,7 +216,7 @@ impl Room {
                     if self.state == RoomState::Destroyed {
                         break;
                     }
-                    self.sync_seats();
+                    self.sync_seats().await;
                     Box::pin(self.drive_ai()).await;
                     continue;
                 }
@@ -224,7 +227,9 @@ impl Room {
                     if self.state == RoomState::Destroyed {
                         break;
                     }
-                    self.sync_seats();
+                    // A seat another room held is tried again at each tick.
+                    self.conflicts.clear();
+                    self.sync_seats().await;
                     Box::pin(self.drive_ai()).await;
                     continue;
                 }
@@ -260,12 +265,12 @@ impl Room {
                 }
             }
             if self.state == RoomState::Destroyed {
-                self.ended();
+                self.ended().await;
                 drop(ack);
                 return;
             }
             // Before the ack: a connection that left waits for it, then may sit elsewhere.
-            self.sync_seats();
+            self.sync_seats().await;
             drop(ack);
             if self.members.is_empty() {
                 self.lobby.idle_since.get_or_insert_with(Instant::now);
@@ -274,19 +279,22 @@ impl Room {
             }
             Box::pin(self.drive_ai()).await;
         }
-        self.ended();
+        self.ended().await;
     }
 
     /// The room's task ends: it leaves this instance's table and its creator's count.
-    fn ended(&mut self) {
-        for p in std::mem::take(&mut self.claimed) {
-            self.app.seats.release(&p, &self.code);
-        }
+    async fn ended(&mut self) {
+        // Out of the registry and the table in one step: a join that comes meanwhile rebuilds
+        // the room (which claims its seats again) instead of waiting on a task that no longer
+        // reads its commands; the shared holds go after, only those made before now.
+        let claimed = std::mem::take(&mut self.claimed);
+        let released = self.app.seats.release_here_all(&claimed, &self.code);
         self.app.rooms.lock().remove(&self.code);
         self.app.metrics.rooms.dec();
         if let Some(creator) = &self.stored.creator {
             self.app.release_room(creator);
         }
+        self.app.seats.release_shared(&claimed, &self.code, released).await;
     }
 
     /// Brings `App::seats` in line with the room's seats: a player holds a seat here while
@@ -294,29 +302,43 @@ impl Room {
     /// end frees that seat; they may sit elsewhere meanwhile). A seat another room holds for the
     /// same account (only through a race: rooms claim before seating) is claimed when it is
     /// given back there.
-    fn sync_seats(&mut self) {
+    async fn sync_seats(&mut self) {
         let over = matches!(self.state, RoomState::Finished | RoomState::VotePhase);
-        let now: Vec<&str> = self
+        let now: Vec<String> = self
             .seats
             .iter()
             .filter(|s| !(over && (s.conn.is_none() || s.rematch == Some(false))))
-            .filter_map(|s| s.player.as_ref().map(|p| p.id.as_str()))
+            .filter_map(|s| s.player.as_ref().map(|p| p.id.clone()))
             .collect();
-        let seats = &self.app.seats;
+        // Only changes reach the registry (on PostgreSQL, the database): most commands make none.
+        let mut gone = Vec::new();
         self.claimed.retain(|p| {
-            let kept = now.contains(&p.as_str());
+            let kept = now.contains(p);
             if !kept {
-                seats.release(p, &self.code);
+                gone.push(p.clone());
             }
             kept
         });
+        for p in gone {
+            self.app.seats.release(&p, &self.code).await;
+        }
+        self.conflicts.retain(|p| now.contains(p));
+        // A quick-match table before its claim: the queue takes its players' holds in the
+        // claim's transaction (a table another instance won must not hold them meanwhile).
+        if self.stored.ranked && self.state == RoomState::ReadyCheck && self.game.is_none() {
+            return;
+        }
         for p in now {
-            if self.claimed.iter().any(|c| c == p) {
+            if self.claimed.contains(&p) || self.conflicts.contains(&p) {
                 continue;
             }
-            match seats.claim(p, &self.code) {
-                Ok(()) => self.claimed.push(p.to_string()),
-                Err(other) => tracing::warn!(player = p, other, "a player is seated here and in another room"),
+            match self.app.seats.claim(&p, &self.code).await {
+                Ok(()) => self.claimed.push(p),
+                Err(other) => {
+                    tracing::warn!(player = p, other, "a player is seated here and in another room");
+                    self.app.metrics.seat_conflicts.inc();
+                    self.conflicts.push(p);
+                }
             }
         }
     }
