@@ -229,13 +229,13 @@ impl Session {
     /// queue from another connection. (The room claims the seat again when it seats the player.)
     async fn seated_elsewhere(&self, player: &PlayerRef, target: Option<&str>) -> bool {
         let own = self.room.as_ref().map(|(c, _)| c.as_str());
-        let queued = self.queue.is_none()
-            && (self.app.waiters.contains(&player.id) || self.app.seats.queued_elsewhere(&player.id).await);
         let why = match self.app.seats.room_of(&player.id).await {
             Some(code) if Some(code.as_str()) != own && Some(code.as_str()) != target => {
                 crate::seats::already_seated(&code)
             }
-            _ if queued => {
+            _ if self.queue.is_none()
+                && (self.app.waiters.contains(&player.id) || self.app.seats.queued_elsewhere(&player.id).await) =>
+            {
                 "you wait in the quick-match queue on another connection: leave it (queue_leave there) first".into()
             }
             _ => return false,

@@ -5,7 +5,7 @@
 
 use crate::App;
 use crate::listener::Peer;
-use crate::refusal::error;
+use crate::refusal::{AppError, error};
 use crate::ws_guard;
 use axum::Extension;
 use axum::Json;
@@ -62,10 +62,10 @@ async fn public_limit(
     next.run(req).await
 }
 
-async fn healthz(State(app): State<Arc<App>>) -> Response {
+async fn healthz(State(app): State<Arc<App>>) -> Result<Response, AppError> {
     match app.db.schema_version().await {
-        Ok(v) => Json(Health { ok: true, schema: v, db: app.db.backend.to_string() }).into_response(),
-        Err(e) => error(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Io, &e.to_string()),
+        Ok(v) => Ok(Json(Health { ok: true, schema: v, db: app.db.backend.to_string() }).into_response()),
+        Err(e) => Err(AppError::Unavailable(e.to_string())),
     }
 }
 
@@ -77,56 +77,61 @@ async fn new_player(
     State(app): State<Arc<App>>,
     Extension(peer): Extension<Peer>,
     body: axum::body::Bytes,
-) -> Response {
+) -> Result<Response, AppError> {
     let Ok(req) = serde_json::from_slice::<NewPlayer>(&body) else {
-        return error(StatusCode::BAD_REQUEST, ErrorCode::MalformedMessage, "expected {\"nickname\": \"…\"}");
+        return Err(AppError::refused(
+            StatusCode::BAD_REQUEST,
+            ErrorCode::MalformedMessage,
+            "expected {\"nickname\": \"…\"}",
+        ));
     };
     if let Err(why) = guandan_proto::check_nickname(&req.nickname) {
-        return error(StatusCode::BAD_REQUEST, ErrorCode::BadNickname, &why);
+        return Err(AppError::refused(StatusCode::BAD_REQUEST, ErrorCode::BadNickname, why));
     }
     if !app.gate.allow_account(peer.ip(), app.cfg.accounts_per_ip_per_minute, std::time::Instant::now()) {
         app.metrics.accounts_refused.inc();
-        return error(
+        return Err(AppError::refused(
             StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::RateLimited,
             "too many new accounts from this address: try again in a minute",
-        );
+        ));
     }
-    match crate::accounts::new_guest(&app, &req.nickname).await {
-        Ok((player_id, token)) => Json(NewPlayerReply { player_id, token: token.into_inner() }).into_response(),
-        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, &e.to_string()),
-    }
+    let (player_id, token) = crate::accounts::new_guest(&app, &req.nickname).await?;
+    Ok(Json(NewPlayerReply { player_id, token: token.into_inner() }).into_response())
 }
 
 /// Where a room lives (any instance answers from the shared directory).
-async fn room(State(app): State<Arc<App>>, Path(code): Path<String>) -> Response {
+async fn room(State(app): State<Arc<App>>, Path(code): Path<String>) -> Result<Response, AppError> {
     if !guandan_proto::valid_room_code(&code) {
-        return error(StatusCode::BAD_REQUEST, ErrorCode::RoomNotFound, "not a room code");
+        return Err(AppError::refused(StatusCode::BAD_REQUEST, ErrorCode::RoomNotFound, "not a room code"));
     }
-    match app.db.room(&code).await {
-        Ok(Some(r)) => Json(RoomDirectoryEntry {
-            code: r.code,
-            instance: r.instance,
-            url: r.url,
-            state: r.state,
-            match_no: r.match_no,
-        })
-        .into_response(),
-        Ok(None) => error(StatusCode::NOT_FOUND, ErrorCode::RoomNotFound, "no such room"),
-        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, &e.to_string()),
-    }
+    let Some(r) = app.db.room(&code).await? else {
+        return Err(AppError::refused(StatusCode::NOT_FOUND, ErrorCode::RoomNotFound, "no such room"));
+    };
+    Ok(Json(RoomDirectoryEntry {
+        code: r.code,
+        instance: r.instance,
+        url: r.url,
+        state: r.state,
+        match_no: r.match_no,
+    })
+    .into_response())
 }
 
 /// A finished match's log (the replay viewer's JSON Lines format). Only finished matches: a
 /// running match's log holds every hand.
-async fn finished_match(State(app): State<Arc<App>>, Path((code, match_no)): Path<(String, i64)>) -> Response {
-    match app.db.finished_match(&code, match_no).await {
-        Ok(Some((meta, log))) => {
-            Json(FinishedMatch { meta: serde_json::from_str(&meta).unwrap_or_default(), log }).into_response()
-        }
-        Ok(None) => error(StatusCode::NOT_FOUND, ErrorCode::NoRecord, "no finished match with that number"),
-        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, &e.to_string()),
-    }
+async fn finished_match(
+    State(app): State<Arc<App>>,
+    Path((code, match_no)): Path<(String, i64)>,
+) -> Result<Response, AppError> {
+    let Some((meta, log)) = app.db.finished_match(&code, match_no).await? else {
+        return Err(AppError::refused(
+            StatusCode::NOT_FOUND,
+            ErrorCode::NoRecord,
+            "no finished match with that number",
+        ));
+    };
+    Ok(Json(FinishedMatch { meta: serde_json::from_str(&meta).unwrap_or_default(), log }).into_response())
 }
 
 /// Initial read buffer of a WebSocket connection (bytes).

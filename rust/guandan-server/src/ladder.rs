@@ -134,7 +134,7 @@ fn json_bytes(bytes: axum::body::Bytes) -> Response {
 }
 
 fn db_error(e: crate::db::DbError) -> Response {
-    error(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, &e.to_string())
+    crate::refusal::AppError::from(e).into_response()
 }
 
 fn count(n: i64) -> u32 {

@@ -67,8 +67,7 @@ fn unauthorized(code: ErrorCode, message: &str) -> Response {
 }
 
 fn internal(e: DbError) -> Response {
-    tracing::warn!(error = %e, "account request failed in the database");
-    error(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, "the server could not do that now: try again")
+    crate::refusal::AppError::from(e).into_response()
 }
 
 /// 429 with the wait, in words and in `Retry-After`.
@@ -156,10 +155,11 @@ async fn claim(
     if app.db.login_name_taken(&key).await.map_err(internal)? {
         return Err(taken());
     }
-    let phc = acc.passwords.hash(req.password).await.map_err(|e| {
-        tracing::warn!(error = %e, "password not hashed");
-        error(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, "the server could not do that now: try again")
-    })?;
+    let phc = acc
+        .passwords
+        .hash(req.password)
+        .await
+        .map_err(|e| crate::refusal::AppError::Internal(format!("password not hashed: {e}")).into_response())?;
     match app.db.claim(&me.player_id, &req.name, &key, &phc, acc.clock.now_ms()).await.map_err(internal)? {
         ClaimOutcome::Claimed => {
             app.metrics.accounts.claims.inc();
