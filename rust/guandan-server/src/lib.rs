@@ -18,6 +18,7 @@ pub mod journal;
 pub mod ladder;
 pub mod lease;
 pub mod lifecycle;
+pub mod limiter;
 pub mod listener;
 pub mod metrics;
 pub mod outbox;

@@ -15,6 +15,7 @@
 
 use crate::App;
 use crate::forwarded::{Forwarded, TrustedProxies};
+use crate::limiter::{KeyState, Keyed};
 use axum::Router;
 use axum::response::IntoResponse;
 use hyper::body::Incoming;
@@ -37,9 +38,9 @@ pub struct Gate {
     pending: Mutex<BTreeMap<u64, Arc<Notify>>>,
     next: AtomicU64,
     /// Guest accounts made per source address in the last minute.
-    accounts: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
+    accounts: Keyed<IpAddr, Window>,
     /// Public HTTP reads per source address (`--public-rate`, `--public-burst`).
-    public: Mutex<HashMap<IpAddr, crate::auth::RateLimit>>,
+    public: Keyed<IpAddr, crate::auth::RateLimit>,
     /// `--trusted-proxy`: whose `X-Forwarded-For` names the player.
     proxies: TrustedProxies,
 }
@@ -66,31 +67,42 @@ impl Gate {
     /// Counts a guest account made from `ip`; false (not counted) when it made `limit` in the
     /// last minute.
     pub fn allow_account(&self, ip: IpAddr, limit: usize, now: Instant) -> bool {
-        let minute = Duration::from_secs(60);
-        let mut accounts = self.accounts.lock();
-        if accounts.len() > 10_000 {
-            accounts.retain(|_, times| times.back().is_some_and(|t| now.duration_since(*t) < minute));
-        }
-        let times = accounts.entry(source_key(ip)).or_default();
-        while times.front().is_some_and(|t| now.duration_since(*t) >= minute) {
-            times.pop_front();
-        }
-        if times.len() >= limit {
-            return false;
-        }
-        times.push_back(now);
-        true
+        self.accounts.with(source_key(ip), now, Window::default, |w| {
+            w.0.retain(|t| now.duration_since(*t) < MINUTE);
+            if w.0.len() >= limit {
+                return false;
+            }
+            w.0.push_back(now);
+            true
+        })
     }
 
     /// Counts a public HTTP request from `ip` (leaderboard, profiles, finished matches, the
     /// room directory, metrics); false when its address is over `rate` a second (`burst` above).
     pub fn allow_public(&self, ip: IpAddr, rate: f64, burst: f64, now: Instant) -> bool {
-        let mut public = self.public.lock();
-        if public.len() > 10_000 {
-            // Addresses whose bucket has filled up again are as good as new: forgotten.
-            public.retain(|_, bucket| !bucket.is_full(now));
-        }
-        public.entry(source_key(ip)).or_insert_with(|| crate::auth::RateLimit::new(rate, burst)).allow(now)
+        self.public.with(source_key(ip), now, || crate::auth::RateLimit::new(rate, burst), |b| b.allow(now))
+    }
+}
+
+const MINUTE: Duration = Duration::from_secs(60);
+
+/// A sliding window of exactly N a minute (`--accounts-per-ip-per-minute` says so, where a
+/// token bucket would refill continuously): the times of the last minute's accounts.
+#[derive(Default)]
+struct Window(VecDeque<Instant>);
+
+impl KeyState for Window {
+    type At = Instant;
+    fn is_fresh(&self, now: Instant) -> bool {
+        self.0.back().is_none_or(|t| now.duration_since(*t) >= MINUTE)
+    }
+}
+
+impl KeyState for crate::auth::RateLimit {
+    type At = Instant;
+    /// Filled up again: as good as new.
+    fn is_fresh(&self, now: Instant) -> bool {
+        self.is_full(now)
     }
 }
 

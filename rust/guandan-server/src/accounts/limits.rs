@@ -4,31 +4,38 @@
 //! hour / `capacity`; a refused attempt is told how long until the next one. Time is the
 //! accounts' clock (epoch ms), so tests move it instead of waiting.
 
-use parking_lot::Mutex;
-use std::collections::HashMap;
+use crate::limiter::{KeyState, Keyed};
 use std::hash::Hash;
 
 const HOUR_MS: f64 = 3_600_000.0;
-/// Keys kept before buckets that have filled up again (as good as new) are forgotten.
-const MAX_KEYS: usize = 10_000;
 
 pub struct Buckets<K> {
     capacity: f64,
     /// Attempts regained per ms.
     refill: f64,
-    buckets: Mutex<HashMap<K, Bucket>>,
+    buckets: Keyed<K, Bucket>,
 }
 
 #[derive(Clone, Copy)]
 struct Bucket {
     tokens: f64,
     at: i64,
+    capacity: f64,
+    refill: f64,
 }
 
 impl Bucket {
-    fn at(self, now: i64, capacity: f64, refill: f64) -> Bucket {
+    fn at(self, now: i64) -> Bucket {
         let dt = now.saturating_sub(self.at).max(0) as f64;
-        Bucket { tokens: (self.tokens + dt * refill).min(capacity), at: now.max(self.at) }
+        Bucket { tokens: (self.tokens + dt * self.refill).min(self.capacity), at: now.max(self.at), ..self }
+    }
+}
+
+impl KeyState for Bucket {
+    type At = i64;
+    /// Filled up again: as good as new.
+    fn is_fresh(&self, now: i64) -> bool {
+        self.at(now).tokens >= self.capacity
     }
 }
 
@@ -36,35 +43,33 @@ impl<K: Hash + Eq + Clone> Buckets<K> {
     /// `per_hour` attempts a key, all of them at once if it likes (at least 1).
     pub fn per_hour(per_hour: u32) -> Self {
         let capacity = f64::from(per_hour.max(1));
-        Buckets { capacity, refill: capacity / HOUR_MS, buckets: Mutex::new(HashMap::new()) }
+        Buckets { capacity, refill: capacity / HOUR_MS, buckets: Keyed::default() }
     }
 
     /// Spends one attempt of `key` at `now`; `Err(ms)` (nothing spent) when it has none left:
     /// the next one comes in `ms`.
     pub fn take(&self, key: &K, now: i64) -> Result<(), i64> {
         let (capacity, refill) = (self.capacity, self.refill);
-        let mut buckets = self.buckets.lock();
-        if buckets.len() > MAX_KEYS {
-            buckets.retain(|_, b| b.at(now, capacity, refill).tokens < capacity);
-        }
-        let b = buckets.get(key).copied().unwrap_or(Bucket { tokens: capacity, at: now }).at(now, capacity, refill);
-        if b.tokens >= 1.0 {
-            buckets.insert(key.clone(), Bucket { tokens: b.tokens - 1.0, ..b });
-            Ok(())
-        } else {
-            buckets.insert(key.clone(), b);
-            Err(((1.0 - b.tokens) / refill).ceil() as i64)
-        }
+        let fresh = || Bucket { tokens: capacity, at: now, capacity, refill };
+        self.buckets.with(key.clone(), now, fresh, |stored| {
+            let b = stored.at(now);
+            if b.tokens >= 1.0 {
+                *stored = Bucket { tokens: b.tokens - 1.0, ..b };
+                Ok(())
+            } else {
+                *stored = b;
+                Err(((1.0 - b.tokens) / refill).ceil() as i64)
+            }
+        })
     }
 
     /// Gives back an attempt taken (it turned out not to count: a successful login).
     pub fn give_back(&self, key: &K, now: i64) {
-        let (capacity, refill) = (self.capacity, self.refill);
-        if let Some(b) = self.buckets.lock().get_mut(key) {
-            let mut n = b.at(now, capacity, refill);
-            n.tokens = (n.tokens + 1.0).min(capacity);
+        self.buckets.with_existing(key, |b| {
+            let mut n = b.at(now);
+            n.tokens = (n.tokens + 1.0).min(n.capacity);
             *b = n;
-        }
+        });
     }
 }
 
