@@ -124,31 +124,7 @@ impl Session {
                 }
             }
             ClientMsg::CreateRoom { rules, spectator_delay, seed, spectator_hands } => {
-                if self.seated_elsewhere(&player, None).await {
-                    return;
-                }
-                // Choosing a room of one's own ends the wait for a quick match.
-                self.leave_queue().await;
-                self.leave_room().await;
-                // Still seated: the room just left holds the seat while its match runs.
-                if let Some(code) = self.app.seats.room_of(&player.id).await {
-                    self.app.metrics.seats_refused.inc();
-                    return self.refuse(ErrorCode::AlreadySeated, crate::seats::already_seated(&code));
-                }
-                match room::create(&self.app, &player, rules, spectator_delay, seed, spectator_hands).await {
-                    Ok((code, tx)) => {
-                        let cmd = RoomCmd::Join {
-                            conn: self.id,
-                            player: Box::new(player),
-                            out: self.out.clone(),
-                            last_action_seq: None,
-                        };
-                        if tx.send(cmd).await.is_ok() {
-                            self.room = Some((code, tx));
-                        }
-                    }
-                    Err((code, message)) => self.refuse(code, message),
-                }
+                self.create_room(player, rules, spectator_delay, seed, spectator_hands).await
             }
             ClientMsg::JoinRoom { code, last_action_seq } => {
                 if self.seated_elsewhere(&player, Some(&code)).await {
@@ -186,6 +162,42 @@ impl Session {
                 }
                 None => self.refuse(ErrorCode::RoomNotFound, "join a room first"),
             },
+        }
+    }
+
+    /// A room of the player's own (leaving the queue and the room it is in, if it may).
+    async fn create_room(
+        &mut self,
+        player: PlayerRef,
+        rules: Option<String>,
+        spectator_delay: Option<u32>,
+        seed: Option<u64>,
+        spectator_hands: Option<u8>,
+    ) {
+        if self.seated_elsewhere(&player, None).await {
+            return;
+        }
+        // Choosing a room of one's own ends the wait for a quick match.
+        self.leave_queue().await;
+        self.leave_room().await;
+        // Still seated: the room just left holds the seat while its match runs.
+        if let Some(code) = self.app.seats.room_of(&player.id).await {
+            self.app.metrics.seats_refused.inc();
+            return self.refuse(ErrorCode::AlreadySeated, crate::seats::already_seated(&code));
+        }
+        match room::create(&self.app, &player, rules, spectator_delay, seed, spectator_hands).await {
+            Ok((code, tx)) => {
+                let cmd = RoomCmd::Join {
+                    conn: self.id,
+                    player: Box::new(player),
+                    out: self.out.clone(),
+                    last_action_seq: None,
+                };
+                if tx.send(cmd).await.is_ok() {
+                    self.room = Some((code, tx));
+                }
+            }
+            Err((code, message)) => self.refuse(code, message),
         }
     }
 
@@ -366,35 +378,13 @@ impl Session {
 }
 
 async fn session(socket: WebSocket, guard: GuardSignal, app: Arc<App>, id: ConnId, peer: Peer) {
-    let (mut sink, mut stream) = socket.split();
-    let (out, mut inbox) = Outbox::new(app.cfg.outbox);
-    let writer = tokio::spawn(async move {
-        let mut batch = Vec::new();
-        'write: while inbox.recv_all(&mut batch).await {
-            if inbox.overflowed() {
-                // The backlog is dropped: the client reconnects and catches up from its last action.
-                let bye = ServerMsg::error(ErrorCode::SlowConsumer, "too slow to receive; reconnect and rejoin");
-                let _ = sink.send(Message::Text(encode_server(&bye).into())).await;
-                break;
-            }
-            // Everything queued goes out with one flush (one write when it fits the buffer).
-            for text in batch.drain(..) {
-                if sink.feed(Message::Text(text.as_ref().into())).await.is_err() {
-                    break 'write;
-                }
-            }
-            if sink.flush().await.is_err() {
-                break;
-            }
-        }
-        let _ = sink.close().await;
-    });
+    let (sink, mut stream) = socket.split();
+    let (out, inbox) = Outbox::new(app.cfg.outbox);
+    let writer = tokio::spawn(write(sink, inbox));
     let mut s = Session { app: app.clone(), id, peer, out, player: None, room: None, queue: None, kick: None };
     let cfg = &app.cfg;
     let opened = Instant::now();
-    let mut last_heard = Instant::now();
-    let mut rate = RateLimit::new(cfg.rate, cfg.burst);
-    let mut strikes = 0u32;
+    let mut pace = Pace { last_heard: Instant::now(), rate: RateLimit::new(cfg.rate, cfg.burst), strikes: 0 };
     let mut shutdown = app.shutdown.clone();
     // One timer for the connection's life, moved only when the deadline comes earlier: a later
     // deadline (every frame moves it) is seen when the timer fires. Re-arming it for each frame
@@ -403,7 +393,7 @@ async fn session(socket: WebSocket, guard: GuardSignal, app: Arc<App>, id: ConnI
     tokio::pin!(timer);
     loop {
         let deadline =
-            if s.player.is_none() { opened + cfg.auth_timeout() } else { last_heard + cfg.heartbeat_timeout() };
+            if s.player.is_none() { opened + cfg.auth_timeout() } else { pace.last_heard + cfg.heartbeat_timeout() };
         if deadline < timer.deadline() {
             timer.as_mut().reset(deadline);
         }
@@ -426,11 +416,7 @@ async fn session(socket: WebSocket, guard: GuardSignal, app: Arc<App>, id: ConnI
                 }
                 None
             }
-            _ = kicked(&s.kick) => {
-                s.refuse(ErrorCode::AuthFailed, "logged out: this session was ended (log in again)");
-                tracing::info!("session ended by a log out: closed");
-                break;
-            }
+            _ = kicked(&s.kick) => break s.logged_out(),
             _ = s.peer.evicted(), if s.player.is_none() => {
                 s.refuse(ErrorCode::Unauthenticated, "too many connections wait for their hello: closed");
                 break;
@@ -440,23 +426,15 @@ async fn session(socket: WebSocket, guard: GuardSignal, app: Arc<App>, id: ConnI
                 tracing::info!("too slow to receive: disconnected");
                 break;
             }
-            r = guard.refused() => {
-                // Below the WebSocket layer (crate::ws_guard): reading has stopped.
-                let Refusal::TooManyFragments(n) = r;
-                s.refuse(
-                    ErrorCode::FrameTooLarge,
-                    format!("a message sent in {n} frames or more (at most {}): the connection is closed", crate::ws_guard::MAX_FRAGMENTS),
-                );
-                break;
-            }
+            r = guard.refused() => break s.refused_below(r),
             e = next_queue_event(&mut s.queue) => {
                 queue_event = Some(e);
                 None
             }
-            _ = shutdown.wait_for(|v| *v) => {
-                s.send(&ServerMsg::Bye { code: ErrorCode::ShuttingDown.code(), message: "server shutting down; reconnect and rejoin your room".into() });
-                break;
-            }
+            _ = shutdown.wait_for(|v| *v) => break s.send(&ServerMsg::Bye {
+                code: ErrorCode::ShuttingDown.code(),
+                message: "server shutting down; reconnect and rejoin your room".into(),
+            }),
         };
         if let Some(e) = queue_event {
             Box::pin(s.on_queue(e)).await;
@@ -469,69 +447,136 @@ async fn session(socket: WebSocket, guard: GuardSignal, app: Arc<App>, id: ConnI
             // did nothing wrong. The reactor learns of them only once the task yields: look again.
             None => match tokio::time::timeout(STALL_LOOK, stream.next()).await {
                 Ok(f) => f,
-                Err(_) => {
-                    if s.player.is_none() {
-                        s.refuse(ErrorCode::Unauthenticated, "no hello in time");
-                    } else {
-                        tracing::info!("heartbeat lost");
-                    }
-                    break;
-                }
+                Err(_) => break s.timed_out(),
             },
         };
         let Some(Ok(frame)) = frame else { break };
-        if s.out.is_ended() {
-            // A newer connection took the seat while this frame waited: nothing more is handled.
-            tracing::info!("a newer connection of the account took the seat: closed");
+        if !s.on_frame(frame, &mut pace).await {
             break;
         }
+    }
+    s.gone(pace.last_heard).await;
+    drop(s);
+    close(stream, writer).await;
+}
+
+/// What a connection's frames have spent: the time of the last one, the message rate and the
+/// refusals for it in a row.
+struct Pace {
+    last_heard: Instant,
+    rate: RateLimit,
+    strikes: u32,
+}
+
+impl Session {
+    /// Below the WebSocket layer (crate::ws_guard) reading has stopped: the client is told why.
+    fn refused_below(&self, r: Refusal) {
+        let Refusal::TooManyFragments(n) = r;
+        let max = crate::ws_guard::MAX_FRAGMENTS;
+        let why = format!("a message sent in {n} frames or more (at most {max}): the connection is closed");
+        self.refuse(ErrorCode::FrameTooLarge, why);
+    }
+
+    /// The session was ended by a log out (on any of the account's devices).
+    fn logged_out(&self) {
+        self.refuse(ErrorCode::AuthFailed, "logged out: this session was ended (log in again)");
+        tracing::info!("session ended by a log out: closed");
+    }
+
+    /// Nothing came before the deadline (looked at once more): the connection ends.
+    fn timed_out(&self) {
+        if self.player.is_none() {
+            self.refuse(ErrorCode::Unauthenticated, "no hello in time");
+        } else {
+            tracing::info!("heartbeat lost");
+        }
+    }
+
+    /// The connection is over: its room hears it went silent, its queue place goes.
+    async fn gone(&mut self, last_heard: Instant) {
+        if let Some((_, tx)) = self.room.take() {
+            let _ = tx.send(RoomCmd::Gone { conn: self.id, silent_since: last_heard, left: false, done: None }).await;
+        }
+        // Gone while waiting: out of the queue (a table formed meanwhile keeps the seat: the AI
+        // plays it until the player comes back).
+        self.leave_queue().await;
+        if let Some(p) = &self.player {
+            self.app.accounts.live.remove(&p.id, self.id);
+        }
+    }
+
+    /// One frame from the client: rate-limited, decoded and handled; false when the
+    /// connection ends.
+    async fn on_frame(&mut self, frame: Message, pace: &mut Pace) -> bool {
+        if self.out.is_ended() {
+            // A newer connection took the seat while this frame waited: nothing more is handled.
+            tracing::info!("a newer connection of the account took the seat: closed");
+            return false;
+        }
         let now = Instant::now();
-        last_heard = now;
+        pace.last_heard = now;
         // Every frame counts against the rate: text, binary, ping and pong alike (the WebSocket
         // layer answers a ping by itself, so a ping flood is ended here, by the strikes).
         let msg = match &frame {
             // A player's client heartbeats every few seconds: more of them than anything else.
             Message::Text(t) if t.as_str() == HEARTBEAT_TEXT => Some(Ok(ClientMsg::Heartbeat)),
             Message::Text(t) => Some(decode_client(t.as_str())),
-            Message::Close(_) => break,
+            Message::Close(_) => return false,
             Message::Binary(_) | Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => None,
         };
         // An intent answering a prompt spends the prompt's credit, not a token.
-        let prompted = matches!(msg, Some(Ok(ClientMsg::Intent { .. }))) && s.out.spend_prompt();
-        if !prompted && !rate.allow(now.into_std()) {
-            strikes += 1;
-            s.refuse(ErrorCode::RateLimited, "too many messages: slow down");
-            if strikes >= MAX_RATE_STRIKES {
-                break;
+        let prompted = matches!(msg, Some(Ok(ClientMsg::Intent { .. }))) && self.out.spend_prompt();
+        if !prompted && !pace.rate.allow(now.into_std()) {
+            pace.strikes += 1;
+            self.refuse(ErrorCode::RateLimited, "too many messages: slow down");
+            if pace.strikes >= MAX_RATE_STRIKES {
+                return false;
             }
-            continue;
+            return true;
         }
         let Some(msg) = msg else {
             if matches!(frame, Message::Binary(_)) {
-                s.refuse(ErrorCode::MalformedMessage, "text frames only");
+                self.refuse(ErrorCode::MalformedMessage, "text frames only");
             }
-            continue;
+            return true;
         };
         match msg {
             // Boxed: the connection's task then holds only this loop's state between messages,
             // not the largest handler's (a room takeover reads the database).
-            Ok(msg) => Box::pin(s.handle(msg)).await,
-            Err(e) => s.refuse(e.code, e.message),
+            Ok(msg) => Box::pin(self.handle(msg)).await,
+            Err(e) => self.refuse(e.code, e.message),
         }
-        if s.out.is_closed() {
+        !self.out.is_closed()
+    }
+}
+
+/// The connection's writer: everything queued goes out with one flush; a client too slow to
+/// read gets `slow_consumer` and the close.
+async fn write(mut sink: futures_util::stream::SplitSink<WebSocket, Message>, mut inbox: crate::outbox::Inbox) {
+    let mut batch = Vec::new();
+    'write: while inbox.recv_all(&mut batch).await {
+        if inbox.overflowed() {
+            // The backlog is dropped: the client reconnects and catches up from its last action.
+            let bye = ServerMsg::error(ErrorCode::SlowConsumer, "too slow to receive; reconnect and rejoin");
+            let _ = sink.send(Message::Text(encode_server(&bye).into())).await;
+            break;
+        }
+        // Everything queued goes out with one flush (one write when it fits the buffer).
+        for text in batch.drain(..) {
+            if sink.feed(Message::Text(text.as_ref().into())).await.is_err() {
+                break 'write;
+            }
+        }
+        if sink.flush().await.is_err() {
             break;
         }
     }
-    if let Some((_, tx)) = s.room.take() {
-        let _ = tx.send(RoomCmd::Gone { conn: id, silent_since: last_heard, left: false, done: None }).await;
-    }
-    // Gone while waiting: out of the queue (a table formed meanwhile keeps the seat: the AI
-    // plays it until the player comes back).
-    s.leave_queue().await;
-    if let Some(p) = &s.player {
-        app.accounts.live.remove(&p.id, id);
-    }
-    drop(s);
+    let _ = sink.close().await;
+}
+
+/// The end of a connection: what is queued (a final error or bye) goes out, the client's
+/// close is read.
+async fn close(mut stream: futures_util::stream::SplitStream<WebSocket>, writer: tokio::task::JoinHandle<()>) {
     // Let queued messages (a final error or bye) go out, but never wait on a stuck client: a
     // writer blocked on a client that does not read is stopped, closing the socket. Meanwhile
     // what the client still sends is read and dropped: closing a socket with unread input
