@@ -1,4 +1,4 @@
-//! `CardCounter`: the card counter (记牌器) of the table's player, fed the events in the order
+//! `UnseenCards`: the card counter (记牌器) of the table's player, fed the events in the order
 //! the table shows them (`guandan_core::counter::SeenCards`), so it is right at every shown
 //! event — the last play of a deal and the deal's end included, when the engine is already in the
 //! next deal (issue 53). A restored position (Continue, a reconnect) is taken whole from the
@@ -14,19 +14,19 @@ use crate::engine::GuandanEngine;
 /// The counts of the cards the three other players still hold, kept from shown events.
 #[derive(GodotClass)]
 #[class(init, base = RefCounted)]
-pub struct CardCounter {
+pub struct UnseenCards {
     seen: Option<SeenCards>,
 }
 
 #[godot_api]
-impl CardCounter {
+impl UnseenCards {
     /// Starts counting for `seat` (0..3) with nothing seen; another seat is refused (warning,
     /// unchanged).
     #[func]
     pub fn start(&mut self, seat: i64) {
         match u8::try_from(seat).ok().filter(|s| *s < 4) {
             Some(s) => self.seen = Some(SeenCards::new(s)),
-            None => godot_warn!("CardCounter.start: seat {seat} is not 0..3"),
+            None => godot_warn!("UnseenCards.start: seat {seat} is not 0..3"),
         }
     }
 
@@ -45,7 +45,7 @@ impl CardCounter {
     #[func]
     pub fn deal_started(&mut self, level: i64) {
         let Some(level) = u8::try_from(level).ok().filter(|l| (2..=14).contains(l)) else {
-            godot_warn!("CardCounter.deal_started: level {level} is not 2..14");
+            godot_warn!("UnseenCards.deal_started: level {level} is not 2..14");
             return;
         };
         if let Some(s) = &mut self.seen {
@@ -62,7 +62,7 @@ impl CardCounter {
                     s.hand_changed(set);
                 }
             }
-            Err(e) => godot_warn!("CardCounter.hand_changed: {e}"),
+            Err(e) => godot_warn!("UnseenCards.hand_changed: {e}"),
         }
     }
 
@@ -75,7 +75,7 @@ impl CardCounter {
                     s.cards_played(set);
                 }
             }
-            Err(e) => godot_warn!("CardCounter.cards_played: {e}"),
+            Err(e) => godot_warn!("UnseenCards.cards_played: {e}"),
         }
     }
 

@@ -50,7 +50,12 @@ fn check_matches(rules: &RuleConfig, first_seed: u64, deals: u32, cov: &mut Cove
     let mut seed = first_seed;
     let mut ended = 0;
     while ended < deals {
-        let cfg = RuntimeConfig { seed, rules: rules.clone(), seats: std::array::from_fn(|_| Controller::Human), clocks: false };
+        let cfg = RuntimeConfig {
+            seed,
+            rules: rules.clone(),
+            seats: std::array::from_fn(|_| Controller::Human),
+            clocks: false,
+        };
         let (mut rt, notices) = Runtime::start(cfg).unwrap();
         let mut seen: [SeenCards; 4] = std::array::from_fn(|s| SeenCards::new(s as Seat));
         for (s, counter) in seen.iter_mut().enumerate() {

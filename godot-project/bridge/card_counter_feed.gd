@@ -1,12 +1,12 @@
 class_name CardCounterFeed
 extends RefCounted
 ## Keeps the card counter (记牌器) in step with what the table shows: every event is fed, as it
-## is shown, to a Rust CardCounter (the player's hand and the plays of the deal), and the view
+## is shown, to a Rust UnseenCards (the player's hand and the plays of the deal), and the view
 ## redrawn. The engine is ahead of the table — at a deal's last play it is already in the next
 ## deal — so the counter is never read from the engine's current position (issue 53), except for
 ## a position announced whole (Continue, a reconnect), which the engine holds as it announces it.
 
-var counter := CardCounter.new()
+var counter := UnseenCards.new()
 var _view: CardCounterView
 var _match: MatchController
 
