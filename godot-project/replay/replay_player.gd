@@ -174,6 +174,8 @@ func open_review() -> void:
 	if review_panel != null or not controller.has_record():
 		return
 	review_panel = ReviewPanel.new()
+	# Above the open hands (z 100+) and the plays (z 200+).
+	review_panel.z_index = 1000
 	review_panel.jump.connect(seek)
 	review_panel.closed.connect(func() -> void:
 		review_panel.queue_free()

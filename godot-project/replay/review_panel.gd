@@ -22,7 +22,7 @@ var _rect := Rect2()
 func _init() -> void:
 	name = "ReviewPanel"
 	var style := StyleBoxFlat.new()
-	style.bg_color = Color(0.03, 0.1, 0.07, 0.95)
+	style.bg_color = Color(0.03, 0.1, 0.07, 1.0)
 	style.set_corner_radius_all(10)
 	style.set_content_margin_all(14)
 	add_theme_stylebox_override(&"panel", style)
