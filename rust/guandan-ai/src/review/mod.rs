@@ -356,5 +356,4 @@ fn summarize(seat: Seat, config: ReviewConfig, record_hash: String, mut deals: V
 }
 
 #[cfg(test)]
-#[path = "review_tests.rs"]
 mod tests;
