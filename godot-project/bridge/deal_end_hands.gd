@@ -15,7 +15,26 @@ static func of(engine: GuandanEngine, deal_no: int) -> Array:
 		rec.seek(n)
 		var st: Dictionary = rec.get_state()
 		if int(st.get("deal_no", -1)) == deal_no:
-			return Array(st.get("hands", []))
+			return _after(Array(st.get("hands", [])), rec.get_action(n) if n < rec.get_action_count() else {})
 		if int(st.get("deal_no", -1)) < deal_no:
 			break
 	return []
+
+
+## `hands` without the cards of `last`, the deal's last action: the play that ended it (the
+## position after that play is already the next deal's; issue 53: the panel showed the last
+## player still holding the cards they went out with).
+static func _after(hands: Array, last: Dictionary) -> Array:
+	if last.get("type", "") != "play":
+		return hands
+	var seat := int(last.get("seat", -1))
+	if seat < 0 or seat >= hands.size():
+		return hands
+	var left := PackedInt32Array()
+	var gone := PackedInt32Array(last.get("cards", PackedInt32Array()))
+	for id: int in hands[seat]:
+		if not gone.has(id):
+			left.append(id)
+	var out := hands.duplicate()
+	out[seat] = left
+	return out

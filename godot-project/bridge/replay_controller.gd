@@ -28,6 +28,11 @@ func open_record_text(text: String) -> int:
 	return code
 
 
+## The loaded record's text (JSON Lines), "" without one (the deal review reads it).
+func record_text() -> String:
+	return recorder.to_text() if recorder != null else ""
+
+
 func has_record() -> bool:
 	return recorder != null and recorder.has_record()
 

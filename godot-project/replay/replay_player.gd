@@ -33,6 +33,10 @@ var playing := false
 @onready var _play_button: Button = %PlayPause
 @onready var _speed: OptionButton = %Speed
 @onready var _error: Label = %Error
+## The deal review over the replay, while open.
+var review_panel: ReviewPanel
+## Worlds a set for the review (0: the review's default; tests use fewer).
+var review_worlds := 0
 var _elapsed := 0.0
 var _setting_slider := false
 var _level := 2
@@ -84,6 +88,13 @@ func _build() -> void:
 		if not _setting_slider:
 			seek(int(v)))
 	%AiView.pressed.connect(show_ai_view)
+	var review_button := Button.new()
+	review_button.name = "ReviewButton"
+	review_button.text = "REVIEW_BUTTON"
+	review_button.custom_minimum_size = Vector2(0, 44)
+	review_button.focus_mode = Control.FOCUS_NONE
+	review_button.pressed.connect(open_review)
+	_top.add_child(review_button)
 
 
 func _layout() -> void:
@@ -149,8 +160,31 @@ func _layout() -> void:
 	var south_play_y := maxf(side_top + 2.0 * (play_h + gap), play_y)
 	# The player's play between the side hands (they reach down beside it).
 	zone.set_slot(0, Rect2(mid_l, south_play_y, maxf(mid_r - mid_l, 1.0), play_h), 0)
+	if review_panel != null:
+		# Over the history and the right of the table, from the top bar to the controls.
+		var w := clampf(s.x * 0.42, minf(360.0, s.x - 16.0), s.x - 16.0)
+		review_panel.fit(Rect2(s.x - w - 8.0, 52, w, maxf(controls_y - 58.0, 120.0)))
 	if controller != null and controller.has_record():
 		_render()
+
+
+## Opens the deal review (复盘) of the player's seat over the replay (ReviewPanel): L3 values
+## each decision on a worker thread; a tapped decision seeks the replay to it.
+func open_review() -> void:
+	if review_panel != null or not controller.has_record():
+		return
+	review_panel = ReviewPanel.new()
+	# Above the open hands (z 100+) and the plays (z 200+).
+	review_panel.z_index = 1000
+	review_panel.jump.connect(seek)
+	review_panel.closed.connect(func() -> void:
+		review_panel.queue_free()
+		review_panel = null)
+	_frame.add_child(review_panel)
+	if review_worlds > 0:
+		review_panel.review.worlds = review_worlds
+	review_panel.start(controller.record_text(), ReplayReview.player_seat(controller.players()))
+	_layout()
 
 
 func current_position() -> int:

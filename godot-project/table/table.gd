@@ -57,6 +57,8 @@ var guide: GuidedDeal
 @onready var auto_button: Button = %AutoPlayButton
 ## The card counter (记牌器); hidden when the config turns it off.
 @onready var counter_view: CardCounterView = %CardCounter
+## Keeps the counter in step with the events shown.
+var counter_feed: CardCounterFeed
 ## Nodes placed by TableLayout.
 @onready var frame: Control = %Frame
 @onready var top_bar: HBoxContainer = %TopBar
@@ -144,6 +146,9 @@ func _ready() -> void:
 	controller.name = "MatchController"
 	add_child(controller)
 	controller.event_received.connect(events.enqueue)
+	# Fed each event as it is shown (the engine's own position runs ahead of the table).
+	counter_feed = CardCounterFeed.new(counter_view, controller)
+	event_shown.connect(counter_feed.show_event)
 	var code := controller.start(config)
 	if code != 0:
 		show_error(code)
@@ -194,9 +199,6 @@ func _build() -> void:
 	moments.big.hushed = [status]
 	clock.pacing = pacing
 	counter_view.visible = config.uses_card_counter() and not config.all_ai
-	# Deferred: the engine may still be emitting the signals of the same action (with nothing to
-	# animate, a queue can run dry between two of them), and its state is already past them.
-	became_idle.connect(update_counter, CONNECT_DEFERRED)
 	history.visible = Settings.get_value(&"history_open")
 
 	layer.prewarm()
@@ -313,12 +315,10 @@ func show_crash(report: String) -> void:
 		EventBus.screen_requested.emit(&"menu")
 
 
-## Shows the card counter of the state on screen (called when the table is idle, so the counts
-## never run ahead of what has been drawn: not while events wait or a panel — the end of a deal,
-## when the engine is already in the next one — is up).
+## Shows the card counter of the events shown so far.
 func update_counter() -> void:
-	if counter_view.visible and controller.has_match() and is_idle():
-		counter_view.show_counts(controller.advice.card_counter())
+	if counter_feed != null:
+		counter_feed.redraw()
 
 
 func refresh_controls() -> void:

@@ -80,9 +80,10 @@ static func apply(t: Control) -> void:
 	var side_w := minf(320.0, s.x * 0.24) if t.sidebar_wanted() else 0.0
 	sidebar.visible = side_w > 0.0
 	var top := top_h + 4.0
+	# The why text's least width first: the sidebar cannot be sized below its children's.
+	t.training.fit_sidebar(side_w)
 	sidebar.position = Vector2(s.x - side_w, top)
 	sidebar.size = Vector2(side_w, maxf(bar_y - top - 4.0, 60.0))
-	t.training.fit_sidebar(side_w)
 	var m := Rect2(0, top, s.x - side_w - (GAP if side_w > 0.0 else 0.0), bar_y - top - 4.0)
 	t.middle = m
 
@@ -196,7 +197,10 @@ static func apply(t: Control) -> void:
 
 	# Without a column of its own (the history closed) the hint's "why" stands right of North.
 	if side_w <= 0.0:
-		var why_x := maxf(north.position.x + north.size.x, nx + want_w) + GAP
+		# Right of North's play as it is drawn (centred, NORTH_PLAY_CARDS wide), not of its slot,
+		# which spans the whole width of a wide view (issue 53: at 2340×1080 no room was left).
+		var north_cards_end := nc + play_h / CardView.ASPECT * NORTH_PLAY_CARDS / 2.0
+		var why_x := maxf(north.position.x + north.size.x, minf(nx + want_w, north_cards_end)) + GAP
 		t.training.float_why(Rect2(why_x, m.position.y + NORTH_CLEAR, maxf(m.end.x - 6.0 - why_x, 0.0),
 			maxf(east.position.y - GAP - m.position.y - NORTH_CLEAR, 0.0)))
 

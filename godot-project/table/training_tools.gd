@@ -46,11 +46,22 @@ func setup() -> void:
 
 ## The sidebar is `width` wide. Its labels wrap to the width the sidebar gives them; a minimum
 ## width of their own would widen the sidebar past its column.
+##
+## The why text is given the column's width as its least width (issue 53): a wrapping label
+## without one measures its height at whatever width it last had — a few pixels while the
+## sidebar was hidden — so it stood one letter a line ("H i n") and pushed the panel below the
+## window.
 func fit_sidebar(width: float) -> void:
-	_why_label.custom_minimum_size = Vector2.ZERO
+	_why_label.custom_minimum_size = Vector2(maxf(width - _why_framing_x(), 0.0), 0.0)
 	_debug_label.custom_minimum_size = Vector2.ZERO
 	_floating = width <= 0.0
 	_why_label.max_lines_visible = -1
+
+
+## The why panel's horizontal margins (its style box).
+func _why_framing_x() -> float:
+	var panel := _why.get_theme_stylebox(&"panel")
+	return panel.get_minimum_size().x if panel != null else 0.0
 
 
 ## Without the sidebar's column (the history closed) the sidebar holds only the why panel and
@@ -71,6 +82,7 @@ func _place_floating_why() -> void:
 	if not wanted:
 		return
 	var w := minf(320.0, room.size.x)
+	_why_label.custom_minimum_size = Vector2(maxf(w - _why_framing_x(), 0.0), 0.0)
 	var font := _why_label.get_theme_font(&"font")
 	var line_h := font.get_height(_why_label.get_theme_font_size(&"font_size")) + _why_label.get_theme_constant(&"line_spacing")
 	var panel := _why.get_theme_stylebox(&"panel")

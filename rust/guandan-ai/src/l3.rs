@@ -443,6 +443,36 @@ impl L3 {
     }
 }
 
+impl L3 {
+    /// The candidates L3's search plays out for `view` (L2's order, the ranker's reordering,
+    /// the shortlist), as `search` takes them; empty when nothing would be searched.
+    pub fn candidates(&self, view: &PlayerView) -> Vec<Candidate> {
+        let mut cands = ranked_candidates(view, &self.weights);
+        if self.search.prior_ranker
+            && let Some(ranker) = self.ranker
+        {
+            cands = crate::ranker::reorder(ranker, view, &self.weights, cands);
+        }
+        shortlist(&mut cands, self.search.width.max(1) as usize, self.search.keep_pass_and_bomb);
+        cands
+    }
+
+    /// The search's value of each of `cands` for `view` — the mean outcome (levels, the viewer
+    /// team's side, as the search scores a deal) over the same `worlds` sampled worlds, every
+    /// world played for every candidate (common random numbers). Seeded by `seed` only, never
+    /// timed: the deal review's measure (`crate::review`).
+    pub fn values(&self, view: &PlayerView, cands: &[Candidate], seed: u64, worlds: usize) -> Vec<f32> {
+        if cands.is_empty() || worlds == 0 {
+            return vec![0.0; cands.len()];
+        }
+        let beliefs = infer(view, self.search.infer);
+        let world_seed = move |w: usize| seed ^ (w as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let alive: Vec<usize> = (0..cands.len()).collect();
+        let r = self.play_worlds(view, cands, &alive, &beliefs, &world_seed, None, 0, worlds, &Budget::untimed());
+        r.sums.iter().map(|s| s / r.worlds.max(1) as f32).collect()
+    }
+}
+
 impl Agent for L3 {
     fn name(&self) -> String {
         "L3".into()

@@ -18,6 +18,7 @@ mod input;
 mod join;
 mod plot;
 mod replay;
+mod review;
 mod rules_query;
 mod selfplay;
 mod stats;
@@ -79,6 +80,12 @@ enum Command {
         #[command(subcommand)]
         command: ReplayCommand,
     },
+    /// L3's review (复盘) of one seat of a record (a local record or a stored online match):
+    /// each decision's play, L3's best and the cost; marks and summaries (exit 1: refused).
+    Review(review::ReviewArgs),
+    /// What a review costs and marks: first deals an AI played at seat 0 (L2 elsewhere), each
+    /// reviewed on one thread; time per deal and marks per deal.
+    ReviewBench(review::ReviewBenchArgs),
     /// Duplicate-deal arena between two AI levels (each deal played twice, seats swapped).
     Arena(arena::ArenaArgs),
     /// Tunes an AI's weights by self-play: a (1+λ) evolution strategy in the duplicate arena
@@ -199,6 +206,8 @@ fn run(cli: Cli) -> Result<ExitCode, Usage> {
         Command::Selfplay { games, seed, rules } => selfplay::run(games, seed, &rules),
         Command::Replay { command: ReplayCommand::Verify { file, json } } => replay::verify(&file, json),
         Command::Replay { command: ReplayCommand::Record { seed, rules, file } } => replay::record(seed, &rules, &file),
+        Command::Review(args) => review::run(args),
+        Command::ReviewBench(args) => review::bench(args),
         Command::Tune(args) => tune::run(args),
         Command::Arena(args) => arena::run(args),
         Command::DistillLabels(args) => distill::run(args),

@@ -7,6 +7,7 @@ pub mod deal;
 
 pub use card::{Card, CardId, CardSet, ParseError, Rank, Suit};
 pub mod combo;
+pub mod counter;
 pub mod error;
 pub mod event;
 pub mod fuzz;

@@ -206,7 +206,7 @@ impl MoveAdvisor {
     #[func]
     pub fn card_counter(&self) -> VarDictionary {
         let Some(view) = self.view("card_counter") else { return VarDictionary::new() };
-        let c = crate::counter::Counter::of_view(&view);
+        let c = guandan_core::counter::Counter::of_view(&view);
         let ranks: PackedInt32Array = c.by_rank.iter().map(|&n| i32::from(n)).collect();
         vdict! { "ranks" => &ranks, "wilds" => i64::from(c.wilds), "total" => i64::from(c.total()) }
     }

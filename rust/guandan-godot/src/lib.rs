@@ -31,6 +31,7 @@ pub mod engine;
 pub mod forward;
 pub mod replay;
 pub mod resources;
+pub mod review;
 pub(crate) mod source;
 pub mod stats_store;
 pub mod store;

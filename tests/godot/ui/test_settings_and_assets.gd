@@ -172,7 +172,7 @@ func test_both_languages_have_every_ui_key() -> void:
 			"reason.return_least_useful", "reason.pass_cannot_beat", "reason.splits_group", "reason.lead_plain",
 			"reason.lead_shed_many", "reason.beat_cheapest", "reason.beat_table", "reason.bomb_over_partner",
 			"reason.beat_cheapest_whole", "reason.beat_keep_sequence", "reason.beat_high_danger",
-			"reason.beat_costlier", "reason.pass_keep_cheapest", "reason.pass_keep_sequence",
+			"reason.beat_costlier", "reason.top_keeps_group", "reason.pass_keep_cheapest", "reason.pass_keep_sequence",
 			"play.pass", "reason.learned_shape", "reason.learned_control", "reason.learned_kind",
 			"reason.learned_wilds", "reason.learned_partners",
 			"GUIDE_HAND", "GUIDE_WILD", "GUIDE_LEAD", "GUIDE_FOLLOW", "GUIDE_PASS", "GUIDE_BOMB", "GUIDE_PARTNER", "GUIDE_OUT"]:

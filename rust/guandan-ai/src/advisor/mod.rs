@@ -97,7 +97,53 @@ pub fn advise(view: &PlayerView, profile: &AiProfile, limit: usize) -> Advice {
         hints.insert(at.min(hints.len()), Hint { play: Some(c), score, reason, reason_args });
         hints.truncate(limit);
     }
+    cheaper_first(&mut hints, &ctx);
     Advice { hints }
+}
+
+/// A joker or a bomb: what a hand keeps for the end of a deal.
+fn is_top(p: &Play) -> bool {
+    p.pattern.kind.is_bomb() || p.cards.iter().any(|id| Card::from_id(id).rank().0 >= 15)
+}
+
+/// Following, against `top` (a joker or a bomb that beats the table): the lowest play of the
+/// table's kind and size that is neither, spends no wild, splits no triple or bomb and is lower
+/// than `top` — it beats the table too, at the price of taking a card out of a pair.
+fn cheaper_than_top(top: &Play, ctx: &ReasonContext) -> Option<Play> {
+    let (_, t) = ctx.view.table?;
+    if !is_top(top) || top.cards == ctx.view.hand {
+        return None;
+    }
+    ctx.legal
+        .iter()
+        .filter(|q| q.pattern.kind == t.pattern.kind && q.cards.len() == t.cards.len() && !is_top(q))
+        .filter(|q| q.cards.intersect(ctx.wilds).is_empty())
+        .filter(|q| broken_group(q, ctx.view.hand, ctx.wilds).is_none())
+        .filter(|q| q.pattern.kind != top.pattern.kind || order_of(q, ctx.view) < order_of(top, ctx.view))
+        .min_by_key(|q| order_of(q, ctx.view))
+        .copied()
+}
+
+/// A first hint that spends a joker or a bomb where a cheaper play of the table's kind beats the
+/// table too goes second, after that cheaper play (issue 53: the Big Joker was hint 1 against a
+/// single Q with A♠ A♥ held); its reason says what it keeps whole (`reason.top_keeps_group`).
+/// Going out, and stopping an opponent about to go out with a bomb, stay first.
+fn cheaper_first(hints: &mut Vec<Hint>, ctx: &ReasonContext) {
+    let Some(first) = hints.first() else { return };
+    if first.reason != "reason.top_keeps_group" {
+        return;
+    }
+    let Some(cheaper) = first.play.as_ref().and_then(|p| cheaper_than_top(p, ctx)) else { return };
+    let limit = hints.len();
+    let hint = match hints.iter().position(|h| h.play.is_some_and(|p| p.cards == cheaper.cards)) {
+        Some(i) => hints.remove(i),
+        None => {
+            let (reason, reason_args) = hint_reason(Some(&cheaper), ctx);
+            Hint { play: Some(cheaper), score: hints[0].score, reason, reason_args }
+        }
+    };
+    hints.insert(0, hint);
+    hints.truncate(limit);
 }
 
 /// Among the legal plays, one of the same kind and size as `p` that splits no group: the lowest.

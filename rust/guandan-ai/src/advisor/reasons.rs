@@ -67,6 +67,19 @@ pub(super) fn hint_reason(play: Option<&Play>, ctx: &ReasonContext) -> (String, 
             let mut args = kind_rank(p);
             args.extend(kind_rank(t));
             let over_non_bomb = p.pattern.kind.is_bomb() && !t.pattern.kind.is_bomb();
+            let stops = over_non_bomb && (partner_on_table || ctx.opp_min <= CLOSE_TO_OUT);
+            if !stops
+                && cheapest.is_none_or(|c| is_top(&c))
+                && let Some(q) = cheaper_than_top(p, ctx)
+            {
+                // A joker or a bomb where a cheaper play would do: what it keeps whole.
+                let rank = Card::from_id(q.cards.iter().next().unwrap_or(0)).rank();
+                let held = view.hand.minus(wilds).iter().filter(|&id| Card::from_id(id).rank() == rank).count();
+                args.push(held.to_string());
+                args.push(rank.char().to_string());
+                args.extend(kind_rank(&q));
+                return ("reason.top_keeps_group".into(), args);
+            }
             let key = if over_non_bomb && partner_on_table {
                 "reason.bomb_over_partner"
             } else if let Some(c) = cheapest {

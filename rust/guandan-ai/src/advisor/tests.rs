@@ -305,9 +305,12 @@ fn follow_hints_keep_the_cheapest_beater_and_their_reasons_are_true() {
                 .iter()
                 .position(|h| h.play.is_some_and(|p| p.pattern == c.pattern && is_plain(&p, v.hand, wilds)));
             let at = at.unwrap_or_else(|| panic!("cheapest {:?} not hinted: {:?}", c.pattern, a.hints));
+            // A joker or a bomb goes second after a cheaper play that beats the table too.
+            let cheaper_first =
+                is_top(&c) && a.hints[0].play.is_some_and(|p| !is_top(&p) && p.pattern.kind == t.pattern.kind);
             if opponent_on_table(&v) {
                 let out_first = a.hints[0].play.is_some_and(|p| p.cards == v.hand);
-                assert!(at == 0 || (at == 1 && out_first), "{:?}", a.hints);
+                assert!(at == 0 || (at == 1 && (out_first || cheaper_first)), "{:?}", a.hints);
             } else {
                 assert!(at <= 1, "{:?}", a.hints);
             }
@@ -375,6 +378,22 @@ fn follow_hints_keep_the_cheapest_beater_and_their_reasons_are_true() {
                     assert!(higher(&p) && opp_min <= CLOSE_TO_OUT, "{h:?}");
                     assert_eq!(args[4], opp_min.to_string());
                 }
+                "reason.top_keeps_group" => {
+                    // A joker or a bomb, no plain play below it but a cheaper one that splits
+                    // what the reason names (held cards of that rank, that play's kind and rank).
+                    assert!(is_top(&p) && cheapest.is_none_or(|c| is_top(&c)), "{h:?}");
+                    let q = legal
+                        .iter()
+                        .filter(|q| q.pattern.kind == t.pattern.kind && q.cards.len() == t.cards.len() && !is_top(q))
+                        .filter(|q| q.cards.intersect(wilds).is_empty() && !is_plain(q, v.hand, wilds))
+                        .filter(|q| broken_group(q, v.hand, wilds).is_none())
+                        .find(|q| q.pattern.kind.name() == args[6] && q.pattern.rank_text() == args[7]);
+                    let q = q.unwrap_or_else(|| panic!("no cheaper {} {} to split: {h:?}", args[6], args[7]));
+                    let rank = Card::from_id(q.cards.iter().next().unwrap()).rank();
+                    assert_eq!(args[5], rank.char().to_string());
+                    let held = v.hand.minus(wilds).iter().filter(|&id| Card::from_id(id).rank() == rank).count();
+                    assert!(held > q.cards.len() && args[4] == held.to_string(), "{h:?}");
+                }
                 "reason.beat_costlier" => {
                     assert!(higher(&p), "{h:?}");
                     assert_eq!(Some(args[4..6].to_vec()), cheap_args());
@@ -421,4 +440,38 @@ fn heat_map_marks_bombs_and_wilds() {
     let s9 = Card::parse("S9").unwrap().ids()[0];
     assert_eq!(heat.iter().find(|h| h.id == s9).unwrap().bomb, 1.0);
     assert_eq!(heat.iter().filter(|h| h.wild == 1.0).count(), 1);
+}
+
+/// Issue 53: hint 1/5 offered the Big Joker against a single Q while the player held A♠ and A♥.
+/// The single A is first; the joker is still offered, saying what it keeps whole.
+#[test]
+fn the_big_joker_is_not_first_against_a_single_q_with_two_aces_held() {
+    for (hand, crowded) in [
+        ("S3 S4 S6 D7 D8 C9 CT SJ SA HA HR", false),
+        ("S3 S4 S6 D7 D8 C9 CT SJ SA HA HR", true),
+        ("S3 S4 S6 D7 D8 C9 CT SJ SA HA HR HR", true),
+    ] {
+        let v = if crowded { view_following_crowded(hand, "SQ") } else { view_following(hand, "SQ") };
+        let a = advise(&v, &AiProfile::default(), 5);
+        let first = a.hints[0].play.unwrap();
+        assert_eq!(first.pattern.kind, PlayKind::Single, "{hand}: {:?}", a.hints);
+        assert_eq!(first.pattern.rank_text(), "A", "{hand}: {:?}", a.hints);
+        let joker = a.hints.iter().find(|h| h.play.is_some_and(|p| is_top(&p)));
+        let joker = joker.unwrap_or_else(|| panic!("{hand}: the joker is no hint: {:?}", a.hints));
+        assert_eq!(joker.reason, "reason.top_keeps_group", "{joker:?}");
+        assert_eq!(joker.reason_args[4..], ["2", "A", "Single", "A"], "{joker:?}");
+    }
+}
+
+/// A bomb over a single Q with two aces held: the single A first, the bomb's reason names the
+/// pair it keeps; with an opponent about to go out the bomb stays first (it stops them).
+#[test]
+fn a_bomb_against_a_single_goes_after_the_cheaper_single_unless_it_stops_an_opponent() {
+    let v = view_following_crowded("S3 S4 S6 D7 D8 C9 CT S5 H5 C5 D5 SA HA", "SQ");
+    let a = advise(&v, &AiProfile::default(), 5);
+    let first = a.hints[0].play.unwrap();
+    assert!(!is_top(&first), "{:?}", a.hints);
+    for h in a.hints.iter().filter(|h| h.play.is_some_and(|p| is_top(&p))) {
+        assert_eq!(h.reason, "reason.top_keeps_group", "{h:?}");
+    }
 }

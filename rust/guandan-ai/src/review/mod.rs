@@ -1,0 +1,359 @@
+//! Deal review (复盘): L3 looks back over one seat's decisions of a recorded match.
+//!
+//! For each play decision of the seat (tribute and return are L2's and are not reviewed; a
+//! decision with one candidate, or going out, is forced): the play made, L3's best and what the
+//! difference costs in L3's own measure — the search's value, the viewer team's expected level
+//! margin of the deal ([`crate::l3::L3::values`]).
+//!
+//! Two sets of sampled worlds per decision, both seeded from the review's seed and the action's
+//! index (never the clock): the first (`worlds`) values every candidate L3's search would play
+//! out, and the play made, and picks the best; the second, independent one (`worlds` again)
+//! values only the best and the play made, and the cost is measured there. A play's measure is
+//! L3's own, the one its search maximizes: the mean outcome plus `SearchConfig::prior` times
+//! L2's score of the play (which values what a play keeps — bombs, jokers, the hand's shape). Picking and measuring
+//! on the same worlds would charge the play made with the best's luck (the maximum of several
+//! noisy values is biased upward); on fresh worlds the cost is unbiased and may come out
+//! negative — no loss. A cost of at least `inaccuracy` levels marks an inaccuracy, of at least
+//! `mistake` levels a mistake.
+
+use crate::agent::{AiLevel, AiProfile, Candidate};
+use crate::l3::L3;
+use guandan_core::combo::Play;
+use guandan_core::game::{ActionKind, Match, Phase, Seat};
+use guandan_core::log::{LogError, MatchLog};
+use guandan_core::view::PlayerView;
+use serde::Serialize;
+
+/// How a review is made (its budget and thresholds); part of the review it makes.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ReviewConfig {
+    /// Worlds in each of the two sets a decision is valued in.
+    pub worlds: u32,
+    /// The review's seed: the same record, seed and worlds give the same review.
+    pub seed: u64,
+    /// Cost in levels from which a decision is an inaccuracy.
+    pub inaccuracy: f32,
+    /// Cost in levels from which a decision is a mistake.
+    pub mistake: f32,
+}
+
+impl Default for ReviewConfig {
+    fn default() -> Self {
+        ReviewConfig { worlds: 48, seed: 0, inaccuracy: 0.3, mistake: 1.0 }
+    }
+}
+
+/// How a decision is marked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mark {
+    Good,
+    Inaccuracy,
+    Mistake,
+}
+
+/// A play as the review shows it: its card ids (empty for a pass), its kind and rank.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ShownPlay {
+    pub cards: Vec<u8>,
+    /// `pass`, or the kind's name (`Single`, `Bomb`, …).
+    pub kind: String,
+    pub rank: String,
+    /// Competition notation of the cards, `pass` for a pass.
+    pub text: String,
+}
+
+impl ShownPlay {
+    fn of(play: Option<&Play>) -> ShownPlay {
+        match play {
+            Some(p) => ShownPlay {
+                cards: p.cards.ids(),
+                kind: p.pattern.kind.name().to_string(),
+                rank: p.pattern.rank_text(),
+                text: p.cards.notation(),
+            },
+            None => ShownPlay { cards: Vec::new(), kind: "pass".into(), rank: String::new(), text: "pass".into() },
+        }
+    }
+}
+
+/// One reviewed decision.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReviewedMove {
+    /// Index of the action in the record (the replay's position before it).
+    pub action: usize,
+    pub deal_no: u32,
+    pub played: ShownPlay,
+    pub best: ShownPlay,
+    /// Values (levels, the seat's team's side) of the play made and of L3's best, in the second
+    /// set of worlds; equal when the play made is the best.
+    pub value_played: f32,
+    pub value_best: f32,
+    /// L3's measure of the best minus that of the play made (values plus the prior on L2's
+    /// scores), at least 0.
+    pub cost: f32,
+    pub mark: Mark,
+    /// Why the best play, in the hint's words (a reason key of `guandan_ai::advisor` and its
+    /// arguments).
+    pub reason: String,
+    pub reason_args: Vec<String>,
+}
+
+/// One deal of the review.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DealReview {
+    pub deal_no: u32,
+    /// The seat's play decisions that were not forced, in order.
+    pub moves: Vec<ReviewedMove>,
+    /// Decisions of the seat that had one answer only (not valued).
+    pub forced: u32,
+    pub inaccuracies: u32,
+    pub mistakes: u32,
+    /// Cost of the marked decisions, in levels.
+    pub cost: f32,
+    /// Index in `moves` of the costliest decision, if any was marked.
+    pub biggest: Option<usize>,
+}
+
+/// A whole review: one seat over a record.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Review {
+    pub seat: Seat,
+    pub config: ReviewConfig,
+    /// The record's final state hash: which record this review is of.
+    pub record_hash: String,
+    pub deals: Vec<DealReview>,
+    pub moves: u32,
+    pub inaccuracies: u32,
+    pub mistakes: u32,
+    pub cost: f32,
+    /// (deal index, move index) of the costliest marked decision of the match.
+    pub biggest: Option<(usize, usize)>,
+}
+
+/// Why a record cannot be reviewed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ReviewError {
+    #[error("the record does not replay: {0}")]
+    Log(#[from] LogError),
+    #[error("seat {0} is not 0..3")]
+    Seat(u8),
+    #[error("worlds must be 1..=4096, not {0}")]
+    Worlds(u32),
+}
+
+/// A record as `guandan replay record` and the game save it (JSON Lines), or a finished online
+/// match as the server serves it (`GET /v1/matches/CODE/N`: one JSON object `{meta, log}`, the
+/// log being those JSON Lines).
+pub fn parse_record(text: &str) -> Result<MatchLog, ReviewError> {
+    if let Ok(serde_json::Value::Object(o)) = serde_json::from_str::<serde_json::Value>(text)
+        && o.contains_key("meta")
+    {
+        let Some(log) = o.get("log").and_then(|l| l.as_str()) else {
+            return Err(LogError::Malformed { line: 1, message: "a stored match without its log".into() }.into());
+        };
+        return Ok(MatchLog::parse(log)?);
+    }
+    Ok(MatchLog::parse(text)?)
+}
+
+/// The L3 a review uses: the standard profile, one thread (sums are exact, so the thread
+/// count never changes a value; more threads only go faster).
+pub fn reviewer(threads: u32) -> L3 {
+    let mut profile = AiProfile::level(AiLevel::L3);
+    profile.threads = threads.max(1);
+    L3::new(&profile)
+}
+
+/// The play decisions of `seat` in `log`: (action index, the view before it, the play made).
+fn decisions(log: &MatchLog, seat: Seat) -> Result<Vec<(usize, PlayerView, Option<Play>)>, LogError> {
+    let mut before: Match = log.start().map_err(|error| LogError::Rejected { index: 0, error })?.0;
+    let mut out = Vec::new();
+    log.replay_with(|i, a, _, after| {
+        if a.seat == seat && before.phase() == Phase::Play {
+            let view = before.view(Some(seat));
+            let played = match &a.kind {
+                ActionKind::Play { cards, .. } => before
+                    .legal_plays()
+                    .iter()
+                    .find(|p| p.cards.ids() == *cards && Match::play_kind(p) == a.kind)
+                    .copied(),
+                _ => None,
+            };
+            let is_play = matches!(a.kind, ActionKind::Play { .. });
+            if !is_play || played.is_some() {
+                out.push((i, view, played));
+            }
+        }
+        before = after.clone();
+    })?;
+    Ok(out)
+}
+
+/// Reviews `seat`'s decisions in `log` with `l3`; `progress(done, total)` after each decision.
+/// The record is verified first (every action replayed, every checkpoint checked): a damaged
+/// or tampered record is refused.
+pub fn review(
+    log: &MatchLog,
+    seat: Seat,
+    cfg: &ReviewConfig,
+    l3: &L3,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<Review, ReviewError> {
+    if seat > 3 {
+        return Err(ReviewError::Seat(seat));
+    }
+    if cfg.worlds == 0 || cfg.worlds > 4096 {
+        return Err(ReviewError::Worlds(cfg.worlds));
+    }
+    let record_hash = log.replay()?.state_hash();
+    let decisions = decisions(log, seat)?;
+    let total = decisions.len();
+    let mut deals: Vec<DealReview> = Vec::new();
+    for (done, (action, view, played)) in decisions.into_iter().enumerate() {
+        if deals.last().is_none_or(|d| d.deal_no != view.deal_no) {
+            deals.push(DealReview {
+                deal_no: view.deal_no,
+                moves: Vec::new(),
+                forced: 0,
+                inaccuracies: 0,
+                mistakes: 0,
+                cost: 0.0,
+                biggest: None,
+            });
+        }
+        let deal = deals.last_mut().expect("pushed above");
+        match review_move(l3, &view, played, action, cfg) {
+            Some(m) => deal.moves.push(m),
+            None => deal.forced += 1,
+        }
+        progress(done + 1, total);
+    }
+    Ok(summarize(seat, *cfg, record_hash, deals))
+}
+
+/// The candidates of `view` with the play made among them: (candidates, index of the play made).
+fn with_played(l3: &L3, view: &PlayerView, played: Option<Play>) -> (Vec<Candidate>, usize) {
+    let mut cands = l3.candidates(view);
+    let same = |c: &Candidate| c.play.map(|p| p.cards) == played.map(|p| p.cards);
+    let at = match cands.iter().position(same) {
+        Some(i) => i,
+        None => {
+            // Not on L3's shortlist: its L2 score from L2's whole ranking.
+            let all = crate::l2::ranked_candidates(view, &l3.weights);
+            let c = all.into_iter().find(same).unwrap_or(Candidate {
+                play: played,
+                card: None,
+                score: 0.0,
+                hand: 0.0,
+                partner: 0.0,
+                threat: 0.0,
+                search: None,
+            });
+            cands.push(c);
+            cands.len() - 1
+        }
+    };
+    (cands, at)
+}
+
+/// One decision valued, or `None` when it was forced.
+fn review_move(
+    l3: &L3,
+    view: &PlayerView,
+    played: Option<Play>,
+    action: usize,
+    cfg: &ReviewConfig,
+) -> Option<ReviewedMove> {
+    let legal = crate::agent::legal_plays(view);
+    let answers = legal.len() + usize::from(view.can_pass());
+    if answers <= 1 || played.is_some_and(|p| p.cards == view.hand) || view.hand.len() <= 1 {
+        return None;
+    }
+    let (cands, at) = with_played(l3, view, played);
+    if cands.len() <= 1 {
+        return None;
+    }
+    let seed = cfg.seed ^ (action as u64 + 1).wrapping_mul(0xd1b5_4a32_d192_ed03);
+    let worlds = cfg.worlds as usize;
+    // L3's own measure: the search's mean plus its prior on L2's score (what a play keeps).
+    let prior = |i: usize| l3.search.prior * cands[i].score;
+    let first = l3.values(view, &cands, seed, worlds);
+    let blended: Vec<f32> = (0..cands.len()).map(|i| first[i] + prior(i)).collect();
+    // The first best wins a tie (candidates in L3's order, the play made last unless L3 ranked it).
+    let best = (0..cands.len()).fold(0, |b, i| if blended[i] > blended[b] { i } else { b });
+    let (value_best, value_played) = if best == at {
+        (first[at], first[at])
+    } else {
+        let fresh = l3.values(view, &[cands[best].clone(), cands[at].clone()], !seed, worlds);
+        (fresh[0], fresh[1])
+    };
+    let cost = (value_best + prior(best) - value_played - prior(at)).max(0.0);
+    let mark = if cost >= cfg.mistake {
+        Mark::Mistake
+    } else if cost >= cfg.inaccuracy {
+        Mark::Inaccuracy
+    } else {
+        Mark::Good
+    };
+    let (reason, reason_args) = reason_of(view, &cands[best]);
+    Some(ReviewedMove {
+        action,
+        deal_no: view.deal_no,
+        played: ShownPlay::of(played.as_ref()),
+        best: ShownPlay::of(cands[best].play.as_ref()),
+        value_played,
+        value_best,
+        cost,
+        mark,
+        reason,
+        reason_args,
+    })
+}
+
+/// The best play's reason in the hint's words: the advisor's reason when it hints that play,
+/// else L2's.
+fn reason_of(view: &PlayerView, best: &Candidate) -> (String, Vec<String>) {
+    let advice = crate::advisor::advise(view, &AiProfile::default(), 64);
+    match advice.hints.iter().find(|h| h.play.map(|p| p.cards) == best.play.map(|p| p.cards)) {
+        Some(h) => (h.reason.clone(), h.reason_args.clone()),
+        None => crate::l2::reason_for(best, view),
+    }
+}
+
+/// Counts, costs and the biggest mistakes per deal and for the match.
+fn summarize(seat: Seat, config: ReviewConfig, record_hash: String, mut deals: Vec<DealReview>) -> Review {
+    let mut biggest: Option<(usize, usize)> = None;
+    let mut biggest_cost = 0.0f32;
+    for (di, d) in deals.iter_mut().enumerate() {
+        for (mi, m) in d.moves.iter().enumerate() {
+            match m.mark {
+                Mark::Good => continue,
+                Mark::Inaccuracy => d.inaccuracies += 1,
+                Mark::Mistake => d.mistakes += 1,
+            }
+            d.cost += m.cost;
+            if d.biggest.is_none_or(|b| m.cost > d.moves[b].cost) {
+                d.biggest = Some(mi);
+            }
+            if m.cost > biggest_cost {
+                biggest_cost = m.cost;
+                biggest = Some((di, mi));
+            }
+        }
+    }
+    Review {
+        seat,
+        config,
+        record_hash,
+        moves: deals.iter().map(|d| d.moves.len() as u32).sum(),
+        inaccuracies: deals.iter().map(|d| d.inaccuracies).sum(),
+        mistakes: deals.iter().map(|d| d.mistakes).sum(),
+        cost: deals.iter().map(|d| d.cost).sum(),
+        biggest,
+        deals,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,168 @@
+//! The deal review's tests: a planted blunder is a mistake with the right better play, L3's own
+//! play is hardly ever marked, a damaged record is refused, the same inputs give the same review.
+
+use super::*;
+use crate::agent::{Agent, Budget};
+use guandan_core::card::{Card, Rank};
+use guandan_core::combo::PlayKind;
+use guandan_core::rules::RuleConfig;
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+
+/// Plays one step with `agent` for whoever acts and records it.
+fn step(m: &mut Match, log: &mut MatchLog, agent: &mut dyn Agent, rng: &mut ChaCha8Rng) {
+    let seat = m.to_act()[0];
+    let d = agent.decide(&m.view(Some(seat)), rng, &Budget::untimed());
+    apply(m, log, seat, d.action);
+}
+
+fn apply(m: &mut Match, log: &mut MatchLog, seat: Seat, kind: ActionKind) {
+    let a = m.action(seat, kind);
+    let mut events = Vec::new();
+    m.apply_into(&a, &mut events).unwrap();
+    log.record(&a, &events, m);
+}
+
+/// The rank of a natural bomb (4+ cards of one rank, no wild) in `hand` whose single beats
+/// `single` — a card the bomb would lose if played alone.
+fn bomb_that_beats(view: &PlayerView, single: &Play) -> Option<(Rank, Play)> {
+    let legal = crate::agent::legal_plays(view);
+    let wilds = guandan_core::combo::wild_set(view.level, &view.rules);
+    let natural = view.hand.minus(wilds);
+    legal.iter().filter(|p| p.pattern.kind == PlayKind::Single && p.cards.intersect(wilds).is_empty()).find_map(|p| {
+        let rank = Card::from_id(p.cards.iter().next()?).rank();
+        let n = natural.iter().filter(|&id| Card::from_id(id).rank() == rank).count();
+        (n >= 4 && guandan_core::combo::beats(p, single, view.level, &view.rules)).then_some((rank, *p))
+    })
+}
+
+/// A match played by L2 (up to its 4th deal) in which seat 0, with its partner's single standing (East passed)
+/// and the partner about to go out (4 cards or fewer), breaks a natural bomb to beat it — taking
+/// the lead from the partner and a card from the bomb; the rest of the deal by L2. The record, and the index of
+/// the planted play.
+fn planted_blunder() -> (MatchLog, usize, Rank) {
+    planted_from(1, 4)
+}
+
+/// The first planted blunder from seed `first` on, the partner holding at most `partner` cards.
+fn planted_from(first: u64, partner: u8) -> (MatchLog, usize, Rank) {
+    for seed in first..first + 400 {
+        let rules = RuleConfig::competition();
+        let (mut m, _) = Match::new(seed, rules.clone()).unwrap();
+        let mut log = MatchLog::new(seed, rules);
+        let mut l2 = crate::l2::L2::new(crate::agent::Weights::default(), false);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut planted = None;
+        while m.deal_no() < 4 && !m.is_over() && planted.is_none_or(|(_, _, d)| d == m.deal_no()) {
+            let seat = m.to_act()[0];
+            if planted.is_none() && seat == 0 && m.phase() == Phase::Play {
+                let view = m.view(Some(0));
+                if let Some((2, single)) = view.table
+                    && single.pattern.kind == PlayKind::Single
+                    && view.card_counts[2] <= partner
+                    && let Some((rank, p)) = bomb_that_beats(&view, &single)
+                {
+                    planted = Some((log.actions.len(), rank, m.deal_no()));
+                    apply(&mut m, &mut log, 0, Match::play_kind(&p));
+                    continue;
+                }
+            }
+            step(&mut m, &mut log, &mut l2, &mut rng);
+        }
+        if let Some((at, rank, _)) = planted {
+            return (log, at, rank);
+        }
+    }
+    panic!("no seed gave the position");
+}
+
+fn quick() -> ReviewConfig {
+    ReviewConfig::default()
+}
+
+#[test]
+fn breaking_a_bomb_to_beat_the_partners_single_is_a_mistake_with_the_right_better_play() {
+    let (log, at, rank) = planted_blunder();
+    let l3 = reviewer(1);
+    let r = review(&log, 0, &quick(), &l3, |_, _| {}).unwrap();
+    let m = r.deals.iter().flat_map(|d| &d.moves).find(|m| m.action == at).expect("the planted play is reviewed");
+    assert_eq!(m.mark, Mark::Mistake, "{m:?}");
+    // The better play keeps the bomb: a pass, or a play without a card of that rank.
+    assert!(m.best.cards.iter().all(|&id| Card::from_id(id).rank() != rank), "{m:?}");
+    assert!(m.cost >= quick().mistake && m.value_best > m.value_played, "{m:?}");
+    assert_eq!(r.biggest.map(|(d, i)| r.deals[d].moves[i].action), Some(at), "the biggest mistake of the match");
+    assert!(!m.reason.is_empty());
+}
+
+#[test]
+fn the_same_record_seed_and_worlds_give_the_same_review_and_another_seed_may_differ_only_in_values() {
+    let (log, _, _) = planted_blunder();
+    let cfg = ReviewConfig { worlds: 8, ..ReviewConfig::default() };
+    let a = review(&log, 0, &cfg, &reviewer(1), |_, _| {}).unwrap();
+    let b = review(&log, 0, &cfg, &reviewer(2), |_, _| {}).unwrap();
+    assert_eq!(a, b, "threads never change a review");
+    assert_eq!(a.record_hash, log.replay().unwrap().state_hash());
+    let mut progress = Vec::new();
+    review(&log, 2, &cfg, &reviewer(1), |done, total| progress.push((done, total))).unwrap();
+    assert!(
+        !progress.is_empty()
+            && progress.iter().all(|&(d, t)| d <= t)
+            && progress.last().map(|p| p.0 == p.1) == Some(true)
+    );
+}
+
+#[test]
+fn a_damaged_or_tampered_record_is_refused_with_a_message() {
+    let (log, at, _) = planted_blunder();
+    let l3 = reviewer(1);
+    // Tampered: the planted play's cards swapped for another card of the hand (the record's
+    // checkpoints or the rules refuse it).
+    let mut tampered = log.clone();
+    if let ActionKind::Play { cards, .. } = &mut tampered.actions[at].kind {
+        cards[0] = (cards[0] + 1) % 108;
+    }
+    let e = review(&tampered, 0, &quick(), &l3, |_, _| {}).unwrap_err();
+    assert!(matches!(e, ReviewError::Log(_)), "{e}");
+    assert!(e.to_string().contains("does not replay"), "{e}");
+    // Malformed text, a stored match without its log, a bad seat and a bad budget.
+    let text = log.to_jsonl();
+    let broken = text.replacen("\"seat\"", "\"seet\"", 1);
+    assert!(matches!(parse_record(&broken), Err(ReviewError::Log(LogError::Malformed { .. }))));
+    assert!(parse_record("{\"meta\":{}}").unwrap_err().to_string().contains("without its log"));
+    assert!(parse_record("not a record").is_err());
+    assert_eq!(review(&log, 4, &quick(), &l3, |_, _| {}), Err(ReviewError::Seat(4)));
+    let none = ReviewConfig { worlds: 0, ..quick() };
+    assert_eq!(review(&log, 0, &none, &l3, |_, _| {}), Err(ReviewError::Worlds(0)));
+    // A stored online match (the server's `{meta, log}`) reads as its log.
+    let stored = serde_json::json!({ "meta": { "deals": 1 }, "log": text }).to_string();
+    assert_eq!(parse_record(&stored).unwrap(), MatchLog::parse(&text).unwrap());
+}
+
+/// L3 reviewing a deal L3 played (seat 0; L2 elsewhere, to keep the test short) marks almost
+/// nothing: its own choices differ from the review's best only by the noise of sampled worlds.
+#[test]
+fn l3_reviewing_its_own_play_marks_almost_nothing() {
+    let rules = RuleConfig::competition();
+    let (mut mistakes, mut inaccuracies, mut moves) = (0, 0, 0);
+    for seed in [5u64, 6] {
+        let (mut m, _) = Match::new(seed, rules.clone()).unwrap();
+        let mut log = MatchLog::new(seed, rules.clone());
+        let mut l3 = reviewer(1);
+        let mut l2 = crate::l2::L2::new(crate::agent::Weights::default(), false);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while m.deal_no() == 0 && !m.is_over() {
+            if m.to_act()[0] == 0 {
+                step(&mut m, &mut log, &mut l3, &mut rng);
+            } else {
+                step(&mut m, &mut log, &mut l2, &mut rng);
+            }
+        }
+        let r = review(&log, 0, &quick(), &reviewer(1), |_, _| {}).unwrap();
+        mistakes += r.mistakes;
+        inaccuracies += r.inaccuracies;
+        moves += r.moves;
+    }
+    assert!(moves >= 10, "{moves} decisions reviewed");
+    assert_eq!(mistakes, 0, "{mistakes} mistakes in {moves} of L3's own decisions");
+    assert!(inaccuracies * 10 <= moves, "{inaccuracies} inaccuracies in {moves} of L3's own decisions");
+}

@@ -1,0 +1,239 @@
+//! `DealReviewer`: L3's review (复盘, `guandan_ai::review`) of one seat of a record, made on a
+//! worker thread. The worker gets plain Rust data (the parsed record, the seat, the budget) and
+//! replies over a channel; the node drains it in `process()` and emits typed signals with typed
+//! results (`ReviewSummary`, `ReviewedDecision`), never a Dictionary of game data.
+
+use crossbeam_channel::{Receiver, TryRecvError, unbounded};
+use godot::prelude::*;
+use guandan_ai::review::{Mark, Review, ReviewConfig, parse_record, review, reviewer};
+
+/// What the worker sends back.
+enum Reply {
+    Progress(usize, usize),
+    Done(Box<Result<Review, String>>),
+}
+
+/// Reviews a record on a worker thread: `start()`, then `progress` signals and one `finished`
+/// (or `failed`, with the message: a damaged or tampered record, a bad seat).
+#[derive(GodotClass)]
+#[class(init, base = Node)]
+pub struct DealReviewer {
+    base: Base<Node>,
+    job: Option<Receiver<Reply>>,
+}
+
+#[godot_api]
+impl DealReviewer {
+    /// `done` of `total` decisions valued.
+    #[signal]
+    fn progress(done: i64, total: i64);
+    #[signal]
+    fn finished(review: Gd<ReviewSummary>);
+    #[signal]
+    fn failed(message: GString);
+
+    /// Starts reviewing seat `seat` (0..3) of `record` (a record's JSON Lines, or a stored online
+    /// match `{meta, log}`) with `worlds` worlds a set (1..4096) and `seed`. False (and `failed`
+    /// at the next frame) when the input is refused; a review under way is replaced.
+    #[func]
+    pub fn start(&mut self, record: GString, seat: i64, worlds: i64, seed: i64) -> bool {
+        let (tx, rx) = unbounded();
+        self.job = Some(rx);
+        let refuse = |message: String| {
+            let _ = tx.send(Reply::Done(Box::new(Err(message))));
+            false
+        };
+        let Some(seat) = u8::try_from(seat).ok().filter(|s| *s < 4) else {
+            return refuse(format!("seat {seat} is not 0..3"));
+        };
+        let Some(worlds) = u32::try_from(worlds).ok().filter(|w| (1..=4096).contains(w)) else {
+            return refuse(format!("worlds must be 1..4096, not {worlds}"));
+        };
+        let log = match parse_record(&record.to_string()) {
+            Ok(log) => log,
+            Err(e) => return refuse(e.to_string()),
+        };
+        let cfg = ReviewConfig { worlds, seed: seed as u64, ..ReviewConfig::default() };
+        std::thread::spawn(move || {
+            let l3 = reviewer(1);
+            let result = review(&log, seat, &cfg, &l3, |done, total| {
+                let _ = tx.send(Reply::Progress(done, total));
+            });
+            let _ = tx.send(Reply::Done(Box::new(result.map_err(|e| e.to_string()))));
+        });
+        true
+    }
+
+    /// Whether a review is under way (or its answer not yet emitted).
+    #[func]
+    pub fn is_running(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// Drops the review under way (its worker finishes alone; nothing more is emitted).
+    #[func]
+    pub fn cancel(&mut self) {
+        self.job = None;
+    }
+}
+
+#[godot_api]
+impl INode for DealReviewer {
+    fn process(&mut self, _delta: f64) {
+        let Some(rx) = &self.job else { return };
+        let mut replies = Vec::new();
+        loop {
+            match rx.try_recv() {
+                Ok(r) => replies.push(r),
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => {
+                    replies.push(Reply::Done(Box::new(Err("the review stopped".into()))));
+                    break;
+                }
+            }
+        }
+        for r in replies {
+            match r {
+                Reply::Progress(done, total) => self.signals().progress().emit(done as i64, total as i64),
+                Reply::Done(result) => {
+                    self.job = None;
+                    match *result {
+                        Ok(review) => {
+                            let summary = ReviewSummary::of(&review);
+                            self.signals().finished().emit(&summary);
+                        }
+                        Err(message) => self.signals().failed().emit(&GString::from(message.as_str())),
+                    }
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// A finished review: the counts per match and per deal, and every decision valued.
+#[derive(GodotClass)]
+#[class(no_init, base = RefCounted)]
+pub struct ReviewSummary {
+    #[var]
+    seat: i64,
+    /// Worlds a set (the budget) and the seed.
+    #[var]
+    worlds: i64,
+    #[var]
+    seed: i64,
+    #[var]
+    inaccuracy: f64,
+    #[var]
+    mistake: f64,
+    #[var]
+    inaccuracies: i64,
+    #[var]
+    mistakes: i64,
+    /// Cost of the marked decisions (L3's measure, levels).
+    #[var]
+    cost: f64,
+    /// Index in `decisions` of the costliest marked decision, -1 when none is.
+    #[var]
+    biggest: i64,
+    /// Per deal: deal numbers (0 = first), and each deal's inaccuracies, mistakes and cost.
+    #[var]
+    deal_numbers: PackedInt32Array,
+    #[var]
+    deal_inaccuracies: PackedInt32Array,
+    #[var]
+    deal_mistakes: PackedInt32Array,
+    #[var]
+    deal_costs: PackedFloat32Array,
+    #[var]
+    decisions: Array<Gd<ReviewedDecision>>,
+}
+
+impl ReviewSummary {
+    fn of(r: &Review) -> Gd<ReviewSummary> {
+        let mut decisions = Array::new();
+        let mut biggest = -1;
+        for (di, d) in r.deals.iter().enumerate() {
+            for (mi, m) in d.moves.iter().enumerate() {
+                if r.biggest == Some((di, mi)) {
+                    biggest = decisions.len() as i64;
+                }
+                let cards = |ids: &[u8]| ids.iter().map(|&i| i32::from(i)).collect::<PackedInt32Array>();
+                let args: PackedStringArray = m.reason_args.iter().map(|a| GString::from(a.as_str())).collect();
+                decisions.push(&Gd::from_object(ReviewedDecision {
+                    action: m.action as i64,
+                    deal_no: i64::from(m.deal_no),
+                    played: cards(&m.played.cards),
+                    played_kind: m.played.kind.as_str().into(),
+                    played_rank: m.played.rank.as_str().into(),
+                    best: cards(&m.best.cards),
+                    best_kind: m.best.kind.as_str().into(),
+                    best_rank: m.best.rank.as_str().into(),
+                    value_played: f64::from(m.value_played),
+                    value_best: f64::from(m.value_best),
+                    cost: f64::from(m.cost),
+                    mark: match m.mark {
+                        Mark::Good => 0,
+                        Mark::Inaccuracy => 1,
+                        Mark::Mistake => 2,
+                    },
+                    reason: m.reason.as_str().into(),
+                    reason_args: args,
+                }));
+            }
+        }
+        Gd::from_object(ReviewSummary {
+            seat: i64::from(r.seat),
+            worlds: i64::from(r.config.worlds),
+            seed: r.config.seed as i64,
+            inaccuracy: f64::from(r.config.inaccuracy),
+            mistake: f64::from(r.config.mistake),
+            inaccuracies: i64::from(r.inaccuracies),
+            mistakes: i64::from(r.mistakes),
+            cost: f64::from(r.cost),
+            biggest,
+            deal_numbers: r.deals.iter().map(|d| d.deal_no as i32).collect(),
+            deal_inaccuracies: r.deals.iter().map(|d| d.inaccuracies as i32).collect(),
+            deal_mistakes: r.deals.iter().map(|d| d.mistakes as i32).collect(),
+            deal_costs: r.deals.iter().map(|d| d.cost).collect(),
+            decisions,
+        })
+    }
+}
+
+/// One reviewed decision: the play made, L3's best (card ids; empty = pass, `kind` "pass"), the
+/// values, the cost and the mark (0 good, 1 inaccuracy, 2 mistake), the best play's reason key.
+#[derive(GodotClass)]
+#[class(no_init, base = RefCounted)]
+pub struct ReviewedDecision {
+    /// The record's action index (a replay seeks to it to show the position).
+    #[var]
+    action: i64,
+    #[var]
+    deal_no: i64,
+    #[var]
+    played: PackedInt32Array,
+    #[var]
+    played_kind: GString,
+    #[var]
+    played_rank: GString,
+    #[var]
+    best: PackedInt32Array,
+    #[var]
+    best_kind: GString,
+    #[var]
+    best_rank: GString,
+    /// The team's expected level margin of the deal after the play made / after the best.
+    #[var]
+    value_played: f64,
+    #[var]
+    value_best: f64,
+    #[var]
+    cost: f64,
+    #[var]
+    mark: i64,
+    #[var]
+    reason: GString,
+    #[var]
+    reason_args: PackedStringArray,
+}
