@@ -1,0 +1,102 @@
+//! A player back from a long silence (issue 52: a 36 s server stall, the game's connection given
+//! up and made again) rejoins as the game does — `join_room` with its last action seq, then
+//! `resync` — and every message is placed by the protocol's `Session` as the game's network
+//! thread places it. The seat must come back to the player with its duty told: on its turn a
+//! prompt with a running clock, nothing left waiting for a state that never comes.
+
+mod common;
+
+use common::*;
+use guandan_proto::{ClientMsg, Event, Order, SeatSetting, ServerMsg};
+use std::time::{Duration, Instant};
+
+fn server(name: &str, flags: &[&str]) -> ServerProc {
+    ServerProc::start(&database_url("sqlite"), &format!("{name}-{}", std::process::id()), "127.0.0.1:0", flags)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_back_after_being_hosted_gets_its_turn_with_a_clock() {
+    // A 1 s heartbeat timeout: the seat is hosted soon after the drop; the AI waits 6 s a move,
+    // so the player comes back while its own turn is the hosting AI's.
+    let server = server("comeback", &["--heartbeat-timeout-ms", "1000", "--ai-pace-ms", "6000"]);
+    let mut host = Client::new(server.addr, "south").await;
+    let code = create_room(&mut host, 11, None).await;
+    for seat in 1..4 {
+        host.send(&ClientMsg::SetSeat { seat, setting: SeatSetting::Ai { level: 1 } }).await;
+    }
+    host.send(&ClientMsg::Ready { ready: true }).await;
+    host.send(&ClientMsg::Start).await;
+    host.until("the match", |m| matches!(m, ServerMsg::State { .. } | ServerMsg::Applied { .. })).await;
+    // A few own plays first.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while host.prompt.as_ref().is_none_or(|p| p.phase != guandan_core::game::Phase::Play) {
+        assert!(Instant::now() < deadline, "never prompted to play");
+        host.act().await;
+        host.recv().await;
+    }
+    let last = host.last_seq;
+    let (id, token) = (host.player_id.clone(), host.token.clone());
+    drop(host);
+    // Away on the player's own turn, long enough to be hosted (not for the AI to play it).
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+
+    let mut back = Client::login(server.addr, "south", id, token).await;
+    // What the game's session sends after the welcome of a reconnect: the rejoin, and the resync.
+    back.send(&ClientMsg::JoinRoom { code, last_action_seq: Some(last) }).await;
+    back.send(&ClientMsg::Resync).await;
+    // The session has been told of the rejoin (`sending`): place what comes as the game would.
+    let mut placed = Vec::new();
+    let until = Instant::now() + Duration::from_secs(20);
+    let mut prompted_with_clock = false;
+    while Instant::now() < until && !prompted_with_clock {
+        let Some(m) = back.try_recv(Duration::from_millis(500)).await else { continue };
+        let (event, answers) = back.session.received(m.clone(), Instant::now());
+        for a in answers {
+            back.send(&a).await;
+        }
+        let Event::Message(_, order) = event else { continue };
+        placed.push(format!("{} {order:?}", describe(&m)));
+        if back.session.awaiting_state() {
+            continue;
+        }
+        match (&m, order) {
+            (ServerMsg::State { view, time_left_s, .. }, _) if view.seat.is_some_and(|s| view.to_act.contains(&s)) => {
+                prompted_with_clock = time_left_s.is_some_and(|t| t > 1.0);
+                assert!(
+                    prompted_with_clock,
+                    "the state after the rejoin gives the player's turn no clock: {placed:#?}"
+                );
+            }
+            (ServerMsg::Applied { prompt: Some(_), events, .. }, Order::Next) => {
+                prompted_with_clock = events.iter().any(|e| {
+                    matches!(e, guandan_proto::WireOut::TurnStarted { seat: 0, time_limit_s, .. } if *time_limit_s > 1.0)
+                }) || matches!(
+                    m,
+                    ServerMsg::Applied { prompt: Some(ref p), .. } if p.phase != guandan_core::game::Phase::Play
+                );
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        !back.session.awaiting_state(),
+        "the session still waits for a state after 20 s (every action since is a gap): {placed:#?}"
+    );
+    assert!(prompted_with_clock, "never prompted with a running clock after the rejoin: {placed:#?}");
+    // And the seat is the player's: its play is taken.
+    back.act().await;
+    back.until("south's own play", |m| matches!(m, ServerMsg::Applied { seat: 0, .. })).await;
+    assert!(back.errors().is_empty(), "{:?}", back.errors());
+}
+
+fn describe(m: &ServerMsg) -> String {
+    match m {
+        ServerMsg::Applied { action_seq, actions, events, prompt, .. } => {
+            format!("applied {action_seq} ({actions}) {:?} prompt={}", events, prompt.is_some())
+        }
+        ServerMsg::State { action_seq, time_left_s, view, .. } => {
+            format!("state {action_seq} time_left={time_left_s:?} to_act={:?}", view.to_act)
+        }
+        other => format!("{other:?}").chars().take(120).collect(),
+    }
+}
