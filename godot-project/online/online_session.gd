@@ -397,6 +397,13 @@ func io_error() -> int:
 
 ## The player-facing text for a code the client or the server gave (ONLINE_ERR_<code> when the
 ## online screens have their own words for it, else the table's ERR_<code>).
+## Why a room closed (GuandanClient.room_closed's reason), in the player's words.
+static func room_closed_text(reason: String) -> String:
+	var key := "ONLINE_ROOM_CLOSED_" + reason.to_upper()
+	var text := TranslationServer.translate(key)
+	return text if text != key else TranslationServer.translate("ONLINE_ROOM_CLOSED")
+
+
 static func error_text(code: int) -> String:
 	for key in ["ONLINE_ERR_%d" % code, "ERR_%d" % code]:
 		var text := TranslationServer.translate(key)

@@ -160,6 +160,17 @@ func actions_queued() -> int:
 	return n
 
 
+## Online the server is a deal or more ahead: the next deal (or the match's end) already waits in
+## the queue behind the event being shown. The deal's panel then closes soon and its ceremony is
+## shortened, so the table never shows a deal while the server plays the next (issue 52: with
+## Auto-play on the table ran several deals behind and the room closed before the result).
+func next_deal_queued() -> bool:
+	for e in _queue:
+		if e is DealStartedEvent or e is MatchEndedEvent:
+			return true
+	return false
+
+
 ## Online, a deal's end waiting in the queue: the server's break runs, so the last play and the
 ## finishing banners before it are shown quickly and the panel gets the break's time.
 func _deal_end_waits_online() -> bool:
@@ -174,7 +185,7 @@ func _deal_end_waits_online() -> bool:
 func wait(seconds: float) -> void:
 	if seconds <= 0.0 or closing or instant:
 		return
-	if actions_queued() >= CATCH_UP_AFTER or _deal_end_waits_online():
+	if actions_queued() >= CATCH_UP_AFTER or _deal_end_waits_online() or next_deal_queued():
 		seconds *= CATCH_UP_SCALE
 		catch_up_waits += 1
 	var until := Time.get_ticks_usec() + int(seconds * 1e6)

@@ -478,6 +478,7 @@ mod tests {
             spectators: 0,
             locked: true,
             matches: 0,
+            closed: None,
             practice: false,
             deal_break_ms: 0,
             spectator_hands: None,

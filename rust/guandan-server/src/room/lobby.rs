@@ -166,7 +166,7 @@ impl Room {
         if !self.state.locked()
             && self.members.is_empty()
             && self.lobby.idle_since.is_some_and(|t| t + self.app.cfg.room_idle() <= now)
-            && self.close_abandoned("nobody came for --room-idle-ms").await
+            && self.close_abandoned(guandan_proto::RoomClosed::Idle).await
         {
             return true;
         }
@@ -409,7 +409,7 @@ impl Room {
         }
         if let Err((_, message)) = self.begin().await {
             tracing::error!(message, "quick-match table did not start");
-            self.close_abandoned("its match could not start").await;
+            self.close_abandoned(guandan_proto::RoomClosed::NotStarted).await;
             return;
         }
         self.seats.away_until_they_come(Instant::now());
