@@ -100,3 +100,49 @@ fn describe(m: &ServerMsg) -> String {
         other => format!("{other:?}").chars().take(120).collect(),
     }
 }
+
+/// Issue 52: a quick match's end reached the players as "the host closed the room" (there is no
+/// host). The room's last `room` message now says why it closed: after a match, `match_over`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_quick_match_room_closes_as_match_over() {
+    let name = format!("closed-{}", std::process::id());
+    let server = ServerProc::start(
+        &database_url("sqlite"),
+        &name,
+        "127.0.0.1:0",
+        &["--queue-pool", &name, "--allow-same-address-tables", "--vote-timeout-ms", "1500"],
+    );
+    let mut clients = Vec::new();
+    for n in ["ann", "bob", "cat", "dan"] {
+        let mut c = Client::new(server.addr, n).await;
+        c.send(&ClientMsg::QueueJoin { rules: Some("competition".into()) }).await;
+        c.until("queued", |m| matches!(m, ServerMsg::QueueStatus { queued: true, .. })).await;
+        clients.push(c);
+    }
+    for c in clients.iter_mut() {
+        c.until("joined", |m| matches!(m, ServerMsg::Joined { .. })).await;
+        c.until("state", |m| matches!(m, ServerMsg::State { .. })).await;
+    }
+    // Seat 0's team gives up: the partner and an opponent accept.
+    let by_seat = |clients: &[Client], s: u8| clients.iter().position(|c| c.seat == Some(s)).unwrap();
+    let steps = [
+        (0, guandan_core::game::ActionKind::ProposeSurrender),
+        (2, guandan_core::game::ActionKind::SurrenderVote { accept: true }),
+        (1, guandan_core::game::ActionKind::SurrenderVote { accept: true }),
+    ];
+    for (seq, (seat, action)) in (clients[0].last_seq..).zip(steps) {
+        let i = by_seat(&clients, seat);
+        clients[i].intent(seq, action).await;
+        for c in clients.iter_mut() {
+            c.sync_to(seq + 1).await;
+        }
+    }
+    // Nobody votes to play again: the vote closes, the seats go, the room closes.
+    let closed = clients[0]
+        .until("the room's end", |m| {
+            matches!(m, ServerMsg::Room { room } if room.state == guandan_proto::RoomState::Destroyed)
+        })
+        .await;
+    let ServerMsg::Room { room } = closed else { unreachable!() };
+    assert_eq!(room.closed, Some(guandan_proto::RoomClosed::MatchOver), "{room:?}");
+}
