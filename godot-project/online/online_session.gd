@@ -40,6 +40,9 @@ var quick_room := ""
 ## coming back is coming back as the same player, to the seat they hold. A var: tests point it
 ## elsewhere.
 var accounts_path := "user://online_accounts.cfg"
+## The online table checks its own invariants on every frame (online/session_invariants.gd):
+## `--online-invariants` on the command line, or the online tests.
+var check_invariants := OS.get_cmdline_user_args().has("--online-invariants")
 
 ## The question asked before anything is sent in plain text to a public host (null until first
 ## asked; tests answer it).

@@ -33,6 +33,8 @@ var _result_shown := false
 ## The room closed while the player still had its match's end to see or was reading it: said on
 ## the result's panel, which stays until the player leaves it.
 var _closed_text := ""
+## The table's own checks (Online.check_invariants: tests, the chaos tour), or null.
+var invariants: SessionInvariants
 ## The hands a spectator is shown (one CardsLeftRow per seat), and the action count they show.
 var _shown_hands: VBoxContainer
 var _shown_at := -1
@@ -103,6 +105,9 @@ func _ready() -> void:
 	if table.auto_button != null:
 		table.auto_button.visible = not c.is_spectator()
 	_on_room(c.get_room())
+	if Online.check_invariants:
+		invariants = SessionInvariants.new(table, func() -> bool: return reconnect_layer.visible)
+		add_child(invariants)
 	if c.get_connection_state() == "reconnecting":
 		_on_reconnecting(1)
 

@@ -139,9 +139,10 @@ async fn a_quick_match_room_closes_as_match_over() {
     }
     // Nobody votes to play again: the vote closes, the seats go, the room closes.
     let closed = clients[0]
-        .until("the room's end", |m| {
-            matches!(m, ServerMsg::Room { room } if room.state == guandan_proto::RoomState::Destroyed)
-        })
+        .until(
+            "the room's end",
+            |m| matches!(m, ServerMsg::Room { room } if room.state == guandan_proto::RoomState::Destroyed),
+        )
         .await;
     let ServerMsg::Room { room } = closed else { unreachable!() };
     assert_eq!(room.closed, Some(guandan_proto::RoomClosed::MatchOver), "{room:?}");
