@@ -31,6 +31,8 @@ var frames := 0
 var _duty_since := -1.0
 var _idle_since := -1.0
 var _failing := {}
+## Rule -> when its current failure began (the rules that must last to count).
+var _since := {}
 var _result_shown := false
 var _result_left := false
 
@@ -80,7 +82,9 @@ func _process(_delta: float) -> void:
 		_duty_since = -1.0
 		_rule(&"duty", false, "")
 	if settled:
-		_rule(&"auto_play", table.auto_play != hosted and not table.spectator,
+		# The copy may move a frame before the table is given its event: a mismatch counts once it
+		# has lasted SETTLE_S.
+		_lasting(&"auto_play", now, table.auto_play != hosted and not table.spectator,
 			"the table's Auto-play is %s, the server's seat is %s" % [table.auto_play, "hosted" if hosted else "the player's"])
 		var counts := PackedInt32Array(state.get("card_counts", []))
 		var wrong := []
@@ -95,7 +99,7 @@ func _process(_delta: float) -> void:
 			if at < counts.size() and badge.count >= 0 and badge.count != counts[at] \
 					and not PackedInt32Array(state.get("finished", [])).has(at):
 				wrong.append("seat %d shows %d cards, holds %d" % [at, badge.count, counts[at]])
-		_rule(&"badges", not wrong.is_empty(), ", ".join(wrong))
+		_lasting(&"badges", now, not wrong.is_empty(), ", ".join(wrong))
 	# Lag: the event on screen, or the oldest waiting, was received long ago.
 	var age: float = table.events.oldest_age_s()
 	_rule(&"lag", age > LAG_MAX_S and not table.modal.is_open(), "the table shows an event received %.1f s ago" % age)
@@ -105,6 +109,15 @@ func _on_table_leaving() -> void:
 	# The result must have stayed until the player left it.
 	if _result_shown and not _result_left:
 		_rule(&"result", true, "the match's result went before the player left it")
+
+
+## A rule that fails only once its failure has lasted SETTLE_S.
+func _lasting(rule: StringName, now: float, failing: bool, words: String) -> void:
+	if not failing:
+		_since.erase(rule)
+	elif not _since.has(rule):
+		_since[rule] = now
+	_rule(rule, failing and now - float(_since.get(rule, now)) >= SETTLE_S, words)
 
 
 ## Records a violation once each time the rule starts failing.

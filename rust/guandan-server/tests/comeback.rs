@@ -147,3 +147,60 @@ async fn a_quick_match_room_closes_as_match_over() {
     let ServerMsg::Room { room } = closed else { unreachable!() };
     assert_eq!(room.closed, Some(guandan_proto::RoomClosed::MatchOver), "{room:?}");
 }
+
+/// Issue 52: Auto-play the player turned on was turned off by a reconnect (the seat came back
+/// with its duty on the clock). It stays on until the player turns it off.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn auto_play_the_player_chose_survives_a_reconnect() {
+    // The AI at a pace: the match (every seat the AI's meanwhile) is still on when south is back.
+    let server = server("keep-auto", &["--heartbeat-timeout-ms", "1000", "--ai-pace-ms", "400"]);
+    let mut host = Client::new(server.addr, "south").await;
+    let code = create_room(&mut host, 12, None).await;
+    for seat in 1..4 {
+        host.send(&ClientMsg::SetSeat { seat, setting: SeatSetting::Ai { level: 1 } }).await;
+    }
+    host.send(&ClientMsg::Ready { ready: true }).await;
+    host.send(&ClientMsg::Start).await;
+    host.until("the match", |m| matches!(m, ServerMsg::State { .. } | ServerMsg::Applied { .. })).await;
+    host.send(&ClientMsg::AutoPlay { on: true }).await;
+    host.until("auto-play on", |m| matches!(m, ServerMsg::Hosting { seat: 0, on: true })).await;
+    let (id, token, last) = (host.player_id.clone(), host.token.clone(), host.last_seq);
+    drop(host);
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let mut back = Client::login(server.addr, "south", id, token).await;
+    back.send(&ClientMsg::JoinRoom { code, last_action_seq: Some(last) }).await;
+    let room = back.until("the room", |m| matches!(m, ServerMsg::Room { .. })).await;
+    let ServerMsg::Room { room } = room else { unreachable!() };
+    assert!(room.state.in_game(), "the match is still on: {room:?}");
+    assert!(room.seats[0].hosted, "Auto-play is still on after the reconnect: {room:?}");
+    // Nothing hands the seat back by itself meanwhile; turning Auto-play off does.
+    let got: Vec<ServerMsg> = {
+        let mut got = Vec::new();
+        let until = Instant::now() + Duration::from_secs(2);
+        while let Some(left) = until.checked_duration_since(Instant::now()) {
+            if let Some(m) = back.try_recv(left.min(Duration::from_millis(300))).await {
+                got.push(m);
+            }
+        }
+        got
+    };
+    assert!(!got.iter().any(|m| matches!(m, ServerMsg::Hosting { seat: 0, on: false })), "{got:?}");
+    back.send(&ClientMsg::AutoPlay { on: false }).await;
+    let mut after = Vec::new();
+    let until = Instant::now() + Duration::from_secs(10);
+    while let Some(left) = until.checked_duration_since(Instant::now()) {
+        match back.try_recv(left.min(Duration::from_millis(300))).await {
+            Some(m @ ServerMsg::Hosting { seat: 0, on: false }) => {
+                after.push(m);
+                break;
+            }
+            Some(m) => after.push(m),
+            None => {}
+        }
+    }
+    assert!(
+        matches!(after.last(), Some(ServerMsg::Hosting { seat: 0, on: false })),
+        "Auto-play off takes the seat back: {:?}",
+        after.iter().map(|m| format!("{m:?}").chars().take(160).collect::<String>()).collect::<Vec<_>>()
+    );
+}
