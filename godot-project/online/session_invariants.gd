@@ -10,7 +10,8 @@ extends Node
 ##    or Give/Return) and runs a clock within DUTY_WITHIN_S;
 ##  - Auto-play: the table's own Auto-play mark equals the server's say for the seat, and every
 ##    other badge's mark equals its seat's `hosted`, once the table is idle for SETTLE_S;
-##  - hand counts: each other seat's badge shows the copy's count when the table is idle;
+##  - hand counts: each other seat's badge shows the copy's count when the table is idle (in the
+##    play phase: during a tribute or return the table shows 27 until the exchange is over);
 ##  - lag: the table never shows an event received more than LAG_MAX_S ago (it catches up);
 ##  - the result: once the match-end panel is shown, it stays until the player leaves it.
 ## Time the connection is down, the table is covered (reconnecting, a stalled server) or a panel
@@ -96,7 +97,10 @@ func _process(_delta: float) -> void:
 			var badge: SeatBadge = table.badges[at]
 			if badge.auto_play != bool(s.hosted):
 				wrong.append("seat %d Auto-play %s, hosted %s" % [at, badge.auto_play, s.hosted])
+			# Counts in the play phase only: during a tribute or return the table shows the
+			# deal's 27 until the exchange is over (a payer's card may leave before it is routed).
 			if at < counts.size() and badge.count >= 0 and badge.count != counts[at] \
+					and String(state.get("phase_name", "")) == "play" \
 					and not PackedInt32Array(state.get("finished", [])).has(at):
 				wrong.append("seat %d shows %d cards, holds %d" % [at, badge.count, counts[at]])
 		_lasting(&"badges", now, not wrong.is_empty(), ", ".join(wrong))

@@ -88,12 +88,6 @@ func _exchange(from: int, to: int, card: int, is_tribute: bool) -> void:
 	else:
 		table.tribute_panel.add_line(line, not is_tribute)
 	table.history.add_note(line)
-	# The card changes hands: the seats' counts follow (issue 52's invariants found the payer
-	# shown with 27 while holding 26). A restored position's counts are exact already.
-	if not instant:
-		table.counts[from] = maxi(table.counts[from] - 1, 0)
-		table.counts[to] += 1
-		table.update_counts()
 	if from == table.local_seat or to == table.local_seat:
 		if from == table.local_seat:
 			table.end_duty()
