@@ -106,9 +106,17 @@ func _on_board(b: Dictionary) -> void:
 	_page.text = tr("LEADERBOARD_PAGE_FMT").format({page = page + 1, pages = pages})
 	_prev.disabled = page <= 0
 	_next.disabled = page + 1 >= pages
-	_status.text = tr("LEADERBOARD_EMPTY") if b.entries.is_empty() and page == 0 else ""
+	_status.text = empty_text(int(b.get("min_matches", 0))) if b.entries.is_empty() and page == 0 else ""
 	(%EmptyPicture as Control).visible = b.entries.is_empty() and page == 0
 	(%Scroll as Control).visible = not (%EmptyPicture as Control).visible
+
+
+## What an empty board says: how many ranked matches put a player on it (issue 52: after two
+## rated wins "no one has played" read as a fault; the server lists a player after 5).
+static func empty_text(min_matches: int) -> String:
+	if min_matches <= 0:
+		return TranslationServer.translate("LEADERBOARD_EMPTY")
+	return TranslationServer.translate("LEADERBOARD_EMPTY_MIN_FMT").format({n = min_matches})
 
 
 ## Pages of the last answer (at least 1).

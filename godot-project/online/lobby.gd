@@ -202,9 +202,9 @@ func _open_table() -> void:
 
 ## The room is gone (closed by the host, or the connection for good): back to the Online menu,
 ## which says why.
-## The room is gone (its host disbanded it): said in the player's language, not the server's.
-func _on_room_closed(_message: String) -> void:
-	_gone_back(tr("ONLINE_ROOM_CLOSED"))
+## The room is gone: why, said in the player's language, not the server's.
+func _on_room_closed(reason: String) -> void:
+	_gone_back(Online.room_closed_text(reason))
 
 
 func _gone_back(message: String) -> void:

@@ -40,6 +40,9 @@ var quick_room := ""
 ## coming back is coming back as the same player, to the seat they hold. A var: tests point it
 ## elsewhere.
 var accounts_path := "user://online_accounts.cfg"
+## The online table checks its own invariants on every frame (online/session_invariants.gd):
+## `--online-invariants` on the command line, or the online tests.
+var check_invariants := OS.get_cmdline_user_args().has("--online-invariants")
 
 ## The question asked before anything is sent in plain text to a public host (null until first
 ## asked; tests answer it).
@@ -397,6 +400,13 @@ func io_error() -> int:
 
 ## The player-facing text for a code the client or the server gave (ONLINE_ERR_<code> when the
 ## online screens have their own words for it, else the table's ERR_<code>).
+## Why a room closed (GuandanClient.room_closed's reason), in the player's words.
+static func room_closed_text(reason: String) -> String:
+	var key := "ONLINE_ROOM_CLOSED_" + reason.to_upper()
+	var text := TranslationServer.translate(key)
+	return text if text != key else TranslationServer.translate("ONLINE_ROOM_CLOSED")
+
+
 static func error_text(code: int) -> String:
 	for key in ["ONLINE_ERR_%d" % code, "ERR_%d" % code]:
 		var text := TranslationServer.translate(key)

@@ -30,6 +30,11 @@ var _leaving := false
 ## is up.
 var _rating_line := ""
 var _result_shown := false
+## The room closed while the player still had its match's end to see or was reading it: said on
+## the result's panel, which stays until the player leaves it.
+var _closed_text := ""
+## The table's own checks (Online.check_invariants: tests, the chaos tour), or null.
+var invariants: SessionInvariants
 ## The hands a spectator is shown (one CardsLeftRow per seat), and the action count they show.
 var _shown_hands: VBoxContainer
 var _shown_at := -1
@@ -46,6 +51,8 @@ const STALLED_MS := 5000
 var _vote := {}
 ## Seconds a player has to answer a surrender vote before it counts as "keep playing".
 const VOTE_SECONDS := 20.0
+## A vote asked during the player's own turn closes itself this long before the turn's clock ends.
+const VOTE_CLOCK_MARGIN_S := 5.0
 ## The vote dialog's close when the vote ended without this player's answer.
 const CLOSED_BY_VOTE := &"closed"
 
@@ -98,6 +105,9 @@ func _ready() -> void:
 	if table.auto_button != null:
 		table.auto_button.visible = not c.is_spectator()
 	_on_room(c.get_room())
+	if Online.check_invariants:
+		invariants = SessionInvariants.new(table, func() -> bool: return reconnect_layer.visible)
+		add_child(invariants)
 	if c.get_connection_state() == "reconnecting":
 		_on_reconnecting(1)
 
@@ -211,9 +221,12 @@ func _on_room(room: Dictionary) -> void:
 	if table != null and table.match_over and not Online.client.is_spectator() \
 			and String(room.get("state", "")) in ["idle", "waiting", "ready_check", "destroyed"]:
 		# The vote to play again closed while the result was shown and "Play again" was not
-		# chosen: the server gave the seat up (and closed the room if nobody stayed). Say so on
-		# the Online menu (before: the table vanished without a word).
-		_gone_back(tr("ONLINE_REMATCH_MISSED"))
+		# chosen: the server gave the seat up (and closed the room if nobody stayed). The result
+		# stays until the player leaves it (issue 52); its panel says so.
+		if _closed_text == "":
+			_closed_text = tr("ONLINE_REMATCH_MISSED")
+			if _result_shown:
+				table.modal.add_line(_closed_text)
 		return
 	var me := Online.seat
 	for s: Dictionary in room.get("seats", []):
@@ -274,6 +287,8 @@ func _on_match_panel(_event: MatchEndedEvent) -> void:
 		again.text = tr("QUICK_AGAIN")
 	if _rating_line != "":
 		table.modal.add_line(_rating_line)
+	if _closed_text != "":
+		table.modal.add_line(_closed_text)
 
 
 func _on_latency(ms: float) -> void:
@@ -337,9 +352,18 @@ func _on_surrender_proposed(seat: int) -> void:
 	var title := tr("ONLINE_SURRENDER_PARTNER_TITLE") if partner else tr("ONLINE_SURRENDER_OPPONENT_TITLE")
 	var text := tr("ONLINE_SURRENDER_PARTNER_FMT" if partner else "ONLINE_SURRENDER_OPPONENT_FMT").format(
 		{seat = _who(seat)})
-	votes.open(title, [text], [[&"yes", "ONLINE_VOTE_YES" if partner else "ONLINE_VOTE_ACCEPT"],
+	# The player's own clock runs on behind the dialog (the server's does): the dialog says how
+	# long, and answers "keep playing" by itself early enough to leave the turn VOTE_CLOCK_MARGIN_S
+	# (issue 52: the partner's dialog hid the last seconds of a lead, which was played for them).
+	var lines: Array = [text]
+	var seconds := VOTE_SECONDS
+	var left: float = table.controller.time_left() if (table.my_countdown as Control).visible else -1.0
+	if left >= 0.0:
+		seconds = clampf(left - VOTE_CLOCK_MARGIN_S, 1.0, VOTE_SECONDS)
+		lines.append(tr("PAUSE_CLOCK_LEFT_FMT").format({s = maxi(ceili(left), 0)}))
+	votes.open(title, lines, [[&"yes", "ONLINE_VOTE_YES" if partner else "ONLINE_VOTE_ACCEPT"],
 		[&"no", "ONLINE_VOTE_NO" if partner else "ONLINE_VOTE_VETO"]])
-	votes.press_after(&"no", VOTE_SECONDS)
+	votes.press_after(&"no", seconds)
 	var choice: StringName = await votes.closed
 	if not is_inside_tree() or choice == CLOSED_BY_VOTE:
 		return
@@ -400,8 +424,17 @@ func _who(seat: int) -> String:
 
 ## The room or the connection is gone: back to the Online menu, which says why.
 ## The room is gone (its host disbanded it): said in the player's language, not the server's.
-func _on_room_closed(_message: String) -> void:
-	_gone_back(tr("ONLINE_ROOM_CLOSED"))
+func _on_room_closed(reason: String) -> void:
+	var text := Online.room_closed_text(reason)
+	# A player still behind the server (the match's end not shown yet) or reading the result
+	# keeps the table: the result panel says the room has closed and its buttons leave (issue 52:
+	# a quick match's end was replaced by "The host closed the room" before it was seen).
+	if table != null and (table.match_over or table.events.busy()):
+		_closed_text = text
+		if _result_shown:
+			table.modal.add_line(text)
+		return
+	_gone_back(text)
 
 
 ## Leaves the quick match's finished table and waits for another of the same rules.

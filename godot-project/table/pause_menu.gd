@@ -37,7 +37,8 @@ func open() -> void:
 	var controller: MatchController = table.controller
 	controller.set_paused(true)
 	var buttons: Array = [[&"resume", "BTN_RESUME"]]
-	if not table.spectator and not table.match_over and controller.has_match():
+	if not table.spectator and not table.match_over and controller.has_match() \
+			and (table.events as TableEvents).results.may_propose_surrender():
 		buttons.append([&"surrender", "BTN_SURRENDER"])
 	buttons.append([&"rules", "BTN_RULES"])
 	buttons.append([&"menu", "BTN_LEAVE"])

@@ -70,6 +70,9 @@ func say_error(text: String) -> void:
 ## An engine error code in words (a play that does not beat the table names what it must beat).
 func show_error(code: int) -> void:
 	var key := "ERR_%d" % code
+	# Online some codes mean something else at the table (Io: the connection is down, not a file).
+	if table.config != null and table.config.online and tr("ONLINE_TABLE_ERR_%d" % code) != "ONLINE_TABLE_ERR_%d" % code:
+		key = "ONLINE_TABLE_ERR_%d" % code
 	var text := tr(key)
 	var table_play: Dictionary = table.table_play
 	if code == 9 and not table_play.is_empty():

@@ -8,6 +8,9 @@ extends TableEventPart
 ## Online, the least time the deal-end panel stays up (when the table shows it after the server's
 ## break has mostly run).
 const MIN_BREAK_PANEL_S := 3.0
+## Online, how long the deal-end panel stays when the next deal is already waiting behind it (the
+## table is behind the server): long enough to read who won the deal.
+const BEHIND_PANEL_S := 1.5
 
 
 func on_deal_ended(e: DealEndedEvent) -> void:
@@ -54,7 +57,9 @@ func on_deal_ended(e: DealEndedEvent) -> void:
 	table.lock_input(true)
 	table.refresh_controls()
 	var brk: float = table.controller.deal_break_s()
-	if brk > 0.0:
+	if table.config.online and events.next_deal_queued():
+		table.modal.press_after(&"next", BEHIND_PANEL_S)
+	elif brk > 0.0:
 		# Online the next deal starts when the server's break is over, panel or not: the panel
 		# closes then (a table that shows it late still shows it a moment).
 		var late := (Time.get_ticks_msec() - e.received_ms) / 1000.0 if e.received_ms > 0 else 0.0
@@ -69,8 +74,22 @@ func on_deal_ended(e: DealEndedEvent) -> void:
 			table.show_error(code)
 
 
-func on_surrender(_e: MatchEvent) -> void:
-	pass  # The match ends right after (AI seats accept at once); match_ended shows the result.
+## The deal in which the player's team last proposed to surrender (-1: none). Online a team may
+## propose once a deal: the pause menu then offers no second one (issue 52: it did, and the
+## server's refusal showed as "Error 59").
+var proposed_in_deal := -1
+
+
+func on_surrender(e: MatchEvent) -> void:
+	# Offline the match ends right after (AI seats accept at once); match_ended shows the result.
+	if e is SurrenderProposedEvent and not table.spectator \
+			and (e as SurrenderProposedEvent).seat % 2 == table.local_seat % 2:
+		proposed_in_deal = table.deal_no
+
+
+## Whether the player's team may still propose to surrender in this deal.
+func may_propose_surrender() -> bool:
+	return not table.config.online or proposed_in_deal != table.deal_no
 
 
 func on_match_ended(e: MatchEndedEvent) -> void:

@@ -31,6 +31,8 @@ var table: Control  # table.gd
 
 var _queue: Array[MatchEvent] = []
 var _draining := false
+## When the event being shown was received (ms; -1: none being shown).
+var _showing_received_ms := -1
 var _wait_tween: Tween
 var _shake_tween: Tween
 ## Set when the table leaves the tree: coroutines waiting on a tween or a panel are released
@@ -115,6 +117,7 @@ func _drain() -> void:
 	table.lock_input(true)
 	while not _queue.is_empty():
 		var event: MatchEvent = _queue.pop_front()
+		_showing_received_ms = event.received_ms
 		var handler: Callable = handlers.get(event.signal_name, Callable())
 		instant = event.restoring
 		table.zone.still = instant
@@ -127,6 +130,7 @@ func _drain() -> void:
 			return
 		table.event_handled.emit(event)
 	instant = false
+	_showing_received_ms = -1
 	table.zone.still = false
 	_draining = false
 	if not table.modal.is_open():
@@ -142,6 +146,15 @@ func _on_error(e: ErrorEvent) -> void:
 
 func _on_crashed(e: CrashedEvent) -> void:
 	await table.show_crash(e.report)
+
+
+## How long ago the event on screen (or else the first waiting) was received, in seconds (0:
+## none): how far the table is behind what it was told (SessionInvariants' lag rule).
+func oldest_age_s() -> float:
+	var ms := _showing_received_ms
+	if ms < 0 and not _queue.is_empty():
+		ms = _queue[0].received_ms
+	return (Time.get_ticks_msec() - ms) / 1000.0 if ms >= 0 else 0.0
 
 
 ## Least seconds a play stays on screen before the next event (the pacing profile at the
@@ -160,6 +173,17 @@ func actions_queued() -> int:
 	return n
 
 
+## Online the server is a deal or more ahead: the next deal (or the match's end) already waits in
+## the queue behind the event being shown. The deal's panel then closes soon and its ceremony is
+## shortened, so the table never shows a deal while the server plays the next (issue 52: with
+## Auto-play on the table ran several deals behind and the room closed before the result).
+func next_deal_queued() -> bool:
+	for e in _queue:
+		if e is DealStartedEvent or e is MatchEndedEvent:
+			return true
+	return false
+
+
 ## Online, a deal's end waiting in the queue: the server's break runs, so the last play and the
 ## finishing banners before it are shown quickly and the panel gets the break's time.
 func _deal_end_waits_online() -> bool:
@@ -174,7 +198,7 @@ func _deal_end_waits_online() -> bool:
 func wait(seconds: float) -> void:
 	if seconds <= 0.0 or closing or instant:
 		return
-	if actions_queued() >= CATCH_UP_AFTER or _deal_end_waits_online():
+	if actions_queued() >= CATCH_UP_AFTER or _deal_end_waits_online() or next_deal_queued():
 		seconds *= CATCH_UP_SCALE
 		catch_up_waits += 1
 	var until := Time.get_ticks_usec() + int(seconds * 1e6)

@@ -88,6 +88,13 @@ func _exchange(from: int, to: int, card: int, is_tribute: bool) -> void:
 	else:
 		table.tribute_panel.add_line(line, not is_tribute)
 	table.history.add_note(line)
+	# The card changes hands: the seats' counts follow (the chaos tour's invariants found a seat
+	# one card off for a whole deal after a position restored mid-exchange). An online restored
+	# position brings exact counts before its exchanges; an offline one replays the deal from 27.
+	if not instant or not table.config.online:
+		table.counts[from] = maxi(table.counts[from] - 1, 0)
+		table.counts[to] += 1
+		table.update_counts()
 	if from == table.local_seat or to == table.local_seat:
 		if from == table.local_seat:
 			table.end_duty()

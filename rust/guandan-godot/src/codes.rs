@@ -68,6 +68,34 @@ pub fn describe(code: i64) -> &'static str {
 mod tests {
     use super::*;
 
+    /// The `msgstr` of `msgid` in a gettext file, if it has one that is not empty.
+    fn translated(po: &str, msgid: &str) -> Option<String> {
+        let at = po.find(&format!("msgid \"{msgid}\"\nmsgstr \""))?;
+        let rest = &po[at + msgid.len() + 17..];
+        let text = &rest[..rest.find("\"\n")?];
+        (!text.trim().is_empty()).then(|| text.to_string())
+    }
+
+    /// Issue 52: "Error 59" was shown to a player as a bare code. Every error code a player can
+    /// meet has its words in both languages (the table's `ERR_<n>`), none of them a number.
+    #[test]
+    fn every_error_code_has_an_english_and_a_chinese_text() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../godot-project/i18n");
+        for lang in ["en", "zh_CN"] {
+            let po = std::fs::read_to_string(dir.join(format!("{lang}.po"))).expect("the translation");
+            let mut missing = Vec::new();
+            for code in ErrorCode::ALL {
+                let key = format!("ERR_{}", num(*code));
+                match translated(&po, &key) {
+                    Some(text) if !text.contains(&num(*code).to_string()) => {}
+                    other => missing.push(format!("{key} ({}): {other:?}", code.name())),
+                }
+            }
+            assert!(missing.is_empty(), "{lang}: error codes without words: {missing:#?}");
+            assert!(translated(&po, "ERR_GENERIC").is_some_and(|t| t.chars().count() > "Error {code}".len()));
+        }
+    }
+
     #[test]
     fn rule_log_and_runtime_errors_keep_their_core_codes() {
         assert_eq!(Fail::from(RuleError::CannotPass).num(), 3);

@@ -199,6 +199,10 @@ pub struct Leaderboard {
     /// Rated players under these rules (all pages).
     pub total: u64,
     pub entries: Vec<LeaderboardEntry>,
+    /// Rated matches a player needs under these rules to be listed (the client says so while
+    /// the board is empty). Added to v1 (absent: 0, an older server that does not say).
+    #[serde(default)]
+    pub min_matches: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -252,6 +252,43 @@ pub struct RoomInfo {
     /// to v1 (absent = none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spectator_hands: Option<u8>,
+    /// Why the room closed (with `state: destroyed`): the client says what happened, not "the
+    /// host closed the room" for a quick match that ended. Added to v1 (absent: still open, or
+    /// an older server).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closed: Option<RoomClosed>,
+}
+
+/// Why a room closed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoomClosed {
+    /// Its host disbanded it (a friend room, between matches).
+    Disbanded,
+    /// Its match is over (and rated, in a quick match) and its players have gone.
+    MatchOver,
+    /// Everyone left before a match was played.
+    Empty,
+    /// Nobody came before the server's idle limit.
+    Idle,
+    /// Its match could not start (a quick match whose players were seated elsewhere).
+    NotStarted,
+    /// The server stopped it (its storage failed); the match may be resumed later.
+    Stopped,
+}
+
+impl RoomClosed {
+    /// The stable name (as sent), for the client's text key.
+    pub fn name(self) -> &'static str {
+        match self {
+            RoomClosed::Disbanded => "disbanded",
+            RoomClosed::MatchOver => "match_over",
+            RoomClosed::Empty => "empty",
+            RoomClosed::Idle => "idle",
+            RoomClosed::NotStarted => "not_started",
+            RoomClosed::Stopped => "stopped",
+        }
+    }
 }
 
 fn is_zero(n: &u32) -> bool {

@@ -12,6 +12,9 @@ use guandan_core::game::{ActionKind, Seat};
 
 use crate::{Backoff, ClientMsg, MIN_COMPATIBLE_PROTOCOL, PROTOCOL_VERSION, RoomState, Secret, ServerMsg};
 
+/// How long a full state asked for may take before it is asked for again.
+pub const RESYNC_AGAIN: Duration = Duration::from_secs(5);
+
 /// How a client keeps its session.
 #[derive(Clone, Debug)]
 pub struct SessionConfig {
@@ -125,8 +128,9 @@ pub struct Session {
     room: Option<(String, Option<Seat>)>,
     /// The last action seq of the room's match this client has seen (`None`: no state yet).
     last_seq: Option<u64>,
-    /// A gap asked for the whole state, not yet arrived.
+    /// A gap asked for the whole state, not yet arrived; when it was last asked for.
     awaiting_state: bool,
+    asked_state_at: Option<Instant>,
     nonce: u64,
     /// Our intent in flight: its seq.
     pending: Option<u64>,
@@ -148,6 +152,7 @@ impl Session {
             room: None,
             last_seq: None,
             awaiting_state: false,
+            asked_state_at: None,
             nonce: 0,
             pending: None,
             last_sent: None,
@@ -245,7 +250,10 @@ impl Session {
             }
             // The next pong answers the oldest heartbeat not yet answered.
             ClientMsg::Heartbeat if self.ping_at.is_none() => self.ping_at = Some(now),
-            ClientMsg::Resync => self.awaiting_state = true,
+            ClientMsg::Resync => {
+                self.awaiting_state = true;
+                self.asked_state_at = Some(now);
+            }
             _ => {}
         }
     }
@@ -269,6 +277,14 @@ impl Session {
                 }
             }
             Link::Up => {
+                // A state asked for and not come (the answer lost, the ask refused): every
+                // `applied` meanwhile is a gap, so the table would stand still until the next
+                // full state. Asked again, at most every RESYNC_AGAIN.
+                if self.awaiting_state
+                    && self.asked_state_at.is_none_or(|t| now.saturating_duration_since(t) >= RESYNC_AGAIN)
+                {
+                    return Ok(Some(ClientMsg::Resync));
+                }
                 let quiet = self.last_sent.is_none_or(|t| now.saturating_duration_since(t) >= self.cfg.heartbeat);
                 Ok(quiet.then_some(ClientMsg::Heartbeat))
             }

@@ -113,6 +113,7 @@ fn server_messages(s: &Sample) -> Vec<ServerMsg> {
         practice,
         deal_break_ms,
         spectator_hands,
+        closed: None,
     };
     let mut msgs = vec![
         ServerMsg::Welcome { protocol_version: 1, player_id: "p-1".into(), instance: "main".into(), token: None },

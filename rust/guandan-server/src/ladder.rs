@@ -210,6 +210,7 @@ pub async fn leaderboard(
                 wins: count(r.wins),
             })
             .collect(),
+        min_matches: app.cfg.leaderboard_min_matches,
     };
     let bytes = axum::body::Bytes::from(serde_json::to_vec(&board).unwrap_or_default());
     ladder.pages.put(key, bytes.clone(), Instant::now());

@@ -181,6 +181,7 @@ async fn leaderboard_and_profiles_are_public_json() {
         let total = loop {
             let board: Leaderboard = get(addr, &leaderboard_path(rules, page));
             assert_eq!((board.rules.as_str(), board.page, board.per_page), (rules, page, 50), "{db_name}");
+            assert_eq!(board.min_matches, 1, "the board says how many matches list a player (issue 52)");
             let left = board.total.saturating_sub(u64::from(page) * 50);
             assert_eq!(board.entries.len() as u64, left.min(50), "{db_name}: page {page}");
             for (i, e) in board.entries.iter().enumerate() {

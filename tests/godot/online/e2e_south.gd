@@ -64,6 +64,9 @@ func _ready() -> void:
 		if user[i].begins_with("--"):
 			_args[user[i].substr(2)] = user[i + 1]
 	Settings.set_value(&"anim_speed", 0.0)
+	# The table checks itself on every frame (online/session_invariants.gd); the report says
+	# what failed.
+	Online.check_invariants = true
 	# The kept guest account goes beside the report, not into the player's own user://.
 	Online.accounts_path = String(_args.out).get_base_dir().path_join("accounts.cfg")
 	_trust(Online.client)
@@ -92,6 +95,9 @@ func _finish(ok: bool, error := "") -> void:
 	_report.state_hash = south.get_state_hash() if south != null else ""
 	_report.action_count = south.get_action_count() if south != null else 0
 	_report.hand_messages = c.get_hand_messages_received()
+	var checks: SessionInvariants = _screen.invariants if _screen != null else null
+	_report.invariant_frames = checks.frames if checks != null else 0
+	_report.invariants = checks.violations.duplicate() if checks != null else []
 	_report.messages = c.get_messages_received()
 	if _spectator != null:
 		_report.spectator = {

@@ -123,6 +123,10 @@ func test_the_leaderboard_shows_portraits_and_an_empty_picture() -> void:
 	board._on_board({rules = Online.board_rules, page = 0, per_page = 50, total = 0, entries = []})
 	expect(pic.visible, "nobody ranked: the picture")
 	expect_eq((board.get_node("%Status") as Label).text, tr("LEADERBOARD_EMPTY"), "with its line")
+	# Issue 52: the server says how many ranked matches put a player on the board; the line says it.
+	board._on_board({rules = Online.board_rules, page = 0, per_page = 50, total = 0, entries = [], min_matches = 5})
+	var said := (board.get_node("%Status") as Label).text
+	expect("5" in said and said != tr("LEADERBOARD_EMPTY"), "the empty board says the minimum: %s" % said)
 	var entries := []
 	for i in 4:
 		entries.append({rank = i + 1, player_id = "p%d" % i, nickname = "Player %d" % i, rating = 1200 - i * 10,

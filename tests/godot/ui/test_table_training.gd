@@ -241,6 +241,36 @@ func test_the_menu_says_paused_only_offline_and_shows_the_clock_online() -> void
 	expect_eq(table.pause_menu.clock_text(), "", "no clock line once the panel is gone")
 
 
+## Issue 52: online a team may propose to surrender once a deal; after its proposal the menu
+## offered Surrender again and the server's refusal showed as "Error 59". Now the menu offers no
+## second proposal in the deal (offline, where there is no limit, it still does), and the refusal
+## has words.
+func test_online_the_menu_offers_no_second_surrender_in_a_deal() -> void:
+	await _open(MatchConfig.with({mode = &"match", ai_levels = [1, 1, 1], seed = 8, ai_min_think_ms = 0,
+		turn_time_limit_s = 30, save_record = false}))
+	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
+	table.config.online = true
+	table.pause_menu.open()
+	expect(table.modal.button(&"surrender") != null, "Surrender is offered before any proposal")
+	table.modal.press(&"resume")
+	await frames(2)
+	# The partner (table seat 2) proposed in this deal: the team's one proposal is used.
+	var proposal := SurrenderProposedEvent.new()
+	proposal.seat = 2
+	await table.events.results.on_surrender(proposal)
+	table.pause_menu.open()
+	expect(table.modal.button(&"surrender") == null, "no second proposal offered in the deal")
+	table.modal.press(&"resume")
+	await frames(2)
+	# An opponent's proposal does not use ours; offline there is no limit.
+	table.config.online = false
+	table.pause_menu.open()
+	expect(table.modal.button(&"surrender") != null, "offline Surrender stays offered")
+	table.modal.press(&"resume")
+	await frames(2)
+	expect(tr("ERR_59") != "ERR_59" and not ("59" in tr("ERR_59")), "the refusal has words: %s" % tr("ERR_59"))
+
+
 func test_esc_closes_the_pause_menu_and_leaving_asks_first() -> void:
 	var Pointer := preload("res://tests_godot/ui/pointer.gd")
 	var pointer = Pointer.new(get_viewport())

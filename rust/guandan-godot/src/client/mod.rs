@@ -303,9 +303,11 @@ impl GuandanClient {
     /// The room's lobby state (see `get_room`).
     #[signal]
     fn room_changed(room: VarDictionary);
-    /// The room was disbanded (or the server shut down).
+    /// The room closed; `reason` says why: `disbanded` (its host), `match_over` (its match
+    /// ended and its players went), `empty`, `idle`, `not_started`, `stopped` (the server's
+    /// storage failed), `closed` (an older server that does not say).
     #[signal]
-    fn room_closed(message: GString);
+    fn room_closed(reason: GString);
     /// The server's AI plays `seat` for its absent player (`on`), or gave it back.
     #[signal]
     fn hosting_changed(seat: i64, on: bool);

@@ -24,6 +24,7 @@ pub fn leaderboard_dict(b: &Leaderboard) -> VarDictionary {
         "page" => i64::from(b.page),
         "per_page" => i64::from(b.per_page),
         "total" => b.total as i64,
+        "min_matches" => i64::from(b.min_matches),
         "entries" => &entries,
     }
 }

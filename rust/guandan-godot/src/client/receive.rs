@@ -125,11 +125,13 @@ impl GuandanClient {
                 let seat = u8::try_from(self.room_seat).ok();
                 self.remote.borrow_mut().room(&room, seat);
                 let destroyed = room.state == guandan_proto::RoomState::Destroyed;
+                // Why, named for what happened (an older server says nothing: "closed").
+                let why = room.closed.map_or("closed", guandan_proto::RoomClosed::name);
                 self.room = Some(room.clone());
                 self.queue.push_back(Conn::RoomChanged(Box::new(room)));
                 if destroyed {
                     self.reset_room();
-                    self.queue.push_back(Conn::RoomClosed("the host closed the room".into()));
+                    self.queue.push_back(Conn::RoomClosed(why.into()));
                 }
             }
             ServerMsg::State { action_seq, state_hash, view, outcome, time_left_s } => {

@@ -50,6 +50,11 @@ pub struct RemoteMatch {
     room_ai: Option<[bool; 4]>,
     hosted: [bool; 4],
     room_seat: Option<Seat>,
+    /// Whether the table was last told (controller_changed) that the AI plays the player's seat.
+    /// The server's `hosting` and every full state say it again when it differs: its notice
+    /// inside an `applied` is lost when that step arrives in a gap (issue 52: after a long
+    /// stall the table kept Auto-play on, so it never offered Play/Pass or ran the clock).
+    auto_shown: bool,
     /// Where intents go while the connection is up.
     outbox: Option<Outbox>,
     /// An engine follows this match: only then are signals kept for it.
@@ -131,6 +136,8 @@ impl RemoteMatch {
 
     pub fn set_followed(&mut self, on: bool) {
         self.followed = on;
+        // A new table starts with Auto-play off.
+        self.auto_shown = false;
         self.emits.clear();
     }
 
@@ -172,6 +179,22 @@ impl RemoteMatch {
         if let Some(h) = self.hosted.get_mut(seat as usize) {
             *h = on;
         }
+        if self.room_seat == Some(seat) && self.mirror.view.is_some() && !self.awaiting_state {
+            self.show_auto(on);
+        }
+    }
+
+    /// Tells the table whether the AI plays the player's seat, if it was told otherwise.
+    fn show_auto(&mut self, ai: bool) {
+        if self.auto_shown != ai {
+            self.auto_shown = ai;
+            self.emit([Emit::Runtime(guandan_core::notice::Out::ControllerChanged { seat: 0, ai })]);
+        }
+    }
+
+    /// Whether the server's AI plays the player's own seat now (as the server last said).
+    fn own_seat_hosted(&self) -> bool {
+        self.room_seat.is_some_and(|s| self.hosted[s as usize % 4])
     }
 
     /// The server refused our intent: it is answered. A copy behind or ahead of the match
@@ -197,6 +220,7 @@ impl RemoteMatch {
         self.turn.view(&mut view);
         let outcome = outcome.map(|o| self.turn.outcome(o));
         self.duty_clock = time_left_s.map(|t| (action_seq, Instant::now(), t));
+        let view_seated = view.seat.is_some();
         let mut emits = self.mirror.full_state(action_seq, state_hash, &view, outcome, time_left_s);
         if action_seq > 0 {
             // A match under way (a reconnect, a rejoin, a resync): its position is shown as it
@@ -211,6 +235,13 @@ impl RemoteMatch {
         } else {
             StateTaken::Started
         };
+        // The table's Auto-play follows the server's seat, first: the turn the state announces
+        // is then offered to the player (or not) as the server has it.
+        let hosted = self.own_seat_hosted();
+        if view_seated && self.auto_shown != hosted {
+            self.auto_shown = hosted;
+            emits.insert(0, Emit::Runtime(guandan_core::notice::Out::ControllerChanged { seat: 0, ai: hosted }));
+        }
         self.emit(emits);
         taken
     }
@@ -256,6 +287,11 @@ impl RemoteMatch {
             // Catching up after a reconnect: the full state that follows draws the table.
             Ok(_) | Err(_) if self.awaiting_state => None,
             Ok(emits) => {
+                for e in &emits {
+                    if let Emit::Runtime(guandan_core::notice::Out::ControllerChanged { seat: 0, ai }) = e {
+                        self.auto_shown = *ai;
+                    }
+                }
                 self.emit(emits);
                 None
             }
@@ -442,6 +478,7 @@ mod tests {
             spectators: 0,
             locked: true,
             matches: 0,
+            closed: None,
             practice: false,
             deal_break_ms: 0,
             spectator_hands: None,
@@ -576,5 +613,47 @@ mod tests {
         assert!(!f.is_auto_play());
         f.0.borrow_mut().hosting(2, true);
         assert!(f.is_auto_play(), "the server's AI hosts the player's seat");
+    }
+
+    fn own_auto(f: &Following) -> Vec<bool> {
+        f.0.borrow_mut()
+            .emits
+            .drain(..)
+            .filter_map(|e| match e {
+                Emit::Runtime(guandan_core::notice::Out::ControllerChanged { seat: 0, ai }) => Some(ai),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Issue 52: the server's notice that the player's seat was handed back (inside an `applied`)
+    /// came while a full state was awaited and was dropped; the table kept Auto-play on and never
+    /// offered Play/Pass or ran the clock. `hosting` and every full state now bring the table's
+    /// Auto-play in line with the server's seat, once each change, before the turn is announced.
+    #[test]
+    fn the_table_s_auto_play_follows_the_server_s_seat_through_gaps() {
+        let seat = m_turn();
+        let (f, m, _) = seated(seat);
+        assert!(own_auto(&f).is_empty(), "a human seat at the start: nothing to say");
+        // Hosted (the AI took the seat), said by the server's `hosting`.
+        f.0.borrow_mut().hosting(seat, true);
+        assert_eq!(own_auto(&f), vec![true]);
+        f.0.borrow_mut().hosting(seat, true);
+        assert!(own_auto(&f).is_empty(), "said once");
+        // The hand-back's notice was lost in a gap: the full state that follows says it, first.
+        f.0.borrow_mut().reconnected();
+        f.0.borrow_mut().hosted[seat as usize] = false;
+        f.0.borrow_mut().state(m.seq() + 1, &m.state_hash(), m.view(Some(seat)), None, Some(20.0));
+        let emits: Vec<Emit> = f.0.borrow_mut().emits.clone();
+        let auto_at = emits.iter().position(|e| {
+            matches!(e, Emit::Runtime(guandan_core::notice::Out::ControllerChanged { seat: 0, ai: false }))
+        });
+        let turn_at =
+            emits.iter().position(|e| matches!(e, Emit::Runtime(guandan_core::notice::Out::TurnStarted { .. })));
+        assert!(auto_at.is_some() && auto_at < turn_at, "Auto-play off before the turn: {emits:?}");
+        assert_eq!(own_auto(&f), vec![false]);
+        // The server's `hosting` off after that changes nothing more.
+        f.0.borrow_mut().hosting(seat, false);
+        assert!(own_auto(&f).is_empty());
     }
 }

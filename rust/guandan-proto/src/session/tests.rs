@@ -321,3 +321,26 @@ fn a_rotated_token_is_kept_and_handed_over_once() {
     let hello = s.opened(t);
     assert!(matches!(hello, ClientMsg::Hello { ref token, .. } if token.expose() == "new"));
 }
+
+/// Issue 52: a state asked for that never came (its answer lost, the ask refused) left every
+/// later `applied` a gap, so the game's table stood still until the next deal's state. It is asked
+/// for again every RESYNC_AGAIN until it comes, and not after.
+#[test]
+fn a_state_that_never_comes_is_asked_for_again() {
+    let (mut s, t) = seated(SessionConfig::default());
+    order(&mut s, state(3), t);
+    let (o, send) = order(&mut s, applied(6, 1), t);
+    assert!(matches!(o, Order::Gap { expected: 4, got_first: 6 }), "{o:?}");
+    assert_eq!(send, vec![ClientMsg::Resync]);
+    // Within the wait: heartbeats only.
+    let soon = t + RESYNC_AGAIN / 2;
+    assert_ne!(s.tick(soon), Ok(Some(ClientMsg::Resync)));
+    let later = t + RESYNC_AGAIN;
+    assert_eq!(s.tick(later), Ok(Some(ClientMsg::Resync)), "asked again");
+    s.sending(&ClientMsg::Resync, later);
+    assert_ne!(s.tick(later + RESYNC_AGAIN / 2), Ok(Some(ClientMsg::Resync)), "not at every tick");
+    let (o, _) = order(&mut s, state(7), later + RESYNC_AGAIN / 2);
+    assert_eq!(o, Order::Next);
+    assert!(!s.awaiting_state());
+    assert_ne!(s.tick(later + RESYNC_AGAIN * 3), Ok(Some(ClientMsg::Resync)), "the state came: no more asks");
+}

@@ -166,7 +166,7 @@ impl Room {
         if !self.state.locked()
             && self.members.is_empty()
             && self.lobby.idle_since.is_some_and(|t| t + self.app.cfg.room_idle() <= now)
-            && self.close_abandoned("nobody came for --room-idle-ms").await
+            && self.close_abandoned(guandan_proto::RoomClosed::Idle).await
         {
             return true;
         }
@@ -206,12 +206,24 @@ impl Room {
                 let _ = m.out.send(text(&bye));
                 m.out.end();
             }
-            self.members.join(conn, out, Some(seat));
-            self.send_msg(conn, &ServerMsg::Joined { code: self.code.clone(), seat: Some(seat) });
             if was_hosted {
                 self.transition(RoomEvent::Reconnect);
+                // The seat is the human's again before the returning connection is a member:
+                // what it is sent next (its full state) then runs the player's own clock (issue
+                // 52: sent while the AI still hosted the seat, the state had no clock and the
+                // table showed 0 s), and the hand-over's notice, at an action seq the returning
+                // client has not reached yet, is not sent to it (it read it as a gap). It hears
+                // of the hand-over from `hosting` below. An AI decision computed but not applied
+                // yet is dropped (the runtime forgets it, and its generation is stale); applied
+                // ones stand. The AI never acts for a human seat, so no AI move follows the
+                // return (the spec's 2 s grace holds for as long as the human stays).
+                self.drop_ai_in_flight();
+                self.hand_seat(seat, Controller::Human, false).await;
+                let still = self.seats.any_hosted();
+                self.transition(if still { RoomEvent::CaughtUpStillHosting } else { RoomEvent::CaughtUp });
             }
-            // What was missed first, then the seat is the human's again.
+            self.members.join(conn, out, Some(seat));
+            self.send_msg(conn, &ServerMsg::Joined { code: self.code.clone(), seat: Some(seat) });
             self.catch_up(conn, seat, last_action_seq).await;
             if self.state == RoomState::VotePhase {
                 // Back after the end: the match was stored (the old connection may have missed it).
@@ -219,14 +231,6 @@ impl Room {
                 self.send_msg(conn, &stored);
             }
             if was_hosted {
-                // An AI decision computed but not applied yet is dropped (the runtime forgets it,
-                // and its generation is stale); applied ones stand. The AI never acts for a
-                // human seat, so no AI move follows the return (the spec's 2 s grace holds for
-                // as long as the human stays).
-                self.drop_ai_in_flight();
-                self.hand_seat(seat, Controller::Human, false).await;
-                let still = self.seats.any_hosted();
-                self.transition(if still { RoomEvent::CaughtUpStillHosting } else { RoomEvent::CaughtUp });
                 self.broadcast(&ServerMsg::Hosting { seat, on: false });
             }
             self.send_room();
@@ -405,7 +409,7 @@ impl Room {
         }
         if let Err((_, message)) = self.begin().await {
             tracing::error!(message, "quick-match table did not start");
-            self.close_abandoned("its match could not start").await;
+            self.close_abandoned(guandan_proto::RoomClosed::NotStarted).await;
             return;
         }
         self.seats.away_until_they_come(Instant::now());

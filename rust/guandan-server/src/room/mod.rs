@@ -13,8 +13,8 @@ use guandan_core::game::{ActionKind, Seat, Team};
 use guandan_core::log::MatchLog;
 use guandan_core::rules::RuleConfig;
 use guandan_proto::{
-    ClientMsg, DEFAULT_SPECTATOR_DELAY, ErrorCode, MAX_SPECTATORS, RoomInfo, SeatInfo, SeatSetting, ServerMsg,
-    encode_server,
+    ClientMsg, DEFAULT_SPECTATOR_DELAY, ErrorCode, MAX_SPECTATORS, RoomClosed, RoomInfo, SeatInfo, SeatSetting,
+    ServerMsg, encode_server,
 };
 use guandan_runtime::{Controller, Notice, RuntimeConfig, SurrenderPolicy, Viewer};
 use serde::{Deserialize, Serialize};
@@ -111,6 +111,8 @@ struct Room {
     /// The rematch vote after a match (vote.rs).
     rematch: vote::Rematch,
     closing: bool,
+    /// Why the room closed, once it has (sent with its last `room`).
+    closed: Option<guandan_proto::RoomClosed>,
     /// Players whose seat here this room has recorded in `App::seats` (one seat per account).
     claimed: Vec<String>,
     /// Seated players whose seat another room holds (a race): tried again at the next tick.
@@ -182,6 +184,7 @@ fn spawn(
         lobby: lobby::LobbyClocks::new(),
         rematch: vote::Rematch::default(),
         closing: false,
+        closed: None,
         claimed: Vec::new(),
         conflicts: Vec::new(),
     };
@@ -257,7 +260,8 @@ impl Room {
                 RoomCmd::DriveAi => {}
                 RoomCmd::BeginQuick => Box::pin(self.begin_quick()).await,
                 RoomCmd::Abandon => {
-                    Box::pin(self.close_abandoned("its quick-match players were seated elsewhere")).await;
+                    // Its quick-match players were seated elsewhere.
+                    Box::pin(self.close_abandoned(RoomClosed::NotStarted)).await;
                 }
                 RoomCmd::Shutdown => {
                     self.closing = true;
@@ -349,13 +353,17 @@ impl Room {
         if self.state.locked() || self.seats.any_player() {
             return false;
         }
-        self.close_abandoned("nobody is left in it").await
+        // After a match (its rematch vote closed): the match is over, not an empty lobby.
+        let why = if self.match_no > 0 { RoomClosed::MatchOver } else { RoomClosed::Empty };
+        self.close_abandoned(why).await
     }
 
-    async fn close_abandoned(&mut self, why: &str) -> bool {
+    async fn close_abandoned(&mut self, why: RoomClosed) -> bool {
         if !self.transition(RoomEvent::Abandoned) {
             return false;
         }
+        self.closed = Some(why);
+        let why = why.name();
         tracing::info!(why, "room closed");
         self.app.metrics.rooms_closed_empty.inc();
         if let Err(e) = self.app.db.delete_room(&self.code).await {
@@ -440,6 +448,7 @@ impl Room {
             practice: self.stored.practice,
             deal_break_ms: u32::try_from(self.app.cfg.deal_break_ms).unwrap_or(u32::MAX),
             spectator_hands: self.stored.spectator_hands.map(u8::from),
+            closed: self.closed.filter(|_| self.state == RoomState::Destroyed),
         }
     }
 
@@ -502,6 +511,7 @@ impl Room {
                 if !self.transition(RoomEvent::Disband) {
                     return self.refuse(conn, ErrorCode::BadRoomState, "a match is running", None);
                 }
+                self.closed = Some(RoomClosed::Disbanded);
                 // The row first: whoever hears of the end finds the directory already without it.
                 if let Err(e) = self.app.db.delete_room(&self.code).await {
                     tracing::error!(error = %e, "room delete failed");

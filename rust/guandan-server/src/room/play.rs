@@ -207,6 +207,7 @@ impl Room {
             tracing::error!(error = %e, "action not stored: room stops");
             self.broadcast(&ServerMsg::error(ErrorCode::Internal, "storage failed; rejoin in a moment"));
             self.state = RoomState::Destroyed;
+            self.closed = Some(guandan_proto::RoomClosed::Stopped);
             return;
         }
         if count > 0 {

@@ -55,6 +55,7 @@ impl Room {
         if on {
             tracing::info!(seat, "seat handed to the AI by its player");
             self.host_present(seat, false).await;
+            self.seats.chose_auto_play(seat);
         } else {
             self.take_back(seat).await;
         }

@@ -23,6 +23,9 @@ pub(super) struct Slot {
     /// Hosted because its present player let `--auto-play-after-timeouts` duties in a row time
     /// out: any intent of the player takes the seat back.
     pub(super) hosted_idle: bool,
+    /// Hosted because its player turned Auto-play on: a reconnect keeps it so (issue 52: the
+    /// player came back from a stall to find Auto-play off and its duty on the clock).
+    pub(super) hosted_chosen: bool,
     /// Intent checks: the last applied intent seq and recent nonces of this seat's connection.
     last_ack: Option<u64>,
     nonces: VecDeque<u64>,
@@ -175,7 +178,8 @@ impl Seats {
         let old = s.conn.replace(conn);
         s.lost_at = None;
         s.left_match = false;
-        let was_hosted = std::mem::take(&mut s.hosted);
+        // Auto-play the player chose stays on; hosting for an absent player ends.
+        let was_hosted = !s.hosted_chosen && std::mem::take(&mut s.hosted);
         s.last_ack = None;
         s.nonces.clear();
         (old, was_hosted)
@@ -251,16 +255,23 @@ impl Seats {
         s.hosted_idle = idle;
     }
 
+    /// The seat's player turned Auto-play on (it stays on across reconnects until turned off).
+    pub(super) fn chose_auto_play(&mut self, seat: Seat) {
+        self.0[seat as usize].hosted_chosen = true;
+    }
+
     /// The seat's player takes it back from the AI.
     pub(super) fn unhost(&mut self, seat: Seat) {
         let s = &mut self.0[seat as usize];
         s.hosted = false;
         s.hosted_idle = false;
+        s.hosted_chosen = false;
     }
 
     /// The seat's player asked for what already is: an intent no longer takes the seat back.
     pub(super) fn keep_hosting(&mut self, seat: Seat) {
         self.0[seat as usize].hosted_idle = false;
+        self.0[seat as usize].hosted_chosen = true;
     }
 
     /// The seat's missed actions were rebuilt from the stored log just now.
@@ -289,6 +300,8 @@ impl Seats {
         for s in &mut self.0 {
             s.ready = false;
             s.hosted = false;
+            s.hosted_chosen = false;
+            s.hosted_idle = false;
             if s.player.is_some() && (s.rematch != Some(true) || s.conn.is_none()) {
                 left.extend(s.conn);
                 *s = Slot::default();

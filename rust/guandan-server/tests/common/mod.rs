@@ -287,7 +287,7 @@ pub struct Client {
     pub last_seq: u64,
     pub prompt: Option<TableView>,
     /// The handshake and the intents' nonces (the tests drive rejoins and resyncs themselves).
-    session: Session,
+    pub session: Session,
     last_sent: std::time::Instant,
     agent: guandan_ai::l1::L1,
     rng: ChaCha8Rng,
