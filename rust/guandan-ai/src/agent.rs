@@ -11,6 +11,11 @@ use std::time::{Duration, Instant};
 /// The design's hard limit on one decision: beyond it the decision falls back to L1.
 pub const MAX_AI_DECISION_MS: u64 = 3000;
 
+/// The desktop level's worker threads ([`AiProfile::desktop`]).
+pub const DESKTOP_THREADS: u32 = 2;
+/// The desktop level's budget in multiples of L3's (playouts and work cap).
+pub const DESKTOP_WORK: u32 = 6;
+
 /// Difficulty levels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum AiLevel {
@@ -338,6 +343,33 @@ impl AiProfile {
             search: SearchConfig::V1,
             ranker: false,
             ..AiProfile::default()
+        }
+    }
+
+    /// The desktop level above L3 (the arena's, the bench's and the game's `L4`, issue 56): L3's
+    /// search, its worlds split over [`DESKTOP_THREADS`] worker threads, with [`DESKTOP_WORK`]
+    /// times L3's playouts and work cap. Still a fixed amount of work, never a clock: the worlds
+    /// are seeded by their index and the outcome sums are exact, so a decision is the same
+    /// whatever the threads and their timing (tested); the threads only make it arrive sooner.
+    pub fn desktop() -> Self {
+        let l3 = AiProfile::level(AiLevel::L3);
+        AiProfile {
+            iterations: l3.iterations * DESKTOP_WORK,
+            threads: DESKTOP_THREADS,
+            search: SearchConfig { work: l3.search.work * DESKTOP_WORK, ..l3.search },
+            ..l3
+        }
+    }
+
+    /// L3 with its budget times `scale` (playouts and work cap together; the candidates
+    /// searched and their split unchanged): the budget curve of docs/ai.md.
+    pub fn l3_scaled(scale: f32) -> Self {
+        let l3 = AiProfile::level(AiLevel::L3);
+        let times = |n: u32| ((n as f32 * scale).round() as u32).max(1);
+        AiProfile {
+            iterations: times(l3.iterations),
+            search: SearchConfig { work: times(l3.search.work), ..l3.search },
+            ..l3
         }
     }
 
