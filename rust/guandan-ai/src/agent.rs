@@ -555,6 +555,31 @@ mod tests {
         assert_eq!(SearchConfig::V2.endgame_cards, 0);
     }
 
+    /// L4 is L3's search with more threads and `DESKTOP_WORK` times the playouts and work cap,
+    /// nothing else; `l3_scaled` moves the two budget numbers together and nothing else.
+    #[test]
+    fn the_desktop_level_is_l3_with_more_work_and_threads() {
+        let (l3, l4) = (AiProfile::level(AiLevel::L3), AiProfile::desktop());
+        assert!(DESKTOP_THREADS >= 2 && DESKTOP_WORK > 1);
+        assert_eq!(
+            (l4.iterations, l4.search.work, l4.threads),
+            (l3.iterations * DESKTOP_WORK, l3.search.work * DESKTOP_WORK, DESKTOP_THREADS)
+        );
+        let back = AiProfile {
+            iterations: l3.iterations,
+            threads: l3.threads,
+            search: SearchConfig { work: l3.search.work, ..l4.search },
+            ..l4.clone()
+        };
+        assert_eq!(back, l3);
+        assert_eq!(AiProfile::l3_scaled(1.0), l3);
+        let half = AiProfile::l3_scaled(0.5);
+        assert_eq!((half.iterations, half.search.work), (l3.iterations / 2, l3.search.work / 2));
+        assert_eq!(AiProfile { iterations: l3.iterations, search: l3.search, ..half }, l3);
+        let x25 = AiProfile::l3_scaled(2.5);
+        assert_eq!((x25.iterations, x25.search.work), (1000, 40_000));
+    }
+
     #[test]
     fn v1_profiles_keep_the_agents_before_tuning() {
         let p = AiProfile::v1(AiLevel::L3);
