@@ -2,7 +2,6 @@
 //! level, an `AiProfile`), the rules resource, card ids.
 
 use godot::prelude::*;
-use guandan_ai::AiProfile;
 use guandan_core::card::CardId;
 use guandan_core::error::ErrorCode;
 use guandan_core::rules::RuleConfig;
