@@ -560,7 +560,7 @@ mod tests {
     #[test]
     fn the_desktop_level_is_l3_with_more_work_and_threads() {
         let (l3, l4) = (AiProfile::level(AiLevel::L3), AiProfile::desktop());
-        assert!(DESKTOP_THREADS >= 2 && DESKTOP_WORK > 1);
+        const { assert!(DESKTOP_THREADS >= 2 && DESKTOP_WORK > 1) };
         assert_eq!(
             (l4.iterations, l4.search.work, l4.threads),
             (l3.iterations * DESKTOP_WORK, l3.search.work * DESKTOP_WORK, DESKTOP_THREADS)
