@@ -580,6 +580,28 @@ mod tests {
         assert_eq!((x25.iterations, x25.search.work), (1000, 40_000));
     }
 
+    /// The candidate budgets measured for issue 56 (`tuning/budget/l3-xN.json`) are today's L3
+    /// at N times its budget, with the ranker generation they were measured with named.
+    #[test]
+    fn budget_profiles_are_scaled_l3() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/budget");
+        let mut n = 0;
+        for entry in std::fs::read_dir(dir).expect("the budget directory") {
+            let path = entry.unwrap().path();
+            let name = path.file_stem().unwrap().to_str().unwrap().to_owned();
+            let scale: f32 = name.strip_prefix("l3-x").and_then(|x| x.parse().ok()).expect("named l3-xN.json");
+            let p: AiProfile = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            assert!(p.ranker_generation > 0, "{name} does not say its ranker generation");
+            assert_eq!(
+                p,
+                AiProfile { ranker_generation: p.ranker_generation, ..AiProfile::l3_scaled(scale) },
+                "{name}"
+            );
+            n += 1;
+        }
+        assert!(n >= 2);
+    }
+
     #[test]
     fn v1_profiles_keep_the_agents_before_tuning() {
         let p = AiProfile::v1(AiLevel::L3);
