@@ -37,7 +37,7 @@ const DEFAULTS := {
 	&"card_counter": false,  # matches: show the card counter (training always shows it)
 	&"auto_play_on_timeouts": true,  # matches: two turn timeouts in a row hand the seat to the AI
 	&"rules_preset": "competition",
-	&"ai_levels": [2, 2, 2],  # AI difficulty of seats 1..3 (1 easy, 2 normal, 3 hard)
+	&"ai_levels": [2, 2, 2],  # AI difficulty of seats 1..3 (1 easy, 2 normal, 3 hard, 4 expert)
 	&"online_server": "127.0.0.1:7878",  # online: the last server address used
 	&"online_nickname": "",  # online: the last nickname used
 	&"online_ca_file": "",  # online: a PEM file of CAs trusted besides Mozilla's roots ("" = none)
@@ -184,7 +184,7 @@ func _valid(key: StringName, value: Variant) -> bool:
 		&"history_rounds":
 			return value >= 3 and value <= 5
 		&"ai_levels":
-			return value.size() == 3 and value.all(func(l: Variant) -> bool: return l is int and l >= 1 and l <= 3)
+			return value.size() == 3 and value.all(func(l: Variant) -> bool: return l is int and l >= 1 and l <= 4)
 		&"rules_preset":
 			return value in ["competition", "huaian", "house"]
 	return true

@@ -270,11 +270,11 @@ func _forward(...args: Array) -> void:
 		takeover.timed_out(event as TurnTimedOutEvent)
 
 
-## The AI profile resource of a level (res://resources/ai/easy|medium|hard.tres), a copy with
-## `debug` on when the AI's reasons should be kept for the overlay.
+## The AI profile resource of a level (res://resources/ai/easy|medium|hard|expert.tres), a copy
+## with `debug` on when the AI's reasons should be kept for the overlay.
 static func _profile(level: int, debug: bool) -> AiProfile:
-	var path := "res://resources/ai/%s.tres" % ["easy", "medium", "hard"][clampi(level, 1, 3) - 1]
-	var profile: AiProfile = load(path) if ResourceLoader.exists(path) else AiProfile.for_level(clampi(level, 1, 3))
+	var path := "res://resources/ai/%s.tres" % ["easy", "medium", "hard", "expert"][clampi(level, 1, 4) - 1]
+	var profile: AiProfile = load(path) if ResourceLoader.exists(path) else AiProfile.for_level(clampi(level, 1, 4))
 	if debug:
 		profile = profile.duplicate()
 		profile.debug = true

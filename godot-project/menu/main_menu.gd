@@ -67,7 +67,10 @@ func _ready() -> void:
 	_rules.item_selected.connect(func(i: int) -> void: Settings.set_value(&"rules_preset", RULES[i]))
 	var levels: Array = Settings.get_value(&"ai_levels")
 	for i in 3:
-		_levels[i].selected = int(levels[i]) - 1
+		# Expert (level 4: L3's search on two threads, a larger budget) is a desktop level.
+		if not offers_expert():
+			_levels[i].remove_item(3)
+		_levels[i].selected = mini(int(levels[i]), _levels[i].item_count) - 1
 		_levels[i].item_selected.connect(_on_level_selected.bind(i))
 	_language.selected = maxi(LANGUAGES.find(Settings.get_value(&"locale")), 0)
 	_language.item_selected.connect(func(i: int) -> void: Settings.set_value(&"locale", LANGUAGES[i]))
@@ -175,6 +178,12 @@ func _return_to_online() -> void:
 static func offers_guided_deal(stats: Dictionary) -> bool:
 	var me: Dictionary = stats.get("stats", {}).get("players", {}).get(RecordLibrary.LOCAL_PLAYER, {})
 	return int(me.get("record", {}).get("deals", 0)) == 0
+
+
+## Whether the seats may be given the expert level (4): not on phones or the web, where one
+## core must answer within L3's time.
+static func offers_expert() -> bool:
+	return not OS.has_feature("mobile") and not OS.has_feature("web")
 
 
 ## The config the Training or Play button sends (also used by tests).

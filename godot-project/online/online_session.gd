@@ -96,8 +96,9 @@ func _start_from_command_line() -> void:
 			rc = await enter(&"create", {"rules": String(Settings.get_value(&"rules_preset"))})
 			if rc == 0:
 				var levels: Array = Settings.get_value(&"ai_levels")
+				# The server hosts L1-L3; a seat set to the desktop level gets L3 there.
 				for s in range(1, 4):
-					client.set_seat(s, int(levels[s - 1]))
+					client.set_seat(s, mini(int(levels[s - 1]), 3))
 	if rc != 0:
 		last_message = error_text(rc)
 		EventBus.screen_requested.emit(&"online")

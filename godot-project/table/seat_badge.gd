@@ -257,7 +257,7 @@ func _sub_text(is_thinking: bool) -> String:
 	if not is_thinking:
 		parts.append(Wording.team(seat % 2, spectator))
 	if ai_level > 0:
-		parts.append(tr(["AI_EASY", "AI_NORMAL", "AI_HARD"][clampi(ai_level, 1, 3) - 1]))
+		parts.append(tr(["AI_EASY", "AI_NORMAL", "AI_HARD", "AI_EXPERT"][clampi(ai_level, 1, 4) - 1]))
 	if is_thinking:
 		parts.append(tr("THINKING"))
 	return " · ".join(parts)

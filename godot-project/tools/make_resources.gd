@@ -4,7 +4,7 @@ extends SceneTree
 ## (AiProfile). tests/godot/test_resources.gd checks that the committed files are up to date.
 ##   tools/godot --headless --path godot-project --script res://tools/make_resources.gd
 
-const AI_FILES := {1: "easy", 2: "medium", 3: "hard"}
+const AI_FILES := {1: "easy", 2: "medium", 3: "hard", 4: "expert"}
 
 
 func _initialize() -> void:

@@ -29,7 +29,7 @@ func test_preset_files_match_the_rust_presets() -> void:
 
 
 func test_ai_profile_files_have_their_levels() -> void:
-	for entry in [["easy", 1], ["medium", 2], ["hard", 3]]:
+	for entry in [["easy", 1], ["medium", 2], ["hard", 3], ["expert", 4]]:
 		var profile := load("res://resources/ai/%s.tres" % entry[0]) as AiProfile
 		if not expect(profile != null, "%s loads as AiProfile" % entry[0]):
 			continue
@@ -37,6 +37,23 @@ func test_ai_profile_files_have_their_levels() -> void:
 		expect_eq(profile.validate(), "")
 		expect(profile.hint_enabled, "hints on by default")
 		expect(not profile.debug, "debug off by default")
+
+
+## Level 4 (Expert) is the desktop level: L3's search on two threads with a larger budget; the
+## engine takes it as a seat's level like 1-3 and refuses 5.
+func test_the_expert_profile_is_the_desktop_level() -> void:
+	var expert := load("res://resources/ai/expert.tres") as AiProfile
+	var hard := load("res://resources/ai/hard.tres") as AiProfile
+	var fresh := AiProfile.for_level(4)
+	expect_eq([expert.level, expert.iterations, expert.threads], [fresh.level, fresh.iterations, fresh.threads],
+		"expert.tres is up to date (regenerate with godot-project/tools/make_resources.gd)")
+	expect_eq(expert.threads, 2)
+	expect(expert.iterations > hard.iterations, "more playouts than L3: %d" % expert.iterations)
+	var engine := make_engine()
+	expect_eq(engine.start_match(load(COMPETITION), [null, 4, 4, 4], 3), GuandanEngine.OK, "seats at level 4")
+	engine.stop_match()
+	expect_ne(engine.start_match(load(COMPETITION), [null, 5, 1, 1], 3), GuandanEngine.OK, "level 5 refused")
+	expect_logged("rejected")
 
 
 func test_house_bomb_order_changes_what_beats_what() -> void:
@@ -99,8 +116,8 @@ func test_rules_edit_validate_and_save_like_resources() -> void:
 
 
 func test_ai_profiles_validate() -> void:
-	expect(AiProfile.for_level(4) == null, "no level 4")
-	expect_logged("level 4")
+	expect(AiProfile.for_level(5) == null, "no level 5")
+	expect_logged("level 5")
 	var profile := AiProfile.new()
 	expect_eq(profile.level, 2)
 	profile.level = 0

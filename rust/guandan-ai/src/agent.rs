@@ -11,6 +11,11 @@ use std::time::{Duration, Instant};
 /// The design's hard limit on one decision: beyond it the decision falls back to L1.
 pub const MAX_AI_DECISION_MS: u64 = 3000;
 
+/// The desktop level's worker threads ([`AiProfile::desktop`]).
+pub const DESKTOP_THREADS: u32 = 2;
+/// The desktop level's budget in multiples of L3's (playouts and work cap).
+pub const DESKTOP_WORK: u32 = 6;
+
 /// Difficulty levels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum AiLevel {
@@ -341,6 +346,33 @@ impl AiProfile {
         }
     }
 
+    /// The desktop level above L3 (the arena's, the bench's and the game's `L4`, issue 56): L3's
+    /// search, its worlds split over [`DESKTOP_THREADS`] worker threads, with [`DESKTOP_WORK`]
+    /// times L3's playouts and work cap. Still a fixed amount of work, never a clock: the worlds
+    /// are seeded by their index and the outcome sums are exact, so a decision is the same
+    /// whatever the threads and their timing (tested); the threads only make it arrive sooner.
+    pub fn desktop() -> Self {
+        let l3 = AiProfile::level(AiLevel::L3);
+        AiProfile {
+            iterations: l3.iterations * DESKTOP_WORK,
+            threads: DESKTOP_THREADS,
+            search: SearchConfig { work: l3.search.work * DESKTOP_WORK, ..l3.search },
+            ..l3
+        }
+    }
+
+    /// L3 with its budget times `scale` (playouts and work cap together; the candidates
+    /// searched and their split unchanged): the budget curve of docs/ai.md.
+    pub fn l3_scaled(scale: f32) -> Self {
+        let l3 = AiProfile::level(AiLevel::L3);
+        let times = |n: u32| ((n as f32 * scale).round() as u32).max(1);
+        AiProfile {
+            iterations: times(l3.iterations),
+            search: SearchConfig { work: times(l3.search.work), ..l3.search },
+            ..l3
+        }
+    }
+
     /// The agent of that level as it played before issue 25 and L2 and L3 before issue 40's
     /// ranker (the arena's `L2v2`, `L3v2`; `L3v3` is the same L3).
     pub fn v2(level: AiLevel) -> Self {
@@ -521,6 +553,53 @@ mod tests {
         }
         assert_eq!(SearchConfig::V2.infer, crate::belief::Inferences::V2);
         assert_eq!(SearchConfig::V2.endgame_cards, 0);
+    }
+
+    /// L4 is L3's search with more threads and `DESKTOP_WORK` times the playouts and work cap,
+    /// nothing else; `l3_scaled` moves the two budget numbers together and nothing else.
+    #[test]
+    fn the_desktop_level_is_l3_with_more_work_and_threads() {
+        let (l3, l4) = (AiProfile::level(AiLevel::L3), AiProfile::desktop());
+        const { assert!(DESKTOP_THREADS >= 2 && DESKTOP_WORK > 1) };
+        assert_eq!(
+            (l4.iterations, l4.search.work, l4.threads),
+            (l3.iterations * DESKTOP_WORK, l3.search.work * DESKTOP_WORK, DESKTOP_THREADS)
+        );
+        let back = AiProfile {
+            iterations: l3.iterations,
+            threads: l3.threads,
+            search: SearchConfig { work: l3.search.work, ..l4.search },
+            ..l4.clone()
+        };
+        assert_eq!(back, l3);
+        assert_eq!(AiProfile::l3_scaled(1.0), l3);
+        let half = AiProfile::l3_scaled(0.5);
+        assert_eq!((half.iterations, half.search.work), (l3.iterations / 2, l3.search.work / 2));
+        assert_eq!(AiProfile { iterations: l3.iterations, search: l3.search, ..half }, l3);
+        let x25 = AiProfile::l3_scaled(2.5);
+        assert_eq!((x25.iterations, x25.search.work), (1000, 40_000));
+    }
+
+    /// The candidate budgets measured for issue 56 (`tuning/budget/l3-xN.json`) are today's L3
+    /// at N times its budget, with the ranker generation they were measured with named.
+    #[test]
+    fn budget_profiles_are_scaled_l3() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/budget");
+        let mut n = 0;
+        for entry in std::fs::read_dir(dir).expect("the budget directory") {
+            let path = entry.unwrap().path();
+            let name = path.file_stem().unwrap().to_str().unwrap().to_owned();
+            let scale: f32 = name.strip_prefix("l3-x").and_then(|x| x.parse().ok()).expect("named l3-xN.json");
+            let p: AiProfile = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            assert!(p.ranker_generation > 0, "{name} does not say its ranker generation");
+            assert_eq!(
+                p,
+                AiProfile { ranker_generation: p.ranker_generation, ..AiProfile::l3_scaled(scale) },
+                "{name}"
+            );
+            n += 1;
+        }
+        assert!(n >= 2);
     }
 
     #[test]

@@ -27,6 +27,10 @@ pub struct ArenaConfig {
     /// A diagnostic: A's L3 searches the true hands instead of sampled worlds
     /// (`L3::decide_knowing`), to bound what better beliefs could add. Never a player.
     pub a_oracle: bool,
+    /// Measurement on a loaded machine: no decision is cut by the 3 s limit or replaced by L1,
+    /// so each is the whole work its profile asks for, whatever the machine's load (fallbacks
+    /// are then 0 by construction; the decision times still say how long they took).
+    pub untimed: bool,
 }
 
 /// One game of one deal.
@@ -104,13 +108,15 @@ struct Table<'a> {
     oracle: Option<crate::l3::L3>,
     profiles: [&'a AiProfile; 2],
     a_even: bool,
+    untimed: bool,
     game: Game,
 }
 
 impl<'a> Table<'a> {
-    fn new(a: &'a AiProfile, b: &'a AiProfile, a_even: bool, a_oracle: bool) -> Self {
+    fn new(a: &'a AiProfile, b: &'a AiProfile, a_even: bool, a_oracle: bool, untimed: bool) -> Self {
         let oracle = (a_oracle && a.level == crate::AiLevel::L3).then(|| crate::l3::L3::new(a));
-        Table { agents: [make_agent(a), make_agent(b)], oracle, profiles: [a, b], a_even, game: Game::default() }
+        let agents = [make_agent(a), make_agent(b)];
+        Table { agents, oracle, profiles: [a, b], a_even, untimed, game: Game::default() }
     }
 
     /// One decision of the seat to act, applied; `false` when nobody is to act.
@@ -120,14 +126,14 @@ impl<'a> Table<'a> {
         let who = if is_a { 0 } else { 1 };
         let view = m.view(Some(seat));
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ m.seq().wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        let budget = Budget::with_soft_ms(self.profiles[who].budget_ms);
+        let budget = if self.untimed { Budget::untimed() } else { Budget::with_soft_ms(self.profiles[who].budget_ms) };
         let t = Instant::now();
         let mut decision = match (&mut self.oracle, is_a) {
             (Some(l3), true) => l3.decide_knowing(&view, *m.hands(), &mut rng, &budget),
             _ => self.agents[who].decide(&view, &mut rng, &budget),
         };
         let us = t.elapsed().as_micros().min(u32::MAX as u128) as u32;
-        if t.elapsed() > Duration::from_millis(MAX_AI_DECISION_MS) {
+        if !self.untimed && t.elapsed() > Duration::from_millis(MAX_AI_DECISION_MS) {
             decision = crate::l1::l1_decision(&view);
             if is_a {
                 self.game.a_fallbacks += 1;
@@ -150,9 +156,9 @@ impl<'a> Table<'a> {
 }
 
 /// Plays one deal to its end; A sits at the even seats when `a_even`.
-pub fn play_deal(setup: &DealSetup, a: &AiProfile, b: &AiProfile, a_even: bool, a_oracle: bool) -> Game {
+pub fn play_deal(setup: &DealSetup, a: &AiProfile, b: &AiProfile, a_even: bool, a_oracle: bool, untimed: bool) -> Game {
     let (mut m, _) = Match::from_deal(setup).expect("arena setups are valid");
-    let mut table = Table::new(a, b, a_even, a_oracle);
+    let mut table = Table::new(a, b, a_even, a_oracle, untimed);
     let mut events = Vec::new();
     while table.step(&mut m, setup.seed, &mut events) {
         if let Some(order) = events.iter().find_map(|e| match e {
@@ -178,7 +184,7 @@ pub fn play_match(
     a_oracle: bool,
 ) -> (Option<bool>, Game) {
     let (mut m, _) = Match::new(seed, rules.clone()).expect("arena rules are valid");
-    let mut table = Table::new(a, b, a_even, a_oracle);
+    let mut table = Table::new(a, b, a_even, a_oracle, false);
     let mut events = Vec::new();
     while m.seq() < 50_000 && table.step(&mut m, seed, &mut events) {}
     let won = m.outcome().and_then(|o| o.winner()).map(|t| (t == Team::ZERO) == a_even);
@@ -263,7 +269,7 @@ pub fn run_resuming(
             Some(Some(game)) => game.clone(),
             _ => {
                 let setup = deal_setup(cfg.seed, (g / 2) as u32, &cfg.rules);
-                let game = play_deal(&setup, &cfg.a, &cfg.b, g.is_multiple_of(2), cfg.a_oracle);
+                let game = play_deal(&setup, &cfg.a, &cfg.b, g.is_multiple_of(2), cfg.a_oracle, cfg.untimed);
                 finished(g, &game);
                 game
             }
@@ -364,6 +370,7 @@ mod tests {
     #[test]
     fn l2_beats_l1_in_a_short_duplicate_arena() {
         let cfg = ArenaConfig {
+            untimed: false,
             a: AiProfile::level(AiLevel::L2),
             b: AiProfile::level(AiLevel::L1),
             deals: 200,
@@ -381,6 +388,7 @@ mod tests {
     #[test]
     fn arena_is_reproducible() {
         let cfg = ArenaConfig {
+            untimed: false,
             a: AiProfile::level(AiLevel::L2),
             b: AiProfile::level(AiLevel::L1),
             deals: 10,
@@ -399,6 +407,7 @@ mod tests {
     #[test]
     fn a_resumed_run_plays_only_the_missing_games_and_reports_the_same() {
         let cfg = ArenaConfig {
+            untimed: false,
             a: AiProfile::level(AiLevel::L2),
             b: AiProfile::level(AiLevel::L1),
             deals: 6,

@@ -69,6 +69,7 @@ fn mutate(w: &Weights, sigma: f32, rng: &mut ChaCha8Rng) -> Weights {
 fn win_rate(cfg: &TuneConfig, w: &Weights, seed: u64) -> f64 {
     let a = AiProfile { weights: *w, ..cfg.start.clone() };
     let arena = ArenaConfig {
+        untimed: false,
         a,
         b: cfg.opponent.clone(),
         deals: cfg.deals,

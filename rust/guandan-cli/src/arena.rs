@@ -41,6 +41,10 @@ pub struct ArenaArgs {
     /// the games it holds (the same arena only): a long run can be stopped and resumed.
     #[arg(long)]
     journal: Option<String>,
+    /// Measurement on a loaded machine: no decision is cut at the 3 s limit or replaced by L1
+    /// (fallbacks are then 0 by construction); the strength of the work each profile asks for.
+    #[arg(long, conflicts_with = "budget_ms")]
+    untimed: bool,
 }
 
 pub fn run(args: ArenaArgs) -> Result<ExitCode, Usage> {
@@ -56,6 +60,7 @@ pub fn run(args: ArenaArgs) -> Result<ExitCode, Usage> {
         plot,
         a_oracle,
         journal,
+        untimed,
     } = args;
     let profile = |name: &str| -> Result<AiProfile, Usage> {
         let mut p = arena_profile(name)?;
@@ -76,6 +81,7 @@ pub fn run(args: ArenaArgs) -> Result<ExitCode, Usage> {
     }
     let cfg = ArenaConfig {
         a_oracle,
+        untimed,
         a: profile(&a)?,
         b: profile(&b)?,
         deals,

@@ -23,6 +23,9 @@ struct Header {
     seed: u64,
     rules: RuleConfig,
     a_oracle: bool,
+    /// `--untimed` (absent in journals made before it: timed).
+    #[serde(default)]
+    untimed: bool,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -49,6 +52,7 @@ impl Journal {
             seed: cfg.seed,
             rules: cfg.rules.clone(),
             a_oracle: cfg.a_oracle,
+            untimed: cfg.untimed,
         };
         let total = cfg.deals as usize * 2;
         let mut played = vec![None; total];

@@ -17,7 +17,8 @@ impl<E: std::fmt::Display> From<E> for Usage {
 /// An arena contestant: `L1`–`L3` (today's: L2 is `L2+`, L2 with the learned ranker of issue
 /// 40), `L2v1`/`L3v1` (the agents before issue 11), `L2v2`/`L3v2` (before issue 25; `L2v2` is L2
 /// without the ranker, `L3v3` another name of today's L3 search), `L2+` or a JSON `AiProfile` file
-/// (absent fields take the defaults); `L2gN` is L2 with ranker generation N.
+/// (absent fields take the defaults); `L2gN` is L2 with ranker generation N; `L4` the desktop
+/// level (L3's search on 2 threads with a larger budget); `L3xN` L3 with N times its budget.
 pub fn arena_profile(name: &str) -> Result<AiProfile, Usage> {
     let profile = named_profile(name)?;
     let latest = guandan_ai::ranker::agent::LATEST;
@@ -37,6 +38,15 @@ fn named_profile(name: &str) -> Result<AiProfile, Usage> {
     if name == "L2+" {
         return Ok(AiProfile { ranker: true, ..AiProfile::level(AiLevel::L2) });
     }
+    if name == "L4" {
+        return Ok(AiProfile::desktop());
+    }
+    if let Some(scale) = name.strip_prefix("L3x") {
+        return match scale.parse::<f32>() {
+            Ok(x) if x.is_finite() && (0.01..=100.0).contains(&x) => Ok(AiProfile::l3_scaled(x)),
+            _ => Err(Usage(format!("{name}: L3xN takes a budget scale N between 0.01 and 100 (L3x2.5)"))),
+        };
+    }
     if name == "L3v3" {
         return Ok(AiProfile::v2(AiLevel::L3));
     }
@@ -54,7 +64,7 @@ fn named_profile(name: &str) -> Result<AiProfile, Usage> {
         return serde_json::from_str(&text).map_err(|e| Usage(format!("{name} is not an AiProfile: {e}")));
     }
     Err(Usage(format!(
-        "unknown AI {name:?}: use L1, L2, L3, L2v1, L3v1, L2v2, L3v2, L3v3, L2+, L2g1 (L2 with ranker generation 1) or a profile .json file"
+        "unknown AI {name:?}: use L1, L2, L3, L4 (desktop: 2 threads), L3x2 (L3 at twice its budget), L2v1, L3v1, L2v2, L3v2, L3v3, L2+, L2g1 (L2 with ranker generation 1) or a profile .json file"
     )))
 }
 

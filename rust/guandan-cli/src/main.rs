@@ -155,6 +155,10 @@ enum Command {
         /// Positions searched by L3 (slow).
         #[arg(long, default_value_t = 100)]
         l3_positions: usize,
+        /// Time only these L3 profiles on the L3 positions (the arena's names: L3, L4, L3x2,
+        /// a profile .json); repeat it for a budget curve.
+        #[arg(long = "l3")]
+        l3: Vec<String>,
     },
     /// How well L3's inferences about hidden hands are calibrated: L2 plays whole matches; at each
     /// play decision worlds are sampled with each inference on or off and compared with the true
@@ -219,8 +223,18 @@ fn run(cli: Cli) -> Result<ExitCode, Usage> {
         Command::Fuzz { target, iterations, seed } => fuzz::run(&target, iterations, seed),
         Command::Stats { logs, json, plot } => stats::run(&logs, json, plot.as_deref()),
         Command::BombRate { matches, seed, rules, ai, json } => bomb_rate::run(matches, seed, &rules, &ai, json),
-        Command::Bench { positions, seed, l3_positions } => {
-            bench::run(positions, seed, l3_positions);
+        Command::Bench { positions, seed, l3_positions, l3 } => {
+            let profiles = l3
+                .iter()
+                .map(|name| {
+                    let p = input::arena_profile(name)?;
+                    if p.level != guandan_ai::AiLevel::L3 {
+                        return Err(input::Usage(format!("--l3 {name}: not an L3 profile")));
+                    }
+                    Ok((name.clone(), p))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            bench::run(positions, seed, l3_positions, &profiles);
             Ok(ExitCode::SUCCESS)
         }
         Command::Beliefs { deals, worlds, seed, rules, json } => beliefs::run(deals, worlds, seed, &rules, json),

@@ -103,3 +103,24 @@ fn a_journal_of_another_arena_or_a_damaged_one_is_refused_and_kept() {
     assert!(!dir.join("other.jsonl").exists(), "nothing written for a refused run");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--untimed` (no decision cut at the 3 s limit) is another arena for the journal: a timed
+/// journal is refused by an untimed run and the other way round. On fast agents nothing reaches
+/// the limit, so it plays the very games a timed arena plays.
+#[test]
+fn an_untimed_arena_plays_the_same_games_and_keeps_its_own_journal() {
+    let dir = temp_dir("arena-journal-untimed");
+    let (timed, untimed) = (dir.join("timed.jsonl"), dir.join("untimed.jsonl"));
+    let whole = outcome(&arena(&["--deals", "3"], Some(&timed)));
+    assert_eq!(outcome(&arena(&["--deals", "3", "--untimed"], Some(&untimed))), whole);
+    for (journal, extra) in [(&timed, &["--deals", "3", "--untimed"][..]), (&untimed, &["--deals", "3"][..])] {
+        let before = std::fs::read(journal).unwrap();
+        let out = arena(extra, Some(journal));
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("made for another arena"));
+        assert_eq!(std::fs::read(journal).unwrap(), before, "the journal is untouched");
+    }
+    let out = arena(&["--deals", "1", "--untimed", "--budget-ms", "50"], None);
+    assert_eq!(out.status.code(), Some(2), "a time budget and --untimed contradict each other");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -62,7 +62,7 @@ fn a_bad_contestant_is_a_usage_error() {
     let dir = temp_dir("bad-profile");
     let file = dir.join("bad.json");
     std::fs::write(&file, "{\"level\": \"L9\"}").unwrap();
-    for a in ["L4", "/nonexistent-dir/p.json", file.to_str().unwrap()] {
+    for a in ["L5", "L3x0", "L3x", "L3xabc", "L3x1e9", "/nonexistent-dir/p.json", file.to_str().unwrap()] {
         let out = guandan(&["arena", "--a", a, "--b", "L1", "--deals", "1"]);
         assert_eq!(out.status.code(), Some(2), "{a}");
         assert!(!String::from_utf8_lossy(&out.stderr).is_empty());
@@ -80,4 +80,31 @@ fn the_oracle_diagnostic_needs_an_l3_and_names_itself() {
     let r = report(&guandan(&args));
     assert_eq!(r["a"], "L3 (oracle: true hands)");
     assert_eq!(r["games"], 2);
+}
+
+/// The desktop level and a scaled L3 are contestants (budget cut here by `--iterations`: this
+/// checks the names, the arena's report measures them).
+#[test]
+fn the_arena_plays_the_desktop_level_and_scaled_budgets() {
+    let args = ["arena", "--a", "L4", "--b", "L3x0.5", "--deals", "1", "--iterations", "8", "--threads", "1", "--json"];
+    let r = report(&guandan(&args));
+    assert_eq!((r["a"].as_str(), r["b"].as_str()), (Some("L4"), Some("L3x0.5")));
+    assert_eq!(r["games"], 2);
+}
+
+/// `guandan bench --l3 NAME` times only the L3 profiles named; anything but an L3 is refused.
+#[test]
+fn bench_times_the_l3_profiles_it_is_given() {
+    let out = guandan(&["bench", "--l3-positions", "2", "--l3", "L3x0.1", "--l3", "L4"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("2 L3 positions"), "{text}");
+    for name in ["L3x0.1", "L4"] {
+        assert!(text.lines().any(|l| l.starts_with(name) && l.contains("n=2")), "{name}: {text}");
+    }
+    assert!(!text.contains("advisor"), "{text}");
+    for bad in ["L2", "L9"] {
+        let out = guandan(&["bench", "--l3-positions", "2", "--l3", bad]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+    }
 }

@@ -15,7 +15,7 @@ use crate::codes::{self, Fail};
 
 mod ai_profile;
 
-pub use ai_profile::{AiProfileRes, profile_from_parts};
+pub use ai_profile::{AiProfileRes, level_defaults, profile_from_parts};
 
 // Names of each enum option, in the order of the ints the inspector shows (serde names of
 // guandan-core, so the mapping follows the rules' own JSON).

@@ -118,3 +118,29 @@ func test_no_held_seat_no_offer() -> void:
 	expect(not (menu.get_node("%ReturnOnline") as Button).visible, "nothing to return to")
 	menu.queue_free()
 	await frames(1)
+
+
+## The seats' level lists offer Expert (level 4, the desktop level) off phones and the web; it is
+## kept in the settings and sent in the match's config, and starts the expert profile.
+func test_the_expert_level_is_offered_and_sent() -> void:
+	Settings.set_value(&"locale", "en")
+	Settings.set_value(&"ai_levels", [4, 2, 3])
+	expect_eq(Settings.get_value(&"ai_levels"), [4, 2, 3])
+	Settings.set_value(&"ai_levels", [5, 2, 3])
+	expect_logged("bad value")
+	var menu: Control = load("res://menu/main_menu.tscn").instantiate()
+	add_child(menu)
+	await frames(2)
+	var first := menu.get_node("%Level1") as OptionButton
+	expect(menu.offers_expert(), "a desktop build")
+	expect_eq(first.item_count, 4)
+	expect_eq(tr(first.get_item_text(3)), "Expert")
+	expect_eq(first.selected, 3, "the saved level 4 is selected")
+	expect_eq(Array(menu.match_config(&"match").ai_levels), [4, 2, 3])
+	(menu.get_node("%Level2") as OptionButton).select(3)
+	(menu.get_node("%Level2") as OptionButton).item_selected.emit(3)
+	expect_eq(Settings.get_value(&"ai_levels"), [4, 4, 3], "chosen and saved")
+	var profile := MatchController._profile(4, false)
+	expect_eq([profile.level, profile.threads], [4, 2])
+	menu.queue_free()
+	await frames(1)

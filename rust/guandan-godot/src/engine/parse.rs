@@ -2,7 +2,6 @@
 //! level, an `AiProfile`), the rules resource, card ids.
 
 use godot::prelude::*;
-use guandan_ai::AiProfile;
 use guandan_core::card::CardId;
 use guandan_core::error::ErrorCode;
 use guandan_core::rules::RuleConfig;
@@ -23,7 +22,7 @@ pub(super) fn parse_rules(rules: Option<Gd<GuandanRules>>) -> Result<RuleConfig,
     }
 }
 
-/// Four seats: `null`/`"human"` = human, 1–3 = AI level, `AiProfile` = AI.
+/// Four seats: `null`/`"human"` = human, 1–4 = AI level (4: the desktop level), `AiProfile` = AI.
 pub(crate) fn parse_seats(seats: &VarArray) -> Result<[Controller; 4], Fail> {
     if seats.len() != 4 {
         return Err(Fail::bad_argument(format!("seats must have 4 entries, got {}", seats.len())));
@@ -43,16 +42,12 @@ fn parse_seat(v: &Variant) -> Result<Controller, String> {
         return if text == "human" { Ok(Controller::Human) } else { Err(format!("unknown seat kind {text:?}")) };
     }
     if let Ok(level) = v.try_to::<i64>() {
-        let level = match level {
-            1 => guandan_ai::AiLevel::L1,
-            2 => guandan_ai::AiLevel::L2,
-            3 => guandan_ai::AiLevel::L3,
-            other => return Err(format!("AI level {other} is not 1, 2 or 3")),
-        };
-        return Ok(Controller::Ai(AiProfile::level(level)));
+        let profile = crate::resources::level_defaults(level)
+            .ok_or_else(|| format!("AI level {level} is not 1, 2, 3 or 4 (the desktop level)"))?;
+        return Ok(Controller::Ai(profile));
     }
     if let Ok(profile) = v.try_to::<Gd<AiProfileRes>>() {
         return profile.bind().profile().map(Controller::Ai).map_err(|f| f.message);
     }
-    Err(format!("expected null, \"human\", 1-3 or an AiProfile, got {}", v.get_type().ord()))
+    Err(format!("expected null, \"human\", 1-4 or an AiProfile, got {}", v.get_type().ord()))
 }

@@ -7,7 +7,19 @@ use guandan_ai::agent::{AiLevel, Weights};
 
 use crate::codes::Fail;
 
-/// An AI profile from inspector values: `level` 1–3, budgets non-negative, 1–16 threads,
+/// The defaults of a level as the game numbers them: 1–3 are L1–L3, 4 the desktop level `L4`
+/// (L3's search on 2 threads with a larger budget, `AiProfile::desktop`); `None` otherwise.
+pub fn level_defaults(level: i64) -> Option<guandan_ai::AiProfile> {
+    match level {
+        1 => Some(guandan_ai::AiProfile::level(AiLevel::L1)),
+        2 => Some(guandan_ai::AiProfile::level(AiLevel::L2)),
+        3 => Some(guandan_ai::AiProfile::level(AiLevel::L3)),
+        4 => Some(guandan_ai::AiProfile::desktop()),
+        _ => None,
+    }
+}
+
+/// An AI profile from inspector values: `level` 1–4, budgets non-negative, 1–16 threads,
 /// finite weights.
 pub fn profile_from_parts(
     level: i64,
@@ -17,12 +29,7 @@ pub fn profile_from_parts(
     weights: [f64; 5],
     trace: bool,
 ) -> Result<guandan_ai::AiProfile, String> {
-    let level = match level {
-        1 => AiLevel::L1,
-        2 => AiLevel::L2,
-        3 => AiLevel::L3,
-        other => return Err(format!("level = {other} is not 1, 2 or 3")),
-    };
+    let base = level_defaults(level).ok_or_else(|| format!("level = {level} is not 1, 2, 3 or 4"))?;
     let iterations = u32::try_from(iterations).map_err(|_| format!("iterations = {iterations} is out of range"))?;
     let budget_ms = u32::try_from(budget_ms).map_err(|_| format!("budget_ms = {budget_ms} is out of range"))?;
     if !(1..=16).contains(&threads) {
@@ -33,13 +40,12 @@ pub fn profile_from_parts(
     }
     let [hand, partner, threat, turn_cost, bomb_value] = weights.map(|w| w as f32);
     Ok(guandan_ai::AiProfile {
-        level,
         iterations,
         budget_ms,
         threads: threads as u32,
         weights: Weights { hand, partner, threat, turn_cost, bomb_value, ..Weights::default() },
         trace,
-        ..guandan_ai::AiProfile::default()
+        ..base
     })
 }
 
@@ -49,8 +55,9 @@ pub fn profile_from_parts(
 #[class(tool, base = Resource, rename = AiProfile)]
 pub struct AiProfileRes {
     base: Base<Resource>,
-    /// Difficulty: 1 easy (smallest legal play), 2 medium (hand planning), 3 hard (search).
-    #[export(enum = (L1 = 1, L2 = 2, L3 = 3))]
+    /// Difficulty: 1 easy (smallest legal play), 2 medium (hand planning), 3 hard (search),
+    /// 4 expert (the desktop level: L3's search on 2 threads, a larger budget).
+    #[export(enum = (L1 = 1, L2 = 2, L3 = 3, L4 = 4))]
     level: i64,
     /// L3 playouts per decision (a deterministic budget).
     #[export(range = (0.0, 100000.0, or_greater))]
@@ -112,20 +119,17 @@ impl IResource for AiProfileRes {
 
 #[godot_api]
 impl AiProfileRes {
-    /// A new profile with the defaults of a level (1–3); null and a warning otherwise.
+    /// A new profile with the defaults of a level (1–4); null and a warning otherwise.
     #[func]
     pub fn for_level(level: i64) -> Option<Gd<AiProfileRes>> {
-        let level = match level {
-            1 => AiLevel::L1,
-            2 => AiLevel::L2,
-            3 => AiLevel::L3,
-            other => {
-                godot_warn!("AiProfile.for_level: level {other} is not 1, 2 or 3");
-                return None;
-            }
+        let Some(profile) = level_defaults(level) else {
+            godot_warn!("AiProfile.for_level: level {level} is not 1, 2, 3 or 4");
+            return None;
         };
         let mut gd = AiProfileRes::new_gd();
-        gd.bind_mut().set_profile(&guandan_ai::AiProfile::level(level));
+        gd.bind_mut().set_profile(&profile);
+        // The desktop level is L3's search; the resource keeps the level it was made for.
+        gd.bind_mut().level = level;
         Some(gd)
     }
 
@@ -186,5 +190,21 @@ mod tests {
         assert!(profile_from_parts(1, -1, 0, 1, w, false).unwrap_err().contains("iterations"));
         assert!(profile_from_parts(1, 1, 0, 0, w, false).unwrap_err().contains("threads"));
         assert!(profile_from_parts(1, 1, 0, 1, [f64::NAN; 5], false).is_err());
+        assert!(profile_from_parts(5, 160, 0, 1, w, false).unwrap_err().contains("level"));
+    }
+
+    /// Level 4 is the desktop level: L3's search with its larger work cap; the inspector's
+    /// playouts and threads still rule.
+    #[test]
+    fn level_4_is_the_desktop_level() {
+        let l4 = guandan_ai::AiProfile::desktop();
+        let w = Weights::default();
+        let inspector = [w.hand, w.partner, w.threat, w.turn_cost, w.bomb_value].map(f64::from);
+        let p = profile_from_parts(4, l4.iterations.into(), 0, l4.threads.into(), inspector, false).unwrap();
+        assert_eq!(p, l4);
+        assert_eq!(p.level, AiLevel::L3);
+        let fewer = profile_from_parts(4, 100, 0, 1, inspector, false).unwrap();
+        assert_eq!((fewer.iterations, fewer.threads, fewer.search), (100, 1, l4.search));
+        assert_ne!(level_defaults(3).unwrap().search, l4.search);
     }
 }
