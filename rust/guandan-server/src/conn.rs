@@ -110,6 +110,11 @@ impl Session {
         let Some(player) = self.player.clone() else {
             return self.hello(msg).await;
         };
+        // A room that closed by itself (a finished quick match's) is no longer this connection's:
+        // the player may queue or sit elsewhere without leaving it first.
+        if self.room.as_ref().is_some_and(|(_, tx)| tx.is_closed()) {
+            self.room = None;
+        }
         match msg {
             ClientMsg::Hello { .. } => self.refuse(ErrorCode::BadRoomState, "already authenticated"),
             ClientMsg::Heartbeat => {
@@ -141,6 +146,9 @@ impl Session {
             // Waits until the room has let the seat go: what the client sends next (a seat
             // elsewhere, the queue) finds the account free (one seat per account).
             ClientMsg::Leave if self.room.is_some() => self.leave_room().await,
+            // Nothing to leave (the room closed by itself): the client's goodbye to it is not an
+            // error, so a refusal cannot land on what the client asks next.
+            ClientMsg::Leave => {}
             other => match &self.room {
                 Some((_, tx)) => {
                     let leaving = matches!(other, ClientMsg::Leave);

@@ -146,6 +146,16 @@ async fn a_quick_match_room_closes_as_match_over() {
         .await;
     let ServerMsg::Room { room } = closed else { unreachable!() };
     assert_eq!(room.closed, Some(guandan_proto::RoomClosed::MatchOver), "{room:?}");
+    // "Find another table" (played in windows, session 28): the game says goodbye to the closed
+    // room, maybe twice (its own close handling and the button), then queues. No refusal may land
+    // on the queue request (it read one as "every seat must be taken"), and the queue takes it.
+    let c = &mut clients[0];
+    c.send(&ClientMsg::Leave).await;
+    c.send(&ClientMsg::Leave).await;
+    c.send(&ClientMsg::QueueJoin { rules: Some("competition".into()) }).await;
+    let answer =
+        c.until("the queue's answer", |m| matches!(m, ServerMsg::QueueStatus { .. } | ServerMsg::Error { .. })).await;
+    assert!(matches!(answer, ServerMsg::QueueStatus { queued: true, .. }), "{}", describe(&answer));
 }
 
 /// Issue 52: Auto-play the player turned on was turned off by a reconnect (the seat came back
