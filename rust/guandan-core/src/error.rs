@@ -191,41 +191,4 @@ mod tests {
     }
 }
 
-/// Why an action was refused. The state is unchanged whenever one is returned.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RuleError {
-    #[error("invalid cards: {0}")]
-    InvalidCards(String),
-    #[error("not your turn: seat {seat} acted, it is seat {turn}'s turn")]
-    NotYourTurn { seat: crate::seat::Seat, turn: crate::seat::Seat },
-    #[error("cannot pass when leading")]
-    CannotPass,
-    #[error("card {0} is not in the hand")]
-    CardNotFound(crate::card::CardId),
-    #[error("seat {0} has no cards left")]
-    HandEmpty(crate::seat::Seat),
-    #[error("invalid tribute or return: {0}")]
-    InvalidTribute(String),
-    #[error("the match is over")]
-    GameOver,
-    #[error("state conflict: {0}")]
-    StateConflict(String),
-    #[error("{0} does not beat the table")]
-    CannotBeat(String),
-}
-
-impl RuleError {
-    pub fn code(&self) -> ErrorCode {
-        match self {
-            RuleError::InvalidCards(_) => ErrorCode::InvalidCards,
-            RuleError::NotYourTurn { .. } => ErrorCode::NotYourTurn,
-            RuleError::CannotPass => ErrorCode::CannotPass,
-            RuleError::CardNotFound(_) => ErrorCode::CardNotFound,
-            RuleError::HandEmpty(_) => ErrorCode::HandEmpty,
-            RuleError::InvalidTribute(_) => ErrorCode::InvalidTribute,
-            RuleError::GameOver => ErrorCode::GameOver,
-            RuleError::StateConflict(_) => ErrorCode::StateConflict,
-            RuleError::CannotBeat(_) => ErrorCode::CannotBeat,
-        }
-    }
-}
+pub use crate::rule_error::{Conflict, Exchange, InvalidCardsReason, RuleError, TributeFault};
