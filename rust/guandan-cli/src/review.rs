@@ -67,7 +67,7 @@ pub fn run(args: ReviewArgs) -> Result<ExitCode, Usage> {
 
 fn print_review(r: &Review, secs: f64) {
     println!(
-        "review of seat {} by L3 ({} worlds x 2 a decision, seed {}; inaccuracy >= {} , mistake >= {} levels)",
+        "review of seat {} by L3 ({} worlds x 2 a decision, seed {}; marked by cost + kept: inaccuracy >= {}, mistake >= {})",
         r.seat, r.config.worlds, r.config.seed, r.config.inaccuracy, r.config.mistake
     );
     for d in &r.deals {
@@ -83,8 +83,8 @@ fn print_review(r: &Review, secs: f64) {
         for m in d.moves.iter().filter(|m| m.mark != Mark::Good) {
             let mark = if m.mark == Mark::Mistake { "mistake" } else { "inaccuracy" };
             println!(
-                "  action {:>4}: {mark:<10} played {:<16} best {:<16} cost {:.2} ({})",
-                m.action, m.played.text, m.best.text, m.cost, m.reason
+                "  action {:>4}: {mark:<10} played {:<16} best {:<16} cost {:.2} levels + {:.2} kept ({})",
+                m.action, m.played.text, m.best.text, m.cost, m.keep_cost, m.reason
             );
         }
     }
@@ -137,7 +137,7 @@ pub fn bench(args: ReviewBenchArgs) -> Result<ExitCode, Usage> {
         inaccuracies += r.inaccuracies;
         mistakes += r.mistakes;
         for m in r.deals.iter().flat_map(|d| &d.moves).filter(|m| m.mark != Mark::Good) {
-            worst.push((m.cost, seed, m.action, m.played.text.clone(), m.best.text.clone()));
+            worst.push((m.measure(), seed, m.action, m.played.text.clone(), m.best.text.clone()));
         }
     }
     times.sort_by(f64::total_cmp);
@@ -160,7 +160,7 @@ pub fn bench(args: ReviewBenchArgs) -> Result<ExitCode, Usage> {
     println!("review time a deal: mean {mean:.2} s, p50 {:.2} s, max {:.2} s", p(0.5), p(1.0));
     worst.sort_by(|a, b| b.0.total_cmp(&a.0));
     for (cost, seed, action, played, best) in worst.iter().take(5) {
-        println!("  seed {seed} action {action}: played {played}, best {best}, cost {cost:.2}");
+        println!("  seed {seed} action {action}: played {played}, best {best}, cost + kept {cost:.2}");
     }
     Ok(ExitCode::SUCCESS)
 }

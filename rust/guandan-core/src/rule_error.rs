@@ -139,34 +139,40 @@ mod tests {
     #[test]
     fn messages_keep_their_words() {
         let cards = CardSet::parse("H3 S3").unwrap();
-        let cases: Vec<(RuleError, &str)> = vec![
-            (RuleError::InvalidCards(InvalidCardsReason::NoCards), "invalid cards: no cards"),
+        let cases: Vec<(RuleError, String)> = vec![
+            (RuleError::InvalidCards(InvalidCardsReason::NoCards), "invalid cards: no cards".to_string()),
             (
                 RuleError::InvalidCards(InvalidCardsReason::OutOfRange(200)),
-                "invalid cards: card id 200 out of range 0-107",
+                "invalid cards: card id 200 out of range 0-107".to_string(),
             ),
-            (RuleError::InvalidCards(InvalidCardsReason::ListedTwice(4)), "invalid cards: card id 4 listed twice"),
+            (
+                RuleError::InvalidCards(InvalidCardsReason::ListedTwice(4)),
+                "invalid cards: card id 4 listed twice".to_string(),
+            ),
             (
                 RuleError::InvalidCards(InvalidCardsReason::NoCombination(cards)),
-                &format!("invalid cards: {} is no combination", cards.notation()),
+                format!("invalid cards: {} is no combination", cards.notation()),
             ),
             (
                 RuleError::InvalidTribute(TributeFault::NotDue { exchange: Exchange::Return, phase: Phase::Play }),
-                "invalid tribute or return: no return is due during Play",
+                "invalid tribute or return: no return is due during Play".to_string(),
             ),
             (
                 RuleError::InvalidTribute(TributeFault::NotOwed { seat: 2, exchange: Exchange::Tribute }),
-                "invalid tribute or return: seat 2 owes no tribute",
+                "invalid tribute or return: seat 2 owes no tribute".to_string(),
             ),
             (
                 RuleError::StateConflict(Conflict::WrongSeq { expected: 3, got: 5 }),
-                "state conflict: expected seq 3, got 5",
+                "state conflict: expected seq 3, got 5".to_string(),
             ),
-            (RuleError::StateConflict(Conflict::SeatOutOfRange(9)), "state conflict: seat 9 out of range 0-3"),
-            (RuleError::StateConflict(Conflict::AlreadyVoted(1)), "state conflict: seat 1 already voted"),
+            (
+                RuleError::StateConflict(Conflict::SeatOutOfRange(9)),
+                "state conflict: seat 9 out of range 0-3".to_string(),
+            ),
+            (RuleError::StateConflict(Conflict::AlreadyVoted(1)), "state conflict: seat 1 already voted".to_string()),
             (
                 RuleError::StateConflict(Conflict::UnknownRevision(99)),
-                &format!("state conflict: {}", crate::rules::check_revision(99).expect_err("revision 99 is unknown")),
+                format!("state conflict: {}", crate::rules::check_revision(99).expect_err("revision 99 is unknown")),
             ),
         ];
         for (e, text) in cases {
