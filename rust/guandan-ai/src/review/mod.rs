@@ -26,10 +26,10 @@ use guandan_core::game::{ActionKind, Match, Phase, Seat};
 use guandan_core::log::{LogError, MatchLog};
 use guandan_core::rules::RuleConfig;
 use guandan_core::view::PlayerView;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How a review is made (its budget and thresholds); part of the review it makes.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReviewConfig {
     /// Worlds in each of the two sets a decision is valued in.
     pub worlds: u32,
@@ -48,7 +48,7 @@ impl Default for ReviewConfig {
 }
 
 /// How a decision is marked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Mark {
     Good,
@@ -57,7 +57,7 @@ pub enum Mark {
 }
 
 /// A play as the review shows it: its card ids (empty for a pass), its kind and rank.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShownPlay {
     pub cards: Vec<u8>,
     /// `pass`, or the kind's name (`Single`, `Bomb`, …).
@@ -82,7 +82,7 @@ impl ShownPlay {
 }
 
 /// One reviewed decision.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReviewedMove {
     /// Index of the action in the record (the replay's position before it).
     pub action: usize,
@@ -114,7 +114,7 @@ impl ReviewedMove {
 }
 
 /// One deal of the review.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DealReview {
     pub deal_no: u32,
     /// The seat's play decisions that were not forced, in order.
@@ -130,7 +130,7 @@ pub struct DealReview {
 }
 
 /// A whole review: one seat over a record.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Review {
     pub seat: Seat,
     pub config: ReviewConfig,
@@ -380,6 +380,9 @@ fn summarize(seat: Seat, config: ReviewConfig, record_hash: String, mut deals: V
         deals,
     }
 }
+
+mod cache;
+pub use cache::{CacheError, REVIEW_CACHE_VERSION, ReviewCache, cache_path, load_cached, save_cached};
 
 #[cfg(test)]
 mod tests;
