@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::rule_error::{Conflict, Exchange, InvalidCardsReason, RuleError, TributeFault};
+
 macro_rules! error_codes {
     ($( $(#[doc = $doc:literal])* $name:ident = $code:literal, $snake:literal, $describe:literal; )*) => {
         /// Every error kind of the project with its stable number (0 is success, never an error).
@@ -190,5 +192,3 @@ mod tests {
         assert_eq!(ErrorCode::LogHash.code(), 24);
     }
 }
-
-pub use crate::rule_error::{Conflict, Exchange, InvalidCardsReason, RuleError, TributeFault};

@@ -12,7 +12,7 @@ use guandan_core::sim::random_action;
 use guandan_core::view::PlayerView;
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
-use rand_core::{RngCore, SeedableRng};
+use rand_core::SeedableRng;
 
 fn preset(i: u8) -> RuleConfig {
     let names = guandan_core::rules::PRESETS;

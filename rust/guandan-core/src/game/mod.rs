@@ -413,15 +413,15 @@ impl Match {
                     .tribute_options(seat)
                     .iter()
                     .next()
-                    .ok_or_else(|| RuleError::InvalidTribute(TributeFault::NothingToGive(seat)))?;
+                    .ok_or(RuleError::InvalidTribute(TributeFault::NothingToGive(seat)))?;
                 self.do_tribute(seat, card, events)
             }
             Phase::Return => {
                 let opts = self.return_options(seat);
-                let card =
-                    opts.iter().min_by_key(|&id| (rank_order(Card::from_id(id).rank().0, self.level), id)).ok_or_else(
-                        || RuleError::InvalidTribute(TributeFault::NotOwed { seat, exchange: Exchange::Return }),
-                    )?;
+                let card = opts
+                    .iter()
+                    .min_by_key(|&id| (rank_order(Card::from_id(id).rank().0, self.level), id))
+                    .ok_or(RuleError::InvalidTribute(TributeFault::NotOwed { seat, exchange: Exchange::Return }))?;
                 self.do_return(seat, card, events)
             }
             Phase::Play => {
