@@ -11,7 +11,7 @@
 use guandan_ai::AiProfile;
 use guandan_core::card::CardSet;
 use guandan_core::combo::wild_set;
-use guandan_core::error::ErrorCode;
+use guandan_core::error::{ErrorCode, InvalidCardsReason, RuleError};
 use guandan_core::event::Outcome;
 use guandan_core::game::{ActionKind, Match, Reading, Seat};
 use guandan_core::view::PlayerView;
@@ -70,7 +70,12 @@ pub(crate) fn play_kind(view: &PlayerView, card_ids: &[i32], reading: i64) -> Re
             Fail::bad_argument(format!("reading {r} is not an index of the selection's readings (-1 = default)"))
         })?),
     };
-    let play = check.play(card_ids, reading)?;
+    // A reading index past the list is a wrong argument of the call (actions name a reading,
+    // not an index), as GDScript has always been told; every other refusal is the rules'.
+    let play = check.play(card_ids, reading).map_err(|e| match e {
+        RuleError::InvalidCards(InvalidCardsReason::NoSuchReading { .. }) => Fail::bad_argument(e.to_string()),
+        e => Fail::from(e),
+    })?;
     Ok(Match::play_kind(&play))
 }
 
@@ -115,7 +120,7 @@ mod tests {
         assert_eq!(code(&[mine[0], mine[0]], -1), Err(ErrorCode::InvalidCards));
         assert_eq!(code(&[200], -1), Err(ErrorCode::InvalidCards));
         assert_eq!(code(&[other], -1), Err(ErrorCode::CardNotFound));
-        assert_eq!(code(&[mine[0]], 5), Err(ErrorCode::InvalidCards));
+        assert_eq!(code(&[mine[0]], 5), Err(ErrorCode::BadArgument));
         assert_eq!(code(&[mine[0]], -2), Err(ErrorCode::BadArgument));
         assert_eq!(code(&[-5], -1), Err(ErrorCode::InvalidCards));
         let next = m.view(Some((m.turn() + 1) % 4));
