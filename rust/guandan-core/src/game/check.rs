@@ -107,7 +107,8 @@ impl Match {
             seat,
             phase: self.phase,
             turn: self.turn,
-            hand: self.hands[seat as usize & 3],
+            // A seat past the four holds nothing (the action's seat is checked before).
+            hand: self.hands.get(seat as usize).copied().unwrap_or(CardSet::EMPTY),
             table: self.table.as_ref().map(|t| &t.1),
             level: self.level,
             rules: &self.rules,
