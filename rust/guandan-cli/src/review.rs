@@ -6,12 +6,15 @@
 use crate::input::{Usage, arena_profile};
 use clap::Args;
 use guandan_ai::agent::{Agent, Budget};
-use guandan_ai::review::{Mark, Review, ReviewConfig, parse_record, review, reviewer};
+use guandan_ai::review::{
+    Mark, Review, ReviewConfig, cache_path, load_cached, parse_record, review, reviewer, save_cached,
+};
 use guandan_core::game::{Match, Seat};
 use guandan_core::log::MatchLog;
 use guandan_core::rules::RuleConfig;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -34,14 +37,39 @@ pub struct ReviewArgs {
     /// Worker threads (never change the review, only its speed).
     #[arg(long, default_value_t = 1)]
     threads: u32,
+    /// Review again even when `<file>.review.json` holds this review (the fresh one replaces it).
+    #[arg(long)]
+    no_cache: bool,
 }
 
 /// Exit 0 reviewed; 1 the record was refused (damaged, tampered, unreadable as a record).
+/// The review is kept beside the record (`<file>.review.json`) and reused while it is the
+/// review asked for (same record, seat and budget); a cache that cannot be used is named on
+/// stderr with its code and the deal is reviewed again.
 pub fn run(args: ReviewArgs) -> Result<ExitCode, Usage> {
     let text = std::fs::read_to_string(&args.file).map_err(|e| Usage(format!("cannot read {}: {e}", args.file)))?;
     let cfg = ReviewConfig { worlds: args.worlds, seed: args.seed, ..ReviewConfig::default() };
+    let cache = cache_path(Path::new(&args.file));
     let start = Instant::now();
-    let result = parse_record(&text).and_then(|log| review(&log, args.seat, &cfg, &reviewer(args.threads), |_, _| {}));
+    let mut cached = false;
+    let result = parse_record(&text).and_then(|log| {
+        if !args.no_cache {
+            let hash = log.replay()?.state_hash();
+            match load_cached(&cache, &hash, args.seat, &cfg) {
+                Ok(Some(r)) => {
+                    cached = true;
+                    return Ok(r);
+                }
+                Ok(None) => {}
+                Err(e) => eprintln!("{} ({}); reviewing again", e, e.code()),
+            }
+        }
+        let r = review(&log, args.seat, &cfg, &reviewer(args.threads), |_, _| {})?;
+        if let Err(e) = save_cached(&cache, &r) {
+            eprintln!("{} ({}); the review is not kept", e, e.code());
+        }
+        Ok(r)
+    });
     let r = match result {
         Ok(r) => r,
         Err(e) => {
@@ -58,16 +86,20 @@ pub fn run(args: ReviewArgs) -> Result<ExitCode, Usage> {
         let mut v = serde_json::to_value(&r).map_err(|e| Usage(e.to_string()))?;
         v["ok"] = true.into();
         v["seconds"] = secs.into();
+        v["cached"] = cached.into();
         println!("{v}");
     } else {
         print_review(&r, secs);
+        if cached {
+            println!("(kept review: {})", cache.display());
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
 
 fn print_review(r: &Review, secs: f64) {
     println!(
-        "review of seat {} by L3 ({} worlds x 2 a decision, seed {}; inaccuracy >= {} , mistake >= {} levels)",
+        "review of seat {} by L3 ({} worlds x 2 a decision, seed {}; marked by cost + kept: inaccuracy >= {}, mistake >= {})",
         r.seat, r.config.worlds, r.config.seed, r.config.inaccuracy, r.config.mistake
     );
     for d in &r.deals {
@@ -83,8 +115,8 @@ fn print_review(r: &Review, secs: f64) {
         for m in d.moves.iter().filter(|m| m.mark != Mark::Good) {
             let mark = if m.mark == Mark::Mistake { "mistake" } else { "inaccuracy" };
             println!(
-                "  action {:>4}: {mark:<10} played {:<16} best {:<16} cost {:.2} ({})",
-                m.action, m.played.text, m.best.text, m.cost, m.reason
+                "  action {:>4}: {mark:<10} played {:<16} best {:<16} cost {:.2} levels + {:.2} kept ({})",
+                m.action, m.played.text, m.best.text, m.cost, m.keep_cost, m.reason
             );
         }
     }
@@ -137,7 +169,7 @@ pub fn bench(args: ReviewBenchArgs) -> Result<ExitCode, Usage> {
         inaccuracies += r.inaccuracies;
         mistakes += r.mistakes;
         for m in r.deals.iter().flat_map(|d| &d.moves).filter(|m| m.mark != Mark::Good) {
-            worst.push((m.cost, seed, m.action, m.played.text.clone(), m.best.text.clone()));
+            worst.push((m.measure(), seed, m.action, m.played.text.clone(), m.best.text.clone()));
         }
     }
     times.sort_by(f64::total_cmp);
@@ -160,7 +192,7 @@ pub fn bench(args: ReviewBenchArgs) -> Result<ExitCode, Usage> {
     println!("review time a deal: mean {mean:.2} s, p50 {:.2} s, max {:.2} s", p(0.5), p(1.0));
     worst.sort_by(|a, b| b.0.total_cmp(&a.0));
     for (cost, seed, action, played, best) in worst.iter().take(5) {
-        println!("  seed {seed} action {action}: played {played}, best {best}, cost {cost:.2}");
+        println!("  seed {seed} action {action}: played {played}, best {best}, cost + kept {cost:.2}");
     }
     Ok(ExitCode::SUCCESS)
 }

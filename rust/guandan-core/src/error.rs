@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::rule_error::{Conflict, Exchange, InvalidCardsReason, RuleError, TributeFault};
+
 macro_rules! error_codes {
     ($( $(#[doc = $doc:literal])* $name:ident = $code:literal, $snake:literal, $describe:literal; )*) => {
         /// Every error kind of the project with its stable number (0 is success, never an error).
@@ -188,44 +190,5 @@ mod tests {
         assert_eq!(ErrorCode::from_code(0), None);
         assert_eq!(ErrorCode::CannotBeat.code(), 9);
         assert_eq!(ErrorCode::LogHash.code(), 24);
-    }
-}
-
-/// Why an action was refused. The state is unchanged whenever one is returned.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RuleError {
-    #[error("invalid cards: {0}")]
-    InvalidCards(String),
-    #[error("not your turn: seat {seat} acted, it is seat {turn}'s turn")]
-    NotYourTurn { seat: crate::seat::Seat, turn: crate::seat::Seat },
-    #[error("cannot pass when leading")]
-    CannotPass,
-    #[error("card {0} is not in the hand")]
-    CardNotFound(crate::card::CardId),
-    #[error("seat {0} has no cards left")]
-    HandEmpty(crate::seat::Seat),
-    #[error("invalid tribute or return: {0}")]
-    InvalidTribute(String),
-    #[error("the match is over")]
-    GameOver,
-    #[error("state conflict: {0}")]
-    StateConflict(String),
-    #[error("{0} does not beat the table")]
-    CannotBeat(String),
-}
-
-impl RuleError {
-    pub fn code(&self) -> ErrorCode {
-        match self {
-            RuleError::InvalidCards(_) => ErrorCode::InvalidCards,
-            RuleError::NotYourTurn { .. } => ErrorCode::NotYourTurn,
-            RuleError::CannotPass => ErrorCode::CannotPass,
-            RuleError::CardNotFound(_) => ErrorCode::CardNotFound,
-            RuleError::HandEmpty(_) => ErrorCode::HandEmpty,
-            RuleError::InvalidTribute(_) => ErrorCode::InvalidTribute,
-            RuleError::GameOver => ErrorCode::GameOver,
-            RuleError::StateConflict(_) => ErrorCode::StateConflict,
-            RuleError::CannotBeat(_) => ErrorCode::CannotBeat,
-        }
     }
 }

@@ -17,6 +17,7 @@ pub mod movegen;
 pub mod notice;
 mod position;
 mod progress;
+pub mod rule_error;
 pub mod rules;
 pub mod seat;
 pub mod setup;

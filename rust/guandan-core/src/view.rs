@@ -2,7 +2,7 @@
 
 use crate::card::{CardId, CardSet, Rank};
 use crate::combo::Play;
-use crate::game::{Match, Phase, Seat, Team, Turn};
+use crate::game::{Match, Phase, PlayCheck, Seat, Team, Turn};
 use crate::rules::RuleConfig;
 use serde::{Deserialize, Serialize};
 
@@ -67,6 +67,20 @@ pub struct PlayerView {
 }
 
 impl PlayerView {
+    /// The play check of the viewer's seat (`None` for a spectator): the one [`Match`] applies
+    /// to the action, built from what this view knows.
+    pub fn play_check(&self) -> Option<PlayCheck<'_>> {
+        Some(PlayCheck {
+            seat: self.seat?,
+            phase: self.phase,
+            turn: self.turn,
+            hand: self.hand,
+            table: self.table.as_ref().map(|t| &t.1),
+            level: self.level,
+            rules: &self.rules,
+        })
+    }
+
     pub fn can_pass(&self) -> bool {
         self.phase == Phase::Play && self.table.is_some()
     }

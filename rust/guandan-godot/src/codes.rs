@@ -99,7 +99,8 @@ mod tests {
     #[test]
     fn rule_log_and_runtime_errors_keep_their_core_codes() {
         assert_eq!(Fail::from(RuleError::CannotPass).num(), 3);
-        assert_eq!(Fail::from(RuleError::CannotBeat("x".into())).code, ErrorCode::CannotBeat);
+        let e = RuleError::InvalidCards(guandan_core::error::InvalidCardsReason::NoCards);
+        assert_eq!(Fail::from(e).code, ErrorCode::InvalidCards);
         assert_eq!(Fail::from(LogError::Empty).num(), 20);
         assert_eq!(Fail::from(LogError::Version(9)).code, ErrorCode::LogVersion);
         assert_eq!(Fail::from(RuntimeError::NotHuman(2)).code, ErrorCode::NotHuman);

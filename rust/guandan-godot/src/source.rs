@@ -10,13 +10,12 @@
 
 use guandan_ai::AiProfile;
 use guandan_core::card::CardSet;
-use guandan_core::combo::{beats, choose_reading, classify, wild_set};
-use guandan_core::error::ErrorCode;
+use guandan_core::combo::wild_set;
+use guandan_core::error::{ErrorCode, InvalidCardsReason, RuleError};
 use guandan_core::event::Outcome;
-use guandan_core::game::{ActionKind, Phase, Seat};
+use guandan_core::game::{ActionKind, Match, Reading, Seat};
 use guandan_core::view::PlayerView;
 
-use crate::args;
 use crate::codes::Fail;
 use crate::forward::Emit;
 
@@ -58,50 +57,26 @@ pub(crate) trait MatchSource {
     }
 }
 
-/// The action a selection of the viewer's hand makes, checked against the view, the same way for
-/// both sources (a remote play that would be refused is never sent). `reading` indexes
-/// `classify`'s readings (-1 = the strongest that beats the table).
+/// The action a selection of the viewer's hand makes, checked by the rules' own play check
+/// ([`PlayerView::play_check`], the one `Match` applies), the same way for both sources (a remote
+/// play that would be refused is never sent; the server checks it again). `reading` indexes
+/// `classify`'s readings (-1 = the strongest that beats the table). A refusal carries the rules'
+/// code and words.
 pub(crate) fn play_kind(view: &PlayerView, card_ids: &[i32], reading: i64) -> Result<ActionKind, Fail> {
-    let set = args::card_set(card_ids).map_err(|e| Fail::new(ErrorCode::InvalidCards, e.to_string()))?;
-    if set.is_empty() {
-        return Err(Fail::new(ErrorCode::InvalidCards, "no cards selected"));
-    }
-    let v = to_play(view)?;
-    if !set.is_subset(v.hand) {
-        return Err(Fail::new(ErrorCode::CardNotFound, "a card is not in the hand"));
-    }
-    let readings = classify(set, v.level, &v.rules);
-    if readings.is_empty() {
-        return Err(Fail::new(ErrorCode::InvalidCards, "these cards make no combination"));
-    }
-    let table = v.table.as_ref().map(|t| &t.1);
-    let chosen = match reading {
-        -1 => choose_reading(&readings, table, v.level, &v.rules)
-            .ok_or_else(|| Fail::new(ErrorCode::CannotBeat, "the play does not beat the table"))?,
-        r => *usize::try_from(r).ok().and_then(|i| readings.get(i)).ok_or_else(|| {
-            Fail::bad_argument(format!(
-                "reading {r} is out of range: the selection has {} reading(s) (-1 = default)",
-                readings.len()
-            ))
-        })?,
+    let check = view.play_check().ok_or_else(|| Fail::new(ErrorCode::NotHuman, "no seat of a person to act for"))?;
+    let reading = match reading {
+        -1 => Reading::Best,
+        r => Reading::Nth(usize::try_from(r).map_err(|_| {
+            Fail::bad_argument(format!("reading {r} is not an index of the selection's readings (-1 = default)"))
+        })?),
     };
-    if let Some(t) = table
-        && !beats(&chosen, t, v.level, &v.rules)
-    {
-        return Err(Fail::new(ErrorCode::CannotBeat, "the play does not beat the table"));
-    }
-    Ok(ActionKind::Play { cards: set.ids(), reading: Some(chosen.pattern) })
-}
-
-/// The view, when its seat is the one to play now.
-fn to_play(v: &PlayerView) -> Result<&PlayerView, Fail> {
-    let seat = v.seat.ok_or_else(|| Fail::new(ErrorCode::NotHuman, "no seat of a person to act for"))?;
-    match v.phase {
-        Phase::MatchOver => Err(Fail::new(ErrorCode::GameOver, "the match is over")),
-        Phase::Play if v.turn == seat => Ok(v),
-        Phase::Play => Err(Fail::new(ErrorCode::NotYourTurn, "another seat is to play")),
-        Phase::Tribute | Phase::Return => Err(Fail::new(ErrorCode::StateConflict, "cards are not being played now")),
-    }
+    // A reading index past the list is a wrong argument of the call (actions name a reading,
+    // not an index), as GDScript has always been told; every other refusal is the rules'.
+    let play = check.play(card_ids, reading).map_err(|e| match e {
+        RuleError::InvalidCards(InvalidCardsReason::NoSuchReading { .. }) => Fail::bad_argument(e.to_string()),
+        e => Fail::from(e),
+    })?;
+    Ok(Match::play_kind(&play))
 }
 
 /// The wild cards of the view's deal.
@@ -112,8 +87,10 @@ pub(crate) fn wilds(v: &PlayerView) -> CardSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::args;
     use guandan_core::event::Action;
     use guandan_core::game::Match;
+    use guandan_core::game::Phase;
     use guandan_core::rules::RuleConfig;
 
     fn first_turn() -> (Match, PlayerView) {
@@ -144,10 +121,113 @@ mod tests {
         assert_eq!(code(&[200], -1), Err(ErrorCode::InvalidCards));
         assert_eq!(code(&[other], -1), Err(ErrorCode::CardNotFound));
         assert_eq!(code(&[mine[0]], 5), Err(ErrorCode::BadArgument));
+        assert_eq!(code(&[mine[0]], -2), Err(ErrorCode::BadArgument));
+        assert_eq!(code(&[-5], -1), Err(ErrorCode::InvalidCards));
         let next = m.view(Some((m.turn() + 1) % 4));
         let theirs: Vec<i32> = next.hand.iter().take(1).map(i32::from).collect();
         assert_eq!(play_kind(&next, &theirs, -1).map(|_| ()).map_err(|f| f.code), Err(ErrorCode::NotYourTurn));
         let spectator = m.view(None);
         assert_eq!(play_kind(&spectator, &[mine[0]], -1).map(|_| ()).map_err(|f| f.code), Err(ErrorCode::NotHuman));
+    }
+
+    /// A tiny seeded generator (this crate has no rand): the same walk every run.
+    struct Walk(u64);
+    impl Walk {
+        fn next(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n.max(1) as u64) as usize
+        }
+    }
+
+    /// Issue 55: the table's play check is the match's. Over seeded matches of every preset, each
+    /// seat's selections (whole combinations, loose cards, a card elsewhere, a repeat, an id past
+    /// the deck) and readings give the same action or the same refusal (code and words) as
+    /// `Match::play` gives the action.
+    #[test]
+    fn the_table_accepts_exactly_what_the_match_accepts() {
+        use guandan_core::combo::classify;
+        use guandan_core::movegen;
+        let (mut same_ok, mut same_err) = (0, 0);
+        for (n, preset) in guandan_core::rules::PRESETS.iter().cycle().take(16).enumerate() {
+            let rules = RuleConfig::preset(preset).expect("a preset");
+            let (mut m, _) = Match::new(n as u64 * 7919 + 1, rules).expect("a match");
+            let mut walk = Walk(n as u64 + 0x9e37_79b9);
+            for step in 0..400 {
+                if m.is_over() {
+                    break;
+                }
+                if step % 9 == 0 {
+                    for seat in 0..4u8 {
+                        let v = m.view(Some(seat));
+                        let leads = movegen::generate(v.hand, None, v.level, &v.rules);
+                        let hand: Vec<i32> = v.hand.iter().map(i32::from).collect();
+                        for _ in 0..4 {
+                            let mut ids: Vec<i32> = match walk.next(3) {
+                                0 | 1 => leads
+                                    .get(walk.next(leads.len()))
+                                    .map_or(vec![], |p| p.cards.iter().map(i32::from).collect()),
+                                _ => (0..=walk.next(4))
+                                    .filter_map(|_| hand.get(walk.next(hand.len())).copied())
+                                    .collect(),
+                            };
+                            match walk.next(8) {
+                                0 => ids.push((0..108).find(|c| !hand.contains(c)).unwrap_or(0)),
+                                1 => ids.push(108 + walk.next(100) as i32),
+                                2 => ids.extend(ids.first().copied()),
+                                3 => ids.clear(),
+                                _ => {}
+                            }
+                            let reading = walk.next(4) as i64 - 1;
+                            let by_table = play_kind(&v, &ids, reading);
+                            let cards: Vec<u8> = ids.iter().map(|&i| i as u8).collect();
+                            let set = args::card_set(&ids).unwrap_or_default();
+                            let readings = classify(set, v.level, &v.rules);
+                            let want = match usize::try_from(reading).map(|i| readings.get(i)) {
+                                Err(_) => None,
+                                Ok(Some(p)) => Some(p.pattern),
+                                Ok(None) => {
+                                    // An index past the readings: only the table can name one.
+                                    assert!(by_table.is_err());
+                                    continue;
+                                }
+                            };
+                            let by_match = m
+                                .play(&m.action(seat, ActionKind::Play { cards, reading: want }))
+                                .map(|_| ())
+                                .map_err(Fail::from);
+                            match (&by_table, &by_match) {
+                                (Ok(ActionKind::Play { cards, reading }), Ok(())) => {
+                                    let again = ActionKind::Play { cards: cards.clone(), reading: *reading };
+                                    assert!(m.play(&m.action(seat, again)).is_ok());
+                                    same_ok += 1;
+                                }
+                                (Err(a), Err(b)) => {
+                                    assert_eq!(a, b, "{ids:?} reading {reading}");
+                                    same_err += 1;
+                                }
+                                _ => panic!("table {by_table:?}, match {by_match:?} for {ids:?} reading {reading}"),
+                            }
+                        }
+                    }
+                }
+                let seat = m.to_act()[0];
+                let kind = match m.phase() {
+                    Phase::Tribute => ActionKind::Tribute { card: m.tribute_options(seat).ids()[0] },
+                    Phase::Return => ActionKind::Return { card: m.return_options(seat).ids()[0] },
+                    _ => {
+                        let plays = m.legal_plays();
+                        match walk.next(plays.len() + 1) {
+                            i if i < plays.len() => Match::play_kind(&plays[i]),
+                            _ if m.can_pass() => ActionKind::Pass,
+                            _ => Match::play_kind(&plays[0]),
+                        }
+                    }
+                };
+                m.apply(&m.action(seat, kind)).expect("a legal action");
+            }
+        }
+        assert!(same_ok > 100 && same_err > 100, "accepted {same_ok}, refused {same_err}");
     }
 }

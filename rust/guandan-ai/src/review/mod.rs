@@ -7,25 +7,29 @@
 //!
 //! Two sets of sampled worlds per decision, both seeded from the review's seed and the action's
 //! index (never the clock): the first (`worlds`) values every candidate L3's search would play
-//! out, and the play made, and picks the best; the second, independent one (`worlds` again)
-//! values only the best and the play made, and the cost is measured there. A play's measure is
-//! L3's own, the one its search maximizes: the mean outcome plus `SearchConfig::prior` times
-//! L2's score of the play (which values what a play keeps — bombs, jokers, the hand's shape). Picking and measuring
-//! on the same worlds would charge the play made with the best's luck (the maximum of several
-//! noisy values is biased upward); on fresh worlds the cost is unbiased and may come out
-//! negative — no loss. A cost of at least `inaccuracy` levels marks an inaccuracy, of at least
-//! `mistake` levels a mistake.
+//! out, and the play made, and picks the best the way L3 does — the mean outcome plus
+//! `SearchConfig::prior` times L2's score of the play (which values what a play keeps). The
+//! second, independent one (`worlds` again) values only the best and the play made, and the cost
+//! is measured there, in levels only: the best's expected level margin minus the play made's, so
+//! a cost lies within [`level_scale`]. L2's score is no level (with it in the cost, costs ran to
+//! 36 "levels", issue 53): its part — what the best keeps that the play made spends — is shown
+//! apart as `keep_cost`. A decision is marked by L3's whole measure, `cost + keep_cost`, as L3
+//! chooses: at least `inaccuracy` an inaccuracy, at least `mistake` a mistake. Picking and
+//! measuring on the same worlds would charge the play made with the best's luck (the maximum of
+//! several noisy values is biased upward); on fresh worlds the cost is unbiased and may come out
+//! negative — no loss.
 
 use crate::agent::{AiLevel, AiProfile, Candidate};
 use crate::l3::L3;
 use guandan_core::combo::Play;
 use guandan_core::game::{ActionKind, Match, Phase, Seat};
 use guandan_core::log::{LogError, MatchLog};
+use guandan_core::rules::RuleConfig;
 use guandan_core::view::PlayerView;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How a review is made (its budget and thresholds); part of the review it makes.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReviewConfig {
     /// Worlds in each of the two sets a decision is valued in.
     pub worlds: u32,
@@ -44,7 +48,7 @@ impl Default for ReviewConfig {
 }
 
 /// How a decision is marked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Mark {
     Good,
@@ -53,7 +57,7 @@ pub enum Mark {
 }
 
 /// A play as the review shows it: its card ids (empty for a pass), its kind and rank.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShownPlay {
     pub cards: Vec<u8>,
     /// `pass`, or the kind's name (`Single`, `Bomb`, …).
@@ -78,7 +82,7 @@ impl ShownPlay {
 }
 
 /// One reviewed decision.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReviewedMove {
     /// Index of the action in the record (the replay's position before it).
     pub action: usize,
@@ -89,9 +93,12 @@ pub struct ReviewedMove {
     /// set of worlds; equal when the play made is the best.
     pub value_played: f32,
     pub value_best: f32,
-    /// L3's measure of the best minus that of the play made (values plus the prior on L2's
-    /// scores), at least 0.
+    /// `value_best - value_played` (levels), at least 0 and at most [`level_scale`].
     pub cost: f32,
+    /// The rest of L3's measure, from its prior on L2's scores (what the best keeps — bombs,
+    /// jokers, the hand's shape — in the weight L3's search gives it; no level): L3's measure of
+    /// the difference, at least 0, is `cost + keep_cost`, and the mark is of it.
+    pub keep_cost: f32,
     pub mark: Mark,
     /// Why the best play, in the hint's words (a reason key of `guandan_ai::advisor` and its
     /// arguments).
@@ -99,8 +106,15 @@ pub struct ReviewedMove {
     pub reason_args: Vec<String>,
 }
 
+impl ReviewedMove {
+    /// L3's whole measure of the difference, what the mark is of: `cost + keep_cost`.
+    pub fn measure(&self) -> f32 {
+        self.cost + self.keep_cost
+    }
+}
+
 /// One deal of the review.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DealReview {
     pub deal_no: u32,
     /// The seat's play decisions that were not forced, in order.
@@ -111,12 +125,12 @@ pub struct DealReview {
     pub mistakes: u32,
     /// Cost of the marked decisions, in levels.
     pub cost: f32,
-    /// Index in `moves` of the costliest decision, if any was marked.
+    /// Index in `moves` of the marked decision of the largest measure, if any was marked.
     pub biggest: Option<usize>,
 }
 
 /// A whole review: one seat over a record.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Review {
     pub seat: Seat,
     pub config: ReviewConfig,
@@ -288,10 +302,13 @@ fn review_move(
         let fresh = l3.values(view, &[cands[best].clone(), cands[at].clone()], !seed, worlds);
         (fresh[0], fresh[1])
     };
-    let cost = (value_best + prior(best) - value_played - prior(at)).max(0.0);
-    let mark = if cost >= cfg.mistake {
+    let cost = (value_best - value_played).max(0.0);
+    // L3's whole measure, at least 0 (the old cost), of which `cost` is the level part.
+    let measure = (value_best + prior(best) - value_played - prior(at)).max(0.0);
+    let keep_cost = measure - cost;
+    let mark = if measure >= cfg.mistake {
         Mark::Mistake
-    } else if cost >= cfg.inaccuracy {
+    } else if measure >= cfg.inaccuracy {
         Mark::Inaccuracy
     } else {
         Mark::Good
@@ -305,10 +322,19 @@ fn review_move(
         value_played,
         value_best,
         cost,
+        keep_cost,
         mark,
         reason,
         reason_args,
     })
+}
+
+/// The widest cost a decision can have, in levels: a deal's value lies between minus and plus
+/// its largest gain (the most levels a finish gives, plus the search's bonus for the win), so
+/// two values differ by at most twice that.
+pub fn level_scale(rules: &RuleConfig, l3: &L3) -> f32 {
+    let most = rules.levels_per_finish.iter().copied().max().unwrap_or(0);
+    2.0 * (f32::from(most) + l3.search.win_bonus.abs())
 }
 
 /// The best play's reason in the hint's words: the advisor's reason when it hints that play,
@@ -333,11 +359,11 @@ fn summarize(seat: Seat, config: ReviewConfig, record_hash: String, mut deals: V
                 Mark::Mistake => d.mistakes += 1,
             }
             d.cost += m.cost;
-            if d.biggest.is_none_or(|b| m.cost > d.moves[b].cost) {
+            if d.biggest.is_none_or(|b| m.measure() > d.moves[b].measure()) {
                 d.biggest = Some(mi);
             }
-            if m.cost > biggest_cost {
-                biggest_cost = m.cost;
+            if m.measure() > biggest_cost {
+                biggest_cost = m.measure();
                 biggest = Some((di, mi));
             }
         }
@@ -354,6 +380,9 @@ fn summarize(seat: Seat, config: ReviewConfig, record_hash: String, mut deals: V
         deals,
     }
 }
+
+mod cache;
+pub use cache::{CacheError, REVIEW_CACHE_VERSION, ReviewCache, cache_path, load_cached, save_cached};
 
 #[cfg(test)]
 mod tests;

@@ -89,7 +89,7 @@ fn breaking_a_bomb_to_beat_the_partners_single_is_a_mistake_with_the_right_bette
     assert_eq!(m.mark, Mark::Mistake, "{m:?}");
     // The better play keeps the bomb: a pass, or a play without a card of that rank.
     assert!(m.best.cards.iter().all(|&id| Card::from_id(id).rank() != rank), "{m:?}");
-    assert!(m.cost >= quick().mistake && m.value_best > m.value_played, "{m:?}");
+    assert!(m.measure() >= quick().mistake && m.value_best > m.value_played, "{m:?}");
     assert_eq!(r.biggest.map(|(d, i)| r.deals[d].moves[i].action), Some(at), "the biggest mistake of the match");
     assert!(!m.reason.is_empty());
 }
@@ -165,4 +165,57 @@ fn l3_reviewing_its_own_play_marks_almost_nothing() {
     assert!(moves >= 10, "{moves} decisions reviewed");
     assert_eq!(mistakes, 0, "{mistakes} mistakes in {moves} of L3's own decisions");
     assert!(inaccuracies * 10 <= moves, "{inaccuracies} inaccuracies in {moves} of L3's own decisions");
+}
+
+/// Issue 53: a cost is a level estimate. On stored records (the replay corpus: a house-rules
+/// match and an unfinished competition match, every seat) every cost lies within the level
+/// scale and equals the values' difference; the marks rank decisions as L3's measure does (as
+/// before the fix: `cost + keep_cost` is the old cost). With L2's score in the cost (before the
+/// fix) costs reached 36 "levels" on these records.
+#[test]
+fn every_cost_lies_within_the_level_scale_and_marks_follow_the_costs() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/replay-corpus");
+    let cfg = ReviewConfig { worlds: 4, ..ReviewConfig::default() };
+    let l3 = reviewer(1);
+    let mut costs = 0;
+    for name in ["good_unfinished_match.jsonl", "good_house_match.jsonl"] {
+        let log = parse_record(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap();
+        let scale = level_scale(&log.header.rules, &l3);
+        assert!(scale > 0.0 && scale <= 24.0);
+        for seat in 0..4u8 {
+            let r = review(&log, seat, &cfg, &l3, |_, _| {}).unwrap();
+            let moves: Vec<&ReviewedMove> = r.deals.iter().flat_map(|d| &d.moves).collect();
+            for m in &moves {
+                assert!((0.0..=scale).contains(&m.cost), "{name} seat {seat}: cost {} past {scale}: {m:?}", m.cost);
+                for v in [m.value_best, m.value_played] {
+                    assert!(v.abs() <= scale / 2.0, "{name}: value {v} past the scale");
+                }
+                assert_eq!(m.cost, (m.value_best - m.value_played).max(0.0), "{m:?}");
+                let mark = match m.measure() {
+                    x if x >= cfg.mistake => Mark::Mistake,
+                    x if x >= cfg.inaccuracy => Mark::Inaccuracy,
+                    _ => Mark::Good,
+                };
+                assert_eq!(m.mark, mark, "{m:?}");
+                costs += 1;
+            }
+            // A heavier mark never goes with a smaller measure; the thresholds are the measure's.
+            let severity = |m: &ReviewedMove| match m.mark {
+                Mark::Good => 0,
+                Mark::Inaccuracy => 1,
+                Mark::Mistake => 2,
+            };
+            for a in &moves {
+                for b in &moves {
+                    if severity(a) > severity(b) {
+                        assert!(a.measure() > b.measure(), "{a:?} marked above {b:?}");
+                    }
+                }
+            }
+            let biggest = r.biggest.map(|(d, i)| r.deals[d].moves[i].measure());
+            let most = moves.iter().filter(|m| m.mark != Mark::Good).map(|m| m.measure()).reduce(f32::max);
+            assert_eq!(biggest, most, "the biggest is the marked decision of the largest measure");
+        }
+    }
+    assert!(costs > 100, "{costs} decisions valued");
 }

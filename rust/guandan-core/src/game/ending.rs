@@ -85,7 +85,7 @@ impl Match {
     /// A seat proposes that its team surrenders: the vote opens.
     pub(super) fn propose_surrender(&mut self, seat: Seat, events: &mut Vec<Event>) -> Result<(), RuleError> {
         if self.surrender.is_some() {
-            return Err(RuleError::StateConflict("a surrender vote is already open".into()));
+            return Err(RuleError::StateConflict(Conflict::VoteOpen));
         }
         self.surrender = Some(Surrender { team: team_of(seat), proposer: seat, accepted: 1 << seat, refused: 0 });
         events.push(Event::SurrenderProposed { seat });
@@ -100,10 +100,10 @@ impl Match {
         events: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
         let Some(mut s) = self.surrender else {
-            return Err(RuleError::StateConflict("no surrender vote is open".into()));
+            return Err(RuleError::StateConflict(Conflict::NoVote));
         };
         if s.voted(seat) {
-            return Err(RuleError::StateConflict(format!("seat {seat} already voted")));
+            return Err(RuleError::StateConflict(Conflict::AlreadyVoted(seat)));
         }
         // The proposer's partner must agree; of the opponents, `surrender_opponent_accepts`
         // must accept (the spec: one is enough), so the vote closes on a refusal only

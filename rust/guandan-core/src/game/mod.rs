@@ -4,6 +4,7 @@
 //! every action carries the next `seq`. All randomness comes from the match seed. The state is
 //! sealed: it changes only through actions, and is read through accessors.
 
+mod check;
 mod ending;
 mod play;
 mod tribute;
@@ -16,12 +17,13 @@ use arrayvec::ArrayVec;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-pub use crate::error::{ErrorCode, RuleError};
+pub use crate::error::{Conflict, ErrorCode, Exchange, InvalidCardsReason, RuleError, TributeFault};
 pub use crate::event::{Action, ActionKind, EndReason, Event, Outcome, Phase};
 pub use crate::progress::{Surrender, Tribute, Turn};
 pub use crate::seat::{Seat, Team, next_seat, partner_of, team_of};
 pub use crate::setup::{DealSetup, Setup, SetupError};
 
+pub use check::{PlayCheck, Reading};
 pub use ending::{deal_gain, partner_place};
 
 /// The complete state of a match. Private: it changes only through [`Match::apply`] (or is
@@ -82,7 +84,7 @@ impl Match {
     /// [`Match::new`] under an older revision of the rules engine, to replay a record made
     /// before a fix exactly as it was played (see [`crate::rules::RULES_REVISION`]).
     pub fn new_revision(seed: u64, rules: RuleConfig, revision: u32) -> Result<(Match, Vec<Event>), RuleError> {
-        check_revision(revision).map_err(RuleError::StateConflict)?;
+        check_revision(revision).map_err(|_| RuleError::StateConflict(Conflict::UnknownRevision(revision)))?;
         let mut m = Match::empty(seed, rules)?;
         m.rules_revision = revision;
         let mut events = Vec::new();
@@ -92,7 +94,7 @@ impl Match {
 
     /// A match before its first deal: validated rules, seating drawn from the seed.
     pub(crate) fn empty(seed: u64, rules: RuleConfig) -> Result<Match, RuleError> {
-        rules.validate().map_err(RuleError::StateConflict)?;
+        rules.validate().map_err(|m| RuleError::StateConflict(Conflict::Rules(m)))?;
         let mut seating = [0, 1, 2, 3];
         if rules.teams == Teams::Random {
             // Stream u64::MAX is reserved for match-level draws.
@@ -137,12 +139,12 @@ impl Match {
         let mut all = CardSet::EMPTY;
         for h in setup.hands {
             if !all.intersect(h).is_empty() {
-                return Err(RuleError::InvalidCards("a card is in two hands".into()));
+                return Err(RuleError::InvalidCards(InvalidCardsReason::InTwoHands));
             }
             all = all.union(h);
         }
         if setup.leader > 3 || setup.last_order.is_some_and(|o| !crate::setup::is_permutation(&o)) {
-            return Err(RuleError::StateConflict("seat out of range".into()));
+            return Err(RuleError::StateConflict(Conflict::SetupSeats));
         }
         m.team_levels = setup.team_levels;
         m.ace_failures = setup.ace_failures;
@@ -358,10 +360,10 @@ impl Match {
     /// Like [`apply`](Self::apply) but appends events to a caller's buffer (no allocation per call).
     pub fn apply_into(&mut self, action: &Action, events: &mut Vec<Event>) -> Result<(), RuleError> {
         if action.seq != self.seq {
-            return Err(RuleError::StateConflict(format!("expected seq {}, got {}", self.seq, action.seq)));
+            return Err(RuleError::StateConflict(Conflict::WrongSeq { expected: self.seq, got: action.seq }));
         }
         if action.seat > 3 {
-            return Err(RuleError::StateConflict(format!("seat {} out of range 0-3", action.seat)));
+            return Err(RuleError::StateConflict(Conflict::SeatOutOfRange(action.seat)));
         }
         if self.phase == Phase::MatchOver {
             return Err(RuleError::GameOver);
@@ -383,8 +385,7 @@ impl Match {
     fn dispatch(&mut self, seat: Seat, kind: &ActionKind, events: &mut Vec<Event>) -> Result<(), RuleError> {
         match kind {
             ActionKind::Play { cards, reading } => {
-                self.check_turn(seat)?;
-                let play = self.validate_play(seat, cards, reading.as_ref())?;
+                let play = self.play_check(seat).play(cards, reading.as_ref().into())?;
                 self.do_play(seat, play, events);
                 Ok(())
             }
@@ -412,7 +413,7 @@ impl Match {
                     .tribute_options(seat)
                     .iter()
                     .next()
-                    .ok_or_else(|| RuleError::InvalidTribute(format!("seat {seat} has nothing to give")))?;
+                    .ok_or(RuleError::InvalidTribute(TributeFault::NothingToGive(seat)))?;
                 self.do_tribute(seat, card, events)
             }
             Phase::Return => {
@@ -420,7 +421,7 @@ impl Match {
                 let card = opts
                     .iter()
                     .min_by_key(|&id| (rank_order(Card::from_id(id).rank().0, self.level), id))
-                    .ok_or_else(|| RuleError::InvalidTribute(format!("seat {seat} owes no return")))?;
+                    .ok_or(RuleError::InvalidTribute(TributeFault::NotOwed { seat, exchange: Exchange::Return }))?;
                 self.do_return(seat, card, events)
             }
             Phase::Play => {

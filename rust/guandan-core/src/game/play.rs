@@ -1,7 +1,6 @@
 //! The play: a lead or a follow checked and made, passes, and the table cleared for the next lead.
 
 use super::*;
-use crate::combo::{beats, choose_reading};
 use crate::movegen;
 
 impl Match {
@@ -17,63 +16,7 @@ impl Match {
     }
 
     pub(super) fn check_turn(&self, seat: Seat) -> Result<(), RuleError> {
-        if self.phase != Phase::Play {
-            return Err(RuleError::StateConflict(format!("cannot play during {:?}", self.phase)));
-        }
-        if !self.active(seat) {
-            return Err(RuleError::HandEmpty(seat));
-        }
-        if seat != self.turn {
-            return Err(RuleError::NotYourTurn { seat, turn: self.turn });
-        }
-        Ok(())
-    }
-
-    pub(super) fn validate_play(
-        &self,
-        seat: Seat,
-        cards: &[CardId],
-        reading: Option<&Pattern>,
-    ) -> Result<Play, RuleError> {
-        if cards.is_empty() {
-            return Err(RuleError::InvalidCards("no cards".into()));
-        }
-        let mut set = CardSet::EMPTY;
-        for &id in cards {
-            if id as usize >= crate::card::DECK_SIZE {
-                return Err(RuleError::InvalidCards(format!("card id {id} out of range 0-107")));
-            }
-            if set.contains(id) {
-                return Err(RuleError::InvalidCards(format!("card id {id} listed twice")));
-            }
-            set.insert(id);
-        }
-        let hand = self.hands[seat as usize];
-        if let Some(missing) = set.minus(hand).iter().next() {
-            return Err(RuleError::CardNotFound(missing));
-        }
-        let readings = classify(set, self.level, &self.rules);
-        if readings.is_empty() {
-            return Err(RuleError::InvalidCards(format!("{} is no combination", set.notation())));
-        }
-        let table = self.table.as_ref().map(|t| &t.1);
-        let play = match reading {
-            Some(want) => {
-                let p =
-                    readings.iter().find(|p| p.pattern == *want).copied().ok_or_else(|| {
-                        RuleError::InvalidCards(format!("{} cannot be read as {want}", set.notation()))
-                    })?;
-                if let Some(t) = table
-                    && !beats(&p, t, self.level, &self.rules)
-                {
-                    return Err(RuleError::CannotBeat(p.pattern.to_string()));
-                }
-                p
-            }
-            None => choose_reading(&readings, table, self.level, &self.rules)
-                .ok_or_else(|| RuleError::CannotBeat(readings[0].pattern.to_string()))?,
-        };
-        Ok(play)
+        self.play_check(seat).turn()
     }
 
     pub(super) fn do_play(&mut self, seat: Seat, play: Play, events: &mut Vec<Event>) {
@@ -130,7 +73,6 @@ impl Match {
 
     /// The play an action with these cards would make, without applying it.
     pub fn preview_play(&self, seat: Seat, cards: &[CardId], reading: Option<&Pattern>) -> Result<Play, RuleError> {
-        self.check_turn(seat)?;
-        self.validate_play(seat, cards, reading)
+        self.play_check(seat).play(cards, reading.into())
     }
 }

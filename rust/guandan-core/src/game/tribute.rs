@@ -43,16 +43,19 @@ impl Match {
 
     pub(super) fn do_tribute(&mut self, seat: Seat, card: CardId, events: &mut Vec<Event>) -> Result<(), RuleError> {
         if self.phase != Phase::Tribute {
-            return Err(RuleError::InvalidTribute(format!("no tribute is due during {:?}", self.phase)));
+            return Err(RuleError::InvalidTribute(TributeFault::NotDue {
+                exchange: Exchange::Tribute,
+                phase: self.phase,
+            }));
         }
         let Some(i) = self.pending_tribute(seat) else {
-            return Err(RuleError::InvalidTribute(format!("seat {seat} owes no tribute")));
+            return Err(RuleError::InvalidTribute(TributeFault::NotOwed { seat, exchange: Exchange::Tribute }));
         };
         if card as usize >= crate::card::DECK_SIZE || !self.hands[seat as usize].contains(card) {
             return Err(RuleError::CardNotFound(card));
         }
         if !self.tribute_options(seat).contains(card) {
-            return Err(RuleError::InvalidTribute(format!("{} is not the highest card allowed", Card::from_id(card))));
+            return Err(RuleError::InvalidTribute(TributeFault::NotHighest(Card::from_id(card))));
         }
         self.hands[seat as usize].remove(card);
         self.tributes[i].card = Some(card);
@@ -115,18 +118,21 @@ impl Match {
 
     pub(super) fn do_return(&mut self, seat: Seat, card: CardId, events: &mut Vec<Event>) -> Result<(), RuleError> {
         if self.phase != Phase::Return {
-            return Err(RuleError::InvalidTribute(format!("no return is due during {:?}", self.phase)));
+            return Err(RuleError::InvalidTribute(TributeFault::NotDue {
+                exchange: Exchange::Return,
+                phase: self.phase,
+            }));
         }
         let Some(i) =
             self.tributes.iter().position(|t| t.receiver == Some(seat) && t.return_owed && t.returned.is_none())
         else {
-            return Err(RuleError::InvalidTribute(format!("seat {seat} owes no return")));
+            return Err(RuleError::InvalidTribute(TributeFault::NotOwed { seat, exchange: Exchange::Return }));
         };
         if card as usize >= crate::card::DECK_SIZE || !self.hands[seat as usize].contains(card) {
             return Err(RuleError::CardNotFound(card));
         }
         if !self.return_options(seat).contains(card) {
-            return Err(RuleError::InvalidTribute(format!("{} may not be returned", Card::from_id(card))));
+            return Err(RuleError::InvalidTribute(TributeFault::MayNotReturn(Card::from_id(card))));
         }
         let to = self.tributes[i].payer;
         self.hands[seat as usize].remove(card);
