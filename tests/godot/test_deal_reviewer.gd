@@ -56,3 +56,24 @@ func test_a_tampered_record_or_a_bad_request_fails_with_a_message() -> void:
 		var got: Array = await _review(bad[0], bad[1], bad[2])
 		expect(got[1] == null, "no summary")
 		expect(String(got[2]) != "", "failed with a message (%s)" % [bad.slice(1)])
+
+
+## cancel() stops the worker itself (it checks between decisions), not only its answer: with 256
+## worlds a set the whole review takes minutes in a debug build, the cancelled worker ends
+## within one decision.
+func test_cancel_stops_the_worker() -> void:
+	var reviewer := DealReviewer.new()
+	add_child(reviewer)
+	var seen := {progress = 0, finished = false}
+	reviewer.progress.connect(func(_d: int, _t: int) -> void: seen.progress += 1)
+	reviewer.finished.connect(func(_s: ReviewSummary) -> void: seen.finished = true)
+	expect(reviewer.start(_corpus("good_unfinished_match.jsonl"), 1, 256, 7), "started")
+	expect(await wait_until(func() -> bool: return seen.progress >= 1, 120.0), "a first decision valued")
+	reviewer.cancel()
+	expect(not reviewer.is_running(), "nothing more is awaited")
+	expect(await wait_until(func() -> bool: return not reviewer.is_worker_alive(), 60.0), "the worker ended")
+	var after: int = seen.progress
+	await frames(3)
+	expect_eq(seen.progress, after, "no progress after the cancel")
+	expect(not seen.finished, "no answer after the cancel")
+	reviewer.queue_free()

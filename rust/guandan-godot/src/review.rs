@@ -5,7 +5,9 @@
 
 use crossbeam_channel::{Receiver, TryRecvError, unbounded};
 use godot::prelude::*;
-use guandan_ai::review::{Mark, Review, ReviewConfig, parse_record, review, reviewer};
+use guandan_ai::review::{Mark, Review, ReviewConfig, ReviewError, parse_record, review_cancellable, reviewer};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What the worker sends back.
 enum Reply {
@@ -20,6 +22,9 @@ enum Reply {
 pub struct DealReviewer {
     base: Base<Node>,
     job: Option<Receiver<Reply>>,
+    /// Set to stop the worker under way: it checks the flag before each decision.
+    cancel: Arc<AtomicBool>,
+    worker: Option<std::thread::JoinHandle<()>>,
 }
 
 #[godot_api]
@@ -37,6 +42,7 @@ impl DealReviewer {
     /// at the next frame) when the input is refused; a review under way is replaced.
     #[func]
     pub fn start(&mut self, record: GString, seat: i64, worlds: i64, seed: i64) -> bool {
+        self.cancel();
         let (tx, rx) = unbounded();
         self.job = Some(rx);
         let refuse = |message: String| {
@@ -54,13 +60,17 @@ impl DealReviewer {
             Err(e) => return refuse(e.to_string()),
         };
         let cfg = ReviewConfig { worlds, seed: seed as u64, ..ReviewConfig::default() };
-        std::thread::spawn(move || {
+        let cancel = Arc::new(AtomicBool::new(false));
+        self.cancel = cancel.clone();
+        self.worker = Some(std::thread::spawn(move || {
             let l3 = reviewer(1);
-            let result = review(&log, seat, &cfg, &l3, |done, total| {
+            let result = review_cancellable(&log, seat, &cfg, &l3, &cancel, |done, total| {
                 let _ = tx.send(Reply::Progress(done, total));
             });
-            let _ = tx.send(Reply::Done(Box::new(result.map_err(|e| e.to_string()))));
-        });
+            if !matches!(result, Err(ReviewError::Cancelled)) {
+                let _ = tx.send(Reply::Done(Box::new(result.map_err(|e| e.to_string()))));
+            }
+        }));
         true
     }
 
@@ -70,10 +80,19 @@ impl DealReviewer {
         self.job.is_some()
     }
 
-    /// Drops the review under way (its worker finishes alone; nothing more is emitted).
+    /// Stops the review under way: its worker ends before its next decision and nothing more
+    /// is emitted.
     #[func]
     pub fn cancel(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
         self.job = None;
+    }
+
+    /// Whether the last review's worker thread is still working (after `cancel()` it ends
+    /// before its next decision).
+    #[func]
+    pub fn is_worker_alive(&self) -> bool {
+        self.worker.as_ref().is_some_and(|w| !w.is_finished())
     }
 }
 

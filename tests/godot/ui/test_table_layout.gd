@@ -12,7 +12,7 @@ extends GdTestSuite
 
 const SIZES: Array[Vector2i] = [Vector2i(1280, 720), Vector2i(1024, 768), Vector2i(2340, 1080), Vector2i(2560, 1080), Vector2i(1560, 720)]
 
-var table: Control
+var table: Table
 var viewport: SubViewport
 var _problems := {}  # message -> true (each distinct problem reported once)
 var _checked := 0
@@ -362,7 +362,7 @@ func _play_first_hint() -> void:
 	var hints: Array = table.controller.advice.hints(1)
 	var cards := PackedInt32Array()
 	if not hints.is_empty():
-		cards = PackedInt32Array((hints[0].get("play", {}) as Dictionary).get("cards", PackedInt32Array()))
+		cards = (hints[0].play.cards if hints[0].play != null else PackedInt32Array())
 	if cards.is_empty() and table.can_pass:
 		table._on_pass_pressed()
 		return
@@ -484,7 +484,38 @@ func _places() -> Dictionary:
 
 
 ## Free cards of these ranks (any free card when a rank runs out): not in the player's hand, not on the table.
-func _free_cards(ranks: Array) -> PackedInt32Array:
+## The play of LONG_PLAYS entry `kind` made of cards nobody shows, read by the rules core. Four
+## seats showing the same shape can use up a rank's eight copies (the hand holds some), so the
+## shape moves to other ranks when its own are gone; a bomb takes the rank with the most free
+## copies (up to its size); a straight is never all of one suit (that reads as a straight flush).
+func _long_play(kind: Array) -> Play:
+	if kind[0] == "Bomb":
+		var best := PackedInt32Array()
+		for r in range(3, 15):
+			var same := _free_cards(PackedInt32Array([r, r, r, r, r, r, r, r]).slice(0, kind[2].size()), -1, true)
+			if same.size() > best.size():
+				best = same
+		return Play.of(best, table.level, "Bomb") if best.size() >= 4 else null
+	for shift in [0, -1, 1, -2, 2, -3, 3, -4, 4, -5, 5]:
+		var ranks: Array = kind[2].map(func(r: int) -> int: return r + shift)
+		if ranks.any(func(r: int) -> bool: return r < 3 or r > 14 or r == table.level):
+			continue
+		for suit in ([-1] if kind[0] != "StraightFlush" else [0, 1, 2, 3]):
+			var cards := _free_cards(ranks, suit, true)
+			if cards.size() != ranks.size():
+				continue
+			if kind[0] == "Straight" and Array(cards).all(func(id: int) -> bool: return Cards.suit(id) == Cards.suit(cards[0])):
+				var other := _free_cards([ranks[-1]], -1, true, Cards.suit(cards[0]))
+				if other.is_empty():
+					continue
+				cards[-1] = other[0]
+			return Play.of(cards, table.level, kind[0])
+	return null
+
+
+## Free card ids of these ranks (of `suit` when >= 0, never of `not_suit`); `exact`: none other
+## in their place.
+func _free_cards(ranks: Array, suit := -1, exact := false, not_suit := -1) -> PackedInt32Array:
 	var used := {}
 	for id in table.hand.cards():
 		used[id] = true
@@ -495,9 +526,12 @@ func _free_cards(ranks: Array) -> PackedInt32Array:
 	for rank: int in ranks:
 		var pick := -1
 		for id in 108:
-			if not used.has(id) and not Cards.is_joker(id) and Cards.rank(id) == rank:
+			if not used.has(id) and not Cards.is_joker(id) and Cards.rank(id) == rank and (suit < 0 or int(Cards.suit(id)) == suit) \
+					and int(Cards.suit(id)) != not_suit:
 				pick = id
 				break
+		if pick < 0 and exact:
+			continue
 		if pick < 0:
 			for id in 108:
 				if not used.has(id):
@@ -540,10 +574,10 @@ func test_plays_and_word_art_keep_off_every_portrait_chip_and_the_plaque() -> vo
 						for s in 4:
 							table.counts[s] = 20
 						table.update_counts()
-						var cards := _free_cards(kind[2])
-						var play := {type = kind[0], name_key = kind[1], size = cards.size(), bomb = kind[3], rank = kind[2][0],
-							rank_text = Cards.rank_label(kind[2][0]), suit = "", cards = cards}
-						table.events.tricks.on_cards_played(MatchEvent.from_dict({"signal": &"cards_played", "seat": seat, "play": play}))
+						var play := _long_play(kind)
+						if not expect(play != null and play.name_key == kind[1] and play.bomb == kind[3], "%s: a real play" % where):
+							continue
+						table.events.tricks.on_cards_played(MatchEvents.from_dict({"signal": &"cards_played", "seat": seat, "play": play}))
 						var word := moments.word_shown()
 						var word_rect := _ink(word_label) if word != "" else Rect2()
 						await frames(2)  # a badge that changed lays the table out again
