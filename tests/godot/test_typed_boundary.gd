@@ -83,21 +83,3 @@ func test_the_typed_values_are_read_only() -> void:
 				fields += 1
 				expect(not ClassDB.class_has_method(c, "set_" + String(p.name), true), "%s.%s has no setter" % [c, p.name])
 		expect(fields > 0, "%s has fields" % c)
-
-
-## The parser knows the values' field types: using one as another type, or a typed event's value
-## as the Dictionary it was, does not parse. (A misspelled field is only the UNSAFE_PROPERTY_ACCESS
-## warning while project.godot leaves that warning off: the game has ~990 untyped accesses left.)
-func test_the_parser_checks_the_values_types() -> void:
-	var parses := func(body: String) -> bool:
-		var script := GDScript.new()
-		script.source_code = "extends RefCounted\nfunc f(p: Play, e: DealEndedEvent, r: OnlineRoom) -> void:\n\t" + body + "\n"
-		return script.reload() == OK
-	expect(parses.call("var k: String = p.kind"), "a play's kind is a String")
-	expect(not parses.call("var k: int = p.kind"), "and not an int")
-	expect_logged("Cannot assign a value of type String")
-	expect(not parses.call("var c: Dictionary = e.level_changes"), "a level change is no Dictionary")
-	expect_logged("type LevelChange")
-	expect(parses.call("var s: RoomSeat = r.seats[0]\n\tvar n: String = s.player"), "a room's seat and its player")
-	expect(not parses.call("var n: int = r.code"), "a room's code is a String")
-	expect_logged("Cannot assign a value of type String")

@@ -1,6 +1,6 @@
 extends RefCounted
-## Plays by another seat, made up for table tests: real plays (`Play.of`, read by the rules core)
-## of card ids the player does not hold, at level 2 and without a wild.
+## Plays by another seat for table tests: real plays (`Play.of`, read by the rules core) of card
+## ids the player does not hold (and, for `long_play`, no seat shows).
 
 
 ## `n` card ids that are not in `mine` (the player's hand) and are not jokers.
@@ -58,4 +58,62 @@ static func _run(mine: PackedInt32Array, low: int, one_suit: bool) -> PackedInt3
 			if not (id in mine):
 				out.append(id)
 				break
+	return out
+
+
+## The play of a LONG_PLAYS entry `kind` (test_table_layout.gd) made of cards nobody at `table`
+## shows, read by the rules core. Four seats showing the same shape can use up a rank's eight copies (the hand holds some), so the
+## shape moves to other ranks when its own are gone; a bomb takes the rank with the most free
+## copies (up to its size); a straight is never all of one suit (that reads as a straight flush).
+static func long_play(table: Table, kind: Array) -> Play:
+	if kind[0] == "Bomb":
+		var best := PackedInt32Array()
+		for r in range(3, 15):
+			var same := free_cards(table, PackedInt32Array([r, r, r, r, r, r, r, r]).slice(0, kind[2].size()), -1, true)
+			if same.size() > best.size():
+				best = same
+		return Play.of(best, table.level, "Bomb") if best.size() >= 4 else null
+	for shift in [0, -1, 1, -2, 2, -3, 3, -4, 4, -5, 5]:
+		var ranks: Array = kind[2].map(func(r: int) -> int: return r + shift)
+		if ranks.any(func(r: int) -> bool: return r < 3 or r > 14 or r == table.level):
+			continue
+		for suit in ([-1] if kind[0] != "StraightFlush" else [0, 1, 2, 3]):
+			var cards := free_cards(table, ranks, suit, true)
+			if cards.size() != ranks.size():
+				continue
+			if kind[0] == "Straight" and Array(cards).all(func(id: int) -> bool: return Cards.suit(id) == Cards.suit(cards[0])):
+				var other := free_cards(table, [ranks[-1]], -1, true, Cards.suit(cards[0]))
+				if other.is_empty():
+					continue
+				cards[-1] = other[0]
+			return Play.of(cards, table.level, kind[0])
+	return null
+
+
+## Free card ids of these ranks (of `suit` when >= 0, never of `not_suit`); `exact`: none other
+## in their place.
+static func free_cards(table: Table, ranks: Array, suit := -1, exact := false, not_suit := -1) -> PackedInt32Array:
+	var used := {}
+	for id in table.hand.cards():
+		used[id] = true
+	for seat in 4:
+		for id in table.zone.shown(seat):
+			used[id] = true
+	var out := PackedInt32Array()
+	for rank: int in ranks:
+		var pick := -1
+		for id in 108:
+			if not used.has(id) and not Cards.is_joker(id) and Cards.rank(id) == rank and (suit < 0 or int(Cards.suit(id)) == suit) \
+					and int(Cards.suit(id)) != not_suit:
+				pick = id
+				break
+		if pick < 0 and exact:
+			continue
+		if pick < 0:
+			for id in 108:
+				if not used.has(id):
+					pick = id
+					break
+		used[pick] = true
+		out.append(pick)
 	return out

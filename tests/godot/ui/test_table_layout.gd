@@ -10,6 +10,7 @@ extends GdTestSuite
 ## safe area (the frame). Also: the hand's cards follow a resize, and a bomb's shake ends where
 ## the frame rests.
 
+const FakePlays := preload("res://tests_godot/ui/fake_plays.gd")
 const SIZES: Array[Vector2i] = [Vector2i(1280, 720), Vector2i(1024, 768), Vector2i(2340, 1080), Vector2i(2560, 1080), Vector2i(1560, 720)]
 
 var table: Table
@@ -484,64 +485,6 @@ func _places() -> Dictionary:
 
 
 ## Free cards of these ranks (any free card when a rank runs out): not in the player's hand, not on the table.
-## The play of LONG_PLAYS entry `kind` made of cards nobody shows, read by the rules core. Four
-## seats showing the same shape can use up a rank's eight copies (the hand holds some), so the
-## shape moves to other ranks when its own are gone; a bomb takes the rank with the most free
-## copies (up to its size); a straight is never all of one suit (that reads as a straight flush).
-func _long_play(kind: Array) -> Play:
-	if kind[0] == "Bomb":
-		var best := PackedInt32Array()
-		for r in range(3, 15):
-			var same := _free_cards(PackedInt32Array([r, r, r, r, r, r, r, r]).slice(0, kind[2].size()), -1, true)
-			if same.size() > best.size():
-				best = same
-		return Play.of(best, table.level, "Bomb") if best.size() >= 4 else null
-	for shift in [0, -1, 1, -2, 2, -3, 3, -4, 4, -5, 5]:
-		var ranks: Array = kind[2].map(func(r: int) -> int: return r + shift)
-		if ranks.any(func(r: int) -> bool: return r < 3 or r > 14 or r == table.level):
-			continue
-		for suit in ([-1] if kind[0] != "StraightFlush" else [0, 1, 2, 3]):
-			var cards := _free_cards(ranks, suit, true)
-			if cards.size() != ranks.size():
-				continue
-			if kind[0] == "Straight" and Array(cards).all(func(id: int) -> bool: return Cards.suit(id) == Cards.suit(cards[0])):
-				var other := _free_cards([ranks[-1]], -1, true, Cards.suit(cards[0]))
-				if other.is_empty():
-					continue
-				cards[-1] = other[0]
-			return Play.of(cards, table.level, kind[0])
-	return null
-
-
-## Free card ids of these ranks (of `suit` when >= 0, never of `not_suit`); `exact`: none other
-## in their place.
-func _free_cards(ranks: Array, suit := -1, exact := false, not_suit := -1) -> PackedInt32Array:
-	var used := {}
-	for id in table.hand.cards():
-		used[id] = true
-	for seat in 4:
-		for id in table.zone.shown(seat):
-			used[id] = true
-	var out := PackedInt32Array()
-	for rank: int in ranks:
-		var pick := -1
-		for id in 108:
-			if not used.has(id) and not Cards.is_joker(id) and Cards.rank(id) == rank and (suit < 0 or int(Cards.suit(id)) == suit) \
-					and int(Cards.suit(id)) != not_suit:
-				pick = id
-				break
-		if pick < 0 and exact:
-			continue
-		if pick < 0:
-			for id in 108:
-				if not used.has(id):
-					pick = id
-					break
-		used[pick] = true
-		out.append(pick)
-	return out
-
-
 func test_plays_and_word_art_keep_off_every_portrait_chip_and_the_plaque() -> void:
 	Settings.set_value(&"ai_debug", false)
 	Settings.set_value(&"history_open", false)
@@ -574,7 +517,7 @@ func test_plays_and_word_art_keep_off_every_portrait_chip_and_the_plaque() -> vo
 						for s in 4:
 							table.counts[s] = 20
 						table.update_counts()
-						var play := _long_play(kind)
+						var play := FakePlays.long_play(table, kind)
 						if not expect(play != null and play.name_key == kind[1] and play.bomb == kind[3], "%s: a real play" % where):
 							continue
 						table.events.tricks.on_cards_played(MatchEvents.from_dict({"signal": &"cards_played", "seat": seat, "play": play}))
@@ -677,7 +620,7 @@ func test_the_four_places_around_the_oval() -> void:
 					"%s: the fan thins with the cards left" % where)
 			# A five-card play for every seat, then where each landed.
 			for seat in 4:
-				zone.show_play(seat, _free_cards([5, 6, 7, 8, 9]), zone.global_position, [], table.level)
+				zone.show_play(seat, FakePlays.free_cards(table, [5, 6, 7, 8, 9]), zone.global_position, [], table.level)
 			await frames(2)
 			var north: Rect2 = table.badges[2].get_global_rect()
 			var west: Rect2 = table.badges[3].get_global_rect()
