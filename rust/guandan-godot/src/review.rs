@@ -7,7 +7,7 @@ use crossbeam_channel::{Receiver, TryRecvError, unbounded};
 use godot::prelude::*;
 use guandan_ai::review::{Mark, Review, ReviewConfig, ReviewError, parse_record, review_cancellable, reviewer};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// What the worker sends back.
 enum Reply {
@@ -25,6 +25,8 @@ pub struct DealReviewer {
     /// Set to stop the worker under way: it checks the flag before each decision.
     cancel: Arc<AtomicBool>,
     worker: Option<std::thread::JoinHandle<()>>,
+    /// Decisions the last review's worker has valued (read by tests after a cancel).
+    valued: Arc<AtomicUsize>,
 }
 
 #[godot_api]
@@ -62,9 +64,12 @@ impl DealReviewer {
         let cfg = ReviewConfig { worlds, seed: seed as u64, ..ReviewConfig::default() };
         let cancel = Arc::new(AtomicBool::new(false));
         self.cancel = cancel.clone();
+        let valued = Arc::new(AtomicUsize::new(0));
+        self.valued = valued.clone();
         self.worker = Some(std::thread::spawn(move || {
             let l3 = reviewer(1);
             let result = review_cancellable(&log, seat, &cfg, &l3, &cancel, |done, total| {
+                valued.store(done, Ordering::Relaxed);
                 let _ = tx.send(Reply::Progress(done, total));
             });
             if !matches!(result, Err(ReviewError::Cancelled)) {
@@ -93,6 +98,13 @@ impl DealReviewer {
     #[func]
     pub fn is_worker_alive(&self) -> bool {
         self.worker.as_ref().is_some_and(|w| !w.is_finished())
+    }
+
+    /// How many decisions the last review's worker valued (all of them once it finished; after
+    /// `cancel()` at most one more than had been reported).
+    #[func]
+    pub fn decisions_valued(&self) -> i64 {
+        self.valued.load(Ordering::Relaxed) as i64
     }
 }
 
