@@ -184,7 +184,7 @@ func _valid(key: StringName, value: Variant) -> bool:
 		&"history_rounds":
 			return value >= 3 and value <= 5
 		&"ai_levels":
-			return value.size() == 3 and value.all(func(l: Variant) -> bool: return l is int and l >= 1 and l <= 4)
+			return value is Array and (value as Array).size() == 3 and (value as Array).all(func(l: Variant) -> bool: return l is int and l >= 1 and l <= 4)
 		&"rules_preset":
 			return value in ["competition", "huaian", "house"]
 	return true

@@ -33,7 +33,7 @@ func show_event(e: MatchEvent) -> void:
 	elif e is HandChangedEvent:
 		counter.hand_changed((e as HandChangedEvent).hand)
 	elif e is CardsPlayedEvent:
-		counter.cards_played(PackedInt32Array((e as CardsPlayedEvent).play.get("cards", [])))
+		counter.cards_played((e as CardsPlayedEvent).play.cards)
 	else:
 		return
 	redraw()

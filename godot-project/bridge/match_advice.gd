@@ -25,21 +25,17 @@ func hints(limit := 5) -> Array:
 	return advisor.hints(limit)
 
 
-## What the selected cards are and can become: {readings: [play dictionary + index, playable,
-## default], playable: [the playable ones], wild_snaps: [{wild, play, as_rank, as_suit}]}.
+## What the selected cards are and can become: {readings: [{index, play, playable,
+## default}], playable: [the playable ones], wild_snaps: [{wild, play, as_rank, as_suit}]}.
 func selection(cards: PackedInt32Array) -> Dictionary:
 	if _match.local_seat() < 0 or cards.is_empty():
 		return {}
 	var readings: Array = []
 	var playable: Array = []
 	for r: Dictionary in advisor.readings(cards):
-		var p: Dictionary = r.play.duplicate()
-		p.index = r.index
-		p.playable = r.playable
-		p.default = r.default
-		readings.append(p)
+		readings.append(r)
 		if r.playable:
-			playable.append(p)
+			playable.append(r)
 	return {readings = readings, playable = playable, wild_snaps = advisor.wild_snaps(cards)}
 
 

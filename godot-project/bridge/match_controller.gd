@@ -233,7 +233,8 @@ func set_auto_play(on: bool) -> int:
 func deal_break_s() -> float:
 	if config == null or not config.online:
 		return 0.0
-	return float(Online.client.get_room().get("deal_break_ms", 0)) / 1000.0
+	var room: OnlineRoom = Online.client.get_room()
+	return room.deal_break_ms / 1000.0 if room != null else 0.0
 
 
 ## The table has drawn the local player's prompt. Online the server's clock for the duty then
@@ -259,7 +260,7 @@ func surrender_vote(accept: bool) -> int:
 
 func _forward(...args: Array) -> void:
 	var name: StringName = args.pop_back()
-	var event := MatchEvent.from_args(name, args)
+	var event := MatchEvents.from_args(name, args)
 	if event == null:
 		return  # refused, with an error naming the signal and the argument
 	# Continue and the resume after a crash set it here; online the engine says it while it

@@ -81,7 +81,7 @@ func record_events() -> Array[MatchEvent]:
 	var out: Array[MatchEvent] = []
 	if recorder != null:
 		for d: Dictionary in recorder.get_events():
-			var e := MatchEvent.from_dict(d)
+			var e := MatchEvents.from_dict(d)
 			if e != null:
 				out.append(e)
 	return out

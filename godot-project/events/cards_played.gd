@@ -3,5 +3,5 @@ extends MatchEvent
 ## `seat` played cards.
 
 var seat: int
-## A play dictionary (docs/godot-api.md, "Data shapes": type, rank, cards, bomb, …).
-var play: Dictionary
+## What was played (kind, rank, cards, bomb, …).
+var play: Play

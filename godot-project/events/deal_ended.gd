@@ -4,5 +4,5 @@ extends MatchEvent
 
 ## The seats in the order they went out.
 var order: PackedInt32Array
-## {winner_team, before, after}: before and after are both teams' levels.
-var level_changes: Dictionary
+## The deal's winner and both teams' levels before and after.
+var level_changes: LevelChange

@@ -12,7 +12,7 @@ const SEED := 3
 ## A step was explained (tests follow the guide with it).
 signal step_shown(step: StringName)
 
-var table: Control  # table.gd
+var table: Table
 var _panel: PanelContainer
 var _label: Label
 var _previous: Label
@@ -86,7 +86,7 @@ func _on_event(event: MatchEvent) -> void:
 	elif event is CardsPlayedEvent:
 		var seat := (event as CardsPlayedEvent).seat
 		var play := (event as CardsPlayedEvent).play
-		if bool(play.get("bomb", false)) or String(play.get("type", "")) == "FourKings":
+		if play.bomb or play.kind == "FourKings":
 			_explain(&"bomb", {seat = Wording.seat_in_text(seat, table.local_seat), play = PlayText.describe(play)})
 		elif seat == (table.local_seat + 2) % 4:
 			_explain(&"partner", {play = PlayText.describe(play)})

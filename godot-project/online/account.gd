@@ -24,8 +24,8 @@ extends Control
 
 ## The server the screen speaks to.
 var server := ""
-## The last `account` answer ({} = none yet: no account kept, or not answered).
-var account := {}
+## The last `account` answer (null = none yet: no account kept, or not answered).
+var account: AccountAnswer = null
 ## The request waiting for its answer ("" = none).
 var waiting := ""
 
@@ -51,7 +51,7 @@ func _ready() -> void:
 
 ## Asks who the kept account is (none kept: the screen says so; logging in still works).
 func refresh() -> void:
-	account = {}
+	account = null
 	_show_account()
 	if not Online.use_kept_account(server):
 		return
@@ -125,7 +125,7 @@ func _ask(what: String, request: Callable) -> void:
 		_say(tr("ACCOUNT_WAITING"))
 
 
-func _on_done(what: String, result: Dictionary) -> void:
+func _on_done(what: String, result: AccountAnswer) -> void:
 	if what != waiting:
 		return  # another screen's request
 	waiting = ""
@@ -152,7 +152,7 @@ func _on_done(what: String, result: Dictionary) -> void:
 			_code_expiry.visible = true
 		"log_out", "log_out_everywhere":
 			Online.forget_account(server)
-			account = {}
+			account = null
 			_code.visible = false
 			_code_expiry.visible = false
 			_say(tr("ACCOUNT_LOGGED_OUT"))
@@ -187,8 +187,8 @@ func _error_text(what: String, code: int) -> String:
 
 
 func _show_account() -> void:
-	var claimed := String(account.get("name", "")) != ""
-	if account.is_empty():
+	var claimed := account != null and account.name != ""
+	if account == null:
 		_current.text = tr("ACCOUNT_NONE")
 		_sessions.text = ""
 	elif claimed:
@@ -199,7 +199,7 @@ func _show_account() -> void:
 		_sessions.text = tr("ACCOUNT_GUEST_NOTE")
 	_claim_panel.visible = not claimed
 	for b: Button in [%MakeCode, %LogOut, %LogOutEverywhere]:
-		b.disabled = account.is_empty() or waiting != ""
+		b.disabled = account == null or waiting != ""
 
 
 func _say(text: String) -> void:

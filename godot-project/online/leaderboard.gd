@@ -16,7 +16,7 @@ const MEDALS: Array[Color] = [Color(0.98, 0.8, 0.3), Color(0.8, 0.84, 0.88), Col
 
 ## The page shown (from 0) and the server's last answer for it ({} until it comes).
 var page := 0
-var board := {}
+var board: LeaderboardPage = null
 
 @onready var _rules: OptionButton = %Rules
 @onready var _rows: VBoxContainer = %Rows
@@ -45,7 +45,7 @@ func _ready() -> void:
 ## Asks for page `p` of the chosen rules (tests call it too).
 func show_page(p: int) -> void:
 	page = maxi(p, 0)
-	board = {}
+	board = null
 	_status.text = tr("LEADERBOARD_LOADING")
 	(%EmptyPicture as Control).visible = false
 	(%Scroll as Control).visible = true
@@ -69,15 +69,15 @@ static func _fit_portrait(row: Control, portrait: SeatAvatar) -> void:
 		portrait.fixed_size = Vector2(side, side)
 
 
-func _on_board(b: Dictionary) -> void:
-	if String(b.rules) != Online.board_rules or int(b.page) != page:
+func _on_board(b: LeaderboardPage) -> void:
+	if b.rules != Online.board_rules or b.page != page:
 		return  # an answer to a page no longer shown
 	board = b
 	for c in _rows.get_children():
 		_rows.remove_child(c)
 		c.queue_free()
 	var me: String = Online.client.get_player_id()
-	for e: Dictionary in b.entries:
+	for e: LeaderboardEntry in b.entries:
 		var row: Button = ROW.instantiate()
 		row.name = "Row%d" % int(e.rank)
 		var mine := String(e.player_id) == me
@@ -106,7 +106,7 @@ func _on_board(b: Dictionary) -> void:
 	_page.text = tr("LEADERBOARD_PAGE_FMT").format({page = page + 1, pages = pages})
 	_prev.disabled = page <= 0
 	_next.disabled = page + 1 >= pages
-	_status.text = empty_text(int(b.get("min_matches", 0))) if b.entries.is_empty() and page == 0 else ""
+	_status.text = empty_text(b.min_matches) if b.entries.is_empty() and page == 0 else ""
 	(%EmptyPicture as Control).visible = b.entries.is_empty() and page == 0
 	(%Scroll as Control).visible = not (%EmptyPicture as Control).visible
 
@@ -121,9 +121,9 @@ static func empty_text(min_matches: int) -> String:
 
 ## Pages of the last answer (at least 1).
 func pages_total() -> int:
-	if board.is_empty():
+	if board == null:
 		return 1
-	var per := maxi(int(board.per_page), 1)
+	var per := maxi(board.per_page, 1)
 	return maxi(ceili(float(board.total) / per), 1)
 
 

@@ -87,21 +87,21 @@ func _place(seat: int) -> Dictionary:
 
 
 ## Draws the room (room_changed).
-func _refresh(room: Dictionary) -> void:
-	if room.is_empty():
+func _refresh(room: OnlineRoom) -> void:
+	if room == null:
 		return
 	var c: Node = Online.client
-	_code.text = String(room.get("code", ""))
+	_code.text = room.code
 	var host: bool = c.is_room_host()
 	var me := _my_seat()
-	var host_seat := int(room.get("host_seat", -1))
+	var host_seat := room.host_seat
 	var all_ready := true
-	var seats: Array = room.get("seats", [])
-	for s: Dictionary in seats:
-		var i := int(s.seat)
+	var seats := room.seats
+	for s: RoomSeat in seats:
+		var i := s.seat
 		var row: Dictionary = _rows[i]
-		var player := String(s.player)
-		var ai := int(s.ai)
+		var player := s.player
+		var ai := s.ai
 		var name_label: Label = row.name
 		var ready_label: Label = row.ready
 		var fill: OptionButton = row.fill
@@ -119,12 +119,12 @@ func _refresh(room: Dictionary) -> void:
 			name_label.text = tr("ONLINE_AI_SEAT_FMT").format({level = tr(FILL_KEYS[clampi(ai, 1, 3)])})
 		else:
 			name_label.text = tr("ONLINE_SEAT_EMPTY")
-		name_label.modulate.a = 1.0 if player == "" or bool(s.connected) else 0.55
+		name_label.modulate.a = 1.0 if player == "" or s.connected else 0.55
 		# The portrait: the player's face (by name), a robot for the AI, faint while the seat is free.
 		face.ai = player == "" and ai > 0
 		face.face_key = player.hash() if player != "" else i
-		face.modulate.a = 0.35 if player == "" and ai == 0 else (1.0 if player == "" or bool(s.connected) else 0.55)
-		var is_ready := bool(s.ready) or ai > 0
+		face.modulate.a = 0.35 if player == "" and ai == 0 else (1.0 if player == "" or s.connected else 0.55)
+		var is_ready := s.ready or ai > 0
 		ready_label.text = tr("ONLINE_READY_MARK") if is_ready else tr("ONLINE_NOT_READY")
 		if player == "" and ai == 0:
 			ready_label.text = ""  # Nobody sits there to be ready or not.
@@ -133,28 +133,28 @@ func _refresh(room: Dictionary) -> void:
 		var mark_box := ready_label.get_theme_stylebox(&"normal") as StyleBoxFlat
 		if mark_box != null:
 			mark_box.border_color = Color(0.5, 1, 0.6, 0.9) if is_ready else Color(1, 1, 1, 0.35)
-		if (player == "" and ai == 0) or (player != "" and not bool(s.ready)):
+		if (player == "" and ai == 0) or (player != "" and not s.ready):
 			all_ready = false
 		# The host fills empty seats; a seat with a person in it is theirs.
 		fill.visible = host and player == ""
 		fill.select(clampi(ai, 0, 3))
 		if ai == 0:
 			fill.text = tr("ONLINE_FILL_AI")  # shut, a free seat's choice reads "AI ▾"
-		(row.sit as Button).visible = me >= 0 and player == "" and ai == 0 and not bool(room.get("locked", false))
+		(row.sit as Button).visible = me >= 0 and player == "" and ai == 0 and not room.locked
 	_table.hold_rows.call_deferred()
 	_ready_button.visible = me >= 0
-	_ready_button.set_pressed_no_signal(me >= 0 and me < seats.size() and bool(seats[me].ready))
+	_ready_button.set_pressed_no_signal(me >= 0 and me < seats.size() and seats[me].ready)
 	_ready_button.text = "ONLINE_UNREADY" if _ready_button.button_pressed else "ONLINE_READY"
 	_start.visible = host
 	_start.disabled = not all_ready
 	_disband.visible = host
 	# The server's team (0: seats 0 and 2), shown from the host's side of the table.
-	var shown := int(room.get("spectator_hands", -1))
+	var shown := room.spectator_hands
 	_spectator_hands.visible = host and me >= 0
 	_spectator_hands.select(0 if shown < 0 else (1 if shown == me % 2 else 2))
-	var spectators := int(room.get("spectators", 0))
-	_info.text = tr("ONLINE_ROOM_INFO_FMT").format({rules = tr("RULES_" + String(room.get("rules", "competition")).to_upper()),
-		delay = int(room.get("spectator_delay", 3)), spectators = spectators})
+	var spectators := room.spectators
+	_info.text = tr("ONLINE_ROOM_INFO_FMT").format({rules = tr("RULES_" + room.rules.to_upper()),
+		delay = room.spectator_delay, spectators = spectators})
 	if c.is_spectator():
 		_info.text += "  ·  " + tr("ONLINE_YOU_SPECTATE")
 

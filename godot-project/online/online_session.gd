@@ -350,7 +350,7 @@ func enter(action: StringName, arg: Variant, timeout_s := 10.0) -> int:
 	client.error.disconnect(on_error)
 	if result[0] == 0 and action != &"quick":
 		# The room's state follows the join: wait for it (the lobby draws from it).
-		while client.get_room().is_empty() and Time.get_ticks_msec() < deadline:
+		while client.get_room() == null and Time.get_ticks_msec() < deadline:
 			await get_tree().process_frame
 	return result[0] if result[0] >= 0 else GuandanClient.ERR_IO
 
@@ -362,12 +362,14 @@ func in_quick_room() -> bool:
 
 ## Whether the room's match is being played (or finished and waiting for the vote).
 func room_in_game() -> bool:
-	return String(client.get_room().get("state", "")) in ["playing", "hosting", "reconnecting", "finished"]
+	var room := client.get_room()
+	return room != null and room.state in ["playing", "hosting", "reconnecting", "finished"]
 
 
 ## Whether the room's match is over (its result shown, the vote to play again open).
 func room_match_over() -> bool:
-	return String(client.get_room().get("state", "")) in ["finished", "vote_phase"]
+	var room := client.get_room()
+	return room != null and room.state in ["finished", "vote_phase"]
 
 
 ## The config the online table is opened with.

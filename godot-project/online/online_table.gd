@@ -12,7 +12,7 @@ extends Control
 ## says why.
 
 ## The table scene inside (tests, screenshots); instanced here when there is a match to show.
-var table: Control
+var table: Table
 ## Each seat's name over its badge, by where the table draws the seat (0 = the viewer, south).
 @onready var names: Array[Label] = [%Name0, %Name1, %Name2, %Name3]
 @onready var latency: Label = %Latency
@@ -208,10 +208,10 @@ func _place_names() -> void:
 		vote_status.position = names[0].position - Vector2(0, vote_status.size.y + 4)
 
 
-func _on_room(room: Dictionary) -> void:
-	if room.is_empty():
+func _on_room(room: OnlineRoom) -> void:
+	if room == null:
 		return
-	if reconnect_layer.visible and String(room.get("state", "")) in ["idle", "waiting", "ready_check"] \
+	if reconnect_layer.visible and room.state in ["idle", "waiting", "ready_check"] \
 			and not table.match_over:
 		# Back after the match ended and its vote closed: the room is a lobby again. Say so there.
 		_leaving = true
@@ -219,7 +219,7 @@ func _on_room(room: Dictionary) -> void:
 		EventBus.screen_requested.emit(&"lobby")
 		return
 	if table != null and table.match_over and not Online.client.is_spectator() \
-			and String(room.get("state", "")) in ["idle", "waiting", "ready_check", "destroyed"]:
+			and room.state in ["idle", "waiting", "ready_check", "destroyed"]:
 		# The vote to play again closed while the result was shown and "Play again" was not
 		# chosen: the server gave the seat up (and closed the room if nobody stayed). The result
 		# stays until the player leaves it (issue 52); its panel says so.
@@ -229,28 +229,28 @@ func _on_room(room: Dictionary) -> void:
 				table.modal.add_line(_closed_text)
 		return
 	var me := Online.seat
-	for s: Dictionary in room.get("seats", []):
-		var i := int(s.seat)
+	for s: RoomSeat in room.seats:
+		var i := s.seat
 		# People by their nickname; an AI seat's badge already says its level.
-		var text := String(s.player)
+		var text := s.player
 		if i == me:
 			# Never "(you)" alone: while the room's seat list catches up, the name we play under.
 			if text == "":
 				text = String(Settings.get_value(&"online_nickname"))
 			text += "  " + tr("ONLINE_YOU_MARK")
-		elif String(s.player) != "" and not bool(s.connected):
+		elif s.player != "" and not s.connected:
 			text += "  " + tr("ONLINE_AWAY_MARK")
 		# The table draws the viewer at the bottom: seats are turned so the local seat is south.
 		var at := (i - maxi(me, 0) + 4) % 4
 		names[at].text = text
-		_nicks[at] = String(s.player)
-		table.badges[at].auto_play = bool(s.hosted) and i != me
+		_nicks[at] = s.player
+		table.badges[at].auto_play = s.hosted and i != me
 	SeatKinds.show(table.badges, SeatKinds.from_room(room), maxi(me, 0))
 	# A spectator's badges name the seats by the compass (the badges know they are watched).
 	var spectating: bool = Online.client.is_spectator()
 	spectator_banner.visible = spectating
 	if spectating:
-		spectator_banner.text = tr("ONLINE_SPECTATOR_BANNER_FMT").format({n = int(room.get("spectator_delay", 3))})
+		spectator_banner.text = tr("ONLINE_SPECTATOR_BANNER_FMT").format({n = room.spectator_delay})
 	_place_names()
 
 

@@ -15,7 +15,7 @@ extends Control
 
 ## The server's answer ({} until it comes) and the rule presets it has ratings for, in the
 ## order of the Rules options.
-var profile := {}
+var profile: PlayerProfile = null
 var _presets: Array[String] = []
 
 
@@ -33,7 +33,7 @@ func _ready() -> void:
 	%Back.grab_focus.call_deferred()
 
 
-func _on_profile(p: Dictionary) -> void:
+func _on_profile(p: PlayerProfile) -> void:
 	var wanted := Online.profile_player if Online.profile_player != "" else String(Online.client.get_player_id())
 	if String(p.player_id) != wanted:
 		return  # an answer to an earlier request
@@ -42,7 +42,7 @@ func _on_profile(p: Dictionary) -> void:
 	_title.text = tr("LEADERBOARD_YOU_FMT").format({name = p.nickname}) if mine else String(p.nickname)
 	_rules.clear()
 	_presets.clear()
-	for r: Dictionary in p.ratings:
+	for r: Rating in p.ratings:
 		_presets.append(String(r.rules))
 		_rules.add_item(tr("RULES_" + String(r.rules).to_upper()))
 	var first := maxi(_presets.find(Online.board_rules), 0)
@@ -52,13 +52,12 @@ func _on_profile(p: Dictionary) -> void:
 	_rules.visible = not _presets.is_empty()
 	_rules.disabled = _presets.size() < 2
 	_show_rating(_presets[first] if not _presets.is_empty() else "")
-	var s: Dictionary = p.stats
-	var n := int(s.matches)
+	var n := p.matches
 	var pct := func(v: float) -> String: return "%d%%" % roundi(100.0 * v) if n > 0 else "–"
 	(%Matches as Label).text = str(n)
-	(%WinRate as Label).text = pct.call(float(s.win_rate))
-	(%DoubleDown as Label).text = pct.call(float(s.double_down_rate))
-	(%Bombs as Label).text = "%.2f" % float(s.bombs_per_deal) if n > 0 else "–"
+	(%WinRate as Label).text = pct.call(p.win_rate)
+	(%DoubleDown as Label).text = pct.call(p.double_down_rate)
+	(%Bombs as Label).text = "%.2f" % p.bombs_per_deal if n > 0 else "–"
 	_figures_note.text = UiKit.count_text("PROFILE_FIGURES_FMT", n) if n > 0 else tr("PROFILE_NO_MATCHES")
 	_say("")
 	_content.visible = true
@@ -66,11 +65,11 @@ func _on_profile(p: Dictionary) -> void:
 
 ## Shows the rating under `rules` ("" = none yet).
 func _show_rating(rules: String) -> void:
-	var r := {}
-	for x: Dictionary in profile.get("ratings", []):
-		if String(x.rules) == rules:
+	var r: Rating = null
+	for x: Rating in profile.ratings if profile != null else []:
+		if x.rules == rules:
 			r = x
-	if r.is_empty():
+	if r == null:
 		_rating.text = "–"
 		_ranked.text = tr("PROFILE_NO_RATING")
 		_chart.show_numbers(PackedFloat32Array())
@@ -80,10 +79,10 @@ func _show_rating(rules: String) -> void:
 	_ranked.text = tr(key).format({matches = int(r.matches), wins = int(r.wins)})
 	# The course of the rating: where the oldest shown match started from, then after each.
 	var points := PackedFloat32Array()
-	var history: Array = r.history
+	var history := r.history
 	if not history.is_empty():
 		points.append(float(int(history[0].rating) - int(history[0].change)))
-	for h: Dictionary in history:
+	for h: RatingPoint in history:
 		points.append(float(h.rating))
 	_chart.show_numbers(points)
 

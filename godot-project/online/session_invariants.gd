@@ -21,7 +21,7 @@ const DUTY_WITHIN_S := 1.0
 const SETTLE_S := 1.0
 const LAG_MAX_S := 8.0
 
-var table: Control  # table.gd
+var table: Table
 ## Whether the table is covered (the reconnect or stall layer): nothing to check then.
 var covered := Callable()
 ## [unix ms, rule, words] of each violation (each rule said once until it holds again).
@@ -89,13 +89,13 @@ func _process(_delta: float) -> void:
 			"the table's Auto-play is %s, the server's seat is %s" % [table.auto_play, "hosted" if hosted else "the player's"])
 		var counts := PackedInt32Array(state.get("card_counts", []))
 		var wrong := []
-		var room: Dictionary = client.get_room()
-		for s: Dictionary in room.get("seats", []):
-			var at := (int(s.seat) - maxi(Online.seat, 0) + 4) % 4
+		var room: OnlineRoom = client.get_room()
+		for s: RoomSeat in room.seats if room != null else []:
+			var at := (s.seat - maxi(Online.seat, 0) + 4) % 4
 			if at == me and not table.spectator:
 				continue
 			var badge: SeatBadge = table.badges[at]
-			if badge.auto_play != bool(s.hosted):
+			if badge.auto_play != s.hosted:
 				wrong.append("seat %d Auto-play %s, hosted %s" % [at, badge.auto_play, s.hosted])
 			# Counts in the play phase only: during a tribute or return the table shows the
 			# deal's 27 until the exchange is over (a payer's card may leave before it is routed).

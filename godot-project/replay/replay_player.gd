@@ -250,11 +250,11 @@ func _render() -> void:
 	var rounds := ReplayRounds.rounds(_deal_events(pos, int(st.get("history_length", 0))))
 	var latest := ReplayRounds.latest(rounds)
 	for seat: int in latest:
-		var p: Dictionary = latest[seat]
-		if p.is_empty():
+		var p: Play = latest[seat]
+		if p == null:
 			zone.show_pass(seat)
 		else:
-			zone.show_play(seat, PackedInt32Array(p.cards), zone.global_position + zone.slot_centers[seat], [], _level, p)
+			zone.show_play(seat, p.cards, zone.global_position + zone.slot_centers[seat], [], _level, p)
 	history.clear()
 	history.level = _level
 	for r in rounds:
@@ -304,7 +304,7 @@ func show_ai_view() -> void:
 		lines.append(tr("AI_VIEW_NONE"))
 	else:
 		for h: Dictionary in view.get("hints", []):
-			var what := tr("HINT_PASS") if (h.get("play", {}) as Dictionary).is_empty() else PlayText.describe(h.play)
+			var what := tr("HINT_PASS") if h.get("play") == null else PlayText.describe(h.play)
 			lines.append("%s  (%.2f)\n%s" % [what, float(h.get("score", 0.0)),
 				PlayText.reason(String(h.get("reason", "")), Array(h.get("reason_args", [])))])
 		for id in PackedInt32Array(view.get("options", PackedInt32Array())):

@@ -5,14 +5,14 @@ extends RefCounted
 ## screen to draw the centre and the history sidebar at any position.
 
 
-## [{entries: [[seat, play or {} for a pass]]}] oldest first, from events in order.
+## [{entries: [[seat, play or null for a pass]]}] oldest first, from events in order.
 static func rounds(events: Array[MatchEvent]) -> Array[Dictionary]:
 	var out: Array[Dictionary] = [{entries = []}]
 	for e in events:
 		if e is CardsPlayedEvent:
 			out[-1].entries.append([(e as CardsPlayedEvent).seat, (e as CardsPlayedEvent).play])
 		elif e is PassedEvent:
-			out[-1].entries.append([(e as PassedEvent).seat, {}])
+			out[-1].entries.append([(e as PassedEvent).seat, null])
 		elif e is TableClearedEvent or e is PartnerTakesLeadEvent:
 			if not out[-1].entries.is_empty():
 				out.append({entries = []})
@@ -21,7 +21,7 @@ static func rounds(events: Array[MatchEvent]) -> Array[Dictionary]:
 	return out
 
 
-## Each seat's latest entry in the current (last) round: seat -> play ({} = pass); seats that have
+## Each seat's latest entry in the current (last) round: seat -> play (null = pass); seats that have
 ## not acted in the round are missing.
 static func latest(rounds_list: Array[Dictionary]) -> Dictionary:
 	var out := {}

@@ -10,7 +10,7 @@ extends RefCounted
 ## Plays the ceremony for `order` (seats in finishing order), the teams' levels `before` (the
 ## plaque already holds the new ones) and the cards left `left` (per seat; the cards of a seat
 ## whose hand is on screen stay there). Returns the seconds until the next-deal buttons.
-static func play(table: Control, order: PackedInt32Array, before: PackedInt32Array, left: Array) -> float:
+static func play(table: Table, order: PackedInt32Array, before: PackedInt32Array, left: Array) -> float:
 	var t := timings(table.pacing)
 	var step := t.x
 	var flip := t.y
@@ -36,7 +36,7 @@ static func timings(pacing: PacingProfile) -> Vector2:
 
 ## The last trick leaves the felt; each seat that did not go out lays its cards face up in front
 ## of it (its play's place), all equally bright.
-static func _lay_down(table: Control, left: Array) -> void:
+static func _lay_down(table: Table, left: Array) -> void:
 	var zone: PlayZone = table.zone
 	zone.reset()
 	var in_hand := {}

@@ -47,7 +47,7 @@ func on_deal_started(e: DealStartedEvent) -> void:
 	table.history.clear()
 	table.tribute_panel.clear()
 	table.places = PackedInt32Array([0, 0, 0, 0])
-	table.table_play = {}
+	table.table_play = null
 	table.table_play_seat = -1
 	# Nobody's turn until the first play of this deal is due (the last deal's turn is over).
 	table.turn_seat = -1

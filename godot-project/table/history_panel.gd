@@ -62,8 +62,8 @@ func new_round() -> void:
 	_render()
 
 
-## seat played `play` (a play dictionary), or passed when play is empty.
-func add(seat: int, play: Dictionary) -> void:
+## seat played `play`, or passed when play is null.
+func add(seat: int, play: Play) -> void:
 	if _rounds.is_empty() or _rounds[-1].number == 0:
 		new_round()
 	_rounds[-1].entries.append([seat, play])
@@ -94,11 +94,11 @@ func lines() -> PackedStringArray:
 func _entry_text(e: Array, glued := false) -> String:
 	if int(e[0]) < 0:
 		return String(e[1])
-	var what := tr("HISTORY_PASS") if e[1].is_empty() else PlayText.describe(e[1])
+	var what := tr("HISTORY_PASS") if e[1] == null else PlayText.describe(e[1])
 	if glued:
 		what = _unbreakable(what)
 	# A wild standing for another card: the cards as read ("Full house A = A A A(♥4 wild) 3 3").
-	var cards := "" if e[1].is_empty() else PlayText.wild_cards_text(e[1], level)
+	var cards := "" if e[1] == null else PlayText.wild_cards_text(e[1], level)
 	if cards != "":
 		what = tr("HISTORY_WILD_PLAY_FMT").format({play = what, cards = cards})
 	return "%s: %s" % [Wording.seat_name(int(e[0]), local_seat, spectator), what]

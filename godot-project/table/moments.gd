@@ -47,8 +47,8 @@ func _ready() -> void:
 
 
 ## The word-art a play shows, or "" for a quiet one.
-static func word_for(play: Dictionary) -> String:
-	var key := String(play.get("name_key", ""))
+static func word_for(play: Play) -> String:
+	var key := play.name_key
 	if key == "" or key in QUIET:
 		return ""
 	return TranslationServer.translate(key)
@@ -56,14 +56,14 @@ static func word_for(play: Dictionary) -> String:
 
 ## Whether a play is a big moment: &"four_jokers", &"straight_flush", &"big_bomb" (a bomb of
 ## TableStyle.big_bomb_min_cards or more) or &"" (not one).
-static func big_kind(play: Dictionary) -> StringName:
-	var type := String(play.get("type", ""))
+static func big_kind(play: Play) -> StringName:
+	var type := play.kind
 	if type == "FourKings":
 		return &"four_jokers"
 	if type == "StraightFlush":
 		return &"straight_flush"
-	var n := int(play.get("size", PackedInt32Array(play.get("cards", PackedInt32Array())).size()))
-	if bool(play.get("bomb", false)) and n >= TableStyle.current().big_bomb_min_cards:
+	var n := play.size
+	if play.bomb and n >= TableStyle.current().big_bomb_min_cards:
 		return &"big_bomb"
 	return &""
 
@@ -74,10 +74,10 @@ static func big_kind(play: Dictionary) -> StringName:
 ## the hand), and if it is a bomb starts the effect. Returns the shake strength (px) the table
 ## should give it (0: none). A big moment names itself across the table instead (`rim`: the
 ## felt's oval, this node's coordinates) and sets `freeze_s`.
-func on_play(play: Dictionary, slot: Rect2, keep_off: Array[Rect2] = [], avoid: Array[Rect2] = [],
+func on_play(play: Play, slot: Rect2, keep_off: Array[Rect2] = [], avoid: Array[Rect2] = [],
 		rim := Rect2()) -> float:
 	var word := word_for(play)
-	var bomb := bool(play.get("bomb", false))
+	var bomb := play.bomb
 	freeze_s = 0.0
 	if word != "" and big_kind(play) != &"" and BigMoment.wanted():
 		_label.visible = false
@@ -210,10 +210,10 @@ static func _covered(r: Rect2, other: Rect2) -> float:
 	return i.get_area() if i.size.x > 0.0 and i.size.y > 0.0 else 0.0
 
 
-func _bomb(play: Dictionary, at: Vector2) -> float:
+func _bomb(play: Play, at: Vector2) -> float:
 	var st := TableStyle.current()
-	var type := String(play.get("type", ""))
-	var n := maxi(int(play.get("size", PackedInt32Array(play.get("cards", PackedInt32Array())).size())), 4)
+	var type := play.kind
+	var n := maxi(play.size, 4)
 	var four_jokers := type == "FourKings"
 	var boost := st.straight_flush_boost if type == "StraightFlush" else 1.0
 	if four_jokers:

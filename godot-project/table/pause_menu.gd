@@ -7,7 +7,7 @@ extends Node
 ## menu said "Paused" while the clock ran down under it): the menu says the match goes on and,
 ## while the player's clock runs, shows its seconds, the surrender question too (kept short).
 
-var table: Control  # table.gd
+var table: Table
 var _closing := false
 ## Online, the open panel's line with the seconds left on the player's clock (null otherwise).
 var _clock_line: Label

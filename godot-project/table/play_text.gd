@@ -11,8 +11,8 @@ const SEQUENCE_LENGTH := {"Straight": 5, "StraightFlush": 5, "ThreePair": 3, "Tw
 ## natural card): [[id, as_rank], …]. A full house reads its three then its pair, a sequence from
 ## its low end; a wild takes the place of the card it stands for ("A A ♥4 3 3" for AAA+33 with a
 ## wild as the third A). Without wilds: the cards in rank order.
-static func arranged(play: Dictionary, level: int) -> Array:
-	var sorted := Cards.sorted(PackedInt32Array(play.get("cards", PackedInt32Array())), level)
+static func arranged(play: Play, level: int) -> Array:
+	var sorted := Cards.sorted(play.cards, level)
 	var naturals: Array[int] = []
 	var wilds: Array[int] = []
 	for id in sorted:
@@ -23,8 +23,8 @@ static func arranged(play: Dictionary, level: int) -> Array:
 			out.append([id, 0])
 		return out
 	# The rank of each card the play is made of, in reading order.
-	var type := String(play.get("type", ""))
-	var rank := int(play.get("rank", 0))
+	var type := play.kind
+	var rank := play.rank
 	var need: Array[int] = []
 	if SEQUENCE_LENGTH.has(type):
 		var copies: int = {"ThreePair": 2, "TwoTrips": 3}.get(type, 1)
@@ -54,7 +54,7 @@ static func arranged(play: Dictionary, level: int) -> Array:
 
 ## The cards of a play that uses a wild as read, a wild marked with what it stands for:
 ## "A A A(♥4 wild) 3 3"; "" for a play without a wild standing for another card.
-static func wild_cards_text(play: Dictionary, level: int) -> String:
+static func wild_cards_text(play: Play, level: int) -> String:
 	var parts := PackedStringArray()
 	var stands := false
 	for c: Array in arranged(play, level):
@@ -70,18 +70,18 @@ static func wild_cards_text(play: Dictionary, level: int) -> String:
 
 
 ## "Pair K", "Straight 5–9", "Bomb ×5 of 7", "Four jokers" (translated).
-static func describe(play: Dictionary) -> String:
-	var kind := TranslationServer.translate(String(play.get("name_key", "play.single")))
-	var type := String(play.get("type", ""))
+static func describe(play: Play) -> String:
+	var kind := TranslationServer.translate(play.name_key)
+	var type := play.kind
 	if type == "FourKings":
 		return kind
-	var rank := rank_display(String(play.get("rank_text", "")))
+	var rank := rank_display(play.rank_text)
 	if SEQUENCE_LENGTH.has(type):
-		var low := int(play.get("rank", 0))
+		var low := play.rank
 		var high := low + int(SEQUENCE_LENGTH[type]) - 1
 		rank = "%s–%s" % [position_label(low), position_label(high)]
 	if type == "Bomb":
-		return TranslationServer.translate("PLAY_BOMB_FMT").format({size = play.get("size", 4), rank = rank})
+		return TranslationServer.translate("PLAY_BOMB_FMT").format({size = play.size, rank = rank})
 	return TranslationServer.translate("PLAY_FMT").format({kind = kind, rank = rank})
 
 

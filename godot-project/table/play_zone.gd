@@ -121,7 +121,7 @@ func group_count() -> int:
 ## the seconds the animation takes. With the `play` (its dictionary) the cards are shown as they
 ## read, a wild in the group it completes with the rank it stands for (PlayText.arranged).
 func show_play(seat: int, ids: PackedInt32Array, from: Vector2, views: Array[CardView] = [], level := 2,
-		play := {}) -> float:
+		play: Play = null) -> float:
 	clear_seat(seat)
 	# The newest play stands out: the earlier ones still on the table dim.
 	for other in 4:
@@ -131,7 +131,7 @@ func show_play(seat: int, ids: PackedInt32Array, from: Vector2, views: Array[Car
 				v.modulate = Color(earlier_play_tint, 1.0)
 	var stands := {}
 	var sorted := PackedInt32Array()
-	if play.is_empty():
+	if play == null:
 		sorted = Cards.sorted(ids, level)
 	else:
 		for c: Array in PlayText.arranged(play, level):

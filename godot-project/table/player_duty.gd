@@ -5,10 +5,10 @@ extends RefCounted
 ## and the status line follow the duty. The state (duty, turn_seat, can_pass, auto_play) stays on
 ## the table, where the events and the tests read it.
 
-var table: Control  # table.gd
+var table: Table
 
 
-func _init(owner_table: Control) -> void:
+func _init(owner_table: Table) -> void:
 	table = owner_table
 
 

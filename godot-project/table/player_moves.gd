@@ -4,10 +4,10 @@ extends RefCounted
 ## the optional confirmation), give or return a card, pass, ask for a hint, sort, group. Errors
 ## the player caused come back in words. The table owns one and keeps the duty and the state.
 
-var table: Control  # table.gd
+var table: Table
 
 
-func _init(owner_table: Control) -> void:
+func _init(owner_table: Table) -> void:
 	table = owner_table
 
 
@@ -81,10 +81,10 @@ func illegal_play_text(info: Dictionary) -> String:
 	var readings: Array = info.get("readings", [])
 	if readings.is_empty():
 		return tr("ERR_1")
-	var table_play: Dictionary = table.table_play
-	if table_play.is_empty():
+	var table_play: Play = table.table_play
+	if table_play == null:
 		return tr("ERR_9")
-	return tr("DOES_NOT_BEAT_FMT").format({play = PlayText.describe(readings[0]), table = PlayText.describe(table_play),
+	return tr("DOES_NOT_BEAT_FMT").format({play = PlayText.describe(readings[0].play), table = PlayText.describe(table_play),
 		seat = Wording.seat_in_text(table.table_play_seat, table.local_seat, table.spectator)})
 
 
@@ -104,7 +104,7 @@ func _selection_text(info: Dictionary, reading: int) -> String:
 	var playable: Array = info.get("playable", [])
 	for p: Dictionary in playable:
 		if reading < 0 or int(p.get("index", -1)) == reading:
-			return PlayText.describe(p)
+			return PlayText.describe(p.play)
 	return Cards.notation_list((table.hand as HandView).selected_ids())
 
 

@@ -4,11 +4,11 @@ extends RefCounted
 ## banner, else the readings of an ambiguous selection, else the status line. Errors the player
 ## caused come here in words, with the error sound. The table owns one; TableLayout sets its rect.
 
-var table: Control  # table.gd
+var table: Table
 var _toast_tween: Tween
 
 
-func _init(owner_table: Control) -> void:
+func _init(owner_table: Table) -> void:
 	table = owner_table
 
 
@@ -74,8 +74,8 @@ func show_error(code: int) -> void:
 	if table.config != null and table.config.online and tr("ONLINE_TABLE_ERR_%d" % code) != "ONLINE_TABLE_ERR_%d" % code:
 		key = "ONLINE_TABLE_ERR_%d" % code
 	var text := tr(key)
-	var table_play: Dictionary = table.table_play
-	if code == 9 and not table_play.is_empty():
+	var table_play: Play = table.table_play
+	if code == 9 and table_play != null:
 		text = tr("DOES_NOT_BEAT_TABLE_FMT").format({table = PlayText.describe(table_play),
 			seat = Wording.seat_in_text(table.table_play_seat, table.local_seat, table.spectator)})
 	say_error(text if text != key else tr("ERR_GENERIC").format({code = code}))

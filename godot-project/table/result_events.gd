@@ -19,12 +19,12 @@ func on_deal_ended(e: DealEndedEvent) -> void:
 		b.active = false
 		b.set_countdown(0.0)
 	var order := e.order
-	var changes: Dictionary = e.level_changes
-	var before := PackedInt32Array(changes.get("before", table.team_levels))
-	var after := PackedInt32Array(changes.get("after", table.team_levels))
+	var changes := e.level_changes
+	var before := changes.before
+	var after := changes.after
 	table.team_levels = after
 	table.update_top_bar()
-	var winner := int(changes.get("winner_team", -1))
+	var winner := changes.winner_team
 	# The ceremony on the table: medals at the seats, the cards left in front of their seats, the
 	# plaque's tiles flipping to the new levels; the next-deal buttons after it.
 	var left: Array = table.controller.hands_at_end_of_deal(table.deal_no)

@@ -20,14 +20,13 @@ static func from_config(config: MatchConfig) -> PackedInt32Array:
 	return levels
 
 
-## Online: the room's seats (`{seat, player, ai, …}`; `ai` the level of an AI seat, 0 for a
-## player's seat, whoever watches).
-static func from_room(room: Dictionary) -> PackedInt32Array:
+## Online: the room's seats (`ai` the level of an AI seat, 0 for a player's seat, whoever
+## watches).
+static func from_room(room: OnlineRoom) -> PackedInt32Array:
 	var levels := PackedInt32Array([0, 0, 0, 0])
-	for s: Dictionary in room.get("seats", []):
-		var seat := int(s.get("seat", -1))
-		if seat >= 0 and seat < 4:
-			levels[seat] = int(s.get("ai", 0)) if String(s.get("player", "")) == "" else 0
+	for s: RoomSeat in room.seats:
+		if s.seat >= 0 and s.seat < 4:
+			levels[s.seat] = s.ai if s.player == "" else 0
 	return levels
 
 

@@ -1,3 +1,4 @@
+class_name Table
 extends Control
 ## The table, shared by training and full matches (and by replays for the drawing): the player's
 ## hand at the bottom, partner opposite, opponents left and right (a card back and a count each),
@@ -97,7 +98,7 @@ var match_over := false
 var auto_play := false
 var last_record := ""
 ## The play to beat (the latest on the table this round) and its seat; {} after the table clears.
-var table_play := {}
+var table_play: Play = null
 var table_play_seat := -1
 
 ## The level plaque at the top centre (both teams' levels, the level played, the wild).
@@ -464,7 +465,7 @@ func seat_anchor(seat: int) -> Vector2:
 
 ## `seat`'s play has landed: its word-art beside it (and a bomb's effect). Returns the shake the
 ## table should give it (0: none).
-func name_play(seat: int, play: Dictionary) -> float:
+func name_play(seat: int, play: Play) -> float:
 	var at := zone.group_rect(seat)
 	if at.size == Vector2.ZERO:
 		at = Rect2(zone.get_global_transform() * zone.slot_rects[seat].position, zone.slot_rects[seat].size)

@@ -7,7 +7,7 @@ extends RefCounted
 ## The queue this part shows events for.
 var events: TableEvents
 ## The table (table.gd).
-var table: Control:
+var table: Table:
 	get:
 		return events.table
 ## A restored deal is drawn: at once, without animation, wait, sound or banner.

@@ -27,7 +27,7 @@ const ACTION_SIGNALS: Array[StringName] = [&"cards_played", &"passed", &"tribute
 ## Emitted by the tween `wait` runs (and on leaving the tree, to release a waiting handler).
 signal _waited
 
-var table: Control  # table.gd
+var table: Table
 
 var _queue: Array[MatchEvent] = []
 var _draining := false

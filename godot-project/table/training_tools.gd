@@ -6,7 +6,7 @@ extends Control
 ## the heat map over the hand, and the AI debug overlay (Settings ai_debug).
 ## All rules knowledge comes from the MatchController (MoveAdvisor in Rust).
 
-var table: Control  # table.gd
+var table: Table
 
 # The why panel and the debug overlay live in the table's sidebar (table.tscn), under the
 # history, so they never cover a seat or a play.
@@ -133,8 +133,8 @@ func next_hint() -> void:
 		return
 	_hint_index = (_hint_index + 1) % _hints.size()
 	var h: Dictionary = _hints[_hint_index]
-	var play: Dictionary = h.get("play", {})
-	var cards := PackedInt32Array(play.get("cards", PackedInt32Array()))
+	var play: Play = h.get("play")
+	var cards := play.cards if play != null else PackedInt32Array()
 	if cards.is_empty():
 		table.hand.clear_selection()
 		table.hand.set_hinted(PackedInt32Array())
@@ -188,7 +188,7 @@ func on_ai_decided(seat: int) -> void:
 		var cands: Array = trace.get("candidates", [])
 		for i in mini(cands.size(), 3):
 			var c: Dictionary = cands[i]
-			var what := tr("HINT_PASS") if c.get("play", {}).is_empty() else PlayText.describe(c.play)
+			var what := tr("HINT_PASS") if c.get("play") == null else PlayText.describe(c.play)
 			line += "\n   %s  %.2f" % [what, float(c.get("score", 0.0))]
 	_debug_lines.append(line)
 	while _debug_lines.size() > 4:
@@ -222,7 +222,7 @@ func _update_readings() -> void:
 			for p: Dictionary in readings:
 				var b := UiKit.button("", table.play_selection.bind(int(p.get("index", -1))), 18, Vector2(0, 44))
 				b.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-				b.text = tr("PLAY_AS_FMT").format({play = PlayText.describe(p)})
+				b.text = tr("PLAY_AS_FMT").format({play = PlayText.describe(p.play)})
 				b.focus_mode = Control.FOCUS_NONE
 				b.disabled = not playable_index.has(int(p.get("index", -1)))
 				table.readings_box.add_child(b)
@@ -232,7 +232,7 @@ func _update_readings() -> void:
 			if not snap.is_empty():
 				var s0: Dictionary = info.wild_snaps[0]
 				_show_why(tr("WILD_SNAP_FMT").format({card = PlayText.card_text(snap[0]),
-					rank = Cards.rank_label(int(s0.get("as_rank", 2))), play = PlayText.describe(s0.get("play", {}))}))
+					rank = Cards.rank_label(int(s0.get("as_rank", 2))), play = PlayText.describe(s0.get("play"))}))
 	table.hand.set_snap(snap)
 
 

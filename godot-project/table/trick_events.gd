@@ -14,8 +14,8 @@ func on_turn_started(e: TurnStartedEvent) -> void:
 
 func on_cards_played(e: CardsPlayedEvent) -> void:
 	var seat := e.seat
-	var play: Dictionary = e.play
-	var ids := PackedInt32Array(play.get("cards", PackedInt32Array()))
+	var play: Play = e.play
+	var ids := play.cards
 	var views: Array[CardView] = []
 	var from: Vector2 = table.seat_anchor(seat)
 	if (seat == table.local_seat and not table.spectator) or (table.spectator and seat == 0):
@@ -36,10 +36,10 @@ func on_cards_played(e: CardsPlayedEvent) -> void:
 	if seat == table.local_seat and _timed_out:
 		_timed_out = false
 		table.toast(Wording.timed_out(false, PlayText.describe(play)))
-	var type := String(play.get("type", ""))
+	var type := play.kind
 	if type == "FourKings":
 		sfx(&"four_jokers")
-	elif bool(play.get("bomb", false)):
+	elif play.bomb:
 		sfx(&"bomb")
 	else:
 		sfx(&"play")
@@ -47,7 +47,7 @@ func on_cards_played(e: CardsPlayedEvent) -> void:
 	# Every play stays readable for a moment before the next event is drawn; a bomb for as long
 	# as its banner too (the next pass would take the banner down).
 	var hold := events.min_visible_time()
-	if bool(play.get("bomb", false)):
+	if play.bomb:
 		hold = maxf(hold, PacingProfile.scaled(table.pacing.banner_hold_s))
 	# When the play lands it names itself beside its cards (clear of the seats, chips, plaque and
 	# the other plays); a bomb's flash, shockwave and sparks
@@ -87,7 +87,7 @@ func on_passed(e: PassedEvent) -> void:
 	var seat := e.seat
 	table.banner.dismiss()
 	table.zone.show_pass(seat)
-	table.history.add(seat, {})
+	table.history.add(seat, null)
 	_turn_done(seat)
 	sfx(&"pass")
 	if seat == table.local_seat:
@@ -107,7 +107,7 @@ func on_partner_takes_lead(e: PartnerTakesLeadEvent) -> void:
 
 
 func _clear_table(leader: int, partner: bool) -> void:
-	table.table_play = {}
+	table.table_play = null
 	table.table_play_seat = -1
 	var t: float = table.zone.gather(table.middle.get_center())
 	sfx(&"table_cleared")

@@ -164,7 +164,7 @@ func _on_deal_started(deal_no: int, level: int, declarer: int) -> void:
 			print("  %-5s %s" % [SEAT_NAMES[seat], Cards.notation_list(_controller.seat_hand(seat))])
 
 
-func _on_deal_ended(order: PackedInt32Array, level_changes: Dictionary) -> void:
+func _on_deal_ended(order: PackedInt32Array, level_changes: LevelChange) -> void:
 	var names := Array(order).map(func(s: int) -> String: return SEAT_NAMES[s])
 	var before: PackedInt32Array = level_changes.before
 	var after: PackedInt32Array = level_changes.after

@@ -92,7 +92,7 @@ func show_screen(screen: StringName, params := {}) -> void:
 	current = scene.instantiate()
 	current_name = screen
 	if current.has_method(&"open"):
-		current.open(params)
+		current.call(&"open", params)
 	add_child(current)
 	move_child(_fade, -1)
 	if _fade.color.a > 0.0:

@@ -31,8 +31,8 @@ func _on_node_added(node: Node) -> void:
 		# A script that sets a font size later (history lines, the tribute panel's fit) is a
 		# theme change: the floor is applied again.
 		var again := _queue.bind(node)
-		if not node.theme_changed.is_connected(again):  # entering the tree again (reparented)
-			node.theme_changed.connect(again)
+		if not node.is_connected(&"theme_changed", again):  # entering the tree again (reparented)
+			node.connect(&"theme_changed", again)
 
 
 func _queue(c: Control) -> void:

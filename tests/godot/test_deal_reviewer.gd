@@ -56,3 +56,29 @@ func test_a_tampered_record_or_a_bad_request_fails_with_a_message() -> void:
 		var got: Array = await _review(bad[0], bad[1], bad[2])
 		expect(got[1] == null, "no summary")
 		expect(String(got[2]) != "", "failed with a message (%s)" % [bad.slice(1)])
+
+
+## cancel() stops the worker itself (it checks between decisions), not only its answer: the
+## worker ends having valued at most one decision more than had been reported, not the whole
+## record (before, it ran the review to its end unseen).
+func test_cancel_stops_the_worker() -> void:
+	var reviewer := DealReviewer.new()
+	add_child(reviewer)
+	var seen := {progress = 0, total = 0, finished = false}
+	reviewer.progress.connect(func(d: int, t: int) -> void:
+		seen.progress = d
+		seen.total = t)
+	reviewer.finished.connect(func(_s: ReviewSummary) -> void: seen.finished = true)
+	expect(reviewer.start(_corpus("good_unfinished_match.jsonl"), 1, 8, 7), "started")
+	expect(await wait_until(func() -> bool: return seen.progress >= 1, 120.0), "a first decision valued")
+	reviewer.cancel()
+	var at_cancel: int = seen.progress
+	expect(not reviewer.is_running(), "nothing more is awaited")
+	expect(await wait_until(func() -> bool: return not reviewer.is_worker_alive(), 300.0), "the worker ended")
+	var valued := reviewer.decisions_valued()
+	expect(valued <= at_cancel + 1 and valued < seen.total,
+		"the worker stopped at the next decision: %d valued, %d at the cancel, %d in all" % [valued, at_cancel, seen.total])
+	await frames(3)
+	expect_eq(seen.progress, at_cancel, "no progress after the cancel")
+	expect(not seen.finished, "no answer after the cancel")
+	reviewer.queue_free()

@@ -41,9 +41,8 @@ func test_four_l2_seats_play_a_full_match_and_its_replay_reproduces_it() -> void
 	var acted := of(log, "cards_played").size() + of(log, "passed").size()
 	expect(acted > 0 and acted <= engine.get_action_count(), "plays and passes are actions")
 	for args in of(log, "cards_played"):
-		var play: Dictionary = args[1]
-		expect(play.keys() == ["type", "rank", "rank_text", "size", "suit", "cards", "bomb", "name_key", "text"],
-			"play shape: %s" % [play.keys()])
+		var play: Play = args[1]
+		expect(play.kind != "" and play.name_key.begins_with("play.") and play.text != "", "a whole play: %s" % play.text)
 		expect_eq(play.cards.size(), play.size)
 	for args in of(log, "tribute_given"):
 		expect(args[2] >= 0, "a spectator of an AI match sees tribute cards")
@@ -51,7 +50,7 @@ func test_four_l2_seats_play_a_full_match_and_its_replay_reproduces_it() -> void
 	expect_eq(ended[0], engine.get_winner_team())
 	expect_eq(ended[1], "ace_won")
 	expect_eq(engine.get_phase(), GuandanEngine.PHASE_MATCH_OVER)
-	var last_levels: Dictionary = of(log, "deal_ended")[-1][1]
+	var last_levels: LevelChange = of(log, "deal_ended")[-1][1]
 	expect_eq(last_levels.winner_team, engine.get_winner_team())
 	expect_eq(last_levels.before[engine.get_winner_team()], 14, "the winners were at A")
 

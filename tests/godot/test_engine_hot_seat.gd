@@ -42,7 +42,7 @@ func test_two_human_seats_each_get_their_own_hand_only() -> void:
 	expect(engine.get_local_seat() in HUMANS, "a human seat is shown from the start")
 	var actions := 0
 	var deals_done := [0]
-	engine.deal_ended.connect(func(_o: PackedInt32Array, _c: Dictionary) -> void: deals_done[0] += 1)
+	engine.deal_ended.connect(func(_o: PackedInt32Array, _c: LevelChange) -> void: deals_done[0] += 1)
 	while deals_done[0] < 2 and not engine.is_match_over() and actions < 800:
 		if not await wait_until(func() -> bool: return engine.is_local_turn() or engine.is_match_over(), 30.0):
 			fail("a human gets a duty")

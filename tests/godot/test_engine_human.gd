@@ -136,7 +136,7 @@ func test_signal_handlers_may_call_back_into_the_engine() -> void:
 			expect_eq(_engine.return_card(_engine.get_return_options()[0]), GuandanEngine.OK, "return from a handler"))
 	var deal := [-1]
 	_engine.deal_started.connect(func(deal_no: int, _level: int, _declarer: int) -> void: deal[0] = deal_no)
-	_engine.cards_played.connect(func(seat: int, play: Dictionary) -> void:
+	_engine.cards_played.connect(func(seat: int, play: Play) -> void:
 		var state := _engine.get_state()
 		expect(state.has("table"), "get_state from a handler")
 		# Getters give the state after the whole action: when the play ended the deal, that is

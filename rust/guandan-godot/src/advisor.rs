@@ -11,9 +11,10 @@ use guandan_core::combo::{Play, beats, choose_reading, classify};
 use guandan_core::view::PlayerView;
 
 use crate::args;
-use crate::convert::{self, ids, play_dict};
+use crate::convert::{self, ids, play_obj};
 use crate::engine::GuandanEngine;
 use crate::resources::AiProfileRes;
+use crate::values::Play as PlayObj;
 
 /// Move help for the local player of a `GuandanEngine`.
 ///
@@ -88,7 +89,7 @@ impl MoveAdvisor {
                 let reason_args: PackedStringArray = h.reason_args.iter().map(|a| GString::from(a.as_str())).collect();
                 vdict! {
                     "pass" => h.play.is_none(),
-                    "play" => &h.play.as_ref().map(play_dict).unwrap_or_default(),
+                    "play" => &PlayObj::variant(h.play.as_ref()),
                     "reason" => h.reason.as_str(),
                     "reason_args" => &reason_args,
                     "score" => f64::from(h.score),
@@ -113,7 +114,7 @@ impl MoveAdvisor {
             .map(|(i, p)| {
                 vdict! {
                     "index" => i as i64,
-                    "play" => &play_dict(p),
+                    "play" => &play_obj(p),
                     "playable" => table.is_none_or(|t| beats(p, t, view.level, &view.rules)),
                     "default" => default.is_some_and(|d| d.pattern == p.pattern),
                 }
@@ -142,7 +143,7 @@ impl MoveAdvisor {
     /// (leads, or the plays that beat the table); otherwise the playable readings of exactly the
     /// selection followed by the legal plays that contain it.
     #[func]
-    pub fn legal_plays(&self, card_ids: PackedInt32Array) -> Array<VarDictionary> {
+    pub fn legal_plays(&self, card_ids: PackedInt32Array) -> Array<Gd<PlayObj>> {
         let Some(view) = self.view("legal_plays") else { return Array::new() };
         if card_ids.is_empty() {
             if !is_to_play(&view) {
@@ -243,7 +244,7 @@ fn is_to_play(view: &PlayerView) -> bool {
 }
 
 fn completions(info: &SelectionInfo) -> Array<VarDictionary> {
-    info.completions.iter().map(|c| vdict! { "play" => &play_dict(&c.play), "missing" => &ids(c.missing) }).collect()
+    info.completions.iter().map(|c| vdict! { "play" => &play_obj(&c.play), "missing" => &ids(c.missing) }).collect()
 }
 
 fn wild_snaps(info: &SelectionInfo) -> Array<VarDictionary> {
@@ -252,7 +253,7 @@ fn wild_snaps(info: &SelectionInfo) -> Array<VarDictionary> {
         .map(|w| {
             vdict! {
                 "wild" => i64::from(w.wild),
-                "play" => &play_dict(&w.play),
+                "play" => &play_obj(&w.play),
                 "as_rank" => i64::from(w.as_rank),
                 "as_suit" => w.as_suit.map(|s| s.letter().to_string()).unwrap_or_default().as_str(),
             }

@@ -68,32 +68,21 @@ pub fn opt_card(c: Option<CardId>) -> i64 {
     c.map_or(-1, i64::from)
 }
 
-/// A play: `{type, rank, rank_text, size, suit, cards, bomb, name_key, text}`.
-pub fn play_dict(p: &Play) -> VarDictionary {
-    let pat = &p.pattern;
-    vdict! {
-        "type" => pat.kind.name(),
-        "rank" => i64::from(pat.rank),
-        "rank_text" => pat.rank_text().as_str(),
-        "size" => i64::from(pat.size),
-        "suit" => pat.suit.map(|s| s.letter().to_string()).unwrap_or_default().as_str(),
-        "cards" => &ids(p.cards),
-        "bomb" => pat.kind.is_bomb(),
-        "name_key" => name_key(pat.kind),
-        "text" => pat.to_string().as_str(),
-    }
+/// A play as its Godot object (`Play`).
+pub fn play_obj(p: &Play) -> Gd<crate::values::Play> {
+    crate::values::Play::make(p)
 }
 
-pub fn plays_array(plays: &[Play]) -> Array<VarDictionary> {
-    plays.iter().map(play_dict).collect()
+pub fn plays_array(plays: &[Play]) -> Array<Gd<crate::values::Play>> {
+    plays.iter().map(play_obj).collect()
 }
 
-/// A history entry: `{seat, pass, play}` (`play` is `{}` for a pass).
+/// A history entry: `{seat, pass, play}` (`play` is a `Play`, null for a pass).
 pub fn turn_dict(t: &Turn) -> VarDictionary {
     vdict! {
         "seat" => i64::from(t.seat),
         "pass" => t.play.is_none(),
-        "play" => &t.play.as_ref().map(play_dict).unwrap_or_default(),
+        "play" => &crate::values::Play::variant(t.play.as_ref()),
     }
 }
 
@@ -101,7 +90,7 @@ pub fn turn_dict(t: &Turn) -> VarDictionary {
 pub fn table_dict(table: Option<&(Seat, Play)>) -> VarDictionary {
     match table {
         None => VarDictionary::new(),
-        Some((seat, play)) => vdict! { "seat" => i64::from(*seat), "play" => &play_dict(play) },
+        Some((seat, play)) => vdict! { "seat" => i64::from(*seat), "play" => &play_obj(play) },
     }
 }
 
@@ -144,7 +133,7 @@ pub fn team_levels(v: &PlayerView) -> PackedInt32Array {
 pub fn candidate_dict(c: &Candidate) -> VarDictionary {
     vdict! {
         "pass" => c.play.is_none() && c.card.is_none(),
-        "play" => &c.play.as_ref().map(play_dict).unwrap_or_default(),
+        "play" => &crate::values::Play::variant(c.play.as_ref()),
         "card" => opt_card(c.card),
         "score" => f64::from(c.score),
         "hand" => f64::from(c.hand),
@@ -255,7 +244,7 @@ pub fn signal_dict(e: &Emit) -> Option<VarDictionary> {
         Out::CardsPlayed { seat, play } => {
             set("signal", "cards_played".to_variant());
             set("seat", i64::from(*seat).to_variant());
-            set("play", play_dict(play).to_variant());
+            set("play", play_obj(play).to_variant());
         }
         Out::Passed { seat } => {
             set("signal", "passed".to_variant());
@@ -312,16 +301,11 @@ pub fn signal_dict(e: &Emit) -> Option<VarDictionary> {
     Some(d)
 }
 
-/// `{winner_team, before, after}`; `before`/`after` are the two teams' level ranks (2–14).
+/// The level change of a deal's end as its Godot object (`LevelChange`).
 pub fn level_changes(
     winner_team: guandan_core::game::Team,
     before: &[guandan_core::card::Rank; 2],
     after: &[guandan_core::card::Rank; 2],
-) -> VarDictionary {
-    let pair = |r: &[guandan_core::card::Rank; 2]| PackedInt32Array::from(&[i32::from(r[0].0), i32::from(r[1].0)]);
-    vdict! {
-        "winner_team" => i64::from(u8::from(winner_team)),
-        "before" => &pair(before),
-        "after" => &pair(after),
-    }
+) -> Gd<crate::values::LevelChange> {
+    crate::values::LevelChange::make(winner_team, before, after)
 }

@@ -36,6 +36,7 @@ pub(crate) mod source;
 pub mod stats_store;
 pub mod store;
 pub mod user_dirs;
+pub mod values;
 
 struct GuandanExtension;
 

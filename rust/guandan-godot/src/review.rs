@@ -5,7 +5,9 @@
 
 use crossbeam_channel::{Receiver, TryRecvError, unbounded};
 use godot::prelude::*;
-use guandan_ai::review::{Mark, Review, ReviewConfig, parse_record, review, reviewer};
+use guandan_ai::review::{Mark, Review, ReviewConfig, ReviewError, parse_record, review_cancellable, reviewer};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// What the worker sends back.
 enum Reply {
@@ -20,6 +22,11 @@ enum Reply {
 pub struct DealReviewer {
     base: Base<Node>,
     job: Option<Receiver<Reply>>,
+    /// Set to stop the worker under way: it checks the flag before each decision.
+    cancel: Arc<AtomicBool>,
+    worker: Option<std::thread::JoinHandle<()>>,
+    /// Decisions the last review's worker has valued (read by tests after a cancel).
+    valued: Arc<AtomicUsize>,
 }
 
 #[godot_api]
@@ -37,6 +44,7 @@ impl DealReviewer {
     /// at the next frame) when the input is refused; a review under way is replaced.
     #[func]
     pub fn start(&mut self, record: GString, seat: i64, worlds: i64, seed: i64) -> bool {
+        self.cancel();
         let (tx, rx) = unbounded();
         self.job = Some(rx);
         let refuse = |message: String| {
@@ -54,13 +62,20 @@ impl DealReviewer {
             Err(e) => return refuse(e.to_string()),
         };
         let cfg = ReviewConfig { worlds, seed: seed as u64, ..ReviewConfig::default() };
-        std::thread::spawn(move || {
+        let cancel = Arc::new(AtomicBool::new(false));
+        self.cancel = cancel.clone();
+        let valued = Arc::new(AtomicUsize::new(0));
+        self.valued = valued.clone();
+        self.worker = Some(std::thread::spawn(move || {
             let l3 = reviewer(1);
-            let result = review(&log, seat, &cfg, &l3, |done, total| {
+            let result = review_cancellable(&log, seat, &cfg, &l3, &cancel, |done, total| {
+                valued.store(done, Ordering::Relaxed);
                 let _ = tx.send(Reply::Progress(done, total));
             });
-            let _ = tx.send(Reply::Done(Box::new(result.map_err(|e| e.to_string()))));
-        });
+            if !matches!(result, Err(ReviewError::Cancelled)) {
+                let _ = tx.send(Reply::Done(Box::new(result.map_err(|e| e.to_string()))));
+            }
+        }));
         true
     }
 
@@ -70,10 +85,26 @@ impl DealReviewer {
         self.job.is_some()
     }
 
-    /// Drops the review under way (its worker finishes alone; nothing more is emitted).
+    /// Stops the review under way: its worker ends before its next decision and nothing more
+    /// is emitted.
     #[func]
     pub fn cancel(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
         self.job = None;
+    }
+
+    /// Whether the last review's worker thread is still working (after `cancel()` it ends
+    /// before its next decision).
+    #[func]
+    pub fn is_worker_alive(&self) -> bool {
+        self.worker.as_ref().is_some_and(|w| !w.is_finished())
+    }
+
+    /// How many decisions the last review's worker valued (all of them once it finished; after
+    /// `cancel()` at most one more than had been reported).
+    #[func]
+    pub fn decisions_valued(&self) -> i64 {
+        self.valued.load(Ordering::Relaxed) as i64
     }
 }
 

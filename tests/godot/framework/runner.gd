@@ -78,7 +78,7 @@ func _run_file(path: String, filter: String) -> Array[int]:
 	var failed := 0
 	for method in _test_methods(script):
 		var label := "%s:%s" % [path.trim_prefix(TEST_ROOT + "/"), method]
-		if filter and filter not in label:
+		if filter and not Array(filter.split("|")).any(func(f: String) -> bool: return f in label):
 			continue
 		var problems := await _run_test(script, method)
 		if problems.is_empty():

@@ -192,10 +192,10 @@ func _run() -> void:
 	f.close()
 	# The three CLI seats join and say ready; then south is ready and starts.
 	var seated := func() -> bool:
-		var room: Dictionary = c.get_room()
+		var room: OnlineRoom = c.get_room()
 		var n := 0
-		for s: Dictionary in room.get("seats", []):
-			if String(s.player) != "" and (bool(s.ready) or int(s.seat) == 0):
+		for s: RoomSeat in room.seats if room != null else []:
+			if s.player != "" and (s.ready or s.seat == 0):
 				n += 1
 		return n == 4
 	if not await _wait(seated, 120.0):
@@ -221,8 +221,9 @@ func _run() -> void:
 		return _finish(false, "the spectator was not let in")
 	c.set_ready(true)
 	var all_ready := func() -> bool:
-		for s: Dictionary in c.get_room().get("seats", []):
-			if not bool(s.ready):
+		var room: OnlineRoom = c.get_room()
+		for s: RoomSeat in room.seats if room != null else []:
+			if not s.ready:
 				return false
 		return true
 	if not await _wait(all_ready, 20.0):
@@ -322,7 +323,7 @@ func _on_south_may_act(...args: Array) -> void:
 
 func _on_deal_panel(e: DealEndedEvent) -> void:
 	_panels += 1
-	_levels_after = PackedInt32Array(e.level_changes.get("after", []))
+	_levels_after = e.level_changes.after
 	if _panels == 1:
 		_seat0_since_take_back = maxi(_seat0_since_take_back, 0)
 		_report.took_back_countdown_s = _table.modal.seconds_to_auto_press()

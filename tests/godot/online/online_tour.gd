@@ -79,7 +79,7 @@ func _run() -> bool:
 	var hands: OptionButton = _app.current.find_child("SpectatorHands", true, false)
 	hands.select(1)
 	hands.item_selected.emit(1)
-	if not await _until(func() -> bool: return int(c.get_room().get("spectator_hands", -1)) == 0, 10.0):
+	if not await _until(func() -> bool: return c.get_room() != null and c.get_room().spectator_hands == 0, 10.0):
 		return _fail("spectators are not shown our team's hands: " + c.get_last_error())
 	await _frames(5)
 	var ot: Control = await _start_with_partner(2, 0)
@@ -331,7 +331,7 @@ func _play_until(cond: Callable, seconds: float, ot: Control) -> bool:
 		await _frames(1)
 		if ot == null or ot.table == null:
 			continue
-		var table: Control = ot.table
+		var table: Table = ot.table
 		# Deal panels are closed; the match's result stays (its buttons leave the table).
 		if table.modal.is_open() and not table.match_over:
 			table.modal.press(&"next")
@@ -340,7 +340,7 @@ func _play_until(cond: Callable, seconds: float, ot: Control) -> bool:
 	return true
 
 
-func _south(table: Control) -> void:
+func _south(table: Table) -> void:
 	var mc: MatchController = table.controller
 	if mc == null or not table.is_idle() or table.duty == &"" or mc.action_count() == _south_acted:
 		return
@@ -402,7 +402,7 @@ func _shot(name: String) -> void:
 func _fail(why: String) -> bool:
 	var c: Node = Online.client
 	printerr("online_tour: %s: %s (screen %s, last message %s, room %s, match %s, spectator %s, connection %s, messages %d, latency %.0f ms)" % [
-		_prefix, why, _app.current_name, Online.last_message, c.get_room().get("state", ""), c.has_match(), c.is_spectator(),
+		_prefix, why, _app.current_name, Online.last_message, c.get_room().state if c.get_room() != null else "", c.has_match(), c.is_spectator(),
 		c.get_connection_state(), c.get_messages_received(), c.get_latency_ms()])
 	return false
 

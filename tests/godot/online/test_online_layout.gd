@@ -118,7 +118,7 @@ func test_the_leaderboard_fits_every_screen_and_marks_the_player() -> void:
 	var seen := {}
 	Online.board_rules = "competition"
 	await _at_every_size("res://online/leaderboard.tscn", func(s: Control) -> void:
-		s._on_board(_board(me))
+		s._on_board(LeaderboardPage.parse(JSON.stringify(_board(me))))
 		var row: Control = s.find_child("Row3", true, false)
 		seen.mine = (row.find_child("Nickname", true, false) as Label).text
 		seen.other = (s.find_child("Row1", true, false).find_child("Nickname", true, false) as Label).text
@@ -129,7 +129,7 @@ func test_the_leaderboard_fits_every_screen_and_marks_the_player() -> void:
 		# An answer to another page (asked before, answered late) changes nothing.
 		var late := _board("x")
 		late.page = 1
-		s._on_board(late)
+		s._on_board(LeaderboardPage.parse(JSON.stringify(late)))
 		seen.after_late = (s.find_child("Row3", true, false).find_child("Nickname", true, false) as Label).text)
 	_restore_client(saved)
 	# No server here: the screen's own request is refused at once (and said), then the page is given.
@@ -159,7 +159,7 @@ func test_a_profile_fits_every_screen_and_draws_the_rating() -> void:
 			{rules = "huaian", rating = 1075, matches = 6, wins = 6, draws = 0, history = history}]}
 	var seen := {}
 	await _at_every_size("res://online/profile.tscn", func(s: Control) -> void:
-		s._on_profile(profile)
+		s._on_profile(PlayerProfile.parse(JSON.stringify(profile)))
 		seen.title = (s.find_child("Title", true, false) as Label).text
 		seen.rating = (s.find_child("Rating", true, false) as Label).text
 		seen.win = (s.find_child("WinRate", true, false) as Label).text
@@ -187,7 +187,7 @@ func test_the_lobby_fits_every_screen_and_offers_free_seats() -> void:
 	var marks := {}
 	var heights := {}
 	await _at_every_size("res://online/lobby.tscn", func(s: Control) -> void:
-		s._refresh(_room())
+		s._refresh(OnlineRoom.parse(JSON.stringify(_room())))
 		for i in 4:
 			var row := s.find_child("Seat%d" % i, true, false) as Control
 			sits.append((row.find_child("SitHere", true, false) as Button).visible)
@@ -218,7 +218,7 @@ func test_the_lobby_shows_nicknames_as_typed() -> void:
 	var lobby: Control = load("res://online/lobby.tscn").instantiate()
 	add_child(lobby)
 	await frames(2)
-	lobby._refresh(room)
+	lobby._refresh(OnlineRoom.parse(JSON.stringify(room)))
 	await frames(1)
 	for i in [2, 3]:
 		# A plain Label (a RichTextLabel would read BBCode in a nickname).

@@ -36,8 +36,8 @@ func _written_card_style() -> CardStyle:
 	return ResourceLoader.load(CARD_TMP, "", ResourceLoader.CACHE_MODE_IGNORE) as CardStyle
 
 
-func _table(config: MatchConfig) -> Control:
-	var table: Control = load("res://table/table.tscn").instantiate()
+func _table(config: MatchConfig) -> Table:
+	var table: Table = load("res://table/table.tscn").instantiate()
 	table.open({config = config})
 	add_child(table)
 	return table

@@ -10,7 +10,7 @@ extends GdTestSuite
 const FakePlays := preload("res://tests_godot/ui/fake_plays.gd")
 const SIZES: Array[Vector2i] = [Vector2i(1280, 720), Vector2i(1024, 768), Vector2i(2340, 1080)]
 
-var table: Control
+var table: Table
 var viewport: SubViewport
 
 
@@ -53,12 +53,12 @@ func _ids(n: int) -> PackedInt32Array:
 	return FakePlays.ids(table.hand.cards(), n)
 
 
-func _play(type: String, key: String, n: int, bomb: bool) -> Dictionary:
+func _play(type: String, key: String, n: int, bomb: bool) -> Play:
 	return FakePlays.play(table.hand.cards(), type, key, n, bomb)
 
 
-func _played(seat: int, play: Dictionary) -> MatchEvent:
-	return MatchEvent.from_dict({"signal": &"cards_played", "seat": seat, "play": play})
+func _played(seat: int, play: Play) -> MatchEvent:
+	return MatchEvents.from_dict({"signal": &"cards_played", "seat": seat, "play": play})
 
 
 func _freeze_s() -> float:
@@ -74,7 +74,7 @@ func test_four_jokers_take_the_table_and_the_next_event_waits_for_the_freeze() -
 	var shown: Array = []
 	table.event_shown.connect(func(e: MatchEvent) -> void: shown.append([e.signal_name, events.frozen]))
 	events.enqueue(_played(1, _play("FourKings", "play.four_kings", 4, true)))
-	events.enqueue(MatchEvent.from_dict({"signal": &"passed", "seat": 2}))
+	events.enqueue(MatchEvents.from_dict({"signal": &"passed", "seat": 2}))
 	expect(await wait_until(func() -> bool: return events.frozen, 3.0), "the table's flow holds")
 	expect(moments.big.running(), "the full-table effect plays")
 	expect_eq(moments.big.title_shown(), tr("play.four_kings"), "its name across the table")
@@ -108,7 +108,7 @@ func test_a_straight_flush_and_a_big_bomb_are_big_moments_a_single_and_a_4_card_
 	expect_eq(Moments.big_kind(_play("Bomb", "play.bomb", 5, true)), &"", "a 5-card bomb")
 	expect_eq(Moments.big_kind(_play("Bomb", "play.bomb", 4, true)), &"", "a 4-card bomb")
 	expect_eq(Moments.big_kind(_play("Single", "play.single", 1, false)), &"", "a single")
-	expect_eq(Moments.big_kind(_play("Straight", "play.straight", 6, false)), &"", "a 6-card straight is no bomb")
+	expect_eq(Moments.big_kind(_play("Straight", "play.straight", 5, false)), &"", "a straight is no bomb")
 	# The designers' threshold decides.
 	st.big_bomb_min_cards = 5
 	expect_eq(Moments.big_kind(_play("Bomb", "play.bomb", 5, true)), &"big_bomb", "a 5-card bomb at threshold 5")
@@ -125,11 +125,11 @@ func test_a_straight_flush_and_a_big_bomb_are_big_moments_a_single_and_a_4_card_
 	for play in [_play("Bomb", "play.bomb", 4, true), _play("Single", "play.single", 1, false)]:
 		events.last_freeze_s = -1.0
 		await events.tricks.on_cards_played(_played(3, play))
-		expect_eq(table.zone.shown(3).size(), int(play["size"]), "%s landed" % play["type"])
-		expect(not moments.big.running(), "%s: no full-table effect" % play["type"])
-		expect_eq(moments.freeze_s, 0.0, "%s: no freeze asked" % play["type"])
-		expect_eq(events.last_freeze_s, -1.0, "%s: the queue never froze" % play["type"])
-		expect(not events.frozen, "%s: not frozen" % play["type"])
+		expect_eq(table.zone.shown(3).size(), play.size, "%s landed" % play.kind)
+		expect(not moments.big.running(), "%s: no full-table effect" % play.kind)
+		expect_eq(moments.freeze_s, 0.0, "%s: no freeze asked" % play.kind)
+		expect_eq(events.last_freeze_s, -1.0, "%s: the queue never froze" % play.kind)
+		expect(not events.frozen, "%s: not frozen" % play.kind)
 
 
 func test_low_performance_mode_and_animations_off_turn_effect_and_freeze_off() -> void:
@@ -164,8 +164,8 @@ func test_double_down_and_the_match_won_are_big_moments() -> void:
 	table.controller.set_paused(true)
 	table.controller.stop()
 	# South and North (seats 0 and 2) go out first and second: 双下.
-	events.enqueue(MatchEvent.from_dict({"signal": &"deal_ended", "order": PackedInt32Array([2, 0, 1, 3]),
-		"level_changes": {winner_team = 0, before = PackedInt32Array([2, 2]), after = PackedInt32Array([5, 2])}}))
+	events.enqueue(MatchEvents.from_dict({"signal": &"deal_ended", "order": PackedInt32Array([2, 0, 1, 3]),
+		"level_changes": LevelChange.of(0, PackedInt32Array([2, 2]), PackedInt32Array([5, 2]))}))
 	expect(await wait_until(func() -> bool: return events.frozen, 3.0), "双下 freezes the flow")
 	expect_eq(big.title_shown(), tr("DOUBLE_DOWN_BANNER"), "双下 across the table")
 	expect(is_equal_approx(events.last_freeze_s, _freeze_s()), "for the profile's freeze")
@@ -175,15 +175,15 @@ func test_double_down_and_the_match_won_are_big_moments() -> void:
 	await wait_until(func() -> bool: return not events.busy(), 3.0)
 	# A deal won without 双下: no big moment.
 	events.last_freeze_s = -1.0
-	events.enqueue(MatchEvent.from_dict({"signal": &"deal_ended", "order": PackedInt32Array([2, 1, 0, 3]),
-		"level_changes": {winner_team = 0, before = PackedInt32Array([5, 2]), after = PackedInt32Array([6, 2])}}))
+	events.enqueue(MatchEvents.from_dict({"signal": &"deal_ended", "order": PackedInt32Array([2, 1, 0, 3]),
+		"level_changes": LevelChange.of(0, PackedInt32Array([5, 2]), PackedInt32Array([6, 2]))}))
 	expect(await wait_until(func() -> bool: return table.modal.is_open(), 8.0), "the next-deal buttons")
 	expect_eq(events.last_freeze_s, -1.0, "no 双下, no freeze")
 	table.modal.press(&"next")
 	await wait_until(func() -> bool: return not events.busy(), 3.0)
 	# The match won by the player's team.
 	table.last_record = ""
-	events.enqueue(MatchEvent.from_dict({"signal": &"match_ended", "winner_team": 0, "reason": "ace_won"}))
+	events.enqueue(MatchEvents.from_dict({"signal": &"match_ended", "winner_team": 0, "reason": "ace_won"}))
 	expect(await wait_until(func() -> bool: return events.frozen, 3.0), "the match won freezes the flow")
 	expect_eq(big.title_shown(), tr("MOMENT_MATCH_WON"), "the match won across the table")
 	expect(not table.modal.is_open(), "the end-of-match panel waits for the freeze")

@@ -6,7 +6,7 @@ extends GdTestSuite
 const BRIDGE := "res://bridge/"
 ## The bridge's scripts, one job each (a new one is added here on purpose, not by accident).
 const BRIDGE_SCRIPTS: Array[String] = ["res://bridge/auto_play_takeover.gd", "res://bridge/card_counter_feed.gd", "res://bridge/deal_end_hands.gd",
-	"res://bridge/match_advice.gd", "res://bridge/match_controller.gd", "res://bridge/match_record.gd",
+	"res://bridge/match_advice.gd", "res://bridge/match_controller.gd", "res://bridge/match_events.gd", "res://bridge/match_record.gd",
 	"res://bridge/match_resume.gd", "res://bridge/record_library.gd", "res://bridge/replay_controller.gd", "res://bridge/replay_review.gd"]
 ## Data resources (rules, AI profiles) are not the engine: the resource generator may name them.
 const ENGINE_CLASSES: Array[String] = ["GuandanEngine", "MoveAdvisor", "ReplayRecorder", "UnseenCards", "DealReviewer"]
@@ -46,7 +46,7 @@ func test_the_table_handles_every_engine_signal() -> void:
 			"%s is handled by the table's own method" % name)
 		# Each handler takes its signal's typed event (or any MatchEvent), so the parser checks
 		# the fields it reads.
-		var wanted := MatchEvent.kind(name).get_global_name()
+		var wanted := MatchEvents.KINDS[name].get_global_name()
 		for m: Dictionary in handler.get_object().get_method_list():
 			if m.name == handler.get_method():
 				var takes := String(m.args[0].class_name) if m.args.size() == 1 else "?"

@@ -5,7 +5,7 @@ extends GdTestSuite
 ## deals, the second with a tribute; before the fix the row kept the counts of the player's last
 ## idle moment, so the deal's last plays were still counted as out.
 
-var table: Control
+var table: Table
 
 
 func before_each() -> void:

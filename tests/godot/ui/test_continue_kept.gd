@@ -32,7 +32,7 @@ func timeout_for(_method: StringName) -> float:
 ## Leaves a training at the player's first turn: its record and the Continue entry are saved.
 ## Returns the record's name.
 func _save_unfinished() -> String:
-	var t: Control = load("res://table/table.tscn").instantiate()
+	var t: Table = load("res://table/table.tscn").instantiate()
 	t.open({config = MatchConfig.with({mode = &"training", ai_levels = [1, 1, 1], seed = 5, ai_min_think_ms = 0,
 		turn_timer = 0})})
 	add_child(t)
@@ -78,7 +78,7 @@ func test_the_guided_deal_keeps_the_saved_match() -> void:
 
 func test_another_match_ending_keeps_the_saved_match() -> void:
 	var saved := await _save_unfinished()
-	var t: Control = load("res://table/table.tscn").instantiate()
+	var t: Table = load("res://table/table.tscn").instantiate()
 	t.open({config = MatchConfig.with({mode = &"training", ai_levels = [1, 1, 1], seed = 9, ai_min_think_ms = 0,
 		turn_timer = 0, save_record = false})})
 	add_child(t)

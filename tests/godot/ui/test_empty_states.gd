@@ -69,7 +69,7 @@ func test_a_new_players_profile_says_there_is_nothing_yet() -> void:
 		await frames(2)
 		# No server here: the screen's own request is refused at once (or fails later).
 		claim_logged("fetch_profile: rejected")
-		screen._on_profile(profile)
+		screen._on_profile(PlayerProfile.parse(JSON.stringify(profile)))
 		await frames(2)
 		var rules := screen.get_node("%Rules") as OptionButton
 		expect(not rules.is_visible_in_tree(), "no empty rules list (%s)" % locale)

@@ -101,7 +101,7 @@ func test_a_deal_played_on_the_table_bakes_the_felt_once() -> void:
 	var felt: Control = preload("res://table/felt.gd").new()
 	vp.add_child(felt)
 	var asked := [0]
-	var table: Control = load("res://table/table.tscn").instantiate()
+	var table: Table = load("res://table/table.tscn").instantiate()
 	table.open({config = MatchConfig.with({mode = &"training", all_ai = true, ai_levels = [1, 1, 1], human_seat_level = 1,
 		seed = 5, ai_min_think_ms = 0, turn_timer = 0, save_record = false})})
 	vp.add_child(table)

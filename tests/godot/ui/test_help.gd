@@ -3,7 +3,7 @@ extends GdTestSuite
 ## the menu and over the table from the pause menu (Esc closes it), in both languages; and the
 ## guided first deal, whose coach explains lead, follow, pass, bomb, wild, partner and going out.
 
-var table: Control
+var table: Table
 
 
 func before_each() -> void:
@@ -94,7 +94,7 @@ func test_the_guided_first_deal_explains_each_step() -> void:
 			var hints: Array = table.controller.advice.hints(1)
 			var cards := PackedInt32Array()
 			if not hints.is_empty():
-				cards = PackedInt32Array((hints[0].get("play", {}) as Dictionary).get("cards", PackedInt32Array()))
+				cards = (hints[0].play.cards if hints[0].play != null else PackedInt32Array())
 			if cards.is_empty() and table.can_pass:
 				table._on_pass_pressed()
 			else:

@@ -114,7 +114,7 @@ func test_the_lobby_is_the_table_at_every_size() -> void:
 		var lobby: Control = load("res://online/lobby.tscn").instantiate()
 		vp.add_child(lobby)
 		await frames(2)
-		lobby._refresh(_room())
+		lobby._refresh(OnlineRoom.parse(JSON.stringify(_room())))
 		_as_host(lobby, _room())
 		for px in SIZES:
 			await _resize(vp, px)
@@ -220,7 +220,7 @@ func test_the_quick_match_wait_is_the_table_filling_up() -> void:
 
 
 ## The portraits, chips and the plaque of the table (global rects).
-func _places(table: Control) -> Dictionary:
+func _places(table: Table) -> Dictionary:
 	var g := {}
 	for seat in 4:
 		var badge: SeatBadge = table.badges[seat]
@@ -239,7 +239,7 @@ func test_the_deal_end_ceremony_is_on_the_table_at_every_size() -> void:
 		Settings.set_value(&"locale", locale)
 		var vp := _viewport(SIZES[0])
 		add_child(vp)
-		var table: Control = load("res://table/table.tscn").instantiate()
+		var table: Table = load("res://table/table.tscn").instantiate()
 		table.open({config = MatchConfig.with({mode = &"training", all_ai = true, ai_levels = [1, 1, 1], human_seat_level = 1,
 			seed = 11, ai_min_think_ms = 0, turn_timer = 0, save_record = false, rules = "competition"})})
 		var ended: Array = []
@@ -262,7 +262,7 @@ func test_the_deal_end_ceremony_is_on_the_table_at_every_size() -> void:
 				var badge: SeatBadge = table.badges[e.order[i]]
 				expect_eq(badge.avatar().place, i + 1, "%s: seat %d wears its medal at its seat" % [where, e.order[i]])
 			var levels: Dictionary = table.plaque.shown()
-			var after := PackedInt32Array(e.level_changes.get("after", table.team_levels))
+			var after := e.level_changes.after
 			expect(String(levels.us).ends_with(Cards.rank_label(after[0])) and String(levels.them).ends_with(Cards.rank_label(after[1])),
 				"%s: the plaque shows the new levels %s (%s)" % [where, after, levels])
 			var panel := modal.panel.get_global_rect()

@@ -182,14 +182,14 @@ func test_online_screens_are_readable_on_a_phone() -> void:
 	screen.queue_free()
 	Online.board_rules = "competition"
 	screen = await _open_screen(vp, "res://online/leaderboard.tscn", func(s: Control) -> void:
-		s._on_board(_board()))
+		s._on_board(LeaderboardPage.parse(JSON.stringify(_board()))))
 	# No server here: the screen's own request is refused at once (and said), or, after a test
 	# that named a dead server, fails later; either way the page given above is what is checked.
 	claim_logged("fetch_leaderboard: rejected with code %d" % GuandanEngine.ERR_BAD_ARGUMENT)
 	_check("leaderboard.tscn", screen)
 	screen.queue_free()
 	Online.seat = 1
-	screen = await _open_screen(vp, "res://online/lobby.tscn", func(s: Control) -> void: s._refresh(_room()))
+	screen = await _open_screen(vp, "res://online/lobby.tscn", func(s: Control) -> void: s._refresh(OnlineRoom.parse(JSON.stringify(_room()))))
 	_check("lobby.tscn", screen)
 	screen.queue_free()
 	# The Account screen of a guest, with a transfer code shown (no server: the answers are given;
@@ -199,9 +199,9 @@ func test_online_screens_are_readable_on_a_phone() -> void:
 	DirAccess.remove_absolute(ProjectSettings.globalize_path(Online.accounts_path))
 	Online.client.disconnect_from_server()
 	screen = await _open_screen(vp, "res://online/account.tscn", func(s: Control) -> void:
-		s.account = {"player_id": "p1", "nickname": "Ann", "name": "", "sessions": 1}
+		s.account = AccountAnswer.of_account("p1", "Ann", "", 1)
 		s.waiting = "transfer_code"
-		s._on_done("transfer_code", {"code": "K7QX2-MAB3D", "expires_in_s": 600}))
+		s._on_done("transfer_code", AccountAnswer.of_transfer_code("K7QX2-MAB3D", 600)))
 	_check("account.tscn", screen)
 	screen.queue_free()
 	Online.accounts_path = kept_path
@@ -215,7 +215,7 @@ func test_online_screens_are_readable_on_a_phone() -> void:
 func test_the_table_is_readable_on_a_phone() -> void:
 	Settings.set_value(&"history_open", true)
 	var vp := _phone_viewport()
-	var table: Control = load("res://table/table.tscn").instantiate()
+	var table: Table = load("res://table/table.tscn").instantiate()
 	table.open({config = MatchConfig.with({mode = &"training", ai_levels = [1, 1, 1], seed = 2, ai_min_think_ms = 0,
 		turn_timer = 0, save_record = false, rules = "competition"})})
 	vp.add_child(table)

@@ -120,18 +120,18 @@ func test_the_leaderboard_shows_portraits_and_an_empty_picture() -> void:
 	# No server here: the screen's own request is refused at once.
 	claim_logged("fetch_leaderboard: rejected")
 	var pic := board.get_node("%EmptyPicture") as Control
-	board._on_board({rules = Online.board_rules, page = 0, per_page = 50, total = 0, entries = []})
+	board._on_board(LeaderboardPage.parse(JSON.stringify({rules = Online.board_rules, page = 0, per_page = 50, total = 0, entries = []})))
 	expect(pic.visible, "nobody ranked: the picture")
 	expect_eq((board.get_node("%Status") as Label).text, tr("LEADERBOARD_EMPTY"), "with its line")
 	# Issue 52: the server says how many ranked matches put a player on the board; the line says it.
-	board._on_board({rules = Online.board_rules, page = 0, per_page = 50, total = 0, entries = [], min_matches = 5})
+	board._on_board(LeaderboardPage.parse(JSON.stringify({rules = Online.board_rules, page = 0, per_page = 50, total = 0, entries = [], min_matches = 5})))
 	var said := (board.get_node("%Status") as Label).text
 	expect("5" in said and said != tr("LEADERBOARD_EMPTY"), "the empty board says the minimum: %s" % said)
 	var entries := []
 	for i in 4:
 		entries.append({rank = i + 1, player_id = "p%d" % i, nickname = "Player %d" % i, rating = 1200 - i * 10,
 			matches = 10, wins = 5})
-	board._on_board({rules = Online.board_rules, page = 0, per_page = 50, total = 4, entries = entries})
+	board._on_board(LeaderboardPage.parse(JSON.stringify({rules = Online.board_rules, page = 0, per_page = 50, total = 4, entries = entries})))
 	expect(not pic.visible, "players ranked: no picture")
 	var faces := {}
 	for i in 4:
@@ -159,7 +159,7 @@ func test_the_leaderboards_portraits_scale_with_their_rows() -> void:
 		for i in 3:
 			entries.append({rank = i + 1, player_id = "p%d" % i, nickname = "Player %d" % i, rating = 1200 - i * 10,
 				matches = 10, wins = 5})
-		board._on_board({rules = Online.board_rules, page = 0, per_page = 50, total = 3, entries = entries})
+		board._on_board(LeaderboardPage.parse(JSON.stringify({rules = Online.board_rules, page = 0, per_page = 50, total = 3, entries = entries})))
 		await frames(4)
 		for i in 3:
 			var row := board.find_child("Row%d" % (i + 1), true, false) as Control

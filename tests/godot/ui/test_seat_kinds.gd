@@ -11,12 +11,13 @@ func before_each() -> void:
 
 ## A room as the server describes it: seat 0 the host (a person), seat 1 an AI at level 3, seat
 ## 2 a second person, seat 3 an AI at level 1.
-func _room() -> Dictionary:
-	return {code = "K7QX2M", state = "playing", host_seat = 0, seats = [
+func _room() -> OnlineRoom:
+	return OnlineRoom.parse(JSON.stringify({code = "K7QX2M", state = "playing", host_seat = 0, rules = "competition",
+		spectator_delay = 3, spectators = 0, locked = false, matches = 0, seats = [
 		{seat = 0, player = "Host", ai = 0, ready = true, connected = true, hosted = false},
 		{seat = 1, player = "", ai = 3, ready = true, connected = true, hosted = false},
 		{seat = 2, player = "Ann", ai = 0, ready = true, connected = true, hosted = true},
-		{seat = 3, player = "", ai = 1, ready = true, connected = true, hosted = false}]}
+		{seat = 3, player = "", ai = 1, ready = true, connected = true, hosted = false}]}))
 
 
 func _badges() -> Array[SeatBadge]:
@@ -49,7 +50,7 @@ func test_the_rule_for_a_room_watched_and_played() -> void:
 ## The table as an online spectator sees it: the room's seats are shown first, then the match
 ## is announced with no seat of the viewer's (local seat -1): the host stays a person.
 func test_a_spectator_table_keeps_the_room_s_people() -> void:
-	var table: Control = load("res://table/table.tscn").instantiate()
+	var table: Table = load("res://table/table.tscn").instantiate()
 	table.open({config = MatchConfig.with({seed = 3, save_record = false, turn_timer = 0})})
 	add_child(table)
 	await frames(2)

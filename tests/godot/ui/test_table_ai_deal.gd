@@ -3,7 +3,7 @@ extends GdTestSuite
 ## shown, the centre never holds more than four groups, the history fills, finishing places are
 ## given, the end-of-deal panel comes up — and the second deal creates no new card nodes.
 
-var table: Control
+var table: Table
 
 
 func before_each() -> void:
@@ -17,7 +17,7 @@ func after_each() -> void:
 
 ## A table for `config`, not yet in the tree (connect to it, then add it).
 func _make_table(config: MatchConfig) -> Control:
-	var t: Control = load("res://table/table.tscn").instantiate()
+	var t: Table = load("res://table/table.tscn").instantiate()
 	t.open({config = config})
 	return t
 

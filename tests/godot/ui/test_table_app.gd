@@ -7,7 +7,7 @@ extends GdTestSuite
 
 const Pointer := preload("res://tests_godot/ui/pointer.gd")
 
-var table: Control
+var table: Table
 var pointer: Pointer
 
 
@@ -31,7 +31,7 @@ func timeout_for(_method: StringName) -> float:
 func _open(fields: Dictionary) -> Control:
 	var base := {mode = &"training", ai_levels = [1, 1, 1], seed = 5, ai_min_think_ms = 0, turn_timer = 0, save_record = false}
 	base.merge(fields, true)
-	var t: Control = load("res://table/table.tscn").instantiate()
+	var t: Table = load("res://table/table.tscn").instantiate()
 	t.open({config = MatchConfig.with(base)})
 	add_child(t)
 	await frames(2)
@@ -94,8 +94,8 @@ func test_the_card_counter_shows_the_player_counts_in_training_only_by_default()
 			total += n
 		expect_eq(total, 108 - table.hand.cards().size() - table.controller.state().played.size(), "total unseen")
 		var hint: Array = table.controller.advice.hints(1)
-		var play: Dictionary = hint[0].play if not hint.is_empty() else {}
-		if play.is_empty():
+		var play: Play = hint[0].play if not hint.is_empty() else null
+		if play == null:
 			table.controller.pass_turn()
 		else:
 			table.controller.play(PackedInt32Array(play.cards))
@@ -366,7 +366,7 @@ func _picture(t: Control) -> Dictionary:
 	out.card_counter = t.counter_view.shown() if t.counter_view.visible else PackedInt32Array()
 	out.top_bar = [(t.get_node("%Levels") as Label).text, (t.get_node("%DealInfo") as Label).text]
 	out.status = t.status.text
-	out.play_to_beat = [t.table_play.get("cards", PackedInt32Array()), t.table_play_seat]
+	out.play_to_beat = [t.table_play.cards if t.table_play != null else PackedInt32Array(), t.table_play_seat]
 	out.turn = [t.turn_seat, t.can_pass, t.duty]
 	out.buttons = [t.pass_button.disabled, t.play_button.text, t.hint_button.visible]
 	out.hinted = Array(t.hand.cards()).filter(func(id: int) -> bool:

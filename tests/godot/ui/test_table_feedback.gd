@@ -7,7 +7,7 @@ extends GdTestSuite
 
 const Pointer := preload("res://tests_godot/ui/pointer.gd")
 
-var table: Control
+var table: Table
 var pointer: Pointer
 
 
@@ -113,8 +113,8 @@ func test_illegal_plays_say_why() -> void:
 	await _open(_training(5))
 	expect(await _my_turn(true), "a turn where I follow")
 	var hand: HandView = table.hand
-	var to_beat: Dictionary = table.table_play
-	expect(not to_beat.is_empty(), "something is on the table")
+	var to_beat: Play = table.table_play
+	expect(to_beat != null, "something is on the table")
 	var ids := hand.display_order()
 	# Two cards of different ranks that make no combination.
 	var pick := PackedInt32Array()
@@ -232,8 +232,8 @@ func test_the_tribute_lines_say_who_pays_whom() -> void:
 ## wild) 3 3" in the history, and the play zone shows the wild among the As, standing for an A.
 func test_a_wild_shows_what_it_stands_for() -> void:
 	var ids := Cards.from_notation("SA CA S3 D3 H4")
-	var play := {"type": "ThreeWithTwo", "rank": 14, "rank_text": "A", "size": 5, "cards": ids,
-		"name_key": "play.three_with_two", "bomb": false}
+	var play := Play.of(ids, 4)
+	expect_eq(play.name_key, "play.three_with_two")
 	var wild := Cards.from_notation("H4")[0]
 	var order: Array = PlayText.arranged(play, 4).map(func(c: Array) -> int: return c[0])
 	expect_eq(Cards.notation_list(PackedInt32Array(order)), Cards.notation_list(Cards.from_notation("SA CA H4 S3 D3")),
@@ -266,8 +266,8 @@ func test_a_wild_shows_what_it_stands_for() -> void:
 
 
 ## Three pairs Q–A, as the engine describes the play (the history's lines name it).
-static func _three_pairs() -> Dictionary:
-	return {"type": "ThreePair", "rank": 12, "rank_text": "Q", "name_key": "play.three_pair", "cards": PackedInt32Array()}
+static func _three_pairs() -> Play:
+	return Play.of(Cards.from_notation("SQ HQ SK HK SA HA"), 2, "ThreePair")
 
 
 ## A history panel of `size` in a holder of its own (free the holder after the test).
@@ -290,7 +290,7 @@ func test_history_keeps_the_newest_line_in_view_and_ranges_whole() -> void:
 	for r in 5:
 		history.new_round()
 		for seat in 4:
-			history.add(seat, pairs if seat % 2 == 0 else {})
+			history.add(seat, pairs if seat % 2 == 0 else null)
 	await frames(3)
 	expect(history.newest_in_view(), "the newest line is scrolled into view")
 	var range_text := PlayText.describe(pairs)
@@ -332,7 +332,7 @@ func test_history_follows_its_lines_when_its_width_changes() -> void:
 	for r in 4:
 		history.new_round()
 		for seat in 4:
-			history.add(seat, pairs if seat % 2 == 0 else {})
+			history.add(seat, pairs if seat % 2 == 0 else null)
 	await frames(3)
 	for width: float in [240.0, 120.0, 320.0]:
 		history.size = Vector2(width, 260)

@@ -2,7 +2,7 @@ extends GdTestSuite
 ## Rough edges an hour of play found (issue 24): the status line and the lit badge follow the
 ## table without lagging a step.
 
-var table: Control
+var table: Table
 
 
 func before_each() -> void:
@@ -188,7 +188,7 @@ func test_every_play_and_pass_stays_readable() -> void:
 	table.controller.set_auto_play(true)
 	var shown := []  # [signal, seat, bomb, ms]
 	table.event_shown.connect(func(e: MatchEvent) -> void:
-		var bomb: bool = e is CardsPlayedEvent and bool((e as CardsPlayedEvent).play.get("bomb", false))
+		var bomb: bool = e is CardsPlayedEvent and (e as CardsPlayedEvent).play.bomb
 		var seat: Variant = e.get(&"seat")
 		shown.append([e.signal_name, -1 if seat == null else int(seat), bomb, Time.get_ticks_msec()]))
 	# A wait ends on a frame no sooner than its time (TableEvents.wait); the slack is the clock's
@@ -248,7 +248,7 @@ func test_the_table_catches_up_when_actions_come_faster_than_it_shows_them() -> 
 	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play", 60.0), "the player's turn")
 	# Six passes arrive at once, as from a server ahead of the table.
 	for i in 6:
-		burst.append(MatchEvent.from_dict({"signal": &"passed", "seat": 1 + i % 3}))
+		burst.append(MatchEvents.from_dict({"signal": &"passed", "seat": 1 + i % 3}))
 		table.events.enqueue(burst[-1])
 	expect(await wait_until(func() -> bool: return handled[0] == 6 and table.is_idle(), 30.0), "every pass shown")
 	# The first pass is shown as it comes (nothing behind it yet); the next three have two or more

@@ -5,7 +5,7 @@ extends GdTestSuite
 
 const Pointer := preload("res://tests_godot/ui/pointer.gd")
 
-var table: Control
+var table: Table
 var pointer: Pointer
 
 
@@ -75,8 +75,8 @@ func test_a_scripted_human_plays_a_deal_with_input_events() -> void:
 		var hints: Array = table.training.current_hints()
 		if not expect(not hints.is_empty(), "hints on my turn"):
 			break
-		var hint_play: Dictionary = hints[0].get("play", {})
-		var cards := PackedInt32Array(hint_play.get("cards", PackedInt32Array()))
+		var hint_play: Play = hints[0].play
+		var cards := hint_play.cards if hint_play != null else PackedInt32Array()
 		if cards.is_empty():
 			expect(table.can_pass, "a pass hint only when passing is allowed")
 			pointer.tap(_center(table.pass_button))

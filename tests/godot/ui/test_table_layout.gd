@@ -10,9 +10,10 @@ extends GdTestSuite
 ## safe area (the frame). Also: the hand's cards follow a resize, and a bomb's shake ends where
 ## the frame rests.
 
+const FakePlays := preload("res://tests_godot/ui/fake_plays.gd")
 const SIZES: Array[Vector2i] = [Vector2i(1280, 720), Vector2i(1024, 768), Vector2i(2340, 1080), Vector2i(2560, 1080), Vector2i(1560, 720)]
 
-var table: Control
+var table: Table
 var viewport: SubViewport
 var _problems := {}  # message -> true (each distinct problem reported once)
 var _checked := 0
@@ -362,7 +363,7 @@ func _play_first_hint() -> void:
 	var hints: Array = table.controller.advice.hints(1)
 	var cards := PackedInt32Array()
 	if not hints.is_empty():
-		cards = PackedInt32Array((hints[0].get("play", {}) as Dictionary).get("cards", PackedInt32Array()))
+		cards = (hints[0].play.cards if hints[0].play != null else PackedInt32Array())
 	if cards.is_empty() and table.can_pass:
 		table._on_pass_pressed()
 		return
@@ -484,30 +485,6 @@ func _places() -> Dictionary:
 
 
 ## Free cards of these ranks (any free card when a rank runs out): not in the player's hand, not on the table.
-func _free_cards(ranks: Array) -> PackedInt32Array:
-	var used := {}
-	for id in table.hand.cards():
-		used[id] = true
-	for seat in 4:
-		for id in table.zone.shown(seat):
-			used[id] = true
-	var out := PackedInt32Array()
-	for rank: int in ranks:
-		var pick := -1
-		for id in 108:
-			if not used.has(id) and not Cards.is_joker(id) and Cards.rank(id) == rank:
-				pick = id
-				break
-		if pick < 0:
-			for id in 108:
-				if not used.has(id):
-					pick = id
-					break
-		used[pick] = true
-		out.append(pick)
-	return out
-
-
 func test_plays_and_word_art_keep_off_every_portrait_chip_and_the_plaque() -> void:
 	Settings.set_value(&"ai_debug", false)
 	Settings.set_value(&"history_open", false)
@@ -540,10 +517,10 @@ func test_plays_and_word_art_keep_off_every_portrait_chip_and_the_plaque() -> vo
 						for s in 4:
 							table.counts[s] = 20
 						table.update_counts()
-						var cards := _free_cards(kind[2])
-						var play := {type = kind[0], name_key = kind[1], size = cards.size(), bomb = kind[3], rank = kind[2][0],
-							rank_text = Cards.rank_label(kind[2][0]), suit = "", cards = cards}
-						table.events.tricks.on_cards_played(MatchEvent.from_dict({"signal": &"cards_played", "seat": seat, "play": play}))
+						var play := FakePlays.long_play(table, kind)
+						if not expect(play != null and play.name_key == kind[1] and play.bomb == kind[3], "%s: a real play" % where):
+							continue
+						table.events.tricks.on_cards_played(MatchEvents.from_dict({"signal": &"cards_played", "seat": seat, "play": play}))
 						var word := moments.word_shown()
 						var word_rect := _ink(word_label) if word != "" else Rect2()
 						await frames(2)  # a badge that changed lays the table out again
@@ -643,7 +620,7 @@ func test_the_four_places_around_the_oval() -> void:
 					"%s: the fan thins with the cards left" % where)
 			# A five-card play for every seat, then where each landed.
 			for seat in 4:
-				zone.show_play(seat, _free_cards([5, 6, 7, 8, 9]), zone.global_position, [], table.level)
+				zone.show_play(seat, FakePlays.free_cards(table, [5, 6, 7, 8, 9]), zone.global_position, [], table.level)
 			await frames(2)
 			var north: Rect2 = table.badges[2].get_global_rect()
 			var west: Rect2 = table.badges[3].get_global_rect()

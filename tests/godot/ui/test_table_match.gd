@@ -19,7 +19,7 @@ func after_each() -> void:
 
 
 func test_a_whole_match_from_first_deal_to_the_end_panel() -> void:
-	var table: Control = load("res://table/table.tscn").instantiate()
+	var table: Table = load("res://table/table.tscn").instantiate()
 	table.open({config = MatchConfig.with({mode = &"training", ai_levels = [2, 2, 2], seed = 77, ai_min_think_ms = 0, turn_timer = 0,
 		save_record = false})})
 	var deals := [0]
@@ -47,13 +47,13 @@ func test_a_whole_match_from_first_deal_to_the_end_panel() -> void:
 	expect(table.modal.is_open(), "end-of-match panel up")
 
 
-func _act(table: Control) -> void:
+func _act(table: Table) -> void:
 	match table.duty:
 		&"play":
 			var hints: Array = table.controller.advice.hints(1)
 			var cards := PackedInt32Array()
 			if not hints.is_empty():
-				cards = PackedInt32Array((hints[0].get("play", {}) as Dictionary).get("cards", PackedInt32Array()))
+				cards = (hints[0].play.cards if hints[0].play != null else PackedInt32Array())
 			if cards.is_empty():
 				table._on_pass_pressed()
 			else:

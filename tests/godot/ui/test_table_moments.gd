@@ -7,7 +7,7 @@ extends GdTestSuite
 const FakePlays := preload("res://tests_godot/ui/fake_plays.gd")
 const SIZES: Array[Vector2i] = [Vector2i(1280, 720), Vector2i(1024, 768), Vector2i(2340, 1080), Vector2i(1560, 720)]
 
-var table: Control
+var table: Table
 var viewport: SubViewport
 
 
@@ -159,7 +159,7 @@ func _ids(n: int) -> PackedInt32Array:
 	return FakePlays.ids(table.hand.cards(), n)
 
 
-func _play(type: String, key: String, n: int, bomb: bool) -> Dictionary:
+func _play(type: String, key: String, n: int, bomb: bool) -> Play:
 	return FakePlays.play(table.hand.cards(), type, key, n, bomb)
 
 
@@ -170,7 +170,7 @@ func test_a_bomb_names_itself_and_its_effect_grows_with_it() -> void:
 	expect(await _my_move(), "my turn")
 	var moments: Moments = table.moments
 	# Through the table's event: seat 1 bombs with six cards.
-	table.events.tricks.on_cards_played(MatchEvent.from_dict({"signal": &"cards_played", "seat": 1, "play": _play("Bomb", "play.bomb", 6, true)}))
+	table.events.tricks.on_cards_played(MatchEvents.from_dict({"signal": &"cards_played", "seat": 1, "play": _play("Bomb", "play.bomb", 6, true)}))
 	expect(await wait_until(func() -> bool: return moments.word_shown() != "", 2.0), "a word when the bomb lands")
 	expect_eq(moments.word_shown(), tr("play.bomb"), "the bomb names itself")
 	expect(moments.effect_running(), "the bomb's effect plays")
@@ -214,7 +214,7 @@ func test_low_performance_mode_keeps_only_the_word() -> void:
 	expect(await _my_move(), "my turn")
 	var moments: Moments = table.moments
 	var frame_at: Vector2 = table.frame.position
-	table.events.tricks.on_cards_played(MatchEvent.from_dict({"signal": &"cards_played", "seat": 1, "play": _play("Bomb", "play.bomb", 7, true)}))
+	table.events.tricks.on_cards_played(MatchEvents.from_dict({"signal": &"cards_played", "seat": 1, "play": _play("Bomb", "play.bomb", 7, true)}))
 	expect(await wait_until(func() -> bool: return moments.word_shown() != "", 2.0), "a word when the bomb lands")
 	expect_eq(moments.word_shown(), tr("play.bomb"), "the word stays")
 	expect(not moments.effect_running(), "no flash or shockwave")

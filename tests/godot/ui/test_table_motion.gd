@@ -3,7 +3,7 @@ extends GdTestSuite
 ## a deal goes round the table — backs fly to the three other seats between the player's own
 ## cards (DealFlight), except in low-performance mode.
 
-var table: Control
+var table: Table
 
 
 func before_each() -> void:
@@ -80,7 +80,7 @@ func test_a_restored_deal_start_deals_nothing_in() -> void:
 			{"signal": "deal_started", "deal_no": 0, "level": 2, "declarer": -1},
 			{"signal": "hand_changed", "hand": hand}]:
 		d.restoring = true
-		table.events.enqueue(MatchEvent.from_dict(d))
+		table.events.enqueue(MatchEvents.from_dict(d))
 	var flying := func() -> int:
 		var n := 0
 		for id in table.hand.cards():

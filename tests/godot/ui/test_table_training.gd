@@ -5,7 +5,7 @@ extends GdTestSuite
 
 const WILDS := [13, 67]  # hearts 2: wild in the first deal (level 2)
 
-var table: Control
+var table: Table
 
 
 func before_each() -> void:
@@ -135,8 +135,8 @@ func test_end_of_deal_and_end_of_match_panels() -> void:
 	EventBus.replay_requested.connect(on_replay)
 	table.controller.set_paused(true)
 	table.controller.stop()
-	table.events.enqueue(MatchEvent.from_dict({"signal": &"deal_ended", "order": PackedInt32Array([2, 0, 1, 3]),
-		"level_changes": {winner_team = 0, before = PackedInt32Array([2, 2]), after = PackedInt32Array([5, 2])}}))
+	table.events.enqueue(MatchEvents.from_dict({"signal": &"deal_ended", "order": PackedInt32Array([2, 0, 1, 3]),
+		"level_changes": LevelChange.of(0, PackedInt32Array([2, 2]), PackedInt32Array([5, 2]))}))
 	expect(table.modal.is_open(), "end-of-deal buttons")
 	# The ceremony is on the table: each seat's medal at its seat, the new levels on the plaque.
 	var medals := []
@@ -149,7 +149,7 @@ func test_end_of_deal_and_end_of_match_panels() -> void:
 	expect("South–North win" in _panel_text(), "the deal's title beside the buttons")
 	table.modal.press(&"next")
 	table.last_record = ""
-	table.events.enqueue(MatchEvent.from_dict({"signal": &"match_ended", "winner_team": 0, "reason": "ace_won"}))
+	table.events.enqueue(MatchEvents.from_dict({"signal": &"match_ended", "winner_team": 0, "reason": "ace_won"}))
 	expect(table.modal.is_open(), "end-of-match panel")
 	expect("South–North win the match" in _panel_text(), "winner shown")
 	expect(table.modal.button(&"menu") != null and table.modal.button(&"again") != null, "menu and play again")

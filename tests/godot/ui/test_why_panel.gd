@@ -7,7 +7,7 @@ extends GdTestSuite
 
 const SIZES: Array[Vector2i] = [Vector2i(1280, 720), Vector2i(1024, 768), Vector2i(2340, 1080)]
 
-var table: Control
+var table: Table
 var viewport: SubViewport
 var _locale := ""
 
@@ -67,7 +67,7 @@ func _reach_a_follow_with_hints(least: int) -> bool:
 			return true
 		var cards := PackedInt32Array()
 		if not hints.is_empty():
-			cards = PackedInt32Array((hints[0].get("play", {}) as Dictionary).get("cards", PackedInt32Array()))
+			cards = (hints[0].play.cards if hints[0].play != null else PackedInt32Array())
 		if cards.is_empty() and table.can_pass:
 			table._on_pass_pressed()
 		else:

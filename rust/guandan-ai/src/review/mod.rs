@@ -27,6 +27,7 @@ use guandan_core::log::{LogError, MatchLog};
 use guandan_core::rules::RuleConfig;
 use guandan_core::view::PlayerView;
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How a review is made (its budget and thresholds); part of the review it makes.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -154,6 +155,8 @@ pub enum ReviewError {
     Seat(u8),
     #[error("worlds must be 1..=4096, not {0}")]
     Worlds(u32),
+    #[error("the review was cancelled")]
+    Cancelled,
 }
 
 /// A record as `guandan replay record` and the game save it (JSON Lines), or a finished online
@@ -212,6 +215,20 @@ pub fn review(
     seat: Seat,
     cfg: &ReviewConfig,
     l3: &L3,
+    progress: impl FnMut(usize, usize),
+) -> Result<Review, ReviewError> {
+    review_cancellable(log, seat, cfg, l3, &AtomicBool::new(false), progress)
+}
+
+/// `review`, checking `cancel` before each decision: once it is set the review stops there with
+/// `ReviewError::Cancelled` (a game's reviewer drops a review the player closed without waiting
+/// for the rest of its decisions).
+pub fn review_cancellable(
+    log: &MatchLog,
+    seat: Seat,
+    cfg: &ReviewConfig,
+    l3: &L3,
+    cancel: &AtomicBool,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<Review, ReviewError> {
     if seat > 3 {
@@ -225,6 +242,9 @@ pub fn review(
     let total = decisions.len();
     let mut deals: Vec<DealReview> = Vec::new();
     for (done, (action, view, played)) in decisions.into_iter().enumerate() {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(ReviewError::Cancelled);
+        }
         if deals.last().is_none_or(|d| d.deal_no != view.deal_no) {
             deals.push(DealReview {
                 deal_no: view.deal_no,

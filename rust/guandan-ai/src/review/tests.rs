@@ -219,3 +219,22 @@ fn every_cost_lies_within_the_level_scale_and_marks_follow_the_costs() {
     }
     assert!(costs > 100, "{costs} decisions valued");
 }
+
+#[test]
+fn a_cancelled_review_stops_at_the_next_decision() {
+    let (log, _, _) = planted_blunder();
+    let cfg = ReviewConfig { worlds: 4, ..ReviewConfig::default() };
+    let cancel = AtomicBool::new(false);
+    let mut valued = 0;
+    // Cancelled after the first decision: no second one is valued.
+    let r = review_cancellable(&log, 0, &cfg, &reviewer(1), &cancel, |done, total| {
+        assert!(total > 1, "the match has more than one decision of seat 0");
+        valued = done;
+        cancel.store(true, Ordering::Relaxed);
+    });
+    assert!(matches!(r, Err(ReviewError::Cancelled)), "{r:?}");
+    assert_eq!(valued, 1);
+    // Cancelled before it starts: nothing is valued.
+    let r = review_cancellable(&log, 0, &cfg, &reviewer(1), &cancel, |_, _| panic!("no decision is valued"));
+    assert!(matches!(r, Err(ReviewError::Cancelled)), "{r:?}");
+}

@@ -151,22 +151,3 @@ impl GuandanClient {
         }
     }
 }
-
-/// The `account_done` result of an answer (never a token: the new session is read with
-/// `get_credentials`).
-pub(super) fn account_dict(answer: &AccountAnswer) -> VarDictionary {
-    match answer {
-        AccountAnswer::Info(i) => vdict! {
-            "player_id" => i.player_id.as_str(),
-            "nickname" => i.nickname.as_str(),
-            "name" => i.name.as_deref().unwrap_or(""),
-            "sessions" => i.sessions as i64,
-        },
-        AccountAnswer::Session(s) => vdict! { "player_id" => s.player_id.as_str(), "nickname" => s.nickname.as_str() },
-        AccountAnswer::Code(c) => vdict! { "code" => c.code.expose(), "expires_in_s" => c.expires_in_s as i64 },
-        AccountAnswer::LoggedOut(l) => vdict! {
-            "sessions_ended" => l.sessions_ended as i64,
-            "connections_closed" => l.connections_closed as i64,
-        },
-    }
-}

@@ -3,7 +3,7 @@
 
 use godot::prelude::*;
 use guandan_core::error::ErrorCode;
-use guandan_proto::{ClientMsg, RoomInfo, SeatSetting, parse_room_code};
+use guandan_proto::{ClientMsg, SeatSetting, parse_room_code};
 
 use super::GuandanClient;
 use crate::args;
@@ -145,12 +145,10 @@ impl GuandanClient {
         self.finish("resync", r)
     }
 
-    /// The room: `{code, state, host_seat, rules, spectator_delay, spectators, locked, matches,
-    /// practice, deal_break_ms, spectator_hands (team, -1 none), seats: [{seat, player, ai, ready, connected, hosted}]}` (`player` "" and `ai` 0 when none);
-    /// `{}` outside a room.
+    /// The room, or null outside a room.
     #[func]
-    pub fn get_room(&self) -> VarDictionary {
-        self.room.as_ref().map_or_else(VarDictionary::new, room_dict)
+    pub fn get_room(&self) -> Option<Gd<crate::values::OnlineRoom>> {
+        self.room.as_ref().map(crate::values::OnlineRoom::make)
     }
 
     #[func]
@@ -188,36 +186,4 @@ fn spectator_team(team: i64) -> Result<Option<u8>, Fail> {
 
 fn room_code(code: &GString) -> Result<String, Fail> {
     parse_room_code(&code.to_string()).map_err(|why| Fail::new(ErrorCode::RoomNotFound, why))
-}
-
-pub(super) fn room_dict(r: &RoomInfo) -> VarDictionary {
-    let seats: Array<VarDictionary> = r
-        .seats
-        .iter()
-        .map(|s| {
-            vdict! {
-                "seat" => i64::from(s.seat),
-                "player" => s.player.as_deref().unwrap_or(""),
-                "ai" => i64::from(s.ai.unwrap_or(0)),
-                "ready" => s.ready,
-                "connected" => s.connected,
-                "hosted" => s.hosted,
-            }
-        })
-        .collect();
-    let state = serde_json::to_value(r.state).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
-    vdict! {
-        "code" => r.code.as_str(),
-        "state" => state.as_str(),
-        "host_seat" => i64::from(r.host_seat),
-        "rules" => r.rules.as_str(),
-        "spectator_delay" => i64::from(r.spectator_delay),
-        "spectators" => i64::from(r.spectators),
-        "locked" => r.locked,
-        "matches" => i64::from(r.matches),
-        "practice" => r.practice,
-        "deal_break_ms" => i64::from(r.deal_break_ms),
-        "spectator_hands" => r.spectator_hands.map_or(-1, i64::from),
-        "seats" => &seats,
-    }
 }

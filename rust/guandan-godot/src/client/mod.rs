@@ -20,7 +20,6 @@ pub mod mirror;
 pub mod net;
 mod quick_match;
 pub mod ranking;
-mod ranking_dict;
 mod receive;
 pub mod remote;
 mod requests;
@@ -38,7 +37,8 @@ use guandan_proto::tls::Trust;
 use guandan_proto::{ClientMsg, Endpoint, RoomInfo};
 
 use crate::codes::{self, Fail};
-use account_requests::{AccountAnswer, Accounts};
+pub(crate) use account_requests::AccountAnswer;
+use account_requests::Accounts;
 use net::{Net, NetConfig};
 use ranking::{Answer, Fetcher};
 use remote::RemoteMatch;
@@ -302,7 +302,7 @@ impl GuandanClient {
     fn room_joined(code: GString, seat: i64);
     /// The room's lobby state (see `get_room`).
     #[signal]
-    fn room_changed(room: VarDictionary);
+    fn room_changed(room: Gd<crate::values::OnlineRoom>);
     /// The room closed; `reason` says why: `disbanded` (its host), `match_over` (its match
     /// ended and its players went), `empty`, `idle`, `not_started`, `stopped` (the server's
     /// storage failed), `closed` (an older server that does not say).
@@ -328,16 +328,13 @@ impl GuandanClient {
     fn queue_status(rules: GString, queued: bool, waited_ms: i64, found: i64);
     /// After a ranked (quick-match) match: the player's rating under `rules` is now `rating`,
     /// changed by `change`, after `matches` ranked matches.
-    /// A leaderboard page asked with `fetch_leaderboard`: `{rules, page, per_page, total,
-    /// entries: [{rank, player_id, nickname, rating, matches, wins}]}`.
+    /// A leaderboard page asked with `fetch_leaderboard`.
     #[signal]
-    fn leaderboard_received(board: VarDictionary);
+    fn leaderboard_received(board: Gd<crate::values::LeaderboardPage>);
 
-    /// A profile asked with `fetch_profile`: `{player_id, nickname, ratings: [{rules, rating,
-    /// matches, wins, draws, history: [{at, rating, change}] (oldest first)}], stats: {matches,
-    /// wins, win_rate, double_down_rate, bombs_per_deal}}`.
+    /// A profile asked with `fetch_profile`.
     #[signal]
-    fn profile_received(profile: VarDictionary);
+    fn profile_received(profile: Gd<crate::values::PlayerProfile>);
 
     /// A leaderboard page or profile could not be had: `what` is `leaderboard` or `profile`,
     /// `code` an `ERR_*` (`ERR_NOT_FOUND`: no such player; `ERR_IO`: the server was not reached).
@@ -348,10 +345,10 @@ impl GuandanClient {
     fn rating_changed(rules: GString, rating: i64, change: i64, matches: i64);
 
     /// An account call was answered (`what`: `account`, `claim`, `login`, `transfer_code`,
-    /// `transfer`, `log_out`, `log_out_everywhere`; `result` as each call says). After `login`
-    /// and `transfer` the client holds the new session: keep `get_credentials()`.
+    /// `transfer`, `log_out`, `log_out_everywhere`; `result` filled as each call says). After
+    /// `login` and `transfer` the client holds the new session: keep `get_credentials()`.
     #[signal]
-    fn account_done(what: GString, result: VarDictionary);
+    fn account_done(what: GString, result: Gd<crate::values::AccountAnswer>);
     /// An account call failed (`code` an `ERR_*`; `message` the reason, never a password).
     #[signal]
     fn account_failed(what: GString, code: i64, message: GString);

@@ -3,8 +3,7 @@
 
 use godot::prelude::*;
 
-use super::lobby::room_dict;
-use super::{Conn, GuandanClient, account, ranking_dict};
+use super::{Conn, GuandanClient};
 
 impl GuandanClient {
     pub(super) fn flush(&mut self) {
@@ -36,18 +35,20 @@ impl GuandanClient {
             Conn::Disconnected(code, m) => sig.disconnected().emit(code, &GString::from(m.as_str())),
             Conn::ProtocolTooOld(client, m) => sig.protocol_too_old().emit(client, &GString::from(m.as_str())),
             Conn::RoomJoined(code, seat) => sig.room_joined().emit(&GString::from(code.as_str()), seat),
-            Conn::RoomChanged(room) => sig.room_changed().emit(&room_dict(&room)),
+            Conn::RoomChanged(room) => sig.room_changed().emit(&crate::values::OnlineRoom::make(&room)),
             Conn::RoomClosed(m) => sig.room_closed().emit(&GString::from(m.as_str())),
             Conn::HostingChanged(seat, on) => sig.hosting_changed().emit(i64::from(seat), on),
             Conn::LatencyChanged(ms) => sig.latency_changed().emit(ms),
             Conn::Unstable(unstable) => sig.connection_unstable().emit(unstable),
             Conn::MatchStored(n) => sig.match_stored().emit(i64::from(n)),
-            Conn::Leaderboard(b) => sig.leaderboard_received().emit(&ranking_dict::leaderboard_dict(&b)),
-            Conn::Profile(p) => sig.profile_received().emit(&ranking_dict::profile_dict(&p)),
+            Conn::Leaderboard(b) => sig.leaderboard_received().emit(&crate::values::LeaderboardPage::make(&b)),
+            Conn::Profile(p) => sig.profile_received().emit(&crate::values::PlayerProfile::make(&p)),
             Conn::FetchFailed(what, code, m) => {
                 sig.fetch_failed().emit(&GString::from(what), code, &GString::from(m.as_str()))
             }
-            Conn::AccountDone(what, a) => sig.account_done().emit(&GString::from(what), &account::account_dict(&a)),
+            Conn::AccountDone(what, a) => {
+                sig.account_done().emit(&GString::from(what), &crate::values::AccountAnswer::make(&a))
+            }
             Conn::AccountFailed(what, code, m) => {
                 sig.account_failed().emit(&GString::from(what), code, &GString::from(m.as_str()))
             }

@@ -223,9 +223,9 @@ impl GuandanEngine {
     /// (0 = unlimited: AI seats, timer off, or the rules have no limit).
     #[signal]
     fn turn_started(seat: i64, can_pass: bool, time_limit: f64);
-    /// `seat` played `play` (see "Data shapes" in docs/godot-api.md).
+    /// `seat` played `play`.
     #[signal]
-    fn cards_played(seat: i64, play: VarDictionary);
+    fn cards_played(seat: i64, play: Gd<crate::values::Play>);
     /// `seat` passed.
     #[signal]
     fn passed(seat: i64);
@@ -241,10 +241,10 @@ impl GuandanEngine {
     /// `seat` has no cards left and takes `place` (1–3).
     #[signal]
     fn player_finished(seat: i64, place: i64);
-    /// The deal ended: `order` is the finishing order; `level_changes` is
-    /// `{winner_team, before, after}` with the two teams' levels before and after.
+    /// The deal ended: `order` is the finishing order; `level_changes` the two teams' levels
+    /// before and after.
     #[signal]
-    fn deal_ended(order: PackedInt32Array, level_changes: VarDictionary);
+    fn deal_ended(order: PackedInt32Array, level_changes: Gd<crate::values::LevelChange>);
     /// `seat` proposed to surrender.
     #[signal]
     fn surrender_proposed(seat: i64);

@@ -7,7 +7,7 @@ use guandan_runtime::Out;
 
 use super::GuandanEngine;
 use crate::args;
-use crate::convert::{self, ids, opt_seat, play_dict, seats};
+use crate::convert::{self, ids, opt_seat, play_obj, seats};
 use crate::forward::Emit;
 
 impl GuandanEngine {
@@ -61,7 +61,7 @@ impl GuandanEngine {
             Out::TurnStarted { seat, can_pass, time_limit_s } => {
                 sig.turn_started().emit(i64::from(seat), can_pass, time_limit_s)
             }
-            Out::CardsPlayed { seat, play } => sig.cards_played().emit(i64::from(seat), &play_dict(&play)),
+            Out::CardsPlayed { seat, play } => sig.cards_played().emit(i64::from(seat), &play_obj(&play)),
             Out::Passed { seat } => sig.passed().emit(i64::from(seat)),
             Out::TableCleared { leader } => sig.table_cleared().emit(i64::from(leader)),
             Out::PartnerTakesLead { seat } => sig.partner_takes_lead().emit(i64::from(seat)),

@@ -54,7 +54,7 @@ func _run() -> bool:
 			return _fail("no hint in the %s table" % style)
 		await _shot("table_" + style)
 		if style == "high_contrast":
-			var table: Control = _app.current
+			var table: Table = _app.current
 			table.pause_menu.open()
 			await _frames(20)
 			await _shot("dialog")
@@ -76,7 +76,7 @@ func _table_with_hint() -> bool:
 	EventBus.match_requested.emit(MatchConfig.with({mode = &"training", rules = "competition", ai_levels = [2, 2, 2], seed = 1,
 		ai_min_think_ms = 0, turn_timer = 0, save_record = false}))
 	await _frames(20)
-	var table: Control = _app.current
+	var table: Table = _app.current
 	var turns := 0
 	var deadline := Time.get_ticks_msec() + 120000
 	while Time.get_ticks_msec() < deadline:
@@ -91,7 +91,7 @@ func _table_with_hint() -> bool:
 		var hints: Array = table.controller.advice.hints(1)
 		var cards := PackedInt32Array()
 		if not hints.is_empty():
-			cards = PackedInt32Array((hints[0].get("play", {}) as Dictionary).get("cards", PackedInt32Array()))
+			cards = (hints[0].play.cards if hints[0].play != null else PackedInt32Array())
 		if cards.is_empty() and table.can_pass:
 			table._on_pass_pressed()
 		else:

@@ -48,14 +48,14 @@ func _ready() -> void:
 			list.add_child(s._row(r[0], r[1])))
 	await _screen("stats_empty", "res://stats/stats_screen.tscn", func(s: Control) -> void: s.show_stats({}))
 	await _screen("leaderboard_empty", "res://online/leaderboard.tscn", func(s: Control) -> void:
-		s._on_board({rules = Online.board_rules, page = 0, per_page = 50, total = 0, entries = []}))
+		s._on_board(LeaderboardPage.parse(JSON.stringify({rules = Online.board_rules, page = 0, per_page = 50, total = 0, entries = []}))))
 	await _screen("leaderboard", "res://online/leaderboard.tscn", func(s: Control) -> void:
 		var entries := []
 		var names := ["梅兰竹菊", "Ann", "老王", "Bob the Builder", "小李飞刀", "Chen", "Dora", "掼蛋高手"]
 		for i in names.size():
 			entries.append({rank = i + 1, player_id = "p%d" % i, nickname = names[i], rating = 1580 - i * 37,
 				matches = 40 - i * 3, wins = 24 - i * 2})
-		s._on_board({rules = Online.board_rules, page = 0, per_page = 50, total = 8, entries = entries}))
+		s._on_board(LeaderboardPage.parse(JSON.stringify({rules = Online.board_rules, page = 0, per_page = 50, total = 8, entries = entries}))))
 	await _screen("credits", "res://credits/credits_screen.tscn", Callable())
 	await _cards()
 	get_tree().quit(0 if _all_saved(SHOTS) else 1)

@@ -24,16 +24,16 @@ func _ready() -> void:
 	await _screen("res://online/lobby.tscn", "lobby_host", func(s: Control) -> void:
 		Online.seat = 1
 		var room := _room(1, ["Ann", "Bob", "", ""], [0, 0, 0, 2], [false, true, false, true])
-		s._refresh(room)
+		s._refresh(OnlineRoom.parse(JSON.stringify(room)))
 		# As the host sees it (the client's own room decides who hosts; there is no server here).
 		preload("res://tests_godot/ui/test_lobby_and_ceremony_layout.gd")._as_host(s, room))
 	await _screen("res://online/lobby.tscn", "lobby_guest", func(s: Control) -> void:
 		Online.seat = 2
-		s._refresh(_room(0, ["小红", "Bob", "Carol", ""], [0, 0, 0, 0], [true, false, true, false])))
+		s._refresh(OnlineRoom.parse(JSON.stringify(_room(0, ["小红", "Bob", "Carol", ""], [0, 0, 0, 0], [true, false, true, false])))))
 	Online.seat = -1
 	await _screen("res://online/quick_search.tscn", "quick_wait", func(s: Control) -> void:
 		s._on_queue_status("huaian", true, 12_500, 3))
-	var table: Control = load("res://table/table.tscn").instantiate()
+	var table: Table = load("res://table/table.tscn").instantiate()
 	table.open({config = MatchConfig.with({mode = &"training", all_ai = true, ai_levels = [1, 1, 1], human_seat_level = 1,
 		seed = 11, ai_min_think_ms = 0, turn_timer = 0, save_record = false, rules = "competition"})})
 	add_child(table)

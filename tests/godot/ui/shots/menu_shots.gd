@@ -36,8 +36,8 @@ func _ready() -> void:
 	Online.profile_player = "p-new"
 	var profile: Control = load("res://online/profile.tscn").instantiate()
 	add_child(profile)
-	profile._on_profile({player_id = "p-new", nickname = "New", ratings = [],
-		stats = {matches = 0, wins = 0, win_rate = 0.0, double_down_rate = 0.0, bombs_per_deal = 0.0}})
+	profile._on_profile(PlayerProfile.parse(JSON.stringify({player_id = "p-new", nickname = "New", ratings = [],
+		stats = {matches = 0, wins = 0, win_rate = 0.0, double_down_rate = 0.0, bombs_per_deal = 0.0}})))
 	await _frames(20)
 	await _shot("profile_empty")
 	profile.queue_free()

@@ -27,7 +27,7 @@ func _ready() -> void:
 
 
 func _run() -> bool:
-	var table: Control = load("res://table/table.tscn").instantiate()
+	var table: Table = load("res://table/table.tscn").instantiate()
 	table.open({config = MatchConfig.with({mode = &"training", rules = "competition", ai_levels = [1, 1, 1], seed = 6,
 		ai_min_think_ms = 1500, turn_timer = 0, save_record = false})})
 	add_child(table)
@@ -84,7 +84,7 @@ func _run() -> bool:
 
 
 ## Cards of these ranks from outside the player's hand (one per entry).
-func _free(table: Control, ranks: Array) -> Array:
+func _free(table: Table, ranks: Array) -> Array:
 	var used := {}
 	for id in table.hand.cards():
 		used[id] = true

@@ -44,7 +44,7 @@ func _run() -> bool:
 		ai_min_think_ms = 0, turn_timer = 0, save_record = true}))
 	if not await _until(func() -> bool: return _table_of(_app) != null, 10.0):
 		return _fail("no table")
-	var table: Control = _table_of(_app)
+	var table: Table = _table_of(_app)
 	table.event_shown.connect(_on_event_shown)
 	await get_tree().create_timer(DEALING_DELAY_S).timeout
 	await _shot("dealing")
@@ -97,13 +97,13 @@ func _run() -> bool:
 func _on_event_shown(event: MatchEvent) -> void:
 	if _saved.has("bomb") or not event is CardsPlayedEvent:
 		return
-	if bool((event as CardsPlayedEvent).play.get("bomb", false)):
+	if (event as CardsPlayedEvent).play.bomb:
 		_bomb_pending = true
 
 
 
 
-func _replay(table: Control) -> bool:
+func _replay(table: Table) -> bool:
 	table.leave()
 	var record: String = table.last_record
 	await _until(func() -> bool: return _app.current_name == &"menu", 5.0)

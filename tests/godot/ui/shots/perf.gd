@@ -58,7 +58,7 @@ func _ready() -> void:
 	EventBus.match_requested.emit(MatchConfig.with({mode = &"training", all_ai = true, ai_levels = [_level, _level, _level], human_seat_level = _level,
 		seed = _seed, ai_min_think_ms = 0, turn_timer = 0, save_record = false}))
 	await Waits.until(get_tree(), func() -> bool: return app.current_name == &"table", 30.0)
-	var table: Control = app.current
+	var table: Table = app.current
 	for node_name in _hide:
 		var found := get_tree().root.find_children(node_name, "CanvasItem", true, false)
 		if found.is_empty():
@@ -114,6 +114,6 @@ func _process(_delta: float) -> void:
 
 
 func _on_event_shown(event: MatchEvent) -> void:
-	if event is CardsPlayedEvent and bool((event as CardsPlayedEvent).play.get("bomb", false)):
+	if event is CardsPlayedEvent and (event as CardsPlayedEvent).play.bomb:
 		_bombs += 1
 		_bomb_until_us = Time.get_ticks_usec() + 1000000

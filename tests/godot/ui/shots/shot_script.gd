@@ -76,11 +76,11 @@ func _until(cond: Callable, seconds: float) -> bool:
 
 ## The human seat plays the advisor's first hint (passing when it has none and may pass), so a
 ## scripted match is the same every run.
-func _play_first_hint(table: Control) -> void:
+func _play_first_hint(table: Table) -> void:
 	var hints: Array = table.controller.advice.hints(1)
 	var cards := PackedInt32Array()
 	if not hints.is_empty():
-		cards = PackedInt32Array((hints[0].get("play", {}) as Dictionary).get("cards", PackedInt32Array()))
+		cards = (hints[0].play.cards if hints[0].play != null else PackedInt32Array())
 	if cards.is_empty() and table.can_pass:
 		table._on_pass_pressed()
 		return
@@ -91,13 +91,13 @@ func _play_first_hint(table: Control) -> void:
 
 
 ## Lets animations and the banner finish so the shot shows a still table.
-func _settle(table: Control) -> void:
+func _settle(table: Table) -> void:
 	await _frames(10)
 	await _until(func() -> bool: return not table.banner.is_showing(), 5.0)
 	await _frames(10)
 
 
 ## The app's current screen when it is the table, else null.
-func _table_of(app: Control) -> Control:
+func _table_of(app: Control) -> Table:
 	var current: Control = app.current
 	return current if current != null and app.current_name == &"table" else null

@@ -119,8 +119,8 @@ func _run() -> bool:
 	return true
 
 
-func _table(config: MatchConfig) -> Control:
-	var t: Control = load("res://table/table.tscn").instantiate()
+func _table(config: MatchConfig) -> Table:
+	var t: Table = load("res://table/table.tscn").instantiate()
 	t.open({config = config})
 	add_child(t)
 	await _frames(3)
@@ -128,7 +128,7 @@ func _table(config: MatchConfig) -> Control:
 
 
 ## Five cards in a row (5–9), none from the player's hand or the table.
-func _free_straight(table: Control) -> PackedInt32Array:
+func _free_straight(table: Table) -> PackedInt32Array:
 	var used := {}
 	for id in table.hand.cards():
 		used[id] = true

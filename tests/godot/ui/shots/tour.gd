@@ -45,7 +45,7 @@ func _run() -> bool:
 		ai_min_think_ms = 0, turn_timer = 0, save_record = false}))
 	if not await _until(func() -> bool: return _table_of(_app) != null, 10.0):
 		return _fail("no table")
-	var table: Control = _table_of(_app)
+	var table: Table = _table_of(_app)
 	var my_turns := 0
 	var hint_shown := false
 	var deal_end_shown := false
@@ -99,7 +99,7 @@ func _run() -> bool:
 
 
 
-func _other_screens(table: Control) -> bool:
+func _other_screens(table: Table) -> bool:
 	if _probe:
 		return true
 	table.controller.config.save_record = true
@@ -141,9 +141,9 @@ func _other_screens(table: Control) -> bool:
 	return record != ""
 
 
-func _first_hint_plays(table: Control) -> bool:
+func _first_hint_plays(table: Table) -> bool:
 	var hints: Array = table.controller.advice.hints(1)
-	return not hints.is_empty() and not (hints[0].get("play", {}) as Dictionary).is_empty()
+	return not hints.is_empty() and hints[0].play != null
 
 
 func _shot(name: String) -> void:
