@@ -8,15 +8,19 @@
 //! [`guandan_proto::Secret`] (whose `Debug` is `[redacted]`) and are hashed where they arrive.
 
 mod clock;
+pub mod hash_queue;
 pub mod limits;
 mod live;
 mod metrics;
 mod password;
+mod record;
 pub mod routes;
 
 pub use clock::Clock;
 pub use live::Live;
 pub use metrics::AccountMetrics;
+pub use password::{HashError, Passwords};
+pub use record::LoginRecord;
 
 use crate::App;
 use crate::auth::{hash_token, new_token};
@@ -65,6 +69,8 @@ pub struct Accounts {
     /// This instance's authenticated connections (closed by a log out).
     pub live: Live,
     passwords: password::Passwords,
+    /// Which lane of the hash queue a login waits in.
+    record: LoginRecord,
     /// Failed logins per login name (its lower case), whether the name exists or not.
     failures_per_name: Buckets<String>,
     /// Login and claim attempts per source address (each costs a password hash).
@@ -83,7 +89,8 @@ impl Accounts {
             clock,
             policy: Policy::of(cfg),
             live: Live::default(),
-            passwords: password::Passwords::default(),
+            passwords: password::Passwords::new(cfg.password_hashers(), cfg.password_queue as usize),
+            record: LoginRecord::default(),
             failures_per_name: Buckets::per_hour(cfg.login_failures_per_name_per_hour),
             logins_per_source: Buckets::per_hour(cfg.logins_per_ip_per_hour),
             transfers_per_source: Buckets::per_hour(cfg.transfers_per_ip_per_hour),
@@ -96,6 +103,12 @@ impl Accounts {
     /// Passwords checked so far (against an account's hash or the dummy).
     pub fn password_checks(&self) -> u64 {
         self.passwords.checks()
+    }
+
+    /// Logins and claims waiting for a password hash in the (first, rest) lanes, and the most
+    /// hashes that got their turn while a first-lane login waited (the queue's promise: 0).
+    pub fn hash_queue(&self) -> (usize, usize, u64) {
+        self.passwords.queue()
     }
 }
 
