@@ -260,7 +260,7 @@ impl<S> WsGuard<S> {
         tracing::info!(?r, "client input refused below the WebSocket layer");
         if let Some(app) = &self.app {
             match r {
-                Refusal::TooManyFragments(_) => app.metrics.ws_fragments_refused.inc(),
+                Refusal::TooManyFragments(_) => app.metrics().ws_fragments_refused.inc(),
             };
         }
         self.discarding = Some(0);
@@ -304,7 +304,7 @@ impl<S: AsyncRead + Unpin> AsyncRead for WsGuard<S> {
                 None => break,
                 Some(until) => {
                     if let Some(app) = &this.app {
-                        app.metrics.ws_frame_pauses.inc();
+                        app.metrics().ws_frame_pauses.inc();
                     }
                     this.pause = Some(Box::pin(tokio::time::sleep_until(until)));
                 }

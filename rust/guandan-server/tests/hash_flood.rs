@@ -114,12 +114,12 @@ async fn attacker(addr: SocketAddr, source: [u8; 4]) -> Tally {
 /// Until the rest lane of the hash queue is full (bounded: the flood fills it or the test fails).
 async fn until_queue_full(s: &Server) {
     for _ in 0..20_000 {
-        if s.app.accounts.hash_queue().1 >= QUEUE {
+        if s.app.accounts().hash_queue().1 >= QUEUE {
             return;
         }
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     }
-    panic!("the flood never filled the queue: {:?}", s.app.accounts.hash_queue());
+    panic!("the flood never filled the queue: {:?}", s.app.accounts().hash_queue());
 }
 
 /// Logs in as the honest owner while the flood fills the queue.
@@ -182,7 +182,7 @@ async fn an_honest_login_goes_ahead_of_a_hash_flood_and_busy_refusals_lose_nothi
         // is given a turn while it waits, where waiting in line would be behind the queue's 8.
         honest_login(&s, home, &name).await;
         honest_login(&s, [127, 0, 9, 1], &name).await;
-        let passed_over = s.app.accounts.hash_queue().2;
+        let passed_over = s.app.accounts().hash_queue().2;
         assert_eq!(passed_over, 0, "{db}: flood hashes went ahead of the owner's logins");
 
         let mut tallies = HashMap::new();

@@ -68,13 +68,13 @@ fn unauthorized(code: ErrorCode, message: &str) -> AppError {
 
 /// 429 with the wait, in words and in `Retry-After`.
 fn limited(app: &App, wait_ms: i64, what: &str) -> AppError {
-    app.metrics.accounts.limited.inc();
+    app.metrics().accounts.limited.inc();
     AppError::Limited { wait_ms, message: format!("{what}: try again in {}", say_wait(wait_ms)) }
 }
 
 /// The hash queue had no room for this login or claim (nothing of the client's was spent).
 fn busy(app: &App, b: Busy) -> AppError {
-    app.metrics.accounts.busy.inc();
+    app.metrics().accounts.busy.inc();
     AppError::Limited {
         wait_ms: b.wait_ms,
         message: format!("the server is checking many passwords: try again in {}", say_wait(b.wait_ms)),
@@ -123,8 +123,8 @@ fn name_taken() -> AppError {
 }
 
 async fn info(app: &Arc<App>, player_id: String, nickname: &str) -> Answer {
-    let name = app.db.login_name(&player_id).await?;
-    let sessions = app.db.sessions_of(&player_id).await?;
+    let name = app.db().login_name(&player_id).await?;
+    let sessions = app.db().sessions_of(&player_id).await?;
     let nickname = guandan_proto::displayable_nickname(nickname);
     Ok(Json(AccountInfo { player_id, nickname, name, sessions }).into_response())
 }
@@ -151,15 +151,15 @@ async fn claim(
         let why = "the password may not be the login name";
         return Err(AppError::refused(StatusCode::BAD_REQUEST, ErrorCode::BadPassword, why));
     }
-    let acc = &app.accounts;
+    let acc = &app.accounts();
     let (source, now) = (source_key(peer.ip()), acc.clock.now_ms());
     if let Err(wait) = acc.logins_per_source.take(&source, now) {
         return Err(limited(&app, wait, "too many logins and claims from this address"));
     }
-    if app.db.login_name(&me.player_id).await?.is_some() {
+    if app.db().login_name(&me.player_id).await?.is_some() {
         return Err(already_claimed());
     }
-    if app.db.login_name_taken(&key).await? {
+    if app.db().login_name_taken(&key).await? {
         return Err(name_taken());
     }
     let lane = acc.record.lane(source, &key, now);
@@ -172,10 +172,10 @@ async fn claim(
         }
         Err(HashError::Failed(e)) => return Err(AppError::Internal(format!("password not hashed: {e}"))),
     };
-    match app.db.claim(&me.player_id, &req.name, &key, &phc, acc.clock.now_ms()).await? {
+    match app.db().claim(&me.player_id, &req.name, &key, &phc, acc.clock.now_ms()).await? {
         ClaimOutcome::Claimed => {
             acc.record.succeeded(source, &key, now);
-            app.metrics.accounts.claims.inc();
+            app.metrics().accounts.claims.inc();
             tracing::info!(player = %me.player_id, "account claimed");
             info(&app, me.player_id, &me.nickname).await
         }
@@ -187,14 +187,14 @@ async fn claim(
 async fn login(State(app): State<Arc<App>>, Extension(peer): Extension<Peer>, body: Body) -> Answer {
     let req: Login = read_json(body, r#"{"name": "…", "password": "…", "device": "…" (optional)}"#).await?;
     let device = device_label(req.device).map_err(bad_argument)?;
-    let acc = &app.accounts;
+    let acc = &app.accounts();
     let (source, now) = (source_key(peer.ip()), acc.clock.now_ms());
     if let Err(wait) = acc.logins_per_source.take(&source, now) {
         return Err(limited(&app, wait, "too many logins from this address"));
     }
     // No account can have such a name or password: the same answer, with nothing to hash.
     if check_login_name(&req.name).is_err() || req.password.expose().chars().count() > MAX_PASSWORD_CHARS {
-        app.metrics.accounts.login_failures.inc();
+        app.metrics().accounts.login_failures.inc();
         return Err(unauthorized(ErrorCode::AuthFailed, WRONG_LOGIN));
     }
     // Spent before the check (given back on success): concurrent guesses cannot all pass.
@@ -202,7 +202,7 @@ async fn login(State(app): State<Arc<App>>, Extension(peer): Extension<Peer>, bo
     if let Err(wait) = acc.failures_per_name.take(&key, now) {
         return Err(limited(&app, wait, "too many failed logins for this name"));
     }
-    let found = match app.db.login_by_name(&key).await {
+    let found = match app.db().login_by_name(&key).await {
         Ok(f) => f,
         Err(e) => {
             acc.failures_per_name.give_back(&key, now);
@@ -222,19 +222,19 @@ async fn login(State(app): State<Arc<App>>, Extension(peer): Extension<Peer>, bo
         }
     };
     let Some(player) = player.filter(|_| matched) else {
-        app.metrics.accounts.login_failures.inc();
+        app.metrics().accounts.login_failures.inc();
         return Err(unauthorized(ErrorCode::AuthFailed, WRONG_LOGIN));
     };
     acc.failures_per_name.give_back(&key, now);
     acc.record.succeeded(source, &key, now);
     let reply = new_device(&app, player, device.as_deref()).await?;
-    app.metrics.accounts.logins.inc();
+    app.metrics().accounts.logins.inc();
     Ok(reply)
 }
 
 /// A new session of `player` on the asking device, as a [`SessionReply`].
 async fn new_device(app: &Arc<App>, player_id: String, device: Option<&str>) -> Answer {
-    let nickname = app.db.player(&player_id).await?.unwrap_or_default();
+    let nickname = app.db().player(&player_id).await?.unwrap_or_default();
     let token = open_session(app, &player_id, device).await?;
     let nickname = guandan_proto::displayable_nickname(&nickname);
     Ok(Json(SessionReply { player_id, nickname, token }).into_response())
@@ -243,8 +243,8 @@ async fn new_device(app: &Arc<App>, player_id: String, device: Option<&str>) -> 
 async fn transfer_code(State(app): State<Arc<App>>, headers: HeaderMap) -> Answer {
     let me = authorized(&app, &headers).await?;
     let code = new_transfer_code();
-    let (now, ttl) = (app.accounts.clock.now_ms(), app.accounts.policy.transfer_ttl_ms);
-    app.db.set_transfer_code(&me.player_id, &hash_token(&code), now, now.saturating_add(ttl)).await?;
+    let (now, ttl) = (app.accounts().clock.now_ms(), app.accounts().policy.transfer_ttl_ms);
+    app.db().set_transfer_code(&me.player_id, &hash_token(&code), now, now.saturating_add(ttl)).await?;
     let expires_in_s = u64::try_from(ttl / 1000).unwrap_or(0);
     Ok(Json(TransferCodeReply { code: Secret::from(show_transfer_code(&code)), expires_in_s }).into_response())
 }
@@ -252,37 +252,37 @@ async fn transfer_code(State(app): State<Arc<App>>, headers: HeaderMap) -> Answe
 async fn transfer(State(app): State<Arc<App>>, Extension(peer): Extension<Peer>, body: Body) -> Answer {
     let req: Transfer = read_json(body, r#"{"code": "…", "device": "…" (optional)}"#).await?;
     let device = device_label(req.device).map_err(bad_argument)?;
-    let acc = &app.accounts;
+    let acc = &app.accounts();
     let now = acc.clock.now_ms();
     if let Err(wait) = acc.transfers_per_source.take(&source_key(peer.ip()), now) {
         return Err(limited(&app, wait, "too many transfer codes tried from this address"));
     }
     let code = parse_transfer_code(req.code.expose()).map_err(bad_argument)?;
-    let Some(player) = app.db.redeem_transfer_code(&hash_token(&code), now).await? else {
-        app.metrics.accounts.transfer_failures.inc();
+    let Some(player) = app.db().redeem_transfer_code(&hash_token(&code), now).await? else {
+        app.metrics().accounts.transfer_failures.inc();
         return Err(unauthorized(
             ErrorCode::AuthFailed,
             "that transfer code is wrong, used or expired: make a new one on the other device",
         ));
     };
     let reply = new_device(&app, player, device.as_deref()).await?;
-    app.metrics.accounts.transfers.inc();
+    app.metrics().accounts.transfers.inc();
     Ok(reply)
 }
 
 async fn logout(State(app): State<Arc<App>>, headers: HeaderMap) -> Answer {
     let me = authorized(&app, &headers).await?;
-    let ended = app.db.end_session(&me.session).await?;
-    let closed = app.accounts.live.close(&me.player_id, Some(&ended));
-    app.metrics.accounts.ended.inc_by(ended.len() as u64);
+    let ended = app.db().end_session(&me.session).await?;
+    let closed = app.accounts().live.close(&me.player_id, Some(&ended));
+    app.metrics().accounts.ended.inc_by(ended.len() as u64);
     Ok(Json(LogoutReply { sessions_ended: ended.len() as u64, connections_closed: closed as u64 }).into_response())
 }
 
 async fn logout_everywhere(State(app): State<Arc<App>>, headers: HeaderMap) -> Answer {
     let me = authorized(&app, &headers).await?;
-    let ended = app.db.end_sessions_of(&me.player_id).await?;
-    let closed = app.accounts.live.close(&me.player_id, None);
-    app.metrics.accounts.ended.inc_by(ended);
+    let ended = app.db().end_sessions_of(&me.player_id).await?;
+    let closed = app.accounts().live.close(&me.player_id, None);
+    app.metrics().accounts.ended.inc_by(ended);
     tracing::info!(player = %me.player_id, sessions = ended, connections = closed, "logged out everywhere");
     Ok(Json(LogoutReply { sessions_ended: ended, connections_closed: closed as u64 }).into_response())
 }
