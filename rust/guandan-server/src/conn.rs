@@ -5,8 +5,8 @@
 
 use crate::App;
 use crate::accounts::{self, AuthError};
-use crate::auth::RateLimit;
 use crate::lease::{self, Entry};
+use crate::limiter::TokenBucket;
 use crate::listener::Peer;
 use crate::outbox::Outbox;
 use crate::queue::QueueEvent;
@@ -384,7 +384,7 @@ async fn session(socket: WebSocket, guard: GuardSignal, app: Arc<App>, id: ConnI
     let mut s = Session { app: app.clone(), id, peer, out, player: None, room: None, queue: None, kick: None };
     let cfg = &app.cfg();
     let opened = Instant::now();
-    let mut pace = Pace { last_heard: Instant::now(), rate: RateLimit::new(cfg.rate, cfg.burst), strikes: 0 };
+    let mut pace = Pace { last_heard: Instant::now(), rate: TokenBucket::new(cfg.rate, cfg.burst), strikes: 0 };
     let mut shutdown = app.shutdown().clone();
     // One timer for the connection's life, moved only when the deadline comes earlier: a later
     // deadline (every frame moves it) is seen when the timer fires. Re-arming it for each frame
@@ -464,7 +464,7 @@ async fn session(socket: WebSocket, guard: GuardSignal, app: Arc<App>, id: ConnI
 /// refusals for it in a row.
 struct Pace {
     last_heard: Instant,
-    rate: RateLimit,
+    rate: TokenBucket,
     strikes: u32,
 }
 
@@ -526,7 +526,7 @@ impl Session {
         };
         // An intent answering a prompt spends the prompt's credit, not a token.
         let prompted = matches!(msg, Some(Ok(ClientMsg::Intent { .. }))) && self.out.spend_prompt();
-        if !prompted && !pace.rate.allow(now.into_std()) {
+        if !prompted && !pace.rate.allow(now) {
             pace.strikes += 1;
             self.refuse(ErrorCode::RateLimited, "too many messages: slow down");
             if pace.strikes >= MAX_RATE_STRIKES {

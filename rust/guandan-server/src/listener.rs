@@ -15,7 +15,7 @@
 
 use crate::App;
 use crate::forwarded::{Forwarded, TrustedProxies};
-use crate::limiter::{KeyState, Keyed};
+use crate::limiter::{KeyState, Keyed, TokenBucket};
 use axum::Router;
 use axum::response::IntoResponse;
 use hyper::body::Incoming;
@@ -40,7 +40,7 @@ pub struct Gate {
     /// Guest accounts made per source address in the last minute.
     accounts: Keyed<IpAddr, Window>,
     /// Public HTTP reads per source address (`--public-rate`, `--public-burst`).
-    public: Keyed<IpAddr, crate::auth::RateLimit>,
+    public: Keyed<IpAddr, TokenBucket>,
     /// `--trusted-proxy`: whose `X-Forwarded-For` names the player.
     proxies: TrustedProxies,
 }
@@ -80,7 +80,8 @@ impl Gate {
     /// Counts a public HTTP request from `ip` (leaderboard, profiles, finished matches, the
     /// room directory, metrics); false when its address is over `rate` a second (`burst` above).
     pub fn allow_public(&self, ip: IpAddr, rate: f64, burst: f64, now: Instant) -> bool {
-        self.public.with(source_key(ip), now, || crate::auth::RateLimit::new(rate, burst), |b| b.allow(now))
+        let now = tokio::time::Instant::from_std(now);
+        self.public.with(source_key(ip), now, || TokenBucket::new(rate, burst), |b| b.allow(now))
     }
 }
 
@@ -95,14 +96,6 @@ impl KeyState for Window {
     type At = Instant;
     fn is_fresh(&self, now: Instant) -> bool {
         self.0.back().is_none_or(|t| now.duration_since(*t) >= MINUTE)
-    }
-}
-
-impl KeyState for crate::auth::RateLimit {
-    type At = Instant;
-    /// Filled up again: as good as new.
-    fn is_fresh(&self, now: Instant) -> bool {
-        self.is_full(now)
     }
 }
 
