@@ -334,7 +334,9 @@ async fn login_attempts_are_limited_per_name_and_per_address() {
         let (status, code, message) = held.refused();
         assert_eq!((status, code), (429, ErrorCode::RateLimited), "{db}");
         assert!(message.contains("try again in 20 minutes"), "{message}");
-        assert_eq!(held.retry_after, Some(1200));
+        // 1,200 s, less the wall time since the first failure (the bucket refills meanwhile: on
+        // a loaded machine three argon2 checks can take over a second).
+        assert!(held.retry_after.is_some_and(|s| (1140..=1200).contains(&s)), "{:?}", held.retry_after);
         // A name nobody has is held the same way (the limit tells nothing about existence).
         let ghost = unique("ghost");
         for k in 0..3 {
