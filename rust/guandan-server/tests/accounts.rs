@@ -230,7 +230,7 @@ async fn claim_then_login_on_a_second_device_keeps_the_player_and_its_rating() {
         // A rating of its own (a ranked win beside the hard AI).
         let seats = [RatedSeat::Human(id.clone()), RatedSeat::Ai(3), RatedSeat::Ai(3), RatedSeat::Ai(3)];
         let v = verdicts(Ending::Won(0), [true, false, false, false], [false; 4]);
-        let rated = rate_match(&s.app.db(), "huaian", &unique("R"), 0, &seats, v).await.unwrap();
+        let rated = rate_match(s.app.db(), "huaian", &unique("R"), 0, &seats, v).await.unwrap();
         let rating = rated[0].rating;
         assert_ne!(rating, 1000, "{db}: the win moved it");
 

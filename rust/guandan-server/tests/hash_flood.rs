@@ -108,7 +108,7 @@ async fn attacker(addr: SocketAddr, source: [u8; 4]) -> Tally {
     for l in lanes {
         l.await.expect("lane");
     }
-    Arc::try_unwrap(tally).ok().expect("lanes done").into_inner()
+    Arc::try_unwrap(tally).expect("lanes done").into_inner()
 }
 
 /// Until the rest lane of the hash queue is full (bounded: the flood fills it or the test fails).

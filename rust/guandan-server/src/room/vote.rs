@@ -116,7 +116,7 @@ impl Room {
             return;
         }
         let rated = match crate::ratings::rate_match(
-            &self.app.db(),
+            self.app.db(),
             &self.stored.preset,
             &self.code,
             self.game_no,
