@@ -74,7 +74,7 @@ impl TokenBucket {
 
     fn refill(&mut self, now: Instant) {
         let dt = now.saturating_duration_since(self.last).as_secs_f64();
-        self.last = now.max(self.last);
+        self.last = now;
         self.tokens = (self.tokens + dt * self.rate).min(self.burst);
     }
 
