@@ -43,42 +43,9 @@ pub fn valid_nickname(n: &str) -> bool {
     guandan_proto::valid_nickname(n)
 }
 
-/// Per-connection token bucket: `rate` messages per second, `burst` above it.
-pub struct RateLimit {
-    tokens: f64,
-    rate: f64,
-    burst: f64,
-    last: std::time::Instant,
-}
-
-impl RateLimit {
-    pub fn new(rate: f64, burst: f64) -> Self {
-        RateLimit { tokens: burst, rate, burst, last: std::time::Instant::now() }
-    }
-
-    /// Whether the bucket would be full at `now` (nothing spent that has not come back).
-    pub fn is_full(&self, now: std::time::Instant) -> bool {
-        self.tokens + now.saturating_duration_since(self.last).as_secs_f64() * self.rate >= self.burst
-    }
-
-    /// Takes one token; false when the connection is over its rate.
-    pub fn allow(&mut self, now: std::time::Instant) -> bool {
-        let dt = now.saturating_duration_since(self.last).as_secs_f64();
-        self.last = now;
-        self.tokens = (self.tokens + dt * self.rate).min(self.burst);
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::{Duration, Instant};
 
     #[test]
     fn tokens_and_codes() {
@@ -94,15 +61,5 @@ mod tests {
         assert!(!valid_nickname(""));
         assert!(!valid_nickname(" x"));
         assert!(!valid_nickname(&"x".repeat(25)));
-    }
-
-    #[test]
-    fn rate_limit_allows_burst_then_rate() {
-        let mut r = RateLimit::new(10.0, 5.0);
-        let t0 = Instant::now();
-        assert!((0..5).all(|_| r.allow(t0)));
-        assert!(!r.allow(t0));
-        assert!(r.allow(t0 + Duration::from_millis(150)));
-        assert!(!r.allow(t0 + Duration::from_millis(150)));
     }
 }

@@ -212,6 +212,15 @@ pub struct Config {
     /// A transfer code is valid this long after it was made (s).
     #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(30..=86_400))]
     pub transfer_code_ttl_s: u64,
+    /// Password hashes (argon2id, 19 MiB each) computed at once; 0: one fewer than the cores
+    /// (at least one), so a flood of logins leaves a core to the rooms.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=64))]
+    pub password_hashers: u32,
+    /// Logins and claims of addresses or names in doubt (one that failed or is trying already)
+    /// that may wait for a hash, one an address; past that such a login is refused as busy
+    /// (429, nothing spent) while clean ones still go first.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub password_queue: u32,
 }
 
 fn renew_share(s: &str) -> Result<f64, String> {
@@ -222,6 +231,14 @@ fn renew_share(s: &str) -> Result<f64, String> {
 }
 
 impl Config {
+    /// `--password-hashers`, with 0 read as one fewer than the cores (at least one).
+    pub fn password_hashers(&self) -> usize {
+        match self.password_hashers {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1)).max(1),
+            n => n as usize,
+        }
+    }
+
     /// The ACME settings, with `--acme-domain`.
     pub fn acme(&self) -> Option<crate::acme::AcmeSettings> {
         if self.acme_domain.is_empty() {

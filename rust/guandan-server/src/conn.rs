@@ -5,8 +5,8 @@
 
 use crate::App;
 use crate::accounts::{self, AuthError};
-use crate::auth::RateLimit;
 use crate::lease::{self, Entry};
+use crate::limiter::TokenBucket;
 use crate::listener::Peer;
 use crate::outbox::Outbox;
 use crate::queue::QueueEvent;
@@ -40,11 +40,11 @@ const HEARTBEAT_TEXT: &str = r#"{"type":"heartbeat"}"#;
 const MAX_RATE_STRIKES: u32 = 100;
 
 pub async fn run(socket: WebSocket, guard: GuardSignal, app: Arc<App>, peer: Peer) {
-    let id: ConnId = app.next_conn.fetch_add(1, Relaxed);
-    app.metrics.connections.inc();
+    let id: ConnId = app.next_conn().fetch_add(1, Relaxed);
+    app.metrics().connections.inc();
     let span = tracing::info_span!("conn", id);
     session(socket, guard, app.clone(), id, peer).instrument(span).await;
-    app.metrics.connections.dec();
+    app.metrics().connections.dec();
 }
 
 struct Session {
@@ -90,7 +90,7 @@ impl Session {
     }
 
     fn refuse(&self, code: ErrorCode, message: impl Into<String>) {
-        self.app.metrics.protocol_errors.inc();
+        self.app.metrics().protocol_errors.inc();
         self.send(&ServerMsg::error(code, message));
     }
 
@@ -189,8 +189,8 @@ impl Session {
         self.leave_queue().await;
         self.leave_room().await;
         // Still seated: the room just left holds the seat while its match runs.
-        if let Some(code) = self.app.seats.room_of(&player.id).await {
-            self.app.metrics.seats_refused.inc();
+        if let Some(code) = self.app.seats().room_of(&player.id).await {
+            self.app.metrics().seats_refused.inc();
             return self.refuse(ErrorCode::AlreadySeated, crate::seats::already_seated(&code));
         }
         match room::create(&self.app, &player, rules, spectator_delay, seed, spectator_hands).await {
@@ -224,18 +224,18 @@ impl Session {
         }
         // One seat per account: not while another connection's seat (or a match this one left)
         // holds the account.
-        if let Some(code) = self.app.seats.room_of(&player.id).await {
-            self.app.metrics.seats_refused.inc();
+        if let Some(code) = self.app.seats().room_of(&player.id).await {
+            self.app.metrics().seats_refused.inc();
             return self.refuse(ErrorCode::AlreadySeated, crate::seats::already_seated(&code));
         }
         let rating =
-            self.app.db.matchmaking_rating(&player.id, &rules).await.unwrap_or(crate::queue::NEW_PLAYER_RATING);
+            self.app.db().matchmaking_rating(&player.id, &rules).await.unwrap_or(crate::queue::NEW_PLAYER_RATING);
         let source = crate::listener::source_key(self.peer.ip()).to_string();
-        let (pool, instance) = (&self.app.cfg.queue_pool, &self.app.cfg.instance);
-        match self.app.db.queue_join(&player.id, pool, &rules, rating, instance, &source).await {
+        let (pool, instance) = (&self.app.cfg().queue_pool, &self.app.cfg().instance);
+        match self.app.db().queue_join(&player.id, pool, &rules, rating, instance, &source).await {
             Ok(true) => {
-                let events = self.app.waiters.add(&player.id);
-                self.app.metrics.queued.inc();
+                let events = self.app.waiters().add(&player.id);
+                self.app.metrics().queued.inc();
                 self.queue = Some(Queued { rules, events });
                 self.send_queue_status(true, 0, 1);
             }
@@ -249,18 +249,18 @@ impl Session {
     /// queue from another connection. (The room claims the seat again when it seats the player.)
     async fn seated_elsewhere(&self, player: &PlayerRef, target: Option<&str>) -> bool {
         let own = self.room.as_ref().map(|(c, _)| c.as_str());
-        let why = match self.app.seats.room_of(&player.id).await {
+        let why = match self.app.seats().room_of(&player.id).await {
             Some(code) if Some(code.as_str()) != own && Some(code.as_str()) != target => {
                 crate::seats::already_seated(&code)
             }
             _ if self.queue.is_none()
-                && (self.app.waiters.contains(&player.id) || self.app.seats.queued_elsewhere(&player.id).await) =>
+                && (self.app.waiters().contains(&player.id) || self.app.seats().queued_elsewhere(&player.id).await) =>
             {
                 "you wait in the quick-match queue on another connection: leave it (queue_leave there) first".into()
             }
             _ => return false,
         };
-        self.app.metrics.seats_refused.inc();
+        self.app.metrics().seats_refused.inc();
         self.refuse(ErrorCode::AlreadySeated, why);
         true
     }
@@ -268,10 +268,10 @@ impl Session {
     /// Leaves the queue if waiting in it; true when it was.
     async fn leave_queue(&mut self) -> bool {
         let Some(_) = self.queue.take() else { return false };
-        self.app.metrics.queued.dec();
+        self.app.metrics().queued.dec();
         if let Some(p) = &self.player {
-            self.app.waiters.remove(&p.id);
-            if let Err(e) = self.app.db.queue_leave(&p.id).await {
+            self.app.waiters().remove(&p.id);
+            if let Err(e) = self.app.db().queue_leave(&p.id).await {
                 tracing::warn!(error = %e, "queue row not removed");
             }
         }
@@ -289,7 +289,7 @@ impl Session {
             QueueEvent::Status { waited_ms, found } => self.send_queue_status(true, waited_ms, found),
             QueueEvent::Seated { code } => {
                 let rules = self.queue.take().map(|q| q.rules).unwrap_or_default();
-                self.app.metrics.queued.dec();
+                self.app.metrics().queued.dec();
                 self.send(&ServerMsg::QueueStatus { rules, queued: false, waited_ms: 0, found: 4 });
                 let Some(player) = self.player.clone() else { return };
                 self.enter(code, |conn, out| RoomCmd::Join {
@@ -310,12 +310,12 @@ impl Session {
         if !guandan_proto::valid_room_code(&code) {
             return self.refuse(ErrorCode::RoomNotFound, "not a room code");
         }
-        let local = self.app.rooms.lock().get(&code).cloned();
+        let local = self.app.rooms().lock().get(&code).cloned();
         let entry = match local {
             Some(tx) => Entry::Here(tx),
-            None => match self.app.db.room(&code).await {
+            None => match self.app.db().room(&code).await {
                 Ok(Some(row)) => {
-                    let entry = if row.instance != self.app.cfg.instance {
+                    let entry = if row.instance != self.app.cfg().instance {
                         lease::take_over(&self.app, row).await
                     } else {
                         lease::revive(&self.app, row).await
@@ -342,7 +342,7 @@ impl Session {
                 }
             }
             Entry::Owner(row) => {
-                self.app.metrics.protocol_errors.inc();
+                self.app.metrics().protocol_errors.inc();
                 self.send(&ServerMsg::Redirect { code, instance: row.instance, url: row.url });
             }
             Entry::Gone => self.refuse(ErrorCode::RoomNotFound, "no such room"),
@@ -364,14 +364,14 @@ impl Session {
         match accounts::authenticate(&self.app, Some(&player_id), token.expose(), true).await {
             Ok(me) => {
                 self.peer.authenticated();
-                self.kick = Some(self.app.accounts.live.add(&player_id, self.id, &me.session));
+                self.kick = Some(self.app.accounts().live.add(&player_id, self.id, &me.session));
                 // Accounts made before the nickname rule are shown without what it refuses.
                 let nickname = guandan_proto::displayable_nickname(&me.nickname);
                 self.player = Some(PlayerRef { id: player_id.clone(), nickname });
                 self.send(&ServerMsg::Welcome {
                     protocol_version: PROTOCOL_VERSION.min(protocol_version),
                     player_id,
-                    instance: self.app.cfg.instance.clone(),
+                    instance: self.app.cfg().instance.clone(),
                     token: me.new_token,
                 });
             }
@@ -387,13 +387,13 @@ impl Session {
 
 async fn session(socket: WebSocket, guard: GuardSignal, app: Arc<App>, id: ConnId, peer: Peer) {
     let (sink, mut stream) = socket.split();
-    let (out, inbox) = Outbox::new(app.cfg.outbox);
+    let (out, inbox) = Outbox::new(app.cfg().outbox);
     let writer = tokio::spawn(write(sink, inbox));
     let mut s = Session { app: app.clone(), id, peer, out, player: None, room: None, queue: None, kick: None };
-    let cfg = &app.cfg;
+    let cfg = &app.cfg();
     let opened = Instant::now();
-    let mut pace = Pace { last_heard: Instant::now(), rate: RateLimit::new(cfg.rate, cfg.burst), strikes: 0 };
-    let mut shutdown = app.shutdown.clone();
+    let mut pace = Pace { last_heard: Instant::now(), rate: TokenBucket::new(cfg.rate, cfg.burst), strikes: 0 };
+    let mut shutdown = app.shutdown().clone();
     // One timer for the connection's life, moved only when the deadline comes earlier: a later
     // deadline (every frame moves it) is seen when the timer fires. Re-arming it for each frame
     // would cost the timer wheel an insert and a removal per message.
@@ -430,7 +430,7 @@ async fn session(socket: WebSocket, guard: GuardSignal, app: Arc<App>, id: ConnI
                 break;
             }
             _ = s.out.overflow() => {
-                app.metrics.protocol_errors.inc();
+                app.metrics().protocol_errors.inc();
                 tracing::info!("too slow to receive: disconnected");
                 break;
             }
@@ -472,7 +472,7 @@ async fn session(socket: WebSocket, guard: GuardSignal, app: Arc<App>, id: ConnI
 /// refusals for it in a row.
 struct Pace {
     last_heard: Instant,
-    rate: RateLimit,
+    rate: TokenBucket,
     strikes: u32,
 }
 
@@ -509,7 +509,7 @@ impl Session {
         // plays it until the player comes back).
         self.leave_queue().await;
         if let Some(p) = &self.player {
-            self.app.accounts.live.remove(&p.id, self.id);
+            self.app.accounts().live.remove(&p.id, self.id);
         }
     }
 
@@ -534,7 +534,7 @@ impl Session {
         };
         // An intent answering a prompt spends the prompt's credit, not a token.
         let prompted = matches!(msg, Some(Ok(ClientMsg::Intent { .. }))) && self.out.spend_prompt();
-        if !prompted && !pace.rate.allow(now.into_std()) {
+        if !prompted && !pace.rate.allow(now) {
             pace.strikes += 1;
             self.refuse(ErrorCode::RateLimited, "too many messages: slow down");
             if pace.strikes >= MAX_RATE_STRIKES {

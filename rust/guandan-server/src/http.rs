@@ -51,8 +51,8 @@ async fn public_limit(
     next: axum::middleware::Next,
 ) -> Response {
     let now = std::time::Instant::now();
-    if !app.gate.allow_public(peer.ip(), app.cfg.public_rate, app.cfg.public_burst, now) {
-        app.metrics.public_refused.inc();
+    if !app.gate().allow_public(peer.ip(), app.cfg().public_rate, app.cfg().public_burst, now) {
+        app.metrics().public_refused.inc();
         return error(
             StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::RateLimited,
@@ -63,14 +63,14 @@ async fn public_limit(
 }
 
 async fn healthz(State(app): State<Arc<App>>) -> Result<Response, AppError> {
-    match app.db.schema_version().await {
-        Ok(v) => Ok(Json(Health { ok: true, schema: v, db: app.db.backend.to_string() }).into_response()),
+    match app.db().schema_version().await {
+        Ok(v) => Ok(Json(Health { ok: true, schema: v, db: app.db().backend.to_string() }).into_response()),
         Err(e) => Err(AppError::Unavailable(e.to_string())),
     }
 }
 
 async fn metrics(State(app): State<Arc<App>>) -> Response {
-    ([("content-type", "text/plain; version=0.0.4")], app.metrics.render()).into_response()
+    ([("content-type", "text/plain; version=0.0.4")], app.metrics().render()).into_response()
 }
 
 async fn new_player(
@@ -88,8 +88,8 @@ async fn new_player(
     if let Err(why) = guandan_proto::check_nickname(&req.nickname) {
         return Err(AppError::refused(StatusCode::BAD_REQUEST, ErrorCode::BadNickname, why));
     }
-    if !app.gate.allow_account(peer.ip(), app.cfg.accounts_per_ip_per_minute, std::time::Instant::now()) {
-        app.metrics.accounts_refused.inc();
+    if !app.gate().allow_account(peer.ip(), app.cfg().accounts_per_ip_per_minute, std::time::Instant::now()) {
+        app.metrics().accounts_refused.inc();
         return Err(AppError::refused(
             StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::RateLimited,
@@ -105,7 +105,7 @@ async fn room(State(app): State<Arc<App>>, Path(code): Path<String>) -> Result<R
     if !guandan_proto::valid_room_code(&code) {
         return Err(AppError::refused(StatusCode::BAD_REQUEST, ErrorCode::RoomNotFound, "not a room code"));
     }
-    let Some(r) = app.db.room(&code).await? else {
+    let Some(r) = app.db().room(&code).await? else {
         return Err(AppError::refused(StatusCode::NOT_FOUND, ErrorCode::RoomNotFound, "no such room"));
     };
     Ok(Json(RoomDirectoryEntry {
@@ -124,7 +124,7 @@ async fn finished_match(
     State(app): State<Arc<App>>,
     Path((code, match_no)): Path<(String, i64)>,
 ) -> Result<Response, AppError> {
-    let Some((meta, log)) = app.db.finished_match(&code, match_no).await? else {
+    let Some((meta, log)) = app.db().finished_match(&code, match_no).await? else {
         return Err(AppError::refused(
             StatusCode::NOT_FOUND,
             ErrorCode::NoRecord,
@@ -179,7 +179,7 @@ async fn ws(State(app): State<Arc<App>>, Extension(peer): Extension<Peer>, req: 
             Ok(upgraded) => TokioIo::new(upgraded),
             Err(e) => return tracing::debug!(error = %e, "WebSocket upgrade failed"),
         };
-        let limits = ws_guard::Limits::for_rate(app.cfg.rate, app.cfg.burst);
+        let limits = ws_guard::Limits::for_rate(app.cfg().rate, app.cfg().burst);
         let (guard, signal) = ws_guard::WsGuard::new(io, limits, Some(app.clone()));
         let socket = WebSocketStream::from_raw_socket(guard, Role::Server, Some(config)).await;
         crate::conn::run(socket, signal, app, peer).await;

@@ -167,7 +167,7 @@ pub async fn leaderboard(
             );
         }
     };
-    let ladder = &app.ladder;
+    let ladder = &app.ladder();
     let key = format!("{rules}/{page}");
     if let Some(b) = ladder.pages.get(&key, Instant::now()) {
         return json_bytes(b);
@@ -177,10 +177,10 @@ pub async fn leaderboard(
     if let Some(b) = ladder.pages.get(&key, Instant::now()) {
         return json_bytes(b);
     }
-    let min = i64::from(app.cfg.leaderboard_min_matches);
+    let min = i64::from(app.cfg().leaderboard_min_matches);
     let total = match ladder.totals.get(rules, Instant::now()) {
         Some(n) => n,
-        None => match app.db.ranked_count(rules, min).await {
+        None => match app.db().ranked_count(rules, min).await {
             Ok(n) => {
                 ladder.totals.put(rules.to_string(), n, Instant::now());
                 n
@@ -189,7 +189,7 @@ pub async fn leaderboard(
         },
     };
     let offset = i64::from(page) * i64::from(PER_PAGE);
-    let rows = match app.db.ranking(rules, min, offset, i64::from(PER_PAGE)).await {
+    let rows = match app.db().ranking(rules, min, offset, i64::from(PER_PAGE)).await {
         Ok(rows) => rows,
         Err(e) => return db_error(e),
     };
@@ -210,7 +210,7 @@ pub async fn leaderboard(
                 wins: count(r.wins),
             })
             .collect(),
-        min_matches: app.cfg.leaderboard_min_matches,
+        min_matches: app.cfg().leaderboard_min_matches,
     };
     let bytes = axum::body::Bytes::from(serde_json::to_vec(&board).unwrap_or_default());
     ladder.pages.put(key, bytes.clone(), Instant::now());
@@ -223,7 +223,7 @@ pub async fn profile(State(app): State<Arc<App>>, Path(id): Path<String>) -> Res
     if id.is_empty() || id.len() > 64 {
         return error(StatusCode::NOT_FOUND, ErrorCode::NotFound, "no such player");
     }
-    let ladder = &app.ladder;
+    let ladder = &app.ladder();
     if let Some(b) = ladder.profiles.get(&id, Instant::now()) {
         return json_bytes(b);
     }
@@ -231,18 +231,18 @@ pub async fn profile(State(app): State<Arc<App>>, Path(id): Path<String>) -> Res
     if let Some(b) = ladder.profiles.get(&id, Instant::now()) {
         return json_bytes(b);
     }
-    let nickname = match app.db.player_public(&id).await {
+    let nickname = match app.db().player_public(&id).await {
         Ok(Some(nickname)) => guandan_proto::displayable_nickname(&nickname),
         Ok(None) => return error(StatusCode::NOT_FOUND, ErrorCode::NotFound, "no such player"),
         Err(e) => return db_error(e),
     };
     let mut ratings = Vec::new();
-    let rows = match app.db.ratings_of(&id).await {
+    let rows = match app.db().ratings_of(&id).await {
         Ok(rows) => rows,
         Err(e) => return db_error(e),
     };
     for (rules, row, shown) in rows {
-        let history = match app.db.rating_history(&id, &rules, HISTORY).await {
+        let history = match app.db().rating_history(&id, &rules, HISTORY).await {
             Ok(h) => h.into_iter().map(|(at, rating, change)| RatingPoint { at, rating, change }).collect(),
             Err(e) => return db_error(e),
         };
@@ -255,12 +255,12 @@ pub async fn profile(State(app): State<Arc<App>>, Path(id): Path<String>) -> Res
             history,
         });
     }
-    let figures = match app.db.profile_figures(&id).await {
+    let figures = match app.db().profile_figures(&id).await {
         Ok(Some(f)) => f,
-        Ok(None) => match app.db.has_stored_matches(&id).await {
+        Ok(None) => match app.db().has_stored_matches(&id).await {
             Ok(false) => Default::default(),
             // Matches stored before figures were kept: replayed once, in this request's turn.
-            Ok(true) => match app.db.backfill_figures(&id, BACKFILL_MATCHES).await {
+            Ok(true) => match app.db().backfill_figures(&id, BACKFILL_MATCHES).await {
                 Ok(f) => f,
                 Err(e) => return db_error(e),
             },

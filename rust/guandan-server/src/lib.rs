@@ -6,6 +6,7 @@ pub mod accounts;
 pub mod acme;
 #[cfg(feature = "agones")]
 pub mod agones_sdk;
+mod app;
 pub mod auth;
 pub mod config;
 pub mod conn;
@@ -30,76 +31,13 @@ pub mod seats;
 pub mod tls;
 pub mod ws_guard;
 
+pub use app::App;
 use config::Config;
 use db::Db;
-use journal::Journal;
 use metrics::Metrics;
-use parking_lot::Mutex;
-use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
 use std::time::Duration;
-use tokio::sync::{mpsc, watch};
-
-/// What every connection and room shares.
-pub struct App {
-    pub cfg: Config,
-    pub db: Db,
-    pub journal: Journal,
-    pub metrics: Arc<Metrics>,
-    /// Rooms this instance owns, by code.
-    pub rooms: Mutex<HashMap<String, mpsc::Sender<room::RoomCmd>>>,
-    pub next_conn: AtomicU64,
-    /// Becomes true when the server shuts down.
-    pub shutdown: watch::Receiver<bool>,
-    /// URL clients use to reach this instance (redirects; set from Agones when it runs there).
-    pub public_url: Mutex<String>,
-    /// Held while this instance takes a room over (one at a time).
-    pub takeover: tokio::sync::Mutex<()>,
-    /// Connection and account limits per source address.
-    pub gate: listener::Gate,
-    /// Rooms on this instance by the account that created them (`--rooms-per-account`).
-    pub room_counts: Mutex<HashMap<String, usize>>,
-    /// This instance's connections waiting in the quick-match queue.
-    pub waiters: queue::Waiters,
-    /// The public leaderboard's and profiles' caches and turns.
-    pub ladder: ladder::Ladder,
-    /// The room each account holds a seat in (one seat per account).
-    pub seats: seats::Seats,
-    /// The listener's TLS (`--tls-cert`, `--tls-key`); `None`: plain HTTP and WebSocket.
-    pub tls: Option<Arc<tls::Tls>>,
-    /// Sessions, logins and transfer codes: their limits, clock and live connections.
-    pub accounts: accounts::Accounts,
-}
-
-impl App {
-    /// Counts a new room for `player`; false (nothing counted) at `--rooms-per-account`.
-    pub fn take_room(&self, player: &str) -> bool {
-        let mut counts = self.room_counts.lock();
-        let n = counts.entry(player.to_string()).or_default();
-        if *n >= self.cfg.rooms_per_account {
-            return false;
-        }
-        *n += 1;
-        true
-    }
-
-    /// Counts a room that exists already (restored, taken over), whatever the limit.
-    pub fn count_room(&self, player: &str) {
-        *self.room_counts.lock().entry(player.to_string()).or_default() += 1;
-    }
-
-    /// A room `player` created is gone.
-    pub fn release_room(&self, player: &str) {
-        let mut counts = self.room_counts.lock();
-        if let Some(n) = counts.get_mut(player) {
-            *n = n.saturating_sub(1);
-            if *n == 0 {
-                counts.remove(player);
-            }
-        }
-    }
-}
+use tokio::sync::watch;
 
 /// A running server.
 pub struct Server {
@@ -151,27 +89,10 @@ impl Server {
             tokio::spawn(acme::run(settings, challenges, install, shutdown.clone()));
         }
         let seats = seats::Seats::new(&db, &cfg.instance);
-        let app = Arc::new(App {
-            journal: Journal::start(db.clone(), Duration::from_millis(cfg.journal_batch_ms), metrics.clone()),
-            db,
-            metrics,
-            rooms: Mutex::new(HashMap::new()),
-            next_conn: AtomicU64::new(1),
-            shutdown: shutdown.clone(),
-            public_url: Mutex::new(public_url),
-            takeover: tokio::sync::Mutex::new(()),
-            room_counts: Mutex::new(HashMap::new()),
-            gate: listener::Gate::new(forwarded::TrustedProxies::new(cfg.trusted_proxy.clone())),
-            waiters: queue::Waiters::default(),
-            ladder: ladder::Ladder::default(),
-            seats,
-            tls,
-            accounts: accounts::Accounts::new(&cfg),
-            cfg,
-        });
+        let app = Arc::new(App::new(cfg, db, metrics, shutdown.clone(), public_url, seats, tls));
         lease::acquire(&app).await?;
         // Holds of an earlier run of this instance go before its rooms come back and claim theirs.
-        app.seats.forget_earlier_run().await?;
+        app.seats().forget_earlier_run().await?;
         room::restore_rooms(&app).await?;
         let lease = lease::spawn_renewal(app.clone());
         let matchmaker = queue::spawn(app.clone());
@@ -191,7 +112,7 @@ impl Server {
     /// the instance's lock released (its name may start again at once).
     pub async fn shutdown(self) {
         let _ = self.stop.send(true);
-        let rooms: Vec<_> = self.app.rooms.lock().values().cloned().collect();
+        let rooms: Vec<_> = self.app.rooms().lock().values().cloned().collect();
         for r in &rooms {
             let _ = r.send(room::RoomCmd::Shutdown).await;
         }
@@ -207,14 +128,14 @@ impl Server {
         let _ = tokio::time::timeout(wait, self.handle).await;
         let _ = self.lease.await;
         let _ = self.matchmaker.await;
-        if stopped && self.app.rooms.lock().is_empty() {
-            if let Err(e) = self.app.db.end_lease(&self.app.cfg.instance).await {
+        if stopped && self.app.rooms().lock().is_empty() {
+            if let Err(e) = self.app.db().end_lease(&self.app.cfg().instance).await {
                 tracing::warn!(error = %e, "lease not ended; it runs out by itself");
             }
         } else {
             tracing::warn!("rooms still running at shutdown: the lease is left to run out");
         }
-        self.app.db.close().await;
+        self.app.db().close().await;
         self.instance_lock.release().await;
     }
 }

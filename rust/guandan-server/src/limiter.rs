@@ -1,12 +1,17 @@
-//! The keyed limiter every per-key limit uses (public reads and guest accounts per address in
-//! `listener.rs`; logins, claims and transfer codes per name or address in `accounts/limits.rs`):
-//! one state per key behind one lock, and once more than [`MAX_KEYS`] keys are kept, the keys
-//! whose state is as good as new are forgotten, so a flood of distinct keys costs bounded memory.
-//! What a state is (a token bucket, a sliding window) is the caller's.
+//! The server's limiters. [`Keyed`]: the map every per-key limit uses (public reads and guest
+//! accounts per address in `listener.rs`; logins, claims and transfer codes per name or address
+//! in `accounts/limits.rs`): one state per key behind one lock, and once more than [`MAX_KEYS`]
+//! keys are kept, the keys whose state is as good as new are forgotten, so a flood of distinct
+//! keys costs bounded memory. [`TokenBucket`]: the one token bucket on the monotonic clock, for
+//! a connection's messages (`conn.rs`), its WebSocket frames (`ws_guard.rs`) and an address's
+//! public reads (`listener.rs`, in a `Keyed`). The accounts' hourly buckets run on the accounts'
+//! own clock (tests move it), so they keep their own state type, also in a `Keyed`.
 
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::hash::Hash;
+use std::time::Duration;
+use tokio::time::Instant;
 
 /// Keys kept before those whose state is as good as new are forgotten.
 pub const MAX_KEYS: usize = 10_000;
@@ -53,6 +58,62 @@ impl<K: Hash + Eq, S: KeyState> Keyed<K, S> {
     }
 }
 
+/// `rate` tokens a second, up to `burst`; starts full. On tokio's clock, which tests may pause.
+#[derive(Clone, Debug)]
+pub struct TokenBucket {
+    tokens: f64,
+    rate: f64,
+    burst: f64,
+    last: Instant,
+}
+
+impl TokenBucket {
+    pub fn new(rate: f64, burst: f64) -> Self {
+        TokenBucket { tokens: burst, rate: rate.max(f64::MIN_POSITIVE), burst, last: Instant::now() }
+    }
+
+    fn refill(&mut self, now: Instant) {
+        let dt = now.saturating_duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + dt * self.rate).min(self.burst);
+    }
+
+    /// Whether the bucket would be full at `now` (nothing spent that has not come back).
+    pub fn is_full(&self, now: Instant) -> bool {
+        self.tokens + now.saturating_duration_since(self.last).as_secs_f64() * self.rate >= self.burst
+    }
+
+    /// Takes one token; false (nothing taken) when there is none.
+    pub fn allow(&mut self, now: Instant) -> bool {
+        self.refill(now);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Spends `n` tokens whatever is left (what was read already): the bucket may go into debt.
+    pub fn spend(&mut self, n: f64) {
+        self.tokens -= n;
+    }
+
+    /// When the bucket is out of debt (`None`: now).
+    pub fn wait_until(&mut self, now: Instant) -> Option<Instant> {
+        self.refill(now);
+        (self.tokens < 0.0).then(|| now + Duration::from_secs_f64(-self.tokens / self.rate))
+    }
+}
+
+impl KeyState for TokenBucket {
+    type At = Instant;
+    /// Filled up again: as good as new.
+    fn is_fresh(&self, now: Instant) -> bool {
+        self.is_full(now)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -64,6 +125,22 @@ mod tests {
         fn is_fresh(&self, at: i64) -> bool {
             self.0.iter().all(|t| at - t >= 10)
         }
+    }
+
+    #[test]
+    fn a_bucket_allows_its_burst_then_its_rate_and_pays_a_debt_back() {
+        let mut r = TokenBucket::new(10.0, 5.0);
+        let t0 = Instant::now();
+        assert!((0..5).all(|_| r.allow(t0)));
+        assert!(!r.allow(t0));
+        assert!(r.allow(t0 + Duration::from_millis(150)));
+        assert!(!r.allow(t0 + Duration::from_millis(150)));
+        let t1 = t0 + Duration::from_secs(10);
+        assert!(r.is_full(t1) && r.wait_until(t1).is_none());
+        r.spend(7.0);
+        let until = r.wait_until(t1).expect("in debt");
+        assert_eq!(until, t1 + Duration::from_millis(200), "2 tokens of debt at 10 a second");
+        assert!(r.wait_until(until).is_none());
     }
 
     #[test]

@@ -15,7 +15,7 @@
 
 use crate::App;
 use crate::forwarded::{Forwarded, TrustedProxies};
-use crate::limiter::{KeyState, Keyed};
+use crate::limiter::{KeyState, Keyed, TokenBucket};
 use axum::Router;
 use axum::response::IntoResponse;
 use hyper::body::Incoming;
@@ -40,7 +40,7 @@ pub struct Gate {
     /// Guest accounts made per source address in the last minute.
     accounts: Keyed<IpAddr, Window>,
     /// Public HTTP reads per source address (`--public-rate`, `--public-burst`).
-    public: Keyed<IpAddr, crate::auth::RateLimit>,
+    public: Keyed<IpAddr, TokenBucket>,
     /// `--trusted-proxy`: whose `X-Forwarded-For` names the player.
     proxies: TrustedProxies,
 }
@@ -80,7 +80,8 @@ impl Gate {
     /// Counts a public HTTP request from `ip` (leaderboard, profiles, finished matches, the
     /// room directory, metrics); false when its address is over `rate` a second (`burst` above).
     pub fn allow_public(&self, ip: IpAddr, rate: f64, burst: f64, now: Instant) -> bool {
-        self.public.with(source_key(ip), now, || crate::auth::RateLimit::new(rate, burst), |b| b.allow(now))
+        let now = tokio::time::Instant::from_std(now);
+        self.public.with(source_key(ip), now, || TokenBucket::new(rate, burst), |b| b.allow(now))
     }
 }
 
@@ -95,14 +96,6 @@ impl KeyState for Window {
     type At = Instant;
     fn is_fresh(&self, now: Instant) -> bool {
         self.0.back().is_none_or(|t| now.duration_since(*t) >= MINUTE)
-    }
-}
-
-impl KeyState for crate::auth::RateLimit {
-    type At = Instant;
-    /// Filled up again: as good as new.
-    fn is_fresh(&self, now: Instant) -> bool {
-        self.is_full(now)
     }
 }
 
@@ -140,9 +133,9 @@ impl AddressCount {
     /// Counts a connection for `ip`; `None` when its address holds `--max-conns-per-ip`.
     fn take(app: &Arc<App>, ip: IpAddr) -> Option<Arc<AddressCount>> {
         let key = source_key(ip);
-        let mut per_ip = app.gate.per_ip.lock();
+        let mut per_ip = app.gate().per_ip.lock();
         let n = per_ip.entry(key).or_default();
-        if *n >= app.cfg.max_conns_per_ip {
+        if *n >= app.cfg().max_conns_per_ip {
             return None;
         }
         *n += 1;
@@ -152,7 +145,7 @@ impl AddressCount {
 
 impl Drop for AddressCount {
     fn drop(&mut self) {
-        let mut per_ip = self.app.gate.per_ip.lock();
+        let mut per_ip = self.app.gate().per_ip.lock();
         if let Some(n) = per_ip.get_mut(&self.key) {
             *n = n.saturating_sub(1);
             if *n == 0 {
@@ -166,7 +159,7 @@ impl Peer {
     /// Lets a new connection from `ip` in, or `None` when its address holds too many. A trusted
     /// proxy's connections are not counted here: each request is, by the address it forwards.
     fn admit(app: &Arc<App>, ip: IpAddr) -> Option<Peer> {
-        let gate = &app.gate;
+        let gate = &app.gate();
         let proxy = gate.proxies.contains(ip);
         let count = if proxy { None } else { Some(AddressCount::take(app, ip)?) };
         let id = gate.next.fetch_add(1, Relaxed);
@@ -174,14 +167,14 @@ impl Peer {
         let oldest = {
             let mut pending = gate.pending.lock();
             pending.insert(id, evict.clone());
-            if pending.len() > app.cfg.max_unauthenticated { pending.pop_first() } else { None }
+            if pending.len() > app.cfg().max_unauthenticated { pending.pop_first() } else { None }
         };
-        app.metrics.tcp_connections.inc();
-        app.metrics.unauthenticated.inc();
+        app.metrics().tcp_connections.inc();
+        app.metrics().unauthenticated.inc();
         if let Some((_, victim)) = oldest {
             // Out of the pool now; its connection closes when it sees the notice.
-            app.metrics.unauthenticated.dec();
-            app.metrics.conns_evicted.inc();
+            app.metrics().unauthenticated.dec();
+            app.metrics().conns_evicted.inc();
             victim.notify_one();
         }
         let conn = Arc::new(ConnSlot { app: app.clone(), id, evict, authenticated: AtomicBool::new(false), proxy });
@@ -196,16 +189,16 @@ impl Peer {
             return Ok(self.clone());
         }
         let app = &self.conn.app;
-        let ip = match app.gate.proxies.client(headers) {
+        let ip = match app.gate().proxies.client(headers) {
             Forwarded::Client(ip) => ip,
             Forwarded::Missing => {
                 // Misconfigured proxy: its requests share one address's limits, so it shows.
-                app.metrics.forwarded_missing.inc();
+                app.metrics().forwarded_missing.inc();
                 self.ip
             }
         };
         let Some(count) = AddressCount::take(app, ip) else {
-            app.metrics.conns_refused_per_ip.inc();
+            app.metrics().conns_refused_per_ip.inc();
             return Err(());
         };
         Ok(Peer { conn: self.conn.clone(), ip, _count: Some(count) })
@@ -218,8 +211,8 @@ impl Peer {
     /// The WebSocket said a good hello: it no longer counts as unauthenticated.
     pub fn authenticated(&self) {
         let c = &self.conn;
-        if !c.authenticated.swap(true, Relaxed) && c.app.gate.pending.lock().remove(&c.id).is_some() {
-            c.app.metrics.unauthenticated.dec();
+        if !c.authenticated.swap(true, Relaxed) && c.app.gate().pending.lock().remove(&c.id).is_some() {
+            c.app.metrics().unauthenticated.dec();
         }
     }
 
@@ -231,10 +224,10 @@ impl Peer {
 
 impl Drop for ConnSlot {
     fn drop(&mut self) {
-        if self.app.gate.pending.lock().remove(&self.id).is_some() {
-            self.app.metrics.unauthenticated.dec();
+        if self.app.gate().pending.lock().remove(&self.id).is_some() {
+            self.app.metrics().unauthenticated.dec();
         }
-        self.app.metrics.tcp_connections.dec();
+        self.app.metrics().tcp_connections.dec();
     }
 }
 
@@ -255,7 +248,7 @@ pub fn bind(addr: std::net::SocketAddr) -> std::io::Result<TcpListener> {
 
 /// Accepts connections until shutdown; each is served on its own task.
 pub async fn serve(listener: TcpListener, router: Router, app: Arc<App>) {
-    let mut shutdown = app.shutdown.clone();
+    let mut shutdown = app.shutdown().clone();
     loop {
         let (tcp, addr) = tokio::select! {
             r = listener.accept() => match r {
@@ -270,7 +263,7 @@ pub async fn serve(listener: TcpListener, router: Router, app: Arc<App>) {
             _ = async { drop(shutdown.wait_for(|s| *s).await) } => break,
         };
         let Some(peer) = Peer::admit(&app, addr.ip()) else {
-            app.metrics.conns_refused_per_ip.inc();
+            app.metrics().conns_refused_per_ip.inc();
             tracing::debug!(%addr, "too many connections from this address: closed");
             continue;
         };
@@ -283,12 +276,12 @@ pub async fn serve(listener: TcpListener, router: Router, app: Arc<App>) {
 
 /// One connection: the TLS handshake when the listener has TLS, then HTTP.
 async fn connection(tcp: tokio::net::TcpStream, peer: Peer, router: Router, app: Arc<App>) {
-    let Some(tls) = app.tls.clone() else {
+    let Some(tls) = app.tls().clone() else {
         return http(tcp, peer, router, app).await;
     };
-    let mut shutdown = app.shutdown.clone();
+    let mut shutdown = app.shutdown().clone();
     let stream = tokio::select! {
-        s = tls.handshake(tcp, app.cfg.header_timeout()) => s,
+        s = tls.handshake(tcp, app.cfg().header_timeout()) => s,
         _ = peer.evicted() => return tracing::debug!("connection closed in its TLS handshake for a newer one"),
         _ = async { drop(shutdown.wait_for(|s| *s).await) } => return,
     };
@@ -303,7 +296,7 @@ async fn http<S>(io: S, peer: Peer, router: Router, app: Arc<App>)
 where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
-    let request_timeout = app.cfg.request_timeout();
+    let request_timeout = app.cfg().request_timeout();
     let for_requests = peer.clone();
     let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
         let peer = for_requests.forwarded(req.headers());
@@ -336,16 +329,16 @@ where
     });
     let conn = hyper::server::conn::http1::Builder::new()
         .timer(TokioTimer::new())
-        .header_read_timeout(app.cfg.header_timeout())
+        .header_read_timeout(app.cfg().header_timeout())
         .serve_connection(TokioIo::new(io), service)
         .with_upgrades();
     tokio::pin!(conn);
-    let mut shutdown = app.shutdown.clone();
+    let mut shutdown = app.shutdown().clone();
     tokio::select! {
         r = conn.as_mut() => {
             if let Err(e) = r {
                 if e.is_timeout() {
-                    app.metrics.header_timeouts.inc();
+                    app.metrics().header_timeouts.inc();
                 }
                 tracing::debug!(error = %e, "connection ended");
             }

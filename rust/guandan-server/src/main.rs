@@ -63,7 +63,7 @@ async fn serve() {
             // once, as if killed. No graceful shutdown: ending the lease would end the other's.
             eprintln!(
                 "guandan-server: instance '{}' was taken by another process while this one was cut off from the database; exiting",
-                server.app.cfg.instance
+                server.app.cfg().instance
             );
             std::process::exit(1);
         }

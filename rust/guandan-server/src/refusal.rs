@@ -4,7 +4,7 @@
 //! depending on each other.
 
 use axum::Json;
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use guandan_proto::ErrorCode;
 use guandan_proto::http::HttpError;
@@ -20,6 +20,10 @@ pub(crate) fn error(status: StatusCode, code: ErrorCode, message: &str) -> Respo
 pub enum AppError {
     /// The client's request is refused: status, code and a message written for it.
     Refused { status: StatusCode, code: ErrorCode, message: String },
+    /// 401 with `WWW-Authenticate: Bearer`: no session, or credentials refused.
+    Unauthorized { code: ErrorCode, message: String },
+    /// 429 `rate_limited` with the wait in `Retry-After` (s) and in the message's words.
+    Limited { wait_ms: i64, message: String },
     /// The server failed (storage, I/O): 500 with a fixed message.
     Internal(String),
     /// The database does not answer (health): 503 with a fixed message.
@@ -45,6 +49,18 @@ impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         match self {
             AppError::Refused { status, code, message } => error(status, code, &message),
+            AppError::Unauthorized { code, message } => {
+                let mut r = error(StatusCode::UNAUTHORIZED, code, &message);
+                r.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+                r
+            }
+            AppError::Limited { wait_ms, message } => {
+                let mut r = error(StatusCode::TOO_MANY_REQUESTS, ErrorCode::RateLimited, &message);
+                if let Ok(v) = HeaderValue::from_str(&((wait_ms.max(0) + 999) / 1000).to_string()) {
+                    r.headers_mut().insert(header::RETRY_AFTER, v);
+                }
+                r
+            }
             AppError::Internal(why) => {
                 tracing::error!(error = %why, "request failed");
                 error(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, INTERNAL_MESSAGE)

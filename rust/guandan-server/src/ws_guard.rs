@@ -18,6 +18,7 @@
 //! may be split across reads anywhere.
 
 use crate::App;
+use crate::limiter::TokenBucket;
 use parking_lot::Mutex;
 use std::io;
 use std::pin::Pin;
@@ -171,29 +172,6 @@ impl FrameParser {
     }
 }
 
-/// A token bucket over frames; it may go into debt by the frames of one read.
-#[derive(Debug)]
-struct Budget {
-    tokens: f64,
-    rate: f64,
-    burst: f64,
-    last: Instant,
-}
-
-impl Budget {
-    fn refill(&mut self, now: Instant) {
-        let dt = now.saturating_duration_since(self.last).as_secs_f64();
-        self.last = now;
-        self.tokens = (self.tokens + dt * self.rate).min(self.burst);
-    }
-
-    /// When reading may go on (`None`: now).
-    fn wait_until(&mut self, now: Instant) -> Option<Instant> {
-        self.refill(now);
-        (self.tokens < 0.0).then(|| now + std::time::Duration::from_secs_f64(-self.tokens / self.rate))
-    }
-}
-
 /// What the guard tells the connection.
 #[derive(Default)]
 struct Shared {
@@ -224,7 +202,8 @@ impl GuardSignal {
 pub struct WsGuard<S> {
     inner: S,
     parser: FrameParser,
-    budget: Budget,
+    /// Frames; it may go into debt by the frames of one read.
+    budget: TokenBucket,
     max_fragments: u32,
     pause: Option<Pin<Box<Sleep>>>,
     /// Refused: what the client sends is dropped (this many bytes so far).
@@ -237,12 +216,7 @@ impl<S> WsGuard<S> {
     /// Guards `inner`; `app` (when given) counts pauses and refusals in its metrics.
     pub fn new(inner: S, limits: Limits, app: Option<Arc<App>>) -> (WsGuard<S>, GuardSignal) {
         let shared = Arc::new(Shared::default());
-        let budget = Budget {
-            tokens: limits.frame_burst,
-            rate: limits.frames_per_sec.max(f64::MIN_POSITIVE),
-            burst: limits.frame_burst,
-            last: Instant::now(),
-        };
+        let budget = TokenBucket::new(limits.frames_per_sec, limits.frame_burst);
         let guard = WsGuard {
             inner,
             parser: FrameParser::default(),
@@ -260,7 +234,7 @@ impl<S> WsGuard<S> {
         tracing::info!(?r, "client input refused below the WebSocket layer");
         if let Some(app) = &self.app {
             match r {
-                Refusal::TooManyFragments(_) => app.metrics.ws_fragments_refused.inc(),
+                Refusal::TooManyFragments(_) => app.metrics().ws_fragments_refused.inc(),
             };
         }
         self.discarding = Some(0);
@@ -304,7 +278,7 @@ impl<S: AsyncRead + Unpin> AsyncRead for WsGuard<S> {
                 None => break,
                 Some(until) => {
                     if let Some(app) = &this.app {
-                        app.metrics.ws_frame_pauses.inc();
+                        app.metrics().ws_frame_pauses.inc();
                     }
                     this.pause = Some(Box::pin(tokio::time::sleep_until(until)));
                 }
@@ -314,7 +288,7 @@ impl<S: AsyncRead + Unpin> AsyncRead for WsGuard<S> {
         ready!(Pin::new(&mut this.inner).poll_read(cx, buf))?;
         let (budget, max) = (&mut this.budget, this.max_fragments);
         let fed = this.parser.feed(&buf.filled()[before..], max, |_| {
-            budget.tokens -= 1.0;
+            budget.spend(1.0);
             Ok(())
         });
         if let Err((at, r)) = fed {

@@ -230,7 +230,7 @@ async fn claim_then_login_on_a_second_device_keeps_the_player_and_its_rating() {
         // A rating of its own (a ranked win beside the hard AI).
         let seats = [RatedSeat::Human(id.clone()), RatedSeat::Ai(3), RatedSeat::Ai(3), RatedSeat::Ai(3)];
         let v = verdicts(Ending::Won(0), [true, false, false, false], [false; 4]);
-        let rated = rate_match(&s.app.db, "huaian", &unique("R"), 0, &seats, v).await.unwrap();
+        let rated = rate_match(s.app.db(), "huaian", &unique("R"), 0, &seats, v).await.unwrap();
         let rating = rated[0].rating;
         assert_ne!(rating, 1000, "{db}: the win moved it");
 
@@ -296,11 +296,11 @@ async fn wrong_password_and_unknown_name_get_one_answer_for_the_same_work() {
         let (_, token) = guest(addr, "Cy").await;
         let name = unique("cy");
         let _: AccountInfo = claim(addr, &token, &name, "the right one!").await.ok();
-        let checks = s.app.accounts.password_checks();
+        let checks = s.app.accounts().password_checks();
         let wrong = login(HOME, addr, &name, "the wrong one!").await;
-        let after_wrong = s.app.accounts.password_checks();
+        let after_wrong = s.app.accounts().password_checks();
         let unknown = login(HOME, addr, &unique("nobody"), "the wrong one!").await;
-        let after_unknown = s.app.accounts.password_checks();
+        let after_unknown = s.app.accounts().password_checks();
         assert_eq!((wrong.status, wrong.body.as_str()), (unknown.status, unknown.body.as_str()), "{db}");
         assert_eq!(wrong.refused().1, ErrorCode::AuthFailed);
         assert_eq!((after_wrong - checks, after_unknown - after_wrong), (1, 1), "{db}: one check each");
@@ -334,7 +334,9 @@ async fn login_attempts_are_limited_per_name_and_per_address() {
         let (status, code, message) = held.refused();
         assert_eq!((status, code), (429, ErrorCode::RateLimited), "{db}");
         assert!(message.contains("try again in 20 minutes"), "{message}");
-        assert_eq!(held.retry_after, Some(1200));
+        // 1,200 s, less the wall time since the first failure (the bucket refills meanwhile: on
+        // a loaded machine three argon2 checks can take over a second).
+        assert!(held.retry_after.is_some_and(|s| (1140..=1200).contains(&s)), "{:?}", held.retry_after);
         // A name nobody has is held the same way (the limit tells nothing about existence).
         let ghost = unique("ghost");
         for k in 0..3 {
@@ -342,7 +344,7 @@ async fn login_attempts_are_limited_per_name_and_per_address() {
         }
         assert_eq!(login([127, 0, 1, 40], addr, &ghost, "x-guess-x").await.refused().1, ErrorCode::RateLimited);
         // The bucket refills: one attempt every 20 minutes.
-        s.app.accounts.clock.advance(20 * MINUTE);
+        s.app.accounts().clock.advance(20 * MINUTE);
         let back: SessionReply = login([127, 0, 1, 21], addr, &name, "the right one!").await.ok();
         assert_eq!(back.player_id, id);
         // A successful login gives its attempt back: the owner is not counted as a guesser.
@@ -394,10 +396,10 @@ async fn transfer_codes_work_once_expire_and_are_limited() {
 
         // Expiry: at 9 min 59 s a code works, at 10 min 1 s it does not.
         let fresh = new_code(addr, &token).await;
-        s.app.accounts.clock.advance(Duration::from_secs(599));
+        s.app.accounts().clock.advance(Duration::from_secs(599));
         let _: SessionReply = redeem([127, 0, 2, 4], addr, fresh.code.expose()).await.ok();
         let late = new_code(addr, &token).await;
-        s.app.accounts.clock.advance(Duration::from_secs(601));
+        s.app.accounts().clock.advance(Duration::from_secs(601));
         assert_eq!(redeem([127, 0, 2, 5], addr, late.code.expose()).await.refused().1, ErrorCode::AuthFailed, "{db}");
 
         // Guessing from one address: four tries, then 429 with the wait, even for a right code.
@@ -415,7 +417,7 @@ async fn transfer_codes_work_once_expire_and_are_limited() {
         let shape = redeem([127, 0, 2, 10], addr, "0OIL1-0OIL1").await.refused();
         assert_eq!((shape.0, shape.1), (400, ErrorCode::BadArgument));
         // A try every 15 minutes again (the code guessed at has expired meanwhile: a new one).
-        s.app.accounts.clock.advance(15 * MINUTE);
+        s.app.accounts().clock.advance(15 * MINUTE);
         let again = new_code(addr, &token).await;
         let later: SessionReply = redeem(guesser, addr, again.code.expose()).await.ok();
         assert_eq!(later.player_id, id);
@@ -435,7 +437,7 @@ async fn tokens_rotate_at_hello_and_the_old_one_ends_when_the_new_one_is_used() 
     for db in databases() {
         let (url, dropped) = fresh_database(&db).await;
         let s = server(&url, &[]).await;
-        let (addr, clock) = (s.addr, &s.app.accounts.clock);
+        let (addr, clock) = (s.addr, &s.app.accounts().clock);
         let (id, t0) = guest(addr, "Fay").await;
         assert_eq!(welcomed(addr, &id, &t0).await, Ok(None), "{db}: a new token is not rotated");
         clock.advance(8 * DAY);
@@ -473,7 +475,7 @@ async fn sessions_expire_when_unused_and_at_their_limit() {
         let flags = ["--session-idle-days", "30", "--session-max-days", "60", "--session-rotate-days", "365"];
         let (url, dropped) = fresh_database(&db).await;
         let s = server(&url, &flags).await;
-        let (addr, clock) = (s.addr, &s.app.accounts.clock);
+        let (addr, clock) = (s.addr, &s.app.accounts().clock);
         let (idle_id, idle) = guest(addr, "Hal").await;
         let (busy_id, busy) = guest(addr, "Ida").await;
         clock.advance(29 * DAY);
@@ -491,7 +493,7 @@ async fn sessions_expire_when_unused_and_at_their_limit() {
         assert_eq!(welcomed(addr, &busy_id, &busy).await.unwrap_err().0, ErrorCode::AuthFailed, "{db}: 60 days");
         // Gone from the database too (deleted when presented, or by the hourly sweep).
         for p in [&idle_id, &busy_id] {
-            assert_eq!(s.app.db.sessions_of(p).await.unwrap(), 0, "{db}");
+            assert_eq!(s.app.db().sessions_of(p).await.unwrap(), 0, "{db}");
         }
         s.shutdown().await;
         dropped.await;
@@ -574,7 +576,7 @@ async fn old_guest_tokens_still_work_after_the_migration() {
         let me: AccountInfo = info(addr, &rotated).await.ok();
         assert_eq!((me.player_id.as_str(), me.nickname.as_str(), me.sessions), (id.as_str(), "Old Kim", 1), "{db}");
         assert_eq!(welcomed(addr, &id, &token).await.unwrap_err().0, ErrorCode::AuthFailed);
-        let column = sqlx::query("SELECT token_hash FROM players").fetch_all(&s.app.db.pool_for_tests()).await;
+        let column = sqlx::query("SELECT token_hash FROM players").fetch_all(&s.app.db().pool_for_tests()).await;
         assert!(column.is_err(), "{db}: no token hash left beside the player");
         s.shutdown().await;
         drop_pg.await;
@@ -635,7 +637,7 @@ async fn no_password_token_or_code_in_logs_records_or_metrics() {
         answers += &redeem(HOME, addr, code.code.expose()).await.body;
         let stale = new_code(addr, &phone.token).await;
         secrets.extend([stale.code.expose().to_string(), stale.code.expose().replace('-', "")]);
-        s.app.accounts.clock.advance(8 * DAY);
+        s.app.accounts().clock.advance(8 * DAY);
         answers += &redeem(HOME, addr, stale.code.expose()).await.body;
         let rotated = welcomed(addr, &id, &moved.token).await.unwrap().expect("rotated");
         secrets.push(rotated.expose().into());
@@ -671,7 +673,7 @@ async fn no_password_token_or_code_in_logs_records_or_metrics() {
 /// Every stored row of the accounts' tables and the players', as text.
 async fn dump_accounts(s: &Server) -> String {
     use sqlx::{Column, Row};
-    let pool = s.app.db.pool_for_tests();
+    let pool = s.app.db().pool_for_tests();
     let mut out = String::new();
     for table in ["players", "sessions", "logins", "transfer_codes"] {
         for row in sqlx::query(&format!("SELECT * FROM {table}")).fetch_all(&pool).await.unwrap() {

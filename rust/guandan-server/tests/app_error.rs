@@ -20,7 +20,7 @@ async fn a_refused_answer_never_carries_the_database_error() {
         // Served while the database answers.
         let (status, _) = tokio::task::spawn_blocking(move || http(addr, "GET", "/healthz", "")).await.unwrap();
         assert_eq!(status, 200, "[{db}]");
-        server.app.db.close().await;
+        server.app.db().close().await;
         let asks = [
             ("GET", "/v1/rooms/K7QX2M", "", 500),
             ("GET", "/v1/matches/K7QX2M/0", "", 500),

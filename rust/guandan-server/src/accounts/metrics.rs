@@ -11,6 +11,7 @@ pub struct AccountMetrics {
     pub transfers: Counter,
     pub transfer_failures: Counter,
     pub limited: Counter,
+    pub busy: Counter,
     pub rotations: Counter,
     pub ended: Counter,
     pub expired: Counter,
@@ -39,6 +40,11 @@ impl AccountMetrics {
             "account_attempts_limited",
             "Logins, claims and transfer redemptions refused by the per-name or per-address limits",
             self.limited.clone(),
+        );
+        r.register(
+            "account_attempts_busy",
+            "Logins and claims refused as busy: the password-hash queue's rest lane was full (nothing spent)",
+            self.busy.clone(),
         );
         r.register("sessions_rotated", "Session tokens replaced at hello as they aged", self.rotations.clone());
         r.register("sessions_ended", "Sessions ended by log out or log out everywhere", self.ended.clone());

@@ -8,15 +8,19 @@
 //! [`guandan_proto::Secret`] (whose `Debug` is `[redacted]`) and are hashed where they arrive.
 
 mod clock;
+pub mod hash_queue;
 pub mod limits;
 mod live;
 mod metrics;
 mod password;
+mod record;
 pub mod routes;
 
 pub use clock::Clock;
 pub use live::Live;
 pub use metrics::AccountMetrics;
+pub use password::{HashError, Passwords};
+pub use record::LoginRecord;
 
 use crate::App;
 use crate::auth::{hash_token, new_token};
@@ -65,6 +69,8 @@ pub struct Accounts {
     /// This instance's authenticated connections (closed by a log out).
     pub live: Live,
     passwords: password::Passwords,
+    /// Which lane of the hash queue a login waits in.
+    record: LoginRecord,
     /// Failed logins per login name (its lower case), whether the name exists or not.
     failures_per_name: Buckets<String>,
     /// Login and claim attempts per source address (each costs a password hash).
@@ -83,7 +89,8 @@ impl Accounts {
             clock,
             policy: Policy::of(cfg),
             live: Live::default(),
-            passwords: password::Passwords::default(),
+            passwords: password::Passwords::new(cfg.password_hashers(), cfg.password_queue as usize),
+            record: LoginRecord::default(),
             failures_per_name: Buckets::per_hour(cfg.login_failures_per_name_per_hour),
             logins_per_source: Buckets::per_hour(cfg.logins_per_ip_per_hour),
             transfers_per_source: Buckets::per_hour(cfg.transfers_per_ip_per_hour),
@@ -96,6 +103,12 @@ impl Accounts {
     /// Passwords checked so far (against an account's hash or the dummy).
     pub fn password_checks(&self) -> u64 {
         self.passwords.checks()
+    }
+
+    /// Logins and claims waiting for a password hash in the (first, rest) lanes, and the most
+    /// hashes that got their turn while a first-lane login waited (the queue's promise: 0).
+    pub fn hash_queue(&self) -> (usize, usize, u64) {
+        self.passwords.queue()
     }
 }
 
@@ -142,34 +155,34 @@ pub async fn authenticate(
     if !well_formed(token) {
         return Err(AuthError::Unknown);
     }
-    let (hash, now, policy) = (hash_token(token), app.accounts.clock.now_ms(), app.accounts.policy);
+    let (hash, now, policy) = (hash_token(token), app.accounts().clock.now_ms(), app.accounts().policy);
     sweep(app, now);
-    let Some(row) = app.db.session(&hash).await? else { return Err(AuthError::Unknown) };
+    let Some(row) = app.db().session(&hash).await? else { return Err(AuthError::Unknown) };
     if player_id.is_some_and(|p| p != row.player_id) {
         return Err(AuthError::Unknown);
     }
     if now >= row.expires_at || now - row.last_used_at >= policy.idle_ms {
-        app.metrics.accounts.expired.inc();
-        if let Err(e) = app.db.end_session(&hash).await {
+        app.metrics().accounts.expired.inc();
+        if let Err(e) = app.db().end_session(&hash).await {
             tracing::warn!(error = %e, "expired session not deleted");
         }
         return Err(AuthError::Expired);
     }
     if row.rotated_from.is_some() || now - row.last_used_at >= TOUCH_EVERY_MS {
-        app.db.session_used(&hash, row.rotated_from.as_deref(), now).await?;
+        app.db().session_used(&hash, row.rotated_from.as_deref(), now).await?;
     }
     let mut authed =
         Authed { player_id: row.player_id, nickname: row.nickname, session: hash.clone(), new_token: None };
     if rotate && now - row.created_at >= policy.rotate_ms {
         let retry = match &row.successor {
             None => true,
-            Some(s) => app.db.session(s).await?.is_none_or(|r| now - r.created_at >= ROTATION_RETRY_MS),
+            Some(s) => app.db().session(s).await?.is_none_or(|r| now - r.created_at >= ROTATION_RETRY_MS),
         };
         if retry {
             let token = new_token();
             let fresh = hash_token(&token);
-            if app.db.rotate_session(&hash, &fresh, now, now.saturating_add(policy.max_ms)).await? {
-                app.metrics.accounts.rotations.inc();
+            if app.db().rotate_session(&hash, &fresh, now, now.saturating_add(policy.max_ms)).await? {
+                app.metrics().accounts.rotations.inc();
                 authed.session = fresh;
                 authed.new_token = Some(Secret::from(token));
             }
@@ -181,18 +194,18 @@ pub async fn authenticate(
 /// A new session of `player_id` on a device: its token (stored hashed).
 pub async fn open_session(app: &Arc<App>, player_id: &str, device: Option<&str>) -> Result<Secret, DbError> {
     let token = new_token();
-    let now = app.accounts.clock.now_ms();
-    let expires = now.saturating_add(app.accounts.policy.max_ms);
-    app.db.add_session(&hash_token(&token), player_id, now, expires, device).await?;
+    let now = app.accounts().clock.now_ms();
+    let expires = now.saturating_add(app.accounts().policy.max_ms);
+    app.db().add_session(&hash_token(&token), player_id, now, expires, device).await?;
     Ok(Secret::from(token))
 }
 
 /// A new guest: its player id and first session's token.
 pub async fn new_guest(app: &Arc<App>, nickname: &str) -> Result<(String, Secret), DbError> {
     let (id, token) = (crate::auth::new_player_id(), new_token());
-    let now = app.accounts.clock.now_ms();
-    let expires = now.saturating_add(app.accounts.policy.max_ms);
-    app.db.add_guest(&id, nickname, &hash_token(&token), now, expires).await?;
+    let now = app.accounts().clock.now_ms();
+    let expires = now.saturating_add(app.accounts().policy.max_ms);
+    app.db().add_guest(&id, nickname, &hash_token(&token), now, expires).await?;
     Ok((id, Secret::from(token)))
 }
 
@@ -216,13 +229,13 @@ pub fn new_transfer_code() -> String {
 
 /// Deletes expired sessions and codes in the background, at most every [`SWEEP_EVERY_MS`].
 fn sweep(app: &Arc<App>, now: i64) {
-    let last = app.accounts.last_sweep.load(Relaxed);
-    if now - last < SWEEP_EVERY_MS || app.accounts.last_sweep.compare_exchange(last, now, Relaxed, Relaxed).is_err() {
+    let last = app.accounts().last_sweep.load(Relaxed);
+    if now - last < SWEEP_EVERY_MS || app.accounts().last_sweep.compare_exchange(last, now, Relaxed, Relaxed).is_err() {
         return;
     }
     let app = app.clone();
     tokio::spawn(async move {
-        match app.db.drop_expired(now, now - app.accounts.policy.idle_ms).await {
+        match app.db().drop_expired(now, now - app.accounts().policy.idle_ms).await {
             Ok(n) if n > 0 => tracing::info!(sessions = n, "expired sessions deleted"),
             Ok(_) => {}
             Err(e) => tracing::warn!(error = %e, "expired sessions not deleted"),

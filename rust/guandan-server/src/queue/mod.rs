@@ -78,11 +78,11 @@ impl Waiters {
 pub fn spawn(app: Arc<App>) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         // Rows of an earlier run of this instance belong to connections that are gone.
-        if let Err(e) = app.db.queue_forget_instance(&app.cfg.instance).await {
+        if let Err(e) = app.db().queue_forget_instance(&app.cfg().instance).await {
             tracing::warn!(error = %e, "old queue rows not removed");
         }
-        let mut shutdown = app.shutdown.clone();
-        let mut every = tokio::time::interval(Duration::from_millis(app.cfg.queue_tick_ms.max(10)));
+        let mut shutdown = app.shutdown().clone();
+        let mut every = tokio::time::interval(Duration::from_millis(app.cfg().queue_tick_ms.max(10)));
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tokio::select! {
@@ -98,11 +98,11 @@ pub fn spawn(app: Arc<App>) -> tokio::task::JoinHandle<()> {
 
 /// One round: form the tables the queue allows, then hand this instance's players theirs.
 async fn tick(app: &Arc<App>) -> Result<(), crate::db::DbError> {
-    let dead = app.db.queue_forget_dead().await?;
+    let dead = app.db().queue_forget_dead().await?;
     if dead > 0 {
         tracing::info!(dead, "queue rows of instances that are gone removed");
     }
-    let waiting = app.db.queue_waiting(&app.cfg.queue_pool).await?;
+    let waiting = app.db().queue_waiting(&app.cfg().queue_pool).await?;
     let now = now_ms();
     let mut by_rules: BTreeMap<&str, Vec<Waiter>> = BTreeMap::new();
     for r in &waiting {
@@ -114,25 +114,25 @@ async fn tick(app: &Arc<App>) -> Result<(), crate::db::DbError> {
             source: r.source.clone(),
         });
     }
-    let rules = app.cfg.queue_rules();
+    let rules = app.cfg().queue_rules();
     let mut seated = std::collections::HashSet::new();
     for (preset, group) in &by_rules {
         for t in tables::form(group, &rules) {
             if open_table(app, preset, &t).await {
                 seated.extend(t.players().map(|(_, p)| p.to_string()));
-                app.metrics.table_formed(t.spread);
+                app.metrics().table_formed(t.spread);
             }
         }
     }
-    for r in waiting.iter().filter(|r| r.instance == app.cfg.instance && !seated.contains(&r.player_id)) {
+    for r in waiting.iter().filter(|r| r.instance == app.cfg().instance && !seated.contains(&r.player_id)) {
         let found = by_rules.get(r.rules.as_str()).map_or(1, |g| g.len().min(4) as u8);
         let waited_ms = u64::try_from(now - r.joined_at).unwrap_or(0);
-        app.waiters.tell(&r.player_id, QueueEvent::Status { waited_ms, found });
+        app.waiters().tell(&r.player_id, QueueEvent::Status { waited_ms, found });
     }
-    for (player, code) in app.db.queue_seated(&app.cfg.instance).await? {
-        app.waiters.tell(&player, QueueEvent::Seated { code });
-        app.waiters.remove(&player);
-        app.db.queue_forget(&player).await?;
+    for (player, code) in app.db().queue_seated(&app.cfg().instance).await? {
+        app.waiters().tell(&player, QueueEvent::Seated { code });
+        app.waiters().remove(&player);
+        app.db().queue_forget(&player).await?;
     }
     Ok(())
 }
@@ -142,7 +142,7 @@ async fn tick(app: &Arc<App>) -> Result<(), crate::db::DbError> {
 async fn open_table(app: &Arc<App>, preset: &str, t: &Formed) -> bool {
     let mut players: [Option<PlayerRef>; 4] = Default::default();
     for (seat, id) in t.players() {
-        match app.db.player(id).await {
+        match app.db().player(id).await {
             Ok(Some(nickname)) => {
                 let nickname = guandan_proto::displayable_nickname(&nickname);
                 players[seat as usize] = Some(PlayerRef { id: id.to_string(), nickname });
@@ -162,7 +162,7 @@ async fn open_table(app: &Arc<App>, preset: &str, t: &Formed) -> bool {
         }
     };
     let claims: Vec<(&str, u8)> = t.players().map(|(seat, p)| (p, seat)).collect();
-    let claimed = match app.db.queue_claim(&code, &app.cfg.instance, &claims).await {
+    let claimed = match app.db().queue_claim(&code, &app.cfg().instance, &claims).await {
         Ok(c) => c,
         Err(e) => {
             tracing::warn!(error = %e, "queue claim failed");

@@ -15,7 +15,7 @@ pub async fn create(
     let preset = rules.unwrap_or_else(|| "competition".into());
     // Whoever knows a match's seed knows all four hands: online deals come from the OS's
     // generator, and a client's seed only makes a practice room on a server started for that.
-    if seed.is_some() && !app.cfg.practice_seeds {
+    if seed.is_some() && !app.cfg().practice_seeds {
         return Err((
             ErrorCode::BadArgument,
             "seed: the server deals every online match from its own random generator (practice seeds are off)".into(),
@@ -25,7 +25,7 @@ pub async fn create(
         preset: preset.clone(),
         seed,
         practice: seed.is_some(),
-        ranked: app.cfg.test_ranked_rooms,
+        ranked: app.cfg().test_ranked_rooms,
         host: host.id.clone(),
         surrender_opponent_accepts: ONLINE_SURRENDER_OPPONENT_ACCEPTS,
         rules_revision: guandan_core::rules::RULES_REVISION,
@@ -51,10 +51,10 @@ pub async fn create(
     };
     let stored = Stored { spectator_delay: delay, creator: Some(host.id.clone()), spectator_hands, ..stored };
     if !app.take_room(&host.id) {
-        app.metrics.rooms_refused.inc();
+        app.metrics().rooms_refused.inc();
         return Err((
             ErrorCode::RateLimited,
-            format!("you have {} rooms open already: leave one first", app.cfg.rooms_per_account),
+            format!("you have {} rooms open already: leave one first", app.cfg().rooms_per_account),
         ));
     }
     let made = claim_and_spawn(app, stored, rule_config).await;
@@ -112,13 +112,13 @@ async fn claim_and_spawn_in(
         let code = crate::auth::new_room_code();
         let row = crate::db::RoomRow {
             code: code.clone(),
-            instance: app.cfg.instance.clone(),
-            url: app.public_url.lock().clone(),
+            instance: app.cfg().instance.clone(),
+            url: app.public_url().lock().clone(),
             state: serde_json::to_value(state).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(),
             config: serde_json::to_string(&stored).unwrap_or_default(),
             match_no: 0,
         };
-        match app.db.claim_room(&row).await {
+        match app.db().claim_room(&row).await {
             Ok(true) => {
                 let tx = spawn(app.clone(), code.clone(), stored, rule_config, state, 0, None);
                 return Ok((code, tx));
@@ -149,7 +149,7 @@ impl Room {
     /// the room closed.
     pub(super) async fn lobby_timers(&mut self, now: Instant) -> bool {
         if self.in_lobby() {
-            let grace = self.app.cfg.lobby_grace();
+            let grace = self.app.cfg().lobby_grace();
             let gone = self.seats.away_past(grace, now);
             if !gone.is_empty() {
                 for seat in gone {
@@ -165,7 +165,7 @@ impl Room {
         }
         if !self.state.locked()
             && self.members.is_empty()
-            && self.lobby.idle_since.is_some_and(|t| t + self.app.cfg.room_idle() <= now)
+            && self.lobby.idle_since.is_some_and(|t| t + self.app.cfg().room_idle() <= now)
             && self.close_abandoned(guandan_proto::RoomClosed::Idle).await
         {
             return true;
@@ -195,7 +195,7 @@ impl Room {
             {
                 // Another connection of the account held the seat (another device, a game
                 // restarted after a crash): the newest wins, the old one is told and closed.
-                self.app.metrics.sessions_replaced.inc();
+                self.app.metrics().sessions_replaced.inc();
                 let bye = ServerMsg::error(
                     ErrorCode::SessionReplaced,
                     format!(
@@ -244,12 +244,12 @@ impl Room {
         };
         // One seat per account: claimed before the seat is taken (two rooms asked at once
         // cannot both seat the account).
-        if let Err(other) = self.app.seats.claim(&player.id, &self.code).await {
-            self.app.metrics.seats_refused.inc();
+        if let Err(other) = self.app.seats().claim(&player.id, &self.code).await {
+            self.app.metrics().seats_refused.inc();
             return self.reject_join(conn, out, ErrorCode::AlreadySeated, &crate::seats::already_seated(&other));
         }
         if !self.transition(RoomEvent::Join) {
-            self.app.seats.release(&player.id, &self.code).await;
+            self.app.seats().release(&player.id, &self.code).await;
             return self.reject_join(conn, out, ErrorCode::BadRoomState, "the room takes no players now");
         }
         if !self.claimed.contains(&player.id) {
@@ -263,7 +263,7 @@ impl Room {
     }
 
     pub(super) fn reject_join(&mut self, conn: ConnId, out: Outbox, code: ErrorCode, message: &str) {
-        self.app.metrics.protocol_errors.inc();
+        self.app.metrics().protocol_errors.inc();
         let _ = out.send(text(&ServerMsg::error(code, message)));
         let _ = conn;
     }
@@ -271,7 +271,7 @@ impl Room {
     /// WAITING → READY_CHECK once every seat is taken.
     pub(super) fn after_seating(&mut self) {
         if self.seats.all_taken() && self.transition(RoomEvent::Full) {
-            self.lobby.ready_deadline = Some(Instant::now() + self.app.cfg.ready_timeout());
+            self.lobby.ready_deadline = Some(Instant::now() + self.app.cfg().ready_timeout());
         }
         self.send_room();
     }

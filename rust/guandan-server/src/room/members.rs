@@ -108,7 +108,7 @@ impl Room {
     pub(super) fn refuse(&mut self, conn: ConnId, code: ErrorCode, message: impl Into<String>, seq: Option<u64>) {
         let message = message.into();
         tracing::debug!(conn, ?code, %message, ?seq, "refused");
-        self.app.metrics.protocol_errors.inc();
+        self.app.metrics().protocol_errors.inc();
         let msg = ServerMsg::Error { code: code.code(), name: code.name().into(), message, seq };
         self.send_msg(conn, &msg);
     }

@@ -195,9 +195,9 @@ fn spawn(
         g.forget_record();
         room.release_spectators();
     }
-    app.rooms.lock().insert(code.clone(), tx.clone());
-    app.metrics.rooms.inc();
-    app.metrics.rooms_created.inc();
+    app.rooms().lock().insert(code.clone(), tx.clone());
+    app.metrics().rooms.inc();
+    app.metrics().rooms_created.inc();
     let span = tracing::info_span!("room", code = %code);
     tokio::spawn(async move { room.run(rx).await }.instrument(span));
     tx
@@ -292,13 +292,13 @@ impl Room {
         // the room (which claims its seats again) instead of waiting on a task that no longer
         // reads its commands; the shared holds go after, only those made before now.
         let claimed = std::mem::take(&mut self.claimed);
-        let released = self.app.seats.release_here_all(&claimed, &self.code);
-        self.app.rooms.lock().remove(&self.code);
-        self.app.metrics.rooms.dec();
+        let released = self.app.seats().release_here_all(&claimed, &self.code);
+        self.app.rooms().lock().remove(&self.code);
+        self.app.metrics().rooms.dec();
         if let Some(creator) = &self.stored.creator {
             self.app.release_room(creator);
         }
-        self.app.seats.release_shared(&claimed, &self.code, released).await;
+        self.app.seats().release_shared(&claimed, &self.code, released).await;
     }
 
     /// Brings `App::seats` in line with the room's seats: a player holds a seat here while
@@ -324,7 +324,7 @@ impl Room {
             kept
         });
         for p in gone {
-            self.app.seats.release(&p, &self.code).await;
+            self.app.seats().release(&p, &self.code).await;
         }
         self.conflicts.retain(|p| now.contains(p));
         // A quick-match table before its claim: the queue takes its players' holds in the
@@ -336,11 +336,11 @@ impl Room {
             if self.claimed.contains(&p) || self.conflicts.contains(&p) {
                 continue;
             }
-            match self.app.seats.claim(&p, &self.code).await {
+            match self.app.seats().claim(&p, &self.code).await {
                 Ok(()) => self.claimed.push(p),
                 Err(other) => {
                     tracing::warn!(player = p, other, "a player is seated here and in another room");
-                    self.app.metrics.seat_conflicts.inc();
+                    self.app.metrics().seat_conflicts.inc();
                     self.conflicts.push(p);
                 }
             }
@@ -365,8 +365,8 @@ impl Room {
         self.closed = Some(why);
         let why = why.name();
         tracing::info!(why, "room closed");
-        self.app.metrics.rooms_closed_empty.inc();
-        if let Err(e) = self.app.db.delete_room(&self.code).await {
+        self.app.metrics().rooms_closed_empty.inc();
+        if let Err(e) = self.app.db().delete_room(&self.code).await {
             tracing::error!(error = %e, "room delete failed");
         }
         self.send_room();
@@ -374,7 +374,7 @@ impl Room {
     }
 
     fn next_deadline(&self) -> Option<Instant> {
-        let hb = self.app.cfg.heartbeat_timeout();
+        let hb = self.app.cfg().heartbeat_timeout();
         let mut d: Vec<Instant> = Vec::new();
         if self.state.in_game() {
             for s in self.seats.iter() {
@@ -385,7 +385,7 @@ impl Room {
         }
         if self.in_lobby() {
             // A player who dropped out of a lobby keeps the seat for the lobby grace.
-            let grace = self.app.cfg.lobby_grace();
+            let grace = self.app.cfg().lobby_grace();
             d.extend(
                 self.seats
                     .iter()
@@ -399,7 +399,7 @@ impl Room {
         d.extend(self.lobby.ready_deadline);
         d.extend(self.rematch.vote_deadline);
         if !self.state.locked() {
-            d.extend(self.lobby.idle_since.map(|t| t + self.app.cfg.room_idle()));
+            d.extend(self.lobby.idle_since.map(|t| t + self.app.cfg().room_idle()));
         }
         d.into_iter().min()
     }
@@ -446,7 +446,7 @@ impl Room {
             locked: self.state.locked(),
             matches: self.match_no as u32,
             practice: self.stored.practice,
-            deal_break_ms: u32::try_from(self.app.cfg.deal_break_ms).unwrap_or(u32::MAX),
+            deal_break_ms: u32::try_from(self.app.cfg().deal_break_ms).unwrap_or(u32::MAX),
             spectator_hands: self.stored.spectator_hands.map(u8::from),
             closed: self.closed.filter(|_| self.state == RoomState::Destroyed),
         }
@@ -456,7 +456,7 @@ impl Room {
         let state =
             serde_json::to_value(self.state).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
         let config = serde_json::to_string(&self.stored).unwrap_or_default();
-        match self.app.db.update_room(&self.code, &self.app.cfg.instance, &state, &config, self.match_no).await {
+        match self.app.db().update_room(&self.code, &self.app.cfg().instance, &state, &config, self.match_no).await {
             Ok(true) => {}
             Ok(false) => tracing::warn!("room directory not updated: another instance took the room over"),
             Err(e) => tracing::error!(error = %e, "room directory update failed"),
@@ -513,7 +513,7 @@ impl Room {
                 }
                 self.closed = Some(RoomClosed::Disbanded);
                 // The row first: whoever hears of the end finds the directory already without it.
-                if let Err(e) = self.app.db.delete_room(&self.code).await {
+                if let Err(e) = self.app.db().delete_room(&self.code).await {
                     tracing::error!(error = %e, "room delete failed");
                 }
                 self.send_room();

@@ -31,7 +31,7 @@ impl Pace {
 impl Room {
     /// Seats whose player has been gone for the heartbeat timeout are played by the AI.
     pub(super) async fn host_lost_seats(&mut self, now: Instant) {
-        let hb = self.app.cfg.heartbeat_timeout();
+        let hb = self.app.cfg().heartbeat_timeout();
         if self.state.in_game() {
             for seat in 0..4u8 {
                 let s = &self.seats[seat];
@@ -39,7 +39,7 @@ impl Room {
                     self.seats.host(seat, false);
                     self.transition(RoomEvent::HeartbeatLost);
                     tracing::info!(seat, "seat hosted by the AI");
-                    let profile = ai_profile(self.app.cfg.hosting_ai);
+                    let profile = ai_profile(self.app.cfg().hosting_ai);
                     self.hand_seat(seat, Controller::StandIn(profile), false).await;
                     self.broadcast(&ServerMsg::Hosting { seat, on: true });
                     self.send_room();
@@ -52,8 +52,8 @@ impl Room {
     /// yet, and everything applied is stored before it is announced, so the database has it all.
     pub(super) async fn record(&self) -> Option<MatchLog> {
         let g = self.game.as_ref()?;
-        self.app.metrics.log_replays.inc();
-        let lines = match self.app.db.actions(&self.code, self.game_no).await {
+        self.app.metrics().log_replays.inc();
+        let lines = match self.app.db().actions(&self.code, self.game_no).await {
             Ok(lines) => lines,
             Err(e) => {
                 tracing::error!(error = %e, "reading the stored actions failed");
@@ -70,14 +70,14 @@ impl Room {
         let Some(seat) = self.seat_of(conn) else {
             return self.refuse(conn, ErrorCode::NotYourSeat, "spectators have no seat", None);
         };
-        let grace = self.app.cfg.seen_grace();
+        let grace = self.app.cfg().seen_grace();
         if !self.state.in_game() || grace.is_zero() {
             return;
         }
         if let Some(g) = &mut self.game {
             // A hosted seat has no human duty: nothing is given back.
             if let Some(given) = g.rt().prompt_seen(seat, seq, grace) {
-                self.app.metrics.prompts_seen.inc();
+                self.app.metrics().prompts_seen.inc();
                 tracing::debug!(seat, seq, given, "prompt seen: the turn's clock restarts");
             }
         }
@@ -202,7 +202,7 @@ impl Room {
         let count = new.len() as u32;
         let rows: Vec<(u64, String)> = new.into_iter().map(|(seq, _, line)| (seq, line)).collect();
         if !rows.is_empty()
-            && let Err(e) = self.app.journal.append(&self.code, self.game_no, rows).await
+            && let Err(e) = self.app.journal().append(&self.code, self.game_no, rows).await
         {
             tracing::error!(error = %e, "action not stored: room stops");
             self.broadcast(&ServerMsg::error(ErrorCode::Internal, "storage failed; rejoin in a moment"));
@@ -213,7 +213,7 @@ impl Room {
         if count > 0 {
             self.pace.last_action_at = Instant::now();
         }
-        let brk = self.app.cfg.deal_break();
+        let brk = self.app.cfg().deal_break();
         if game::ends_deal(&notices) && !brk.is_zero() && self.people() {
             self.pace.deal_break_until = Some(self.pace.last_action_at + brk);
         }
@@ -223,7 +223,7 @@ impl Room {
         }
         self.announce(&notices, count, actor, None).await;
         for _ in 0..count {
-            self.app.metrics.action(received.elapsed());
+            self.app.metrics().action(received.elapsed());
         }
     }
 
@@ -348,7 +348,7 @@ impl Room {
             let generation = self.pace.generation;
             // At the room's pace while people are in it (and not before a deal's break is over):
             // the next AI move waits its turn.
-            let pace = self.app.cfg.ai_pace();
+            let pace = self.app.cfg().ai_pace();
             let paced = (!pace.is_zero() && self.people()).then_some(self.pace.last_action_at + pace);
             let Some(g) = &mut self.game else { return };
             let now = Instant::now();

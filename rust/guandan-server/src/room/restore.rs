@@ -5,7 +5,7 @@ use super::*;
 
 /// Rebuilds every room this instance owned from the directory and the stored actions (restart).
 pub async fn restore_rooms(app: &Arc<App>) -> Result<(), crate::db::DbError> {
-    for row in app.db.rooms_of(&app.cfg.instance).await? {
+    for row in app.db().rooms_of(&app.cfg().instance).await? {
         restore(app, &row).await?;
     }
     Ok(())
@@ -26,7 +26,7 @@ pub async fn restore(
     let Some(rules) = stored.rules() else { return Ok(None) };
     let in_game = matches!(row.state.as_str(), "playing" | "hosting" | "reconnecting");
     let game = if in_game {
-        let log = stored_match(&stored, rules.clone(), &app.db.actions(&row.code, row.match_no).await?, &row.code);
+        let log = stored_match(&stored, rules.clone(), &app.db().actions(&row.code, row.match_no).await?, &row.code);
         match Game::resume(log, controllers(&stored.seats), CLOCKS) {
             Ok(g) => Some(g),
             Err(e) => {

@@ -67,7 +67,7 @@ impl Room {
     pub(super) async fn host_present(&mut self, seat: Seat, idle: bool) {
         self.seats.host(seat, idle);
         self.transition(RoomEvent::HeartbeatLost);
-        let profile = ai_profile(self.app.cfg.hosting_ai);
+        let profile = ai_profile(self.app.cfg().hosting_ai);
         self.hand_seat(seat, Controller::StandIn(profile), false).await;
         self.broadcast(&ServerMsg::Hosting { seat, on: true });
         self.send_room();
@@ -90,7 +90,7 @@ impl Room {
     /// in a row time out: a player whose heartbeat lives but who never acts would otherwise hold
     /// every duty for the whole turn limit (hours a match).
     pub(super) async fn host_idle_seats(&mut self) {
-        let n = self.app.cfg.auto_play_after_timeouts;
+        let n = self.app.cfg().auto_play_after_timeouts;
         if n == 0 || !self.state.in_game() {
             return;
         }

@@ -63,7 +63,7 @@ impl Room {
                     })
                     .collect();
                 let log = log.to_jsonl();
-                match self.app.db.finish_match(&self.code, self.game_no, &meta.to_string(), &log, &results).await {
+                match self.app.db().finish_match(&self.code, self.game_no, &meta.to_string(), &log, &results).await {
                     Ok(new) => stored_now = new,
                     Err(e) => tracing::error!(error = %e, "storing the finished match failed"),
                 }
@@ -79,12 +79,12 @@ impl Room {
         {
             self.rate(outcome).await;
         }
-        self.app.metrics.matches_finished.inc();
+        self.app.metrics().matches_finished.inc();
         let stored = ServerMsg::MatchStored { code: self.code.clone(), match_no: self.match_no as u32 };
         self.match_no += 1;
         self.broadcast(&stored);
         self.transition(RoomEvent::OpenVote);
-        self.rematch.vote_deadline = Some(Instant::now() + self.app.cfg.vote_timeout());
+        self.rematch.vote_deadline = Some(Instant::now() + self.app.cfg().vote_timeout());
         self.save_directory().await;
         self.send_room();
     }
@@ -116,7 +116,7 @@ impl Room {
             return;
         }
         let rated = match crate::ratings::rate_match(
-            &self.app.db,
+            self.app.db(),
             &self.stored.preset,
             &self.code,
             self.game_no,
