@@ -37,6 +37,9 @@ var _report := {
 	"level_mismatches": [],
 	# [restoring, action count] of each match_started the table was given (a full state).
 	"positions": [],
+	# [action seq, state hash] the game's client (and the spectator's) held right after each full
+	# state it was sent (a reconnect, a resync): the tour compares them with the stored record's.
+	"resync_hashes": [], "spectator_resync_hashes": [],
 	# Checks on the way that failed (the run goes on to the end).
 	"failures": [],
 	# [unix time ms, what]: the connection's ups and downs and south's own actions (the freeze
@@ -158,8 +161,10 @@ func _run() -> void:
 	c.reconnecting.connect(func(_a: int) -> void:
 		_report.reconnecting += 1
 		_mark("reconnecting"))
-	c.resynced.connect(func(_s: int) -> void:
+	c.resynced.connect(func(seq: int) -> void:
 		_report.resynced += 1
+		if _table != null:
+			_report.resync_hashes.append([seq, String(_table.controller.engine.get_state_hash())])
 		# An intent sent just before the connection went (or the server stopped) may be lost:
 		# the full state decides, and south acts on it again like a player whose buttons came
 		# back (else it waited for the turn's 30 s limit: "played on 30 s after the restart").
@@ -294,6 +299,7 @@ func _on_spectator_signal(...args: Array) -> void:
 		_spectator_signals.hosting.append(args)
 	elif name == "resynced":
 		_spectator_signals.resynced += 1
+		_report.spectator_resync_hashes.append([int(args[0]), String(_spectator_match.get_state_hash())])
 
 
 ## Tells tools/test-online (by the file `--<what>-file`) that the match reached `--<what>-at`
