@@ -13,7 +13,8 @@ extends Node
 ##
 ## Args after `--`: --server HOST:PORT --code-file PATH --out PATH [--drop-at N] [--offline-ms N]
 ## [--seed N] [--timeout S] [--freeze-file PATH --freeze-at N] [--restart-file PATH --restart-at N]
-## (the freeze and the restart: tools/test-online stops the server there, or restarts it).
+## [--vote-at N] (the freeze and the restart: tools/test-online stops the server there, or restarts
+## it; the vote: south proposes to give up from that action on, its partner north a person).
 
 var _args := {"drop-at": "150", "seed": "7", "timeout": "900"}
 var _table: Control
@@ -40,6 +41,10 @@ var _report := {
 	# [action seq, state hash] the game's client (and the spectator's) held right after each full
 	# state it was sent (a reconnect, a resync): the tour compares them with the stored record's.
 	"resync_hashes": [], "spectator_resync_hashes": [],
+	# The surrender vote south asks its partner (--vote-at, the chaos tour with north a person):
+	# when it proposed (action count), when the proposal came back from the server, the answers
+	# [table seat, accept] heard, the codes of proposals refused on the way.
+	"vote": {"proposed_at": -1, "heard_at": -1, "answers": [], "refused": []},
 	# Checks on the way that failed (the run goes on to the end).
 	"failures": [],
 	# [unix time ms, what]: the connection's ups and downs and south's own actions (the freeze
@@ -59,6 +64,8 @@ var _took_back := false
 const TAKE_BACK_AFTER_S := 3.0
 var _match_over := false
 var _stored := false
+## When south may propose again (ticks, ms): one intent at a time, a refused one is tried again.
+var _vote_next_ms := 0
 
 
 func _ready() -> void:
@@ -252,6 +259,10 @@ func _run() -> void:
 		if e is MatchStartedEvent:
 			_report.positions.append([e.restoring, _table.controller.action_count()]))
 	var south: Node = _table.controller.engine
+	south.surrender_proposed.connect(func(seat: int) -> void:
+		if seat == 0 and _report.vote.heard_at < 0:
+			_report.vote.heard_at = _table.controller.action_count())
+	south.surrender_voted.connect(func(seat: int, accept: bool) -> void: _report.vote.answers.append([seat, accept]))
 	for sig: StringName in [&"cards_played", &"passed", &"tribute_given", &"card_returned"]:
 		south.connect(sig, _on_south_may_act.bind(sig))
 	# South's actions are counted from the first deal's end (as the client hears it, or as the
@@ -373,6 +384,7 @@ func _act() -> void:
 		# Away longer than the server's heartbeat timeout: its AI hosts the seat meanwhile.
 		c.drop_connection_for_test(int(_args.get("offline-ms", "8000")))
 		return
+	_propose_surrender(mc)
 	if not _table.is_idle() or _table.duty == &"" or mc.action_count() == _last_acted_seq:
 		return
 	var code := -1
@@ -402,6 +414,21 @@ func _act() -> void:
 			_report.ai_acts_after_take_back = _seat0_since_take_back
 			_report.own_after_take_back = mc.action_count()
 			_seat0_since_take_back = -1
+
+
+## From --vote-at actions on, south proposes to give up until the server announces its proposal
+## (every 2 s: a proposal lost in a fault, or refused for the moment, is made again).
+func _propose_surrender(mc: MatchController) -> void:
+	var vote: Dictionary = _report.vote
+	if not _args.has("vote-at") or vote.heard_at >= 0 or mc.action_count() < int(_args["vote-at"]) \
+			or Time.get_ticks_msec() < _vote_next_ms or vote.refused.size() >= 60:
+		return
+	_vote_next_ms = Time.get_ticks_msec() + 2000
+	var code := mc.propose_surrender()
+	if code != 0:
+		vote.refused.append(code)
+	elif vote.proposed_at < 0:
+		vote.proposed_at = mc.action_count()
 
 
 ## The latency line says the connection is unstable (the frame after the signal).

@@ -110,7 +110,11 @@ impl TableCounts {
             return;
         }
         for s in (0..4u8).filter(|s| real.seat != Some(*s)) {
-            assert_eq!(self.counts[s as usize], i32::from(real.card_counts[s as usize]), "table count of seat {s} at {at}");
+            assert_eq!(
+                self.counts[s as usize],
+                i32::from(real.card_counts[s as usize]),
+                "table count of seat {s} at {at}"
+            );
         }
     }
 }
@@ -197,7 +201,11 @@ fn follow_with(seed: u64, v: Viewer, resync: impl Fn(u64, &PlayerView) -> bool) 
                 // Exact, but for another seat's tribute paid and not routed yet (still shown in
                 // the payer's hand, as live).
                 let in_transit = in_transit(&real, s);
-                assert_eq!(c, real.card_counts[s as usize] + u8::from(in_transit), "announced count of seat {s} at {seq}");
+                assert_eq!(
+                    c,
+                    real.card_counts[s as usize] + u8::from(in_transit),
+                    "announced count of seat {s} at {seq}"
+                );
                 in_transit_states += u32::from(in_transit);
             }
             same(mirror.view.as_ref().unwrap(), &rt.view(v), seq);
