@@ -22,7 +22,7 @@ var _over := false
 var _reading_vote := false
 var _report := {
 	"ok": false, "error": "", "seat": -1, "acted": 0, "resynced": 0, "reconnecting": 0,
-	# [action seq, state hash] right after each full state (as e2e_south.gd).
+	# [action count, state hash] right after each full state (as e2e_south.gd).
 	"resync_hashes": [],
 	# Each vote dialog north saw: {at: action count, clock: whether it showed the turn's clock,
 	# clock_s: its seconds, answer: how it closed}.
@@ -53,11 +53,12 @@ func _wait(cond: Callable, seconds: float) -> bool:
 func _run() -> void:
 	var c: Node = Online.client
 	c.reconnecting.connect(func(_a: int) -> void: _report.reconnecting += 1)
-	c.resynced.connect(func(seq: int) -> void:
+	c.resynced.connect(func(_seq: int) -> void:
 		_report.resynced += 1
 		_last_acted = -1  # an intent lost on the way: the full state decides
 		if _table != null:
-			_report.resync_hashes.append([seq, String(_table.controller.engine.get_state_hash())]))
+			var engine: Node = _table.controller.engine
+			_report.resync_hashes.append([engine.get_action_count(), String(engine.get_state_hash())]))
 	if Online.ensure_connected(String(_args.server), "North") != 0 or await Online.wait_online(30.0) != 0:
 		return _finish(false, "cannot connect: " + c.get_last_error())
 	if not await _wait(func() -> bool: return FileAccess.file_exists(String(_args["code-file"])), 60.0):

@@ -38,8 +38,9 @@ var _report := {
 	"level_mismatches": [],
 	# [restoring, action count] of each match_started the table was given (a full state).
 	"positions": [],
-	# [action seq, state hash] the game's client (and the spectator's) held right after each full
+	# [action count, state hash] the game's client (and the spectator's) held right after each full
 	# state it was sent (a reconnect, a resync): the tour compares them with the stored record's.
+	# (The signal's own seq can be a step behind: steps that came with the state are applied by then.)
 	"resync_hashes": [], "spectator_resync_hashes": [],
 	# The surrender vote south asks its partner (--vote-at, the chaos tour with north a person):
 	# when it proposed (action count), when the proposal came back from the server, the answers
@@ -130,6 +131,11 @@ func _finish(ok: bool, error := "") -> void:
 	get_tree().quit.call_deferred(0 if ok else 1)
 
 
+## [action count, state hash] of an engine following a client: one position, read together.
+static func _position(engine: Node) -> Array:
+	return [engine.get_action_count(), String(engine.get_state_hash())]
+
+
 static func _hands_in(state: Dictionary) -> int:
 	var n := 0
 	for h: PackedInt32Array in state.get("hands", []):
@@ -168,10 +174,10 @@ func _run() -> void:
 	c.reconnecting.connect(func(_a: int) -> void:
 		_report.reconnecting += 1
 		_mark("reconnecting"))
-	c.resynced.connect(func(seq: int) -> void:
+	c.resynced.connect(func(_seq: int) -> void:
 		_report.resynced += 1
 		if _table != null:
-			_report.resync_hashes.append([seq, String(_table.controller.engine.get_state_hash())])
+			_report.resync_hashes.append(_position(_table.controller.engine))
 		# An intent sent just before the connection went (or the server stopped) may be lost:
 		# the full state decides, and south acts on it again like a player whose buttons came
 		# back (else it waited for the turn's 30 s limit: "played on 30 s after the restart").
@@ -310,7 +316,7 @@ func _on_spectator_signal(...args: Array) -> void:
 		_spectator_signals.hosting.append(args)
 	elif name == "resynced":
 		_spectator_signals.resynced += 1
-		_report.spectator_resync_hashes.append([int(args[0]), String(_spectator_match.get_state_hash())])
+		_report.spectator_resync_hashes.append(_position(_spectator_match))
 
 
 ## Tells tools/test-online (by the file `--<what>-file`) that the match reached `--<what>-at`
