@@ -423,13 +423,19 @@ func _act() -> void:
 
 
 ## From --vote-at actions on, south proposes to give up until the server announces its proposal
-## (every 2 s: a proposal lost in a fault, or refused for the moment, is made again).
+## (every 2 s: a proposal lost in a fault, or refused for the moment, is made again), while its
+## partner is at the table.
 func _propose_surrender(mc: MatchController) -> void:
 	var vote: Dictionary = _report.vote
 	if not _args.has("vote-at") or vote.heard_at >= 0 or mc.action_count() < int(_args["vote-at"]) \
 			or Time.get_ticks_msec() < _vote_next_ms or vote.refused.size() >= 60:
 		return
 	_vote_next_ms = Time.get_ticks_msec() + 2000
+	# Asked of the person: not while the partner is away and the server's AI answers for the seat
+	# (seed 11: north's 36 s stall had the AI keep playing for it, and north was never asked).
+	for s: Dictionary in Online.client.get_room().get("seats", []):
+		if int(s.seat) == (maxi(Online.seat, 0) + 2) % 4 and (not bool(s.connected) or bool(s.hosted)):
+			return
 	var code := mc.propose_surrender()
 	if code != 0:
 		vote.refused.append(code)
