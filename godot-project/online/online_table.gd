@@ -49,10 +49,8 @@ var _stall_layer := false
 const STALLED_MS := 5000
 ## The open surrender vote as this table saw it: {proposer, answers: {seat: accept}}, {} if none.
 var _vote := {}
-## Seconds a player has to answer a surrender vote before it counts as "keep playing".
-const VOTE_SECONDS := 20.0
-## A vote asked during the player's own turn closes itself this long before the turn's clock ends.
-const VOTE_CLOCK_MARGIN_S := 5.0
+## Asks this player's surrender votes in `votes`, with the turn's clock when it runs.
+var vote_ask: SurrenderVoteAsk
 ## The vote dialog's close when the vote ended without this player's answer.
 const CLOSED_BY_VOTE := &"closed"
 
@@ -105,8 +103,11 @@ func _ready() -> void:
 	if table.auto_button != null:
 		table.auto_button.visible = not c.is_spectator()
 	_on_room(c.get_room())
+	vote_ask = SurrenderVoteAsk.new(votes, _own_clock_left)
+	add_child(vote_ask)
 	if Online.check_invariants:
 		invariants = SessionInvariants.new(table, func() -> bool: return reconnect_layer.visible)
+		invariants.vote_ask = vote_ask
 		add_child(invariants)
 	if c.get_connection_state() == "reconnecting":
 		_on_reconnecting(1)
@@ -352,19 +353,10 @@ func _on_surrender_proposed(seat: int) -> void:
 	var title := tr("ONLINE_SURRENDER_PARTNER_TITLE") if partner else tr("ONLINE_SURRENDER_OPPONENT_TITLE")
 	var text := tr("ONLINE_SURRENDER_PARTNER_FMT" if partner else "ONLINE_SURRENDER_OPPONENT_FMT").format(
 		{seat = _who(seat)})
-	# The player's own clock runs on behind the dialog (the server's does): the dialog says how
-	# long, and answers "keep playing" by itself early enough to leave the turn VOTE_CLOCK_MARGIN_S
-	# (issue 52: the partner's dialog hid the last seconds of a lead, which was played for them).
-	var lines: Array = [text]
-	var seconds := VOTE_SECONDS
-	var left: float = table.controller.time_left() if (table.my_countdown as Control).visible else -1.0
-	if left >= 0.0:
-		seconds = clampf(left - VOTE_CLOCK_MARGIN_S, 1.0, VOTE_SECONDS)
-		lines.append(tr("PAUSE_CLOCK_LEFT_FMT").format({s = maxi(ceili(left), 0)}))
-	votes.open(title, lines, [[&"yes", "ONLINE_VOTE_YES" if partner else "ONLINE_VOTE_ACCEPT"],
+	# The player's own clock runs on behind the dialog (the server's does): asked on the player's
+	# turn, the dialog shows it and answers "keep playing" before it ends (SurrenderVoteAsk).
+	var choice: StringName = await vote_ask.ask(title, text, [[&"yes", "ONLINE_VOTE_YES" if partner else "ONLINE_VOTE_ACCEPT"],
 		[&"no", "ONLINE_VOTE_NO" if partner else "ONLINE_VOTE_VETO"]])
-	votes.press_after(&"no", seconds)
-	var choice: StringName = await votes.closed
 	if not is_inside_tree() or choice == CLOSED_BY_VOTE:
 		return
 	# Our own action may still be on its way (one intent at a time): try again for a moment.
@@ -376,6 +368,13 @@ func _on_surrender_proposed(seat: int) -> void:
 		code = table.controller.surrender_vote(choice == &"yes")
 	if code != 0 and is_inside_tree():
 		table.show_error(code)
+
+
+## Seconds left on the player's own turn clock as the table shows it; -1.0 when none runs.
+func _own_clock_left() -> float:
+	if table == null or not (table.my_countdown as Control).visible or not table.controller.has_match():
+		return -1.0
+	return table.controller.time_left()
 
 
 ## Someone answered the open proposal. A refusal by the proposer's own team closes the vote (an

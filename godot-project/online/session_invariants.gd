@@ -13,7 +13,9 @@ extends Node
 ##  - hand counts: each other seat's badge shows the copy's count when the table is idle (in the
 ##    play phase: during a tribute or return the table shows 27 until the exchange is over);
 ##  - lag: the table never shows an event received more than LAG_MAX_S ago (it catches up);
-##  - the result: once the match-end panel is shown, it stays until the player leaves it.
+##  - the result: once the match-end panel is shown, it stays until the player leaves it;
+##  - the vote's clock: while a surrender vote dialog is open on the seat's duty, the dialog shows
+##    the player's running turn clock (its seconds within 1 of the clock's) within SETTLE_S.
 ## Time the connection is down, the table is covered (reconnecting, a stalled server) or a panel
 ## waits for the player is not counted against the duty and lag rules.
 
@@ -24,6 +26,8 @@ const LAG_MAX_S := 8.0
 var table: Table
 ## Whether the table is covered (the reconnect or stall layer): nothing to check then.
 var covered := Callable()
+## The online table's surrender vote dialog (its clock rule), or null.
+var vote_ask: SurrenderVoteAsk
 ## [unix ms, rule, words] of each violation (each rule said once until it holds again).
 var violations: Array = []
 ## Frames checked (a check that never ran cannot pass).
@@ -82,6 +86,16 @@ func _process(_delta: float) -> void:
 	else:
 		_duty_since = -1.0
 		_rule(&"duty", false, "")
+	# The vote's clock: a dialog over the seat's duty shows the turn's clock, live.
+	var vote_open := vote_ask != null and vote_ask.modal.is_open()
+	var clock_wrong := ""
+	if due and idle and vote_open:
+		var left: float = controller.time_left()
+		var shown := vote_ask.shown_seconds()
+		if not (table.my_countdown as Control).visible or not vote_ask.shows_clock() or absi(shown - ceili(left)) > 1:
+			clock_wrong = "a vote dialog over the seat's duty shows %d s (clock %s, %.1f s left)" % [
+				shown, "running" if (table.my_countdown as Control).visible else "hidden", left]
+	_lasting(&"vote_clock", now, clock_wrong != "", clock_wrong)
 	if settled:
 		# The copy may move a frame before the table is given its event: a mismatch counts once it
 		# has lasted SETTLE_S.

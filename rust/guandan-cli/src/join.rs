@@ -2,7 +2,7 @@
 //! seats next to a person (tools/test-online puts three of them beside the Godot client). Joins
 //! the room by its code, says ready, plays until the match is stored, then fetches the stored
 //! record, replays it and prints one JSON line: the seat, the match number, the last state hash
-//! it was sent and the replayed record's final hash.
+//! it was sent, the replayed record's final hash and its hash after each action.
 
 use guandan_ai::AiLevel;
 use guandan_proto::{ClientMsg, ServerMsg};
@@ -89,8 +89,12 @@ async fn join(addr: Server, args: &JoinArgs, level: AiLevel) -> Result<(), Strin
     let (last_seq, last_hash) = seen.last.unwrap_or_default();
     let log = swarm::link::finished_match(addr, &args.code, match_no).await?;
     let (mut m, _) = log.start().map_err(|e| e.to_string())?;
+    // The state hash after each stored action (index: the action seq): what every full state the
+    // server sent on the way must have carried (tools/test-online checks each resync against it).
+    let mut hashes = vec![m.state_hash()];
     for a in &log.actions {
         m.apply(a).map_err(|e| format!("the stored log does not replay: {e}"))?;
+        hashes.push(m.state_hash());
     }
     println!(
         "{}",
@@ -102,6 +106,7 @@ async fn join(addr: Server, args: &JoinArgs, level: AiLevel) -> Result<(), Strin
             "stored_actions": log.actions.len(),
             "stored_hash": m.state_hash(),
             "over": m.is_over(),
+            "stored_hashes": hashes,
         })
     );
     Ok(())

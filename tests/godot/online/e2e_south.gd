@@ -13,7 +13,8 @@ extends Node
 ##
 ## Args after `--`: --server HOST:PORT --code-file PATH --out PATH [--drop-at N] [--offline-ms N]
 ## [--seed N] [--timeout S] [--freeze-file PATH --freeze-at N] [--restart-file PATH --restart-at N]
-## (the freeze and the restart: tools/test-online stops the server there, or restarts it).
+## [--vote-at N] (the freeze and the restart: tools/test-online stops the server there, or restarts
+## it; the vote: south proposes to give up from that action on, its partner north a person).
 
 var _args := {"drop-at": "150", "seed": "7", "timeout": "900"}
 var _table: Control
@@ -37,6 +38,14 @@ var _report := {
 	"level_mismatches": [],
 	# [restoring, action count] of each match_started the table was given (a full state).
 	"positions": [],
+	# [action count, state hash] the game's client (and the spectator's) held right after each full
+	# state it was sent (a reconnect, a resync): the tour compares them with the stored record's.
+	# (The signal's own seq can be a step behind: steps that came with the state are applied by then.)
+	"resync_hashes": [], "spectator_resync_hashes": [],
+	# The surrender vote south asks its partner (--vote-at, the chaos tour with north a person):
+	# when it proposed (action count), when the proposal came back from the server, the answers
+	# [table seat, accept] heard, the codes of proposals refused on the way.
+	"vote": {"proposed_at": -1, "heard_at": -1, "answers": [], "refused": []},
 	# Checks on the way that failed (the run goes on to the end).
 	"failures": [],
 	# [unix time ms, what]: the connection's ups and downs and south's own actions (the freeze
@@ -56,6 +65,8 @@ var _took_back := false
 const TAKE_BACK_AFTER_S := 3.0
 var _match_over := false
 var _stored := false
+## When south may propose again (ticks, ms): one intent at a time, a refused one is tried again.
+var _vote_next_ms := 0
 
 
 func _ready() -> void:
@@ -120,6 +131,11 @@ func _finish(ok: bool, error := "") -> void:
 	get_tree().quit.call_deferred(0 if ok else 1)
 
 
+## [action count, state hash] of an engine following a client: one position, read together.
+static func _position(engine: Node) -> Array:
+	return [engine.get_action_count(), String(engine.get_state_hash())]
+
+
 static func _hands_in(state: Dictionary) -> int:
 	var n := 0
 	for h: PackedInt32Array in state.get("hands", []):
@@ -158,8 +174,10 @@ func _run() -> void:
 	c.reconnecting.connect(func(_a: int) -> void:
 		_report.reconnecting += 1
 		_mark("reconnecting"))
-	c.resynced.connect(func(_s: int) -> void:
+	c.resynced.connect(func(_seq: int) -> void:
 		_report.resynced += 1
+		if _table != null:
+			_report.resync_hashes.append(_position(_table.controller.engine))
 		# An intent sent just before the connection went (or the server stopped) may be lost:
 		# the full state decides, and south acts on it again like a player whose buttons came
 		# back (else it waited for the turn's 30 s limit: "played on 30 s after the restart").
@@ -248,6 +266,10 @@ func _run() -> void:
 		if e is MatchStartedEvent:
 			_report.positions.append([e.restoring, _table.controller.action_count()]))
 	var south: Node = _table.controller.engine
+	south.surrender_proposed.connect(func(seat: int) -> void:
+		if seat == 0 and _report.vote.heard_at < 0:
+			_report.vote.heard_at = _table.controller.action_count())
+	south.surrender_voted.connect(func(seat: int, accept: bool) -> void: _report.vote.answers.append([seat, accept]))
 	for sig: StringName in [&"cards_played", &"passed", &"tribute_given", &"card_returned"]:
 		south.connect(sig, _on_south_may_act.bind(sig))
 	# South's actions are counted from the first deal's end (as the client hears it, or as the
@@ -295,6 +317,7 @@ func _on_spectator_signal(...args: Array) -> void:
 		_spectator_signals.hosting.append(args)
 	elif name == "resynced":
 		_spectator_signals.resynced += 1
+		_report.spectator_resync_hashes.append(_position(_spectator_match))
 
 
 ## Tells tools/test-online (by the file `--<what>-file`) that the match reached `--<what>-at`
@@ -368,6 +391,7 @@ func _act() -> void:
 		# Away longer than the server's heartbeat timeout: its AI hosts the seat meanwhile.
 		c.drop_connection_for_test(int(_args.get("offline-ms", "8000")))
 		return
+	_propose_surrender(mc)
 	if not _table.is_idle() or _table.duty == &"" or mc.action_count() == _last_acted_seq:
 		return
 	var code := -1
@@ -397,6 +421,27 @@ func _act() -> void:
 			_report.ai_acts_after_take_back = _seat0_since_take_back
 			_report.own_after_take_back = mc.action_count()
 			_seat0_since_take_back = -1
+
+
+## From --vote-at actions on, south proposes to give up until the server announces its proposal
+## (every 2 s: a proposal lost in a fault, or refused for the moment, is made again), while its
+## partner is at the table.
+func _propose_surrender(mc: MatchController) -> void:
+	var vote: Dictionary = _report.vote
+	if not _args.has("vote-at") or vote.heard_at >= 0 or mc.action_count() < int(_args["vote-at"]) \
+			or Time.get_ticks_msec() < _vote_next_ms or vote.refused.size() >= 60:
+		return
+	_vote_next_ms = Time.get_ticks_msec() + 2000
+	# Asked of the person: not while the partner is away and the server's AI answers for the seat
+	# (seed 11: north's 36 s stall had the AI keep playing for it, and north was never asked).
+	for s: Dictionary in Online.client.get_room().get("seats", []):
+		if int(s.seat) == (maxi(Online.seat, 0) + 2) % 4 and (not bool(s.connected) or bool(s.hosted)):
+			return
+	var code := mc.propose_surrender()
+	if code != 0:
+		vote.refused.append(code)
+	elif vote.proposed_at < 0:
+		vote.proposed_at = mc.action_count()
 
 
 ## The latency line says the connection is unstable (the frame after the signal).

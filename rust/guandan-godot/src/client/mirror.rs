@@ -285,7 +285,7 @@ pub fn announce(v: &PlayerView, seed: u64, time_left: Option<f64>) -> Vec<Emit> 
         }));
     }
     for seat in (0..4u8).filter(|s| !v.finished.contains(s)) {
-        out.push(Emit::Runtime(Out::CardsLeft { seat, count: v.card_counts[seat as usize] }));
+        out.push(Emit::Runtime(Out::CardsLeft { seat, count: shown_count(v, seat) }));
     }
     for (i, s) in v.finished.iter().enumerate() {
         out.push(Emit::Runtime(Out::PlayerFinished { seat: *s, place: i as u8 + 1 }));
@@ -324,6 +324,19 @@ pub fn announce(v: &PlayerView, seed: u64, time_left: Option<f64>) -> Vec<Emit> 
         Phase::MatchOver => {}
     }
     out
+}
+
+/// The count a restored position shows for `seat`: its exact count, but another seat's tribute
+/// paid and not routed yet (two tributes: routed once both are paid) is still counted in the
+/// payer's hand, as the table shows it live (nobody else is told of the payment). The routing's
+/// `tribute_given` then moves it like every live exchange (issue 52: the chaos tour's seed 3 left
+/// a payer one card short on the table for the whole deal after a full state mid-tribute).
+fn shown_count(v: &PlayerView, seat: Seat) -> u8 {
+    let in_transit = v.phase == Phase::Tribute
+        && v.seat != Some(seat)
+        && v.tributes.iter().any(|t| t.from == seat && t.to.is_none())
+        && !v.to_act.contains(&seat);
+    v.card_counts[seat as usize] + u8::from(in_transit)
 }
 
 /// Where the trick on the table begins in the deal's history: a trick ends when every other
