@@ -61,6 +61,13 @@ func open(params: Dictionary) -> void:
 
 func _ready() -> void:
 	var c: Node = Online.client
+	if c.get_connection_state() != "offline" and Online.quick_rules != "" and c.get_room_code() == "" \
+			and not c.has_match():
+		# "Find another table" read after the quick match's room closed (played in windows: it
+		# said "the server cannot be reached"): into the queue again.
+		_leaving = true
+		_queue_again.call_deferred()
+		return
 	if c.get_connection_state() == "offline" or not c.has_match() and not Online.room_in_game():
 		# No match to show (never a half-built table): back to the Online menu.
 		_gone_back.call_deferred(Online.error_text(Online.io_error()))
@@ -245,7 +252,10 @@ func _on_room(room: OnlineRoom) -> void:
 		var at := (i - maxi(me, 0) + 4) % 4
 		names[at].text = text
 		_nicks[at] = s.player
-		table.badges[at].auto_play = s.hosted and i != me
+		# The player's own mark follows their own switch (show_auto_play): a room update another
+		# seat caused must not clear it (played in windows: the partner's Auto-play did).
+		if i != me:
+			table.badges[at].auto_play = s.hosted
 	SeatKinds.show(table.badges, SeatKinds.from_room(room), maxi(me, 0))
 	# A spectator's badges name the seats by the compass (the badges know they are watched).
 	var spectating: bool = Online.client.is_spectator()

@@ -106,9 +106,12 @@ func _process(_delta: float) -> void:
 		var room: OnlineRoom = client.get_room()
 		for s: RoomSeat in room.seats if room != null else []:
 			var at := (s.seat - maxi(Online.seat, 0) + 4) % 4
-			if at == me and not table.spectator:
-				continue
 			var badge: SeatBadge = table.badges[at]
+			if at == me and not table.spectator:
+				# The player's own mark follows their switch (a partner's update cleared it once).
+				if badge.auto_play != table.auto_play:
+					wrong.append("own Auto-play mark %s, the switch %s" % [badge.auto_play, table.auto_play])
+				continue
 			if badge.auto_play != s.hosted:
 				wrong.append("seat %d Auto-play %s, hosted %s" % [at, badge.auto_play, s.hosted])
 			# Counts in the play phase only: during a tribute or return the table shows the
