@@ -4,8 +4,6 @@
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::rule_error::{Conflict, Exchange, InvalidCardsReason, RuleError, TributeFault};
-
 macro_rules! error_codes {
     ($( $(#[doc = $doc:literal])* $name:ident = $code:literal, $snake:literal, $describe:literal; )*) => {
         /// Every error kind of the project with its stable number (0 is success, never an error).

@@ -5,8 +5,9 @@
 //! either an action `{"seq":…,"seat":…,"type":…}` or a checkpoint `{"checkpoint":seq,"hash":"…"}`.
 //! A truncated or damaged tail can be recovered up to the last valid line.
 
-use crate::error::{ErrorCode, RuleError};
+use crate::error::ErrorCode;
 use crate::game::{Action, Event, Match};
+use crate::rule_error::RuleError;
 use crate::rules::{FIRST_RULES_REVISION, RULES_REVISION, RuleConfig, check_revision};
 use serde::{Deserialize, Serialize};
 

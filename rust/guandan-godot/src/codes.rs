@@ -3,8 +3,9 @@
 //! (each defined from its `ErrorCode`, and checked against `ErrorCode::ALL` by
 //! `GuandanEngine.error_codes()` in tests/godot/test_extension.gd).
 
-use guandan_core::error::{ErrorCode, RuleError};
+use guandan_core::error::ErrorCode;
 use guandan_core::log::LogError;
+use guandan_core::rule_error::RuleError;
 use guandan_runtime::RuntimeError;
 
 pub const OK: i64 = 0;
@@ -99,7 +100,7 @@ mod tests {
     #[test]
     fn rule_log_and_runtime_errors_keep_their_core_codes() {
         assert_eq!(Fail::from(RuleError::CannotPass).num(), 3);
-        let e = RuleError::InvalidCards(guandan_core::error::InvalidCardsReason::NoCards);
+        let e = RuleError::InvalidCards(guandan_core::rule_error::InvalidCardsReason::NoCards);
         assert_eq!(Fail::from(e).code, ErrorCode::InvalidCards);
         assert_eq!(Fail::from(LogError::Empty).num(), 20);
         assert_eq!(Fail::from(LogError::Version(9)).code, ErrorCode::LogVersion);

@@ -4,12 +4,13 @@
 use godot::prelude::*;
 use guandan_ai::agent::{Candidate, Trace};
 use guandan_core::card::{CardId, CardSet};
-use guandan_core::combo::{Play, PlayKind, wild_set};
+use guandan_core::combo::{Play, wild_set};
 use guandan_core::event::Outcome;
 use guandan_core::game::{Phase, Seat, Turn};
 use guandan_core::view::PlayerView;
 
 use crate::forward::Emit;
+pub use crate::packing::{ids, name_key};
 use guandan_runtime::Out;
 
 pub const PHASE_NONE: i64 = 0;
@@ -34,26 +35,6 @@ pub fn phase_name(p: Phase) -> &'static str {
         Phase::Play => "play",
         Phase::MatchOver => "match_over",
     }
-}
-
-/// Translation key of a play kind (`play.straight`, ...).
-pub fn name_key(kind: PlayKind) -> &'static str {
-    match kind {
-        PlayKind::Single => "play.single",
-        PlayKind::Pair => "play.pair",
-        PlayKind::Trips => "play.trips",
-        PlayKind::ThreeWithTwo => "play.three_with_two",
-        PlayKind::Straight => "play.straight",
-        PlayKind::ThreePair => "play.three_pair",
-        PlayKind::TwoTrips => "play.two_trips",
-        PlayKind::StraightFlush => "play.straight_flush",
-        PlayKind::Bomb => "play.bomb",
-        PlayKind::FourKings => "play.four_kings",
-    }
-}
-
-pub fn ids(set: CardSet) -> PackedInt32Array {
-    set.iter().map(i32::from).collect()
 }
 
 pub fn seats(seats: &[Seat]) -> PackedInt32Array {

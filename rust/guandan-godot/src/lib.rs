@@ -29,6 +29,7 @@ pub mod convert;
 pub mod counter;
 pub mod engine;
 pub mod forward;
+pub mod packing;
 pub mod replay;
 pub mod resources;
 pub mod review;

@@ -11,9 +11,10 @@
 use guandan_ai::AiProfile;
 use guandan_core::card::CardSet;
 use guandan_core::combo::wild_set;
-use guandan_core::error::{ErrorCode, InvalidCardsReason, RuleError};
+use guandan_core::error::ErrorCode;
 use guandan_core::event::Outcome;
 use guandan_core::game::{ActionKind, Match, Reading, Seat};
+use guandan_core::rule_error::{InvalidCardsReason, RuleError};
 use guandan_core::view::PlayerView;
 
 use crate::codes::Fail;

@@ -5,7 +5,6 @@
 
 use crate::App;
 use std::sync::Arc;
-use std::sync::atomic::Ordering::Relaxed;
 use std::time::Duration;
 
 /// Most connections one instance is sized for (the Fleet's player capacity).
@@ -28,16 +27,16 @@ pub fn spawn(app: Arc<App>) {
             && let Some(status) = gs.status
             && let Some(port) = status.ports.first()
         {
-            let scheme = if app.tls.is_some() { "https" } else { "http" };
-            *app.public_url.lock() = format!("{scheme}://{}:{}", status.address, port.port);
-            tracing::info!(url = %app.public_url.lock(), "agones: public address");
+            let scheme = if app.tls().is_some() { "https" } else { "http" };
+            *app.public_url().lock() = format!("{scheme}://{}:{}", status.address, port.port);
+            tracing::info!(url = %app.public_url().lock(), "agones: public address");
         }
         let mut alpha = sdk.alpha().clone();
         if let Err(e) = alpha.set_player_capacity(PLAYER_CAPACITY).await {
             tracing::warn!(error = %e, "agones: player tracking unavailable (alpha feature off?)");
         }
         let health = sdk.health_check();
-        let mut shutdown = app.shutdown.clone();
+        let mut shutdown = app.shutdown().clone();
         let mut allocated = false;
         loop {
             let stopping = tokio::select! {
@@ -49,8 +48,8 @@ pub fn spawn(app: Arc<App>) {
                 return;
             }
             let _ = health.send(()).await;
-            let rooms = app.metrics.rooms.get();
-            let players = app.metrics.connections.get();
+            let rooms = app.metrics().rooms.get();
+            let players = app.metrics().connections.get();
             let _ = sdk.set_label("rooms", rooms.to_string()).await;
             let _ = sdk.set_label("players", players.to_string()).await;
             if rooms > 0 && !allocated {

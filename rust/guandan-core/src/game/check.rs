@@ -6,7 +6,7 @@
 
 use super::*;
 use crate::combo::{beats, choose_reading};
-use crate::error::{Conflict, InvalidCardsReason};
+use crate::rule_error::{Conflict, InvalidCardsReason};
 
 /// Which reading of the selected cards to play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -17,9 +17,10 @@ use arrayvec::ArrayVec;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-pub use crate::error::{Conflict, ErrorCode, Exchange, InvalidCardsReason, RuleError, TributeFault};
+pub use crate::error::ErrorCode;
 pub use crate::event::{Action, ActionKind, EndReason, Event, Outcome, Phase};
 pub use crate::progress::{Surrender, Tribute, Turn};
+pub use crate::rule_error::{Conflict, Exchange, InvalidCardsReason, RuleError, TributeFault};
 pub use crate::seat::{Seat, Team, next_seat, partner_of, team_of};
 pub use crate::setup::{DealSetup, Setup, SetupError};
 

@@ -13,7 +13,7 @@
 //! applied in `receive.rs`; this file holds the node, its signals and calls, and the plumbing.
 
 mod account;
-mod account_requests;
+pub(crate) mod account_requests;
 mod ladder;
 mod lobby;
 pub mod mirror;

@@ -2,7 +2,7 @@
 
 use godot::prelude::*;
 
-use crate::client::AccountAnswer as Answer;
+use crate::client::account_requests::AccountAnswer as Answer;
 
 /// An account call's answer; which fields it fills depends on the call (the others are empty or
 /// 0). Never a token: the new session is read with `GuandanClient.get_credentials`.

@@ -6,7 +6,7 @@ use guandan_core::combo::{self, choose_reading, classify};
 use guandan_core::rules::RuleConfig;
 
 use crate::args;
-use crate::convert::{ids, name_key};
+use crate::packing::{ids, name_key};
 
 /// A play: a set of cards read as one combination. Made by the engine, the advisor and the
 /// replay recorder; `Play.of(cards, level)` reads one from card ids (tests, tools).
