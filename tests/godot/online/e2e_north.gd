@@ -75,8 +75,11 @@ func _run() -> void:
 	f.close()
 	# Ready once every seat is taken (the room's ready check), like the CLI seats.
 	var full := func() -> bool:
-		for s: Dictionary in c.get_room().get("seats", []):
-			if String(s.player) == "" and int(s.get("ai", 0)) == 0:
+		var room: OnlineRoom = c.get_room()
+		if room == null:
+			return false
+		for s: RoomSeat in room.seats:
+			if s.player == "" and s.ai == 0:
 				return false
 		return true
 	if not await _wait(full, 120.0):

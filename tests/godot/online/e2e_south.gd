@@ -434,8 +434,9 @@ func _propose_surrender(mc: MatchController) -> void:
 	_vote_next_ms = Time.get_ticks_msec() + 2000
 	# Asked of the person: not while the partner is away and the server's AI answers for the seat
 	# (seed 11: north's 36 s stall had the AI keep playing for it, and north was never asked).
-	for s: Dictionary in Online.client.get_room().get("seats", []):
-		if int(s.seat) == (maxi(Online.seat, 0) + 2) % 4 and (not bool(s.connected) or bool(s.hosted)):
+	var room: OnlineRoom = Online.client.get_room()
+	for s: RoomSeat in room.seats if room != null else []:
+		if s.seat == (maxi(Online.seat, 0) + 2) % 4 and (not s.connected or s.hosted):
 			return
 	var code := mc.propose_surrender()
 	if code != 0:
