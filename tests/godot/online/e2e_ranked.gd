@@ -18,7 +18,7 @@ const KEEP_S := 35.0
 
 var _args := {"timeout": "900", "auto-play": "0"}
 var _screen: Control
-var _table: Control
+var _table: Table
 var _last_acted := -1
 var _over := false
 var _rating := []
@@ -110,21 +110,7 @@ func _act() -> void:
 		return
 	if mc == null or not _table.is_idle() or _table.duty == &"" or mc.action_count() == _last_acted:
 		return
-	var code := -1
-	match _table.duty:
-		&"play":
-			var hints: Array = mc.advice.hints(1)
-			if not hints.is_empty() and not bool(hints[0].pass):
-				code = mc.play(PackedInt32Array(hints[0].play.cards))
-			elif _table.can_pass:
-				code = mc.pass_turn()
-			else:
-				var plays := mc.advice.legal_plays()
-				code = mc.play(PackedInt32Array(plays[0].cards)) if not plays.is_empty() else -1
-		&"tribute":
-			code = mc.give_tribute(mc.tribute_options()[0])
-		&"return":
-			code = mc.return_card(mc.return_options()[0])
+	var code := E2eDuty.act(_table)
 	if code == 0:
 		_last_acted = mc.action_count()
 		_report.acted += 1

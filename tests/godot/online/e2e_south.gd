@@ -17,7 +17,7 @@ extends Node
 ## it; the vote: south proposes to give up from that action on, its partner north a person).
 
 var _args := {"drop-at": "150", "seed": "7", "timeout": "900"}
-var _table: Control
+var _table: Table
 ## The online table screen around `_table`.
 var _screen: Control
 var _overlay_shown := false
@@ -394,21 +394,7 @@ func _act() -> void:
 	_propose_surrender(mc)
 	if not _table.is_idle() or _table.duty == &"" or mc.action_count() == _last_acted_seq:
 		return
-	var code := -1
-	match _table.duty:
-		&"play":
-			var hints: Array = mc.advice.hints(1)
-			if not hints.is_empty() and not bool(hints[0].pass):
-				code = mc.play(PackedInt32Array(hints[0].play.cards))
-			elif _table.can_pass:
-				code = mc.pass_turn()
-			else:
-				var plays := mc.advice.legal_plays()
-				code = mc.play(PackedInt32Array(plays[0].cards)) if not plays.is_empty() else -1
-		&"tribute":
-			code = mc.give_tribute(mc.tribute_options()[0])
-		&"return":
-			code = mc.return_card(mc.return_options()[0])
+	var code := E2eDuty.act(_table)
 	if code == 0:
 		_last_acted_seq = mc.action_count()
 		_report.acted += 1
