@@ -19,6 +19,18 @@ func name_new(match_seed: int) -> void:
 		absi(match_seed) % 100000]
 
 
+## The match so far as a record's text (JSON Lines; the table's deal review reads it), "" when
+## there is no match or it is online (the server keeps online records).
+func text() -> String:
+	var config := _match.config
+	if config == null or config.online or not _match.has_match():
+		return ""
+	var rec := ReplayRecorder.new()
+	if rec.record(_match.engine) != GuandanEngine.OK:
+		return ""
+	return rec.to_text()
+
+
 ## Saves the match so far as its replay record (config save_record false turns it off, for
 ## tests); returns the record name, or "" when nothing was saved.
 func save() -> String:

@@ -22,9 +22,18 @@ func _ready() -> void:
 	_reviewer.failed.connect(func(m: String) -> void: failed.emit(m))
 
 
-## Reviews `seat` of the record `text`; false when refused at once (`failed` follows).
-func start(text: String, seat: int) -> bool:
+## Reviews `seat` of the record `text` (deal `deal` only when it is 0 or more); false when
+## refused at once (`failed` follows).
+func start(text: String, seat: int, deal := -1) -> bool:
+	if deal >= 0:
+		return _reviewer.start_deal(text, seat, deal, worlds, 0)
 	return _reviewer.start(text, seat, worlds, 0)
+
+
+## Reviews `seat` of the saved record `name`, reading back the review kept beside it when it is
+## the one asked for (`ReviewSummary.cached`), else reviewing and keeping it.
+func start_saved(name: String, seat: int) -> bool:
+	return _reviewer.start_saved(name, seat, worlds, 0)
 
 
 func is_running() -> bool:

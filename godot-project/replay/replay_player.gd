@@ -183,7 +183,12 @@ func open_review() -> void:
 	_frame.add_child(review_panel)
 	if review_worlds > 0:
 		review_panel.review.worlds = review_worlds
-	review_panel.start(controller.record_text(), ReplayReview.player_seat(controller.players()))
+	var seat := ReplayReview.player_seat(controller.players())
+	if record != "":
+		# A saved record: its review is kept beside it and read back next time.
+		review_panel.start_saved(record, seat)
+	else:
+		review_panel.start(controller.record_text(), seat)
 	_layout()
 
 

@@ -10,6 +10,11 @@ signal jump(action: int)
 signal closed
 
 var review: ReplayReview
+## Whether a tapped point or line can show its position (a replay's review; the table's cannot:
+## its summary sends the player to Replays instead).
+var can_jump := true
+## The deal reviewed, -1 for the whole record.
+var _deal := -1
 var _title: Label
 var _bar: ProgressBar
 var _summary: Label
@@ -48,7 +53,9 @@ func _init() -> void:
 	box.add_child(_summary)
 	_chart = ReviewChart.new()
 	_chart.visible = false
-	_chart.chosen.connect(func(action: int) -> void: jump.emit(action))
+	_chart.chosen.connect(func(action: int) -> void:
+		if can_jump:
+			jump.emit(action))
 	box.add_child(_chart)
 	var scroll := ScrollContainer.new()
 	scroll.size_flags_vertical = Control.SIZE_EXPAND_FILL
@@ -84,12 +91,25 @@ func _apply_rect() -> void:
 	size = _rect.size
 
 
-## Reviews `seat` of the record `text`.
-func start(text: String, seat: int) -> void:
+## Reviews `seat` of the record `text` (deal `deal` only when it is 0 or more: the table's
+## review after a deal).
+func start(text: String, seat: int, deal := -1) -> void:
+	_deal = deal
+	_running()
+	review.start(text, seat, deal)
+
+
+## Reviews `seat` of the saved record `name` (the review kept beside it is read back when it
+## is the one asked for).
+func start_saved(name: String, seat: int) -> void:
+	_running()
+	review.start_saved(name, seat)
+
+
+func _running() -> void:
 	_bar.visible = true
 	_bar.value = 0
 	_summary.text = tr("REVIEW_RUNNING")
-	review.start(text, seat)
 
 
 ## The chart (tests tap its points).
@@ -114,7 +134,8 @@ func _on_failed(message: String) -> void:
 
 func _on_finished(s: ReviewSummary) -> void:
 	_bar.visible = false
-	_summary.text = tr("REVIEW_SUMMARY_FMT").format({decisions = s.decisions.size(), mistakes = s.mistakes,
+	var summary := "REVIEW_SUMMARY_FMT" if can_jump or _deal < 0 else "REVIEW_SUMMARY_DEAL_FMT"
+	_summary.text = tr(summary).format({decisions = s.decisions.size(), mistakes = s.mistakes, deal = _deal + 1,
 		inaccuracies = s.inaccuracies, cost = "%.1f" % s.cost, worlds = s.worlds})
 	var values := PackedFloat32Array()
 	var marks := PackedInt32Array()
@@ -138,7 +159,7 @@ func _on_finished(s: ReviewSummary) -> void:
 			reason = PlayText.reason(d.reason, Array(d.reason_args)), biggest = tr("REVIEW_BIGGEST") if i == s.biggest else ""})
 		line.gui_input.connect(func(e: InputEvent) -> void:
 			var mb := e as InputEventMouseButton
-			if mb != null and mb.pressed and mb.button_index == MOUSE_BUTTON_LEFT:
+			if can_jump and mb != null and mb.pressed and mb.button_index == MOUSE_BUTTON_LEFT:
 				jump.emit(d.action))
 		_list.add_child(line)
 		_lines.append(line)

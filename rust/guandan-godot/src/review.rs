@@ -3,16 +3,24 @@
 //! replies over a channel; the node drains it in `process()` and emits typed signals with typed
 //! results (`ReviewSummary`, `ReviewedDecision`), never a Dictionary of game data.
 
+use crate::store;
+use crate::user_dirs::user_dirs;
 use crossbeam_channel::{Receiver, TryRecvError, unbounded};
 use godot::prelude::*;
-use guandan_ai::review::{Mark, Review, ReviewConfig, ReviewError, parse_record, review_cancellable, reviewer};
+use guandan_ai::review::{
+    Mark, Review, ReviewConfig, ReviewError, cache_path, load_cached, parse_record, review_deal_cancellable, reviewer,
+    save_cached,
+};
+use guandan_core::log::MatchLog;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// What the worker sends back.
 enum Reply {
     Progress(usize, usize),
-    Done(Box<Result<Review, String>>),
+    /// The review and whether it was read from its cache.
+    Done(Box<Result<(Review, bool), String>>),
 }
 
 /// Reviews a record on a worker thread: `start()`, then `progress` signals and one `finished`
@@ -44,39 +52,30 @@ impl DealReviewer {
     /// at the next frame) when the input is refused; a review under way is replaced.
     #[func]
     pub fn start(&mut self, record: GString, seat: i64, worlds: i64, seed: i64) -> bool {
-        self.cancel();
-        let (tx, rx) = unbounded();
-        self.job = Some(rx);
-        let refuse = |message: String| {
-            let _ = tx.send(Reply::Done(Box::new(Err(message))));
-            false
-        };
-        let Some(seat) = u8::try_from(seat).ok().filter(|s| *s < 4) else {
-            return refuse(format!("seat {seat} is not 0..3"));
-        };
-        let Some(worlds) = u32::try_from(worlds).ok().filter(|w| (1..=4096).contains(w)) else {
-            return refuse(format!("worlds must be 1..4096, not {worlds}"));
-        };
-        let log = match parse_record(&record.to_string()) {
-            Ok(log) => log,
-            Err(e) => return refuse(e.to_string()),
-        };
-        let cfg = ReviewConfig { worlds, seed: seed as u64, ..ReviewConfig::default() };
-        let cancel = Arc::new(AtomicBool::new(false));
-        self.cancel = cancel.clone();
-        let valued = Arc::new(AtomicUsize::new(0));
-        self.valued = valued.clone();
-        self.worker = Some(std::thread::spawn(move || {
-            let l3 = reviewer(1);
-            let result = review_cancellable(&log, seat, &cfg, &l3, &cancel, |done, total| {
-                valued.store(done, Ordering::Relaxed);
-                let _ = tx.send(Reply::Progress(done, total));
-            });
-            if !matches!(result, Err(ReviewError::Cancelled)) {
-                let _ = tx.send(Reply::Done(Box::new(result.map_err(|e| e.to_string()))));
-            }
-        }));
-        true
+        self.launch(Ok(record.to_string()), seat, -1, worlds, seed, None)
+    }
+
+    /// `start` for deal `deal` only (0 = the first): the table's review after a deal. A deal the
+    /// record does not hold is refused.
+    #[func]
+    pub fn start_deal(&mut self, record: GString, seat: i64, deal: i64, worlds: i64, seed: i64) -> bool {
+        if deal < 0 {
+            return self.launch(Err(format!("deal {deal} is not a deal number")), seat, -1, worlds, seed, None);
+        }
+        self.launch(Ok(record.to_string()), seat, deal, worlds, seed, None)
+    }
+
+    /// `start` of the saved record `name` (`user://records/<name>.jsonl`), kept beside it as
+    /// `<name>.jsonl.review.json`: a review made before with the same seat, budget and record is
+    /// read back at once (`ReviewSummary.cached`); a cache that cannot be used (damaged, of
+    /// another version or record) is reviewed again and replaced.
+    #[func]
+    pub fn start_saved(&mut self, name: GString, seat: i64, worlds: i64, seed: i64) -> bool {
+        let dir = user_dirs().records();
+        let name = name.to_string();
+        let text = store::read_record(&dir, &name).map_err(|f| f.message);
+        let cache = store::check_name(&name).ok().map(|stem| cache_path(&store::record_path(&dir, stem)));
+        self.launch(text, seat, -1, worlds, seed, cache)
     }
 
     /// Whether a review is under way (or its answer not yet emitted).
@@ -108,6 +107,76 @@ impl DealReviewer {
     }
 }
 
+impl DealReviewer {
+    /// Checks the input and starts the worker (or queues the refusal for the next frame).
+    fn launch(
+        &mut self,
+        record: Result<String, String>,
+        seat: i64,
+        deal: i64,
+        worlds: i64,
+        seed: i64,
+        cache: Option<PathBuf>,
+    ) -> bool {
+        self.cancel();
+        let (tx, rx) = unbounded();
+        self.job = Some(rx);
+        let refuse = |message: String| {
+            let _ = tx.send(Reply::Done(Box::new(Err(message))));
+            false
+        };
+        let Some(seat) = u8::try_from(seat).ok().filter(|s| *s < 4) else {
+            return refuse(format!("seat {seat} is not 0..3"));
+        };
+        let Some(worlds) = u32::try_from(worlds).ok().filter(|w| (1..=4096).contains(w)) else {
+            return refuse(format!("worlds must be 1..4096, not {worlds}"));
+        };
+        let log = match record.and_then(|text| parse_record(&text).map_err(|e| e.to_string())) {
+            Ok(log) => log,
+            Err(message) => return refuse(message),
+        };
+        let deal = u32::try_from(deal).ok();
+        let cfg = ReviewConfig { worlds, seed: seed as u64, ..ReviewConfig::default() };
+        let cancel = Arc::new(AtomicBool::new(false));
+        self.cancel = cancel.clone();
+        let valued = Arc::new(AtomicUsize::new(0));
+        self.valued = valued.clone();
+        self.worker = Some(std::thread::spawn(move || {
+            if let Some(hit) = cache.as_deref().and_then(|path| cached(path, &log, seat, &cfg)) {
+                let _ = tx.send(Reply::Done(Box::new(Ok((hit, true)))));
+                return;
+            }
+            let l3 = reviewer(1);
+            let result = review_deal_cancellable(&log, seat, deal, &cfg, &l3, &cancel, |done, total| {
+                valued.store(done, Ordering::Relaxed);
+                let _ = tx.send(Reply::Progress(done, total));
+            });
+            if let (Ok(review), Some(path)) = (&result, &cache)
+                && let Err(e) = save_cached(path, review)
+            {
+                godot_warn!("DealReviewer: the review is not kept: {e}");
+            }
+            if !matches!(result, Err(ReviewError::Cancelled)) {
+                let _ = tx.send(Reply::Done(Box::new(result.map(|r| (r, false)).map_err(|e| e.to_string()))));
+            }
+        }));
+        true
+    }
+}
+
+/// The review of `seat` kept at `path` for this record and budget, if there is one that can be
+/// used (a damaged or stale cache is only reported: the caller reviews again).
+fn cached(path: &Path, log: &MatchLog, seat: u8, cfg: &ReviewConfig) -> Option<Review> {
+    let hash = log.replay().ok()?.state_hash();
+    match load_cached(path, &hash, seat, cfg) {
+        Ok(hit) => hit,
+        Err(e) => {
+            godot_warn!("DealReviewer: {e} (reviewing again)");
+            None
+        }
+    }
+}
+
 #[godot_api]
 impl INode for DealReviewer {
     fn process(&mut self, _delta: f64) {
@@ -129,8 +198,8 @@ impl INode for DealReviewer {
                 Reply::Done(result) => {
                     self.job = None;
                     match *result {
-                        Ok(review) => {
-                            let summary = ReviewSummary::of(&review);
+                        Ok((review, cached)) => {
+                            let summary = ReviewSummary::of(&review, cached);
                             self.signals().finished().emit(&summary);
                         }
                         Err(message) => self.signals().failed().emit(&GString::from(message.as_str())),
@@ -148,6 +217,9 @@ impl INode for DealReviewer {
 pub struct ReviewSummary {
     #[var]
     seat: i64,
+    /// Read back from the review kept beside the saved record (not made again).
+    #[var]
+    cached: bool,
     /// Worlds a set (the budget) and the seed.
     #[var]
     worlds: i64,
@@ -181,7 +253,7 @@ pub struct ReviewSummary {
 }
 
 impl ReviewSummary {
-    fn of(r: &Review) -> Gd<ReviewSummary> {
+    fn of(r: &Review, cached: bool) -> Gd<ReviewSummary> {
         let mut decisions = Array::new();
         let mut biggest = -1;
         for (di, d) in r.deals.iter().enumerate() {
@@ -215,6 +287,7 @@ impl ReviewSummary {
         }
         Gd::from_object(ReviewSummary {
             seat: i64::from(r.seat),
+            cached,
             worlds: i64::from(r.config.worlds),
             seed: r.config.seed as i64,
             inaccuracy: f64::from(r.config.inaccuracy),

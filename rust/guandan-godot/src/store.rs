@@ -118,10 +118,14 @@ pub fn read_record(dir: &Path, name: &str) -> Result<String, Fail> {
 /// Deletes the record `name` (as in [`check_name`]) from `dir`.
 pub fn delete_record(dir: &Path, name: &str) -> Result<(), Fail> {
     let stem = check_name(name)?;
-    std::fs::remove_file(record_path(dir, stem)).map_err(|e| match e.kind() {
+    let path = record_path(dir, stem);
+    std::fs::remove_file(&path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => Fail::new(ErrorCode::NotFound, "no such record"),
         _ => Fail::new(ErrorCode::Io, format!("cannot delete: {e}")),
-    })
+    })?;
+    // Its review goes with it (there may be none).
+    let _ = std::fs::remove_file(guandan_ai::review::cache_path(&path));
+    Ok(())
 }
 
 /// The record files in `dir` with their stems; files being written (a leading dot) and other
@@ -273,8 +277,13 @@ mod tests {
         let dir = &tmp.0;
         write_record(dir, "a", "1").unwrap();
         write_record(dir, "b", "2").unwrap();
+        // Each with its kept review: not a record of its own, and it goes with its record.
+        std::fs::write(dir.join("a.jsonl.review.json"), "{}").unwrap();
+        std::fs::write(dir.join("b.jsonl.review.json"), "{}").unwrap();
+        assert_eq!(list_records(dir), ["a", "b"]);
         delete_record(dir, "a").unwrap();
         assert_eq!(list_records(dir), ["b"]);
+        assert_eq!(entries(dir), ["b.jsonl", "b.jsonl.review.json"]);
         assert_eq!(delete_record(dir, "a").unwrap_err().code, ErrorCode::NotFound);
         assert_eq!(delete_record(dir, "../b").unwrap_err().code, ErrorCode::BadArgument);
         assert_eq!(list_records(dir), ["b"]);

@@ -20,6 +20,7 @@ func after_each() -> void:
 	TranslationServer.set_locale(_locale)
 	if record != "":
 		RecordLibrary.delete_record(record)
+		expect(not FileAccess.file_exists("user://records/%s.jsonl.review.json" % record), "its review goes with it")
 	Settings.reset_for_tests()
 
 
@@ -63,10 +64,19 @@ func test_the_review_opens_from_replays_and_jumps_to_a_decision_in_both_language
 		if not expect(panel != null, "the review panel opened"):
 			return
 		var progressed := [0]
+		var got: Array[ReviewSummary] = []
 		panel.review.progress.connect(func(_d: int, _t: int) -> void: progressed[0] += 1)
+		panel.review.finished.connect(func(s: ReviewSummary) -> void: got.append(s))
 		expect(await wait_until(func() -> bool: return not panel.review.is_running(), 120.0), "%s: the review ends" % locale)
 		await frames(2)
-		expect(progressed[0] > 3, "progress reported (%d)" % progressed[0])
+		if not expect(got.size() == 1, "%s: one review" % locale):
+			return
+		if locale == "en":
+			expect(progressed[0] > 3 and not got[0].cached, "made the first time: progress reported (%d)" % progressed[0])
+			expect(FileAccess.file_exists("user://records/%s.jsonl.review.json" % record), "kept beside the record")
+		else:
+			# The second opening reads back the review kept beside the record: no decision valued again.
+			expect(got[0].cached and progressed[0] == 0, "read back the second time (%d progress)" % progressed[0])
 		var chart := panel.chart()
 		expect(chart.points() > 5, "%s: a point per decision (%d)" % [locale, chart.points()])
 		for at in SIZES:

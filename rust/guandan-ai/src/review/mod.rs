@@ -155,6 +155,8 @@ pub enum ReviewError {
     Seat(u8),
     #[error("worlds must be 1..=4096, not {0}")]
     Worlds(u32),
+    #[error("the record holds no deal {0} (deals are numbered from 0)")]
+    Deal(u32),
     #[error("the review was cancelled")]
     Cancelled,
 }
@@ -229,6 +231,23 @@ pub fn review_cancellable(
     cfg: &ReviewConfig,
     l3: &L3,
     cancel: &AtomicBool,
+    progress: impl FnMut(usize, usize),
+) -> Result<Review, ReviewError> {
+    review_deal_cancellable(log, seat, None, cfg, l3, cancel, progress)
+}
+
+/// `review_cancellable` of one deal only (`deal` = its number, 0 = the first; `None`: all):
+/// the table's review after a deal values that deal's decisions, not the whole match so far.
+/// Each decision is valued exactly as in the whole review (its seed comes from its action
+/// index), so a deal's review equals that deal's part of the whole one. A deal the record does
+/// not hold is refused.
+pub fn review_deal_cancellable(
+    log: &MatchLog,
+    seat: Seat,
+    deal: Option<u32>,
+    cfg: &ReviewConfig,
+    l3: &L3,
+    cancel: &AtomicBool,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<Review, ReviewError> {
     if seat > 3 {
@@ -237,8 +256,15 @@ pub fn review_cancellable(
     if cfg.worlds == 0 || cfg.worlds > 4096 {
         return Err(ReviewError::Worlds(cfg.worlds));
     }
-    let record_hash = log.replay()?.state_hash();
-    let decisions = decisions(log, seat)?;
+    let last = log.replay()?;
+    let record_hash = last.state_hash();
+    let mut decisions = decisions(log, seat)?;
+    if let Some(deal) = deal {
+        if deal > last.deal_no() {
+            return Err(ReviewError::Deal(deal));
+        }
+        decisions.retain(|(_, view, _)| view.deal_no == deal);
+    }
     let total = decisions.len();
     let mut deals: Vec<DealReview> = Vec::new();
     for (done, (action, view, played)) in decisions.into_iter().enumerate() {

@@ -238,3 +238,26 @@ fn a_cancelled_review_stops_at_the_next_decision() {
     let r = review_cancellable(&log, 0, &cfg, &reviewer(1), &cancel, |_, _| panic!("no decision is valued"));
     assert!(matches!(r, Err(ReviewError::Cancelled)), "{r:?}");
 }
+
+#[test]
+fn a_deals_review_is_that_deals_part_of_the_whole_review_and_a_missing_deal_is_refused() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/replay-corpus");
+    let log = parse_record(&std::fs::read_to_string(dir.join("good_unfinished_match.jsonl")).unwrap()).unwrap();
+    let cfg = ReviewConfig { worlds: 2, ..ReviewConfig::default() };
+    let l3 = reviewer(1);
+    let whole = review(&log, 1, &cfg, &l3, |_, _| {}).unwrap();
+    assert!(whole.deals.len() >= 2, "the record holds {} deals", whole.deals.len());
+    let never = AtomicBool::new(false);
+    for deal in &whole.deals {
+        let mut totals = Vec::new();
+        let one =
+            review_deal_cancellable(&log, 1, Some(deal.deal_no), &cfg, &l3, &never, |_, t| totals.push(t)).unwrap();
+        assert_eq!(one.deals, vec![deal.clone()], "deal {}", deal.deal_no);
+        assert_eq!(one.record_hash, whole.record_hash);
+        // The progress counts that deal's decisions only.
+        assert_eq!(totals.first().copied(), Some(deal.moves.len() + deal.forced as usize));
+    }
+    let last = log.replay().unwrap().deal_no();
+    let r = review_deal_cancellable(&log, 1, Some(last + 1), &cfg, &l3, &never, |_, _| panic!("nothing is valued"));
+    assert_eq!(r, Err(ReviewError::Deal(last + 1)));
+}
