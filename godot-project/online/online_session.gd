@@ -9,6 +9,8 @@ extends Node
 
 ## The one client (a child of this node).
 var client: GuandanClient
+## The player's finished online matches, kept as replay records (a child of this node).
+var records: OnlineRecords
 
 ## What sent the player back to the Online menu (shown there once), e.g. "the host closed the room".
 var last_message := ""
@@ -62,6 +64,10 @@ func _ready() -> void:
 		forget_room())
 	client.connected.connect(_on_connected)
 	client.disconnected.connect(_on_disconnected)
+	records = OnlineRecords.new()
+	records.name = "Records"
+	add_child(records)
+	records.watch(client)
 	_start_from_command_line.call_deferred()
 
 

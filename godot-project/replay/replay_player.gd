@@ -37,15 +37,21 @@ var playing := false
 var review_panel: ReviewPanel
 ## Worlds a set for the review (0: the review's default; tests use fewer).
 var review_worlds := 0
+## The seat the review is of (-1: the record's first seat no AI played).
+var review_seat := -1
+var _review_at_once := false
 var _elapsed := 0.0
 var _setting_slider := false
 var _level := 2
 var _events := {}  # position -> the events (MatchEvent) of the action that led there (cache)
 
 
-## Called by the app before the screen enters the tree: {record: name}.
+## Called by the app before the screen enters the tree: {record: name, seat (the player's seat
+## to review, optional), review (open the review at once, optional)}.
 func open(params: Dictionary) -> void:
 	record = String(params.get("record", ""))
+	review_seat = int(params.get("seat", OnlineRecords.seat_of(record)))
+	_review_at_once = bool(params.get("review", false))
 
 
 func _ready() -> void:
@@ -64,6 +70,8 @@ func _ready() -> void:
 	_layout()
 	show_position(0)
 	set_process(true)
+	if _review_at_once:
+		open_review()
 
 
 func _fail() -> void:
@@ -183,7 +191,7 @@ func open_review() -> void:
 	_frame.add_child(review_panel)
 	if review_worlds > 0:
 		review_panel.review.worlds = review_worlds
-	var seat := ReplayReview.player_seat(controller.players())
+	var seat := review_seat if review_seat in range(4) else ReplayReview.player_seat(controller.players())
 	if record != "":
 		# A saved record: its review is kept beside it and read back next time.
 		review_panel.start_saved(record, seat)

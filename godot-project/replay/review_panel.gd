@@ -102,6 +102,7 @@ func start(text: String, seat: int, deal := -1) -> void:
 ## Reviews `seat` of the saved record `name` (the review kept beside it is read back when it
 ## is the one asked for).
 func start_saved(name: String, seat: int) -> void:
+	_deal = -1
 	_running()
 	review.start_saved(name, seat)
 
@@ -112,9 +113,26 @@ func _running() -> void:
 	_summary.text = tr("REVIEW_RUNNING")
 
 
+## Online, before the match's record has been downloaded: says so; `start_saved` follows.
+func wait_for_record() -> void:
+	_bar.visible = true
+	_bar.value = 0
+	_summary.text = tr("REVIEW_WAITING_RECORD")
+
+
+## Says why there is no review (e.g. the record could not be downloaded).
+func show_failure(message: String) -> void:
+	_on_failed(message)
+
+
 ## The chart (tests tap its points).
 func chart() -> ReviewChart:
 	return _chart
+
+
+## The summary line as shown (tests read it).
+func summary_text() -> String:
+	return _summary.text
 
 
 ## The lines of the marked decisions shown (tests read them).
@@ -134,7 +152,9 @@ func _on_failed(message: String) -> void:
 
 func _on_finished(s: ReviewSummary) -> void:
 	_bar.visible = false
-	var summary := "REVIEW_SUMMARY_FMT" if can_jump or _deal < 0 else "REVIEW_SUMMARY_DEAL_FMT"
+	var summary := "REVIEW_SUMMARY_FMT"
+	if not can_jump:
+		summary = "REVIEW_SUMMARY_DEAL_FMT" if _deal >= 0 else "REVIEW_SUMMARY_MATCH_FMT"
 	_summary.text = tr(summary).format({decisions = s.decisions.size(), mistakes = s.mistakes, deal = _deal + 1,
 		inaccuracies = s.inaccuracies, cost = "%.1f" % s.cost, worlds = s.worlds})
 	var values := PackedFloat32Array()

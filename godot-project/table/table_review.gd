@@ -1,9 +1,10 @@
 class_name TableReview
 extends Node
-## The deal review (复盘) on the table after a deal (offline matches): L3 values the player's
-## decisions of that deal on a worker thread, shown in a ReviewPanel over the table while the
-## deal-end panel waits. Online matches are reviewed from Replays (the server keeps their records).
-## A node of the table while the panel is open; it keeps the panel fitted to the window.
+## The review (复盘) on the table: after a deal (offline matches) L3 values the player's decisions
+## of that deal; at the match's end, of the whole match (online: the record the session kept,
+## `OnlineRecords`, reviewed once and kept beside it). On a worker thread, shown in a ReviewPanel
+## over the table while the deal-end card or the end screen waits behind it. A node of the table
+## while the panel is open; it keeps the panel fitted to the window.
 
 ## Worlds a set for the table's review (0: the review's default; tests use fewer).
 static var worlds := 0
@@ -12,27 +13,34 @@ var panel: ReviewPanel
 var _table: Table
 
 
-## Opens the review of deal `deal_no` (0 = the first) of `table`'s match for the player's seat;
-## null when there is nothing to review (online, a spectator, no match). A review already open
-## on the table is closed first.
+## Opens the review of deal `deal_no` (0 = the first; -1: the whole match) of `table`'s match for
+## the player's seat; null when there is nothing to review (a spectator, no match, a deal of an
+## online match: the server keeps online records, reviewed whole at the match's end). A review
+## already open on the table is closed first.
 static func open(table: Table, deal_no: int) -> TableReview:
 	var old: Node = table.get_node_or_null(^"TableReview")
 	if old != null:
 		old.free()
-	if table.spectator or table.config == null or table.config.online:
+	if table.spectator or table.config == null or (table.config.online and deal_no >= 0):
 		return null
-	var text: String = table.controller.record.text()
-	if text == "":
-		return null
+	var text := ""
+	if not table.config.online:
+		text = table.controller.record.text()
+		if text == "":
+			return null
 	var review := TableReview.new()
 	review.name = "TableReview"
 	review._table = table
 	table.add_child(review)
-	review._open(text, deal_no)
+	review._make_panel()
+	if table.config.online:
+		review._open_online()
+	else:
+		review.panel.start(text, table.local_seat, deal_no)
 	return review
 
 
-func _open(text: String, deal_no: int) -> void:
+func _make_panel() -> void:
 	panel = ReviewPanel.new()
 	# Above the cards, the plays' word-art and the deal-end panel.
 	panel.z_index = 1100
@@ -43,7 +51,22 @@ func _open(text: String, deal_no: int) -> void:
 		panel.review.worlds = worlds
 	_fit()
 	_table.frame.resized.connect(_fit)
-	panel.start(text, _table.local_seat, deal_no)
+
+
+## Online: the match's record once the session has kept it (it is downloaded when the server
+## says the match is stored: usually before the end screen; else the panel waits for it).
+func _open_online() -> void:
+	var records: OnlineRecords = Online.records
+	if records.last_kept != "" and records.last_seat == _table.local_seat:
+		panel.start_saved(records.last_kept, _table.local_seat)
+		return
+	panel.wait_for_record()
+	records.kept.connect(func(record: String, seat: int) -> void:
+		if is_instance_valid(panel):
+			panel.start_saved(record, seat), CONNECT_ONE_SHOT)
+	records.failed.connect(func(message: String) -> void:
+		if is_instance_valid(panel):
+			panel.show_failure(message), CONNECT_ONE_SHOT)
 
 
 func _exit_tree() -> void:

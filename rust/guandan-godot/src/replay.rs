@@ -63,6 +63,11 @@ impl Loaded {
     }
 }
 
+/// Whether `text` is a record that replays whole (every action legal, every checkpoint right).
+pub(crate) fn check_record(text: &str) -> Result<(), Fail> {
+    parse_and_verify(text).map(|_| ())
+}
+
 /// Parses and verifies record text.
 fn parse_and_verify(text: &str) -> Result<Loaded, Fail> {
     let log = MatchLog::parse(text)?;

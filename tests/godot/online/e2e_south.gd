@@ -280,6 +280,14 @@ func _run() -> void:
 	if not await _wait(func() -> bool: return _match_over, float(_args.timeout)):
 		return _finish(false, "the match did not end")
 	await _wait(func() -> bool: return _stored, 10.0)
+	# The finished match is kept among the player's records (downloaded, replayed whole).
+	await _wait(func() -> bool: return Online.records.last_kept != "", 20.0)
+	_report.record_kept = Online.records.last_kept
+	_report.record_kept_seat = OnlineRecords.seat_of(Online.records.last_kept)
+	if Online.records.last_kept != "":
+		var rec := ReplayRecorder.new()
+		if rec.load(Online.records.last_kept) == GuandanEngine.OK:
+			_report.record_kept_hash = String(rec.get_final_hash())
 	# The spectator is a few rounds behind: give it time to reach the end.
 	await _wait(func() -> bool: return _spectator_match.is_match_over(), 30.0)
 	_report.spectator_saw_end = _spectator_match.is_match_over()

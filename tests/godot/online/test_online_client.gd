@@ -7,11 +7,13 @@ extends GdTestSuite
 
 const SESSION := "res://online/online_session.gd"
 const CONTROLLER := "res://bridge/match_controller.gd"
+## The session's keeper of finished matches' records (a child of the session, given its client).
+const RECORDS := "res://bridge/online_records.gd"
 ## The client's signals: the connection and the room, its own refusals, and the match it copies.
 const SESSION_SIGNALS: Array[String] = ["connecting", "connected", "reconnecting", "resynced",
 	"disconnected", "protocol_too_old", "room_joined", "room_changed", "room_closed",
 	"hosting_changed", "latency_changed", "connection_unstable", "match_stored", "error", "match_joined", "queue_status", "rating_changed",
-	"leaderboard_received", "profile_received", "fetch_failed", "account_done", "account_failed"]
+	"leaderboard_received", "profile_received", "fetch_failed", "record_kept", "account_done", "account_failed"]
 
 
 func _signals(cls: StringName) -> Dictionary:
@@ -192,7 +194,7 @@ func test_only_the_session_and_the_controller_name_the_client() -> void:
 			found.append(path)
 	expect(SESSION in found, "the session names the client")
 	for path: String in found:
-		expect(path == SESSION or path == CONTROLLER, "%s names GuandanClient: go through Online / the controller" % path)
+		expect(path in [SESSION, CONTROLLER, RECORDS], "%s names GuandanClient: go through Online / the controller" % path)
 
 
 func _scripts(dir: String) -> Array[String]:

@@ -7,7 +7,7 @@ const BRIDGE := "res://bridge/"
 ## The bridge's scripts, one job each (a new one is added here on purpose, not by accident).
 const BRIDGE_SCRIPTS: Array[String] = ["res://bridge/auto_play_takeover.gd", "res://bridge/card_counter_feed.gd", "res://bridge/deal_end_hands.gd",
 	"res://bridge/match_advice.gd", "res://bridge/match_controller.gd", "res://bridge/match_events.gd", "res://bridge/match_record.gd",
-	"res://bridge/match_resume.gd", "res://bridge/record_library.gd", "res://bridge/replay_controller.gd", "res://bridge/replay_review.gd"]
+	"res://bridge/match_resume.gd", "res://bridge/online_records.gd", "res://bridge/record_library.gd", "res://bridge/replay_controller.gd", "res://bridge/replay_review.gd"]
 ## Data resources (rules, AI profiles) are not the engine: the resource generator may name them.
 const ENGINE_CLASSES: Array[String] = ["GuandanEngine", "MoveAdvisor", "ReplayRecorder", "UnseenCards", "DealReviewer"]
 

@@ -96,16 +96,67 @@ func test_the_table_reviews_the_deal_that_ended_in_both_languages_and_sizes() ->
 	await frames(2)
 
 
-func test_there_is_no_table_review_online_or_for_a_spectator() -> void:
+## The review (`review`) ends; its summary, or null on a failure or no answer.
+func _summary_of(review: TableReview) -> ReviewSummary:
+	var got: Array[ReviewSummary] = []
+	var failed: Array[String] = []
+	review.panel.review.finished.connect(func(s: ReviewSummary) -> void: got.append(s))
+	review.panel.review.failed.connect(func(m: String) -> void: failed.append(m))
+	await wait_until(func() -> bool: return not got.is_empty() or not failed.is_empty(), 150.0)
+	expect(failed.is_empty(), "no failure (%s)" % [failed])
+	return got[0] if got.size() == 1 else null
+
+
+func test_the_whole_match_is_reviewed_from_the_end_screen_offline_and_online() -> void:
+	var viewport := SubViewport.new()
+	viewport.size = SIZES[0]
+	add_child(viewport)
+	var table := await _table_at_deal_end(viewport)
+	# Offline: the match so far (here its first deal), from the table's own record.
+	TranslationServer.set_locale("en")
+	var review := TableReview.open(table, -1)
+	var s := await _summary_of(review)
+	if expect(s != null, "offline: reviewed"):
+		expect_eq(Array(s.deal_numbers), [0], "the match so far")
+		var said := review.panel.summary_text()
+		expect(said.contains("Replays") and not said.contains("Tap"), "the table's summary offers no tap it cannot answer (%s)" % said)
+	# Online: the record the session kept (saved here as one), reviewed once and kept beside it;
+	# before it is kept the panel waits for it.
+	var name := "test_online_review_%d" % Time.get_ticks_usec()
+	expect(RecordLibrary.save(table.controller.engine, name), "saved as if downloaded")
+	var records: OnlineRecords = Online.records
+	var kept := [records.last_kept, records.last_seat]
+	records.last_kept = ""
+	table.config.online = true
+	review = TableReview.open(table, -1)
+	expect(review != null and not review.panel.review.is_running(), "online: the panel waits for the record")
+	records.kept.emit(name, table.local_seat)
+	s = await _summary_of(review)
+	expect(s != null and not s.cached and s.seat == table.local_seat, "online: reviewed once the record is kept")
+	records.last_kept = name
+	records.last_seat = table.local_seat
+	review = TableReview.open(table, -1)
+	s = await _summary_of(review)
+	expect(s != null and s.cached, "online: the second time the kept review is read back")
+	table.config.online = false
+	records.last_kept = kept[0]
+	records.last_seat = kept[1]
+	RecordLibrary.delete_record(name)
+	viewport.queue_free()
+	await frames(2)
+
+
+func test_there_is_no_table_review_of_an_online_deal_or_for_a_spectator() -> void:
 	var viewport := SubViewport.new()
 	viewport.size = SIZES[0]
 	add_child(viewport)
 	var table := await _table_at_deal_end(viewport)
 	table.spectator = true
 	expect(TableReview.open(table, 0) == null, "a spectator has no review")
+	expect(TableReview.open(table, -1) == null, "nor of the match")
 	table.spectator = false
 	table.config.online = true
-	expect(TableReview.open(table, 0) == null, "online matches are reviewed from Replays")
+	expect(TableReview.open(table, 0) == null, "an online deal is reviewed with the match, at its end")
 	table.config.online = false
 	viewport.queue_free()
 	await frames(2)

@@ -1,6 +1,6 @@
-//! The leaderboard and player profiles, fetched over HTTP(S) from the server last connected
-//! to (no room or live connection needed); answered by `leaderboard_received`,
-//! `profile_received` or `fetch_failed`.
+//! The leaderboard, player profiles and finished matches' records, fetched over HTTP(S) from the
+//! server last connected to (no room or live connection needed); answered by
+//! `leaderboard_received`, `profile_received`, `record_kept` or `fetch_failed`.
 
 use godot::prelude::*;
 
@@ -30,6 +30,18 @@ impl GuandanClient {
         let r = Ask::profile(&id).and_then(|ask| self.fetch(ask));
         self.finish_fetch("fetch_profile", r)
     }
+
+    /// Downloads match `match_no` (from 0) of room `code` once it is finished and stored (the
+    /// `match_stored` signal says its number) and keeps it among the player's records as
+    /// `online_<code>_<n>`, after replaying it whole: `record_kept(name)` or
+    /// `fetch_failed("record", …)` follows (a forged or damaged log is refused, nothing kept).
+    /// Returns like `fetch_leaderboard`.
+    #[func]
+    pub fn fetch_match_record(&mut self, code: GString, match_no: i64) -> i64 {
+        let dir = crate::user_dirs::user_dirs().records();
+        let r = Ask::record(&code.to_string(), match_no, dir).and_then(|ask| self.fetch(ask));
+        self.finish_fetch("fetch_match_record", r)
+    }
 }
 
 impl GuandanClient {
@@ -54,7 +66,11 @@ impl GuandanClient {
     /// Ends a fetch call: a refusal is said through `fetch_failed` (the session's `error` is
     /// for the room and the connection; a screen waiting for a page listens to this one).
     fn finish_fetch(&mut self, what: &str, r: Result<(), Fail>) -> i64 {
-        let kind = if what == "fetch_leaderboard" { "leaderboard" } else { "profile" };
+        let kind = match what {
+            "fetch_leaderboard" => "leaderboard",
+            "fetch_match_record" => "record",
+            _ => "profile",
+        };
         self.end_call(what, r, |code, message| Conn::FetchFailed(kind, code, message))
     }
 }

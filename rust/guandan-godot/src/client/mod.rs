@@ -74,6 +74,8 @@ enum Conn {
     Leaderboard(Box<guandan_proto::http::Leaderboard>),
     Profile(Box<guandan_proto::http::PlayerProfile>),
     FetchFailed(&'static str, i64, String),
+    /// A finished match's record was downloaded and kept under this name.
+    RecordKept(String),
     AccountDone(&'static str, Box<AccountAnswer>),
     AccountFailed(&'static str, i64, String),
     MatchStored(u32),
@@ -186,6 +188,7 @@ impl INode for GuandanClient {
             self.queue.push_back(match answer {
                 Ok(Answer::Leaderboard(b)) => Conn::Leaderboard(Box::new(b)),
                 Ok(Answer::Profile(p)) => Conn::Profile(Box::new(p)),
+                Ok(Answer::Record(name)) => Conn::RecordKept(name),
                 Err(f) => Conn::FetchFailed(ask.what(), f.num(), f.message),
             });
         }
@@ -340,6 +343,10 @@ impl GuandanClient {
     /// `code` an `ERR_*` (`ERR_NOT_FOUND`: no such player; `ERR_IO`: the server was not reached).
     #[signal]
     fn fetch_failed(what: GString, code: i64, message: GString);
+    /// `fetch_match_record`'s answer: the record is kept among the player's records as `name`
+    /// (`ReplayRecorder.load(name)`, Replays).
+    #[signal]
+    fn record_kept(name: GString);
 
     #[signal]
     fn rating_changed(rules: GString, rating: i64, change: i64, matches: i64);

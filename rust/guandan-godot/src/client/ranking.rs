@@ -1,14 +1,18 @@
-//! The leaderboard and players' profiles: one HTTP GET each (`/v1/leaderboard`,
-//! `/v1/players/ID`), made on a short-lived thread (ureq, the same as the guest registration)
+//! The server's public reads: the leaderboard, players' profiles and a finished match's record
+//! (`/v1/leaderboard`, `/v1/players/ID`, `/v1/matches/CODE/N`): one HTTP GET each, made on a
+//! short-lived thread (ureq, the same as the guest registration)
 //! and answered over a channel the node drains in `process()`. The threads see plain Rust data
 //! only, and at most [`MAX_IN_FLIGHT`] run at once: a player tapping through pages cannot pile
 //! up connections.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use guandan_core::error::ErrorCode;
 use guandan_proto::Endpoint;
-use guandan_proto::http::{LEADERBOARD_PATH, Leaderboard, PLAYERS_PATH, PlayerProfile, read_reply};
+use guandan_proto::http::{
+    FinishedMatch, LEADERBOARD_PATH, Leaderboard, PLAYERS_PATH, PlayerProfile, match_path, read_reply,
+};
 use guandan_proto::tls::{Trust, explain_http};
 use serde::de::DeserializeOwned;
 
@@ -25,8 +29,19 @@ pub const MAX_PAGE: u32 = 10_000;
 /// What is asked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ask {
-    Leaderboard { rules: String, page: u32 },
-    Profile { player_id: String },
+    Leaderboard {
+        rules: String,
+        page: u32,
+    },
+    Profile {
+        player_id: String,
+    },
+    /// A finished match of a room, kept as the record `name` in `dir` (the player's records).
+    Record {
+        code: String,
+        match_no: u32,
+        dir: PathBuf,
+    },
 }
 
 impl Ask {
@@ -55,8 +70,27 @@ impl Ask {
         Ok(Ask::Profile { player_id: player_id.to_string() })
     }
 
+    /// A finished match's record, to be kept in `dir` as `online_<code>_<n>`. Room codes are the
+    /// server's (letters and digits): anything else could not be one and would change the path.
+    pub fn record(code: &str, match_no: i64, dir: PathBuf) -> Result<Ask, Fail> {
+        if code.is_empty() || code.len() > 16 || !code.chars().all(|c| c.is_ascii_alphanumeric()) {
+            let shown: String = code.chars().take(20).collect();
+            return Err(Fail::bad_argument(format!("{shown:?} is not a room code")));
+        }
+        match u32::try_from(match_no) {
+            Ok(match_no) => Ok(Ask::Record { code: code.to_string(), match_no, dir }),
+            Err(_) => Err(Fail::bad_argument(format!("a match number is 0 or more, not {match_no}"))),
+        }
+    }
+
+    /// The name the record is kept under.
+    pub fn record_name(code: &str, match_no: u32) -> String {
+        format!("online_{code}_{match_no}")
+    }
+
     fn path(&self) -> String {
         match self {
+            Ask::Record { code, match_no, .. } => match_path(code, *match_no),
             // Preset names are plain identifiers (checked above): nothing to escape.
             Ask::Leaderboard { rules, page } => format!("{LEADERBOARD_PATH}?rules={rules}&page={page}"),
             Ask::Profile { player_id } => format!("{PLAYERS_PATH}/{player_id}"),
@@ -68,6 +102,7 @@ impl Ask {
         match self {
             Ask::Leaderboard { .. } => "leaderboard",
             Ask::Profile { .. } => "profile",
+            Ask::Record { .. } => "record",
         }
     }
 }
@@ -77,6 +112,8 @@ impl Ask {
 pub enum Answer {
     Leaderboard(Leaderboard),
     Profile(PlayerProfile),
+    /// The record's name, kept among the player's records.
+    Record(String),
 }
 
 /// The leaderboard pages and profiles in flight and their answers.
@@ -105,7 +142,19 @@ fn fetch(server: &Endpoint, trust: &Trust, ask: &Ask) -> Result<Answer, Fail> {
     Ok(match ask {
         Ask::Leaderboard { .. } => Answer::Leaderboard(get(server, trust, &ask.path())?),
         Ask::Profile { .. } => Answer::Profile(get(server, trust, &ask.path())?),
+        Ask::Record { code, match_no, dir } => {
+            let stored: FinishedMatch = get(server, trust, &ask.path())?;
+            Answer::Record(keep_record(dir, &Ask::record_name(code, *match_no), &stored.log)?)
+        }
     })
+}
+
+/// Keeps a downloaded record as `name` in `dir` once it has replayed whole (a server's answer
+/// is not trusted: a damaged or forged log is refused and nothing is written).
+fn keep_record(dir: &std::path::Path, name: &str, log: &str) -> Result<String, Fail> {
+    crate::replay::check_record(log)?;
+    crate::store::write_record(dir, name, log)?;
+    Ok(name.to_string())
 }
 
 fn get<T: DeserializeOwned>(server: &Endpoint, trust: &Trust, path: &str) -> Result<T, Fail> {
@@ -117,8 +166,10 @@ fn get<T: DeserializeOwned>(server: &Endpoint, trust: &Trust, path: &str) -> Res
     let agent = trust.http_agent(TIMEOUT);
     let mut answer = agent.get(server.http_url(path)).call().map_err(unreachable)?;
     let status = answer.status().as_u16();
-    // Pages are small (50 rows, 50 history points a preset); a larger body is not ours.
-    let bytes = answer.body_mut().with_config().limit(1 << 20).read_to_vec().map_err(unreachable)?;
+    // Pages are small (50 rows, 50 history points a preset); a record is at most a saved
+    // record's size. A larger body is not ours.
+    let limit = if path.starts_with("/v1/matches/") { 2 * crate::store::MAX_RECORD_BYTES } else { 1 << 20 };
+    let bytes = answer.body_mut().with_config().limit(limit).read_to_vec().map_err(unreachable)?;
     read_reply(status, &bytes).map_err(|e| Fail::new(e.error_code().unwrap_or(ErrorCode::Io), e.message))
 }
 
@@ -223,5 +274,50 @@ mod tests {
             f.start(at(&hp), Trust::mozilla(), Ask::profile("p").unwrap()).is_ok(),
             "answered requests free their place"
         );
+    }
+
+    #[test]
+    fn a_finished_match_is_kept_only_when_it_replays_whole() {
+        let dir = std::env::temp_dir().join(format!("guandan-online-record-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for bad in ["", "AB/../x", "a b", &"A".repeat(17)] {
+            assert_eq!(Ask::record(bad, 1, dir.clone()).unwrap_err().code, ErrorCode::BadArgument, "{bad:?}");
+        }
+        assert_eq!(Ask::record("AB12", -1, dir.clone()).unwrap_err().code, ErrorCode::BadArgument);
+        assert_eq!(Ask::record("AB12", 1 << 33, dir.clone()).unwrap_err().code, ErrorCode::BadArgument);
+        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/replay-corpus");
+        let log = std::fs::read_to_string(corpus.join("good_unfinished_match.jsonl")).unwrap();
+        let body = |log: &str| -> &'static str {
+            let stored = FinishedMatch { meta: serde_json::json!({"deals": 2}), log: log.to_string() };
+            Box::leak(serde_json::to_string(&stored).unwrap().into_boxed_str())
+        };
+        let mut f = Fetcher::default();
+        let (hp, seen) = answer_once("200 OK", body(&log));
+        f.start(at(&hp), Trust::mozilla(), Ask::record("AB12", 3, dir.clone()).unwrap()).unwrap();
+        let (ask, got) = wait(&mut f);
+        assert_eq!(seen.join().unwrap(), "GET /v1/matches/AB12/3 HTTP/1.1");
+        assert_eq!(ask.what(), "record");
+        assert_eq!(got.unwrap(), Answer::Record("online_AB12_3".into()));
+        assert_eq!(std::fs::read_to_string(dir.join("online_AB12_3.jsonl")).unwrap(), log);
+        // A forged log (one card changed in a play) does not replay: refused, nothing kept.
+        let forged = tamper(&log);
+        let (hp, _) = answer_once("200 OK", body(&forged));
+        f.start(at(&hp), Trust::mozilla(), Ask::record("AB12", 4, dir.clone()).unwrap()).unwrap();
+        let fail = wait(&mut f).1.unwrap_err();
+        assert!(matches!(fail.code, ErrorCode::LogMalformed | ErrorCode::LogRejected | ErrorCode::LogHash), "{fail:?}");
+        assert!(!dir.join("online_AB12_4.jsonl").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// `log` with the first play's first card id changed to another card.
+    fn tamper(log: &str) -> String {
+        let mut lines: Vec<String> = log.lines().map(str::to_string).collect();
+        let at = lines.iter().position(|l| l.contains("\"play\"") && l.contains("\"cards\":[")).expect("a play");
+        let line = &lines[at];
+        let start = line.find("\"cards\":[").unwrap() + "\"cards\":[".len();
+        let end = start + line[start..].find([',', ']']).unwrap();
+        let id: u32 = line[start..end].parse().unwrap();
+        lines[at] = format!("{}{}{}", &line[..start], (id + 1) % 108, &line[end..]);
+        lines.join("\n") + "\n"
     }
 }

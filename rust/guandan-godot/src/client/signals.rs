@@ -43,6 +43,7 @@ impl GuandanClient {
             Conn::MatchStored(n) => sig.match_stored().emit(i64::from(n)),
             Conn::Leaderboard(b) => sig.leaderboard_received().emit(&crate::values::LeaderboardPage::make(&b)),
             Conn::Profile(p) => sig.profile_received().emit(&crate::values::PlayerProfile::make(&p)),
+            Conn::RecordKept(name) => sig.record_kept().emit(&GString::from(name.as_str())),
             Conn::FetchFailed(what, code, m) => {
                 sig.fetch_failed().emit(&GString::from(what), code, &GString::from(m.as_str()))
             }
