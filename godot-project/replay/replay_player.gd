@@ -39,19 +39,17 @@ var review_panel: ReviewPanel
 var review_worlds := 0
 ## The seat the review is of (-1: the record's first seat no AI played).
 var review_seat := -1
-var _review_at_once := false
 var _elapsed := 0.0
 var _setting_slider := false
 var _level := 2
 var _events := {}  # position -> the events (MatchEvent) of the action that led there (cache)
 
 
-## Called by the app before the screen enters the tree: {record: name, seat (the player's seat
-## to review, optional), review (open the review at once, optional)}.
+## Called by the app before the screen enters the tree: {record: name}.
 func open(params: Dictionary) -> void:
 	record = String(params.get("record", ""))
-	review_seat = int(params.get("seat", OnlineRecords.seat_of(record)))
-	_review_at_once = bool(params.get("review", false))
+	# An online match's record: the review is of the seat the player had.
+	review_seat = OnlineRecords.seat_of(record)
 
 
 func _ready() -> void:
@@ -70,8 +68,6 @@ func _ready() -> void:
 	_layout()
 	show_position(0)
 	set_process(true)
-	if _review_at_once:
-		open_review()
 
 
 func _fail() -> void:
