@@ -32,6 +32,8 @@ var vote_ask: SurrenderVoteAsk
 var violations: Array = []
 ## Frames checked (a check that never ran cannot pass).
 var frames := 0
+## Frames on which a vote dialog stood over the seat's duty (the vote_clock rule was checked).
+var vote_clock_frames := 0
 
 var _duty_since := -1.0
 var _idle_since := -1.0
@@ -90,6 +92,7 @@ func _process(_delta: float) -> void:
 	var vote_open := vote_ask != null and vote_ask.modal.is_open()
 	var clock_wrong := ""
 	if due and idle and vote_open:
+		vote_clock_frames += 1
 		var left: float = controller.time_left()
 		var shown := vote_ask.shown_seconds()
 		if not (table.my_countdown as Control).visible or not vote_ask.shows_clock() or absi(shown - ceili(left)) > 1:

@@ -155,6 +155,7 @@ func _finish(ok: bool, error := "") -> void:
 	_report.action_count = engine.get_action_count() if engine != null else 0
 	var checks: SessionInvariants = _screen.invariants if _screen != null else null
 	_report.invariant_frames = checks.frames if checks != null else 0
+	_report.vote_clock_frames = checks.vote_clock_frames if checks != null else 0
 	_report.invariants = checks.violations.duplicate() if checks != null else []
 	var f := FileAccess.open(String(_args.out), FileAccess.WRITE)
 	f.store_string(JSON.stringify(_report, "  "))

@@ -15,6 +15,9 @@ extends Node
 ## [--seed N] [--timeout S] [--freeze-file PATH --freeze-at N] [--restart-file PATH --restart-at N]
 ## [--vote-at N] (the freeze and the restart: tools/test-online stops the server there, or restarts
 ## it; the vote: south proposes to give up from that action on, its partner north a person).
+## `--freeze-at D:N` / `--restart-at D:N`: at action N of deal D (0 = the first) instead of the
+## match's action N — a match has at least five deals, so a point inside its first four is
+## always reached (the chaos tour: a short match once ended before an action-count point).
 
 var _args := {"drop-at": "150", "seed": "7", "timeout": "900"}
 var _table: Table
@@ -65,6 +68,9 @@ var _took_back := false
 const TAKE_BACK_AFTER_S := 3.0
 var _match_over := false
 var _stored := false
+## The deal the table showed last and the match's action count when it first showed it.
+var _deal_seen := -1
+var _deal_first_action := 0
 ## When south may propose again (ticks, ms): one intent at a time, a refused one is tried again.
 var _vote_next_ms := 0
 
@@ -335,13 +341,24 @@ func _signal_at(what: String, default_at: int) -> void:
 	if not _args.has(what + "-file") or _report.has(what + "_signalled"):
 		return
 	var mc: MatchController = _table.controller
-	if mc == null or mc.action_count() < int(_args.get(what + "-at", str(default_at))):
+	if mc == null or not _reached(mc, String(_args.get(what + "-at", str(default_at)))):
 		return
 	_report[what + "_signalled"] = mc.action_count()
 	_mark(what + "_asked")
 	var f := FileAccess.open(String(_args[what + "-file"]), FileAccess.WRITE)
 	f.store_string(str(mc.action_count()))
 	f.close()
+
+
+## Whether the match is at or past `point`: an action count N, or D:N (action N of deal D).
+func _reached(mc: MatchController, point: String) -> bool:
+	if not point.contains(":"):
+		return mc.action_count() >= int(point)
+	var deal := int(point.get_slice(":", 0))
+	if _table.deal_no != _deal_seen:
+		_deal_seen = _table.deal_no
+		_deal_first_action = mc.action_count()
+	return _table.deal_no > deal or (_table.deal_no == deal and mc.action_count() - _deal_first_action >= int(point.get_slice(":", 1)))
 
 
 ## An action event from the client (as it arrives, ahead of the table): counts south's actions
@@ -419,7 +436,7 @@ func _act() -> void:
 
 ## From --vote-at actions on, south proposes to give up until the server announces its proposal
 ## (every 2 s: a proposal lost in a fault, or refused for the moment, is made again), while its
-## partner is at the table.
+## partner is at the table and it is the partner's turn.
 func _propose_surrender(mc: MatchController) -> void:
 	var vote: Dictionary = _report.vote
 	if not _args.has("vote-at") or vote.heard_at >= 0 or mc.action_count() < int(_args["vote-at"]) \
@@ -432,6 +449,10 @@ func _propose_surrender(mc: MatchController) -> void:
 	for s: RoomSeat in room.seats if room != null else []:
 		if s.seat == (maxi(Online.seat, 0) + 2) % 4 and (not s.connected or s.hosted):
 			return
+	# On the partner's turn: its dialog then stands over its own clock (the session's vote_clock
+	# invariant is checked live there; issue 52: the clock ran on behind the dialog).
+	if _table.turn_seat != (mc.local_seat() + 2) % 4:
+		return
 	var code := mc.propose_surrender()
 	if code != 0:
 		vote.refused.append(code)
