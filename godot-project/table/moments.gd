@@ -101,6 +101,22 @@ func effect_running() -> bool:
 	return _fx_tween != null and _fx_tween.is_running()
 
 
+## The bomb effect's centre (this node's coordinates; tests).
+func effect_centre() -> Vector2:
+	return _centre
+
+
+## How far from its centre the bomb effect ever draws (px, this node's coordinates; 0 when none
+## runs): the ring's outer edge, the sparks' flight, the gold burst.
+func effect_reach() -> float:
+	if not effect_running():
+		return 0.0
+	var far := 1.1 if not _sparks.is_empty() else 1.0
+	if _burst.a > 0.0:
+		far = 1.2
+	return _radius * far + 7.0
+
+
 ## Stops everything at once (the table is left or rebuilt).
 func clear() -> void:
 	for tw: Tween in [_label_tween, _fx_tween]:
