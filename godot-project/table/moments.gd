@@ -75,7 +75,7 @@ static func big_kind(play: Play) -> StringName:
 ## should give it (0: none). A big moment names itself across the table instead (`rim`: the
 ## felt's oval, this node's coordinates) and sets `freeze_s`.
 func on_play(play: Play, slot: Rect2, keep_off: Array[Rect2] = [], avoid: Array[Rect2] = [],
-		rim := Rect2()) -> float:
+		rim := Rect2(), ring_clear: Array[Rect2] = []) -> float:
 	var word := word_for(play)
 	var bomb := play.bomb
 	freeze_s = 0.0
@@ -86,7 +86,7 @@ func on_play(play: Play, slot: Rect2, keep_off: Array[Rect2] = [], avoid: Array[
 		_show_word(word, slot, bomb, keep_off, avoid)
 	if not bomb:
 		return 0.0
-	return _bomb(play, slot.get_center())
+	return _bomb(play, slot.get_center(), ring_clear)
 
 
 ## The word-art on screen (beside the play, or a big moment's name across the table), or "".
@@ -226,7 +226,9 @@ static func _covered(r: Rect2, other: Rect2) -> float:
 	return i.get_area() if i.size.x > 0.0 and i.size.y > 0.0 else 0.0
 
 
-func _bomb(play: Play, at: Vector2) -> float:
+## A bomb's flash, ring and sparks from `at`; the ring and sparks stop short of every `clear`
+## rectangle (the seats, the plaque: issue 54 saw a bomb's ring on West's seat).
+func _bomb(play: Play, at: Vector2, clear: Array[Rect2] = []) -> float:
 	var st := TableStyle.current()
 	var type := play.kind
 	var n := maxi(play.size, 4)
@@ -247,6 +249,11 @@ func _bomb(play: Play, at: Vector2) -> float:
 		return shake
 	_centre = at
 	_radius = size.y * (st.shockwave_radius + st.shockwave_growth * extra) * boost
+	var room := INF
+	for r in clear:
+		room = minf(room, _distance(at, r))
+	if room < INF:
+		_radius = clampf((room - 8.0) / (1.2 if four_jokers else 1.1), 0.0, _radius)
 	_flash = st.bomb_flash_color
 	_flash.a = clampf(_flash.a * (1.0 + 0.15 * extra) * boost, 0.0, 0.9)
 	_burst = st.gold_burst_color if four_jokers else Color(0, 0, 0, 0)
@@ -258,6 +265,11 @@ func _bomb(play: Play, at: Vector2) -> float:
 	_fx_tween = create_tween()
 	_fx_tween.tween_method(_step, 0.0, 1.0, dur)
 	return shake
+
+
+## Distance from `p` to the nearest point of `r` (0 inside).
+static func _distance(p: Vector2, r: Rect2) -> float:
+	return p.distance_to(Vector2(clampf(p.x, r.position.x, r.end.x), clampf(p.y, r.position.y, r.end.y)))
 
 
 func _step(t: float) -> void:

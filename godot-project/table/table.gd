@@ -476,7 +476,10 @@ func name_play(seat: int, play: Play) -> float:
 		keep_off.append(to_moments * r)
 	for r in word_art_avoid(seat):
 		avoid.append(to_moments * r)
-	var shake := moments.on_play(play, to_moments * at, keep_off, avoid, to_moments * oval)
+	# A bomb's ring keeps off the seats and the plaque (the top bar's first: it spans the width).
+	var ring_clear: Array[Rect2] = [to_moments * (plaque as Control).get_global_rect()]
+	ring_clear.append_array(keep_off.slice(1))
+	var shake := moments.on_play(play, to_moments * at, keep_off, avoid, to_moments * oval, ring_clear)
 	if moments.freeze_s > 0.0:
 		_lift_play(seat)
 	return shake
