@@ -206,8 +206,13 @@ static func apply(t: Control) -> void:
 	# South row.
 	y += PROMPT_H + gap
 	# At the row's foot: clear of a banner's large letters in the prompt row above.
-	me.position = Vector2(m.position.x + 6.0, y + south_h - me.size.y)
-	var side := me.size.x + 6.0 + GAP
+	# The portrait on the felt's edge (bottom left, as the genre seats the player), not in the corner
+	# outside the oval.
+	var oval := _oval(m, top_h, bar_y, s)
+	var me_y := y + south_h - me.size.y
+	me.position = Vector2(maxf(_edge_x(oval, me_y + me.portrait_middle()) - me.portrait_left() - me.portrait_size() / 2.0,
+		m.position.x + 6.0), me_y)
+	var side := me.position.x + me.size.x + GAP - m.position.x
 	zone.set_slot(0, Rect2(m.position.x + side, y + (south_h - play_h) / 2.0, maxf(m.size.x - 2.0 * side, 1.0), play_h), 0)
 	zone.relayout(t.level)
 
@@ -223,14 +228,26 @@ static func apply(t: Control) -> void:
 	# The felt's oval around the play (TableStyle "Table"), centred in the table's space: the seats
 	# sit on its rim, the hand over its near edge. The rim lies outside the oval; it and the style's
 	# inset stay inside the frame.
+	var to_global := frame.get_global_transform()
+	t.show_oval(Rect2(to_global * oval.position, oval.size * to_global.get_scale()))
+
+
+## The felt's oval (the frame's coordinates) for the table's space `m`: the rim lies outside it;
+## it and the style's inset stay inside the frame `s`.
+static func _oval(m: Rect2, top_h: float, bar_y: float, s: Vector2) -> Rect2:
 	var st := TableStyle.current()
 	var rim := st.rim_width
 	var left := m.position.x + st.oval_inset.x + rim
 	var oval_top := maxf(top_h + st.oval_inset.y, rim + st.oval_inset.x)
 	var oval_bottom := minf(bar_y + st.oval_bottom, s.y - rim - st.oval_inset.x)
-	var oval := Rect2(left, oval_top, maxf(m.end.x - st.oval_inset.x - rim - left, 1.0), maxf(oval_bottom - oval_top, 1.0))
-	var to_global := frame.get_global_transform()
-	t.show_oval(Rect2(to_global * oval.position, oval.size * to_global.get_scale()))
+	return Rect2(left, oval_top, maxf(m.end.x - st.oval_inset.x - rim - left, 1.0), maxf(oval_bottom - oval_top, 1.0))
+
+
+## The x of the oval's left edge at height `y` (its leftmost point above or below it).
+static func _edge_x(oval: Rect2, y: float) -> float:
+	var c := oval.get_center()
+	var k := clampf((y - c.y) / maxf(oval.size.y / 2.0, 1.0), -1.0, 1.0)
+	return c.x - oval.size.x / 2.0 * sqrt(1.0 - k * k)
 
 
 ## Height the three play bands need for plays `play_h` high: North's play, the side band (West and

@@ -167,8 +167,16 @@ func test_bombs_word_art_and_ring_keep_off_the_seats() -> void:
 								fail("%s: the word-art '%s' %s covers %s %s" % [where, word, word_rect, p, r])
 							if kind[3] and _distance(at, r) < reach - 1.0:
 								fail("%s: the bomb's ring (centre %s, reach %.0f px) reaches %s %s" % [where, at, reach, p, r])
+						# A big moment lifts the play's cards and settles them (relative moves): the
+						# cards go back to the pool only when they have settled.
+						if moments.big.running():
+							await wait_until(func() -> bool: return not moments.big.running(), 3.0)
 						moments.clear()
 						table.zone.reset()
+			# The plays' reading time runs out before the table goes: no event is left waiting on it.
+			var hold := maxf(table.pacing.banner_hold_s, table.pacing.min_play_visible_s)
+			await sleep(int(PacingProfile.scaled(hold) * 1000.0) + 300)
+			expect(await wait_until(func() -> bool: return table.is_idle(), 5.0), "%s %dx%d: the table is idle again" % [locale, px.x, px.y])
 			await _close()
 	expect_eq(looked, 2 * SIZES.size() * 2 * PLAYS.size() * 4, "plays looked at")
 
