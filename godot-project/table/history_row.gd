@@ -10,6 +10,9 @@ const FACE := 30.0
 const HEADING_COLOR := Color(0.98, 0.85, 0.45, 0.85)
 
 var kind := Kind.NOTE
+## What the row shows now: a redraw of the history sets every row again, and a row whose turn is
+## unchanged skips the work (the portrait and the cards are drawn, not cheap under llvmpipe).
+var _shown: Array = []
 var _face: SeatAvatar
 var _text: Label
 var _cards: MiniCards
@@ -43,6 +46,10 @@ func _init() -> void:
 
 ## A round's heading ("Round 4") or a note; a note wraps to the panel's width.
 func set_text_row(text: String, heading: bool) -> void:
+	var want := [text, heading]
+	if want == _shown:
+		return
+	_shown = want
 	kind = Kind.HEADING if heading else Kind.NOTE
 	_face.visible = false
 	_cards.visible = false
@@ -59,11 +66,16 @@ func set_text_row(text: String, heading: bool) -> void:
 
 ## A seat's turn: `name` beside its portrait, then `play` as cards, or the stamp when null.
 func set_turn(seat: int, face_key: int, ai: bool, name_text: String, play: Play, level: int) -> void:
+	var want := [seat, face_key, ai, name_text, play, level, tr("HISTORY_PASS")]
+	if want == _shown:
+		return
+	_shown = want
 	kind = Kind.PASS if play == null else Kind.PLAY
 	_face.visible = true
-	_face.seat = seat
-	_face.face_key = face_key
-	_face.ai = ai
+	if _face.seat != seat or _face.face_key != face_key or _face.ai != ai:
+		_face.seat = seat
+		_face.face_key = face_key
+		_face.ai = ai
 	_text.text = name_text
 	_text.size_flags_horizontal = Control.SIZE_FILL
 	_text.autowrap_mode = TextServer.AUTOWRAP_OFF
