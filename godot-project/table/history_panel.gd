@@ -1,12 +1,39 @@
 class_name HistoryPanel
 extends PanelContainer
-## The play history sidebar: the last few rounds (Settings history_rounds, 3–5) of the deal in
-## compact text: a "Round 4" heading, then one line per play ("West: Pair K", "North: pass").
-## A round runs from a lead until the table clears. The newest line is always scrolled into
-## view, and a play's name never breaks across lines ("Three pairs Q–A" stays whole).
-## Tribute and return lines come first, as notes. Collapsible (Settings history_open).
+## The play history sidebar: the last few rounds (Settings history_rounds, 3–5) of the deal: a
+## "Round 4" heading, then a row per turn — the seat's portrait and name, and its play as small
+## cards (wilds in their gold frame, as in the hand) or a "不出" stamp for a pass (HistoryRow).
+## A round runs from a lead until the table clears. The newest row is always scrolled into view.
+## Tribute and return lines come first, as notes. Collapsible (Settings history_open). Rows are
+## reused as the history changes (one HistoryRow per line shown, none rebuilt for a redraw).
 
-var _rounds: Array[Dictionary] = []  # {number: int, entries: Array[[seat, text]]}
+
+## A turn (a play, or a pass when `play` is null) or a note (`seat` -1, its `note`).
+class Entry:
+	var seat := -1
+	var play: Play
+	var note := ""
+
+	func _init(at_seat: int, what: Play, text := "") -> void:
+		seat = at_seat
+		play = what
+		note = text
+
+
+## A round's turns; number 0 holds the notes before the first round.
+class Round:
+	var number := 0
+	var entries: Array[Entry] = []
+
+	func _init(n: int) -> void:
+		number = n
+
+
+var _rounds: Array[Round] = []
+## The faces the rows show for each seat (SeatAvatar.face_key, and whether an AI plays it): the
+## table copies its seats' (set_face); by default each seat's own.
+var _face_keys: Array[int] = [3, 10, 17, 24]
+var _ai: Array[bool] = [false, false, false, false]
 @onready var _box: VBoxContainer = %Lines
 @onready var _title: Label = %Title
 var _number := 0
@@ -55,7 +82,7 @@ func new_round() -> void:
 	if not _rounds.is_empty() and _rounds[-1].entries.is_empty():
 		return
 	_number += 1
-	_rounds.append({number = _number, entries = []})
+	_rounds.append(Round.new(_number))
 	var keep: int = Settings.get_value(&"history_rounds")
 	while _rounds.size() > keep:
 		_rounds.pop_front()
@@ -66,15 +93,15 @@ func new_round() -> void:
 func add(seat: int, play: Play) -> void:
 	if _rounds.is_empty() or _rounds[-1].number == 0:
 		new_round()
-	_rounds[-1].entries.append([seat, play])
+	_rounds[-1].entries.append(Entry.new(seat, play))
 	_render()
 
 
 ## A line that is not a play (a tribute or a return), kept before the first round.
 func add_note(text: String) -> void:
 	if _rounds.is_empty() or _rounds[-1].number != 0:
-		_rounds.append({number = 0, entries = []})
-	_rounds[-1].entries.append([-1, text])
+		_rounds.append(Round.new(0))
+	_rounds[-1].entries.append(Entry.new(-1, null, text))
 	_render()
 
 
@@ -83,66 +110,74 @@ func lines() -> PackedStringArray:
 	var out := PackedStringArray()
 	for r in _rounds:
 		var parts := PackedStringArray()
-		for e: Array in r.entries:
+		for e in r.entries:
 			parts.append(_entry_text(e))
 		var head := tr("HISTORY_ROUND").format({n = r.number}) + " — " if r.number > 0 else ""
 		out.append(head + " · ".join(parts))
 	return out
 
 
-## An entry's line; `glued`: the play's name kept on one line (see _unbreakable).
-func _entry_text(e: Array, glued := false) -> String:
-	if int(e[0]) < 0:
-		return String(e[1])
-	var what := tr("HISTORY_PASS") if e[1] == null else PlayText.describe(e[1])
-	if glued:
-		what = _unbreakable(what)
+## An entry's line (the text a screen reader or a test reads).
+func _entry_text(e: Entry) -> String:
+	if e.seat < 0:
+		return e.note
+	var what := tr("HISTORY_PASS") if e.play == null else PlayText.describe(e.play)
 	# A wild standing for another card: the cards as read ("Full house A = A A A(♥4 wild) 3 3").
-	var cards := "" if e[1] == null else PlayText.wild_cards_text(e[1], level)
+	var cards := "" if e.play == null else PlayText.wild_cards_text(e.play, level)
 	if cards != "":
 		what = tr("HISTORY_WILD_PLAY_FMT").format({play = what, cards = cards})
-	return "%s: %s" % [Wording.seat_name(int(e[0]), local_seat, spectator), what]
+	return "%s: %s" % [Wording.seat_name(e.seat, local_seat, spectator), what]
 
 
-## The rows drawn: [text, is_heading] per round heading and per entry.
-func _rows() -> Array:
-	var out: Array = []
-	for r in _rounds:
-		if r.number > 0:
-			out.append([tr("HISTORY_ROUND").format({n = r.number}), true])
-		for e: Array in r.entries:
-			out.append([_entry_text(e, true), false])
+## The seat's face in the rows: `face_key` and whether an AI plays it (the table's seats').
+func set_face(seat: int, face_key: int, ai: bool) -> void:
+	if _face_keys[seat] != face_key or _ai[seat] != ai:
+		_face_keys[seat] = face_key
+		_ai[seat] = ai
+		_render()
+
+
+## The turn rows shown (a play or a pass each; headings and notes not counted), oldest first.
+func turn_rows() -> Array[HistoryRow]:
+	var out: Array[HistoryRow] = []
+	if _box == null:
+		return out
+	for c in _box.get_children():
+		var row := c as HistoryRow
+		if row.kind == HistoryRow.Kind.PLAY or row.kind == HistoryRow.Kind.PASS:
+			out.append(row)
 	return out
-
-
-## Glues a play's words and its range together (no-break spaces, word joiners around the dash),
-## so only the seat name and the play can go on separate lines.
-static func _unbreakable(play: String) -> String:
-	return play.replace(" ", "\u00a0").replace("–", "\u2060–\u2060")
 
 
 func _render() -> void:
 	if _box == null:  # @onready: lines added before the panel is ready show from _ready
 		return
-	var rows := _rows()
-	while _box.get_child_count() > rows.size():
-		_box.get_child(_box.get_child_count() - 1).free()  # plain labels: nothing refers to them
-	while _box.get_child_count() < rows.size():
-		var l := Label.new()
-		l.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
-		l.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-		_box.add_child(l)
-	for i in rows.size():
-		var l := _box.get_child(i) as Label
-		l.text = rows[i][0]
-		l.add_theme_font_size_override(&"font_size", 15 if rows[i][1] else 16)
-		if rows[i][1]:
-			l.add_theme_color_override(&"font_color", Color(0.98, 0.85, 0.45, 0.85))
-		else:
-			l.remove_theme_color_override(&"font_color")
+	var n := 0
+	for r in _rounds:
+		if r.number > 0:
+			_row(n).set_text_row(tr("HISTORY_ROUND").format({n = r.number}), true)
+			n += 1
+		for e in r.entries:
+			if e.seat < 0:
+				_row(n).set_text_row(e.note, false)
+			else:
+				_row(n).set_turn(e.seat, _face_keys[e.seat], _ai[e.seat], Wording.seat_name(e.seat, local_seat, spectator),
+					e.play, level)
+			n += 1
+	while _box.get_child_count() > n:
+		_box.get_child(_box.get_child_count() - 1).free()  # rows: nothing refers to them
 	# Fewer lines (a new round dropped the oldest) may leave the scroll range as it was (the
 	# room kept below the newest line holds it), so no `changed` comes: follow here too.
 	_follow_bottom.call_deferred()
+
+
+## The `i`th row, made when there are fewer (reused otherwise).
+func _row(i: int) -> HistoryRow:
+	if i < _box.get_child_count():
+		return _box.get_child(i) as HistoryRow
+	var row := HistoryRow.new()
+	_box.add_child(row)
+	return row
 
 
 ## Scrolls to the newest line so that the top line is whole too (issue 24: the history's top

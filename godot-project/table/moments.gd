@@ -75,7 +75,7 @@ static func big_kind(play: Play) -> StringName:
 ## should give it (0: none). A big moment names itself across the table instead (`rim`: the
 ## felt's oval, this node's coordinates) and sets `freeze_s`.
 func on_play(play: Play, slot: Rect2, keep_off: Array[Rect2] = [], avoid: Array[Rect2] = [],
-		rim := Rect2()) -> float:
+		rim := Rect2(), ring_clear: Array[Rect2] = []) -> float:
 	var word := word_for(play)
 	var bomb := play.bomb
 	freeze_s = 0.0
@@ -86,7 +86,7 @@ func on_play(play: Play, slot: Rect2, keep_off: Array[Rect2] = [], avoid: Array[
 		_show_word(word, slot, bomb, keep_off, avoid)
 	if not bomb:
 		return 0.0
-	return _bomb(play, slot.get_center())
+	return _bomb(play, slot.get_center(), ring_clear)
 
 
 ## The word-art on screen (beside the play, or a big moment's name across the table), or "".
@@ -99,6 +99,22 @@ func word_shown() -> String:
 ## Whether a bomb effect is being drawn.
 func effect_running() -> bool:
 	return _fx_tween != null and _fx_tween.is_running()
+
+
+## The bomb effect's centre (this node's coordinates; tests).
+func effect_centre() -> Vector2:
+	return _centre
+
+
+## How far from its centre the bomb effect ever draws (px, this node's coordinates; 0 when none
+## runs): the ring's outer edge, the sparks' flight, the gold burst.
+func effect_reach() -> float:
+	if not effect_running():
+		return 0.0
+	var far := 1.1 if not _sparks.is_empty() else 1.0
+	if _burst.a > 0.0:
+		far = 1.2
+	return _radius * far + 7.0
 
 
 ## Stops everything at once (the table is left or rebuilt).
@@ -210,7 +226,9 @@ static func _covered(r: Rect2, other: Rect2) -> float:
 	return i.get_area() if i.size.x > 0.0 and i.size.y > 0.0 else 0.0
 
 
-func _bomb(play: Play, at: Vector2) -> float:
+## A bomb's flash, ring and sparks from `at`; the ring and sparks stop short of every `clear`
+## rectangle (the seats, the plaque: issue 54 saw a bomb's ring on West's seat).
+func _bomb(play: Play, at: Vector2, clear: Array[Rect2] = []) -> float:
 	var st := TableStyle.current()
 	var type := play.kind
 	var n := maxi(play.size, 4)
@@ -231,6 +249,11 @@ func _bomb(play: Play, at: Vector2) -> float:
 		return shake
 	_centre = at
 	_radius = size.y * (st.shockwave_radius + st.shockwave_growth * extra) * boost
+	var room := INF
+	for r in clear:
+		room = minf(room, _distance(at, r))
+	if room < INF:
+		_radius = clampf((room - 8.0) / (1.2 if four_jokers else 1.1), 0.0, _radius)
 	_flash = st.bomb_flash_color
 	_flash.a = clampf(_flash.a * (1.0 + 0.15 * extra) * boost, 0.0, 0.9)
 	_burst = st.gold_burst_color if four_jokers else Color(0, 0, 0, 0)
@@ -242,6 +265,11 @@ func _bomb(play: Play, at: Vector2) -> float:
 	_fx_tween = create_tween()
 	_fx_tween.tween_method(_step, 0.0, 1.0, dur)
 	return shake
+
+
+## Distance from `p` to the nearest point of `r` (0 inside).
+static func _distance(p: Vector2, r: Rect2) -> float:
+	return p.distance_to(Vector2(clampf(p.x, r.position.x, r.end.x), clampf(p.y, r.position.y, r.end.y)))
 
 
 func _step(t: float) -> void:

@@ -9,7 +9,7 @@ extends PanelContainer
 const ACTIVE_BORDER := Color(1.0, 0.84, 0.3)
 const WARN_COLOR := Color(1.0, 0.45, 0.35)
 const AUTO_PLAY_COLOR := Color(0.35, 0.8, 1.0)
-## Least width (the scene's minimum size): "Opponents · Normal" and, while thinking, "Normal ·
+## Least width (the scene's minimum size): "Level 10 · Normal" and, while thinking, "Level 10 ·
 ## thinking…" whole at 1280×720 (tests/godot/ui/test_table_hour.gd). Larger text (a phone's font
 ## floor, a longer language) widens the badge to its content (_fit_width). A stacked seat is as
 ## wide as its portrait and fan or its widest line.
@@ -79,8 +79,15 @@ var text_floor := 0:
 			text_floor = v
 			if _sub != null:
 				_sub.add_theme_font_size_override(&"font_size", maxi(SUB_FONT, text_floor))
-## The second line's ("Opponents · Normal") size in the scene.
+## The second line's ("Level 3 · Normal") size in the scene.
 const SUB_FONT := 14
+## The level the seat's team is on (2..14; 0: not known yet): the line under its name (the plaque
+## holds both teams'; the seat says its own, as the genre's seats do).
+var team_level := 0:
+	set(v):
+		if v != team_level:
+			team_level = v
+			_update()
 ## The AI's level at this seat (0: a person): shown in the subtitle, and as a robot avatar.
 var ai_level := 0:
 	set(v):
@@ -198,6 +205,22 @@ func shape_height(as_stacked: bool) -> float:
 	return framing + (seat_h + 2.0 + col_h if as_stacked else maxf(seat_h, col_h))
 
 
+## How far the portrait's left edge is from the seat's left (from the minimum sizes).
+func portrait_left() -> float:
+	var panel := get_theme_stylebox(&"panel")
+	var margin := panel.get_margin(SIDE_LEFT) if panel != null else 0.0
+	if stacked and _name != null:
+		margin += maxf(size.x - margin * 2.0 - (%Seat as Control).get_combined_minimum_size().x, 0.0) / 2.0
+	if fan_left and _fan != null and _fan.visible:
+		margin += _fan.get_combined_minimum_size().x + float((%Seat as HBoxContainer).get_theme_constant(&"separation"))
+	return margin
+
+
+## The portrait's width (its box's least size).
+func portrait_size() -> float:
+	return (%BackBox as Control).get_combined_minimum_size().x if _name != null else size.y
+
+
 ## How far the portrait's middle is below the seat's top (from the minimum sizes, so it holds
 ## before the seat's box has sorted its children).
 func portrait_middle() -> float:
@@ -251,15 +274,19 @@ func _update() -> void:
 	_fit_width()
 
 
+## The line under the name: the team's level (the portrait's ring says the side; a watcher also
+## reads the side by its seats), then the AI's level, or "thinking…" in its place (the line
+## keeps its width).
 func _sub_text(is_thinking: bool) -> String:
 	var parts := PackedStringArray()
-	# While thinking, "thinking…" takes the team's place (the seat's side says it): the line stays whole.
-	if not is_thinking:
-		parts.append(Wording.team(seat % 2, spectator))
-	if ai_level > 0:
-		parts.append(tr(["AI_EASY", "AI_NORMAL", "AI_HARD", "AI_EXPERT"][clampi(ai_level, 1, 4) - 1]))
+	if spectator:
+		parts.append(Wording.team(seat % 2, true))
+	if team_level > 0:
+		parts.append(tr("SEAT_LEVEL_FMT").format({level = Cards.rank_label(team_level)}))
 	if is_thinking:
 		parts.append(tr("THINKING"))
+	elif ai_level > 0:
+		parts.append(tr(["AI_EASY", "AI_NORMAL", "AI_HARD", "AI_EXPERT"][clampi(ai_level, 1, 4) - 1]))
 	return " · ".join(parts)
 
 
@@ -310,10 +337,13 @@ func _update_style() -> void:
 	if _style == null:  # set in _ready
 		return
 	if auto_play:
+		_style.bg_color = Color(_style.bg_color, 0.5)
 		_style.set_border_width_all(4)
 		_style.shadow_size = 0
 		return
-	_style.border_color = ACTIVE_BORDER if active else Color(0.91, 0.76, 0.44, 0.35)
+	# No box at the felt's edge: the seat is its portrait and lines; the panel shows for the turn.
+	_style.border_color = ACTIVE_BORDER if active else Color(0.91, 0.76, 0.44, 0.0)
+	_style.bg_color = Color(_style.bg_color, 0.5 if active else 0.0)
 	_style.set_border_width_all(4 if active else 2)
 	_style.shadow_size = 10 if active and Settings.effects_on() else 0
 	_style.shadow_color = Color(1.0, 0.8, 0.3, 0.35)

@@ -476,7 +476,10 @@ func name_play(seat: int, play: Play) -> float:
 		keep_off.append(to_moments * r)
 	for r in word_art_avoid(seat):
 		avoid.append(to_moments * r)
-	var shake := moments.on_play(play, to_moments * at, keep_off, avoid, to_moments * oval)
+	# A bomb's ring keeps off the seats and the plaque (the top bar's first: it spans the width).
+	var ring_clear: Array[Rect2] = [to_moments * (plaque as Control).get_global_rect()]
+	ring_clear.append_array(keep_off.slice(1))
+	var shake := moments.on_play(play, to_moments * at, keep_off, avoid, to_moments * oval, ring_clear)
 	if moments.freeze_s > 0.0:
 		_lift_play(seat)
 	return shake
@@ -496,6 +499,12 @@ func big_moment(title: String) -> float:
 ## relayout meanwhile keeps its own places).
 func _lift_play(seat: int) -> void:
 	var lift := TableStyle.current().big_moment_lift
+	# Never up onto a seat above the play (North's, over its play).
+	var at := zone.group_rect(seat)
+	for b in badges:
+		var r := b.seat_rect()
+		if b.is_visible_in_tree() and r.end.y <= at.position.y + 1.0 and r.position.x < at.end.x and r.end.x > at.position.x:
+			lift = clampf(at.position.y - r.end.y - 2.0, 0.0, lift)
 	var dur := PacingProfile.scaled(pacing.big_moment_s)
 	for id in zone.shown(seat):
 		var v := layer.find_view(id)
@@ -541,6 +550,8 @@ func update_top_bar() -> void:
 	var wild := "♥" + Cards.rank_label(level)
 	_deal_label.text = tr("PLAYING_FMT").format({level = Cards.rank_label(level), wild = wild})
 	plaque.show_levels(team_levels, level, spectator)
+	for b in badges:
+		b.team_level = team_levels[b.seat % 2]
 
 
 ## Shows a message in the prompt row for pacing.toast_s seconds (a banner gives way to it).

@@ -18,7 +18,8 @@ extends RefCounted
 ## Play slots are boxes (PlayZone.slot_rects): a long play tightens or shrinks to stay in its
 ## box. The tribute lines use the side band's centre, which is empty until the first play.
 ## Phones and tablets differ only in card sizes (UiLayout). Wide views (aspect ≥ WIDE_ASPECT) get
-## larger plays, and the side plays start near the centre rather than at their badges.
+## larger plays, and the side plays start near the centre rather than at their badges; their
+## prompt row moves into the action bar, left of the buttons, and its band goes to the plays.
 ## The felt's oval is centred in the table's space (the whole width with the sidebar closed), its
 ## rim inside the frame.
 
@@ -36,6 +37,8 @@ const WIDE_ASPECT := 1.9
 ## Play height as a share of the hand's card height: usually, and on wide views.
 const PLAY_SHARE := 0.6
 const PLAY_SHARE_WIDE := 0.75
+## On wide views the prompt row's lines stand left of the buttons, at least this share of the width.
+const PROMPT_SHARE_WIDE := 0.34
 ## On wide views a side play's box reaches at most this many card widths out from the centre.
 const WIDE_SIDE_CARDS := 7.0
 ## North's play box is at least this many card widths wide (moved aside under North if need be).
@@ -106,7 +109,10 @@ static func apply(t: Control) -> void:
 	# Bands under the top bar: North's seat, North's play, the side plays (West and East sit at the
 	# edges across these two bands), the prompt row, the player's row. Each seat's play lands in
 	# front of it: under North, right of West, left of East, above the hand.
-	var free := m.size.y - NORTH_CLEAR - north_row - PROMPT_H - 4.0 * GAP
+	# Wide views (a phone held sideways) say the prompt row's lines left of the buttons, in the
+	# action bar's empty half: its band goes to the plays (issue 54: they were 0.42 of the hand).
+	var prompt_h := 0.0 if wide else PROMPT_H
+	var free := m.size.y - NORTH_CLEAR - north_row - prompt_h - (3.0 if wide else 4.0) * GAP
 	# West and East stand with their lines under the portrait where the bands leave plays of
 	# STACKED_PLAY_H that way (a short view, a phone's larger text: the lines beside it instead).
 	var stack := _bands(STACKED_PLAY_H, maxf(west.shape_height(true), east.shape_height(true)), me.size.y) <= free
@@ -123,8 +129,8 @@ static func apply(t: Control) -> void:
 	play_h = maxf(play_h, 40.0)
 	var side_row := maxf(play_h, side_h - play_h - GAP * 0.5)
 	var south_h := maxf(play_h, me.size.y)
-	var used := NORTH_CLEAR + north_row + play_h + side_row + PROMPT_H + south_h
-	var gap := clampf((m.size.y - used) / 4.0, GAP * 0.5, 40.0)
+	var used := NORTH_CLEAR + north_row + play_h + side_row + prompt_h + south_h
+	var gap := clampf((m.size.y - used) / (3.0 if wide else 4.0), GAP * 0.5, 40.0)
 	var zone: PlayZone = t.zone
 	zone.card_height = play_h
 	zone.position = Vector2.ZERO
@@ -176,6 +182,16 @@ static func apply(t: Control) -> void:
 	# Prompt row: the status line, banners, toasts and the readings share it, one at a time.
 	y = side_y + side_row + gap
 	var prompt := Rect2(m.position.x, y, m.size.x, PROMPT_H)
+	if wide:
+		# The buttons centred between the prompt and the clock: the prompt's lines get what is left.
+		# (a banner needs about a third of the width: the buttons move right of centre for it).
+		var buttons_w := _buttons_width(t.action_bar)
+		var centred := (s.x - buttons_w) / 2.0 - GAP - 6.0
+		var most := clock.position.x - GAP - buttons_w - GAP - 6.0
+		prompt = Rect2(6.0, bar_y, maxf(maxf(centred, minf(s.x * PROMPT_SHARE_WIDE, most)), 1.0), bar_h - 6.0)
+		t.action_bar.position.x = prompt.end.x + GAP
+		t.action_bar.size.x = maxf(clock.position.x - GAP - t.action_bar.position.x, 1.0)
+		y -= PROMPT_H + gap
 	t.status.position = prompt.position
 	t.status.size = prompt.size
 	var banner: Banner = t.banner
@@ -190,8 +206,13 @@ static func apply(t: Control) -> void:
 	# South row.
 	y += PROMPT_H + gap
 	# At the row's foot: clear of a banner's large letters in the prompt row above.
-	me.position = Vector2(m.position.x + 6.0, y + south_h - me.size.y)
-	var side := me.size.x + 6.0 + GAP
+	# The portrait on the felt's edge (bottom left, as the genre seats the player), not in the corner
+	# outside the oval.
+	var oval := _oval(m, top_h, bar_y, s)
+	var me_y := y + south_h - me.size.y
+	me.position = Vector2(maxf(_edge_x(oval, me_y + me.portrait_middle()) - me.portrait_left() - me.portrait_size() / 2.0,
+		m.position.x + 6.0), me_y)
+	var side := me.position.x + me.size.x + GAP - m.position.x
 	zone.set_slot(0, Rect2(m.position.x + side, y + (south_h - play_h) / 2.0, maxf(m.size.x - 2.0 * side, 1.0), play_h), 0)
 	zone.relayout(t.level)
 
@@ -207,14 +228,26 @@ static func apply(t: Control) -> void:
 	# The felt's oval around the play (TableStyle "Table"), centred in the table's space: the seats
 	# sit on its rim, the hand over its near edge. The rim lies outside the oval; it and the style's
 	# inset stay inside the frame.
+	var to_global := frame.get_global_transform()
+	t.show_oval(Rect2(to_global * oval.position, oval.size * to_global.get_scale()))
+
+
+## The felt's oval (the frame's coordinates) for the table's space `m`: the rim lies outside it;
+## it and the style's inset stay inside the frame `s`.
+static func _oval(m: Rect2, top_h: float, bar_y: float, s: Vector2) -> Rect2:
 	var st := TableStyle.current()
 	var rim := st.rim_width
 	var left := m.position.x + st.oval_inset.x + rim
 	var oval_top := maxf(top_h + st.oval_inset.y, rim + st.oval_inset.x)
 	var oval_bottom := minf(bar_y + st.oval_bottom, s.y - rim - st.oval_inset.x)
-	var oval := Rect2(left, oval_top, maxf(m.end.x - st.oval_inset.x - rim - left, 1.0), maxf(oval_bottom - oval_top, 1.0))
-	var to_global := frame.get_global_transform()
-	t.show_oval(Rect2(to_global * oval.position, oval.size * to_global.get_scale()))
+	return Rect2(left, oval_top, maxf(m.end.x - st.oval_inset.x - rim - left, 1.0), maxf(oval_bottom - oval_top, 1.0))
+
+
+## The x of the oval's left edge at height `y` (its leftmost point above or below it).
+static func _edge_x(oval: Rect2, y: float) -> float:
+	var c := oval.get_center()
+	var k := clampf((y - c.y) / maxf(oval.size.y / 2.0, 1.0), -1.0, 1.0)
+	return c.x - oval.size.x / 2.0 * sqrt(1.0 - k * k)
 
 
 ## Height the three play bands need for plays `play_h` high: North's play, the side band (West and
@@ -228,3 +261,12 @@ static func _bands(play_h: float, side_h: float, me_h: float) -> float:
 static func _side_top(b: Control, north_play_y: float, side_y: float, side_row: float, span_end: float) -> float:
 	var want := side_y + side_row / 2.0 - (b as SeatBadge).portrait_middle()
 	return clampf(want, north_play_y, maxf(span_end - b.size.y, north_play_y))
+
+
+## The action bar's buttons' width with every one shown (they come and go with the turn; the
+## prompt beside them must not be laid out again each time).
+static func _buttons_width(bar: HBoxContainer) -> float:
+	var w := 0.0
+	for b: Control in bar.get_children():
+		w += b.get_combined_minimum_size().x + float(bar.get_theme_constant(&"separation"))
+	return w

@@ -29,6 +29,7 @@ func on_cards_played(e: CardsPlayedEvent) -> void:
 	table.tribute_panel.clear()
 	table.banner.dismiss()
 	table.history.level = table.level
+	_history_face(seat)
 	table.history.add(seat, play)
 	table.table_play = play
 	table.table_play_seat = seat
@@ -87,6 +88,7 @@ func on_passed(e: PassedEvent) -> void:
 	var seat := e.seat
 	table.banner.dismiss()
 	table.zone.show_pass(seat)
+	_history_face(seat)
 	table.history.add(seat, null)
 	_turn_done(seat)
 	sfx(&"pass")
@@ -158,3 +160,9 @@ func on_controller_changed(e: ControllerChangedEvent) -> void:
 		table.show_auto_play(e.ai)
 	else:
 		table.badges[seat].auto_play = e.ai
+
+
+## The history's row for `seat` shows the seat's own portrait.
+func _history_face(seat: int) -> void:
+	var face: SeatAvatar = (table.badges[seat] as SeatBadge).avatar()
+	table.history.set_face(seat, face.face_key, face.ai)

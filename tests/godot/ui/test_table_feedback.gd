@@ -1,8 +1,8 @@
 extends GdTestSuite
 ## What the table tells a beginner: a hint's selection is replaced by the next tap and cleared by
 ## a right-click or a tap on the felt; illegal plays say why; every seat's messages read
-## naturally in both languages; the history keeps its newest line in view without breaking a
-## play's name; the turn clock shows seconds and warns; a pacing profile from a .tres drives the
+## naturally in both languages; the history keeps its newest row in view and shows the plays as
+## cards; the turn clock shows seconds and warns; a pacing profile from a .tres drives the
 ## table's durations.
 
 const Pointer := preload("res://tests_godot/ui/pointer.gd")
@@ -295,14 +295,14 @@ func test_history_keeps_the_newest_line_in_view_and_ranges_whole() -> void:
 	expect(history.newest_in_view(), "the newest line is scrolled into view")
 	var range_text := PlayText.describe(pairs)
 	expect("Q–A" in range_text, "a range (%s)" % range_text)
+	# The player's play shows as its cards (the history is cards since issue 54).
 	var found := false
-	for l: Label in history.find_children("*", "Label", true, false):
-		if "Q" in l.text and l.get_line_count() > 0 and l.text.begins_with(tr("SEAT_0")):
+	for row in history.turn_rows():
+		if row.text() == tr("SEAT_0") and not row.cards().is_empty():
 			found = true
-			# The play's words never split: any wrap happens after "You: ".
-			expect(not ("–\n" in l.text), "no break after the dash")
-			expect("\u2060–\u2060" in l.text and "\u00a0" in l.text, "the play's name is glued together: %s" % l.text)
-	expect(found, "a history line for the player")
+			expect_eq(Array(row.cards()).map(func(id: int) -> int: return Cards.rank(id)),
+				Array(Cards.sorted(pairs.cards, history.level)).map(func(id: int) -> int: return Cards.rank(id)), "the player's row shows the pairs")
+	expect(found, "a history row for the player")
 	# A new round drops the oldest (fewer lines than before): the view follows the newest line
 	# down, not left scrolled past it onto an empty space (seen online: one line at the top of
 	# an empty panel, the rest above it).

@@ -1,0 +1,90 @@
+extends GdTestSuite
+## Issue 54 (visual brief §5): the seats sit at the felt's edge. At 1280×720, 1024×768 and
+## 2340×1080 in both languages, with the history open and closed: every portrait's centre lies in
+## the felt's rim band (outside the oval shrunk by a portrait, inside the oval with its rim); the
+## seats are no boxes ("Opponents · Normal" on a panel): no panel behind a seat that does not
+## have the turn, and its second line is the team's level; no portrait overlaps a play, the plaque
+## or the hand.
+
+const FakePlays := preload("res://tests_godot/ui/fake_plays.gd")
+const SIZES: Array[Vector2i] = [Vector2i(1280, 720), Vector2i(1024, 768), Vector2i(2340, 1080)]
+
+var viewport: SubViewport
+var table: Table
+
+
+func before_each() -> void:
+	Settings.reset_for_tests()
+	Settings.set_value(&"anim_speed", 0.0)
+	Settings.set_value(&"ai_debug", false)
+
+
+func after_each() -> void:
+	Settings.reset_for_tests()
+
+
+func timeout_for(_method: StringName) -> float:
+	return 240.0
+
+
+## `p`'s distance from the centre of the ellipse inscribed in `r` (1: on its edge).
+static func _ellipse_d(p: Vector2, r: Rect2) -> float:
+	var c := r.get_center()
+	var a := maxf(r.size.x / 2.0, 1.0)
+	var b := maxf(r.size.y / 2.0, 1.0)
+	return sqrt(pow((p.x - c.x) / a, 2.0) + pow((p.y - c.y) / b, 2.0))
+
+
+func test_portraits_sit_on_the_felt_s_rim_and_no_seat_is_a_box() -> void:
+	var st := TableStyle.current()
+	for locale in ["en", "zh_CN"]:
+		Settings.set_value(&"locale", locale)
+		for px in SIZES:
+			viewport = preload("res://tests_godot/ui/test_menu_layout.gd").stretched_viewport(px)
+			add_child(viewport)
+			var felt := preload("res://table/felt.gd").new()
+			viewport.add_child(felt)
+			table = load("res://table/table.tscn").instantiate()
+			table.open({config = MatchConfig.with({mode = &"training", ai_levels = [1, 1, 1], seed = 5, ai_min_think_ms = 0,
+				turn_timer = 0, save_record = false})})
+			viewport.add_child(table)
+			expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
+			var zone: PlayZone = table.zone
+			zone.still = true
+			for history_open in [false, true]:
+				if table.history_button.button_pressed != history_open:
+					table.history_button.button_pressed = history_open
+					table._toggle_history()
+				await frames(3)
+				for seat in 4:
+					zone.show_play(seat, FakePlays.free_cards(table, [5, 6, 7, 8, 9]), zone.global_position, [], table.level)
+				await frames(2)
+				var where := "%s %dx%d history %s" % [locale, px.x, px.y, "open" if history_open else "closed"]
+				var oval: Rect2 = felt.oval
+				var hand: Rect2 = table.hand.get_global_rect()
+				var plaque: Rect2 = (table.plaque as Control).get_global_rect()
+				for seat in 4:
+					var badge: SeatBadge = table.badges[seat]
+					var face := badge.avatar().get_global_rect()
+					var c := face.get_center()
+					var inner := oval.grow(-face.size.x)
+					var outer := oval.grow(st.rim_width + 2.0)
+					var d_in := _ellipse_d(c, inner)
+					var d_out := _ellipse_d(c, outer)
+					expect(d_in >= 1.0 and d_out <= 1.0, "%s: seat %d's portrait %s sits on the felt's rim (%.2f out of the inner oval, %.2f of the rim's outer edge; oval %s)" % [
+						where, seat, face, d_in, d_out, oval])
+					for other in 4:
+						var p := zone.group_rect(other)
+						expect(not p.grow(-1.0).intersects(face.grow(-1.0)), "%s: seat %d's play %s is clear of seat %d's portrait %s" % [
+							where, other, p, seat, face])
+					expect(not plaque.grow(-1.0).intersects(face), "%s: seat %d's portrait clear of the plaque" % [where, seat])
+					expect(not hand.grow(-1.0).intersects(face), "%s: seat %d's portrait clear of the hand" % [where, seat])
+					var panel := badge.get_theme_stylebox(&"panel") as StyleBoxFlat
+					expect(badge.active or panel == null or panel.bg_color.a <= 0.01, "%s: seat %d is no box (its panel %s)" % [
+						where, seat, panel.bg_color if panel != null else Color()])
+					var sub := (badge.get_node(^"%Sub") as Label).text
+					expect(not sub.contains(tr("TEAM_THEM")) and not sub.contains(tr("TEAM_US")), "%s: seat %d's line is not its team: %s" % [where, seat, sub])
+					expect(sub.contains(Cards.rank_label(table.team_levels[badge.seat % 2])), "%s: seat %d's line shows its team's level: %s" % [where, seat, sub])
+				zone.reset()
+			viewport.queue_free()
+			await frames(2)
