@@ -7,7 +7,7 @@ extends Node
 ## chaos tour fails on any (issue 52):
 ##  - duty: when the server's copy says this seat is to act (its turn, a tribute, a return; not
 ##    played by the AI) and the table has drawn everything, the table offers the action (Play,
-##    or Give/Return) and runs a clock within DUTY_WITHIN_S;
+##    or Give/Return) and runs a clock within DUTY_WITHIN_S (and DUTY_MIN_FRAMES drawn frames);
 ##  - Auto-play: the table's own Auto-play mark equals the server's say for the seat, and every
 ##    other badge's mark equals its seat's `hosted`, once the table is idle for SETTLE_S;
 ##  - hand counts: each other seat's badge shows the copy's count when the table is idle (in the
@@ -20,6 +20,10 @@ extends Node
 ## waits for the player is not counted against the duty and lag rules.
 
 const DUTY_WITHIN_S := 1.0
+## ...and over at least this many drawn frames: a process stalled as a whole (a loaded machine
+## drew one frame in 1.2 s once) shows the player nothing either way; a table that lost its
+## controls shows their absence frame after frame.
+const DUTY_MIN_FRAMES := 10
 const SETTLE_S := 1.0
 const LAG_MAX_S := 8.0
 
@@ -36,6 +40,7 @@ var frames := 0
 var vote_clock_frames := 0
 
 var _duty_since := -1.0
+var _duty_frames := 0
 var _idle_since := -1.0
 var _failing := {}
 ## Rule -> when its current failure began (the rules that must last to count).
@@ -65,6 +70,7 @@ func _process(_delta: float) -> void:
 	var controller: MatchController = table.controller
 	if client.get_connection_state() != "online" or bool(covered.call()) or not controller.has_match():
 		_duty_since = -1.0
+		_duty_frames = 0
 		_idle_since = -1.0
 		return
 	frames += 1
@@ -81,10 +87,12 @@ func _process(_delta: float) -> void:
 	if due and idle:
 		if _duty_since < 0.0:
 			_duty_since = now
+			_duty_frames = 0
+		_duty_frames += 1
 		var offered: bool = (table.play_button as Button).visible and (table.my_countdown as Control).visible
-		_rule(&"duty", now - _duty_since > DUTY_WITHIN_S and not offered,
-			"the seat's duty (phase %s) shown %.1f s without Play/Pass or a clock (auto_play %s, duty '%s')" % [
-				state.get("phase_name", "?"), now - _duty_since, table.auto_play, table.duty])
+		_rule(&"duty", now - _duty_since > DUTY_WITHIN_S and _duty_frames > DUTY_MIN_FRAMES and not offered,
+			"the seat's duty (phase %s) shown %.1f s (%d frames) without Play/Pass or a clock (auto_play %s, duty '%s')" % [
+				state.get("phase_name", "?"), now - _duty_since, _duty_frames, table.auto_play, table.duty])
 	else:
 		_duty_since = -1.0
 		_rule(&"duty", false, "")
