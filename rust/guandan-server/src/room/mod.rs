@@ -100,7 +100,7 @@ pub enum RoomCmd {
 }
 
 struct Room {
-    /// Set when the room is spawned and never changed.
+    // These four are set when the room is spawned and never changed.
     code: String,
     app: Arc<App>,
     tx: mpsc::Sender<RoomCmd>,
