@@ -439,10 +439,7 @@ async fn session(socket: WebSocket, guard: GuardSignal, app: Arc<App>, id: ConnI
                 queue_event = Some(e);
                 None
             }
-            _ = shutdown.wait_for(|v| *v) => break s.send(&ServerMsg::Bye {
-                code: ErrorCode::ShuttingDown.code(),
-                message: "server shutting down; reconnect and rejoin your room".into(),
-            }),
+            _ = shutdown.wait_for(|v| *v) => break s.shutting_down(),
         };
         if let Some(e) = queue_event {
             Box::pin(s.on_queue(e)).await;
@@ -483,6 +480,14 @@ impl Session {
         let max = crate::ws_guard::MAX_FRAGMENTS;
         let why = format!("a message sent in {n} frames or more (at most {max}): the connection is closed");
         self.refuse(ErrorCode::FrameTooLarge, why);
+    }
+
+    /// The server shuts down: the client is told to come back.
+    fn shutting_down(&self) {
+        self.send(&ServerMsg::Bye {
+            code: ErrorCode::ShuttingDown.code(),
+            message: "server shutting down; reconnect and rejoin your room".into(),
+        });
     }
 
     /// The session was ended by a log out (on any of the account's devices).

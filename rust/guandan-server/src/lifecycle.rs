@@ -117,7 +117,7 @@ mod tests {
         used
     }
 
-    /// The lives a room leads, as the room drives them (lobby.rs, play.rs, vote.rs): each step's
+    /// The lives a room leads, as the room drives them (lobby.rs, play.rs, rematch.rs): each step's
     /// state is what the players are told. Together they take every transition the table has, so
     /// a transition no story needs is dead weight and fails this test.
     #[test]

@@ -98,7 +98,9 @@ async fn a_client_that_is_not_a_trusted_proxy_cannot_choose_its_address() {
         let want = if i < 2 { 200 } else { 429 };
         assert_eq!(new_account(ELSEWHERE, s.addr, Some(forged)).await, want, "forged {forged}");
     }
-    // Connections too: counted for 127.0.0.32 whatever it claims.
+    // Connections too: counted for 127.0.0.32 whatever it claims. The accounts' connections are
+    // closed by now on this side; the server counts each until it reads its close.
+    until_only_the_asker_is_connected(s.addr);
     let _c1 = upgrade(ELSEWHERE, s.addr, "198.51.100.6").await.expect("first");
     let _c2 = upgrade(ELSEWHERE, s.addr, "198.51.100.7").await.expect("second");
     let third = tcp_from(ELSEWHERE, s.addr).await.expect("connect");
@@ -111,6 +113,23 @@ async fn a_client_that_is_not_a_trusted_proxy_cannot_choose_its_address() {
     .await
     .expect("closed in time");
     assert!(matches!(read, Ok(0) | Err(_)), "a third connection from one address is closed at once");
+}
+
+/// Waits (bounded) until the server holds no connection but the one asking for its metrics.
+fn until_only_the_asker_is_connected(addr: SocketAddr) {
+    let deadline = std::time::Instant::now() + WAIT;
+    loop {
+        let (_, metrics) = common::http(addr, "GET", "/metrics", "");
+        let open = metrics
+            .lines()
+            .find_map(|l| l.strip_prefix("guandan_tcp_connections "))
+            .and_then(|v| v.trim().parse::<f64>().ok());
+        if open == Some(1.0) {
+            return;
+        }
+        assert!(std::time::Instant::now() < deadline, "connections still open: {open:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

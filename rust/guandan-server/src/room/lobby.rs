@@ -130,16 +130,37 @@ async fn claim_and_spawn_in(
     Err((ErrorCode::Internal, "no free room code".into()))
 }
 
-/// The lobby's clocks, owned by the room: the ready check's deadline and, while nobody is
-/// connected and no match runs, since when the room has been empty (`--room-idle-ms`).
-pub(super) struct LobbyClocks {
-    pub(super) ready_deadline: Option<Instant>,
-    pub(super) idle_since: Option<Instant>,
+/// The lobby's clocks, owned by the room and changed only here: the ready check's deadline
+/// and, while nobody is connected and no match runs, since when the room has been empty
+/// (`--room-idle-ms`). The room's settings it changes (the host, what spectators see, a new
+/// match's seed and seats) go through `Stored`'s methods.
+pub(super) struct Lobby {
+    ready_deadline: Option<Instant>,
+    idle_since: Option<Instant>,
 }
 
-impl LobbyClocks {
-    pub(super) fn new() -> LobbyClocks {
-        LobbyClocks { ready_deadline: None, idle_since: Some(Instant::now()) }
+impl Lobby {
+    pub(super) fn new() -> Lobby {
+        Lobby { ready_deadline: None, idle_since: Some(Instant::now()) }
+    }
+
+    /// When the ready check falls back by itself.
+    pub(super) fn ready_deadline(&self) -> Option<Instant> {
+        self.ready_deadline
+    }
+
+    /// When the room, empty since a time, closes after `idle`.
+    pub(super) fn idle_until(&self, idle: std::time::Duration) -> Option<Instant> {
+        self.idle_since.map(|t| t + idle)
+    }
+
+    /// After each command: whether anyone is in the room (an empty one counts its idle time).
+    pub(super) fn members_now(&mut self, anyone: bool) {
+        if anyone {
+            self.idle_since = None;
+        } else {
+            self.idle_since.get_or_insert_with(Instant::now);
+        }
     }
 }
 
@@ -165,7 +186,7 @@ impl Room {
         }
         if !self.state.locked()
             && self.members.is_empty()
-            && self.lobby.idle_since.is_some_and(|t| t + self.app.cfg().room_idle() <= now)
+            && self.lobby.idle_until(self.app.cfg().room_idle()).is_some_and(|t| t <= now)
             && self.close_abandoned(guandan_proto::RoomClosed::Idle).await
         {
             return true;
@@ -185,7 +206,7 @@ impl Room {
     }
 
     pub(super) async fn join(&mut self, conn: ConnId, player: PlayerRef, out: Outbox, last_action_seq: Option<u64>) {
-        tracing::debug!(conn, player = %player.id, ?last_action_seq, seq = self.game.as_ref().map(Game::action_seq), "join");
+        tracing::debug!(conn, player = %player.id, ?last_action_seq, seq = self.play.seq(), "join");
         // Back to one's own seat (reconnect), even while the room is locked.
         if let Some(seat) = self.seats.of_player(&player.id) {
             let (old, was_hosted) = self.seats.back(seat, conn);
@@ -227,7 +248,8 @@ impl Room {
             self.catch_up(conn, seat, last_action_seq).await;
             if self.state == RoomState::VotePhase {
                 // Back after the end: the match was stored (the old connection may have missed it).
-                let stored = ServerMsg::MatchStored { code: self.code.clone(), match_no: (self.match_no - 1) as u32 };
+                let stored =
+                    ServerMsg::MatchStored { code: self.code.clone(), match_no: (self.play.match_no() - 1) as u32 };
                 self.send_msg(conn, &stored);
             }
             if was_hosted {
@@ -252,9 +274,7 @@ impl Room {
             self.app.seats().release(&player.id, &self.code).await;
             return self.reject_join(conn, out, ErrorCode::BadRoomState, "the room takes no players now");
         }
-        if !self.claimed.contains(&player.id) {
-            self.claimed.push(player.id.clone());
-        }
+        self.claims.claimed(&player.id);
         self.seats.sit(seat, player, conn);
         self.members.join(conn, out, Some(seat));
         self.send_msg(conn, &ServerMsg::Joined { code: self.code.clone(), seat: Some(seat) });
@@ -319,7 +339,7 @@ impl Room {
         }
         if let Some((seat, p)) = self.seats.next_player(from) {
             tracing::info!(seat, "the host left: the next player hosts");
-            self.stored.host = p.id.clone();
+            self.stored.pass_host(p.id.clone());
         }
     }
 
@@ -370,7 +390,7 @@ impl Room {
         if !self.is_host(conn) {
             return self.refuse(conn, ErrorCode::NotHost, "only the host chooses what spectators see", None);
         }
-        if self.state.locked() || self.game.is_some() {
+        if self.state.locked() || self.play.game().is_some() {
             return self.refuse(conn, ErrorCode::BadRoomState, "what spectators see is fixed while a match runs", None);
         }
         let Some(team) = team.map(|n| Team::new(n).ok_or(n)).transpose().ok() else {
@@ -379,8 +399,7 @@ impl Room {
         if self.stored.ranked {
             return self.refuse(conn, ErrorCode::BadRoomState, "ranked rooms never show a hand", None);
         }
-        if self.stored.spectator_hands != team {
-            self.stored.spectator_hands = team;
+        if self.stored.show_hands(team) {
             self.save_directory().await;
         }
         self.send_room();
@@ -404,7 +423,7 @@ impl Room {
     /// A quick-match table starts at once; a player who does not come within the heartbeat
     /// timeout is played by the AI until they do (as if they had dropped out).
     pub(super) async fn begin_quick(&mut self) {
-        if self.state != RoomState::ReadyCheck || self.game.is_some() {
+        if self.state != RoomState::ReadyCheck || self.play.game().is_some() {
             return;
         }
         if let Err((_, message)) = self.begin().await {
@@ -420,7 +439,7 @@ impl Room {
         // Practice rooms deal from their creator's seed; every other match from the OS's
         // generator, independently of everything published (earlier seeds included).
         let seed = match (self.stored.practice, self.stored.seed) {
-            (true, Some(s)) => s.wrapping_add(self.match_no as u64),
+            (true, Some(s)) => s.wrapping_add(self.play.match_no() as u64),
             _ => match crate::auth::os_random_u64() {
                 Some(s) => s,
                 None => return Err((ErrorCode::Internal, "no random numbers from the system; try again".into())),
@@ -435,25 +454,20 @@ impl Room {
         game.rt().set_surrender_policy(surrender_policy(&self.stored));
         self.transition(RoomEvent::Start);
         self.lobby.ready_deadline = None;
-        self.stored.match_seed = seed;
-        // Runtime::start plays every new match under the current revision.
-        self.stored.rules_revision = guandan_core::rules::RULES_REVISION;
-        self.stored.started_ms = crate::db::now_ms();
-        self.stored.seats = seats;
+        self.stored.match_started(seed, seats, crate::db::now_ms());
         self.seats.new_match();
         // The room's setting now is what this match's spectators see until it ends.
         let viewer = self.stored.spectator_viewer();
-        self.delay = Delay::start(self.stored.spectator_delay, viewer, text(&game.state_msg(viewer)));
-        self.game = Some(game);
-        self.game_no = self.match_no;
+        self.delay.new_match(self.stored.spectator_delay, viewer, text(&game.state_msg(viewer)));
+        self.play.start(game);
         // The deal is shown before the first AI move (and a new match's clocks start now).
-        self.pace.last_action_at = Instant::now();
+        self.pace.acted(Instant::now());
         self.save_directory().await;
         let _ = notices;
         self.send_room();
         let conns: Vec<(ConnId, Option<Seat>)> = self.members.iter().collect();
         for (c, seat) in conns {
-            let msg = match (&self.game, seat) {
+            let msg = match (self.play.game(), seat) {
                 (Some(g), Some(s)) => g.state_msg(Viewer::Seat(s)),
                 (Some(g), None) => g.state_msg(viewer),
                 _ => continue,

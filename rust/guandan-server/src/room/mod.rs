@@ -1,5 +1,9 @@
-//! One room: a tokio task that owns the room's seats (seats.rs), members (members.rs) and match,
-//! and handles its commands one at a time. Lifecycle transitions go through
+//! One room: a tokio task that handles its commands one at a time. The room is made of parts,
+//! each a struct that owns its state and is changed only in its own file (the others go through
+//! its methods): the settings (stored.rs), the seats (seats.rs), the members (members.rs), the
+//! lobby's clocks (lobby.rs), the match (play.rs) and its pace (pace.rs), the spectators' delay
+//! (spectators.rs), the rematch vote (rematch.rs) and the seat holds (claims.rs); this file
+//! owns the lifecycle state and the room's end. Lifecycle transitions go through
 //! [`crate::lifecycle`]; every action is checked by the rules core, written to the journal, and
 //! only then sent — filtered — to each member. AI seats and hosted seats are decided on tokio's
 //! blocking pool; results come back as commands and are dropped when the state moved on.
@@ -24,18 +28,27 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tracing::Instrument;
 
+mod claims;
 mod lobby;
 mod members;
+#[cfg(test)]
+mod ownership;
+mod pace;
 mod play;
+mod rematch;
 mod restore;
 mod seating;
 mod seats;
 mod spectators;
 mod stored;
-mod vote;
 
+use claims::Claims;
+use lobby::Lobby;
 pub use lobby::{create, create_quick};
 use members::Members;
+use pace::Pace;
+use play::Play;
+use rematch::Rematch;
 pub use restore::{restore, restore_rooms};
 use seats::Seats;
 use spectators::Delay;
@@ -87,36 +100,35 @@ pub enum RoomCmd {
 }
 
 struct Room {
+    // These four are set when the room is spawned and never changed.
     code: String,
     app: Arc<App>,
     tx: mpsc::Sender<RoomCmd>,
-    state: RoomState,
-    stored: Stored,
     rules: RuleConfig,
+    /// The lifecycle state, changed only by `transition` and `stop` (here).
+    state: RoomState,
+    /// The room is shutting down with its instance (here).
+    closing: bool,
+    /// Why the room closed, once it has (sent with its last `room`; here).
+    closed: Option<guandan_proto::RoomClosed>,
+    /// The settings and lineup the directory keeps (stored.rs; the lobby changes them).
+    stored: Stored,
     /// Who sits where (seats.rs).
     seats: Seats,
     /// Who is in the room and what they are sent (members.rs).
     members: Members,
-    game: Option<Game>,
-    /// The number the next stored match gets; it moves on when a match is stored, while `game`
-    /// (the finished match) stays until the rematch vote closes.
-    match_no: i64,
-    /// The number of the match in `game`: its actions are stored under it.
-    game_no: i64,
+    /// The ready check's deadline, how long the room has been empty (lobby.rs).
+    lobby: Lobby,
+    /// The match and its numbers in the store, its open surrender vote (play.rs).
+    play: Play,
+    /// The AI seats' timing, the break after a deal (pace.rs).
+    pace: Pace,
+    /// What spectators are sent and when (spectators.rs).
     delay: Delay,
-    /// The match's pace: AI timing, the break after a deal, the open surrender vote (play.rs).
-    pace: play::Pace,
-    /// The lobby's clocks: the ready check's deadline, how long the room has been empty (lobby.rs).
-    lobby: lobby::LobbyClocks,
-    /// The rematch vote after a match (vote.rs).
-    rematch: vote::Rematch,
-    closing: bool,
-    /// Why the room closed, once it has (sent with its last `room`).
-    closed: Option<guandan_proto::RoomClosed>,
-    /// Players whose seat here this room has recorded in `App::seats` (one seat per account).
-    claimed: Vec<String>,
-    /// Seated players whose seat another room holds (a race): tried again at the next tick.
-    conflicts: Vec<String>,
+    /// The rematch vote after a match (rematch.rs).
+    rematch: Rematch,
+    /// The room's holds on its players' seats, one seat per account (claims.rs).
+    claims: Claims,
 }
 
 fn ai_profile(level: u8) -> AiProfile {
@@ -166,33 +178,33 @@ fn spawn(
     let (tx, rx) = mpsc::channel(256);
     // Restored humans are away until they reconnect.
     let seats = Seats::from_stored(&stored.seats, game.is_some());
-    let delay = Delay::new(stored.spectator_delay, stored.spectator_viewer());
+    // A restored match: the spectators' view is rebuilt from its record. The setting cannot
+    // change while a match runs: it is the one the match started with.
+    let delay = match &game {
+        Some(g) => Delay::replayed(stored.spectator_delay, stored.spectator_viewer(), g.rt_ref().log()),
+        None => Delay::new(stored.spectator_delay, stored.spectator_viewer()),
+    };
+    let restored = game.is_some();
+    let play = Play::new(match_no, game, surrender_policy(&stored));
     let mut room = Room {
         code: code.clone(),
         app: app.clone(),
         tx: tx.clone(),
-        state,
-        stored,
         rules,
-        seats,
-        members: Members::default(),
-        game,
-        match_no,
-        game_no: match_no,
-        delay,
-        pace: play::Pace::new(),
-        lobby: lobby::LobbyClocks::new(),
-        rematch: vote::Rematch::default(),
+        state,
         closing: false,
         closed: None,
-        claimed: Vec::new(),
-        conflicts: Vec::new(),
+        stored,
+        seats,
+        members: Members::default(),
+        lobby: Lobby::new(),
+        play,
+        pace: Pace::new(),
+        delay,
+        rematch: Rematch::default(),
+        claims: Claims::default(),
     };
-    if let Some(g) = &mut room.game {
-        g.rt().set_surrender_policy(surrender_policy(&room.stored));
-        // The setting cannot change while a match runs: it is the one the match started with.
-        room.delay = Delay::replayed(room.stored.spectator_delay, room.stored.spectator_viewer(), g.rt_ref().log());
-        g.forget_record();
+    if restored {
         room.release_spectators();
     }
     app.rooms().lock().insert(code.clone(), tx.clone());
@@ -231,7 +243,7 @@ impl Room {
                         break;
                     }
                     // A seat another room held is tried again at each tick.
-                    self.conflicts.clear();
+                    self.claims.retry_conflicts();
                     self.sync_seats().await;
                     Box::pin(self.drive_ai()).await;
                     continue;
@@ -276,75 +288,10 @@ impl Room {
             // Before the ack: a connection that left waits for it, then may sit elsewhere.
             self.sync_seats().await;
             drop(ack);
-            if self.members.is_empty() {
-                self.lobby.idle_since.get_or_insert_with(Instant::now);
-            } else {
-                self.lobby.idle_since = None;
-            }
+            self.lobby.members_now(!self.members.is_empty());
             Box::pin(self.drive_ai()).await;
         }
         self.ended().await;
-    }
-
-    /// The room's task ends: it leaves this instance's table and its creator's count.
-    async fn ended(&mut self) {
-        // Out of the registry and the table in one step: a join that comes meanwhile rebuilds
-        // the room (which claims its seats again) instead of waiting on a task that no longer
-        // reads its commands; the shared holds go after, only those made before now.
-        let claimed = std::mem::take(&mut self.claimed);
-        let released = self.app.seats().release_here_all(&claimed, &self.code);
-        self.app.rooms().lock().remove(&self.code);
-        self.app.metrics().rooms.dec();
-        if let Some(creator) = &self.stored.creator {
-            self.app.release_room(creator);
-        }
-        self.app.seats().release_shared(&claimed, &self.code, released).await;
-    }
-
-    /// Brings `App::seats` in line with the room's seats: a player holds a seat here while
-    /// seated — except, once the match is over, one who left or declined the rematch (the vote's
-    /// end frees that seat; they may sit elsewhere meanwhile). A seat another room holds for the
-    /// same account (only through a race: rooms claim before seating) is claimed when it is
-    /// given back there.
-    async fn sync_seats(&mut self) {
-        let over = matches!(self.state, RoomState::Finished | RoomState::VotePhase);
-        let now: Vec<String> = self
-            .seats
-            .iter()
-            .filter(|s| !(over && (s.conn.is_none() || s.rematch == Some(false))))
-            .filter_map(|s| s.player.as_ref().map(|p| p.id.clone()))
-            .collect();
-        // Only changes reach the registry (on PostgreSQL, the database): most commands make none.
-        let mut gone = Vec::new();
-        self.claimed.retain(|p| {
-            let kept = now.contains(p);
-            if !kept {
-                gone.push(p.clone());
-            }
-            kept
-        });
-        for p in gone {
-            self.app.seats().release(&p, &self.code).await;
-        }
-        self.conflicts.retain(|p| now.contains(p));
-        // A quick-match table before its claim: the queue takes its players' holds in the
-        // claim's transaction (a table another instance won must not hold them meanwhile).
-        if self.stored.ranked && self.state == RoomState::ReadyCheck && self.game.is_none() {
-            return;
-        }
-        for p in now {
-            if self.claimed.contains(&p) || self.conflicts.contains(&p) {
-                continue;
-            }
-            match self.app.seats().claim(&p, &self.code).await {
-                Ok(()) => self.claimed.push(p),
-                Err(other) => {
-                    tracing::warn!(player = p, other, "a player is seated here and in another room");
-                    self.app.metrics().seat_conflicts.inc();
-                    self.conflicts.push(p);
-                }
-            }
-        }
     }
 
     /// Closes a room nobody is in any more (no human seated, no match running): the remaining
@@ -354,7 +301,7 @@ impl Room {
             return false;
         }
         // After a match (its rematch vote closed): the match is over, not an empty lobby.
-        let why = if self.match_no > 0 { RoomClosed::MatchOver } else { RoomClosed::Empty };
+        let why = if self.play.match_no() > 0 { RoomClosed::MatchOver } else { RoomClosed::Empty };
         self.close_abandoned(why).await
     }
 
@@ -394,27 +341,25 @@ impl Room {
             );
         }
         if self.state.in_game() {
-            d.extend(self.pace.ai_due);
+            d.extend(self.pace.ai_due());
         }
-        d.extend(self.lobby.ready_deadline);
-        d.extend(self.rematch.vote_deadline);
+        d.extend(self.lobby.ready_deadline());
+        d.extend(self.rematch.deadline());
         if !self.state.locked() {
-            d.extend(self.lobby.idle_since.map(|t| t + self.app.cfg().room_idle()));
+            d.extend(self.lobby.idle_until(self.app.cfg().room_idle()));
         }
         d.into_iter().min()
     }
 
     async fn on_timer(&mut self) {
         let now = Instant::now();
-        if self.pace.ai_due.is_some_and(|d| d <= now) {
-            // The AI's turn has come: the run loop drives it after this.
-            self.pace.ai_due = None;
-        }
+        // The AI's turn may have come: the run loop drives it after this.
+        self.pace.woke(now);
         self.host_lost_seats(now).await;
         if self.lobby_timers(now).await {
             return;
         }
-        if self.rematch.vote_deadline.is_some_and(|d| d <= now) {
+        if self.rematch.deadline().is_some_and(|d| d <= now) {
             self.close_vote().await;
         }
     }
@@ -433,6 +378,13 @@ impl Room {
         }
     }
 
+    /// The room stops at once (its action could not be stored): the next start of this instance
+    /// restores its match from the durable log.
+    fn stop(&mut self, why: RoomClosed) {
+        self.state = RoomState::Destroyed;
+        self.closed = Some(why);
+    }
+
     fn info(&self) -> RoomInfo {
         let host_seat = self.seats.of_player(&self.stored.host).unwrap_or(0);
         RoomInfo {
@@ -444,7 +396,7 @@ impl Room {
             seats: self.seats.infos(),
             spectators: self.members.spectator_count() as u32,
             locked: self.state.locked(),
-            matches: self.match_no as u32,
+            matches: self.play.match_no() as u32,
             practice: self.stored.practice,
             deal_break_ms: u32::try_from(self.app.cfg().deal_break_ms).unwrap_or(u32::MAX),
             spectator_hands: self.stored.spectator_hands.map(u8::from),
@@ -456,7 +408,12 @@ impl Room {
         let state =
             serde_json::to_value(self.state).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
         let config = serde_json::to_string(&self.stored).unwrap_or_default();
-        match self.app.db().update_room(&self.code, &self.app.cfg().instance, &state, &config, self.match_no).await {
+        match self
+            .app
+            .db()
+            .update_room(&self.code, &self.app.cfg().instance, &state, &config, self.play.match_no())
+            .await
+        {
             Ok(true) => {}
             Ok(false) => tracing::warn!("room directory not updated: another instance took the room over"),
             Err(e) => tracing::error!(error = %e, "room directory update failed"),
@@ -469,7 +426,7 @@ impl Room {
         }
         match msg {
             ClientMsg::Intent { seq, nonce, action } => self.intent(conn, seq, nonce, action, received).await,
-            ClientMsg::Resync => match (&self.game, self.seat_of(conn)) {
+            ClientMsg::Resync => match (self.play.game(), self.seat_of(conn)) {
                 (Some(g), Some(seat)) => {
                     let m = g.state_msg(Viewer::Seat(seat));
                     let vote = g.open_vote_msg(seat);

@@ -1,59 +1,130 @@
 //! The match: a human's intent checked and applied, every action persisted before it is
-//! announced (filtered per recipient), AI seats and hosted seats, the clocks, and the catch-up
-//! of a returning seat.
+//! announced (filtered per recipient), a seat handed to the AI or back, and the catch-up of a
+//! returning seat. The AI seats' decisions and the clocks are pace.rs's; they change the match
+//! through `Play`'s methods.
 
 use super::*;
 
-/// The match's pace, owned by the room and changed here: which AI answers still count, when the
-/// last action was applied, when a paced AI move is due, the break after a deal, and where the
-/// open surrender vote began.
-pub(super) struct Pace {
-    /// Bumped when a seat changes hands: AI decisions asked for before are dropped.
-    pub(super) generation: u64,
-    /// When the last action was applied (or the match started): the room's AI seats wait
-    /// `--ai-pace-ms` from it.
-    pub(super) last_action_at: Instant,
-    /// An AI decision waits for the room's pace until then.
-    pub(super) ai_due: Option<Instant>,
-    /// The break after a deal (`--deal-break-ms`) lasts until then: no AI move, no clock.
-    pub(super) deal_break_until: Option<Instant>,
+/// The match, owned by the room and changed only here: the match in progress (or the finished
+/// one until the rematch vote closes), its numbers in the store, and where its open surrender
+/// vote began. The room's other files read it through `Play`'s methods and change it through
+/// them (pace.rs asks for AI decisions and runs the clocks through them).
+pub(super) struct Play {
+    game: Option<Game>,
+    /// The number the next stored match gets; it moves on when a match is stored, while `game`
+    /// (the finished match) stays until the rematch vote closes.
+    match_no: i64,
+    /// The number of the match in `game`: its actions are stored under it.
+    game_no: i64,
     /// The action seq at which the latest surrender vote opened: a vote made on a state from
     /// then on still stands when other actions came first (it answers the same open vote).
-    pub(super) vote_since: Option<u64>,
+    vote_since: Option<u64>,
 }
 
-impl Pace {
-    pub(super) fn new() -> Pace {
-        Pace { generation: 0, last_action_at: Instant::now(), ai_due: None, deal_break_until: None, vote_since: None }
+/// What the match's clocks applied: the action count before, the notices, and the seat of the
+/// last action.
+pub(super) struct Step {
+    pub(super) before: u64,
+    pub(super) notices: Vec<Notice>,
+    pub(super) seat: Seat,
+}
+
+impl Play {
+    /// A room's match as spawned: none, or one restored from the store (its whole record, read
+    /// for the spectators' round points, is forgotten now).
+    pub(super) fn new(match_no: i64, mut game: Option<Game>, policy: SurrenderPolicy) -> Play {
+        if let Some(g) = &mut game {
+            g.rt().set_surrender_policy(policy);
+            g.forget_record();
+        }
+        Play { game, match_no, game_no: match_no, vote_since: None }
+    }
+
+    // ----- reading -----
+
+    pub(super) fn game(&self) -> Option<&Game> {
+        self.game.as_ref()
+    }
+
+    /// The action count of the match in the room (none when no match is there).
+    pub(super) fn seq(&self) -> Option<u64> {
+        self.game.as_ref().map(Game::action_seq)
+    }
+
+    pub(super) fn match_no(&self) -> i64 {
+        self.match_no
+    }
+
+    pub(super) fn game_no(&self) -> i64 {
+        self.game_no
+    }
+
+    /// Whether an AI decision is due in the match.
+    pub(super) fn ai_due(&self) -> bool {
+        self.game.as_ref().is_some_and(|g| g.rt_ref().ai_due())
+    }
+
+    /// Whether the seat let this many of its duties in a row time out.
+    pub(super) fn timed_out_in_a_row(&self, seat: Seat, n: u32) -> bool {
+        self.game.as_ref().is_some_and(|g| g.rt_ref().timeouts_in_a_row(seat) >= n)
+    }
+
+    // ----- changing -----
+
+    /// A new match starts, stored under the next match number.
+    pub(super) fn start(&mut self, game: Game) {
+        self.game = Some(game);
+        self.game_no = self.match_no;
+    }
+
+    /// The finished match was stored: the next one gets the next number.
+    pub(super) fn stored(&mut self) {
+        self.match_no += 1;
+    }
+
+    /// The rematch vote closed: the finished match leaves the room.
+    pub(super) fn end(&mut self) {
+        self.game = None;
+    }
+
+    /// The next AI decision due (its answer counts only under `generation`).
+    pub(super) fn ai_request(&mut self, generation: u64) -> Option<guandan_ai::service::AiRequest> {
+        self.game.as_mut().and_then(|g| g.rt().ai_request(generation))
+    }
+
+    /// An AI decision's answer: the action count before it and what it applied (nothing when
+    /// the state moved on or the seat went back to its human).
+    pub(super) fn ai_result(&mut self, result: AiResult) -> Option<(u64, Vec<Notice>)> {
+        let g = self.game.as_mut()?;
+        let before = g.action_seq();
+        Some((before, g.rt().ai_result(result)))
+    }
+
+    /// The AI decisions in flight are not waited for any more.
+    pub(super) fn cancel_ai(&mut self) {
+        if let Some(g) = &mut self.game {
+            g.rt().cancel_ai();
+        }
+    }
+
+    /// Advances the match's clocks (none when no match is there).
+    pub(super) fn tick(&mut self, elapsed: std::time::Duration) -> Option<Result<Step, guandan_runtime::RuntimeError>> {
+        let g = self.game.as_mut()?;
+        let before = g.action_seq();
+        Some(g.rt().tick(elapsed).map(|notices| {
+            let seat = g.rt_ref().log().actions.last().map_or(0, |a| a.seat);
+            Step { before, notices, seat }
+        }))
     }
 }
 
 impl Room {
-    /// Seats whose player has been gone for the heartbeat timeout are played by the AI.
-    pub(super) async fn host_lost_seats(&mut self, now: Instant) {
-        let hb = self.app.cfg().heartbeat_timeout();
-        if self.state.in_game() {
-            for seat in 0..4u8 {
-                let s = &self.seats[seat];
-                if s.lost_at.is_some_and(|at| at + hb <= now) && !s.hosted && s.player.is_some() {
-                    self.seats.host(seat, false);
-                    self.transition(RoomEvent::HeartbeatLost);
-                    tracing::info!(seat, "seat hosted by the AI");
-                    let profile = ai_profile(self.app.cfg().hosting_ai);
-                    self.hand_seat(seat, Controller::StandIn(profile), false).await;
-                    self.broadcast(&ServerMsg::Hosting { seat, on: true });
-                    self.send_room();
-                }
-            }
-        }
-    }
-
     /// The whole record of the match in progress: the runtime keeps only what is not stored
     /// yet, and everything applied is stored before it is announced, so the database has it all.
     pub(super) async fn record(&self) -> Option<MatchLog> {
-        let g = self.game.as_ref()?;
+        let g = self.play.game.as_ref()?;
         self.app.metrics().log_replays.inc();
-        let lines = match self.app.db().actions(&self.code, self.game_no).await {
+        let lines = match self.app.db().actions(&self.code, self.play.game_no).await {
             Ok(lines) => lines,
             Err(e) => {
                 tracing::error!(error = %e, "reading the stored actions failed");
@@ -74,7 +145,7 @@ impl Room {
         if !self.state.in_game() || grace.is_zero() {
             return;
         }
-        if let Some(g) = &mut self.game {
+        if let Some(g) = &mut self.play.game {
             // A hosted seat has no human duty: nothing is given back.
             if let Some(given) = g.rt().prompt_seen(seat, seq, grace) {
                 self.app.metrics().prompts_seen.inc();
@@ -85,7 +156,7 @@ impl Room {
 
     /// Sends what a returning seat missed, or its full state.
     pub(super) async fn catch_up(&mut self, conn: ConnId, seat: Seat, last: Option<u64>) {
-        let Some(seq) = self.game.as_ref().map(Game::action_seq) else { return };
+        let Some(seq) = self.play.seq() else { return };
         // Rebuilding the missed messages reads and replays the stored match: a seat may have
         // that once every CATCH_UP_EVERY (a reconnect); asked again sooner, it gets its full
         // state, which costs the same whatever the match's length.
@@ -98,7 +169,7 @@ impl Room {
             Some(n) if n == seq => Some(Vec::new()),
             _ => None,
         };
-        let Some(g) = &self.game else { return };
+        let Some(g) = &self.play.game else { return };
         let msgs = match msgs {
             Some(m) if !m.is_empty() => m,
             // A full state; an open vote the seat has not answered comes after it.
@@ -113,7 +184,7 @@ impl Room {
         let Some(seat) = self.seat_of(conn) else {
             return self.refuse(conn, ErrorCode::NotYourSeat, "spectators cannot act", Some(seq));
         };
-        if self.game.is_none() {
+        if self.play.game.is_none() {
             return self.refuse(conn, ErrorCode::BadRoomState, "no match is running", Some(seq));
         }
         if !self.state.in_game() {
@@ -125,7 +196,7 @@ impl Room {
             tracing::info!(seat, "seat taken back from the AI by an intent");
             self.take_back(seat).await;
         }
-        let Some(next_seq) = self.game.as_ref().map(Game::action_seq) else {
+        let Some(next_seq) = self.play.seq() else {
             return self.refuse(conn, ErrorCode::BadRoomState, "no match is running", Some(seq));
         };
         if self.seats[seat].hosted {
@@ -137,13 +208,13 @@ impl Room {
         // Tribute and return duties run side by side (two payers, two receivers): an intent made
         // for the state before the other seat's gift still stands if its duty is unchanged.
         let side_by_side = matches!(action, ActionKind::Tribute { .. } | ActionKind::Return { .. })
-            && self.game.as_ref().is_some_and(|g| g.state().to_act().contains(&seat));
+            && self.play.game.as_ref().is_some_and(|g| g.state().to_act().contains(&seat));
         // A surrender vote is made beside the play: one made on a state where this vote was
         // already open still answers it when a play came first (before, it was refused as stale
         // and the vote stayed open with no way for the player to answer it again).
         let same_vote = matches!(action, ActionKind::SurrenderVote { .. })
-            && self.pace.vote_since.is_some_and(|since| since <= seq)
-            && self.game.as_ref().and_then(|g| g.state().surrender()).is_some_and(|s| !s.voted(seat));
+            && self.play.vote_since.is_some_and(|since| since <= seq)
+            && self.play.game.as_ref().and_then(|g| g.state().surrender()).is_some_and(|s| !s.voted(seat));
         if self.seats.before_last_intent(seat, seq) || (seq < next_seq && !side_by_side && !same_vote) {
             return self.refuse(
                 conn,
@@ -176,7 +247,7 @@ impl Room {
         kind: ActionKind,
         received: Instant,
     ) -> Result<(), (ErrorCode, String)> {
-        let Some(g) = &mut self.game else { return Err((ErrorCode::NoMatch, "no match".into())) };
+        let Some(g) = &mut self.play.game else { return Err((ErrorCode::NoMatch, "no match".into())) };
         let before = g.action_seq();
         let notices = g.act(seat, kind).map_err(|e| (e.code(), e.to_string()))?;
         self.persist_and_announce(before, notices, seat, received).await;
@@ -193,7 +264,7 @@ impl Room {
         seat: Seat,
         received: Instant,
     ) {
-        let Some(g) = &mut self.game else { return };
+        let Some(g) = &mut self.play.game else { return };
         let new = g.take_unsaved();
         debug_assert_eq!(new.first().map_or(before, |r| r.0), before);
         // The seat whose action opened the batch (what follows from it, such as the AI seats'
@@ -202,24 +273,23 @@ impl Room {
         let count = new.len() as u32;
         let rows: Vec<(u64, String)> = new.into_iter().map(|(seq, _, line)| (seq, line)).collect();
         if !rows.is_empty()
-            && let Err(e) = self.app.journal().append(&self.code, self.game_no, rows).await
+            && let Err(e) = self.app.journal().append(&self.code, self.play.game_no, rows).await
         {
             tracing::error!(error = %e, "action not stored: room stops");
             self.broadcast(&ServerMsg::error(ErrorCode::Internal, "storage failed; rejoin in a moment"));
-            self.state = RoomState::Destroyed;
-            self.closed = Some(guandan_proto::RoomClosed::Stopped);
+            self.stop(guandan_proto::RoomClosed::Stopped);
             return;
         }
         if count > 0 {
-            self.pace.last_action_at = Instant::now();
+            self.pace.acted(Instant::now());
         }
         let brk = self.app.cfg().deal_break();
         if game::ends_deal(&notices) && !brk.is_zero() && self.people() {
-            self.pace.deal_break_until = Some(self.pace.last_action_at + brk);
+            self.pace.deal_ended(brk);
         }
         if let Some(n) = notices.iter().rev().find(|n| matches!(n.out, guandan_runtime::Out::SurrenderProposed { .. }))
         {
-            self.pace.vote_since = Some(n.seq);
+            self.play.vote_since = Some(n.seq);
         }
         self.announce(&notices, count, actor, None).await;
         for _ in 0..count {
@@ -230,7 +300,7 @@ impl Room {
     /// Sends notices to every member (or one connection), filtered by the runtime per
     /// recipient; spectators get theirs delayed.
     pub(super) async fn announce(&mut self, notices: &[Notice], actions: u32, seat: Seat, only: Option<ConnId>) {
-        let Some(g) = &self.game else { return };
+        let Some(g) = &self.play.game else { return };
         // One hash per step: it serializes the whole match, and every recipient gets the same.
         let hash = g.state().state_hash();
         let over = g.state().is_over();
@@ -250,7 +320,7 @@ impl Room {
         let seq = g.action_seq();
         // Spectators' messages are made (and held for the delay) only while someone watches; a
         // spectator who arrives later starts from the full state kept at the released point.
-        let viewer = self.delay.viewer;
+        let viewer = self.delay.viewer();
         let spect = spectators.then(|| text(&g.applied_msg_hashed(notices, actions, seat, viewer, false, &hash)));
         for (c, m) in out {
             self.send_msg(c, &m);
@@ -263,7 +333,7 @@ impl Room {
             None => self.delay.unwatched(),
         }
         if game::ends_round(notices)
-            && let Some(g) = &self.game
+            && let Some(g) = &self.play.game
         {
             // Kept for spectators who arrive (or resync) once this point is released.
             self.delay.round_ended(seq, || text(&g.state_msg_hashed(viewer, &hash)));
@@ -277,100 +347,17 @@ impl Room {
         }
     }
 
-    pub(super) async fn ai_done(&mut self, result: AiResult) {
-        let Some(g) = &mut self.game else { return };
-        if result.generation != self.pace.generation || !self.state.in_game() {
-            return;
-        }
+    /// Gives a seat in the match to the AI (a stand-in) or back to its human. Handing it over
+    /// may apply actions (the stand-in answers an open surrender vote): like every action they
+    /// are stored before they are announced. `duty`: the duty the AI held is announced anew, as
+    /// the local engine does (the player's table drew it while the seat was the AI's).
+    pub(super) async fn hand_seat(&mut self, seat: Seat, controller: Controller, duty: bool) {
+        let Some(g) = &mut self.play.game else { return };
         let before = g.action_seq();
-        let seat = result.seat;
-        // Stale results (the state moved on, the seat went back to its human) give nothing.
-        let notices = g.rt().ai_result(result);
-        if !notices.is_empty() {
-            self.persist_and_announce(before, notices, seat, Instant::now()).await;
+        let mut notices = g.rt().set_controller(seat, controller);
+        if duty {
+            notices.extend(g.rt_ref().duty_notice(seat));
         }
-    }
-
-    /// Advances the turn and match clocks.
-    pub(super) async fn tick(&mut self, elapsed: std::time::Duration) {
-        if self.in_deal_break(Instant::now()) {
-            return; // Clocks stand still between deals.
-        }
-        let Some(g) = &mut self.game else { return };
-        let before = g.action_seq();
-        match g.rt().tick(elapsed) {
-            Ok(notices) if !notices.is_empty() => {
-                let seat = g.rt_ref().log().actions.last().map_or(0, |a| a.seat);
-                self.persist_and_announce(before, notices, seat, Instant::now()).await;
-                self.host_idle_seats().await;
-            }
-            Ok(_) => {}
-            Err(e) => tracing::error!(error = %e, "clock action refused"),
-        }
-    }
-
-    /// Whether the break after a deal runs at `now` (it is forgotten once over).
-    fn in_deal_break(&mut self, now: Instant) -> bool {
-        match self.pace.deal_break_until {
-            Some(until) if until > now => true,
-            Some(_) => {
-                self.pace.deal_break_until = None;
-                false
-            }
-            None => false,
-        }
-    }
-
-    /// Drops the AI decisions in flight (a seat changed hands): their answers come back stale and
-    /// are dropped, and the runtime stops waiting for them, so the next one is asked for anew —
-    /// a dropped answer the room still waited for stopped every AI seat for good.
-    pub(super) fn drop_ai_in_flight(&mut self) {
-        self.pace.generation += 1;
-        if let Some(g) = &mut self.game {
-            g.rt().cancel_ai();
-        }
-    }
-
-    /// Whether a person holds a seat (connected or not): the room is paced for them.
-    fn people(&self) -> bool {
-        self.seats.any_player()
-    }
-
-    /// Makes the due AI decisions: L1/L2 take microseconds and are decided right here, one
-    /// after another; an L3 decision goes to tokio's blocking pool (one at a time per room) and
-    /// comes back as a command.
-    pub(super) async fn drive_ai(&mut self) {
-        // Bounded so that a room of AI seats still lets its other commands in now and then.
-        for _ in 0..64 {
-            if !self.state.in_game() || self.closing {
-                return;
-            }
-            let generation = self.pace.generation;
-            // At the room's pace while people are in it (and not before a deal's break is over):
-            // the next AI move waits its turn.
-            let pace = self.app.cfg().ai_pace();
-            let paced = (!pace.is_zero() && self.people()).then_some(self.pace.last_action_at + pace);
-            let Some(g) = &mut self.game else { return };
-            let now = Instant::now();
-            if let Some(due) = paced.into_iter().chain(self.pace.deal_break_until).max().filter(|d| *d > now) {
-                if g.rt_ref().ai_due() {
-                    self.pace.ai_due = Some(due);
-                }
-                return;
-            }
-            let Some(request) = g.rt().ai_request(generation) else { return };
-            if matches!(request.profile.level, AiLevel::L3) {
-                let tx = self.tx.clone();
-                tokio::task::spawn_blocking(move || {
-                    let result = guandan_ai::service::decide(&request, AI_HARD_LIMIT);
-                    let _ = tx.blocking_send(RoomCmd::AiDone(Box::new(result)));
-                });
-                return;
-            }
-            let result = guandan_ai::service::decide(&request, AI_HARD_LIMIT);
-            self.ai_done(result).await;
-        }
-        // More AI work is due: continue after the commands that queued up meanwhile.
-        let _ = self.tx.try_send(RoomCmd::DriveAi);
+        self.persist_and_announce(before, notices, seat, tokio::time::Instant::now()).await;
     }
 }

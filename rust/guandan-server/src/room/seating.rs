@@ -1,6 +1,7 @@
 //! Additive v1 seat moves: `change_seat` (a lobby member moves to a free seat) and `auto_play`
-//! (a present player hands the seat to the server's AI — 托管 — and takes it back). Kept apart
-//! from the room loop so the room's own handlers stay as they are.
+//! (a present player hands the seat to the server's AI — 托管 — and takes it back), and hosting
+//! by the AI (a player away past the heartbeat timeout, or idle). It owns no state: it changes
+//! the seats through `Seats`' methods and the match through play.rs (`hand_seat`).
 
 use super::{Room, RoomEvent, RoomState};
 use guandan_core::game::Seat;
@@ -61,6 +62,25 @@ impl Room {
         }
     }
 
+    /// Seats whose player has been gone for the heartbeat timeout are played by the AI.
+    pub(super) async fn host_lost_seats(&mut self, now: tokio::time::Instant) {
+        let hb = self.app.cfg().heartbeat_timeout();
+        if self.state.in_game() {
+            for seat in 0..4u8 {
+                let s = &self.seats[seat];
+                if s.lost_at.is_some_and(|at| at + hb <= now) && !s.hosted && s.player.is_some() {
+                    self.seats.host(seat, false);
+                    self.transition(RoomEvent::HeartbeatLost);
+                    tracing::info!(seat, "seat hosted by the AI");
+                    let profile = ai_profile(self.app.cfg().hosting_ai);
+                    self.hand_seat(seat, Controller::StandIn(profile), false).await;
+                    self.broadcast(&ServerMsg::Hosting { seat, on: true });
+                    self.send_room();
+                }
+            }
+        }
+    }
+
     /// Hands a present player's seat to the AI: by its choice (`auto_play`), or because it let
     /// `--auto-play-after-timeouts` duties in a row time out (`idle`: any intent of the player
     /// then takes the seat back). The room is told (`hosting`, and the seat's info).
@@ -95,26 +115,12 @@ impl Room {
             return;
         }
         for seat in 0..4u8 {
-            let idle = self.game.as_ref().is_some_and(|g| g.rt_ref().timeouts_in_a_row(seat) >= n);
+            let idle = self.play.timed_out_in_a_row(seat, n);
             let s = &self.seats[seat];
             if idle && !s.hosted && s.player.is_some() {
                 tracing::info!(seat, timeouts = n, "seat handed to the AI: its duties timed out in a row");
                 self.host_present(seat, true).await;
             }
         }
-    }
-
-    /// Gives a seat in the match to the AI (a stand-in) or back to its human. Handing it over
-    /// may apply actions (the stand-in answers an open surrender vote): like every action they
-    /// are stored before they are announced. `duty`: the duty the AI held is announced anew, as
-    /// the local engine does (the player's table drew it while the seat was the AI's).
-    pub(super) async fn hand_seat(&mut self, seat: Seat, controller: Controller, duty: bool) {
-        let Some(g) = &mut self.game else { return };
-        let before = g.action_seq();
-        let mut notices = g.rt().set_controller(seat, controller);
-        if duty {
-            notices.extend(g.rt_ref().duty_notice(seat));
-        }
-        self.persist_and_announce(before, notices, seat, tokio::time::Instant::now()).await;
     }
 }

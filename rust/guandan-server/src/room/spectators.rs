@@ -10,23 +10,24 @@
 
 use super::*;
 
-/// Spectators see the match this many rounds late.
+/// What spectators are sent and when: owned by the room and changed only here. Spectators see
+/// the match `rounds` rounds late.
 pub(super) struct Delay {
-    pub(super) rounds: u32,
+    rounds: u32,
     /// Who a spectator of this match is (`Viewer::Spectator`, or a team's hands shown).
-    pub(super) viewer: Viewer,
+    viewer: Viewer,
     /// The last `rounds` round points (action counts at which a round ended), oldest first: the
     /// oldest is where spectators are released to.
     points: VecDeque<u64>,
     /// Rounds ended in this match (its stored metadata).
-    pub(super) rounds_ended: usize,
+    rounds_ended: usize,
     /// Spectator messages not yet released: (action_seq, text).
     held: VecDeque<(u64, Arc<str>)>,
     /// `held` holds a message for every step after this action count (the spectators watched
     /// since); before it there is a gap, bridged by a full state at the next release.
     held_from: u64,
     /// Spectators have seen the match up to this action count.
-    pub(super) released: u64,
+    released: u64,
     /// The match is over: nothing is held back any more.
     ended: bool,
     /// The spectators' full state at `released` and at every later round point.
@@ -49,12 +50,21 @@ impl Delay {
     }
 
     /// A new match: spectators start at its first state.
-    pub(super) fn start(rounds: u32, viewer: Viewer, first: Arc<str>) -> Delay {
-        let mut d = Delay::new(rounds, viewer);
+    pub(super) fn new_match(&mut self, rounds: u32, viewer: Viewer, first: Arc<str>) {
+        *self = Delay::new(rounds, viewer);
         if rounds > 0 {
-            d.snapshots.push_back((0, first));
+            self.snapshots.push_back((0, first));
         }
-        d
+    }
+
+    /// Who a spectator of this match is.
+    pub(super) fn viewer(&self) -> Viewer {
+        self.viewer
+    }
+
+    /// Rounds ended in this match.
+    pub(super) fn rounds_ended(&self) -> usize {
+        self.rounds_ended
     }
 
     /// The delayed view of a logged match (a restored room), rebuilt by one replay.
@@ -130,7 +140,7 @@ impl Room {
     /// The spectators' full state at `seq` (a released point): the live table's when the match
     /// is there now, else the one kept from when it passed there.
     fn spectator_snapshot(&self, seq: u64) -> Option<Arc<str>> {
-        if let Some(g) = &self.game
+        if let Some(g) = self.play.game()
             && g.action_seq() == seq
         {
             return Some(text(&g.state_msg(self.delay.viewer)));
@@ -150,13 +160,13 @@ impl Room {
         }
         if watching == 0 {
             // Nobody watched, so nothing was held: from now on it is.
-            let live = self.game.as_ref().map_or(0, Game::action_seq);
+            let live = self.play.seq().unwrap_or(0);
             self.delay.watched_from(live);
         }
         self.members.join(conn, out, None);
         self.send_msg(conn, &ServerMsg::Joined { code: self.code.clone(), seat: None });
         // From the latest released round: the delayed table (no hand but the allowed team's).
-        if self.game.is_some()
+        if self.play.game().is_some()
             && let Some(t) = self.spectator_snapshot(self.delay.released)
         {
             self.send_to(conn, t);
@@ -171,7 +181,7 @@ impl Room {
 
     /// A spectator's `resync`: the delayed table again.
     pub(super) fn spectator_resync(&mut self, conn: ConnId) {
-        match self.game.as_ref().and_then(|_| self.spectator_snapshot(self.delay.released)) {
+        match self.play.game().and_then(|_| self.spectator_snapshot(self.delay.released)) {
             Some(t) => self.send_to(conn, t),
             None => self.send_room_to(conn),
         }
@@ -179,7 +189,7 @@ impl Room {
 
     /// Sends spectators what is at least `rounds` rounds old.
     pub(super) fn release_spectators(&mut self) {
-        let live = self.game.as_ref().map_or(0, Game::action_seq);
+        let live = self.play.seq().unwrap_or(0);
         let point = self.delay.point(live).max(self.delay.released);
         let spectators = self.members.spectators();
         if point > self.delay.released && self.delay.held_from > self.delay.released {

@@ -1,6 +1,6 @@
 //! What survives a restart: the room's settings and who sits where, as its row of the directory
-//! keeps them (serialized). The lobby changes them (the host, what spectators see, a new match's
-//! seed and seats); the rest of the room reads them.
+//! keeps them (serialized). The lobby changes them through the methods here (the host, what
+//! spectators see, a new match's seed and seats); the rest of the room reads them.
 
 use super::*;
 
@@ -55,6 +55,28 @@ impl Stored {
     pub(super) fn rules(&self) -> Option<RuleConfig> {
         let rules = RuleConfig::preset(&self.preset)?;
         Some(RuleConfig { surrender_opponent_accepts: self.surrender_opponent_accepts, ..rules })
+    }
+
+    /// The host's role passes to this player.
+    pub(super) fn pass_host(&mut self, player: String) {
+        self.host = player;
+    }
+
+    /// The host lets spectators see this team's hands (or none) from the next match on; true
+    /// when that changed.
+    pub(super) fn show_hands(&mut self, team: Option<Team>) -> bool {
+        let changed = self.spectator_hands != team;
+        self.spectator_hands = team;
+        changed
+    }
+
+    /// A new match starts, dealt from `seed` for `seats` at `now_ms`.
+    pub(super) fn match_started(&mut self, seed: u64, seats: [(Option<PlayerRef>, Option<u8>); 4], now_ms: i64) {
+        self.match_seed = seed;
+        // Runtime::start plays every new match under the current revision.
+        self.rules_revision = guandan_core::rules::RULES_REVISION;
+        self.started_ms = now_ms;
+        self.seats = seats;
     }
 
     /// Who a spectator of the room's next match is: shown one team's hands, or none.

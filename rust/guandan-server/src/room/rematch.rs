@@ -5,10 +5,18 @@ use crate::db::MatchResult;
 use crate::ratings::{Ending, RatedSeat, Verdict};
 use guandan_core::event::{EndReason, Outcome};
 
-/// The rematch vote after a match, owned by the room: when it closes by itself.
+/// The rematch vote after a match, owned by the room and changed only here: when it closes by
+/// itself. The players' votes are kept with their seats (`Seats::vote`).
 #[derive(Default)]
 pub(super) struct Rematch {
-    pub(super) vote_deadline: Option<Instant>,
+    vote_deadline: Option<Instant>,
+}
+
+impl Rematch {
+    /// When the open vote closes by itself.
+    pub(super) fn deadline(&self) -> Option<Instant> {
+        self.vote_deadline
+    }
 }
 
 impl Room {
@@ -16,13 +24,13 @@ impl Room {
     /// open the rematch vote.
     pub(super) async fn finish(&mut self) {
         self.transition(RoomEvent::MatchEnded);
-        let Some(g) = &self.game else { return };
+        let Some(g) = self.play.game() else { return };
         let m = g.state();
         let outcome = m.outcome();
         let winner_team = outcome.and_then(|o| o.winner()).map(|t| t.index() as u8);
         let meta = serde_json::json!({
             "room": self.code,
-            "match_no": self.match_no,
+            "match_no": self.play.match_no(),
             "seed": self.stored.match_seed,
             "practice": self.stored.practice,
             "ranked": self.stored.ranked,
@@ -32,7 +40,7 @@ impl Room {
             })).collect::<Vec<_>>(),
             "duration_ms": crate::db::now_ms() - self.stored.started_ms,
             "deals": m.deal_no() + 1,
-            "rounds": self.delay.rounds_ended,
+            "rounds": self.delay.rounds_ended(),
             "actions": g.action_seq(),
             "winner_team": winner_team,
             "outcome": outcome,
@@ -63,7 +71,12 @@ impl Room {
                     })
                     .collect();
                 let log = log.to_jsonl();
-                match self.app.db().finish_match(&self.code, self.game_no, &meta.to_string(), &log, &results).await {
+                match self
+                    .app
+                    .db()
+                    .finish_match(&self.code, self.play.game_no(), &meta.to_string(), &log, &results)
+                    .await
+                {
                     Ok(new) => stored_now = new,
                     Err(e) => tracing::error!(error = %e, "storing the finished match failed"),
                 }
@@ -80,8 +93,8 @@ impl Room {
             self.rate(outcome).await;
         }
         self.app.metrics().matches_finished.inc();
-        let stored = ServerMsg::MatchStored { code: self.code.clone(), match_no: self.match_no as u32 };
-        self.match_no += 1;
+        let stored = ServerMsg::MatchStored { code: self.code.clone(), match_no: self.play.match_no() as u32 };
+        self.play.stored();
         self.broadcast(&stored);
         self.transition(RoomEvent::OpenVote);
         self.rematch.vote_deadline = Some(Instant::now() + self.app.cfg().vote_timeout());
@@ -119,7 +132,7 @@ impl Room {
             self.app.db(),
             &self.stored.preset,
             &self.code,
-            self.game_no,
+            self.play.game_no(),
             &seats,
             verdicts,
         )
@@ -164,7 +177,7 @@ impl Room {
         if !self.transition(RoomEvent::VoteClosed) {
             return;
         }
-        self.game = None;
+        self.play.end();
         let host_seat = self.info().host_seat;
         for c in self.seats.close_vote() {
             self.members.set_seat(c, None);
