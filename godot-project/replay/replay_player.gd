@@ -106,7 +106,9 @@ func _layout() -> void:
 	if s.x < 10.0:
 		return
 	_top.position = Vector2.ZERO
-	_top.size = Vector2(s.x, 48)
+	# The bar is as tall as its buttons ask (larger on a phone's screen): the seats start under it.
+	var top_h := maxf(48.0, _top.get_combined_minimum_size().y)
+	_top.size = Vector2(s.x, top_h)
 	var card_h := clampf(s.y * 0.17, 84.0, 180.0)
 	var hand_h := card_h + 12.0
 	var south := open_hands[0]
@@ -117,9 +119,9 @@ func _layout() -> void:
 	_controls.position = Vector2(8, controls_y)
 	_controls.size = Vector2(s.x - 16.0, 48)
 	var side_w := minf(300.0, s.x * 0.2)
-	history.position = Vector2(s.x - side_w, 52)
-	history.size = Vector2(side_w, maxf(controls_y - 58.0, 80.0))
-	var m := Rect2(0, 52, s.x - side_w - 8.0, controls_y - 56.0)
+	history.position = Vector2(s.x - side_w, top_h + 4.0)
+	history.size = Vector2(side_w, maxf(controls_y - top_h - 10.0, 80.0))
+	var m := Rect2(0, top_h + 4.0, s.x - side_w - 8.0, controls_y - top_h - 8.0)
 	for b in badges:
 		b.reset_size()
 	# Opponents' hands are as large as the rows allow: two rows of cards each.
@@ -167,7 +169,7 @@ func _layout() -> void:
 	if review_panel != null:
 		# Over the history and the right of the table, from the top bar to the controls.
 		var w := clampf(s.x * 0.42, minf(360.0, s.x - 16.0), s.x - 16.0)
-		review_panel.fit(Rect2(s.x - w - 8.0, 52, w, maxf(controls_y - 58.0, 120.0)))
+		review_panel.fit(Rect2(s.x - w - 8.0, top_h + 4.0, w, maxf(controls_y - top_h - 10.0, 120.0)))
 	if controller != null and controller.has_record():
 		_render()
 

@@ -87,6 +87,10 @@ func test_the_review_opens_from_replays_and_jumps_to_a_decision_in_both_language
 			for c: Control in panel.get_child(0).get_children():
 				parts.append("%s %s" % [c.get_class(), c.get_combined_minimum_size()])
 			expect(window.encloses(panel.get_global_rect()), "%s %s: the panel %s is inside (%s)" % [locale, at, panel.get_global_rect(), parts])
+			# The seats start under the top bar (at 2340×1080 in a window, North's sat on Back).
+			var bar: Control = player.find_child("TopBar", true, false)
+			for b: Control in player.badges:
+				expect(not b.get_global_rect().grow(-1.0).intersects(bar.get_global_rect()), "%s %s: %s under the top bar" % [locale, at, b.name])
 			for line in panel.lines():
 				var per_line := float(line.text.length()) / maxf(line.get_line_count(), 1)
 				expect(per_line >= (6.0 if locale == "zh_CN" else 14.0), "%s %s: a readable line (%.1f a line)" % [locale, at, per_line])
