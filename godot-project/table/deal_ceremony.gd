@@ -26,6 +26,18 @@ static func play(table: Table, order: PackedInt32Array, before: PackedInt32Array
 	return wait + flip if flip > 0.0 else wait
 
 
+## Where the ceremony's card stands (global): on the felt from the prompt row down to the action
+## buttons' foot, clear of the player's own portrait on the left (and as far from the right edge).
+static func card_rect(table: Table) -> Rect2:
+	var view := table.get_global_rect()
+	var bar: Rect2 = table.action_bar.get_global_rect()
+	var top := view.position.y + table.prompt_rect.position.y
+	var me := (table.badges[0] as SeatBadge).get_global_rect()
+	var side := clampf(me.end.x + 8.0 - view.position.x, 0.0, view.size.x * 0.3)
+	var bottom := maxf(bar.end.y, top + 1.0)
+	return Rect2(view.position.x + side, top, maxf(view.size.x - 2.0 * side, 1.0), bottom - top)
+
+
 ## Seconds of each finisher's step and of the tiles' flip now: the pacing's, scaled by the
 ## animation speed; none without animations or in low-performance mode.
 static func timings(pacing: PacingProfile) -> Vector2:
