@@ -52,7 +52,6 @@ func on_deal_ended(e: DealEndedEvent) -> void:
 	if closing:
 		return
 	var my_team: int = 0 if table.spectator else table.local_seat % 2
-	var title := Wording.winner("DEAL_WON", "DEAL_LOST", "DEAL_WON_BY_FMT", winner, my_team, table.spectator)
 	if winner == my_team and not table.spectator:
 		sfx(&"win")
 	table.last_record = table.controller.record.save()
@@ -64,10 +63,8 @@ func on_deal_ended(e: DealEndedEvent) -> void:
 		buttons.append([&"myself", "BTN_NEXT_DEAL_MYSELF"])
 	if not table.config.online:
 		buttons.append([&"review", "BTN_REVIEW"])
-	var card := DealCeremonyCard.create(table, order, changes, events.match_end_queued())
 	var deal_no := table.deal_no
-	table.modal.open_on_table(tr("DEAL_ENDED_FMT").format({n = deal_no + 1}) + " — " + title, [card], buttons,
-		DealCeremony.card_rect(table), &"", true)
+	open_ceremony(e, deal_no, buttons)
 	table.lock_input(true)
 	table.refresh_controls()
 	var brk: float = table.controller.deal_break_s()
@@ -85,10 +82,7 @@ func on_deal_ended(e: DealEndedEvent) -> void:
 	if choice == &"review":
 		# The lead's deal review answers it; the next deal waits for the player (offline only).
 		table.review_requested_deal.emit(deal_no)
-		var again := DealCeremonyCard.create(table, order, changes, events.match_end_queued())
-		table.modal.open_on_table(tr("DEAL_ENDED_FMT").format({n = deal_no + 1}) + " — " + title, [again],
-			buttons.slice(0, -1),
-			DealCeremony.card_rect(table), &"", true)
+		open_ceremony(e, deal_no, buttons.slice(0, -1))
 		choice = await table.modal.closed
 		if closing:
 			return
@@ -96,6 +90,17 @@ func on_deal_ended(e: DealEndedEvent) -> void:
 		var code: int = table.controller.set_auto_play(false)
 		if code != 0:
 			table.show_error(code)
+
+
+## Opens the ceremony's card for deal `deal_no` (0-based) that `e` ended, with `buttons` [[id,
+## label key], …]: on the felt above the action buttons, the table not dimmed.
+func open_ceremony(e: DealEndedEvent, deal_no: int, buttons: Array) -> void:
+	var my_team: int = 0 if table.spectator else table.local_seat % 2
+	var title := Wording.winner("DEAL_WON", "DEAL_LOST", "DEAL_WON_BY_FMT", e.level_changes.winner_team, my_team,
+		table.spectator)
+	var card := DealCeremonyCard.create(table, e.order, e.level_changes, events.match_end_queued())
+	table.modal.open_on_table(tr("DEAL_ENDED_FMT").format({n = deal_no + 1}) + " — " + title, [card], buttons,
+		DealCeremony.card_rect(table), &"", true)
 
 
 ## The deal in which the player's team last proposed to surrender (-1: none). Online a team may

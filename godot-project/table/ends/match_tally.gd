@@ -6,7 +6,7 @@ extends RefCounted
 
 ## Each deal's finishing order, in the order the deals ended.
 var orders: Array[PackedInt32Array] = []
-## Bombs played per seat (four jokers count as a bomb).
+## Bombs played per seat (straight flushes and four jokers are bombs too).
 var bombs := PackedInt32Array([0, 0, 0, 0])
 
 
@@ -16,7 +16,7 @@ func note(event: MatchEvent) -> void:
 		orders.append((event as DealEndedEvent).order.duplicate())
 	elif event is CardsPlayedEvent:
 		var e := event as CardsPlayedEvent
-		if e.play != null and (e.play.bomb or e.play.kind == "FourKings") and e.seat >= 0 and e.seat < 4:
+		if e.play != null and e.play.bomb and e.seat >= 0 and e.seat < 4:
 			bombs[e.seat] += 1
 
 
