@@ -99,6 +99,8 @@ func open_ceremony(e: DealEndedEvent, deal_no: int, buttons: Array) -> void:
 	var title := Wording.winner("DEAL_WON", "DEAL_LOST", "DEAL_WON_BY_FMT", e.level_changes.winner_team, my_team,
 		table.spectator)
 	var card := DealCeremonyCard.create(table, e.order, e.level_changes, events.match_end_queued())
+	# The card says who won and how: the prompt row's banner under it goes.
+	table.banner.dismiss()
 	table.modal.open_on_table(tr("DEAL_ENDED_FMT").format({n = deal_no + 1}) + " — " + title, [card], buttons,
 		DealCeremony.card_rect(table), &"", true)
 
