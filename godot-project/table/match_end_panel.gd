@@ -11,9 +11,11 @@ const FACE_PX := 64.0
 const COUNT_UP_S := 1.2
 
 var _shown_rating := 0.0
-var _rating_to := 0
 var _rating_change := 0
 var _tween: Tween
+## The plain rating line the online table adds under the screen ("Rating 1226 (+24)"): hidden
+## while this screen counts the same rating up.
+var _rating_twin := ""
 
 
 ## A panel built from match_end_panel.tscn.
@@ -24,6 +26,14 @@ static func create() -> MatchEndPanel:
 func _ready() -> void:
 	get_viewport().size_changed.connect(_fit)
 	_fit()
+	var lines := get_parent()
+	if lines != null:
+		lines.child_entered_tree.connect(_hide_rating_twin)
+
+
+func _hide_rating_twin(line: Node) -> void:
+	if line is Label and _rating_twin != "" and (line as Label).text == _rating_twin:
+		(line as Label).visible = false
 
 
 ## A screen, not a dialog: most of the table's width whatever the window.
@@ -74,8 +84,12 @@ func medals_shown(seat: int) -> PackedInt32Array:
 ## A ranked match's rating: `change` shown at once, the rating counted up from before to after.
 func show_rating(rating: int, change: int, at_once := false) -> void:
 	(%RatingBox as Control).visible = true
-	_rating_to = rating
 	_rating_change = change
+	_rating_twin = tr("ONLINE_RATING_FMT").format({rating = rating,
+		change = ("+%d" % change) if change >= 0 else str(change)})
+	if get_parent() != null:
+		for line in get_parent().get_children():
+			_hide_rating_twin(line)
 	if _tween != null:
 		_tween.kill()
 	var t := 0.0 if at_once else Settings.anim_time(COUNT_UP_S)
@@ -91,18 +105,8 @@ func _set_rating(value: float) -> void:
 	_shown_rating = value
 	var change := ("+%d" % _rating_change) if _rating_change >= 0 else str(_rating_change)
 	var l: Label = %Rating
-	l.text = tr("END_RATING_FMT").format({change = change, rating = _thousands(roundi(value))})
+	l.text = tr("END_RATING_FMT").format({change = change, rating = roundi(value)})
 	l.add_theme_color_override(&"font_color", Color(0.55, 0.95, 0.6) if _rating_change >= 0 else Color(1, 0.55, 0.45))
-
-
-## 1226 → "1,226".
-static func _thousands(n: int) -> String:
-	var digits := str(absi(n))
-	var out := ""
-	while digits.length() > 3:
-		out = "," + digits.substr(digits.length() - 3) + out
-		digits = digits.substr(0, digits.length() - 3)
-	return ("-" if n < 0 else "") + digits + out
 
 
 func _player(badge: SeatBadge, seat: int, tally: MatchTally) -> Control:

@@ -170,3 +170,32 @@ func _check_inside_and_apart(modal: Modal, table: Table, where: String) -> void:
 
 static func _text(c: Control) -> String:
 	return (c as Label).text if c is Label else ((c as Button).text if c is Button else "")
+
+
+## A ranked match's rating: counted up from before to after (animations on), shown once — the
+## online table's plain line of the same rating, added before or after, is hidden under it.
+func test_the_rating_counts_up_and_is_said_once() -> void:
+	Settings.set_value(&"locale", "en")
+	Settings.set_value(&"anim_speed", 1.0)
+	var modal := Modal.create()
+	add_child(modal)
+	var body := MatchEndPanel.create()
+	modal.open_screen("Match", [body], [[&"menu", "BTN_MENU"]])
+	await frames(1)
+	var plain := tr("ONLINE_RATING_FMT").format({rating = 1226, change = "+24"})
+	modal.add_line(plain)
+	body.show_rating(1226, 24)
+	var rating: Label = body.get_node(^"%Rating")
+	expect(rating.is_visible_in_tree(), "the rating is shown")
+	expect("1202" in rating.text, "it starts from the rating before the match: %s" % rating.text)
+	expect(await wait_until(func() -> bool: return "1226" in rating.text, 5.0), "and counts up to 1226: %s" % rating.text)
+	expect("+24" in rating.text, "with its change: %s" % rating.text)
+	modal.add_line(plain)
+	modal.add_line("The room has closed.")
+	var shown: Array[String] = []
+	for l in (modal.get_node(^"%Lines") as Node).get_children():
+		if l is Label and (l as Label).is_visible_in_tree() and not l.is_queued_for_deletion():
+			shown.append((l as Label).text)
+	expect_eq(shown, ["The room has closed."] as Array[String], "the plain rating lines are hidden, the others stay")
+	modal.queue_free()
+	await frames(1)

@@ -1,7 +1,7 @@
 extends "res://tests_godot/ui/shots/shot_script.gd"
 ## Screenshots of the ends of issue 54, in a real window (Xvfb): a deal's ceremony on the table
 ## (the player still holding cards) and the match's end screen, then the same screen with a
-## ranked match's rating counted up (the rating staged: +24 → 1,226, as an online end would show
+## ranked match's rating counted up (the rating staged: +24 → 1226, as an online end would show
 ## it). One run plays one match and shoots each end at 1280x720, 1024x768 and 2340x1080, the
 ## window resized in between (start it in a screen at least 2340x1080):
 ##   tools/godot --path godot-project --resolution 2340x1080 --audio-driver Dummy \
