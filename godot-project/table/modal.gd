@@ -33,6 +33,8 @@ var cancel_id: StringName = &""
 ## The button `press_after` presses by itself, and the seconds until then.
 var _auto_id: StringName = &""
 var _auto_left := 0.0
+## The scene's gap between title, lines and buttons (a stacked card on the table narrows it).
+var _body_gap := 14
 
 
 ## A closed modal built from modal.tscn (the layout: %Dim, %Panel, %Title, %Lines, %Buttons).
@@ -41,6 +43,7 @@ static func create() -> Modal:
 
 
 func _ready() -> void:
+	_body_gap = (%Body as BoxContainer).get_theme_constant(&"separation")
 	visible = false
 	set_process(false)
 
@@ -100,7 +103,10 @@ func open_on_table(title: String, lines: Array, buttons: Array, rect: Rect2, can
 		stacked := false) -> void:
 	open(title, lines, buttons, cancel)
 	_set_on_table(true)
-	(%Body as BoxContainer).vertical = stacked
+	var body: BoxContainer = %Body
+	body.vertical = stacked
+	# Stacked on the felt the card is short: title, lines and buttons closer together.
+	body.add_theme_constant_override(&"separation", 6 if stacked else _body_gap)
 	place(rect)
 
 
@@ -138,6 +144,7 @@ func _set_on_table(yes: bool) -> void:
 		# Clicks around the strip reach nothing: the table's input is locked while it is up.
 		return
 	panel.remove_theme_stylebox_override(&"panel")
+	(%Body as BoxContainer).add_theme_constant_override(&"separation", _body_gap)
 	var dim: ColorRect = %Dim
 	dim.color = Color(dim.color, 0.45)
 	title.remove_theme_font_size_override(&"font_size")

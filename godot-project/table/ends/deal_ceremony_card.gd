@@ -1,12 +1,16 @@
 class_name DealCeremonyCard
 extends VBoxContainer
 ## The card of a deal's ceremony (issue 54: not a thin bar), under its title on the felt: the
-## finishing order as portraits wearing their medals, the winning team's level change, and the
-## tribute the next deal opens with (none when the match is over). Built by `create`; its texts
+## finishing order as portraits wearing their medals, then in one line the winning team's level
+## change and the tribute the next deal opens with (none when the match is over). Built by `create`; its texts
 ## are translated already (the card lives one deal).
 
 ## The portraits' size in the card (lp).
-const FACE_PX := 44.0
+const FACE_PX := 34.0
+## The least room (lp) for the finishers in one row and the outcome in one line.
+const WIDE_PX := 640.0
+
+var _table: Table
 
 
 ## The card for `order` (seats in finishing order), `change` (the deal's levels) on `table`;
@@ -14,7 +18,8 @@ const FACE_PX := 44.0
 static func create(table: Table, order: PackedInt32Array, change: LevelChange, match_over: bool) -> DealCeremonyCard:
 	var card := DealCeremonyCard.new()
 	card.name = &"DealCeremonyCard"
-	card.add_theme_constant_override(&"separation", 6)
+	card.add_theme_constant_override(&"separation", 2)
+	card._table = table
 	var row := HBoxContainer.new()
 	row.name = &"Finishers"
 	row.alignment = BoxContainer.ALIGNMENT_CENTER
@@ -22,11 +27,40 @@ static func create(table: Table, order: PackedInt32Array, change: LevelChange, m
 	card.add_child(row)
 	for i in order.size():
 		row.add_child(_finisher(table.badges[order[i]], i + 1))
-	card.add_child(_line(&"LevelChange", level_text(change, table.spectator), Color(0.98, 0.85, 0.45)))
-	var tribute := _line(&"Tribute", tribute_text(order, table.local_seat, table.spectator), Color(0.85, 0.9, 0.88))
-	tribute.visible = not match_over
-	card.add_child(tribute)
+	# One line under them: the winners' level change · the next deal's tribute (the card must fit
+	# between the side seats and the hand at every size).
+	var outcome := BoxContainer.new()
+	outcome.name = &"Outcome"
+	outcome.alignment = BoxContainer.ALIGNMENT_CENTER
+	outcome.add_theme_constant_override(&"separation", 10)
+	card.add_child(outcome)
+	outcome.add_child(_line(&"LevelChange", level_text(change, table.spectator), Color(0.98, 0.85, 0.45), 18))
+	if not match_over:
+		outcome.add_child(_line(&"Dot", "·", Color(0.85, 0.9, 0.88), 18))
+		outcome.add_child(_line(&"Tribute", tribute_text(order, table.local_seat, table.spectator), Color(0.85, 0.9, 0.88), 18))
 	return card
+
+
+func _ready() -> void:
+	get_viewport().size_changed.connect(_fit)
+	_fit()
+
+
+## Narrow felt (the history's column open at 1024×768): the finishers by portrait and medal only
+## (the same faces as at the seats) and the outcome in two lines, so the card stays between the
+## player's portrait, the side seats and the column.
+func _fit() -> void:
+	if _table == null or not is_instance_valid(_table):
+		return
+	var room := DealCeremony.card_rect(_table).size.x
+	var narrow := room < WIDE_PX
+	for name_label in (get_node(^"Finishers") as Node).find_children("Name", "Label", true, false):
+		(name_label as Label).visible = not narrow
+	var outcome := get_node(^"Outcome") as BoxContainer
+	outcome.vertical = narrow
+	var dot := outcome.get_node_or_null(^"Dot") as Control
+	if dot != null:
+		dot.visible = not narrow
 
 
 ## "Our team 5 → 8 (up 3)": the winners' level before and after.
@@ -91,13 +125,10 @@ static func _finisher(badge: SeatBadge, place: int) -> Control:
 	var a := face(badge, FACE_PX, place)
 	a.size_flags_vertical = Control.SIZE_SHRINK_CENTER
 	box.add_child(a)
-	var words := VBoxContainer.new()
-	words.add_theme_constant_override(&"separation", 0)
-	words.alignment = BoxContainer.ALIGNMENT_CENTER
-	words.add_child(_line(&"Name", seat_title(badge), Color.WHITE, 18))
+	# "West 1st": the name, then the medal's word in the medal's colour.
+	box.add_child(_line(&"Name", seat_title(badge), Color.WHITE, 18))
 	var medal_color: Color = SeatStyle.current().medal_colors[mini(place - 1, 3)]
-	words.add_child(_line(&"Medal", TranslationServer.translate("PLACE_%d" % place), medal_color, 18))
-	box.add_child(words)
+	box.add_child(_line(&"Medal", TranslationServer.translate("PLACE_%d" % place), medal_color, 18))
 	return box
 
 

@@ -135,6 +135,12 @@ func _check_ceremony(vp: SubViewport, table: Table, e: DealEndedEvent) -> void:
 				var badge: SeatBadge = table.badges[seat]
 				if badge.is_visible_in_tree() and panel.grow(-1.0).intersects(badge.avatar().get_global_rect().grow(-1.0)):
 					_problems.append("ceremony %s %dx%d: covers seat %d's portrait" % [locale, px.x, px.y, seat])
+			for id in table.hand.cards():
+				var v: CardView = table.layer.find_view(id)
+				if v != null and v.is_visible_in_tree() \
+						and panel.grow(-1.0).intersects(Rect2(v.global_position, v.size * v.scale).grow(-1.0)):
+					_problems.append("ceremony %s %dx%d: covers the hand's card %d" % [locale, px.x, px.y, id])
+					break
 	Settings.set_value(&"locale", "en")
 	await _resize(vp, SIZES[0])
 
