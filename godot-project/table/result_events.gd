@@ -103,6 +103,13 @@ func open_ceremony(e: DealEndedEvent, deal_no: int, buttons: Array) -> void:
 	table.banner.dismiss()
 	table.modal.open_on_table(tr("DEAL_ENDED_FMT").format({n = deal_no + 1}) + " — " + title, [card], buttons,
 		DealCeremony.card_rect(table), &"", true)
+	# Placed again once the card has its size (its rect grows up when the card needs it).
+	_place_card.call_deferred()
+
+
+func _place_card() -> void:
+	if not closing and table.modal.on_table and table.modal.is_open():
+		table.modal.place(DealCeremony.card_rect(table))
 
 
 ## The deal in which the player's team last proposed to surrender (-1: none). Online a team may
