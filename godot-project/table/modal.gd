@@ -4,6 +4,8 @@ extends Control
 ## while open. `open(title, lines, buttons)` fills the panel; `closed` reports which button was pressed.
 ## `open_on_table` shows the panel on the table instead (the end of a deal): no dim, one row (the
 ## title beside the buttons) in a rect the table gives, e.g. where its action buttons stand.
+## `open_on_table(…, stacked)` stacks title, lines and buttons there (the deal's ceremony card);
+## `open_screen` shows a screen over the whole table, dimmed, with no dialog frame (the match's end).
 ## Make one with `Modal.create()` (the scene holds the layout; this script only the behaviour).
 
 ## The button with this id was pressed (the panel is closed already).
@@ -17,6 +19,10 @@ signal closed(id: StringName)
 @export_range(12, 48, 1) var button_font_size := 22
 ## The panel's look on the table (open_on_table): a strip over the felt, not a dialog.
 @export var table_panel_style: StyleBox
+## The screen's look (open_screen): the felt darkened under it, no dialog frame.
+@export var screen_panel_style: StyleBox
+## The title's size on a screen (open_screen).
+@export_range(12, 72, 1) var screen_title_size := 46
 ## The title's size on the table (beside the buttons).
 @export_range(12, 48, 1) var table_title_size := 24
 ## The panel stands on the table (open_on_table), in the rect `place` gave.
@@ -27,6 +33,8 @@ var cancel_id: StringName = &""
 ## The button `press_after` presses by itself, and the seconds until then.
 var _auto_id: StringName = &""
 var _auto_left := 0.0
+## The scene's gap between title, lines and buttons (a stacked card on the table narrows it).
+var _body_gap := 14
 
 
 ## A closed modal built from modal.tscn (the layout: %Dim, %Panel, %Title, %Lines, %Buttons).
@@ -35,6 +43,7 @@ static func create() -> Modal:
 
 
 func _ready() -> void:
+	_body_gap = (%Body as BoxContainer).get_theme_constant(&"separation")
 	visible = false
 	set_process(false)
 
@@ -90,10 +99,26 @@ func open(title: String, lines: Array, buttons: Array, cancel: StringName = &"")
 ## Shows a panel on the table, not over it: like `open`, but the table is not dimmed and the
 ## title stands beside the buttons in `rect` (global), which `place` moves when the table lays
 ## out again.
-func open_on_table(title: String, lines: Array, buttons: Array, rect: Rect2, cancel: StringName = &"") -> void:
+func open_on_table(title: String, lines: Array, buttons: Array, rect: Rect2, cancel: StringName = &"",
+		stacked := false) -> void:
 	open(title, lines, buttons, cancel)
 	_set_on_table(true)
+	var body: BoxContainer = %Body
+	body.vertical = stacked
+	# Stacked on the felt the card is short: title, lines and buttons closer together.
+	body.add_theme_constant_override(&"separation", 6 if stacked else _body_gap)
 	place(rect)
+
+
+## Shows a screen over the table (the match's end): like `open`, the table dimmed further and the
+## panel without its dialog frame, `lines` (its body) laid out over the whole table.
+func open_screen(title: String, lines: Array, buttons: Array, cancel: StringName = &"") -> void:
+	open(title, lines, buttons, cancel)
+	if screen_panel_style != null:
+		panel.add_theme_stylebox_override(&"panel", screen_panel_style)
+	var dim: ColorRect = %Dim
+	dim.color = Color(dim.color, 0.8)
+	(%Title as Label).add_theme_font_size_override(&"font_size", screen_title_size)
 
 
 ## Moves a panel on the table to `rect` (global), centred in it.
@@ -119,6 +144,9 @@ func _set_on_table(yes: bool) -> void:
 		# Clicks around the strip reach nothing: the table's input is locked while it is up.
 		return
 	panel.remove_theme_stylebox_override(&"panel")
+	(%Body as BoxContainer).add_theme_constant_override(&"separation", _body_gap)
+	var dim: ColorRect = %Dim
+	dim.color = Color(dim.color, 0.45)
 	title.remove_theme_font_size_override(&"font_size")
 	title.size_flags_vertical = Control.SIZE_FILL
 	(%Center as Control).set_anchors_and_offsets_preset(Control.PRESET_FULL_RECT)

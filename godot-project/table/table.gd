@@ -23,6 +23,10 @@ signal became_idle
 signal deal_panel_shown(event: DealEndedEvent)
 ## The end-of-match panel is up, for this match_ended event (online: the rating line joins it).
 signal match_panel_shown(event: MatchEndedEvent)
+## The match's end screen's Review: the whole match (the lead's review overlay answers it).
+signal review_requested()
+## A deal's ceremony's Review (offline only): deal `deal_no` (0-based, as Table.deal_no).
+signal review_requested_deal(deal_no: int)
 
 const TrainingTools := preload("res://table/training_tools.gd")
 
@@ -150,6 +154,8 @@ func _ready() -> void:
 	# Fed each event as it is shown (the engine's own position runs ahead of the table).
 	counter_feed = CardCounterFeed.new(counter_view, controller)
 	event_shown.connect(counter_feed.show_event)
+	# The deal-end card's and the end screen's Review open L3's review over the table.
+	TableReview.wire(self)
 	var code := controller.start(config)
 	if code != 0:
 		show_error(code)
@@ -233,8 +239,8 @@ func _build() -> void:
 func _layout() -> void:
 	if frame != null:  # @onready: null only before _ready (a resize while entering the tree)
 		TableLayout.apply(self)
-		# The next-deal buttons stand where the action buttons do (Modal.open_on_table).
-		modal.place(action_bar.get_global_rect())
+		# The deal's ceremony card stands on the felt above the action buttons (Modal.open_on_table).
+		modal.place(DealCeremony.card_rect(self))
 
 
 var _layout_queued := false

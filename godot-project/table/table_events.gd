@@ -122,6 +122,7 @@ func _drain() -> void:
 		instant = event.restoring
 		table.zone.still = instant
 		table.event_shown.emit(event)
+		results.tally.note(event)
 		if handler.is_valid():
 			await handler.call(event)
 		else:
@@ -177,6 +178,14 @@ func actions_queued() -> int:
 ## the queue behind the event being shown. The deal's panel then closes soon and its ceremony is
 ## shortened, so the table never shows a deal while the server plays the next (issue 52: with
 ## Auto-play on the table ran several deals behind and the room closed before the result).
+## The match's end waits in the queue (the deal just ended was its last: no tribute follows).
+func match_end_queued() -> bool:
+	for e in _queue:
+		if e is MatchEndedEvent:
+			return true
+	return false
+
+
 func next_deal_queued() -> bool:
 	for e in _queue:
 		if e is DealStartedEvent or e is MatchEndedEvent:

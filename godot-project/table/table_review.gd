@@ -13,6 +13,12 @@ var panel: ReviewPanel
 var _table: Table
 
 
+## Connects the table's Review buttons (the deal-end card's and the end screen's).
+static func wire(table: Table) -> void:
+	table.review_requested_deal.connect(func(deal_no: int) -> void: open(table, deal_no))
+	table.review_requested.connect(func() -> void: open(table, -1))
+
+
 ## Opens the review of deal `deal_no` (0 = the first; -1: the whole match) of `table`'s match for
 ## the player's seat; null when there is nothing to review (a spectator, no match, a deal of an
 ## online match: the server keeps online records, reviewed whole at the match's end). A review
