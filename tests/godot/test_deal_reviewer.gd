@@ -82,3 +82,18 @@ func test_cancel_stops_the_worker() -> void:
 	expect_eq(seen.progress, at_cancel, "no progress after the cancel")
 	expect(not seen.finished, "no answer after the cancel")
 	reviewer.queue_free()
+
+
+func test_a_reviewer_that_leaves_the_tree_stops_its_worker() -> void:
+	var reviewer := DealReviewer.new()
+	add_child(reviewer)
+	var seen := [0]
+	reviewer.progress.connect(func(d: int, _t: int) -> void: seen[0] = d)
+	expect(reviewer.start(_corpus("good_unfinished_match.jsonl"), 1, 8, 7), "started")
+	expect(await wait_until(func() -> bool: return seen[0] >= 1, 120.0), "a first decision valued")
+	# The panel closed: its reviewer leaves the tree.
+	remove_child(reviewer)
+	expect(not reviewer.is_running(), "nothing more is awaited")
+	expect(await wait_until(func() -> bool: return not reviewer.is_worker_alive(), 300.0), "the worker ended")
+	expect(reviewer.decisions_valued() <= seen[0] + 1, "at the next decision (%d valued, %d seen)" % [reviewer.decisions_valued(), seen[0]])
+	reviewer.free()

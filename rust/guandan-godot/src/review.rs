@@ -179,6 +179,12 @@ fn cached(path: &Path, log: &MatchLog, seat: u8, cfg: &ReviewConfig) -> Option<R
 
 #[godot_api]
 impl INode for DealReviewer {
+    /// A reviewer that leaves the tree (its panel closed, the screen changed) stops its worker:
+    /// nobody is left to read the review.
+    fn exit_tree(&mut self) {
+        self.cancel();
+    }
+
     fn process(&mut self, _delta: f64) {
         let Some(rx) = &self.job else { return };
         let mut replies = Vec::new();

@@ -160,3 +160,24 @@ func test_there_is_no_table_review_of_an_online_deal_or_for_a_spectator() -> voi
 	table.config.online = false
 	viewport.queue_free()
 	await frames(2)
+
+
+func test_the_deal_end_card_s_review_button_opens_the_review_of_that_deal() -> void:
+	var viewport := SubViewport.new()
+	viewport.size = SIZES[0]
+	add_child(viewport)
+	var table := await _table_at_deal_end(viewport)
+	var deal: int = table.deal_no
+	expect(table.modal.button(&"review") != null, "the card offers Review offline")
+	table.modal.press(&"review")
+	await frames(2)
+	var review: TableReview = table.get_node_or_null(^"TableReview")
+	if expect(review != null, "the button opened the review on the table"):
+		var s := await _summary_of(review)
+		expect(s != null and Array(s.deal_numbers) == [deal], "of the deal that ended (%s)" % [s.deal_numbers if s else null])
+		# The panel is drawn above the card and takes the clicks over it.
+		expect(review.panel.z_index + review.panel.get_parent().z_index > table.modal.z_index, "above the card")
+	expect(await wait_until(func() -> bool: return table.modal.is_open(), 5.0), "the card stands again behind the review")
+	expect(table.modal.button(&"review") == null, "without Review the second time")
+	viewport.queue_free()
+	await frames(2)
