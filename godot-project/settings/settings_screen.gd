@@ -1,3 +1,4 @@
+class_name SettingsScreen
 extends Control
 ## Settings screen: every player setting (autoload Settings, saved to user://settings.cfg as soon
 ## as it changes).
@@ -8,6 +9,9 @@ extends Control
 ## metadata "values", a LineEdit sets a text (saved when the player presses Enter or leaves the
 ## field). Adding a setting is a key in Settings.DEFAULTS and a row in the scene.
 
+## Where Back goes (the Online home opens Settings for its server address); reset on leaving.
+static var back_to := &"menu"
+
 @onready var _grid: GridContainer = %Grid
 
 var _controls := {}  # key -> Control
@@ -15,7 +19,10 @@ var _controls := {}  # key -> Control
 
 func _ready() -> void:
 	var back: Button = %Back
-	back.pressed.connect(EventBus.screen_requested.emit.bind(&"menu"))
+	back.pressed.connect(func() -> void:
+		var to := back_to
+		back_to = &"menu"
+		EventBus.screen_requested.emit(to))
 	for c in _grid.get_children():
 		if c is Label:
 			continue

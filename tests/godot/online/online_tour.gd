@@ -246,7 +246,7 @@ func _run() -> bool:
 	return true
 
 
-## The Online menu from the app, the server and `nickname` typed in (null after saying why not).
+## The Online menu from the app, the server set (Settings) and `nickname` typed in (null after saying why not).
 func _online_menu(nickname: String) -> Control:
 	await _frames(20)
 	EventBus.screen_requested.emit(&"online")
@@ -255,7 +255,8 @@ func _online_menu(nickname: String) -> Control:
 		return null
 	await _frames(20)
 	var menu: Control = _app.current
-	menu.find_child("Server", true, false).text = String(_args.server)
+	Settings.set_value(&"online_server", String(_args.server))
+	menu.refresh_server()
 	menu.find_child("Nickname", true, false).text = nickname
 	await _frames(5)
 	return menu
