@@ -47,7 +47,6 @@ static func server_address() -> String:
 func _ready() -> void:
 	%Back.pressed.connect(EventBus.screen_requested.emit.bind(&"menu"))
 	%OpenSettings.pressed.connect(_open_settings)
-	%SetServer.pressed.connect(_open_settings)
 	_nick.text = String(Settings.get_value(&"online_nickname"))
 	_nick.add_theme_font_override(&"font", Online.name_font())
 	_nick.text_changed.connect(func(_t: String) -> void: _show_player())

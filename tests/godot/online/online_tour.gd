@@ -1,15 +1,15 @@
 extends Node
 ## Screenshots of online play, in a window (tools/test-online --shots runs it under Xvfb against
-## a real guandan-server for each language and resolution): the Online menu, the lobby, the
+## a real guandan-server for each language and resolution): the Online home, Settings (its server address), the lobby, the
 ## online table mid-deal, a surrender vote, the hosting indicator, the reconnect overlay and the
-## spectator view (the host lets spectators see its own team's hands: the view shows them). South is the game itself (the app, driven through its screens); the partner
+## spectator view (the host lets spectators see its own team's hands: the view shows them), the home again with the rating a ranked match gave. South is the game itself (the app, driven through its screens); the partner
 ## in seat 2 is a second GuandanClient in this process that plays by the advisor's first hint.
 ##
 ## Args after `--`: --server HOST:PORT --out DIR --locale en|zh_CN
 ## Writes DIR/online_<locale>_<W>x<H>_<shot>.png. Exit code 0 = every shot saved.
 
-const SHOTS: Array[String] = ["online_menu", "lobby", "online_table", "surrender_vote", "hosting", "reconnect",
-	"spectator", "quick_search", "quick_table", "quick_rating", "leaderboard", "profile"]
+const SHOTS: Array[String] = ["online_menu", "settings", "lobby", "online_table", "surrender_vote", "hosting", "reconnect",
+	"spectator", "quick_search", "quick_table", "quick_rating", "online_home_rated", "leaderboard", "profile"]
 
 var _args := {"locale": "en"}
 var _app: Control
@@ -58,6 +58,17 @@ func _run() -> bool:
 	if menu == null:
 		return false
 	await _shot("online_menu")
+	# The server address lives in Settings, one tap from the home; Back leads home again.
+	(menu.find_child("OpenSettings", true, false) as Button).pressed.emit()
+	if not await _until(func() -> bool: return _app.current_name == &"settings", 5.0):
+		return _fail("the home's Settings opened no Settings")
+	await _frames(10)
+	await _shot("settings")
+	(_app.current.find_child("Back", true, false) as Button).pressed.emit()
+	if not await _until(func() -> bool: return _app.current_name == &"online", 5.0):
+		return _fail("Settings' Back did not lead home")
+	await _frames(10)
+	menu = _app.current
 	if not await _create_room(menu):
 		return false
 	var c: Node = Online.client
@@ -216,6 +227,12 @@ func _run() -> bool:
 	EventBus.screen_requested.emit(&"online")
 	if not await _until(func() -> bool: return _app.current_name == &"online", 10.0):
 		return _fail("no Online menu after the quick match")
+	# The home, still online, puts the player first: the rating the match gave on the player card.
+	var rating_label: Label = _app.current.find_child("Rating", true, false)
+	if not await _until(func() -> bool: return str(rated[0][0]) in rating_label.text, 10.0):
+		return _fail("the home's player card does not show the rating %s: %s" % [rated[0][0], rating_label.text])
+	await _frames(10)
+	await _shot("online_home_rated")
 	(_app.current.find_child("Leaderboard", true, false) as Button).pressed.emit()
 	if not await _until(func() -> bool: return _app.current_name == &"leaderboard", 10.0):
 		return _fail("no leaderboard: " + Online.last_message)

@@ -71,7 +71,7 @@ func test_the_online_home_says_when_no_server_is_set_and_uses_the_builds_default
 	var asked: Array = []
 	var on_screen := func(screen: StringName) -> void: asked.append(screen)
 	EventBus.screen_requested.connect(on_screen)
-	(menu.find_child("SetServer", true, false) as Button).pressed.emit()
+	(menu.find_child("OpenSettings", true, false) as Button).pressed.emit()
 	var settings := _screen("res://settings/settings_screen.tscn")
 	await frames(2)
 	expect(settings.control_for(&"online_server") is LineEdit, "Settings edits the server address")
