@@ -242,10 +242,10 @@ func _on_room(room: OnlineRoom) -> void:
 		# People by their nickname; an AI seat's badge already says its level.
 		var text := s.player
 		if i == me:
-			# Never "(you)" alone: while the room's seat list catches up, the name we play under.
+			# The player's own seat already says "You": the name alone, said once (issue 54). While
+			# the room's seat list catches up, the name we play under.
 			if text == "":
 				text = String(Settings.get_value(&"online_nickname"))
-			text += "  " + tr("ONLINE_YOU_MARK")
 		elif s.player != "" and not s.connected:
 			text += "  " + tr("ONLINE_AWAY_MARK")
 		# The table draws the viewer at the bottom: seats are turned so the local seat is south.
