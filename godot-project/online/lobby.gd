@@ -110,6 +110,7 @@ func _refresh(room: OnlineRoom) -> void:
 		_table.seat_at(i, side)
 		# The player's own place says "you" once, in its name ("Ann (you)"), not again under it.
 		(row.where as Label).text = "" if i == me else "SEAT_%d" % side
+		(row.where as Label).visible = i != me
 		if player != "":
 			name_label.text = player
 			if i == host_seat:

@@ -34,6 +34,8 @@ static var join_on_open := false
 @onready var _chips: Array[Button] = [%Chip0, %Chip1, %Chip2, %Chip3]
 @onready var _actions: Array[Button] = [%Quick, %Create, %Join, %Spectate, %Leaderboard]
 var _busy := false
+## The player's own profile, once the server sent it (null before).
+var _profile: PlayerProfile = null
 
 
 ## The server the home speaks to: the player's (Settings), else the build's default ("" = none).
@@ -124,9 +126,6 @@ func _ask_who_we_are() -> void:
 		return
 	Online.client.fetch_account()
 	Online.client.fetch_profile("")
-
-
-var _profile: PlayerProfile = null
 
 
 func _on_profile(p: PlayerProfile) -> void:

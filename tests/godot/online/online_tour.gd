@@ -20,6 +20,8 @@ var _partner_help: MoveAdvisor
 var _partner_acted := -1
 var _south_acted := -1
 var _partner_idle := false
+## Frames left to cast the partner's "yes" to a surrender proposal (0 = none asked).
+var _partner_vote_frames := 0
 var _prefix := ""
 var _saved: Array[String] = []
 
@@ -172,7 +174,9 @@ func _run() -> bool:
 	_partner_idle = false
 	if not await _partner_online("North Q" if _args.locale == "en" else "小红Q"):
 		return _fail("the quick-match partner is offline")
-	_partner_match.surrender_proposed.connect(func(_seat: int) -> void: _partner_match.surrender_vote.call_deferred(true))
+	# The partner agrees: its vote is cast before it plays on (_north), and cast again on a later
+	# frame if its view refused it (seen once: a play of its own crossed the proposal).
+	_partner_match.surrender_proposed.connect(func(_seat: int) -> void: _partner_vote_frames = 300)
 	_partner_help = MoveAdvisor.new()
 	_partner_help.attach(_partner_match)
 	if _partner.queue_join("competition") != 0:
@@ -379,6 +383,11 @@ func _south(table: Table) -> void:
 
 
 func _north() -> void:
+	if _partner_vote_frames > 0 and _partner_match != null:
+		_partner_vote_frames -= 1
+		if _partner_match.surrender_vote(true) == 0:
+			_partner_vote_frames = 0
+		return
 	if _partner_idle or _partner == null or not _partner.is_online() or not _partner_match.is_local_turn():
 		return
 	if _partner_match.get_action_count() == _partner_acted:

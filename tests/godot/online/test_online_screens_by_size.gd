@@ -2,7 +2,7 @@ extends GdTestSuite
 ## The screens off the table laid out for a phone's landscape (issue 54): the online home, Account,
 ## Settings and the leaderboard at 1280×720, 1024×768 and 2340×1080, in Chinese and in English, in
 ## a SubViewport stretched like the game's window (2340×1080 is 1560×720 lp, with the phone's
-## floors). Each screen's content — everything shown but its top bar — is a centred column at most
+## floors). The home's Quick match is wholly in sight. Each screen's content — everything shown but its top bar — is a centred column at most
 ## MAX_CONTENT lp wide, never a form stretched edge to edge; no shown control overlaps another; no
 ## text is cut (a label's lines all shown, a button's words inside it) or off the screen.
 
@@ -160,6 +160,12 @@ func test_online_screens_are_centred_columns_at_every_size_in_both_languages() -
 					screen._on_board(_board(String(Online.client.get_player_id())))
 				await frames(4)  # the Readability floors are applied deferred, then the layout settles
 				problems.append_array(layout_problems(screen, "%s %s %dx%d" % [path.get_file(), locale, px.x, px.y]))
+				if path.ends_with("online_menu.tscn"):
+					# The home's one large action is wholly in sight, never below the fold.
+					var quick := screen.find_child("Quick", true, false) as Control
+					if not sight(quick).is_equal_approx(quick.get_global_rect()):
+						problems.append("online_menu.tscn %s %dx%d: Quick match %s is not wholly in sight (%s shown)" % [
+							locale, px.x, px.y, quick.get_global_rect(), sight(quick)])
 				looked += 1
 				vp.queue_free()
 				await frames(1)
