@@ -38,7 +38,7 @@ const DEFAULTS := {
 	&"auto_play_on_timeouts": true,  # matches: two turn timeouts in a row hand the seat to the AI
 	&"rules_preset": "competition",
 	&"ai_levels": [2, 2, 2],  # AI difficulty of seats 1..3 (1 easy, 2 normal, 3 hard, 4 expert)
-	&"online_server": "127.0.0.1:7878",  # online: the last server address used
+	&"online_server": "",  # online: the player's server ("" = the build's, Online menu)
 	&"online_nickname": "",  # online: the last nickname used
 	&"online_ca_file": "",  # online: a PEM file of CAs trusted besides Mozilla's roots ("" = none)
 }

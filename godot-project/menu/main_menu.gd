@@ -159,7 +159,7 @@ static func online_return() -> Dictionary:
 	var c := Online.client
 	if c != null and c.is_online() and Online.seat >= 0 and c.get_room_code() != "" and Online.room_in_game():
 		return {room = String(c.get_room_code()), live = true}
-	var room := Online.remembered_room(String(Settings.get_value(&"online_server")), String(Settings.get_value(&"online_nickname")))
+	var room := Online.remembered_room(OnlineMenu.server_address(), String(Settings.get_value(&"online_nickname")))
 	return {room = room, live = false} if room != "" else {}
 
 

@@ -82,8 +82,8 @@ func _place(seat: int) -> Dictionary:
 	sit.pressed.connect(func() -> void: Online.client.change_seat(seat))
 	var fill: OptionButton = panel.get_node(^"Lines/Buttons/Fill")
 	fill.item_selected.connect(func(i: int) -> void: Online.client.set_seat(seat, i))
-	return {panel = panel, name = who, ready = panel.get_node(^"Face/ReadyMark"), fill = fill,
-		where = panel.get_node(^"Lines/Where"), sit = sit, face = panel.get_node(^"Face/Portrait")}
+	return {panel = panel, name = who, ready = panel.get_node(^"Lines/Meta/ReadyMark"), fill = fill,
+		where = panel.get_node(^"Lines/Meta/Where"), sit = sit, face = panel.get_node(^"Face/Portrait")}
 
 
 ## Draws the room (room_changed).
@@ -108,7 +108,9 @@ func _refresh(room: OnlineRoom) -> void:
 		var face: SeatAvatar = row.face
 		var side := (i - maxi(me, 0) + 4) % 4
 		_table.seat_at(i, side)
-		(row.where as Label).text = "SEAT_%d" % side
+		# The player's own place says "you" once, in its name ("Ann (you)"), not again under it.
+		(row.where as Label).text = "" if i == me else "SEAT_%d" % side
+		(row.where as Label).visible = i != me
 		if player != "":
 			name_label.text = player
 			if i == host_seat:

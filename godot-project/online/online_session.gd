@@ -235,6 +235,14 @@ func forget_account(server: String) -> void:
 		_save(accounts)
 
 
+## The nickname of the account kept for `server` on this device ("" = none kept).
+func remembered_nickname(server: String) -> String:
+	var accounts := _accounts()
+	if not accounts.has_section_key(server, "player_id"):
+		return ""
+	return String(accounts.get_value(server, "nickname", ""))
+
+
 ## The room whose seat the player holds on `server` as `nickname` ("" if none is remembered).
 func remembered_room(server: String, nickname: String) -> String:
 	var accounts := _accounts()

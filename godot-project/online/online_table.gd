@@ -16,6 +16,8 @@ var table: Table
 ## Each seat's name over its badge, by where the table draws the seat (0 = the viewer, south).
 @onready var names: Array[Label] = [%Name0, %Name1, %Name2, %Name3]
 @onready var latency: Label = %Latency
+## The table's menu button (top left), which the latency reading stands under.
+var _menu_button: Control
 ## The blocking "reconnecting…" layer.
 @onready var reconnect_layer: Control = %Reconnecting
 @onready var spectator_banner: Label = %SpectatorBanner
@@ -210,6 +212,13 @@ func _place_names() -> void:
 		var r := badge.get_global_rect()
 		l.position = r.position - global_position + Vector2(4, -l.size.y - 2)
 		l.visible = l.text != ""
+	# The latency under the table's menu button, never inside it (a phone raises the button to
+	# its 80 lp tap floor: the reading's fixed place was then on the button).
+	if _menu_button == null:
+		_menu_button = table.find_child("MenuButton", true, false) as Control
+	if _menu_button != null and _menu_button.is_visible_in_tree():
+		var m := _menu_button.get_global_rect()
+		latency.position = Vector2(m.position.x, m.end.y + 2.0) - global_position
 	# The vote's line over the player's own name (the left column is free there; beside the
 	# partner's badge it would cover the partner's play).
 	if vote_status.visible:
@@ -242,10 +251,10 @@ func _on_room(room: OnlineRoom) -> void:
 		# People by their nickname; an AI seat's badge already says its level.
 		var text := s.player
 		if i == me:
-			# Never "(you)" alone: while the room's seat list catches up, the name we play under.
+			# The player's own seat already says "You": the name alone, said once (issue 54). While
+			# the room's seat list catches up, the name we play under.
 			if text == "":
 				text = String(Settings.get_value(&"online_nickname"))
-			text += "  " + tr("ONLINE_YOU_MARK")
 		elif s.player != "" and not s.connected:
 			text += "  " + tr("ONLINE_AWAY_MARK")
 		# The table draws the viewer at the bottom: seats are turned so the local seat is south.

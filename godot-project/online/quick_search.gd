@@ -61,9 +61,10 @@ func _show(found: int) -> void:
 			name_label.text = String(Settings.get_value(&"online_nickname")) + "  " + tr("ONLINE_YOU_MARK")
 		else:
 			name_label.text = tr("QUICK_SEAT_FOUND") if taken else tr("ONLINE_SEAT_EMPTY")
-		(place.get_node(^"Lines/Where") as Label).text = "SEAT_%d" % seat
+		# The player's place says "you" once, in its name.
+		(place.get_node(^"Lines/Meta/Where") as Label).text = "" if seat == 0 else "SEAT_%d" % seat
 		(place.get_node(^"Face/Portrait") as CanvasItem).modulate.a = 1.0 if taken else 0.35
-		(place.get_node(^"Face/ReadyMark") as CanvasItem).visible = false
+		(place.get_node(^"Lines/Meta/ReadyMark") as CanvasItem).visible = false
 		(place.get_node(^"Lines/Buttons/SitHere") as CanvasItem).visible = false
 		(place.get_node(^"Lines/Buttons/Fill") as CanvasItem).visible = false
 	_table.hold_rows.call_deferred()

@@ -1,27 +1,36 @@
+class_name SettingsScreen
 extends Control
 ## Settings screen: every player setting (autoload Settings, saved to user://settings.cfg as soon
 ## as it changes).
 ##
-## The rows are in settings_screen.tscn: in the Grid, a Label and a control named after the
-## setting's key. The control's type says how it edits the setting: a CheckButton toggles it, an
+## The rows are in settings_screen.tscn: in its two cards' grids (Grid: the game; Grid2: display
+## and online), a Label and a control named after the setting's key; side by side on a landscape
+## screen, one over the other on a narrow one. The control's type says how it edits the setting: a CheckButton toggles it, an
 ## HSlider sets a number (the slider's own min, max and step), an OptionButton picks item i of its
 ## metadata "values", a LineEdit sets a text (saved when the player presses Enter or leaves the
 ## field). Adding a setting is a key in Settings.DEFAULTS and a row in the scene.
 
-@onready var _grid: GridContainer = %Grid
+## Where Back goes (the Online home opens Settings for its server address); reset on leaving.
+static var back_to := &"menu"
+
+@onready var _grids: Array[GridContainer] = [%Grid, %Grid2]
 
 var _controls := {}  # key -> Control
 
 
 func _ready() -> void:
 	var back: Button = %Back
-	back.pressed.connect(EventBus.screen_requested.emit.bind(&"menu"))
-	for c in _grid.get_children():
-		if c is Label:
-			continue
-		var key := StringName(c.name)
-		_bind(key, c)
-		_controls[key] = c
+	back.pressed.connect(func() -> void:
+		var to := back_to
+		back_to = &"menu"
+		EventBus.screen_requested.emit(to))
+	for grid in _grids:
+		for c in grid.get_children():
+			if c is Label:
+				continue
+			var key := StringName(c.name)
+			_bind(key, c)
+			_controls[key] = c
 	back.grab_focus.call_deferred()
 
 

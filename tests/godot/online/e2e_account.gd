@@ -130,7 +130,7 @@ func _run() -> bool:
 	_device("c", c_client)
 	await _open()
 	if not await _until(func() -> bool: return _text("Current").contains(name), 10.0):
-		return _fail("device C does not show the account: " + _text("Current"))
+		return _fail("device C does not show the account: %s (status: %s; kept: %s)" % [_text("Current"), _text("Status"), _kept("c")])
 	_press("LogOutEverywhere")
 	var ask := _screen.find_child("ConfirmEverywhere", true, false) as ConfirmationDialog
 	if not await _until(func() -> bool: return ask.visible, 5.0):

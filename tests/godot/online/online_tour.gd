@@ -1,15 +1,15 @@
 extends Node
 ## Screenshots of online play, in a window (tools/test-online --shots runs it under Xvfb against
-## a real guandan-server for each language and resolution): the Online menu, the lobby, the
+## a real guandan-server for each language and resolution): the Online home, Settings (its server address), the lobby, the
 ## online table mid-deal, a surrender vote, the hosting indicator, the reconnect overlay and the
-## spectator view (the host lets spectators see its own team's hands: the view shows them). South is the game itself (the app, driven through its screens); the partner
+## spectator view (the host lets spectators see its own team's hands: the view shows them), the home again with the rating a ranked match gave. South is the game itself (the app, driven through its screens); the partner
 ## in seat 2 is a second GuandanClient in this process that plays by the advisor's first hint.
 ##
 ## Args after `--`: --server HOST:PORT --out DIR --locale en|zh_CN
 ## Writes DIR/online_<locale>_<W>x<H>_<shot>.png. Exit code 0 = every shot saved.
 
-const SHOTS: Array[String] = ["online_menu", "lobby", "online_table", "surrender_vote", "hosting", "reconnect",
-	"spectator", "quick_search", "quick_table", "quick_rating", "leaderboard", "profile"]
+const SHOTS: Array[String] = ["online_menu", "settings", "lobby", "online_table", "surrender_vote", "hosting", "reconnect",
+	"spectator", "quick_search", "quick_table", "quick_rating", "online_home_rated", "leaderboard", "profile"]
 
 var _args := {"locale": "en"}
 var _app: Control
@@ -20,6 +20,8 @@ var _partner_help: MoveAdvisor
 var _partner_acted := -1
 var _south_acted := -1
 var _partner_idle := false
+## Frames left to cast the partner's "yes" to a surrender proposal (0 = none asked).
+var _partner_vote_frames := 0
 var _prefix := ""
 var _saved: Array[String] = []
 
@@ -58,6 +60,17 @@ func _run() -> bool:
 	if menu == null:
 		return false
 	await _shot("online_menu")
+	# The server address lives in Settings, one tap from the home; Back leads home again.
+	(menu.find_child("OpenSettings", true, false) as Button).pressed.emit()
+	if not await _until(func() -> bool: return _app.current_name == &"settings", 5.0):
+		return _fail("the home's Settings opened no Settings")
+	await _frames(10)
+	await _shot("settings")
+	(_app.current.find_child("Back", true, false) as Button).pressed.emit()
+	if not await _until(func() -> bool: return _app.current_name == &"online", 5.0):
+		return _fail("Settings' Back did not lead home")
+	await _frames(10)
+	menu = _app.current
 	if not await _create_room(menu):
 		return false
 	var c: Node = Online.client
@@ -161,7 +174,9 @@ func _run() -> bool:
 	_partner_idle = false
 	if not await _partner_online("North Q" if _args.locale == "en" else "小红Q"):
 		return _fail("the quick-match partner is offline")
-	_partner_match.surrender_proposed.connect(func(_seat: int) -> void: _partner_match.surrender_vote.call_deferred(true))
+	# The partner agrees: its vote is cast before it plays on (_north), and cast again on a later
+	# frame if its view refused it (seen once: a play of its own crossed the proposal).
+	_partner_match.surrender_proposed.connect(func(_seat: int) -> void: _partner_vote_frames = 300)
 	_partner_help = MoveAdvisor.new()
 	_partner_help.attach(_partner_match)
 	if _partner.queue_join("competition") != 0:
@@ -216,6 +231,12 @@ func _run() -> bool:
 	EventBus.screen_requested.emit(&"online")
 	if not await _until(func() -> bool: return _app.current_name == &"online", 10.0):
 		return _fail("no Online menu after the quick match")
+	# The home, still online, puts the player first: the rating the match gave on the player card.
+	var rating_label: Label = _app.current.find_child("Rating", true, false)
+	if not await _until(func() -> bool: return str(rated[0][0]) in rating_label.text, 10.0):
+		return _fail("the home's player card does not show the rating %s: %s" % [rated[0][0], rating_label.text])
+	await _frames(10)
+	await _shot("online_home_rated")
 	(_app.current.find_child("Leaderboard", true, false) as Button).pressed.emit()
 	if not await _until(func() -> bool: return _app.current_name == &"leaderboard", 10.0):
 		return _fail("no leaderboard: " + Online.last_message)
@@ -246,7 +267,7 @@ func _run() -> bool:
 	return true
 
 
-## The Online menu from the app, the server and `nickname` typed in (null after saying why not).
+## The Online menu from the app, the server set (Settings) and `nickname` typed in (null after saying why not).
 func _online_menu(nickname: String) -> Control:
 	await _frames(20)
 	EventBus.screen_requested.emit(&"online")
@@ -255,7 +276,8 @@ func _online_menu(nickname: String) -> Control:
 		return null
 	await _frames(20)
 	var menu: Control = _app.current
-	menu.find_child("Server", true, false).text = String(_args.server)
+	Settings.set_value(&"online_server", String(_args.server))
+	menu.refresh_server()
 	menu.find_child("Nickname", true, false).text = nickname
 	await _frames(5)
 	return menu
@@ -361,6 +383,11 @@ func _south(table: Table) -> void:
 
 
 func _north() -> void:
+	if _partner_vote_frames > 0 and _partner_match != null:
+		_partner_vote_frames -= 1
+		if _partner_match.surrender_vote(true) == 0:
+			_partner_vote_frames = 0
+		return
 	if _partner_idle or _partner == null or not _partner.is_online() or not _partner_match.is_local_turn():
 		return
 	if _partner_match.get_action_count() == _partner_acted:

@@ -19,10 +19,11 @@ func _screen(path: String) -> Control:
 func test_the_online_menu_says_why_it_cannot_connect() -> void:
 	var menu := _screen("res://online/online_menu.tscn")
 	await frames(2)
-	for name in ["Server", "Nickname", "Rules", "SpectatorDelay", "Code", "Create", "Join", "Spectate", "Status"]:
+	for name in ["ServerText", "Nickname", "Rules", "SpectatorDelay", "Code", "Create", "Join", "Spectate", "Status"]:
 		expect(menu.find_child(name, true, false) != null, "the menu has %s" % name)
 	var status: Label = menu.find_child("Status", true, false)
-	menu.find_child("Server", true, false).text = "127.0.0.1:1"
+	Settings.set_value(&"online_server", "127.0.0.1:1")
+	menu.refresh_server()
 	menu.find_child("Nickname", true, false).text = ""
 	var code: int = await menu.go(&"create")
 	expect_logged("GuandanClient.connect_to_server")
@@ -32,10 +33,53 @@ func test_the_online_menu_says_why_it_cannot_connect() -> void:
 	code = await menu.go(&"join")
 	expect_eq(code, Online.io_error(), "nothing listens on port 1")
 	expect_eq(status.text, tr("ONLINE_ERR_30"), "the player is told to check the address")
-	expect_eq(String(Settings.get_value(&"online_server")), "127.0.0.1:1", "the address is remembered")
+	expect_eq((menu.find_child("ServerText", true, false) as Label).text, tr("ONLINE_SERVER_AT_FMT").format({server = "127.0.0.1:1"}),
+		"the home names the server of the Settings")
 	expect_eq(String(Settings.get_value(&"online_nickname")), "Ann", "and the nickname")
 	for b in ["Create", "Join", "Spectate"]:
 		expect(not (menu.find_child(b, true, false) as Button).disabled, "%s is usable again" % b)
+
+
+## The server address lives in Settings (issue 54): with none set the home uses the build's default
+## (the project setting an operator sets), and with neither it says so on a line of its own, its
+## actions wait, and nothing connects.
+func test_the_online_home_says_when_no_server_is_set_and_uses_the_builds_default() -> void:
+	var before: String = Settings.get_value(&"online_server")
+	Settings.set_value(&"online_server", "")
+	var menu := _screen("res://online/online_menu.tscn")
+	await frames(2)
+	var line: Label = menu.find_child("ServerText", true, false)
+	expect_eq(line.text, tr("ONLINE_NO_SERVER"), "no server: a line says so")
+	expect(line.is_visible_in_tree(), "and it is shown")
+	for b in ["Quick", "Create", "Join", "Spectate"]:
+		expect((menu.find_child(b, true, false) as Button).disabled, "%s waits for a server" % b)
+	(menu.find_child("Nickname", true, false) as LineEdit).text = "Ann"
+	var code: int = await menu.go(&"create")
+	expect_eq(code, Online.client.ERR_BAD_ARGUMENT, "going anywhere without a server is refused")
+	expect_eq((menu.find_child("Status", true, false) as Label).text, tr("ONLINE_NO_SERVER"), "and said")
+	expect_eq(Online.client.get_connection_state(), "offline", "nothing connects")
+	ProjectSettings.set_setting(OnlineMenu.DEFAULT_SERVER_SETTING, "guandan.example.org:443")
+	menu.refresh_server()
+	expect_eq(line.text, tr("ONLINE_SERVER_AT_FMT").format({server = "guandan.example.org:443"}), "the build's default is used")
+	expect(not (menu.find_child("Quick", true, false) as Button).disabled, "and the actions are open")
+	Settings.set_value(&"online_server", "127.0.0.1:9")
+	menu.refresh_server()
+	expect_eq(OnlineMenu.server_address(), "127.0.0.1:9", "the player's own server wins over the build's")
+	ProjectSettings.set_setting(OnlineMenu.DEFAULT_SERVER_SETTING, null)
+	Settings.set_value(&"online_server", before)
+	# Settings has the address, and its Back leads home when the home opened it.
+	var asked: Array = []
+	var on_screen := func(screen: StringName) -> void: asked.append(screen)
+	EventBus.screen_requested.connect(on_screen)
+	(menu.find_child("OpenSettings", true, false) as Button).pressed.emit()
+	var settings := _screen("res://settings/settings_screen.tscn")
+	await frames(2)
+	expect(settings.control_for(&"online_server") is LineEdit, "Settings edits the server address")
+	(settings.find_child("Back", true, false) as Button).pressed.emit()
+	expect_eq(asked, [&"settings", &"online"], "Settings opened from the home goes back to it")
+	EventBus.screen_requested.disconnect(on_screen)
+	settings.queue_free()
+	menu.queue_free()
 
 
 func test_the_online_table_without_a_connection_goes_back_to_the_menu() -> void:
@@ -125,7 +169,8 @@ func test_a_public_plaintext_server_is_asked_about_and_no_connects_nothing() -> 
 	var menu := _screen("res://online/online_menu.tscn")
 	await frames(2)
 	var status: Label = menu.find_child("Status", true, false)
-	menu.find_child("Server", true, false).text = "guandan.example.com:7878"
+	Settings.set_value(&"online_server", "guandan.example.com:7878")
+	menu.refresh_server()
 	menu.find_child("Nickname", true, false).text = "Ann"
 	var result: Array = []
 	var going := func() -> void: result.append(await menu.go(&"create"))
@@ -159,7 +204,8 @@ func test_a_bad_trusted_ca_file_is_said_and_nothing_connects() -> void:
 	Settings.set_value(&"online_ca_file", "/nonexistent/ca.pem")
 	var menu := _screen("res://online/online_menu.tscn")
 	await frames(2)
-	menu.find_child("Server", true, false).text = "127.0.0.1:1"
+	Settings.set_value(&"online_server", "127.0.0.1:1")
+	menu.refresh_server()
 	menu.find_child("Nickname", true, false).text = "Ann"
 	var code: int = await menu.go(&"create")
 	expect_logged("GuandanClient.set_ca_file")
@@ -193,11 +239,12 @@ func test_the_account_screen_says_what_is_wrong_before_asking() -> void:
 	EventBus.screen_requested.connect(on_screen)
 	var menu := _screen("res://online/online_menu.tscn")
 	await frames(2)
-	menu.find_child("Server", true, false).text = "127.0.0.1:1"
+	Settings.set_value(&"online_server", "127.0.0.1:1")
+	menu.refresh_server()
 	(menu.find_child("Account", true, false) as Button).pressed.emit()
 	expect_eq(asked, [&"account"], "the Online menu opens the Account screen")
 	EventBus.screen_requested.disconnect(on_screen)
-	expect_eq(String(Settings.get_value(&"online_server")), "127.0.0.1:1", "for the server typed there")
+	expect_eq(String(Settings.get_value(&"online_server")), "127.0.0.1:1", "for the server of the Settings")
 	menu.queue_free()
 	Online.client.disconnect_from_server()
 	var screen := _screen("res://online/account.tscn")

@@ -146,9 +146,11 @@ func test_the_settings_screen_offers_high_contrast_cards() -> void:
 	expect_eq(Settings.get_value(&"high_contrast_cards"), true, "the row saves the setting")
 	expect_eq(CardStyle.current(), CardStyle.load_style(CardStyle.HIGH_CONTRAST_PATH), "cards now use the high-contrast style")
 	# Every row of the scene edits a real setting (a row is a control named after its key).
-	var grid: GridContainer = screen.find_child("Grid", true, false)
 	var rows := 0
-	for c in grid.get_children():
+	var cells: Array[Node] = []
+	for grid in screen.find_children("Grid*", "GridContainer", true, false):
+		cells.append_array(grid.get_children())
+	for c in cells:
 		if not c is Label:
 			rows += 1
 			expect(Settings.DEFAULTS.has(StringName(c.name)), "the row %s names a setting" % c.name)

@@ -3,8 +3,8 @@ extends GdTestSuite
 ## the table, not a box over it.
 ## The lobby, drawn from a full room with the player in seat 1 (the host): the four places stand
 ## around the felt's oval (the player's at the bottom, the others as the table will seat them),
-## the room code is a card in the middle with its Copy button, the ready marks sit on the
-## portraits; at 1280×720, 1024×768 and 2340×1080 (the window's stretch) nothing shown overlaps
+## the room code is a card in the middle with its Copy button, the ready marks hang under the
+## portraits (never on a face), names keep clear of the card, the player is "you" once; at 1280×720, 1024×768 and 2340×1080 (the window's stretch) nothing shown overlaps
 ## and everything is inside the window.
 ## The end of a deal at the same sizes: the table is not dimmed, the finishers wear their medals
 ## at their seats, the plaque shows the new levels, and the next-deal buttons (with the deal's
@@ -46,7 +46,7 @@ func _resize(vp: SubViewport, px: Vector2i) -> void:
 func _room() -> Dictionary:
 	var seats: Array = []
 	for i in 4:
-		seats.append({seat = i, player = "Ann" if i == 0 else ("Bob" if i == 1 else ""), ai = 2 if i == 3 else 0,
+		seats.append({seat = i, player = "Annabelle Marguerite" if i == 0 else ("Bob" if i == 1 else ""), ai = 2 if i == 3 else 0,
 			ready = i == 1, connected = true, hosted = false})
 	return {code = "K7QX2M", state = "waiting", host_seat = 1, rules = "competition", spectator_delay = 3,
 		spectators = 2, locked = false, matches = 0, seats = seats}
@@ -154,11 +154,27 @@ func test_the_lobby_is_the_table_at_every_size() -> void:
 				var p := (faces[i] as Rect2).get_center() - oval.get_center()
 				var d := Vector2(p.x / (oval.size.x / 2.0), p.y / (oval.size.y / 2.0)).length()
 				expect(d > 0.45 and d < 1.35, "%s: seat %d's portrait stands at the oval's edge (%.2f of the way out)" % [where, i, d])
-			# Ready marks on the portraits: the player is ready, the AI seat too, seat 2 is free.
+			# Ready marks are chips under the names, covering none of a face (issue 54: a chip on the
+			# face hid it): the player is ready, the AI seat too, seat 2 is free.
 			for i in [1, 3]:
 				var mark := lobby.find_child("Seat%d" % i, true, false).find_child("ReadyMark", true, false) as Label
-				expect(mark.text != "" and mark.get_global_rect().intersects(faces[i]), "%s: seat %d's ready mark is on its portrait" % [where, i])
-			# Every mark shown ("Ready", Ann's "Not ready") is no wider than its portrait (issue 39's shots).
+				var mr := mark.get_global_rect()
+				var nr := (lobby.find_child("Seat%d" % i, true, false).find_child("Name", true, false) as Control).get_global_rect()
+				expect(mark.text != "" and mr.position.y >= nr.end.y - 0.5 and mr.position.x >= nr.position.x - 0.5,
+					"%s: seat %d's ready mark %s stands under its name %s" % [where, i, mr, nr])
+			# Names keep clear of the code card (issue 54: a long name ran into it).
+			var card_rect := card.get_global_rect()
+			for i in 4:
+				var name_label := lobby.find_child("Seat%d" % i, true, false).find_child("Name", true, false) as Label
+				var nr := name_label.get_global_rect()
+				expect(not nr.grow(12.0).intersects(card_rect), "%s: seat %d's name %s keeps 12 lp from the code card %s" % [where, i, nr, card_rect])
+			# The player is "you" once: "Ann (you)" with no "You" under it.
+			var mine := lobby.find_child("Seat1", true, false)
+			var said := (mine.find_child("Name", true, false) as Label).text.count(tr("ONLINE_YOU_MARK"))
+			var under := mine.find_child("Where", true, false) as Label
+			expect(said == 1 and (not under.is_visible_in_tree() or under.text == "" or tr(under.text) != tr("SEAT_0")),
+				"%s: the player's place says 'you' once (%s / %s)" % [where, (mine.find_child("Name", true, false) as Label).text, tr(under.text)])
+			# No mark shown ("Ready", Ann's "Not ready") covers any portrait.
 			var marks_shown := 0
 			for i in 4:
 				var mark := lobby.find_child("Seat%d" % i, true, false).find_child("ReadyMark", true, false) as Label
@@ -166,9 +182,8 @@ func test_the_lobby_is_the_table_at_every_size() -> void:
 					continue
 				marks_shown += 1
 				var mr := mark.get_global_rect()
-				var fr: Rect2 = faces[i]
-				expect(mr.position.x >= fr.position.x - 0.5 and mr.end.x <= fr.end.x + 0.5,
-					"%s: seat %d's mark \"%s\" %s fits its portrait's width %s" % [where, i, mark.text, mr, fr])
+				for j in 4:
+					expect(not mr.intersects(faces[j]), "%s: seat %d's mark \"%s\" %s covers no portrait (seat %d's %s)" % [where, i, mark.text, mr, j, faces[j]])
 			expect_eq(marks_shown, 3, "%s: Ann's, Bob's and the AI's marks are shown" % where)
 		# The Copy button says so (the clipboard itself is the platform's).
 		(lobby.find_child("Copy", true, false) as Button).pressed.emit()

@@ -243,13 +243,9 @@ impl Db {
         now: i64,
     ) -> Result<ClaimOutcome, DbError> {
         let mut tx = self.pool.begin().await?;
-        let mine = sqlx::query("SELECT 1 AS x FROM logins WHERE player_id = $1")
-            .bind(player_id)
-            .fetch_optional(&mut *tx)
-            .await?;
-        if mine.is_some() {
-            return Ok(ClaimOutcome::AlreadyClaimed);
-        }
+        // The write first: on SQLite a transaction that reads and then writes fails at once
+        // ("database is locked", no busy wait) when another connection committed in between
+        // (its read snapshot is stale); one that starts with its write waits for the lock.
         let added = sqlx::query(
             "INSERT INTO logins (player_id, name, name_key, password_hash, claimed_at) VALUES ($1, $2, $3, $4, $5)
              ON CONFLICT DO NOTHING",
@@ -262,9 +258,12 @@ impl Db {
         .execute(&mut *tx)
         .await?;
         if added.rows_affected() == 0 {
-            // The player's own row cannot be the conflict (checked above, in this transaction;
-            // a concurrent claim of the same player with another name is refused the same way).
-            return Ok(ClaimOutcome::NameTaken);
+            // The conflict is the player's own row (claimed before) or another's name.
+            let mine = sqlx::query("SELECT 1 AS x FROM logins WHERE player_id = $1")
+                .bind(player_id)
+                .fetch_optional(&mut *tx)
+                .await?;
+            return Ok(if mine.is_some() { ClaimOutcome::AlreadyClaimed } else { ClaimOutcome::NameTaken });
         }
         tx.commit().await?;
         Ok(ClaimOutcome::Claimed)
