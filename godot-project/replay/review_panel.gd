@@ -194,6 +194,7 @@ func _cards(ids: PackedInt32Array, kind: String) -> String:
 	if kind == "pass" or ids.is_empty():
 		return tr("HINT_PASS")
 	var parts: PackedStringArray = []
-	for id in ids:
+	# In rank order (a straight reads 2 3 4 5 6, not in the order the search listed them).
+	for id in Cards.sorted(ids, 0):
 		parts.append(PlayText.card_text(id))
 	return " ".join(parts)

@@ -70,7 +70,13 @@ func _run() -> void:
 	_table = _screen.table
 	if _table == null:
 		return _finish(false, "the online table screen built no table")
-	_table.match_panel_shown.connect(func(_e: MatchEndedEvent) -> void: _over = true)
+	# The match's last position is read when its end is shown: the room closes a while later and
+	# the engine following it lets its match go (a helper's seed-3 run read '' and 0 there).
+	_table.match_panel_shown.connect(func(_e: MatchEndedEvent) -> void:
+		_over = true
+		var engine: Node = _table.controller.engine
+		_report.state_hash = String(engine.get_state_hash())
+		_report.action_count = engine.get_action_count())
 	if not await _wait(func() -> bool: return _over, float(_args.timeout)):
 		return _finish(false, "the match did not end")
 	if not await _wait(func() -> bool: return not _rating.is_empty() and _panel_says(str(_rating[0][0])), 60.0):
@@ -123,8 +129,9 @@ func _finish(ok: bool, error := "") -> void:
 	_report.ok = ok
 	_report.error = error
 	var engine: Node = _table.controller.engine if _table != null else null
-	_report.state_hash = String(engine.get_state_hash()) if engine != null else ""
-	_report.action_count = engine.get_action_count() if engine != null else 0
+	if not _report.has("state_hash") or _report.state_hash == "":
+		_report.state_hash = String(engine.get_state_hash()) if engine != null else ""
+		_report.action_count = engine.get_action_count() if engine != null else 0
 	var checks: SessionInvariants = _screen.invariants if _screen != null and is_instance_valid(_screen) else null
 	_report.invariant_frames = checks.frames if checks != null else 0
 	_report.invariants = checks.violations.duplicate() if checks != null else []
