@@ -281,6 +281,7 @@ impl Room {
                 }
             }
             if self.state == RoomState::Destroyed {
+                self.refuse_queued(&mut rx);
                 self.ended().await;
                 drop(ack);
                 return;
@@ -291,7 +292,24 @@ impl Room {
             self.lobby.members_now(!self.members.is_empty());
             Box::pin(self.drive_ai()).await;
         }
+        self.refuse_queued(&mut rx);
         self.ended().await;
+    }
+
+    /// The room is ending: it takes no more commands (a connection's send is refused at once, so
+    /// it tells its player the room is closed) and answers those already queued so. Before, a
+    /// message sent while the room's last writes were awaited was queued and never answered (a
+    /// takeover test waited 300 s for its refusal under load).
+    fn refuse_queued(&mut self, rx: &mut mpsc::Receiver<RoomCmd>) {
+        rx.close();
+        while let Ok(cmd) = rx.try_recv() {
+            match cmd {
+                RoomCmd::Msg { conn, out, .. } | RoomCmd::Join { conn, out, .. } | RoomCmd::Spectate { conn, out } => {
+                    self.reject_join(conn, out, ErrorCode::RoomNotFound, "the room is closed")
+                }
+                _ => {}
+            }
+        }
     }
 
     /// Closes a room nobody is in any more (no human seated, no match running): the remaining
