@@ -6,8 +6,11 @@ extends RefCounted
 
 
 ## Seat -> the ids it held at the end of deal `deal_no` of `engine`'s match (a seat that went out
-## holds none); [] when the match has no such deal.
+## holds none); [] when the match has no such deal or is followed online.
 static func of(engine: GuandanEngine, deal_no: int) -> Array:
+	# Online the client holds its own view only, not the record to replay.
+	if not engine.is_recorded():
+		return []
 	var rec := ReplayRecorder.new()
 	if rec.record(engine) != GuandanEngine.OK:
 		return []

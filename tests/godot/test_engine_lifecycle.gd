@@ -191,3 +191,19 @@ func test_a_hundred_matches_started_and_freed_leave_nothing_behind() -> void:
 	expect(await wait_until(no_more, 5.0),
 		"no AI thread left: %d before, %d after" % [threads, GuandanEngine.ai_thread_count()])
 	expect_eq(Performance.get_monitor(Performance.OBJECT_COUNT), objects, "no object left")
+
+
+func test_only_a_match_played_here_is_recorded() -> void:
+	var engine := make_engine()
+	expect(not engine.is_recorded(), "no match, no record")
+	expect_eq(engine.start_match(null, ["human", 1, 1, 1], 5), GuandanEngine.OK)
+	expect(engine.is_recorded(), "a match played here holds its record")
+	# Online the engine follows a client: it holds this player's view only, so the deal's end
+	# shows no hands rather than asking the recorder for a record it cannot have (the chaos
+	# tour logged "ReplayRecorder.record: the engine has no match" at every deal's end).
+	var online := make_engine()
+	var client := GuandanClient.new()
+	add_child(client)
+	expect_eq(online.follow(client), GuandanEngine.OK)
+	expect(not online.is_recorded(), "a followed match is not recorded here")
+	expect_eq(DealEndHands.of(online, 1), [])

@@ -258,7 +258,8 @@ async fn leaderboard_and_profiles_are_public_json() {
 }
 
 /// A ranked room's whole match (one human, its seat played by the server's AI, three L1 seats):
-/// the human is told the new rating, which the profile shows; an unranked room rates nobody.
+/// the human is told the new rating, which the profile shows, and again on coming back before the
+/// room closes; an unranked room rates nobody.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_ranked_room_rates_its_humans_when_the_match_is_stored() {
     for db_name in databases() {
@@ -267,7 +268,7 @@ async fn a_ranked_room_rates_its_humans_when_the_match_is_stored() {
             let flags: &[&str] = if ranked { &["--test-ranked-rooms"] } else { &[] };
             let server = ServerProc::start(&url, &unique("ranked"), "127.0.0.1:0", flags);
             let mut host = Client::new(server.addr, "ranked host").await;
-            common::create_dealt_room(&mut host, "competition").await;
+            let code = common::create_dealt_room(&mut host, "competition").await;
             for seat in 1..4 {
                 host.send(&ClientMsg::SetSeat { seat, setting: SeatSetting::Ai { level: 1 } }).await;
             }
@@ -302,6 +303,16 @@ async fn a_ranked_room_rates_its_humans_when_the_match_is_stored() {
             assert_eq!((r.rules.as_str(), r.rating, r.matches), ("competition", shown_now, 1), "{db_name}");
             assert_eq!(r.history.iter().map(|h| h.change).collect::<Vec<_>>(), vec![change]);
             assert_eq!(r.wins == 1, change > 0, "{db_name}: a win raises it, a loss lowers it");
+            // Back during the rematch vote on a new connection (the old one may have been cut
+            // as the rating went out: issue 52's ranked match that ended without its result):
+            // the rating is sent again with the stored match.
+            host.reconnect(server.addr).await;
+            host.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: None }).await;
+            let again = host.until("the rating again", |m| matches!(m, ServerMsg::Rating { .. })).await;
+            assert!(
+                matches!(again, ServerMsg::Rating { rating, change: c, .. } if rating == shown_now && c == change),
+                "{db_name}: {again:?}"
+            );
         }
     }
 }

@@ -142,7 +142,11 @@ impl GuandanClient {
                 self.queue.push_back(Conn::MatchJoined);
             }
             ServerMsg::Applied { action_seq, actions, state_hash, events, prompt, seat } => {
-                if let Order::Gap { expected, got_first } = order {
+                // Said once: every message until the whole state comes is a gap too (a stall's
+                // backlog printed a line each).
+                if let Order::Gap { expected, got_first } = order
+                    && !self.remote.borrow().awaiting_state()
+                {
                     godot_warn!(
                         "GuandanClient: action {expected} expected, {got_first} received: asking for the whole state"
                     );

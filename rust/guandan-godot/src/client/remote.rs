@@ -249,6 +249,11 @@ impl RemoteMatch {
     /// An applied step. `order` is where the session placed it: after a gap the session has
     /// already asked for the whole state. Returns the gap this copy found itself (the caller
     /// asks for the whole state).
+    /// A gap was seen and the whole state is asked for: until it comes, nothing is applied.
+    pub fn awaiting_state(&self) -> bool {
+        self.awaiting_state
+    }
+
     pub fn applied(&mut self, step: Step, order: Order) -> Option<Gap> {
         let Step { action_seq, actions, state_hash, mut events, mut prompt, seat } = step;
         let state_hash = state_hash.as_str();

@@ -14,6 +14,13 @@ use crate::replay::{ReplayRecorder, verify};
 
 #[godot_api(secondary)]
 impl GuandanEngine {
+    /// Whether the engine holds its match's whole record (a match played here); a followed
+    /// online match is only this player's view, and `ReplayRecorder.record` refuses it.
+    #[func]
+    pub fn is_recorded(&self) -> bool {
+        self.runtime().is_some()
+    }
+
     /// Restores a recorded match at the recorder's current position and plays on from there
     /// with these seats (as in `start_match`). The current deal is announced as it was played,
     /// all signals emitted before this call returns: `match_started`, then every signal the

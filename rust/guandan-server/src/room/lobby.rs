@@ -251,6 +251,10 @@ impl Room {
                 let stored =
                     ServerMsg::MatchStored { code: self.code.clone(), match_no: (self.play.match_no() - 1) as u32 };
                 self.send_msg(conn, &stored);
+                // And its rating, which the old connection may have missed too.
+                if let Some(rating) = self.rematch.rating_of(&player.id).cloned() {
+                    self.send_msg(conn, &rating);
+                }
             }
             if was_hosted {
                 self.broadcast(&ServerMsg::Hosting { seat, on: false });

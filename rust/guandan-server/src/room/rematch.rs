@@ -6,16 +6,24 @@ use crate::ratings::{Ending, RatedSeat, Verdict};
 use guandan_core::event::{EndReason, Outcome};
 
 /// The rematch vote after a match, owned by the room and changed only here: when it closes by
-/// itself. The players' votes are kept with their seats (`Seats::vote`).
+/// itself, and each rated player's rating message of the match just ended (sent again to a
+/// player who comes back before the room closes). The players' votes are kept with their seats
+/// (`Seats::vote`).
 #[derive(Default)]
 pub(super) struct Rematch {
     vote_deadline: Option<Instant>,
+    ratings: Vec<(String, ServerMsg)>,
 }
 
 impl Rematch {
     /// When the open vote closes by itself.
     pub(super) fn deadline(&self) -> Option<Instant> {
         self.vote_deadline
+    }
+
+    /// The rating message of the match just ended for this player, if it was rated.
+    pub(super) fn rating_of(&self, player: &str) -> Option<&ServerMsg> {
+        self.ratings.iter().find(|(p, _)| p == player).map(|(_, m)| m)
     }
 }
 
@@ -141,17 +149,20 @@ impl Room {
             Ok(r) => r,
             Err(e) => return tracing::error!(error = %e, "rating the ranked match failed"),
         };
+        // Kept for the vote's length: a player away when it is sent (a cut, a stall that ends in
+        // a reconnect) hears it on coming back (issue 52: a ranked match ended without its result).
+        self.rematch.ratings.clear();
         for r in rated {
-            let Some(conn) = self.seats.conn_of_player(&r.player_id) else {
-                continue;
-            };
             let msg = ServerMsg::Rating {
                 rules: self.stored.preset.clone(),
                 rating: r.rating,
                 change: r.change,
                 matches: u32::try_from(r.matches).unwrap_or(u32::MAX),
             };
-            self.send_msg(conn, &msg);
+            if let Some(conn) = self.seats.conn_of_player(&r.player_id) {
+                self.send_msg(conn, &msg);
+            }
+            self.rematch.ratings.push((r.player_id, msg));
         }
     }
 
