@@ -52,8 +52,8 @@ func play_selection(reading: int) -> int:
 	var selected := hand.selected_ids()
 	if table.duty != &"play" or selected.is_empty() or not table.is_idle():
 		return -1
-	var info: Dictionary = table.training.selection_info()
-	if info.has("playable") and (info.playable as Array).is_empty():
+	var info: Selection = table.training.selection_info()
+	if info != null and info.playable.is_empty():
 		table.say_error(illegal_play_text(info))
 		return -1
 	if Settings.get_value(&"confirm_play"):
@@ -77,8 +77,8 @@ func play_selection(reading: int) -> int:
 
 ## Why these cards cannot be played, from the advisor's reading of them: not a combination at
 ## all, or a combination that does not beat what is on the table (named, with who played it).
-func illegal_play_text(info: Dictionary) -> String:
-	var readings: Array = info.get("readings", [])
+func illegal_play_text(info: Selection) -> String:
+	var readings: Array[Reading] = info.readings if info != null else [] as Array[Reading]
 	if readings.is_empty():
 		return tr("ERR_1")
 	var table_play: Play = table.table_play
@@ -100,10 +100,10 @@ func exchange_error(is_tribute: bool, options: PackedInt32Array) -> String:
 	return tr(key).format({cards = tr("LIST_SEP").join(names)})
 
 
-func _selection_text(info: Dictionary, reading: int) -> String:
-	var playable: Array = info.get("playable", [])
-	for p: Dictionary in playable:
-		if reading < 0 or int(p.get("index", -1)) == reading:
+func _selection_text(info: Selection, reading: int) -> String:
+	var playable: Array[Reading] = info.playable if info != null else [] as Array[Reading]
+	for p: Reading in playable:
+		if reading < 0 or p.index == reading:
 			return PlayText.describe(p.play)
 	return Cards.notation_list((table.hand as HandView).selected_ids())
 

@@ -261,7 +261,7 @@ func _take_back_while_thinking(seed: int) -> bool:
 	var reached := await wait_until(func() -> bool:
 		if table.modal.is_open():
 			table.modal.press(&"next")
-		return taken_back[0] and table.is_idle() and table.duty != &"" or ctl.state().get("over", false), 140.0)
+		return taken_back[0] and table.is_idle() and table.duty != &"" or ctl.state().over, 140.0)
 	if not taken_back[0]:
 		table.queue_free()
 		table = null
@@ -296,7 +296,7 @@ func _leave_and_continue(phase: int, seed: int, weak: bool) -> bool:
 			# Following (mid-trick: a play to beat, passes, a history) after the first deal.
 			var turn := e as TurnStartedEvent
 			mine = phase == GuandanEngine.PHASE_PLAY and turn.seat == 0 and turn.can_pass \
-					and int(ctl.state().deal_no) >= 1
+					and ctl.state().deal_no >= 1
 		elif e is TributePhaseEvent:
 			var due := e as TributePhaseEvent
 			mine = phase == GuandanEngine.PHASE_TRIBUTE and not due.resisted and 0 in due.payers
@@ -308,8 +308,8 @@ func _leave_and_continue(phase: int, seed: int, weak: bool) -> bool:
 	var reached := await wait_until(func() -> bool:
 		if table.modal.is_open():
 			table.modal.press(&"")
-		return not ctl.is_auto_play() and table.is_idle() and table.duty != &"" or ctl.state().get("over", false), 140.0)
-	if ctl.state().get("over", false):
+		return not ctl.is_auto_play() and table.is_idle() and table.duty != &"" or ctl.state().over, 140.0)
+	if ctl.state().over:
 		# This seed's match never gave the player that duty: the caller tries another.
 		table.queue_free()
 		table = null
