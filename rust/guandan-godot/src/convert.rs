@@ -4,45 +4,14 @@
 use godot::prelude::*;
 use guandan_core::card::CardId;
 use guandan_core::combo::Play;
-use guandan_core::game::{Phase, Seat};
-use guandan_core::view::PlayerView;
 
 use crate::forward::Emit;
-pub use crate::packing::{ids, name_key};
+pub use crate::packing::{
+    PHASE_MATCH_OVER, PHASE_NONE, PHASE_PLAY, PHASE_RETURN, PHASE_TRIBUTE, ids, name_key, opt_seat, phase_int,
+    phase_name, seats, team_levels,
+};
 use crate::values::RecordedSignal;
 use guandan_runtime::Out;
-
-pub const PHASE_NONE: i64 = 0;
-pub const PHASE_TRIBUTE: i64 = 1;
-pub const PHASE_RETURN: i64 = 2;
-pub const PHASE_PLAY: i64 = 3;
-pub const PHASE_MATCH_OVER: i64 = 4;
-
-pub fn phase_int(p: Phase) -> i64 {
-    match p {
-        Phase::Tribute => PHASE_TRIBUTE,
-        Phase::Return => PHASE_RETURN,
-        Phase::Play => PHASE_PLAY,
-        Phase::MatchOver => PHASE_MATCH_OVER,
-    }
-}
-
-pub fn phase_name(p: Phase) -> &'static str {
-    match p {
-        Phase::Tribute => "tribute",
-        Phase::Return => "return",
-        Phase::Play => "play",
-        Phase::MatchOver => "match_over",
-    }
-}
-
-pub fn seats(seats: &[Seat]) -> PackedInt32Array {
-    seats.iter().map(|&s| i32::from(s)).collect()
-}
-
-pub fn opt_seat(s: Option<u8>) -> i64 {
-    s.map_or(-1, i64::from)
-}
 
 pub fn opt_card(c: Option<CardId>) -> i64 {
     c.map_or(-1, i64::from)
@@ -55,11 +24,6 @@ pub fn play_obj(p: &Play) -> Gd<crate::values::Play> {
 
 pub fn plays_array(plays: &[Play]) -> Array<Gd<crate::values::Play>> {
     plays.iter().map(play_obj).collect()
-}
-
-/// The two teams' levels `[team 0, team 1]`.
-pub fn team_levels(v: &PlayerView) -> PackedInt32Array {
-    PackedInt32Array::from(&[i32::from(v.team_levels[0].0), i32::from(v.team_levels[1].0)])
 }
 
 /// The signal an [`Emit`] becomes, and its arguments in the signal's order. The replay

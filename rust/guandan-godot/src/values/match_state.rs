@@ -8,7 +8,7 @@ use guandan_core::event::Outcome;
 use guandan_core::game::{Phase, Seat};
 use guandan_core::view::PlayerView;
 
-use crate::convert::{ids, opt_seat, phase_int, phase_name, seats, team_levels};
+use crate::packing::{ids, opt_seat, phase_int, phase_name, seats, team_levels};
 use crate::values::Turn;
 
 /// A match position (without the deal's history: `GuandanEngine.get_history`).
