@@ -78,13 +78,12 @@ func play_selection(reading: int) -> int:
 ## Why these cards cannot be played, from the advisor's reading of them: not a combination at
 ## all, or a combination that does not beat what is on the table (named, with who played it).
 func illegal_play_text(info: Selection) -> String:
-	var readings: Array[Reading] = info.readings if info != null else [] as Array[Reading]
-	if readings.is_empty():
+	if info == null or info.readings.is_empty():
 		return tr("ERR_1")
 	var table_play: Play = table.table_play
 	if table_play == null:
 		return tr("ERR_9")
-	return tr("DOES_NOT_BEAT_FMT").format({play = PlayText.describe(readings[0].play), table = PlayText.describe(table_play),
+	return tr("DOES_NOT_BEAT_FMT").format({play = PlayText.describe(info.readings[0].play), table = PlayText.describe(table_play),
 		seat = Wording.seat_in_text(table.table_play_seat, table.local_seat, table.spectator)})
 
 
@@ -101,8 +100,9 @@ func exchange_error(is_tribute: bool, options: PackedInt32Array) -> String:
 
 
 func _selection_text(info: Selection, reading: int) -> String:
-	var playable: Array[Reading] = info.playable if info != null else [] as Array[Reading]
-	for p: Reading in playable:
+	if info == null:
+		return Cards.notation_list((table.hand as HandView).selected_ids())
+	for p: Reading in info.playable:
 		if reading < 0 or p.index == reading:
 			return PlayText.describe(p.play)
 	return Cards.notation_list((table.hand as HandView).selected_ids())

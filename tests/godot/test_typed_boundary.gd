@@ -68,7 +68,8 @@ func test_the_typed_values_are_read_only() -> void:
 	for c: StringName in [&"Play", &"LevelChange", &"OnlineRoom", &"RoomSeat", &"LeaderboardPage", &"LeaderboardEntry",
 			&"PlayerProfile", &"Rating", &"RatingPoint", &"AccountAnswer", &"MatchState", &"Turn", &"Tribute",
 			&"SurrenderProposal", &"Hint", &"Reading", &"Selection", &"Completion", &"WildSnap", &"CardHeat",
-			&"CardCounter", &"AiTrace", &"AiCandidate", &"RecordedAction", &"RecordedSignal"]:
+			&"CardCounter", &"AiTrace", &"AiCandidate", &"RecordedAction", &"RecordedSignal",
+			&"StatsRecord", &"PlayerFigures", &"RecordSummary", &"DamagedRecord", &"PlayerStatistics"]:
 		var fields := 0
 		for p: Dictionary in ClassDB.class_get_property_list(c, true):
 			if ClassDB.class_has_method(c, "get_" + String(p.name), true):

@@ -18,7 +18,7 @@ use crate::forward::Forwarder;
 use crate::resources::GuandanRules;
 use crate::store;
 use crate::user_dirs::user_dirs;
-use crate::values::{MatchState, RecordedAction, RecordedSignal};
+use crate::values::{MatchState, PlayerStatistics, RecordedAction, RecordedSignal};
 use guandan_core::error::ErrorCode;
 use guandan_runtime::{Controller, Runtime};
 use std::cell::RefCell;
@@ -178,6 +178,19 @@ impl ReplayRecorder {
             obj.insert("path".into(), path.to_string_lossy().into_owned().into());
         }
         GString::from(v.to_string().as_str())
+    }
+
+    /// The same statistics as typed values (read or rebuilt as `stats_json` says).
+    #[func]
+    pub fn stats(#[opt(default = false)] rebuild: bool) -> Gd<PlayerStatistics> {
+        let dirs = user_dirs();
+        let (file, origin, err) = crate::stats_store::load_or_rebuild(&dirs.records(), &dirs.stats(), rebuild);
+        if let Some(e) = &err {
+            godot_warn!("ReplayRecorder.stats: {} ({})", e.message, e.num());
+        }
+        let path = crate::stats_store::stats_path(&dirs.stats());
+        let error = err.map(|e| e.message).unwrap_or_default();
+        PlayerStatistics::make(&file, origin.name(), &error, &path.to_string_lossy())
     }
 
     /// The absolute directory the records are saved in (`user://records`).

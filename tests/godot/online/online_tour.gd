@@ -128,8 +128,8 @@ func _run() -> bool:
 	ot.votes.press(&"no")
 	# The vote is refused: the match goes on.
 	await _play_until(func() -> bool: return false, 3.0, ot)
-	var st: MatchState = ot.table.controller.state()
-	if st != null and st.over:
+	var after_vote: MatchState = ot.table.controller.state()
+	if after_vote != null and after_vote.over:
 		return _fail("the match ended although south refused to give up")
 	# The partner's connection goes for a while: the server's AI hosts seat 2 (blinking badge).
 	_partner.drop_connection_for_test(9000)

@@ -11,6 +11,7 @@ mod play;
 mod ranking;
 mod record;
 mod room;
+mod stats;
 mod training;
 mod turn;
 
@@ -22,5 +23,6 @@ pub use play::Play;
 pub use ranking::{LeaderboardEntry, LeaderboardPage, PlayerProfile, Rating, RatingPoint};
 pub use record::{RecordedAction, RecordedSignal};
 pub use room::{OnlineRoom, RoomSeat};
+pub use stats::{DamagedRecord, PlayerFigures, PlayerStatistics, RecordSummary, StatsRecord};
 pub use training::{AiCandidate, AiTrace, CardCounter, CardHeat};
 pub use turn::{SurrenderProposal, Tribute, Turn};
