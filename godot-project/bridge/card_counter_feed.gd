@@ -41,8 +41,7 @@ func show_event(e: MatchEvent) -> void:
 
 ## Shows the counts kept (nothing before the player's seat is known).
 func redraw() -> void:
-	var ranks := counter.ranks()
-	_view.show_counts({ranks = ranks, wilds = counter.wilds(), total = counter.total()} if ranks.size() == 15 else {})
+	_view.show_counts(counter.counts())
 
 
 func _restart() -> void:

@@ -16,10 +16,10 @@ static func of(engine: GuandanEngine, deal_no: int) -> Array:
 		return []
 	for n in range(rec.get_action_count(), -1, -1):
 		rec.seek(n)
-		var st: Dictionary = rec.get_state()
-		if int(st.get("deal_no", -1)) == deal_no:
-			return _after(Array(st.get("hands", [])), rec.get_action(n) if n < rec.get_action_count() else {})
-		if int(st.get("deal_no", -1)) < deal_no:
+		var st: MatchState = rec.get_state()
+		if st.deal_no == deal_no:
+			return _after(Array(st.hands), rec.get_action(n) if n < rec.get_action_count() else null)
+		if st.deal_no < deal_no:
 			break
 	return []
 
@@ -27,14 +27,14 @@ static func of(engine: GuandanEngine, deal_no: int) -> Array:
 ## `hands` without the cards of `last`, the deal's last action: the play that ended it (the
 ## position after that play is already the next deal's; issue 53: the panel showed the last
 ## player still holding the cards they went out with).
-static func _after(hands: Array, last: Dictionary) -> Array:
-	if last.get("type", "") != "play":
+static func _after(hands: Array, last: RecordedAction) -> Array:
+	if last == null or last.kind != "play":
 		return hands
-	var seat := int(last.get("seat", -1))
+	var seat := last.seat
 	if seat < 0 or seat >= hands.size():
 		return hands
 	var left := PackedInt32Array()
-	var gone := PackedInt32Array(last.get("cards", PackedInt32Array()))
+	var gone := last.cards
 	for id: int in hands[seat]:
 		if not gone.has(id):
 			left.append(id)

@@ -135,8 +135,8 @@ func local_seat() -> int:
 	return engine.get_local_seat() if engine != null else -1
 
 
-func state() -> Dictionary:
-	return engine.get_state() if engine != null else {}
+func state() -> MatchState:
+	return engine.get_state() if engine != null else null
 
 
 func hand() -> PackedInt32Array:

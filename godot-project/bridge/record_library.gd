@@ -32,19 +32,21 @@ static func delete_record(name: String) -> int:
 	return ReplayRecorder.delete_record(name)
 
 
-## Player statistics over the saved records (ReplayRecorder.stats_json, parsed): {origin,
-## records, damaged, stats: {players, matches}, path}. Rebuilt in Rust when the stored file is
-## missing, damaged or stale.
-static func stats(rebuild := false) -> Dictionary:
-	var d: Variant = JSON.parse_string(ReplayRecorder.stats_json(rebuild))
-	return d if d is Dictionary else {}
+## Player statistics over the saved records (ReplayRecorder.stats). Rebuilt in Rust when the
+## stored file is missing, damaged or stale.
+static func stats(rebuild := false) -> PlayerStatistics:
+	return ReplayRecorder.stats(rebuild)
+
+
+## The local player's figures in `stats` (null when there are none).
+static func local_figures(stats: PlayerStatistics) -> PlayerFigures:
+	return stats.player(LOCAL_PLAYER) if stats != null else null
 
 
 ## Copies the statistics file to `dir` (default: the user's documents folder, else
 ## user://stats/export) as guandan_stats.json; returns the path written, or "".
 static func export_stats(dir := "") -> String:
-	var st := stats()
-	var src := String(st.get("path", ""))
+	var src := stats().path
 	if src == "" or not FileAccess.file_exists(src):
 		return ""
 	if dir == "":

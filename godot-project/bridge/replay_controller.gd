@@ -70,31 +70,31 @@ func step_back() -> bool:
 	return recorder.step_back() == GuandanEngine.OK
 
 
-## The state at the playback position, every hand visible (see "Data shapes").
-func record_state() -> Dictionary:
-	return recorder.get_state() if recorder != null else {}
+## The position at the playback position, every hand visible; null without a record.
+func record_state() -> MatchState:
+	return recorder.get_state() if recorder != null else null
 
 
-## What the action that led to the playback position did, as typed events (a dictionary the
-## events cannot be made of is refused with an error and left out).
+## What the action that led to the playback position did, as typed events (arguments the event
+## cannot be made of are refused with an error and left out).
 func record_events() -> Array[MatchEvent]:
 	var out: Array[MatchEvent] = []
 	if recorder != null:
-		for d: Dictionary in recorder.get_events():
-			var e := MatchEvents.from_dict(d)
+		for s: RecordedSignal in recorder.get_events():
+			var e := MatchEvents.from_args(s.signal, s.args)
 			if e != null:
 				out.append(e)
 	return out
 
 
-## The AI's view of the decision at the playback position: `{seat, hints}` in the play phase,
-## `{seat, options}` for a tribute or return; {} when nobody acts. An engine is resumed there,
-## paused, with that seat as the human the advisor helps, and dropped again.
-func ai_view() -> Dictionary:
+## The AI's view of the decision at the playback position: its hints in the play phase, the
+## options of a tribute or return; null when nobody acts. An engine is resumed there, paused,
+## with that seat as the human the advisor helps, and dropped again.
+func ai_view() -> ReplayAiView:
 	var st := record_state()
-	var to_act := PackedInt32Array(st.get("to_act", PackedInt32Array()))
+	var to_act := st.to_act if st != null else PackedInt32Array()
 	if to_act.is_empty():
-		return {}
+		return null
 	var seat := to_act[0]
 	var probe := GuandanEngine.new()
 	probe.paused = true
@@ -102,7 +102,7 @@ func ai_view() -> Dictionary:
 	add_child(probe)
 	var seats: Array = [1, 1, 1, 1]
 	seats[seat] = "human"
-	var out := {seat = seat, hints = []}
+	var out := ReplayAiView.new(seat)
 	if probe.resume_from(recorder, seats) == GuandanEngine.OK:
 		var help := MoveAdvisor.new()
 		help.attach(probe)

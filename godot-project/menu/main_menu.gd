@@ -50,7 +50,8 @@ func _ready() -> void:
 		_continue.pressed.connect(EventBus.match_requested.emit.bind(_resume))
 	# A player with no finished deal is offered the guided first deal here (also on the Rules page).
 	var guided: Button = %GuidedDeal
-	guided.visible = offers_guided_deal(RecordLibrary.stats())
+	var me := RecordLibrary.local_figures(RecordLibrary.stats())
+	guided.visible = offers_guided_deal(me.record if me != null else null)
 	guided.pressed.connect(func() -> void: EventBus.match_requested.emit(GuidedDeal.config()))
 	_training.pressed.connect(_start.bind(&"training"))
 	%Play.pressed.connect(_start.bind(&"match"))
@@ -174,10 +175,9 @@ func _return_to_online() -> void:
 
 
 ## Whether the menu offers the guided first deal: the local player has finished no deal yet
-## (statistics as RecordLibrary.stats() gives them).
-static func offers_guided_deal(stats: Dictionary) -> bool:
-	var me: Dictionary = stats.get("stats", {}).get("players", {}).get(RecordLibrary.LOCAL_PLAYER, {})
-	return int(me.get("record", {}).get("deals", 0)) == 0
+## (`me`: their record, as RecordLibrary.local_figures gives it; null when they have none).
+static func offers_guided_deal(me: StatsRecord) -> bool:
+	return me == null or me.deals == 0
 
 
 ## Whether the seats may be given the expert level (4): not on phones or the web, where one

@@ -75,15 +75,14 @@ func _process(_delta: float) -> void:
 		return
 	frames += 1
 	var now := Time.get_ticks_msec() / 1000.0
-	var state: Dictionary = controller.engine.get_state()
+	var state: MatchState = controller.engine.get_state()
 	var me: int = table.local_seat
 	var idle: bool = table.is_idle()
 	_idle_since = (now if _idle_since < 0.0 else _idle_since) if idle else -1.0
 	var settled := idle and now - _idle_since >= SETTLE_S
 	# Duty: the server's copy says so, the AI does not play the seat, the table has drawn it.
 	var hosted: bool = controller.is_auto_play()
-	var due: bool = not table.spectator and not bool(state.get("over", false)) \
-		and PackedInt32Array(state.get("to_act", [])).has(me) and not hosted
+	var due: bool = not table.spectator and not state.over and state.to_act.has(me) and not hosted
 	if due and idle:
 		if _duty_since < 0.0:
 			_duty_since = now
@@ -92,7 +91,7 @@ func _process(_delta: float) -> void:
 		var offered: bool = (table.play_button as Button).visible and (table.my_countdown as Control).visible
 		_rule(&"duty", now - _duty_since > DUTY_WITHIN_S and _duty_frames > DUTY_MIN_FRAMES and not offered,
 			"the seat's duty (phase %s) shown %.1f s (%d frames) without Play/Pass or a clock (auto_play %s, duty '%s')" % [
-				state.get("phase_name", "?"), now - _duty_since, _duty_frames, table.auto_play, table.duty])
+				state.phase_name, now - _duty_since, _duty_frames, table.auto_play, table.duty])
 	else:
 		_duty_since = -1.0
 		_rule(&"duty", false, "")
@@ -112,7 +111,7 @@ func _process(_delta: float) -> void:
 		# has lasted SETTLE_S.
 		_lasting(&"auto_play", now, table.auto_play != hosted and not table.spectator,
 			"the table's Auto-play is %s, the server's seat is %s" % [table.auto_play, "hosted" if hosted else "the player's"])
-		var counts := PackedInt32Array(state.get("card_counts", []))
+		var counts := state.card_counts
 		var wrong := []
 		var room: OnlineRoom = client.get_room()
 		for s: RoomSeat in room.seats if room != null else []:
@@ -128,8 +127,8 @@ func _process(_delta: float) -> void:
 			# Counts in the play phase only: during a tribute or return the table shows the
 			# deal's 27 until the exchange is over (a payer's card may leave before it is routed).
 			if at < counts.size() and badge.count >= 0 and badge.count != counts[at] \
-					and String(state.get("phase_name", "")) == "play" \
-					and not PackedInt32Array(state.get("finished", [])).has(at):
+					and state.phase_name == "play" \
+					and not state.finished.has(at):
 				wrong.append("seat %d shows %d cards, holds %d" % [at, badge.count, counts[at]])
 		_lasting(&"badges", now, not wrong.is_empty(), ", ".join(wrong))
 	# Lag: the event on screen, or the oldest waiting, was received long ago.

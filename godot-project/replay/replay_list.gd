@@ -33,12 +33,12 @@ func refresh() -> void:
 	(%Scroll as Control).visible = not names.is_empty()
 	var summaries := summaries_by_record()
 	for record in names:
-		_list.add_child(_row(record, summaries.get(record, {})))
+		_list.add_child(_row(record, summaries.get(record) as RecordSummary))
 
 
 ## One saved match as a card: its result on a coloured badge, the four players' portraits (you,
 ## partner, opponents; robots for AI seats), when and what, and Watch / Delete.
-func _row(record: String, summary: Dictionary) -> Control:
+func _row(record: String, summary: RecordSummary) -> Control:
 	var card := PanelContainer.new()
 	card.name = record
 	var result := result_of(summary)
@@ -61,7 +61,7 @@ func _row(record: String, summary: Dictionary) -> Control:
 	row.add_child(badge)
 	var faces := UiKit.hbox(4)
 	faces.name = "Portraits"
-	var players: Array = summary.get("players", [])
+	var players := summary.players if summary != null else PackedStringArray()
 	for seat in 4:
 		var who := String(players[seat]) if seat < players.size() else ""
 		var face := SeatAvatar.new()
@@ -97,15 +97,13 @@ func _row(record: String, summary: Dictionary) -> Control:
 
 
 ## &"won", &"lost", &"unfinished" or &"watched" (four AIs: nobody's win) for a summary.
-static func result_of(summary: Dictionary) -> StringName:
-	var outcome: Variant = summary.get("outcome")
-	if not outcome is Dictionary:
+static func result_of(summary: RecordSummary) -> StringName:
+	if summary == null or not summary.finished:
 		return &"unfinished"
-	var seat := Array(summary.get("players", [])).find(RecordLibrary.LOCAL_PLAYER)
+	var seat := Array(summary.players).find(RecordLibrary.LOCAL_PLAYER)
 	if seat < 0:
 		return &"watched"
-	var won: bool = outcome.get("result") == "decisive" and int(outcome.get("team", -1)) == seat % 2
-	return &"won" if won else &"lost"
+	return &"won" if summary.winner_team == seat % 2 else &"lost"
 
 
 ## "2026-11-30 05:20" from "match_2026-11-30_05-20-11_12345"; other names as they are.
@@ -126,37 +124,33 @@ func _delete(record: String) -> void:
 		refresh()
 
 
-## Record name -> its statistics summary ({mode, deals, outcome, team_levels, players…}).
-static func summaries_by_record() -> Dictionary:
-	var data := RecordLibrary.stats()
-	var matches: Array = data.get("stats", {}).get("matches", [])
-	var records: Array = data.get("records", [])
-	var out := {}
-	for i in mini(matches.size(), records.size()):
-		out[String(records[i])] = matches[i]
+## Record name -> its statistics summary.
+static func summaries_by_record() -> Dictionary[String, RecordSummary]:
+	var out: Dictionary[String, RecordSummary] = {}
+	for m: RecordSummary in RecordLibrary.stats().matches:
+		out[m.record] = m
 	return out
 
 
 ## "2026-11-30 05:20 · Training · Won · 4 deals · Us 7 · Them 5" (what is known of the record).
-static func describe(record: String, summary: Dictionary) -> String:
+static func describe(record: String, summary: RecordSummary) -> String:
 	var parts := PackedStringArray([_describe(record)])
-	if summary.is_empty():
+	if summary == null:
 		return parts[0]
-	var mode := String(summary.get("mode", ""))
+	var mode := summary.mode
 	if mode != "":
 		var key := "MODE_" + mode.to_upper()
 		var shown := TranslationServer.translate(key)
 		parts.append(shown if shown != key else mode)
-	var seat := Array(summary.get("players", [])).find(RecordLibrary.LOCAL_PLAYER)
-	var outcome: Variant = summary.get("outcome")
-	if outcome is Dictionary:
+	var seat := Array(summary.players).find(RecordLibrary.LOCAL_PLAYER)
+	if summary.finished:
 		if seat >= 0:  # a match of four AIs has no "won" for the viewer
-			var won: bool = outcome.get("result") == "decisive" and int(outcome.get("team", -1)) == seat % 2
+			var won: bool = summary.winner_team == seat % 2
 			parts.append(TranslationServer.translate("STATS_WON" if won else "STATS_LOST"))
 	else:
 		parts.append(TranslationServer.translate("STATS_UNFINISHED"))
-	parts.append(UiKit.count_text("STATS_DEALS_FMT", int(summary.get("deals", 0))))
-	var levels: Array = summary.get("team_levels", [])
+	parts.append(UiKit.count_text("STATS_DEALS_FMT", summary.deals))
+	var levels := summary.team_levels
 	if levels.size() == 2:
 		# Team 0 is the player's when they sat at seat 0 or 2 (always, at this table).
 		parts.append(TranslationServer.translate("LEVELS_FMT").format({us = Cards.rank_label(int(levels[0])),

@@ -243,22 +243,24 @@ func _process(delta: float) -> void:
 ## Redraws everything from the record's state at the playback position.
 func _render() -> void:
 	var st := controller.record_state()
+	if st == null:
+		return
 	var pos := controller.record_position()
-	_level = int(st.get("level", 2))
+	_level = st.level
 	for oh in open_hands:
 		oh.level = _level
-	var hands: Array = st.get("hands", [])
+	var hands: Array[PackedInt32Array] = st.hands
 	zone.reset()
 	if hands.size() == 4:
 		for seat in 4:
 			open_hands[seat].set_cards(hands[seat])
-	var finished := PackedInt32Array(st.get("finished", PackedInt32Array()))
-	var turn := int(st.get("turn", -1))
+	var finished := st.finished
+	var turn := st.turn
 	for seat in 4:
 		badges[seat].count = -1
 		badges[seat].place = finished.find(seat) + 1
 		badges[seat].active = seat == turn
-	var rounds := ReplayRounds.rounds(_deal_events(pos, int(st.get("history_length", 0))))
+	var rounds := ReplayRounds.rounds(_deal_events(pos, st.history_length))
 	var latest := ReplayRounds.latest(rounds)
 	for seat: int in latest:
 		var p: Play = latest[seat]
@@ -274,8 +276,8 @@ func _render() -> void:
 		history.new_round()
 		for e: Array in r.entries:
 			history.add(e[0], e[1])
-	var team := PackedInt32Array(st.get("team_levels", PackedInt32Array([2, 2])))
-	_deal_label.text = "%s · %s" % [tr("DEAL_ENDED_FMT").format({n = int(st.get("deal_no", 0)) + 1}),
+	var team := st.team_levels
+	_deal_label.text = "%s · %s" % [tr("DEAL_ENDED_FMT").format({n = st.deal_no + 1}),
 		tr("LEVELS_FMT").format({us = Cards.rank_label(team[0]), them = Cards.rank_label(team[1])})]
 	_position_label.text = tr("REPLAY_POSITION_FMT").format({pos = pos, total = controller.record_length()})
 	_setting_slider = true
@@ -301,8 +303,8 @@ func _deal_events(pos: int, turns: int) -> Array[MatchEvent]:
 
 
 ## The AI's view of the decision at this point (see ReplayController.ai_view).
-func ai_view() -> Dictionary:
-	return controller.ai_view() if controller != null and controller.has_record() else {}
+func ai_view() -> ReplayAiView:
+	return controller.ai_view() if controller != null and controller.has_record() else null
 
 
 func show_ai_view() -> void:
@@ -311,16 +313,15 @@ func show_ai_view() -> void:
 	playing = false
 	var view := ai_view()
 	var lines: Array = []
-	if view.is_empty():
+	if view == null:
 		lines.append(tr("AI_VIEW_NONE"))
 	else:
-		for h: Dictionary in view.get("hints", []):
-			var what := tr("HINT_PASS") if h.get("play") == null else PlayText.describe(h.play)
-			lines.append("%s  (%.2f)\n%s" % [what, float(h.get("score", 0.0)),
-				PlayText.reason(String(h.get("reason", "")), Array(h.get("reason_args", [])))])
-		for id in PackedInt32Array(view.get("options", PackedInt32Array())):
+		for h: Hint in view.hints:
+			var what := tr("HINT_PASS") if h.play == null else PlayText.describe(h.play)
+			lines.append("%s  (%.2f)\n%s" % [what, h.score, PlayText.reason(h.reason, Array(h.reason_args))])
+		for id in view.options:
 			lines.append(PlayText.card_text(id))
-	var title := tr("AI_VIEW_TITLE_FMT").format({seat = tr("SEAT_%d" % int(view.get("seat", 0)))}) if not view.is_empty() else tr("BTN_AI_VIEW")
+	var title := tr("AI_VIEW_TITLE_FMT").format({seat = tr("SEAT_%d" % view.seat)}) if view != null else tr("BTN_AI_VIEW")
 	modal.open(title, lines, [[&"close", "BACK"]])
 
 

@@ -15,8 +15,8 @@ const RECENT := 8
 ## One line of the recent matches (text + Watch).
 const RECENT_ROW := preload("res://stats/recent_row.tscn")
 
-## The statistics as read (RecordLibrary.stats()).
-var data := {}
+## The statistics as read (RecordLibrary.stats()); null: none at all.
+var data: PlayerStatistics = null
 
 @onready var over_time: StatsChart = %OverTime
 @onready var by_level: StatsChart = %ByLevel
@@ -41,12 +41,12 @@ func refresh(rebuild := false) -> void:
 	show_stats(RecordLibrary.stats(rebuild))
 
 
-## Shows statistics as RecordLibrary.stats() gives them ({}: none at all). With no data every
+## Shows statistics as RecordLibrary.stats() gives them (null: none at all). With no data every
 ## part says so: the line at the top, each chart, the recent matches.
-func show_stats(stats: Dictionary) -> void:
+func show_stats(stats: PlayerStatistics) -> void:
 	data = stats
-	var me: Dictionary = player()
-	var has := not me.is_empty() and (int(me.record.matches) > 0 or int(me.record.deals) > 0)
+	var me := player()
+	var has := me != null and (me.record.matches > 0 or me.record.deals > 0)
 	_empty.visible = not has
 	var f := figures()
 	for key in HEADLINES:
@@ -65,43 +65,41 @@ func show_stats(stats: Dictionary) -> void:
 	var labels := PackedStringArray()
 	var rates := PackedFloat32Array()
 	var notes := PackedStringArray()
-	var by: Dictionary = me.get("by_opponents", {})
 	for o: Array in OPPOSITION:
-		var r: Dictionary = by.get(o[0], {})
-		if int(r.get("matches", 0)) > 0:
+		var r: StatsRecord = me.against(o[0]) if me != null else null
+		if r != null and r.matches > 0:
 			labels.append(tr(o[1]))
 			rates.append(float(r.matches_won) / float(r.matches))
 			notes.append(UiKit.count_text("STATS_N_MATCHES_FMT", int(r.matches)))
 	by_level.show_bars(labels, rates, notes)
 	_fill_recent(results)
-	var damaged: Array = data.get("damaged", [])
+	var damaged := data.damaged.size() if data != null else 0
 	var status := ""
-	if not damaged.is_empty():
-		status = tr("STATS_DAMAGED_FMT").format({n = damaged.size()})
-	if String(data.get("origin", "")) == "repaired":
+	if damaged > 0:
+		status = tr("STATS_DAMAGED_FMT").format({n = damaged})
+	if data != null and data.origin == "repaired":
 		status += (" " if status != "" else "") + tr("STATS_REPAIRED")
 	_status.text = status
 
 
-## The local player's figures ({} when there are none).
-func player() -> Dictionary:
-	var players: Dictionary = data.get("stats", {}).get("players", {})
-	return players.get(RecordLibrary.LOCAL_PLAYER, {})
+## The local player's figures (null when there are none).
+func player() -> PlayerFigures:
+	return RecordLibrary.local_figures(data)
 
 
 ## The headline figures as shown: key -> text.
 func figures() -> Dictionary:
 	var me := player()
-	if me.is_empty():
+	if me == null:
 		return {}
-	var rec: Dictionary = me.record
-	var deals := int(rec.deals)
+	var rec := me.record
+	var deals := rec.deals
 	var pct := func(n: Variant, of: Variant) -> String:
 		return "%d%%" % roundi(100.0 * float(n) / float(of)) if float(of) > 0 else "–"
-	var timed := int(me.timed_decisions)
+	var timed := me.timed_decisions
 	return {
-		&"matches": str(int(rec.matches)) if int(rec.get("unfinished", 0)) == 0 else tr("STATS_MATCHES_UNFINISHED_FMT").format({
-			n = int(rec.matches), u = int(rec.unfinished)}),
+		&"matches": str(rec.matches) if rec.unfinished == 0 else tr("STATS_MATCHES_UNFINISHED_FMT").format({
+			n = rec.matches, u = rec.unfinished}),
 		&"match_win_rate": pct.call(rec.matches_won, rec.matches),
 		&"deals": str(deals),
 		&"deal_win_rate": pct.call(rec.deals_won, deals),
@@ -109,26 +107,23 @@ func figures() -> Dictionary:
 		&"double_downed_rate": pct.call(me.double_downed, deals),
 		&"mean_think": "%.1f s" % (float(me.think_ms_total) / timed / 1000.0) if timed > 0 else "–",
 		&"bomb_rate": pct.call(me.bomb_plays, me.plays),
-		&"wilds_used": str(int(me.wilds_used)),
+		&"wilds_used": str(me.wilds_used),
 		&"tribute_deal_win_rate": pct.call(me.tribute_deals_won, me.tribute_deals),
-		&"levels_climbed": str(int(me.levels_climbed)),
+		&"levels_climbed": str(me.levels_climbed),
 	}
 
 
 ## The local player's matches, oldest first: [{record, won, finished, deals, seat}].
 func match_results() -> Array:
 	var out := []
-	var matches: Array = data.get("stats", {}).get("matches", [])
-	var records: Array = data.get("records", [])
-	for i in mini(matches.size(), records.size()):
-		var m: Dictionary = matches[i]
+	if data == null:
+		return out
+	for m: RecordSummary in data.matches:
 		var seat := Array(m.players).find(RecordLibrary.LOCAL_PLAYER)
 		if seat < 0:
 			continue
-		var outcome: Variant = m.get("outcome")
-		var finished := outcome is Dictionary
-		var won: bool = finished and outcome.get("result") == "decisive" and int(outcome.team) == seat % 2
-		out.append({record = records[i], won = won, finished = finished, deals = int(m.deals), seat = seat})
+		var won := m.finished and m.winner_team == seat % 2
+		out.append({record = m.record, won = won, finished = m.finished, deals = m.deals, seat = seat})
 	return out
 
 

@@ -68,9 +68,9 @@ func _notification(what: int) -> void:
 		_update_ranks()
 
 
-## Shows `counter` ({ranks, wilds, total} from MatchAdvice.card_counter()); {} clears it.
-func show_counts(counter: Dictionary) -> void:
-	_values = PackedInt32Array(counter.get("ranks", PackedInt32Array()))
+## Shows `counter` (UnseenCards.counts(), MatchAdvice.card_counter()); null clears it.
+func show_counts(counter: CardCounter) -> void:
+	_values = counter.ranks if counter != null else PackedInt32Array()
 	for i in 15:
 		var n := _values[i] if i < _values.size() else -1
 		_counts[i].text = str(n) if n >= 0 else "-"

@@ -40,9 +40,9 @@ func on_deal_started(e: DealStartedEvent) -> void:
 	# position (resume, reconnect) was just announced.
 	if _levels_from_state or instant:
 		_levels_from_state = false
-		var st: Dictionary = table.controller.state()
-		if st.has("team_levels"):
-			table.team_levels = PackedInt32Array(st.team_levels)
+		var st: MatchState = table.controller.state()
+		if st != null:
+			table.team_levels = st.team_levels
 	table.zone.reset()
 	table.history.clear()
 	table.tribute_panel.clear()

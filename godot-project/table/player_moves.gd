@@ -52,8 +52,8 @@ func play_selection(reading: int) -> int:
 	var selected := hand.selected_ids()
 	if table.duty != &"play" or selected.is_empty() or not table.is_idle():
 		return -1
-	var info: Dictionary = table.training.selection_info()
-	if info.has("playable") and (info.playable as Array).is_empty():
+	var info: Selection = table.training.selection_info()
+	if info != null and info.playable.is_empty():
 		table.say_error(illegal_play_text(info))
 		return -1
 	if Settings.get_value(&"confirm_play"):
@@ -77,14 +77,13 @@ func play_selection(reading: int) -> int:
 
 ## Why these cards cannot be played, from the advisor's reading of them: not a combination at
 ## all, or a combination that does not beat what is on the table (named, with who played it).
-func illegal_play_text(info: Dictionary) -> String:
-	var readings: Array = info.get("readings", [])
-	if readings.is_empty():
+func illegal_play_text(info: Selection) -> String:
+	if info == null or info.readings.is_empty():
 		return tr("ERR_1")
 	var table_play: Play = table.table_play
 	if table_play == null:
 		return tr("ERR_9")
-	return tr("DOES_NOT_BEAT_FMT").format({play = PlayText.describe(readings[0].play), table = PlayText.describe(table_play),
+	return tr("DOES_NOT_BEAT_FMT").format({play = PlayText.describe(info.readings[0].play), table = PlayText.describe(table_play),
 		seat = Wording.seat_in_text(table.table_play_seat, table.local_seat, table.spectator)})
 
 
@@ -100,10 +99,11 @@ func exchange_error(is_tribute: bool, options: PackedInt32Array) -> String:
 	return tr(key).format({cards = tr("LIST_SEP").join(names)})
 
 
-func _selection_text(info: Dictionary, reading: int) -> String:
-	var playable: Array = info.get("playable", [])
-	for p: Dictionary in playable:
-		if reading < 0 or int(p.get("index", -1)) == reading:
+func _selection_text(info: Selection, reading: int) -> String:
+	if info == null:
+		return Cards.notation_list((table.hand as HandView).selected_ids())
+	for p: Reading in info.playable:
+		if reading < 0 or p.index == reading:
 			return PlayText.describe(p.play)
 	return Cards.notation_list((table.hand as HandView).selected_ids())
 

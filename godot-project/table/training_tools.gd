@@ -14,9 +14,9 @@ var table: Table
 @onready var _why_label: Label = %WhyText
 @onready var _debug: PanelContainer = %AiDebug
 @onready var _debug_label: Label = %DebugText
-var _hints: Array = []
+var _hints: Array[Hint] = []
 var _hint_index := -1
-var _info := {}
+var _info: Selection = null
 var _info_for := PackedInt32Array()
 var _debug_lines: PackedStringArray = []
 ## The why panel stands on its own (no sidebar column), in this room (set by the table's layout).
@@ -105,11 +105,11 @@ func hints_on() -> bool:
 	return is_training() and bool(Settings.get_value(&"hints"))
 
 
-## The advisor's reading of the current selection ({} when there is none or no advisor).
-func selection_info() -> Dictionary:
+## The advisor's reading of the current selection (null when there is none or no advisor).
+func selection_info() -> Selection:
 	var sel: PackedInt32Array = table.hand.selected_ids()
 	if sel.is_empty() or table.duty != &"play":
-		return {}
+		return null
 	if sel != _info_for:
 		_info_for = sel
 		_info = table.controller.advice.selection(sel)
@@ -117,7 +117,7 @@ func selection_info() -> Dictionary:
 
 
 ## The hints shown so far this turn (tests read them).
-func current_hints() -> Array:
+func current_hints() -> Array[Hint]:
 	return _hints
 
 
@@ -132,8 +132,8 @@ func next_hint() -> void:
 		table.toast(tr("NO_HINT"))
 		return
 	_hint_index = (_hint_index + 1) % _hints.size()
-	var h: Dictionary = _hints[_hint_index]
-	var play: Play = h.get("play")
+	var h: Hint = _hints[_hint_index]
+	var play: Play = h.play
 	var cards := play.cards if play != null else PackedInt32Array()
 	if cards.is_empty():
 		table.hand.clear_selection()
@@ -142,9 +142,8 @@ func next_hint() -> void:
 		table.hand.set_hint_selection(cards)
 	var what := tr("HINT_PASS") if cards.is_empty() else PlayText.describe(play)
 	var text := tr("HINT_FMT").format({i = _hint_index + 1, n = _hints.size(), play = what})
-	var reason := String(h.get("reason", ""))
-	if reason != "" and Settings.get_value(&"why_panel"):
-		text += "\n" + PlayText.reason(reason, Array(h.get("reason_args", [])))
+	if h.reason != "" and Settings.get_value(&"why_panel"):
+		text += "\n" + PlayText.reason(h.reason, Array(h.reason_args))
 	_show_why(text)
 
 
@@ -179,17 +178,17 @@ func on_ai_decided(seat: int) -> void:
 	if not Settings.get_value(&"ai_debug"):
 		_debug.visible = false
 		return
-	var trace: Dictionary = table.controller.advice.ai_trace(seat)
+	var trace: AiTrace = table.controller.advice.ai_trace(seat)
 	var line := "%s: " % tr("SEAT_%d" % seat)
-	if trace.is_empty():
+	if trace == null:
 		line += "—"
 	else:
-		line += "%s %s" % [trace.get("agent", ""), PlayText.reason(String(trace.get("reason", "")), Array(trace.get("reason_args", [])))]
-		var cands: Array = trace.get("candidates", [])
+		line += "%s %s" % [trace.agent, PlayText.reason(trace.reason, Array(trace.reason_args))]
+		var cands: Array[AiCandidate] = trace.candidates
 		for i in mini(cands.size(), 3):
-			var c: Dictionary = cands[i]
-			var what := tr("HINT_PASS") if c.get("play") == null else PlayText.describe(c.play)
-			line += "\n   %s  %.2f" % [what, float(c.get("score", 0.0))]
+			var c: AiCandidate = cands[i]
+			var what := tr("HINT_PASS") if c.play == null else PlayText.describe(c.play)
+			line += "\n   %s  %.2f" % [what, c.score]
 	_debug_lines.append(line)
 	while _debug_lines.size() > 4:
 		_debug_lines.remove_at(0)
@@ -212,27 +211,23 @@ func _update_readings() -> void:
 	_clear_readings()
 	var info := selection_info()
 	var snap := PackedInt32Array()
-	if not info.is_empty():
-		var readings: Array = info.get("readings", [])
-		var playable: Array = info.get("playable", [])
+	if info != null:
+		var readings: Array[Reading] = info.readings
 		if readings.size() >= 2:
-			var playable_index := {}
-			for p: Dictionary in playable:
-				playable_index[int(p.get("index", -1))] = true
-			for p: Dictionary in readings:
-				var b := UiKit.button("", table.play_selection.bind(int(p.get("index", -1))), 18, Vector2(0, 44))
+			for p: Reading in readings:
+				var b := UiKit.button("", table.play_selection.bind(p.index), 18, Vector2(0, 44))
 				b.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
 				b.text = tr("PLAY_AS_FMT").format({play = PlayText.describe(p.play)})
 				b.focus_mode = Control.FOCUS_NONE
-				b.disabled = not playable_index.has(int(p.get("index", -1)))
+				b.disabled = not p.playable
 				table.readings_box.add_child(b)
 		if hints_on():
-			for s: Dictionary in info.get("wild_snaps", []):
-				snap.append(int(s.get("wild", -1)))
+			for s: WildSnap in info.wild_snaps:
+				snap.append(s.wild)
 			if not snap.is_empty():
-				var s0: Dictionary = info.wild_snaps[0]
+				var s0: WildSnap = info.wild_snaps[0]
 				_show_why(tr("WILD_SNAP_FMT").format({card = PlayText.card_text(snap[0]),
-					rank = Cards.rank_label(int(s0.get("as_rank", 2))), play = PlayText.describe(s0.get("play"))}))
+					rank = Cards.rank_label(s0.as_rank), play = PlayText.describe(s0.play)}))
 	table.hand.set_snap(snap)
 
 
@@ -250,12 +245,12 @@ func _apply_heat() -> void:
 		table.hand.set_heat({})
 
 
-## Card id -> overlay colour from the advisor's weights {bomb, straight, wild, danger}: the
-## strongest category wins; its weight scales the colour's alpha.
-static func heat_colors(heat: Dictionary, palette: Dictionary) -> Dictionary:
+## Card id -> overlay colour from the advisor's weights (bomb, straight, wild, danger; the
+## palette's keys): the strongest category wins; its weight scales the colour's alpha.
+static func heat_colors(heat: Array[CardHeat], palette: Dictionary) -> Dictionary:
 	var colors := {}
-	for id: Variant in heat:
-		var weights: Dictionary = heat[id]
+	for h: CardHeat in heat:
+		var weights := {bomb = h.bomb, straight = h.straight, wild = h.wild, danger = h.danger}
 		var best := ""
 		var best_w := 0.05
 		for cat: String in palette:
@@ -265,7 +260,7 @@ static func heat_colors(heat: Dictionary, palette: Dictionary) -> Dictionary:
 				best_w = w
 		if best != "":
 			var c: Color = palette[best]
-			colors[int(id)] = Color(c, c.a * clampf(best_w, 0.35, 1.0))
+			colors[h.card] = Color(c, c.a * clampf(best_w, 0.35, 1.0))
 	return colors
 
 

@@ -41,9 +41,11 @@ func on_tribute_phase(e: TributePhaseEvent) -> void:
 ## The last deal's first (and second, for two tributes) out: who receives, when the controller's
 ## state is of the deal shown.
 func _receivers(count: int) -> PackedInt32Array:
-	var st: Dictionary = table.controller.state() if table.controller != null else {}
-	var order := PackedInt32Array(st.get("last_order", PackedInt32Array()))
-	if int(st.get("deal_no", -1)) != table.deal_no or order.size() < 4:
+	var st: MatchState = table.controller.state() if table.controller != null else null
+	if st == null:
+		return PackedInt32Array()
+	var order := st.last_order
+	if st.deal_no != table.deal_no or order.size() < 4:
 		return PackedInt32Array()
 	return order.slice(0, clampi(count, 1, 2))
 

@@ -176,11 +176,11 @@ func _on_deal_ended(order: PackedInt32Array, level_changes: LevelChange) -> void
 func _on_match_ended(winner_team: int, reason: String) -> void:
 	var seconds := (Time.get_ticks_usec() - _started_usec) / 1e6
 	var st := _controller.state()
-	var levels := PackedInt32Array(st.team_levels)
+	var levels := st.team_levels
 	var result := "draw" if winner_team < 0 else "team %d (%s) wins" % [winner_team,
 		" & ".join([SEAT_NAMES[winner_team], SEAT_NAMES[winner_team + 2]])]
 	print("Match over after %d deals, %d actions, %d plays: %s (%s); levels %s/%s" % [
-		int(st.deal_no) + 1, _controller.action_count(), _plays, result, reason,
+		st.deal_no + 1, _controller.action_count(), _plays, result, reason,
 		level_name(levels[0]), level_name(levels[1])])
 	print("state hash %s; %.2f s" % [_controller.state_hash(), seconds])
 	_finish(0)

@@ -15,6 +15,24 @@ func test_four_l2_seats_play_a_full_match_and_its_replay_reproduces_it() -> void
 	var log := watch(engine)
 	var over := [false]
 	engine.match_ended.connect(func(_w: int, _r: String) -> void: over[0] = true)
+	# The getters' typed values agree with the signals as they arrive (the getters may already be
+	# an action or more ahead: a play that ended the deal is checked in the next deal's).
+	var agree := [0, 0, 0]
+	engine.cards_played.connect(func(seat: int, play: Play) -> void:
+		if engine.get_history().is_empty() or engine.is_match_over():
+			return
+		agree[2] += 1
+		var table: Turn = engine.get_table()
+		if table != null and (table.passed or table.play == null):
+			return
+		for t: Turn in engine.get_history():
+			if t.seat == seat and not t.passed and t.play.text == play.text and t.play.cards == play.cards:
+				agree[0] += 1
+				return)
+	engine.tribute_given.connect(func(from: int, to: int, card: int) -> void:
+		for t: Tribute in engine.get_tributes():
+			if t.from == from and t.to == to and t.card == card:
+				agree[1] += 1)
 	var start := Time.get_ticks_usec()
 	expect_eq(engine.start_match(load(COMPETITION), [2, 2, 2, 2], 42), GuandanEngine.OK)
 	expect_eq(engine.get_local_seat(), -1, "no human seat")
@@ -44,6 +62,10 @@ func test_four_l2_seats_play_a_full_match_and_its_replay_reproduces_it() -> void
 		var play: Play = args[1]
 		expect(play.kind != "" and play.name_key.begins_with("play.") and play.text != "", "a whole play: %s" % play.text)
 		expect_eq(play.cards.size(), play.size)
+	expect(agree[2] > of(log, "cards_played").size() - of(log, "deal_ended").size() - 1, "plays checked: %d" % agree[2])
+	expect_eq(agree[0], agree[2], "get_history shows each play of the deal as it is announced, the table a play")
+	expect_eq(agree[1], of(log, "tribute_given").size(), "get_tributes shows each tribute as it is given")
+	expect(agree[1] > 0, "the match had tributes")
 	for args in of(log, "tribute_given"):
 		expect(args[2] >= 0, "a spectator of an AI match sees tribute cards")
 	var ended: Array = of(log, "match_ended")[0]

@@ -131,6 +131,23 @@ func test_players_are_named_in_the_record_and_statistics_come_from_saved_records
 		expect_eq(int(damaged[0].code), GuandanEngine.ERR_LOG_MALFORMED)
 	var me: Dictionary = st.stats.players.get("Tester", {})
 	expect(int(me.get("record", {}).get("deals", 0)) >= 1, "the named player has deals")
+	# The typed answer the game's screens read says the same (the file is stored by now).
+	var typed := ReplayRecorder.stats(false)
+	expect_eq(typed.origin, "stored")
+	expect_eq(typed.path, String(st.path))
+	expect_eq(typed.matches.size(), (st.records as Array).size(), "a summary per counted record")
+	var good := typed.summary("zz_test_stats_good")
+	if expect(good != null, "the good record's summary"):
+		expect_eq(good.mode, "training")
+		expect_eq(Array(good.players)[0], "Tester")
+		expect_eq(good.deals, int(st.stats.matches[(st.records as Array).find("zz_test_stats_good")].deals))
+	expect_eq(typed.damaged.filter(func(d: DamagedRecord) -> bool: return d.name == "zz_test_stats_bad").size(), 1)
+	var tester := typed.player("Tester")
+	if expect(tester != null and typed.player("Nobody") == null, "figures by name"):
+		expect_eq(tester.record.deals, int(me.record.deals))
+		expect_eq(tester.plays, int(me.plays))
+		for o: String in tester.oppositions:
+			expect_eq(tester.against(o).matches, int(me.by_opponents[o].matches), "the record %s" % o)
 	# Stored and reused; a damaged stats file is rebuilt, never trusted.
 	var again: Dictionary = JSON.parse_string(ReplayRecorder.stats_json(false))
 	expect_eq(again.origin, "stored")

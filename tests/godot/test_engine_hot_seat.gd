@@ -70,7 +70,7 @@ func _check_views(engine: GuandanEngine, seat: int) -> void:
 	var hidden := engine.get_seat_hand(other)
 	if expect(hidden.is_empty(), "getter: seat %d may not read seat %d's hand" % [seat, other]):
 		expect_logged("hidden from the viewer")
-	var hands: Array = engine.get_state().hands
+	var hands: Array[PackedInt32Array] = engine.get_state().hands
 	for s in 4:
 		expect_eq((hands[s] as PackedInt32Array).is_empty(), s != seat, "state shows hand %d to seat %d only" % [s, seat])
 
@@ -86,3 +86,17 @@ func _act(engine: GuandanEngine, advisor: MoveAdvisor) -> int:
 	if plays.is_empty():
 		return engine.pass_turn()
 	return engine.play(PackedInt32Array(plays[0].cards))
+
+
+func test_an_open_surrender_proposal_waits_for_the_human_partner() -> void:
+	var engine := make_engine()
+	expect_eq(engine.start_match(null, [null, 1, "human", 1], SEED), GuandanEngine.OK)
+	expect(engine.get_surrender() == null, "no proposal yet")
+	var me := engine.get_local_seat()
+	if not expect_eq(engine.propose_surrender(), GuandanEngine.OK, "seat %d proposes" % me):
+		return
+	var open: SurrenderProposal = engine.get_surrender()
+	if expect(open != null, "the proposal waits for the human partner's vote"):
+		expect_eq([open.team, open.proposer], [me % 2, me], "the proposer's team and seat")
+		var partner := (me + 2) % 4
+		expect(me in open.accepted and partner not in open.accepted, "the partner has not voted: %s" % open.accepted)

@@ -91,7 +91,7 @@ func test_every_event_of_a_match_and_of_its_record_is_typed() -> void:
 	for name in [&"match_started", &"deal_started", &"turn_started", &"cards_played", &"passed", &"table_cleared",
 			&"player_finished", &"deal_ended", &"ai_thinking", &"ai_decided"]:
 		expect(seen.has(name), "the match emitted %s" % name)
-	# A record's events (replays) are made by ReplayController from dictionaries.
+	# A record's events (replays) are made by ReplayController from the recorded signals.
 	var replay := ReplayController.new()
 	add_child(replay)
 	expect_eq(replay.open_record_text(record), GuandanEngine.OK)

@@ -61,8 +61,8 @@ func test_bad_names_and_empty_recorders() -> void:
 	expect_logged("nothing recorded")
 	expect_eq(recorder.step_forward(), GuandanEngine.ERR_NO_RECORD)
 	expect_logged("nothing recorded")
-	expect_eq(recorder.get_state(), {})
-	expect_eq(recorder.get_events(), [])
+	expect(recorder.get_state() == null, "no state without a record")
+	expect_eq(recorder.get_events(), [] as Array[RecordedSignal])
 	expect_eq(recorder.record(null), GuandanEngine.ERR_BAD_ARGUMENT)
 	expect_logged("engine is null")
 	expect_eq(recorder.record(make_engine()), GuandanEngine.ERR_NO_MATCH)
@@ -145,7 +145,7 @@ func test_events_and_actions_of_each_step() -> void:
 	var made: Array = await _recorded_match(13)
 	var recorder: ReplayRecorder = made[1]
 	recorder.seek(0)
-	var start := recorder.get_events().map(func(e: Dictionary) -> String: return e.signal)
+	var start := recorder.get_events().map(func(e: RecordedSignal) -> String: return e.signal)
 	expect_eq(start, ["match_started", "deal_started", "turn_started"])
 	var plays := 0
 	for i in 60:
@@ -153,20 +153,20 @@ func test_events_and_actions_of_each_step() -> void:
 		recorder.step_forward()
 		var events := recorder.get_events()
 		expect(not events.is_empty(), "action %d did something" % i)
-		match action.type:
+		match action.kind:
 			"play":
 				plays += 1
-				expect_eq(events[0].signal, "cards_played")
-				expect_eq(events[0].seat, action.seat)
+				expect_eq(events[0].signal, &"cards_played")
+				expect_eq(events[0].args[0], action.seat)
 				var cards: PackedInt32Array = action.cards.duplicate()
 				cards.sort()
-				expect_eq(events[0].play.cards, cards)
+				expect_eq((events[0].args[1] as Play).cards, cards)
+				expect_eq(action.card, -1, "a play gives no single card")
 			"pass":
-				expect_eq(events[0].signal, "passed")
-				expect_eq(events[0].seat, action.seat)
+				expect_eq(events[0].signal, &"passed")
+				expect_eq(events[0].args, [action.seat])
 	expect(plays > 10, "plays were stepped through")
-	expect_eq(recorder.get_action(-1), {})
-	expect_eq(recorder.get_action(1 << 40), {})
+	expect(recorder.get_action(-1) == null and recorder.get_action(1 << 40) == null, "no action out of range")
 
 
 func test_a_match_resumes_from_a_record() -> void:
@@ -198,15 +198,15 @@ func test_resume_announces_the_phase_in_progress() -> void:
 	for n in range(1, recorder.get_action_count()):
 		recorder.seek(n)
 		var st := recorder.get_state()
-		if int(st.deal_no) >= 1 and not found.has(int(st.phase)):
-			found[int(st.phase)] = n
+		if st.deal_no >= 1 and not found.has(st.phase):
+			found[st.phase] = n
 		if found.size() >= 3:
 			break
 	for phase in [GuandanEngine.PHASE_TRIBUTE, GuandanEngine.PHASE_RETURN, GuandanEngine.PHASE_PLAY]:
 		if not expect(found.has(phase), "the record has a position in phase %d" % phase):
 			continue
 		recorder.seek(found[phase])
-		var seat: int = PackedInt32Array(recorder.get_state().to_act)[0]
+		var seat: int = recorder.get_state().to_act[0]
 		var seats: Array = [1, 1, 1, 1]
 		seats[seat] = "human"
 		var engine := make_engine()

@@ -2,8 +2,7 @@ extends GdTestSuite
 ## Issue 55: no Dictionary of game data crosses from Rust to GDScript. Every class the extension
 ## registers (ClassDB, the API type of GuandanEngine's) is read: a signal argument, a method's
 ## return value or a property that is a Dictionary (or an Array of Dictionaries) fails the test
-## unless NOT_GAME_DATA names it with its reason, or NOT_YET_TYPED lists it as issue 55's open
-## part (that list only shrinks: an entry that no longer matches fails too).
+## unless NOT_GAME_DATA names it with its reason (an entry that no longer matches fails too).
 
 ## Dictionaries that do not carry game data.
 const NOT_GAME_DATA := {
@@ -12,15 +11,6 @@ const NOT_GAME_DATA := {
 	"GuandanClient.get_credentials": "the kept guest account {player_id, token}, written as-is to the account file",
 	"ReplayRecorder.get_players": "a record file's header (names and AI levels as the file format stores them)",
 }
-
-## Game data still crossing as a Dictionary (issue 55, left open; see README "Not done yet").
-const NOT_YET_TYPED := [
-	"GuandanEngine.get_table", "GuandanEngine.get_history", "GuandanEngine.get_tributes",
-	"GuandanEngine.get_surrender", "GuandanEngine.get_state",
-	"MoveAdvisor.hint", "MoveAdvisor.hints", "MoveAdvisor.readings", "MoveAdvisor.selection",
-	"MoveAdvisor.wild_snaps", "MoveAdvisor.heat_map", "MoveAdvisor.ai_trace", "MoveAdvisor.card_counter",
-	"ReplayRecorder.get_events", "ReplayRecorder.get_action", "ReplayRecorder.get_state",
-]
 
 
 ## The classes the extension registers.
@@ -66,17 +56,20 @@ func test_no_dictionary_of_game_data_crosses_the_boundary() -> void:
 	var found := dictionaries()
 	var untyped: Array[String] = []
 	for name in found:
-		if not NOT_GAME_DATA.has(name) and not name in NOT_YET_TYPED:
+		if not NOT_GAME_DATA.has(name):
 			untyped.append(name)
 	expect_eq(untyped, [] as Array[String], "Dictionaries of game data in the extension's API (type them: docs/godot-api-values.md)")
-	for name: String in NOT_GAME_DATA.keys() + NOT_YET_TYPED:
+	for name: String in NOT_GAME_DATA.keys():
 		expect(name in found, "%s is still a Dictionary (drop it from the allow-list)" % name)
 
 
 func test_the_typed_values_are_read_only() -> void:
 	# A handler cannot change what the engine announced (no setter on any field).
 	for c: StringName in [&"Play", &"LevelChange", &"OnlineRoom", &"RoomSeat", &"LeaderboardPage", &"LeaderboardEntry",
-			&"PlayerProfile", &"Rating", &"RatingPoint", &"AccountAnswer"]:
+			&"PlayerProfile", &"Rating", &"RatingPoint", &"AccountAnswer", &"MatchState", &"Turn", &"Tribute",
+			&"SurrenderProposal", &"Hint", &"Reading", &"Selection", &"Completion", &"WildSnap", &"CardHeat",
+			&"CardCounter", &"AiTrace", &"AiCandidate", &"RecordedAction", &"RecordedSignal",
+			&"StatsRecord", &"PlayerFigures", &"RecordSummary", &"DamagedRecord", &"PlayerStatistics"]:
 		var fields := 0
 		for p: Dictionary in ClassDB.class_get_property_list(c, true):
 			if ClassDB.class_has_method(c, "get_" + String(p.name), true):

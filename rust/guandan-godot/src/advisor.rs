@@ -11,10 +11,10 @@ use guandan_core::combo::{Play, beats, choose_reading, classify};
 use guandan_core::view::PlayerView;
 
 use crate::args;
-use crate::convert::{self, ids, play_obj};
+use crate::convert;
 use crate::engine::GuandanEngine;
 use crate::resources::AiProfileRes;
-use crate::values::Play as PlayObj;
+use crate::values::{AiTrace, CardCounter, CardHeat, Hint, Play as PlayObj, Reading, Selection, WildSnap};
 
 /// Move help for the local player of a `GuandanEngine`.
 ///
@@ -65,78 +65,41 @@ impl MoveAdvisor {
         self.hints_enabled
     }
 
-    /// The recommended move for the local player now: `{pass, play, reason, reason_args, score}`
-    /// (`play` is `{}` for a pass; `reason` is a translation key such as `reason.go_out`).
-    /// `{}` when it is not the local player's turn to play or hints are off.
+    /// The recommended move for the local player now; null when it is not the local player's
+    /// turn to play or hints are off.
     #[func]
-    pub fn hint(&self) -> VarDictionary {
-        self.hints(1).iter_shared().next().unwrap_or_default()
+    pub fn hint(&self) -> Option<Gd<Hint>> {
+        self.hints(1).iter_shared().next()
     }
 
-    /// The recommended move and its alternatives, best first (at most `limit`), each shaped as
-    /// in `hint()`.
+    /// The recommended move and its alternatives, best first (at most `limit`).
     #[func]
-    pub fn hints(&self, #[opt(default = 5)] limit: i64) -> Array<VarDictionary> {
+    pub fn hints(&self, #[opt(default = 5)] limit: i64) -> Array<Gd<Hint>> {
         if !self.hints_enabled {
             return Array::new();
         }
         let Some(view) = self.view("hints") else { return Array::new() };
         let limit = limit.clamp(0, 64) as usize;
-        advisor::advise(&view, &self.profile, limit)
-            .hints
-            .iter()
-            .map(|h| {
-                let reason_args: PackedStringArray = h.reason_args.iter().map(|a| GString::from(a.as_str())).collect();
-                vdict! {
-                    "pass" => h.play.is_none(),
-                    "play" => &PlayObj::variant(h.play.as_ref()),
-                    "reason" => h.reason.as_str(),
-                    "reason_args" => &reason_args,
-                    "score" => f64::from(h.score),
-                }
-            })
-            .collect()
+        advisor::advise(&view, &self.profile, limit).hints.iter().map(Hint::make).collect()
     }
 
-    /// Every reading of exactly these cards: `[{index, play, playable, default}]`. `index` is
-    /// what `GuandanEngine.play(card_ids, index)` takes; `playable` = may be played now (leads
-    /// anything, or beats the table); `default` marks the reading `play(card_ids)` would pick.
+    /// Every reading of exactly these cards (`index` is what `GuandanEngine.play(card_ids,
+    /// index)` takes).
     #[func]
-    pub fn readings(&self, card_ids: PackedInt32Array) -> Array<VarDictionary> {
+    pub fn readings(&self, card_ids: PackedInt32Array) -> Array<Gd<Reading>> {
         let Some(view) = self.view("readings") else { return Array::new() };
-        let Some(set) = self.selection_set("readings", &card_ids) else { return Array::new() };
-        let readings = classify(set, view.level, &view.rules);
-        let table = view.table.as_ref().map(|t| &t.1);
-        let default = choose_reading(&readings, table, view.level, &view.rules);
-        readings
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                vdict! {
-                    "index" => i as i64,
-                    "play" => &play_obj(p),
-                    "playable" => table.is_none_or(|t| beats(p, t, view.level, &view.rules)),
-                    "default" => default.is_some_and(|d| d.pattern == p.pattern),
-                }
-            })
-            .collect()
+        self.readings_of("readings", &view, &card_ids).unwrap_or_default()
     }
 
-    /// What a selection of the local hand is and can become: `{readings, playable, completions,
-    /// wild_snaps}` — `readings`/`playable` are plays (see `readings()` for indices),
-    /// `completions` `[{play, missing}]` are legal plays containing the selection with the card
-    /// ids still to add (smallest first, at most 8), `wild_snaps` as in `wild_snaps()`.
+    /// What a selection of the local hand is and can become: its readings (as `readings()`),
+    /// the playable ones, the legal plays containing it and the wilds that make it playable;
+    /// null without a match, a human seat or valid card ids.
     #[func]
-    pub fn selection(&self, card_ids: PackedInt32Array) -> VarDictionary {
-        let Some(info) = self.selection_info("selection", &card_ids) else { return VarDictionary::new() };
-        let readings = convert::plays_array(&info.readings);
-        let playable = convert::plays_array(&info.playable);
-        vdict! {
-            "readings" => &readings,
-            "playable" => &playable,
-            "completions" => &completions(&info),
-            "wild_snaps" => &wild_snaps(&info),
-        }
+    pub fn selection(&self, card_ids: PackedInt32Array) -> Option<Gd<Selection>> {
+        let view = self.view("selection")?;
+        let readings = self.readings_of("selection", &view, &card_ids)?;
+        let info = self.selection_info("selection", &card_ids)?;
+        Some(Selection::make(readings, &info))
     }
 
     /// Legal plays for a selection: with an empty selection, every play the local player may make now
@@ -162,54 +125,39 @@ impl MoveAdvisor {
     }
 
     /// Wilds of the local hand that turn the selection into a playable combination (pairs and
-    /// up): `[{wild, play, as_rank, as_suit}]` — the wild's id, the play it makes, and the rank
-    /// (2–14) and suit letter (`""` unless a straight flush) it stands for.
+    /// up), with the play each makes and what it stands for.
     #[func]
-    pub fn wild_snaps(&self, card_ids: PackedInt32Array) -> Array<VarDictionary> {
-        self.selection_info("wild_snaps", &card_ids).map_or_else(Array::new, |info| wild_snaps(&info))
+    pub fn wild_snaps(&self, card_ids: PackedInt32Array) -> Array<Gd<WildSnap>> {
+        self.selection_info("wild_snaps", &card_ids)
+            .map_or_else(Array::new, |info| info.wild_snaps.iter().map(WildSnap::make).collect())
     }
 
-    /// Training heat map of the local hand: `{card_id: {bomb, straight, wild, danger}}`, each 0–1.
+    /// Training heat map of the local hand: what each card is good for.
     #[func]
-    pub fn heat_map(&self) -> VarDictionary {
-        let Some(view) = self.view("heat_map") else { return VarDictionary::new() };
-        let mut out = VarDictionary::new();
-        for h in advisor::heat_map(&view) {
-            let weights = vdict! {
-                "bomb" => f64::from(h.bomb),
-                "straight" => f64::from(h.straight),
-                "wild" => f64::from(h.wild),
-                "danger" => f64::from(h.danger),
-            };
-            out.set(i64::from(h.id), &weights);
-        }
-        out
+    pub fn heat_map(&self) -> Array<Gd<CardHeat>> {
+        let Some(view) = self.view("heat_map") else { return Array::new() };
+        advisor::heat_map(&view).iter().map(CardHeat::make).collect()
     }
 
-    /// The last decision of an AI seat whose profile has `debug` on, for the debug overlay:
-    /// `{agent, reason, reason_args, playouts, fell_back, candidates: [{pass, play, card, score,
-    /// hand, partner, threat, search}]}`; `{}` if there is none.
+    /// The last decision of an AI seat whose profile has `debug` on, for the debug overlay;
+    /// null if there is none.
     #[func]
-    pub fn ai_trace(&self, seat: i64) -> VarDictionary {
-        let Some(engine) = self.engine_gd("ai_trace") else { return VarDictionary::new() };
+    pub fn ai_trace(&self, seat: i64) -> Option<Gd<AiTrace>> {
+        let engine = self.engine_gd("ai_trace")?;
         let Some(seat) = u8::try_from(seat).ok().filter(|s| *s < 4) else {
             godot_warn!("MoveAdvisor.ai_trace: seat {seat} is not 0..3");
-            return VarDictionary::new();
+            return None;
         };
-        engine.bind().trace(seat).map_or_else(VarDictionary::new, convert::trace_dict)
+        engine.bind().trace(seat).map(AiTrace::make)
     }
 
     /// The card counter (记牌器) of the local player: how many cards the three other players
-    /// still hold, `{ranks, wilds, total}` — `ranks` has 15 counts for ranks 2–14 (A), then the
-    /// small joker and the big joker; `wilds` how many of them are wilds. Computed from the local
-    /// player's own view (two decks minus the hand minus the cards played in this deal), never
-    /// from hidden hands. `{}` without a match or a human seat.
+    /// still hold. Computed from the local player's own view (two decks minus the hand minus the
+    /// cards played in this deal), never from hidden hands. Null without a match or a human seat.
     #[func]
-    pub fn card_counter(&self) -> VarDictionary {
-        let Some(view) = self.view("card_counter") else { return VarDictionary::new() };
-        let c = guandan_core::counter::Counter::of_view(&view);
-        let ranks: PackedInt32Array = c.by_rank.iter().map(|&n| i32::from(n)).collect();
-        vdict! { "ranks" => &ranks, "wilds" => i64::from(c.wilds), "total" => i64::from(c.total()) }
+    pub fn card_counter(&self) -> Option<Gd<CardCounter>> {
+        let view = self.view("card_counter")?;
+        Some(CardCounter::make(&guandan_core::counter::Counter::of_view(&view)))
     }
 
     /// Competition notation of one card id (`S2`, `HT`, `SB` small joker, `HR` big joker).
@@ -241,24 +189,6 @@ impl MoveAdvisor {
 
 fn is_to_play(view: &PlayerView) -> bool {
     view.phase == guandan_core::game::Phase::Play && view.seat == Some(view.turn)
-}
-
-fn completions(info: &SelectionInfo) -> Array<VarDictionary> {
-    info.completions.iter().map(|c| vdict! { "play" => &play_obj(&c.play), "missing" => &ids(c.missing) }).collect()
-}
-
-fn wild_snaps(info: &SelectionInfo) -> Array<VarDictionary> {
-    info.wild_snaps
-        .iter()
-        .map(|w| {
-            vdict! {
-                "wild" => i64::from(w.wild),
-                "play" => &play_obj(&w.play),
-                "as_rank" => i64::from(w.as_rank),
-                "as_suit" => w.as_suit.map(|s| s.letter().to_string()).unwrap_or_default().as_str(),
-            }
-        })
-        .collect()
 }
 
 impl MoveAdvisor {
@@ -298,6 +228,18 @@ impl MoveAdvisor {
                 None
             }
         }
+    }
+
+    /// The readings of exactly `card_ids` in `view`: which may be played now, and which
+    /// `GuandanEngine.play(card_ids)` would pick.
+    fn readings_of(&self, what: &str, view: &PlayerView, card_ids: &PackedInt32Array) -> Option<Array<Gd<Reading>>> {
+        let set = self.selection_set(what, card_ids)?;
+        let readings = classify(set, view.level, &view.rules);
+        let table = view.table.as_ref().map(|t| &t.1);
+        let default = choose_reading(&readings, table, view.level, &view.rules);
+        let playable = |p: &Play| table.is_none_or(|t| beats(p, t, view.level, &view.rules));
+        let is_default = |p: &Play| default.is_some_and(|d| d.pattern == p.pattern);
+        Some(readings.iter().enumerate().map(|(i, p)| Reading::make(i, p, playable(p), is_default(p))).collect())
     }
 
     fn selection_info(&self, what: &str, card_ids: &PackedInt32Array) -> Option<SelectionInfo> {

@@ -10,6 +10,7 @@ use guandan_core::counter::SeenCards;
 
 use crate::args;
 use crate::engine::GuandanEngine;
+use crate::values::CardCounter;
 
 /// The counts of the cards the three other players still hold, kept from shown events.
 #[derive(GodotClass)]
@@ -77,6 +78,12 @@ impl UnseenCards {
             }
             Err(e) => godot_warn!("UnseenCards.cards_played: {e}"),
         }
+    }
+
+    /// The counts kept, as the card counter shows them; null before `start`.
+    #[func]
+    pub fn counts(&self) -> Option<Gd<CardCounter>> {
+        self.seen.map(|s| CardCounter::make(&s.counter()))
     }
 
     /// 15 counts: ranks 2–14 (A), the small joker, the big joker; empty before `start`.

@@ -1,9 +1,11 @@
 //! Small Rust → Godot packings shared by the converters (convert.rs) and the typed values
-//! (values/): card ids as a packed array, a play kind's translation key.
+//! (values/): card ids and seats as packed arrays, phases, a play kind's translation key.
 
 use godot::prelude::*;
 use guandan_core::card::CardSet;
 use guandan_core::combo::PlayKind;
+use guandan_core::game::{Phase, Seat};
+use guandan_core::view::PlayerView;
 
 /// Translation key of a play kind (`play.straight`, ...).
 pub fn name_key(kind: PlayKind) -> &'static str {
@@ -23,4 +25,41 @@ pub fn name_key(kind: PlayKind) -> &'static str {
 
 pub fn ids(set: CardSet) -> PackedInt32Array {
     set.iter().map(i32::from).collect()
+}
+
+pub const PHASE_NONE: i64 = 0;
+pub const PHASE_TRIBUTE: i64 = 1;
+pub const PHASE_RETURN: i64 = 2;
+pub const PHASE_PLAY: i64 = 3;
+pub const PHASE_MATCH_OVER: i64 = 4;
+
+pub fn phase_int(p: Phase) -> i64 {
+    match p {
+        Phase::Tribute => PHASE_TRIBUTE,
+        Phase::Return => PHASE_RETURN,
+        Phase::Play => PHASE_PLAY,
+        Phase::MatchOver => PHASE_MATCH_OVER,
+    }
+}
+
+pub fn phase_name(p: Phase) -> &'static str {
+    match p {
+        Phase::Tribute => "tribute",
+        Phase::Return => "return",
+        Phase::Play => "play",
+        Phase::MatchOver => "match_over",
+    }
+}
+
+pub fn seats(seats: &[Seat]) -> PackedInt32Array {
+    seats.iter().map(|&s| i32::from(s)).collect()
+}
+
+pub fn opt_seat(s: Option<u8>) -> i64 {
+    s.map_or(-1, i64::from)
+}
+
+/// The two teams' levels `[team 0, team 1]`.
+pub fn team_levels(v: &PlayerView) -> PackedInt32Array {
+    PackedInt32Array::from(&[i32::from(v.team_levels[0].0), i32::from(v.team_levels[1].0)])
 }

@@ -9,15 +9,16 @@
 //! writes, listing) are [`crate::store`]'s.
 
 use godot::prelude::*;
-use guandan_core::game::{Action, ActionKind, Match};
+use guandan_core::game::Match;
 use guandan_core::log::{LogError, MatchLog};
 
 use crate::codes::{self, Fail};
-use crate::convert::{self, ids, signal_dict};
+use crate::convert::{ids, recorded_signal};
 use crate::forward::Forwarder;
 use crate::resources::GuandanRules;
 use crate::store;
 use crate::user_dirs::user_dirs;
+use crate::values::{MatchState, PlayerStatistics, RecordedAction, RecordedSignal};
 use guandan_core::error::ErrorCode;
 use guandan_runtime::{Controller, Runtime};
 use std::cell::RefCell;
@@ -179,6 +180,19 @@ impl ReplayRecorder {
         GString::from(v.to_string().as_str())
     }
 
+    /// The same statistics as typed values (read or rebuilt as `stats_json` says).
+    #[func]
+    pub fn stats(#[opt(default = false)] rebuild: bool) -> Gd<PlayerStatistics> {
+        let dirs = user_dirs();
+        let (file, origin, err) = crate::stats_store::load_or_rebuild(&dirs.records(), &dirs.stats(), rebuild);
+        if let Some(e) = &err {
+            godot_warn!("ReplayRecorder.stats: {} ({})", e.message, e.num());
+        }
+        let path = crate::stats_store::stats_path(&dirs.stats());
+        let error = err.map(|e| e.message).unwrap_or_default();
+        PlayerStatistics::make(&file, origin.name(), &error, &path.to_string_lossy())
+    }
+
     /// The absolute directory the records are saved in (`user://records`).
     #[func]
     pub fn get_records_dir() -> GString {
@@ -286,10 +300,9 @@ impl ReplayRecorder {
     }
 
     /// What the action that led to the current position did (at position 0: the match start),
-    /// as `[{signal, ...arguments}]` with `GuandanEngine`'s signal names and arguments; every
-    /// card is shown.
+    /// as `GuandanEngine`'s signals with their arguments; every card is shown.
     #[func]
-    pub fn get_events(&self) -> Array<VarDictionary> {
+    pub fn get_events(&self) -> Array<Gd<RecordedSignal>> {
         let Some(loaded) = &self.loaded else { return Array::new() };
         // Every seat human, seen omnisciently: every card shown, no hand updates (as for an
         // AI-only table); the runtime translates, so the events are exactly the engine's.
@@ -319,26 +332,22 @@ impl ReplayRecorder {
             }
         };
         let mut fw = Forwarder::omniscient();
-        let events = fw.forward(&rt, &notices).iter().filter_map(signal_dict).collect();
+        let events = fw.forward(&rt, &notices).iter().filter_map(recorded_signal).collect();
         *self.cursor.borrow_mut() = Some(rt);
         events
     }
 
-    /// Action `i` of the record: `{seq, seat, type, cards, card, accept}` (`type` is `play`,
-    /// `pass`, `tribute`, `return`, `timeout`, `propose_surrender`, `surrender_vote`, `time_up`;
-    /// `cards`/`card`/`accept` only where they apply). `{}` for a bad index.
+    /// Action `i` of the record; null for a bad index.
     #[func]
-    pub fn get_action(&self, i: i64) -> VarDictionary {
+    pub fn get_action(&self, i: i64) -> Option<Gd<RecordedAction>> {
         let action = self.loaded.as_ref().and_then(|l| usize::try_from(i).ok().and_then(|i| l.log.actions.get(i)));
-        action.map_or_else(VarDictionary::new, action_dict)
+        action.map(RecordedAction::make)
     }
 
-    /// The state at the current position, every hand visible (see "Data shapes").
+    /// The position at the playback position, every hand visible; null without a record.
     #[func]
-    pub fn get_state(&self) -> VarDictionary {
-        self.current().map_or_else(VarDictionary::new, |m| {
-            convert::state_dict(&m.view(None), |seat| Some(m.hand(seat)), m.outcome())
-        })
+    pub fn get_state(&self) -> Option<Gd<MatchState>> {
+        self.current().map(|m| MatchState::make(&m.view(None), |seat| Some(m.hand(seat)), m.outcome()))
     }
 
     /// The state hash at the current position (`""` when empty).
@@ -406,38 +415,10 @@ impl ReplayRecorder {
     }
 }
 
-fn action_dict(a: &Action) -> VarDictionary {
-    let mut d = vdict! { "seq" => a.seq as i64, "seat" => i64::from(a.seat) };
-    let kind = match &a.kind {
-        ActionKind::Play { cards, .. } => {
-            let set: PackedInt32Array = cards.iter().map(|&c| i32::from(c)).collect();
-            d.set("cards", &set);
-            "play"
-        }
-        ActionKind::Pass => "pass",
-        ActionKind::Tribute { card } => {
-            d.set("card", i64::from(*card));
-            "tribute"
-        }
-        ActionKind::Return { card } => {
-            d.set("card", i64::from(*card));
-            "return"
-        }
-        ActionKind::Timeout => "timeout",
-        ActionKind::ProposeSurrender => "propose_surrender",
-        ActionKind::SurrenderVote { accept } => {
-            d.set("accept", *accept);
-            "surrender_vote"
-        }
-        ActionKind::TimeUp => "time_up",
-    };
-    d.set("type", kind);
-    d
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use guandan_core::game::ActionKind;
     use guandan_core::rules::RuleConfig;
 
     fn recorded_match(seed: u64) -> MatchLog {

@@ -10,7 +10,7 @@ static func act(table: Table) -> int:
 	match table.duty:
 		&"play":
 			var hints: Array = mc.advice.hints(1)
-			if not hints.is_empty() and not bool(hints[0].pass):
+			if not hints.is_empty() and not hints[0].passed:
 				return mc.play(PackedInt32Array(hints[0].play.cards))
 			if table.can_pass:
 				return mc.pass_turn()

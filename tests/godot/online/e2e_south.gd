@@ -142,9 +142,11 @@ static func _position(engine: Node) -> Array:
 	return [engine.get_action_count(), String(engine.get_state_hash())]
 
 
-static func _hands_in(state: Dictionary) -> int:
+static func _hands_in(state: MatchState) -> int:
 	var n := 0
-	for h: PackedInt32Array in state.get("hands", []):
+	if state == null:
+		return n
+	for h: PackedInt32Array in state.hands:
 		n += h.size()
 	return n
 

@@ -128,7 +128,8 @@ func _run() -> bool:
 	ot.votes.press(&"no")
 	# The vote is refused: the match goes on.
 	await _play_until(func() -> bool: return false, 3.0, ot)
-	if bool(ot.table.controller.state().get("over", false)):
+	var after_vote: MatchState = ot.table.controller.state()
+	if after_vote != null and after_vote.over:
 		return _fail("the match ended although south refused to give up")
 	# The partner's connection goes for a while: the server's AI hosts seat 2 (blinking badge).
 	_partner.drop_connection_for_test(9000)
@@ -370,7 +371,7 @@ func _south(table: Table) -> void:
 	match table.duty:
 		&"play":
 			var hints: Array = mc.advice.hints(1)
-			if not hints.is_empty() and not bool(hints[0].pass):
+			if not hints.is_empty() and not hints[0].passed:
 				code = mc.play(PackedInt32Array(hints[0].play.cards))
 			elif table.can_pass:
 				code = mc.pass_turn()
@@ -396,7 +397,7 @@ func _north() -> void:
 	match _partner_match.get_phase():
 		GuandanEngine.PHASE_PLAY:
 			var hints: Array = _partner_help.hints(1)
-			if not hints.is_empty() and not bool(hints[0].pass):
+			if not hints.is_empty() and not hints[0].passed:
 				code = _partner_match.play(PackedInt32Array(hints[0].play.cards), -1)
 			elif _partner_match.can_pass():
 				code = _partner_match.pass_turn()

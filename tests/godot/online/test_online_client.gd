@@ -50,7 +50,7 @@ func test_an_engine_follows_the_client_and_refuses_what_it_cannot_do() -> void:
 	# (priority 0) reads a copy no further on than the signals it was given.
 	expect(Online.client.process_priority < e.process_priority and e.process_priority < 0,
 		"process order: client %d, engine %d, the rest 0" % [Online.client.process_priority, e.process_priority])
-	expect(not e.has_match() and e.get_hand().is_empty() and e.get_state().is_empty(), "no copy yet: no match")
+	expect(not e.has_match() and e.get_hand().is_empty() and e.get_state() == null, "no copy yet: no match")
 	expect_eq(e.play(PackedInt32Array([1]), -1), GuandanEngine.ERR_NO_MATCH, "no match: no play")
 	expect_logged("GuandanEngine.play")
 	expect_eq(e.pass_turn(), GuandanEngine.ERR_NO_MATCH, "no match: no pass")

@@ -128,7 +128,7 @@ func test_the_felt_and_banner_follow_a_table_style_written_by_the_test() -> void
 	expect(is_equal_approx(west.position.x - table.middle.position.x, 40.0), "west sits seat_margin from the edge (%.1f)" % (west.position.x - table.middle.position.x))
 	var swatch := table.training.heat_legend.get_child(0) as ColorRect
 	expect(swatch != null and swatch.color == Color(0.1, 0.8, 0.2, 1.0), "the heat legend's bomb swatch from the style, opaque")
-	var bars: Dictionary = preload("res://table/training_tools.gd").heat_colors({7: {"bomb": 1.0}}, TableStyle.current().heat_colors())
+	var bars: Dictionary = preload("res://table/training_tools.gd").heat_colors([CardHeat.of(7, 1.0, 0.0, 0.0, 0.0)] as Array[CardHeat], TableStyle.current().heat_colors())
 	expect(bars.has(7) and is_equal_approx((bars[7] as Color).g, 0.8), "the heat bars use the style's colour (%s)" % bars)
 	table.queue_free()
 	await frames(2)

@@ -50,7 +50,7 @@ func test_the_counter_follows_every_play_and_is_right_at_each_deal_end() -> void
 		before[0] = shown)
 	var ends: Array[Array] = []
 	table.deal_panel_shown.connect(func(e: DealEndedEvent) -> void:
-		var hands: Array = DealEndHands.of(table.controller.engine, int(table.controller.state().get("deal_no", 1)) - 1)
+		var hands: Array = DealEndHands.of(table.controller.engine, table.controller.state().deal_no - 1)
 		var want := PackedInt32Array()
 		want.resize(15)
 		for seat in hands.size():

@@ -117,19 +117,19 @@ func test_the_guided_first_deal_explains_each_step() -> void:
 ## it was only at the bottom of the Rules page).
 func test_the_menu_offers_the_guided_deal_to_a_new_player() -> void:
 	var menu_script: GDScript = load("res://menu/main_menu.gd")
-	expect(menu_script.offers_guided_deal({}), "no statistics: offered")
-	expect(menu_script.offers_guided_deal({stats = {players = {"You": {record = {deals = 0, unfinished = 1}}}}}),
+	expect(menu_script.offers_guided_deal(null), "no statistics: offered")
+	expect(menu_script.offers_guided_deal(StatsRecord.of(0, 0, 1, 0, 0)),
 		"an unfinished training with no finished deal: offered")
-	expect(not menu_script.offers_guided_deal({stats = {players = {"You": {record = {deals = 3, matches = 1}}}}}),
-		"finished deals: not offered")
-	expect(menu_script.offers_guided_deal({stats = {players = {"Seat 1": {record = {deals = 3}}}}}),
-		"another player's deals do not count")
+	expect(not menu_script.offers_guided_deal(StatsRecord.of(1, 0, 0, 3, 0)), "finished deals: not offered")
+	# Another player's deals do not count: the local player's figures are looked up by name.
+	expect(RecordLibrary.local_figures(null) == null, "no statistics: no figures")
 	Settings.set_value(&"anim_speed", 0.0)
 	var app: Control = load("res://ui/app.tscn").instantiate()
 	add_child(app)
 	expect(await wait_until(func() -> bool: return app.current_name == &"menu" and app.current.is_node_ready()), "the menu")
 	var button: Button = app.current.get_node("%GuidedDeal")
-	expect_eq(button.visible, menu_script.offers_guided_deal(RecordLibrary.stats()), "shown as the statistics say")
+	var me := RecordLibrary.local_figures(RecordLibrary.stats())
+	expect_eq(button.visible, menu_script.offers_guided_deal(me.record if me != null else null), "shown as the statistics say")
 	button.visible = true
 	button.pressed.emit()
 	expect(await wait_until(func() -> bool: return app.current_name == &"table" and app.current.is_node_ready()), "a table")

@@ -70,9 +70,9 @@ func test_replay_list_and_player() -> void:
 		player.step_forward()
 	expect_eq(player.current_position(), 40)
 	var shown := _cards_shown(player)
-	var st: Dictionary = player.controller.record_state()
+	var st: MatchState = player.controller.record_state()
 	var in_hands := 0
-	for c in PackedInt32Array(st.card_counts):
+	for c in st.card_counts:
 		in_hands += c
 	var in_centre := 0
 	for seat in 4:
@@ -97,13 +97,13 @@ func test_replay_list_and_player() -> void:
 		player.seek(n)
 	expect_eq(player.layer.created_count, created, "seeking reuses card nodes")
 	# The AI's view of a decision in the play phase.
-	var view: Dictionary = {}
+	var view: ReplayAiView = null
 	for n in range(30, 60):
 		player.seek(n)
 		view = player.ai_view()
-		if not (view.get("hints", []) as Array).is_empty():
+		if view != null and not view.hints.is_empty():
 			break
-	expect(not (view.get("hints", []) as Array).is_empty(), "the AI's view lists candidates")
+	expect(view != null and not view.hints.is_empty(), "the AI's view lists candidates")
 	player.show_ai_view()
 	expect(player.modal.is_open(), "AI view panel opens")
 	player.modal.press(&"close")

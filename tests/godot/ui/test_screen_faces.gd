@@ -103,7 +103,7 @@ func test_empty_replays_and_statistics_show_a_picture_with_their_line() -> void:
 	var stats: Control = load("res://stats/stats_screen.tscn").instantiate()
 	add_child(stats)
 	await frames(2)
-	stats.show_stats({})
+	stats.show_stats(null)
 	await frames(1)
 	var spic := stats.get_node("%EmptyPicture") as EmptyPicture
 	expect(spic.is_visible_in_tree(), "no statistics: the picture")

@@ -117,16 +117,17 @@ func test_the_stats_screen_shows_the_rust_figures() -> void:
 	table.queue_free()
 	table = null
 	var st := RecordLibrary.stats(false)
-	var me: Dictionary = st.stats.players.get(RecordLibrary.LOCAL_PLAYER, {})
-	expect(not me.is_empty(), "the local player has statistics")
+	var me := RecordLibrary.local_figures(st)
+	if not expect(me != null, "the local player has statistics"):
+		return
 	var screen: Control = load("res://stats/stats_screen.tscn").instantiate()
 	add_child(screen)
 	await frames(2)
-	var rec: Dictionary = me.record
+	var rec := me.record
 	var label := func(key: String) -> String: return (screen.find_child(key, true, false) as Label).text
-	expect_eq(label.call("matches"), tr("STATS_MATCHES_UNFINISHED_FMT").format({n = int(rec.matches), u = int(rec.unfinished)}),
+	expect_eq(label.call("matches"), tr("STATS_MATCHES_UNFINISHED_FMT").format({n = rec.matches, u = rec.unfinished}),
 		"finished matches, and the unfinished ones (this one)")
-	expect_eq(label.call("deals"), str(int(rec.deals)))
+	expect_eq(label.call("deals"), str(rec.deals))
 	# No finished match (only this unfinished one, on a fresh machine): no win rate yet.
 	expect_eq(label.call("match_win_rate"), "%d%%" % roundi(100.0 * rec.matches_won / rec.matches) if int(rec.matches) > 0 else "–")
 	expect_eq(label.call("deal_win_rate"), "%d%%" % roundi(100.0 * rec.deals_won / rec.deals))
@@ -138,8 +139,8 @@ func test_the_stats_screen_shows_the_rust_figures() -> void:
 	if not line.is_empty():
 		expect(is_equal_approx(line[-1], float(rec.matches_won) / rec.matches), "the line ends at the match win rate")
 	var bars := 0
-	for key: String in me.by_opponents:
-		if key in ["vs L1", "vs L2", "vs L3", "vs mixed", "vs humans"] and int(me.by_opponents[key].matches) > 0:
+	for key: String in me.oppositions:
+		if key in ["vs L1", "vs L2", "vs L3", "vs mixed", "vs humans"] and me.against(key).matches > 0:
 			bars += 1
 	expect_eq(screen.by_level.values.size(), bars, "a bar per opposition met")
 	var row := screen.find_child(name, true, false)
@@ -155,7 +156,8 @@ func test_an_unfinished_training_is_not_a_lost_match() -> void:
 	await frames(2)
 	var rate_before: String = (screen.find_child("match_win_rate", true, false) as Label).text
 	var line_before: PackedFloat32Array = screen.over_time.values
-	var finished_before := int(screen.player().get("record", {}).get("matches", 0))
+	var me_before: PlayerFigures = screen.player()
+	var finished_before := me_before.record.matches if me_before != null else 0
 	screen.queue_free()
 	# A training left after a few plays: its record is saved, the match unfinished.
 	table = await _open({seed = 21, save_record = true})
@@ -171,9 +173,9 @@ func test_an_unfinished_training_is_not_a_lost_match() -> void:
 	screen = load("res://stats/stats_screen.tscn").instantiate()
 	add_child(screen)
 	await frames(2)
-	var rec: Dictionary = screen.player().record
-	expect_eq(int(rec.matches), finished_before, "not counted as a finished match")
-	expect_eq(int(rec.unfinished) >= 1, true, "counted as unfinished")
+	var rec: StatsRecord = screen.player().record
+	expect_eq(rec.matches, finished_before, "not counted as a finished match")
+	expect_eq(rec.unfinished >= 1, true, "counted as unfinished")
 	expect_eq((screen.find_child("match_win_rate", true, false) as Label).text, rate_before, "the match win rate is unchanged")
 	expect_eq(screen.over_time.values, line_before, "no point on the win-rate line")
 	var row := screen.find_child(name, true, false)
@@ -261,7 +263,7 @@ func _take_back_while_thinking(seed: int) -> bool:
 	var reached := await wait_until(func() -> bool:
 		if table.modal.is_open():
 			table.modal.press(&"next")
-		return taken_back[0] and table.is_idle() and table.duty != &"" or ctl.state().get("over", false), 140.0)
+		return taken_back[0] and table.is_idle() and table.duty != &"" or ctl.state().over, 140.0)
 	if not taken_back[0]:
 		table.queue_free()
 		table = null
@@ -296,7 +298,7 @@ func _leave_and_continue(phase: int, seed: int, weak: bool) -> bool:
 			# Following (mid-trick: a play to beat, passes, a history) after the first deal.
 			var turn := e as TurnStartedEvent
 			mine = phase == GuandanEngine.PHASE_PLAY and turn.seat == 0 and turn.can_pass \
-					and int(ctl.state().deal_no) >= 1
+					and ctl.state().deal_no >= 1
 		elif e is TributePhaseEvent:
 			var due := e as TributePhaseEvent
 			mine = phase == GuandanEngine.PHASE_TRIBUTE and not due.resisted and 0 in due.payers
@@ -308,8 +310,8 @@ func _leave_and_continue(phase: int, seed: int, weak: bool) -> bool:
 	var reached := await wait_until(func() -> bool:
 		if table.modal.is_open():
 			table.modal.press(&"")
-		return not ctl.is_auto_play() and table.is_idle() and table.duty != &"" or ctl.state().get("over", false), 140.0)
-	if ctl.state().get("over", false):
+		return not ctl.is_auto_play() and table.is_idle() and table.duty != &"" or ctl.state().over, 140.0)
+	if ctl.state().over:
 		# This seed's match never gave the player that duty: the caller tries another.
 		table.queue_free()
 		table = null

@@ -128,8 +128,8 @@ func test_illegal_plays_say_why() -> void:
 	table.play_selection(-1)
 	expect_eq(table.toast_label.text, tr("ERR_1"), "not a combination")
 	# The smallest single against a higher play: it names what is on the table and who played it.
-	var info: Dictionary = table.controller.advice.selection(PackedInt32Array([ids[0]]))
-	if (info.get("playable", []) as Array).is_empty():
+	var info: Selection = table.controller.advice.selection(PackedInt32Array([ids[0]]))
+	if info != null and info.playable.is_empty():
 		hand.set_selected(PackedInt32Array([ids[0]]))
 		table.play_selection(-1)
 		var text: String = table.toast_label.text

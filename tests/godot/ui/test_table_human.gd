@@ -87,8 +87,8 @@ func test_a_scripted_human_plays_a_deal_with_input_events() -> void:
 			var want := cards.duplicate()
 			want.sort()
 			expect_eq(sel, want, "HINT selects the hinted cards")
-			var info: Dictionary = table.controller.advice.selection(cards)
-			expect(not (info.get("playable", []) as Array).is_empty(), "hinted cards are playable")
+			var info: Selection = table.controller.advice.selection(cards)
+			expect(info != null and not info.playable.is_empty(), "hinted cards are playable")
 			# Select them again by hand, then play in one of several ways.
 			table.hand.clear_selection()
 			var how := _select(cards)

@@ -11,6 +11,7 @@ use crate::args;
 use crate::convert::{self, ids, opt_seat, seats};
 use crate::resources::GuandanRules;
 use crate::source::{self, MatchSource};
+use crate::values::{MatchState, SurrenderProposal, Tribute, Turn};
 
 #[godot_api(secondary)]
 impl GuandanEngine {
@@ -149,10 +150,10 @@ impl GuandanEngine {
         self.v().map_or_else(PackedInt32Array::new, |v| v.card_counts.iter().map(|&c| i32::from(c)).collect())
     }
 
-    /// The play to beat: `{}` when the table is empty, else `{seat, play}`.
+    /// The play to beat; null when the table is empty.
     #[func]
-    pub fn get_table(&self) -> VarDictionary {
-        self.v().map_or_else(VarDictionary::new, |v| convert::table_dict(v.table.as_ref()))
+    pub fn get_table(&self) -> Option<Gd<Turn>> {
+        self.v()?.table.as_ref().map(|(seat, play)| Turn::make(*seat, Some(play)))
     }
 
     /// Seats that went out this deal, in order.
@@ -167,10 +168,10 @@ impl GuandanEngine {
         self.v().and_then(|v| v.last_order).map_or_else(PackedInt32Array::new, |o| seats(&o))
     }
 
-    /// This deal's plays and passes: `[{seat, pass, play}]`.
+    /// This deal's plays and passes, in order.
     #[func]
-    pub fn get_history(&self) -> Array<VarDictionary> {
-        self.v().map_or_else(Array::new, |v| v.history.iter().map(convert::turn_dict).collect())
+    pub fn get_history(&self) -> Array<Gd<Turn>> {
+        self.v().map_or_else(Array::new, |v| v.history.iter().map(|t| Turn::make(t.seat, t.play.as_ref())).collect())
     }
 
     /// Cards played so far this deal.
@@ -197,11 +198,9 @@ impl GuandanEngine {
         self.v().map_or_else(PackedInt32Array::new, |v| ids(v.return_options))
     }
 
-    /// This deal's tributes as the viewer may see them: `[{from, to, card, returned}]`
-    /// (`to` -1 until routed, cards -1 when hidden or not yet given; a local AI-only table sees
-    /// every card).
+    /// This deal's tributes as the viewer may see them (a local AI-only table sees every card).
     #[func]
-    pub fn get_tributes(&self) -> Array<VarDictionary> {
+    pub fn get_tributes(&self) -> Array<Gd<Tribute>> {
         let Some(v) = self.v() else { return Array::new() };
         let real = self.runtime().filter(|_| self.local().is_none()).map(|rt| rt.state().tributes().to_vec());
         v.tributes
@@ -212,27 +211,18 @@ impl GuandanEngine {
                     Some(t) => (t.card, t.returned),
                     None => (seen.card, seen.returned),
                 };
-                vdict! {
-                    "from" => i64::from(seen.from),
-                    "to" => opt_seat(seen.to),
-                    "card" => convert::opt_card(card),
-                    "returned" => convert::opt_card(returned),
-                }
+                Tribute::make(seen.from, seen.to, card, returned)
             })
             .collect()
     }
 
-    /// The open surrender proposal of a local match: `{}` or `{team, proposer, accepted:
-    /// PackedInt32Array}` (online the votes arrive as `surrender_proposed` / `surrender_voted`).
+    /// The open surrender proposal of a local match; null when none (online the votes arrive
+    /// as `surrender_proposed` / `surrender_voted`).
     #[func]
-    pub fn get_surrender(&self) -> VarDictionary {
-        match self.runtime().and_then(|rt| rt.state().surrender()) {
-            None => VarDictionary::new(),
-            Some(v) => {
-                let accepted: Vec<Seat> = (0..4u8).filter(|b| v.accepted & (1 << b) != 0).collect();
-                vdict! { "team" => i64::from(u8::from(v.team)), "proposer" => i64::from(v.proposer), "accepted" => &seats(&accepted) }
-            }
-        }
+    pub fn get_surrender(&self) -> Option<Gd<SurrenderProposal>> {
+        let v = self.runtime()?.state().surrender()?;
+        let accepted: Vec<Seat> = (0..4u8).filter(|b| v.accepted & (1 << b) != 0).collect();
+        Some(SurrenderProposal::make(i64::from(u8::from(v.team)), v.proposer, &accepted))
     }
 
     /// Whether the match is over.
@@ -253,13 +243,11 @@ impl GuandanEngine {
         GString::from(self.source().and_then(|s| s.outcome()).map_or("", |o| o.reason().name()))
     }
 
-    /// The whole state in one dictionary (see "Data shapes"), hands as the viewer may see them.
+    /// The whole position, hands as the viewer may see them; null without a match.
     #[func]
-    pub fn get_state(&self) -> VarDictionary {
-        match (self.source(), self.v()) {
-            (Some(src), Some(v)) => convert::state_dict(&v, |seat| src.seen_hand(seat), src.outcome()),
-            _ => VarDictionary::new(),
-        }
+    pub fn get_state(&self) -> Option<Gd<MatchState>> {
+        let (src, v) = (self.source()?, self.v()?);
+        Some(MatchState::make(&v, |seat| src.seen_hand(seat), src.outcome()))
     }
 
     /// SHA-256 of the complete state (hex); equal hashes mean equal matches (online: the

@@ -46,7 +46,7 @@ func _ready() -> void:
 		]
 		for r: Array in rows:
 			list.add_child(s._row(r[0], r[1])))
-	await _screen("stats_empty", "res://stats/stats_screen.tscn", func(s: Control) -> void: s.show_stats({}))
+	await _screen("stats_empty", "res://stats/stats_screen.tscn", func(s: Control) -> void: s.show_stats(null))
 	await _screen("leaderboard_empty", "res://online/leaderboard.tscn", func(s: Control) -> void:
 		s._on_board(LeaderboardPage.parse(JSON.stringify({rules = Online.board_rules, page = 0, per_page = 50, total = 0, entries = []}))))
 	await _screen("leaderboard", "res://online/leaderboard.tscn", func(s: Control) -> void:

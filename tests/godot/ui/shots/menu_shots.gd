@@ -29,7 +29,7 @@ func _ready() -> void:
 	menu.queue_free()
 	var stats: Control = load("res://stats/stats_screen.tscn").instantiate()
 	add_child(stats)
-	stats.show_stats({})
+	stats.show_stats(null)
 	await _frames(20)
 	await _shot("stats_empty")
 	stats.queue_free()
