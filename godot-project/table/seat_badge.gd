@@ -65,6 +65,13 @@ var title := "":
 	set(v):
 		title = v
 		_update()
+## The font `title` is drawn in (online: nicknames may hold any character); null: the scene's.
+var title_font: Font = null:
+	set(v):
+		if v != title_font:
+			title_font = v
+			if _name != null:
+				_apply_title_font()
 ## Watching, not playing: the teams are named by their seats, never "ours"/"theirs", and the
 ## bottom seat shows its card count like the others (no hand of one's own hides it).
 var spectator := false:
@@ -126,6 +133,7 @@ func _ready() -> void:
 	add_theme_stylebox_override(&"panel", _style)
 	(%Count as Label).add_theme_stylebox_override(&"normal", _chip_style)
 	_avatar.seat = seat
+	_apply_title_font()
 	_apply_shape()
 	set_process(false)
 	# A font size change (the phone's floor, see Readability) re-measures the width.
@@ -133,6 +141,14 @@ func _ready() -> void:
 		l.theme_changed.connect(_fit_width)
 	_update()
 	_update_blink()
+
+
+func _apply_title_font() -> void:
+	if title_font != null:
+		_name.add_theme_font_override(&"font", title_font)
+	else:
+		_name.remove_theme_font_override(&"font")
+	_fit_width()
 
 
 ## Starts (limit > 0) or hides (limit 0) the countdown ring around the avatar.
