@@ -137,7 +137,7 @@ func _player(badge: SeatBadge, seat: int, tally: MatchTally) -> Control:
 	var face := DealCeremonyCard.face(badge, FACE_PX, 0)
 	face.size_flags_horizontal = Control.SIZE_SHRINK_CENTER
 	col.add_child(face)
-	col.add_child(_label(&"Name", DealCeremonyCard.seat_title(badge), 20, Color.WHITE))
+	col.add_child(DealCeremonyCard.line(&"Name", DealCeremonyCard.seat_title(badge), Color.WHITE, 20))
 	var grid := GridContainer.new()
 	grid.columns = 2
 	grid.add_theme_constant_override(&"h_separation", 10)
@@ -148,9 +148,9 @@ func _player(badge: SeatBadge, seat: int, tally: MatchTally) -> Control:
 		var n := tally.medals(seat, place)
 		var row := HBoxContainer.new()
 		row.add_theme_constant_override(&"separation", 4)
-		var medal := _label(&"Medal%d" % place, tr("PLACE_%d" % place), 17, colours[place - 1])
+		var medal := DealCeremonyCard.line(&"Medal%d" % place, tr("PLACE_%d" % place), colours[place - 1], 17)
 		row.add_child(medal)
-		var count := _label(&"Count%d" % place, "×%d" % n, 17, Color.WHITE if n > 0 else Color(1, 1, 1, 0.45))
+		var count := DealCeremonyCard.line(&"Count%d" % place, "×%d" % n, Color.WHITE if n > 0 else Color(1, 1, 1, 0.45), 17)
 		row.add_child(count)
 		grid.add_child(row)
 	col.add_child(grid)
@@ -161,17 +161,6 @@ func _figure(id: StringName, value: String, caption: String) -> Control:
 	var box := VBoxContainer.new()
 	box.name = id
 	box.add_theme_constant_override(&"separation", 0)
-	box.add_child(_label(&"Value", value, 30, Color(0.98, 0.85, 0.45)))
-	box.add_child(_label(&"Caption", caption, 16, Color(0.85, 0.9, 0.88)))
+	box.add_child(DealCeremonyCard.line(&"Value", value, Color(0.98, 0.85, 0.45), 30))
+	box.add_child(DealCeremonyCard.line(&"Caption", caption, Color(0.85, 0.9, 0.88), 16))
 	return box
-
-
-static func _label(id: StringName, text: String, px: int, color: Color) -> Label:
-	var l := Label.new()
-	l.name = id
-	l.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	l.text = text
-	l.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
-	l.add_theme_font_size_override(&"font_size", px)
-	l.add_theme_color_override(&"font_color", color)
-	return l
