@@ -6,7 +6,7 @@ extends Resource
 ## grows sure of a good player); the bands are the game's, on that number.
 
 ## The least rating of each rank, rising; the first is the floor of all.
-@export var floors := PackedInt32Array([0, 1100, 1300, 1500, 1700])
+@export var floors := PackedInt32Array([0, 1200, 1400, 1600, 1800])
 ## Each rank's name (a translation key), in the order of `floors`.
 @export var name_keys := PackedStringArray(["RANK_NOVICE", "RANK_SKILLED", "RANK_EXPERT", "RANK_MASTER", "RANK_CHAMPION"])
 

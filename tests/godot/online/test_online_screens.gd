@@ -302,9 +302,9 @@ func test_the_home_says_the_player_s_rank() -> void:
 	var id := String(Online.client.get_player_id())
 	menu._on_profile(PlayerProfile.parse(JSON.stringify({player_id = id, nickname = "Ann", stats = {matches = 9, wins = 6,
 		win_rate = 6.0 / 9.0, double_down_rate = 0.2, bombs_per_deal = 0.5}, ratings = [
-		{rules = menu.quick_rules(), rating = 1320, matches = 9, wins = 6, draws = 0, history = []}]})))
+		{rules = menu.quick_rules(), rating = 1450, matches = 9, wins = 6, draws = 0, history = []}]})))
 	var line := (menu.find_child("Rating", true, false) as Label).text
 	var ranks := RankTable.current()
-	expect("1320" in line and ranks.rank_name(ranks.rank_of(1320)) in line, "the rating and its rank: %s" % line)
-	expect_eq(ranks.rank_name(ranks.rank_of(1320)), "Expert", "1320 is in Expert's band")
+	expect("1450" in line and ranks.rank_name(ranks.rank_of(1450)) in line, "the rating and its rank: %s" % line)
+	expect_eq(ranks.rank_name(ranks.rank_of(1450)), "Expert", "1450 is in Expert's band")
 	menu.queue_free()
