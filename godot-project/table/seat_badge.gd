@@ -78,6 +78,7 @@ var spectator := false:
 	set(v):
 		spectator = v
 		_update()
+		_apply_shape()  # a watched bottom seat has its fan: not the player's lone portrait
 ## At or below this many cards the count turns red (announced by the engine's cards_left).
 var warn_at := 10
 ## No text below this size (UiLayout.readable_font_size, set by the table's layout); the
