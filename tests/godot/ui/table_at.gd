@@ -11,6 +11,15 @@ var felt: Control
 var table: Table
 
 
+## The settings the table tests start from: animations off, the AI debug overlay and the history
+## column as asked.
+static func reset_settings(ai_debug: bool, history_open: bool) -> void:
+	Settings.reset_for_tests()
+	Settings.set_value(&"anim_speed", 0.0)
+	Settings.set_value(&"ai_debug", ai_debug)
+	Settings.set_value(&"history_open", history_open)
+
+
 ## Opens the table at `px` under `suite` (`rules`: a preset name, "" the default).
 static func open(on: GdTestSuite, px: Vector2i, rules := "") -> RefCounted:
 	var t: RefCounted = load("res://tests_godot/ui/table_at.gd").new()

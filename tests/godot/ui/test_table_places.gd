@@ -12,10 +12,7 @@ var _problems := {}  # message -> true (each distinct problem reported once)
 
 
 func before_each() -> void:
-	Settings.reset_for_tests()
-	Settings.set_value(&"anim_speed", 0.0)
-	Settings.set_value(&"ai_debug", true)
-	Settings.set_value(&"history_open", true)
+	TableAt.reset_settings(true, true)
 
 
 func after_each() -> void:

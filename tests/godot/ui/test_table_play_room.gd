@@ -25,10 +25,7 @@ var at: TableAt
 
 
 func before_each() -> void:
-	Settings.reset_for_tests()
-	Settings.set_value(&"anim_speed", 0.0)
-	Settings.set_value(&"ai_debug", false)
-	Settings.set_value(&"history_open", false)
+	TableAt.reset_settings(false, false)
 
 
 func after_each() -> void:
