@@ -142,7 +142,10 @@ func _show_rating() -> void:
 	for r: Rating in _profile.ratings:
 		if String(r.rules) == rules:
 			var key := "PROFILE_RANKED_ONE_FMT" if int(r.matches) == 1 else "PROFILE_RANKED_FMT"
+			# The rank from the same table the match's end calls a crossing out with.
+			var ranks := RankTable.current()
 			_rating.text = tr("ONLINE_HOME_RATING_FMT").format({rating = int(r.rating)}) + "  ·  " \
+				+ ranks.rank_name(ranks.rank_of(int(r.rating))) + "  ·  " \
 				+ tr(key).format({matches = int(r.matches), wins = int(r.wins)})
 			return
 	_rating.text = tr("ONLINE_HOME_RATING_FMT").format({rating = "–"}) + "  ·  " + tr("PROFILE_NO_RATING")

@@ -1,7 +1,7 @@
 extends Control
 ## The table online: the same table scene (its MatchController takes the session's client, see
 ## MatchConfig.online), plus what only online play has, drawn over it —
-## every seat's name; the latency; while the connection is down an overlay "reconnecting…" that
+## every seat's name (a person's nickname, under the seat's portrait: the badge's title); the latency; while the connection is down an overlay "reconnecting…" that
 ## blocks all input, until the client is back and the whole position has been announced again
 ## (the table rebuilds hand, centre and scores from the full state); the server's AI hosting a
 ## seat (the seat badge blinks with "AI Auto-Play"); surrender votes as dialogs (the partner's
@@ -13,8 +13,6 @@ extends Control
 
 ## The table scene inside (tests, screenshots); instanced here when there is a match to show.
 var table: Table
-## Each seat's name over its badge, by where the table draws the seat (0 = the viewer, south).
-@onready var names: Array[Label] = [%Name0, %Name1, %Name2, %Name3]
 @onready var latency: Label = %Latency
 ## The table's menu button (top left), which the latency reading stands under.
 var _menu_button: Control
@@ -106,7 +104,7 @@ func _ready() -> void:
 	# The match's own events come from the table's controller (its engine follows the client), as
 	# they arrive, not when the table gets to show them.
 	table.controller.event_received.connect(_on_match_event)
-	resized.connect(_place_names)
+	resized.connect(_place_overlay)
 	# The table's Auto-play switch hands our seat to the server's AI (auto_play) and takes it
 	# back; the table shows it through controller_changed like offline. Spectators have no seat.
 	if table.auto_button != null:
@@ -131,8 +129,6 @@ func _on_disconnected(code: int, _message: String) -> void:
 
 
 func _set_up_overlay() -> void:
-	for l in names:
-		l.add_theme_font_override(&"font", Online.name_font())
 	_lost_hint()
 	%LeaveWhileReconnecting.pressed.connect(func() -> void: _gone_back(""))
 
@@ -145,7 +141,7 @@ func _lost_hint() -> void:
 
 func _process(_delta: float) -> void:
 	if table != null:
-		_place_names()
+		_place_overlay()
 		_draw_shown_hands()
 	# A server silent for long: the table is covered as for a lost connection, saying so.
 	if _unstable_since >= 0 and not reconnect_layer.visible and Time.get_ticks_msec() - _unstable_since >= STALLED_MS:
@@ -202,16 +198,10 @@ func _draw_shown_hands() -> void:
 	_shown_hands.visible = _shown_hands.get_child_count() > 0
 
 
-## Each seat's name just above its badge (the player's own above the hand's top left).
-func _place_names() -> void:
+## The latency under the menu button and the vote's line over the player's seat.
+func _place_overlay() -> void:
 	if table == null or table.badges.size() < 4:
 		return
-	for seat in 4:
-		var badge: Control = table.badges[seat]
-		var l := names[seat]
-		var r := badge.get_global_rect()
-		l.position = r.position - global_position + Vector2(4, -l.size.y - 2)
-		l.visible = l.text != ""
 	# The latency under the table's menu button, never inside it (a phone raises the button to
 	# its 80 lp tap floor: the reading's fixed place was then on the button).
 	if _menu_button == null:
@@ -219,10 +209,11 @@ func _place_names() -> void:
 	if _menu_button != null and _menu_button.is_visible_in_tree():
 		var m := _menu_button.get_global_rect()
 		latency.position = Vector2(m.position.x, m.end.y + 2.0) - global_position
-	# The vote's line over the player's own name (the left column is free there; beside the
+	# The vote's line over the player's own seat (the left column is free there; beside the
 	# partner's badge it would cover the partner's play).
 	if vote_status.visible:
-		vote_status.position = names[0].position - Vector2(0, vote_status.size.y + 4)
+		var own: Rect2 = (table.badges[0] as SeatBadge).get_global_rect()
+		vote_status.position = own.position - global_position + Vector2(4, -vote_status.size.y - 4)
 
 
 func _on_room(room: OnlineRoom) -> void:
@@ -246,20 +237,15 @@ func _on_room(room: OnlineRoom) -> void:
 				table.modal.add_line(_closed_text)
 		return
 	var me := Online.seat
+	# People by their nickname under their portrait, one name a seat (issue 54: the names stood
+	# over the badges, the player's own over "You"); an AI seat's badge says where it sits and its
+	# level. While the room's seat list catches up, the player's own is the name we play under.
+	SeatKinds.show_names(table.badges, SeatKinds.names_from_room(room, me, String(Settings.get_value(&"online_nickname")),
+		tr("ONLINE_AWAY_MARK")), maxi(me, 0), Online.name_font())
 	for s: RoomSeat in room.seats:
 		var i := s.seat
-		# People by their nickname; an AI seat's badge already says its level.
-		var text := s.player
-		if i == me:
-			# The player's own seat already says "You": the name alone, said once (issue 54). While
-			# the room's seat list catches up, the name we play under.
-			if text == "":
-				text = String(Settings.get_value(&"online_nickname"))
-		elif s.player != "" and not s.connected:
-			text += "  " + tr("ONLINE_AWAY_MARK")
 		# The table draws the viewer at the bottom: seats are turned so the local seat is south.
 		var at := (i - maxi(me, 0) + 4) % 4
-		names[at].text = text
 		_nicks[at] = s.player
 		# The player's own mark follows their own switch (show_auto_play): a room update another
 		# seat caused must not clear it (played in windows: the partner's Auto-play did).
@@ -271,7 +257,7 @@ func _on_room(room: OnlineRoom) -> void:
 	spectator_banner.visible = spectating
 	if spectating:
 		spectator_banner.text = tr("ONLINE_SPECTATOR_BANNER_FMT").format({n = room.spectator_delay})
-	_place_names()
+	_place_overlay()
 
 
 func _on_hosting(seat: int, on: bool) -> void:

@@ -46,18 +46,13 @@ func _init() -> void:
 
 ## A round's heading ("Round 4") or a note; a note wraps to the panel's width.
 func set_text_row(text: String, heading: bool) -> void:
-	var want := [text, heading]
-	if want == _shown:
+	if _unchanged([text, heading]):
 		return
-	_shown = want
 	kind = Kind.HEADING if heading else Kind.NOTE
 	_face.visible = false
 	_cards.visible = false
 	_stamp.visible = false
-	_text.text = text
-	_text.size_flags_horizontal = Control.SIZE_EXPAND_FILL
-	_text.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
-	_text.add_theme_font_size_override(&"font_size", 15 if heading else 16)
+	_set_line(text, true, 15 if heading else 16)
 	if heading:
 		_text.add_theme_color_override(&"font_color", HEADING_COLOR)
 	else:
@@ -66,21 +61,16 @@ func set_text_row(text: String, heading: bool) -> void:
 
 ## A seat's turn: `name` beside its portrait, then `play` as cards, or the stamp when null.
 func set_turn(seat: int, face_key: int, ai: bool, name_text: String, play: Play, level: int) -> void:
-	var want := [seat, face_key, ai, name_text, play, level, tr("HISTORY_PASS")]
-	if want == _shown:
+	if _unchanged([seat, face_key, ai, name_text, play, level, tr("HISTORY_PASS")]):
 		return
-	_shown = want
 	kind = Kind.PASS if play == null else Kind.PLAY
 	_face.visible = true
 	if _face.seat != seat or _face.face_key != face_key or _face.ai != ai:
 		_face.seat = seat
 		_face.face_key = face_key
 		_face.ai = ai
-	_text.text = name_text
-	_text.size_flags_horizontal = Control.SIZE_FILL
-	_text.autowrap_mode = TextServer.AUTOWRAP_OFF
+	_set_line(name_text, false, 15)
 	_cards.queue_redraw()
-	_text.add_theme_font_size_override(&"font_size", 15)
 	_text.remove_theme_color_override(&"font_color")
 	_cards.visible = play != null
 	_stamp.visible = play == null
@@ -102,3 +92,20 @@ func stamped() -> bool:
 
 func text() -> String:
 	return _text.text
+
+
+## Whether the row already shows `want` (a row is refilled on every history update; unchanged,
+## it keeps its layout); otherwise `want` is remembered as shown.
+func _unchanged(want: Array) -> bool:
+	if want == _shown:
+		return true
+	_shown = want
+	return false
+
+
+## The row's text: a note or heading `wraps` across the row, a seat's name stays on one line.
+func _set_line(text: String, wraps: bool, font_px: int) -> void:
+	_text.text = text
+	_text.size_flags_horizontal = Control.SIZE_EXPAND_FILL if wraps else Control.SIZE_FILL
+	_text.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART if wraps else TextServer.AUTOWRAP_OFF
+	_text.add_theme_font_size_override(&"font_size", font_px)

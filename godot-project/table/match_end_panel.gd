@@ -3,7 +3,8 @@ extends VBoxContainer
 ## The match's end as a screen over the table (match_end_panel.tscn; Modal.open_screen shows it
 ## under its title, Rematch / Review / Back below): why the match ended, both teams' final levels,
 ## each player's medals over the match (头游 … 末游 counts, from MatchTally), a few figures of the
-## match (deals, bombs, 头游 per team) and, after a ranked match online, the rating counted up.
+## match (deals, bombs, 头游 per team) and, after a ranked match online, the rating counted up
+## with the player's rank (RankTable), called out as the count crosses into another.
 
 ## The portraits' size on the screen (lp).
 const FACE_PX := 64.0
@@ -12,6 +13,11 @@ const COUNT_UP_S := 1.2
 
 var _shown_rating := 0.0
 var _rating_change := 0
+## The rank before the match (RankTable), for the call-out when the count crosses a boundary.
+var _rank_before := 0
+## The colours of a rank reached (up) and lost (down).
+const RANK_UP_COLOR := Color(1.0, 0.84, 0.3)
+const RANK_DOWN_COLOR := Color(0.85, 0.7, 0.65)
 var _tween: Tween
 ## The plain rating line the online table adds under the screen ("Rating 1226 (+24)"): hidden
 ## while this screen counts the same rating up.
@@ -85,6 +91,7 @@ func medals_shown(seat: int) -> PackedInt32Array:
 func show_rating(rating: int, change: int, at_once := false) -> void:
 	(%RatingBox as Control).visible = true
 	_rating_change = change
+	_rank_before = RankTable.current().rank_of(rating - change)
 	_rating_twin = tr("ONLINE_RATING_FMT").format({rating = rating,
 		change = ("+%d" % change) if change >= 0 else str(change)})
 	if get_parent() != null:
@@ -107,6 +114,19 @@ func _set_rating(value: float) -> void:
 	var l: Label = %Rating
 	l.text = tr("END_RATING_FMT").format({change = change, rating = roundi(value)})
 	l.add_theme_color_override(&"font_color", Color(0.55, 0.95, 0.6) if _rating_change >= 0 else Color(1, 0.55, 0.45))
+	# The rank of the number shown: a rank reached or lost is called out as the count crosses it.
+	var ranks := RankTable.current()
+	var rank := ranks.rank_of(roundi(value))
+	var r: Label = %Rank
+	var key := "END_RANK_FMT" if rank == _rank_before else "END_RANK_UP_FMT" if rank > _rank_before else "END_RANK_DOWN_FMT"
+	r.text = tr(key).format({rank = ranks.rank_name(rank)})
+	r.add_theme_color_override(&"font_color", Color(0.9, 0.92, 0.9) if rank == _rank_before
+		else RANK_UP_COLOR if rank > _rank_before else RANK_DOWN_COLOR)
+
+
+## The rank line as shown (tests): "Rank: Skilled", "Up to Expert!".
+func rank_shown() -> String:
+	return (%Rank as Label).text
 
 
 func _player(badge: SeatBadge, seat: int, tally: MatchTally) -> Control:
@@ -117,7 +137,7 @@ func _player(badge: SeatBadge, seat: int, tally: MatchTally) -> Control:
 	var face := DealCeremonyCard.face(badge, FACE_PX, 0)
 	face.size_flags_horizontal = Control.SIZE_SHRINK_CENTER
 	col.add_child(face)
-	col.add_child(_label(&"Name", DealCeremonyCard.seat_title(badge), 20, Color.WHITE))
+	col.add_child(DealCeremonyCard.line(&"Name", DealCeremonyCard.seat_title(badge), Color.WHITE, 20))
 	var grid := GridContainer.new()
 	grid.columns = 2
 	grid.add_theme_constant_override(&"h_separation", 10)
@@ -128,9 +148,9 @@ func _player(badge: SeatBadge, seat: int, tally: MatchTally) -> Control:
 		var n := tally.medals(seat, place)
 		var row := HBoxContainer.new()
 		row.add_theme_constant_override(&"separation", 4)
-		var medal := _label(&"Medal%d" % place, tr("PLACE_%d" % place), 17, colours[place - 1])
+		var medal := DealCeremonyCard.line(&"Medal%d" % place, tr("PLACE_%d" % place), colours[place - 1], 17)
 		row.add_child(medal)
-		var count := _label(&"Count%d" % place, "×%d" % n, 17, Color.WHITE if n > 0 else Color(1, 1, 1, 0.45))
+		var count := DealCeremonyCard.line(&"Count%d" % place, "×%d" % n, Color.WHITE if n > 0 else Color(1, 1, 1, 0.45), 17)
 		row.add_child(count)
 		grid.add_child(row)
 	col.add_child(grid)
@@ -141,17 +161,6 @@ func _figure(id: StringName, value: String, caption: String) -> Control:
 	var box := VBoxContainer.new()
 	box.name = id
 	box.add_theme_constant_override(&"separation", 0)
-	box.add_child(_label(&"Value", value, 30, Color(0.98, 0.85, 0.45)))
-	box.add_child(_label(&"Caption", caption, 16, Color(0.85, 0.9, 0.88)))
+	box.add_child(DealCeremonyCard.line(&"Value", value, Color(0.98, 0.85, 0.45), 30))
+	box.add_child(DealCeremonyCard.line(&"Caption", caption, Color(0.85, 0.9, 0.88), 16))
 	return box
-
-
-static func _label(id: StringName, text: String, px: int, color: Color) -> Label:
-	var l := Label.new()
-	l.name = id
-	l.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	l.text = text
-	l.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER
-	l.add_theme_font_size_override(&"font_size", px)
-	l.add_theme_color_override(&"font_color", color)
-	return l

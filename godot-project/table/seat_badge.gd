@@ -17,14 +17,16 @@ const WIDTH := 232.0
 ## How far (px) and how much larger a finisher's portrait steps forward at the end of a deal.
 const STEP_PX := 18.0
 const STEP_SCALE := 1.18
+## The name lines' spacing under the portrait (px): their boxes are taller than their letters.
+const LINE_GAP_STACKED := -6
 
 ## Which seat (0 = the player, 1 east, 2 north partner, 3 west); set in the scene or by create().
 @export_range(0, 3) var seat := 0
 ## Shows the cards-left chip (off for the player's own badge and in replays).
 @export var with_back := true
-## The seat's shape: false = the portrait with its fan of backs, then the name lines beside them
-## (North, the player); true = the name lines under the portrait and fan (West and East at the
-## table's sides, where width is scarce and height is not).
+## The seat's shape: true = the name lines under the portrait, starting at its outer edge (the
+## genre's seat at the felt's edge; the table stacks every seat its bands leave room for); false =
+## the portrait with its fan of backs, then the name lines beside them (a short view).
 @export var stacked := false:
 	set(v):
 		stacked = v
@@ -63,12 +65,20 @@ var title := "":
 	set(v):
 		title = v
 		_update()
+## The font `title` is drawn in (online: nicknames may hold any character); null: the scene's.
+var title_font: Font = null:
+	set(v):
+		if v != title_font:
+			title_font = v
+			if _name != null:
+				_apply_title_font()
 ## Watching, not playing: the teams are named by their seats, never "ours"/"theirs", and the
 ## bottom seat shows its card count like the others (no hand of one's own hides it).
 var spectator := false:
 	set(v):
 		spectator = v
 		_update()
+		_apply_shape()  # a watched bottom seat has its fan: not the player's lone portrait
 ## At or below this many cards the count turns red (announced by the engine's cards_left).
 var warn_at := 10
 ## No text below this size (UiLayout.readable_font_size, set by the table's layout); the
@@ -124,6 +134,7 @@ func _ready() -> void:
 	add_theme_stylebox_override(&"panel", _style)
 	(%Count as Label).add_theme_stylebox_override(&"normal", _chip_style)
 	_avatar.seat = seat
+	_apply_title_font()
 	_apply_shape()
 	set_process(false)
 	# A font size change (the phone's floor, see Readability) re-measures the width.
@@ -131,6 +142,14 @@ func _ready() -> void:
 		l.theme_changed.connect(_fit_width)
 	_update()
 	_update_blink()
+
+
+func _apply_title_font() -> void:
+	if title_font != null:
+		_name.add_theme_font_override(&"font", title_font)
+	else:
+		_name.remove_theme_font_override(&"font")
+	_fit_width()
 
 
 ## Starts (limit > 0) or hides (limit 0) the countdown ring around the avatar.
@@ -199,10 +218,17 @@ func shape_height(as_stacked: bool) -> float:
 	if _name == null:
 		return size.y
 	var seat_h := (%Seat as Control).get_combined_minimum_size().y
-	var col_h := ($Row/Col as Control).get_combined_minimum_size().y
+	# The lines as the shape spaces them (closer when stacked, see _apply_shape).
+	var col_h := 0.0
+	var lines := 0
+	for c: Control in ($Row/Col as Node).get_children():
+		if c.visible:
+			col_h += c.get_combined_minimum_size().y
+			lines += 1
+	col_h += LINE_GAP_STACKED * maxi(lines - 1, 0) if as_stacked else 0.0
 	var panel := get_theme_stylebox(&"panel")
 	var framing := panel.get_minimum_size().y if panel != null else 0.0
-	return framing + (seat_h + 2.0 + col_h if as_stacked else maxf(seat_h, col_h))
+	return framing + (seat_h + col_h if as_stacked else maxf(seat_h, col_h))
 
 
 ## How far the portrait's left edge is from the seat's left (from the minimum sizes).
@@ -210,7 +236,9 @@ func portrait_left() -> float:
 	var panel := get_theme_stylebox(&"panel")
 	var margin := panel.get_margin(SIDE_LEFT) if panel != null else 0.0
 	if stacked and _name != null:
-		margin += maxf(size.x - margin * 2.0 - (%Seat as Control).get_combined_minimum_size().x, 0.0) / 2.0
+		# The portrait and fan stand at the seat's outer side over the lines (the player's centred).
+		var spare := maxf(size.x - margin * 2.0 - (%Seat as Control).get_combined_minimum_size().x, 0.0)
+		margin += spare if fan_left else spare / 2.0 if not _fan.visible else 0.0
 	if fan_left and _fan != null and _fan.visible:
 		margin += _fan.get_combined_minimum_size().x + float((%Seat as HBoxContainer).get_theme_constant(&"separation"))
 	return margin
@@ -241,12 +269,18 @@ func _apply_shape() -> void:
 		return
 	var row := $Row as BoxContainer
 	row.vertical = stacked
-	row.add_theme_constant_override(&"separation", 2 if stacked else 10)
+	row.add_theme_constant_override(&"separation", 0 if stacked else 10)
+	($Row/Col as BoxContainer).add_theme_constant_override(&"separation", LINE_GAP_STACKED if stacked else 0)
+	# Stacked: the portrait at the seat's outer side (West and North on the left, East on the right,
+	# beside their fans), the lines under it starting at its edge; the player's centred.
+	var lone := not (with_back or spectator)
 	var seat_box := %Seat as HBoxContainer
-	seat_box.size_flags_horizontal = Control.SIZE_SHRINK_CENTER if stacked else Control.SIZE_FILL
+	seat_box.size_flags_horizontal = Control.SIZE_FILL if not stacked else Control.SIZE_SHRINK_CENTER if lone \
+		else Control.SIZE_SHRINK_END if fan_left else Control.SIZE_SHRINK_BEGIN
 	seat_box.move_child(_fan, 0 if fan_left else -1)
+	var under := HORIZONTAL_ALIGNMENT_CENTER if lone else HORIZONTAL_ALIGNMENT_RIGHT if fan_left else HORIZONTAL_ALIGNMENT_LEFT
 	for l: Label in [_name, _sub, _auto, _place]:
-		l.horizontal_alignment = HORIZONTAL_ALIGNMENT_CENTER if stacked else HORIZONTAL_ALIGNMENT_LEFT
+		l.horizontal_alignment = under if stacked else HORIZONTAL_ALIGNMENT_LEFT
 	_fit_width()
 
 

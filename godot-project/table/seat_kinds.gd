@@ -45,3 +45,30 @@ static func from_record(players: Array) -> PackedInt32Array:
 static func show(badges: Array, levels: PackedInt32Array, bottom_seat := 0) -> void:
 	for seat in 4:
 		(badges[(seat - bottom_seat + 4) % 4] as SeatBadge).ai_level = levels[seat]
+
+
+## Online: the name each seat shows under its portrait, by seat number — a person's nickname
+## (with `away_mark` after it while the person is disconnected), "" for an AI seat (its badge says
+## where it sits and its level). The player's own seat is `own_seat` (-1 watching), named
+## `own_nickname` while the room's seat list has not caught up.
+static func names_from_room(room: OnlineRoom, own_seat: int, own_nickname: String, away_mark: String) -> PackedStringArray:
+	var names := PackedStringArray(["", "", "", ""])
+	for s: RoomSeat in room.seats:
+		if s.seat < 0 or s.seat >= 4:
+			continue
+		var text := s.player
+		if s.seat == own_seat:
+			text = text if text != "" else own_nickname
+		elif text != "" and not s.connected:
+			text += "  " + away_mark
+		names[s.seat] = text
+	return names
+
+
+## Shows `names` (by seat number) as the badges' titles — one name a seat, under its portrait —
+## drawn in `font` (a nickname may hold any character; null: the badge's own font).
+static func show_names(badges: Array, names: PackedStringArray, bottom_seat := 0, font: Font = null) -> void:
+	for seat in 4:
+		var badge := badges[(seat - bottom_seat + 4) % 4] as SeatBadge
+		badge.title_font = font
+		badge.title = names[seat]

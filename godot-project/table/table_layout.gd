@@ -104,31 +104,49 @@ static func apply(t: Control) -> void:
 	var west := badges[3]
 	if counter.visible:
 		counter.reset_size()
-	# North's row holds North's seat (and the card counter at its left).
-	var north_row := maxf(north.size.y, counter.size.y if counter.visible else 0.0)
 	# Bands under the top bar: North's seat, North's play, the side plays (West and East sit at the
 	# edges across these two bands), the prompt row, the player's row. Each seat's play lands in
 	# front of it: under North, right of West, left of East, above the hand.
 	# Wide views (a phone held sideways) say the prompt row's lines left of the buttons, in the
 	# action bar's empty half: its band goes to the plays (issue 54: they were 0.42 of the hand).
 	var prompt_h := 0.0 if wide else PROMPT_H
-	var free := m.size.y - NORTH_CLEAR - north_row - prompt_h - (3.0 if wide else 4.0) * GAP
-	# West and East stand with their lines under the portrait where the bands leave plays of
-	# STACKED_PLAY_H that way (a short view, a phone's larger text: the lines beside it instead).
-	var stack := _bands(STACKED_PLAY_H, maxf(west.shape_height(true), east.shape_height(true)), me.size.y) <= free
-	for b: SeatBadge in [west, east]:
-		if b.stacked != stack:
-			b.stacked = stack
+	var counter_h := counter.size.y if counter.visible else 0.0
+	var rest := m.size.y - NORTH_CLEAR - prompt_h - (3.0 if wide else 4.0) * GAP
+	# Every seat stands with its name and level under its portrait (the genre's seat, brief §5)
+	# where the bands leave plays of STACKED_PLAY_H that way (a wide view: of PLAY_SHARE of the
+	# hand's cards); else the lines stand beside it (a short view, a phone's larger text). The side
+	# seats span two bands and stack first; the player's stacked seat reaches down beside the action
+	# bar's buttons (me_drop), so its row needs only the part above the bar (not on a wide view:
+	# its prompt stands there); last North, whose lines push every band down. At 2340×1080 the
+	# player and North keep their lines beside (README, issue 54).
+	var least_play := STACKED_PLAY_H
+	if wide:
+		least_play = maxf(least_play, PLAY_SHARE * HandView.fitted_card_height(card_h, s.x, 27))
+	var sides_h := maxf(west.shape_height(true), east.shape_height(true))
+	var stack := maxf(north.shape_height(false), counter_h) + _bands(STACKED_PLAY_H, sides_h, me.shape_height(false)) <= rest
+	var me_drop := bar_h - 6.0 - GAP * 0.5
+	var stack_me := stack and not wide and maxf(north.shape_height(false), counter_h) \
+		+ _bands(least_play, sides_h, me.shape_height(true) - me_drop) <= rest
+	var me_h := me.shape_height(true) - me_drop if stack_me else me.shape_height(false)
+	var stack_north := stack and maxf(north.shape_height(true), counter_h) + _bands(least_play, sides_h, me_h) <= rest
+	for b: SeatBadge in badges:
+		var want := stack_north if b == north else stack_me if b == me else stack
+		if b.stacked != want:
+			b.stacked = want
 			b.reset_size()
+	# North's row holds North's seat (and the card counter at its left).
+	var north_row := maxf(north.size.y, counter_h)
+	var free := rest - north_row
 	var side_h := maxf(west.shape_height(stack), east.shape_height(stack))
 	var share := 0.68 if tablet else PLAY_SHARE_WIDE if wide else PLAY_SHARE
 	var play_h := clampf(card_h * share, 56.0, 150.0)
 	# Squeezed until the bands fit (never under 40 px).
-	while play_h > 40.0 and _bands(play_h, side_h, me.size.y) > free:
+	var me_row := me.size.y - (me_drop if stack_me else 0.0)
+	while play_h > 40.0 and _bands(play_h, side_h, me_row) > free:
 		play_h -= 2.0
 	play_h = maxf(play_h, 40.0)
 	var side_row := maxf(play_h, side_h - play_h - GAP * 0.5)
-	var south_h := maxf(play_h, me.size.y)
+	var south_h := maxf(play_h, me_row)
 	var used := NORTH_CLEAR + north_row + play_h + side_row + prompt_h + south_h
 	var gap := clampf((m.size.y - used) / (3.0 if wide else 4.0), GAP * 0.5, 40.0)
 	var zone: PlayZone = t.zone
@@ -179,6 +197,17 @@ static func apply(t: Control) -> void:
 	var tribute: TributePanel = t.tribute_panel
 	tribute.fit(Rect2(wx, side_y, maxf(ex - wx, 1.0), side_row))
 
+	# The player's seat on the felt's edge (bottom left, as the genre seats the player), not in the
+	# corner outside the oval; stacked, its foot at the action bar's, left of the buttons: they move
+	# right where the seat would reach them.
+	var oval := _oval(m, top_h, bar_y, s)
+	if stack_me:
+		_place_me(me, oval, bar_y + bar_h - 6.0 - me.size.y, m)
+		var clear := me.position.x + me.size.x + GAP
+		if not wide and clear > (s.x - _buttons_width(t.action_bar)) / 2.0:
+			t.action_bar.position.x = clear
+			t.action_bar.size.x = maxf(s.x - 2.0 * clear, 1.0)
+
 	# Prompt row: the status line, banners, toasts and the readings share it, one at a time.
 	y = side_y + side_row + gap
 	var prompt := Rect2(m.position.x, y, m.size.x, PROMPT_H)
@@ -205,13 +234,9 @@ static func apply(t: Control) -> void:
 
 	# South row.
 	y += PROMPT_H + gap
-	# At the row's foot: clear of a banner's large letters in the prompt row above.
-	# The portrait on the felt's edge (bottom left, as the genre seats the player), not in the corner
-	# outside the oval.
-	var oval := _oval(m, top_h, bar_y, s)
-	var me_y := y + south_h - me.size.y
-	me.position = Vector2(maxf(_edge_x(oval, me_y + me.portrait_middle()) - me.portrait_left() - me.portrait_size() / 2.0,
-		m.position.x + 6.0), me_y)
+	# Beside the lines: at the row's foot, clear of a banner's large letters in the prompt row above.
+	if not stack_me:
+		_place_me(me, oval, y + south_h - me.size.y, m)
 	var side := me.position.x + me.size.x + GAP - m.position.x
 	zone.set_slot(0, Rect2(m.position.x + side, y + (south_h - play_h) / 2.0, maxf(m.size.x - 2.0 * side, 1.0), play_h), 0)
 	zone.relayout(t.level)
@@ -230,6 +255,12 @@ static func apply(t: Control) -> void:
 	# inset stay inside the frame.
 	var to_global := frame.get_global_transform()
 	t.show_oval(Rect2(to_global * oval.position, oval.size * to_global.get_scale()))
+
+
+## The player's seat `me` at `y`, its portrait on the oval's left edge (not left of the table's space `m`).
+static func _place_me(me: SeatBadge, oval: Rect2, y: float, m: Rect2) -> void:
+	var x := _edge_x(oval, y + me.portrait_middle()) - me.portrait_left() - me.portrait_size() / 2.0
+	me.position = Vector2(maxf(x, m.position.x + 6.0), y)
 
 
 ## The felt's oval (the frame's coordinates) for the table's space `m`: the rim lies outside it;

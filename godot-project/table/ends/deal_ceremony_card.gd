@@ -34,10 +34,10 @@ static func create(table: Table, order: PackedInt32Array, change: LevelChange, m
 	outcome.alignment = BoxContainer.ALIGNMENT_CENTER
 	outcome.add_theme_constant_override(&"separation", 10)
 	card.add_child(outcome)
-	outcome.add_child(_line(&"LevelChange", level_text(change, table.spectator), Color(0.98, 0.85, 0.45), 18))
+	outcome.add_child(line(&"LevelChange", level_text(change, table.spectator), Color(0.98, 0.85, 0.45), 18))
 	if not match_over:
-		outcome.add_child(_line(&"Dot", "·", Color(0.85, 0.9, 0.88), 18))
-		outcome.add_child(_line(&"Tribute", tribute_text(order, table.local_seat, table.spectator), Color(0.85, 0.9, 0.88), 18))
+		outcome.add_child(line(&"Dot", "·", Color(0.85, 0.9, 0.88), 18))
+		outcome.add_child(line(&"Tribute", tribute_text(order, table.local_seat, table.spectator), Color(0.85, 0.9, 0.88), 18))
 	return card
 
 
@@ -126,13 +126,14 @@ static func _finisher(badge: SeatBadge, place: int) -> Control:
 	a.size_flags_vertical = Control.SIZE_SHRINK_CENTER
 	box.add_child(a)
 	# "West 1st": the name, then the medal's word in the medal's colour.
-	box.add_child(_line(&"Name", seat_title(badge), Color.WHITE, 18))
+	box.add_child(line(&"Name", seat_title(badge), Color.WHITE, 18))
 	var medal_color: Color = SeatStyle.current().medal_colors[mini(place - 1, 3)]
-	box.add_child(_line(&"Medal", TranslationServer.translate("PLACE_%d" % place), medal_color, 18))
+	box.add_child(line(&"Medal", TranslationServer.translate("PLACE_%d" % place), medal_color, 18))
 	return box
 
 
-static func _line(id: StringName, text: String, color: Color, font_px := 20) -> Label:
+## A centred line of already-translated text (the match's end screen makes its lines here too).
+static func line(id: StringName, text: String, color: Color, font_px := 20) -> Label:
 	var l := Label.new()
 	l.name = id
 	l.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED

@@ -291,3 +291,20 @@ func test_the_account_screen_says_what_is_wrong_before_asking() -> void:
 	DirAccess.remove_absolute(ProjectSettings.globalize_path(Online.accounts_path))
 	Online.accounts_path = kept_path
 	Settings.set_value(&"online_server", server_before)
+
+
+## The home's player card says the rank of the rating (issue 54), from the game's RankTable — the
+## same table the match's end calls a crossing out with.
+func test_the_home_says_the_player_s_rank() -> void:
+	Settings.set_value(&"locale", "en")
+	var menu := _screen("res://online/online_menu.tscn")
+	await frames(2)
+	var id := String(Online.client.get_player_id())
+	menu._on_profile(PlayerProfile.parse(JSON.stringify({player_id = id, nickname = "Ann", stats = {matches = 9, wins = 6,
+		win_rate = 6.0 / 9.0, double_down_rate = 0.2, bombs_per_deal = 0.5}, ratings = [
+		{rules = menu.quick_rules(), rating = 1450, matches = 9, wins = 6, draws = 0, history = []}]})))
+	var line := (menu.find_child("Rating", true, false) as Label).text
+	var ranks := RankTable.current()
+	expect("1450" in line and ranks.rank_name(ranks.rank_of(1450)) in line, "the rating and its rank: %s" % line)
+	expect_eq(ranks.rank_name(ranks.rank_of(1450)), "Expert", "1450 is in Expert's band")
+	menu.queue_free()

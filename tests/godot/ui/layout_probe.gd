@@ -141,3 +141,42 @@ static func places(table: Table) -> Dictionary:
 			g["seat %d chip" % seat] = chip.get_global_rect()
 	g["level plaque"] = (table.plaque as Control).get_global_rect()
 	return g
+
+
+## Issue 54 (brief §5): every shown seat's name and level lie under its portrait — their ink below
+## the portrait's foot, at least half of it (or half the portrait's width) in the portrait's
+## column — and clear of every play and of the other seats, the plaque and the hand
+## (messages starting with `where`).
+## A wide view (2340×1080) whose bands cannot hold North's lines under its portrait with the plays
+## at 0.6 of the hand's cards, nor the player's beside its prompt, keeps them beside the portrait
+## (TableLayout; README, issue 54): `beside` lists the seats that may be unstacked.
+static func name_problems(table: Table, where: String, beside: Array[int] = []) -> PackedStringArray:
+	var out := PackedStringArray()
+	var others := {"level plaque": (table.plaque as Control).get_global_rect(), "hand": table.hand.get_global_rect()}
+	for seat in 4:
+		var r: Rect2 = table.zone.group_rect(seat)
+		if r.size != Vector2.ZERO:
+			others["seat %d play" % seat] = r
+	for seat in 4:
+		var badge: SeatBadge = table.badges[seat]
+		if not shown(badge) or (seat in beside and not badge.stacked):
+			continue
+		var face := badge.avatar().get_global_rect()
+		for line: Label in [badge.get_node(^"%SeatName") as Label, badge.get_node(^"%Sub") as Label]:
+			if not shown(line) or line.text == "":
+				continue
+			var ink := ink(line)
+			var what := "seat %d's %s '%s' %s" % [seat, line.name, line.text, ink]
+			if ink.position.y < face.end.y - 1.0:
+				out.append("%s: %s is not under its portrait %s" % [where, what, face])
+			var shared := minf(ink.end.x, face.end.x) - maxf(ink.position.x, face.position.x)
+			if shared < minf(ink.size.x, face.size.x) / 2.0:
+				out.append("%s: %s does not stand under its portrait %s" % [where, what, face])
+			for o: String in others:
+				if ink.grow(-1.0).intersects((others[o] as Rect2).grow(-1.0)):
+					out.append("%s: %s overlaps %s %s" % [where, what, o, others[o]])
+			for s in 4:
+				var b: SeatBadge = table.badges[s]
+				if s != seat and shown(b) and ink.grow(-1.0).intersects(b.seat_rect().grow(-1.0)):
+					out.append("%s: %s overlaps seat %d %s" % [where, what, s, b.seat_rect()])
+	return out

@@ -205,3 +205,54 @@ func test_the_rating_counts_up_and_is_said_once() -> void:
 	expect_eq(shown, ["The room has closed."] as Array[String], "the plain rating lines are hidden, the others stay")
 	modal.queue_free()
 	await frames(1)
+
+
+## Issue 54: the end screen of a ranked online match, fed typed: each column named as its seat
+## shows it (a person by the nickname under its portrait, an AI seat by its place), the medals
+## of the deals, and the rank from the game's RankTable — called out when the rating crosses a
+## rank's floor (up or down), said plainly when it does not; counted up, the call-out comes as
+## the count crosses.
+func test_a_ranked_online_end_names_the_players_and_calls_out_the_rank() -> void:
+	Settings.set_value(&"locale", "en")
+	var ranks := RankTable.current()
+	expect_eq(ranks.floors.size(), ranks.name_keys.size(), "a name for every rank")
+	expect_eq([ranks.rank_of(999), ranks.rank_of(1000), ranks.rank_of(1199), ranks.rank_of(1200), ranks.rank_of(2400)],
+		[0, 0, 0, 1, ranks.floors.size() - 1], "ranks by their floors")
+	var table: Table = load("res://table/table.tscn").instantiate()
+	table.open({config = MatchConfig.with({seed = 3, save_record = false, turn_timer = 0})})
+	add_child(table)
+	await frames(2)
+	SeatKinds.show_names(table.badges, PackedStringArray(["Alice", "", "Bob", ""]))
+	var tally := MatchTally.new()
+	for order in [[0, 1, 2, 3], [2, 0, 3, 1]]:
+		var e := DealEndedEvent.new()
+		e.order = PackedInt32Array(order)
+		tally.note(e)
+	var modal := Modal.create()
+	add_child(modal)
+	var body := MatchEndPanel.create()
+	modal.open_screen("Match", [body], [[&"menu", "BTN_MENU"]])
+	body.show_match(table, tally)
+	await frames(1)
+	var names := {}
+	for seat in 4:
+		names[seat] = ((body.get_node(^"%Players") as Node).get_node("Seat%d" % seat).get_node(^"Name") as Label).text
+	expect_eq(names, {0: "Alice", 1: Wording.seat_name(1, 0), 2: "Bob", 3: Wording.seat_name(3, 0)},
+		"people by their nicknames, AI seats by their places")
+	expect_eq(body.medals_shown(0), PackedInt32Array([1, 1, 0, 0]), "Alice's medals: a 1st and a 2nd")
+	# 1186 + 24 = 1210 crosses Skilled's floor (1200); 1300 + 20 stays in it; 1205 - 15 falls back.
+	var cases := [[1210, 24, "Up to Skilled!"], [1320, 20, "Rank: Skilled"], [1190, -15, "Down to Novice"]]
+	for c: Array in cases:
+		body.show_rating(c[0], c[1], true)
+		expect_eq(body.rank_shown(), c[2], "rating %d (%+d)" % [c[0], c[1]])
+	# Counted up (animations on): the plain rank first, the call-out once the count crosses 1200.
+	Settings.set_value(&"anim_speed", 1.0)
+	body.show_rating(1210, 24)
+	expect_eq(body.rank_shown(), "Rank: Novice", "the count starts below the floor")
+	expect(await wait_until(func() -> bool: return body.rank_shown() == "Up to Skilled!", 5.0), "and calls the new rank out: %s" % body.rank_shown())
+	Settings.set_value(&"locale", "zh_CN")
+	body.show_rating(1210, 24, true)
+	expect_eq(body.rank_shown(), "升到好手！", "in Chinese")
+	modal.queue_free()
+	table.queue_free()
+	await frames(1)

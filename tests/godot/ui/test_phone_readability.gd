@@ -13,6 +13,7 @@ extends GdTestSuite
 ## 12 dp = 20 lp, 48 dp = 80 lp. (The game's own floors are in resources/style/phone_profile.tres;
 ## this test holds the requirement, so lowering them there fails here.)
 
+const Probe := preload("res://tests_godot/ui/layout_probe.gd")
 const PHONE_PX := Vector2i(2340, 1080)
 const PX_PER_DP := 2.5  # ~400 ppi (Android's dp is 1/160 inch)
 const TEXT_FLOOR_DP := 12.0
@@ -69,17 +70,6 @@ func _phone_viewport() -> SubViewport:
 	return vp
 
 
-func _shown(c: CanvasItem) -> bool:
-	if not c.is_visible_in_tree():
-		return false
-	var n: Node = c
-	while n is CanvasItem:
-		if (n as CanvasItem).modulate.a <= 0.01:
-			return false
-		n = n.get_parent()
-	return true
-
-
 func _text_of(c: Control) -> String:
 	if c is Label:
 		return (c as Label).text
@@ -114,7 +104,7 @@ func _check(screen: String, root: Node) -> void:
 	var n := 0
 	for node in root.find_children("*", "Control", true, false):
 		var c := node as Control
-		if not _shown(c):
+		if not Probe.shown(c):
 			continue
 		var path := String(root.get_path_to(c))
 		if _exempt(path):

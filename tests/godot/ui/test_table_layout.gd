@@ -12,6 +12,7 @@ extends GdTestSuite
 
 const FakePlays := preload("res://tests_godot/ui/fake_plays.gd")
 const Probe := preload("res://tests_godot/ui/layout_probe.gd")
+const TableAt := preload("res://tests_godot/ui/table_at.gd")
 const SIZES: Array[Vector2i] = [Vector2i(1280, 720), Vector2i(1024, 768), Vector2i(2340, 1080), Vector2i(2560, 1080), Vector2i(1560, 720)]
 
 var table: Table
@@ -21,10 +22,7 @@ var _checked := 0
 
 
 func before_each() -> void:
-	Settings.reset_for_tests()
-	Settings.set_value(&"anim_speed", 0.0)
-	Settings.set_value(&"ai_debug", true)
-	Settings.set_value(&"history_open", true)
+	TableAt.reset_settings(true, true)
 
 
 func after_each() -> void:

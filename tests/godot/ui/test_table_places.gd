@@ -5,17 +5,14 @@ extends GdTestSuite
 
 const FakePlays := preload("res://tests_godot/ui/fake_plays.gd")
 const Probe := preload("res://tests_godot/ui/layout_probe.gd")
+const TableAt := preload("res://tests_godot/ui/table_at.gd")
 
 var table: Table
-var viewport: SubViewport
 var _problems := {}  # message -> true (each distinct problem reported once)
 
 
 func before_each() -> void:
-	Settings.reset_for_tests()
-	Settings.set_value(&"anim_speed", 0.0)
-	Settings.set_value(&"ai_debug", true)
-	Settings.set_value(&"history_open", true)
+	TableAt.reset_settings(true, true)
 
 
 func after_each() -> void:
@@ -65,21 +62,13 @@ func test_plays_and_word_art_keep_off_every_portrait_chip_and_the_plaque() -> vo
 	for locale in ["en", "zh_CN"]:
 		Settings.set_value(&"locale", locale)
 		for px in PLACE_SIZES:
-			viewport = preload("res://tests_godot/ui/test_menu_layout.gd").stretched_viewport(px)
-			add_child(viewport)
-			table = load("res://table/table.tscn").instantiate()
-			table.open({config = MatchConfig.with({mode = &"training", ai_levels = [1, 1, 1], seed = 5, ai_min_think_ms = 0,
-				turn_timer = 0, save_record = false, rules = "competition"})})
-			viewport.add_child(table)
-			expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
+			var at := await TableAt.open(self, px, "competition") as TableAt
+			table = at.table
 			var zone: PlayZone = table.zone
 			var moments: Moments = table.moments
 			var word_label := moments.get_node(^"WordArt") as Label
-			zone.still = true
 			for history_open in [false, true]:
-				if table.history_button.button_pressed != history_open:
-					table.history_button.button_pressed = history_open
-					table._toggle_history()
+				await at.set_history(history_open)
 				for kind: Array in LONG_PLAYS:
 					for seat in 4:
 						var where := "%s %dx%d history %s, seat %d's %s of %d" % [locale, px.x, px.y,
@@ -117,8 +106,7 @@ func test_plays_and_word_art_keep_off_every_portrait_chip_and_the_plaque() -> vo
 			var hold := maxf(table.pacing.banner_hold_s, table.pacing.min_play_visible_s)
 			await sleep(int(PacingProfile.scaled(hold) * 1000.0) + 300)
 			expect(await wait_until(func() -> bool: return table.is_idle(), 5.0), "%s %dx%d: the table is idle again" % [locale, px.x, px.y])
-			viewport.queue_free()
-			await frames(2)
+			await at.close()
 	expect_eq(looked, 2 * PLACE_SIZES.size() * 2 * LONG_PLAYS.size() * 4, "plays looked at")
 
 
@@ -143,26 +131,14 @@ func test_the_four_places_around_the_oval() -> void:
 	var st := TableStyle.current()
 	for px in OVAL_SIZES:
 		var landscape := px.x > px.y
-		viewport = preload("res://tests_godot/ui/test_menu_layout.gd").stretched_viewport(px)
-		add_child(viewport)
-		# The felt the table asks for its oval (the app's, in a real window).
-		var felt := preload("res://table/felt.gd").new()
-		viewport.add_child(felt)
-		table = load("res://table/table.tscn").instantiate()
-		table.open({config = MatchConfig.with({mode = &"training", ai_levels = [1, 1, 1], seed = 5, ai_min_think_ms = 0,
-			turn_timer = 0, save_record = false})})
-		viewport.add_child(table)
-		expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
+		var at := await TableAt.open(self, px) as TableAt
+		table = at.table
 		var zone: PlayZone = table.zone
-		zone.still = true
 		for history_open in [false, true]:
-			if table.history_button.button_pressed != history_open:
-				table.history_button.button_pressed = history_open
-				table._toggle_history()
-			await frames(3)
+			await at.set_history(history_open)
 			var where := "%dx%d history %s" % [px.x, px.y, "open" if history_open else "closed"]
 			var view: Rect2 = table.get_viewport_rect()
-			var oval: Rect2 = felt.oval
+			var oval: Rect2 = at.oval()
 			expect(oval.has_area(), "%s: the table asks the felt for its oval" % where)
 			var outer := oval.grow(st.rim_width)
 			expect(view.grow(-OVAL_MARGIN).encloses(outer), "%s: the oval with its rim %s is inside the window %s with %.0f px to spare" % [
@@ -210,5 +186,4 @@ func test_the_four_places_around_the_oval() -> void:
 				where, p0, hand_top])
 			_check("four places, %s" % where)
 			zone.reset()
-		viewport.queue_free()
-		await frames(2)
+		await at.close()

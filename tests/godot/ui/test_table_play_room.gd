@@ -8,6 +8,7 @@ extends GdTestSuite
 
 const FakePlays := preload("res://tests_godot/ui/fake_plays.gd")
 const Probe := preload("res://tests_godot/ui/layout_probe.gd")
+const TableAt := preload("res://tests_godot/ui/table_at.gd")
 const SIZES: Array[Vector2i] = [Vector2i(1280, 720), Vector2i(1024, 768), Vector2i(2340, 1080)]
 ## The least share of the hand's card height a play's cards have at 2340×1080.
 const WIDE_SHARE := 0.6
@@ -20,14 +21,11 @@ const PLAYS := [
 ]
 
 var table: Table
-var viewport: SubViewport
+var at: TableAt
 
 
 func before_each() -> void:
-	Settings.reset_for_tests()
-	Settings.set_value(&"anim_speed", 0.0)
-	Settings.set_value(&"ai_debug", false)
-	Settings.set_value(&"history_open", false)
+	TableAt.reset_settings(false, false)
 
 
 func after_each() -> void:
@@ -39,29 +37,8 @@ func timeout_for(_method: StringName) -> float:
 
 
 func _open(px: Vector2i) -> void:
-	viewport = preload("res://tests_godot/ui/test_menu_layout.gd").stretched_viewport(px)
-	add_child(viewport)
-	var felt := preload("res://table/felt.gd").new()
-	felt.name = &"Felt"
-	viewport.add_child(felt)
-	table = load("res://table/table.tscn").instantiate()
-	table.open({config = MatchConfig.with({mode = &"training", ai_levels = [1, 1, 1], seed = 5, ai_min_think_ms = 0,
-		turn_timer = 0, save_record = false, rules = "competition"})})
-	viewport.add_child(table)
-	expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
-	table.zone.still = true
-
-
-func _close() -> void:
-	viewport.queue_free()
-	await frames(2)
-
-
-func _set_history(open: bool) -> void:
-	if table.history_button.button_pressed != open:
-		table.history_button.button_pressed = open
-		table._toggle_history()
-	await frames(3)
+	at = await TableAt.open(self, px, "competition") as TableAt
+	table = at.table
 
 
 ## The height the hand's cards are drawn at (global).
@@ -77,7 +54,7 @@ func test_plays_use_the_room_at_2340x1080() -> void:
 	await _open(Vector2i(2340, 1080))
 	var zone: PlayZone = table.zone
 	for history_open in [false, true]:
-		await _set_history(history_open)
+		await at.set_history(history_open)
 		var where := "2340x1080 history %s" % ("open" if history_open else "closed")
 		for seat in 4:
 			zone.show_play(seat, FakePlays.free_cards(table, [5, 6, 7, 8, 9]), zone.global_position, [], table.level)
@@ -92,7 +69,7 @@ func test_plays_use_the_room_at_2340x1080() -> void:
 		for p in Probe.problems(table, where):
 			fail(p)
 		zone.reset()
-	await _close()
+	await at.close()
 
 
 ## Each seat's play between its portrait and the felt's centre: North's under North and above the
@@ -100,8 +77,7 @@ func test_plays_use_the_room_at_2340x1080() -> void:
 ## and below the centre.
 func _expect_own_bands(where: String) -> void:
 	var zone: PlayZone = table.zone
-	var felt := viewport.get_node(^"Felt")
-	var centre: Vector2 = (felt.oval as Rect2).get_center()
+	var centre: Vector2 = at.oval().get_center()
 	var face: Array[Rect2] = []
 	for seat in 4:
 		face.append(table.badges[seat].avatar().get_global_rect())
@@ -133,7 +109,7 @@ func test_bombs_word_art_and_ring_keep_off_the_seats() -> void:
 			var moments: Moments = table.moments
 			var word_label := moments.get_node(^"WordArt") as Label
 			for history_open in [false, true]:
-				await _set_history(history_open)
+				await at.set_history(history_open)
 				for kind: Array in PLAYS:
 					for seat in 4:
 						var where := "%s %dx%d history %s, seat %d's %s of %d" % [locale, px.x, px.y,
@@ -177,7 +153,7 @@ func test_bombs_word_art_and_ring_keep_off_the_seats() -> void:
 			var hold := maxf(table.pacing.banner_hold_s, table.pacing.min_play_visible_s)
 			await sleep(int(PacingProfile.scaled(hold) * 1000.0) + 300)
 			expect(await wait_until(func() -> bool: return table.is_idle(), 5.0), "%s %dx%d: the table is idle again" % [locale, px.x, px.y])
-			await _close()
+			await at.close()
 	expect_eq(looked, 2 * SIZES.size() * 2 * PLAYS.size() * 4, "plays looked at")
 
 

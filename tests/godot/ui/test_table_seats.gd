@@ -4,12 +4,15 @@ extends GdTestSuite
 ## the felt's rim band (outside the oval shrunk by a portrait, inside the oval with its rim); the
 ## seats are no boxes ("Opponents · Normal" on a panel): no panel behind a seat that does not
 ## have the turn, and its second line is the team's level; no portrait overlaps a play, the plaque
-## or the hand.
+## or the hand; every seat's name and level stand under its portrait, clear of the plays and the
+## other seats (layout_probe.gd's name_problems; North's and the player's lines stood beside the
+## portrait; at 2340×1080 they still do, see name_problems).
 
 const FakePlays := preload("res://tests_godot/ui/fake_plays.gd")
+const Probe := preload("res://tests_godot/ui/layout_probe.gd")
+const TableAt := preload("res://tests_godot/ui/table_at.gd")
 const SIZES: Array[Vector2i] = [Vector2i(1280, 720), Vector2i(1024, 768), Vector2i(2340, 1080)]
 
-var viewport: SubViewport
 var table: Table
 
 
@@ -40,27 +43,16 @@ func test_portraits_sit_on_the_felt_s_rim_and_no_seat_is_a_box() -> void:
 	for locale in ["en", "zh_CN"]:
 		Settings.set_value(&"locale", locale)
 		for px in SIZES:
-			viewport = preload("res://tests_godot/ui/test_menu_layout.gd").stretched_viewport(px)
-			add_child(viewport)
-			var felt := preload("res://table/felt.gd").new()
-			viewport.add_child(felt)
-			table = load("res://table/table.tscn").instantiate()
-			table.open({config = MatchConfig.with({mode = &"training", ai_levels = [1, 1, 1], seed = 5, ai_min_think_ms = 0,
-				turn_timer = 0, save_record = false})})
-			viewport.add_child(table)
-			expect(await wait_until(func() -> bool: return table.is_idle() and table.duty == &"play"), "my turn")
+			var at := await TableAt.open(self, px) as TableAt
+			table = at.table
 			var zone: PlayZone = table.zone
-			zone.still = true
 			for history_open in [false, true]:
-				if table.history_button.button_pressed != history_open:
-					table.history_button.button_pressed = history_open
-					table._toggle_history()
-				await frames(3)
+				await at.set_history(history_open)
 				for seat in 4:
 					zone.show_play(seat, FakePlays.free_cards(table, [5, 6, 7, 8, 9]), zone.global_position, [], table.level)
 				await frames(2)
 				var where := "%s %dx%d history %s" % [locale, px.x, px.y, "open" if history_open else "closed"]
-				var oval: Rect2 = felt.oval
+				var oval: Rect2 = at.oval()
 				var hand: Rect2 = table.hand.get_global_rect()
 				var plaque: Rect2 = (table.plaque as Control).get_global_rect()
 				for seat in 4:
@@ -85,6 +77,10 @@ func test_portraits_sit_on_the_felt_s_rim_and_no_seat_is_a_box() -> void:
 					var sub := (badge.get_node(^"%Sub") as Label).text
 					expect(not sub.contains(tr("TEAM_THEM")) and not sub.contains(tr("TEAM_US")), "%s: seat %d's line is not its team: %s" % [where, seat, sub])
 					expect(sub.contains(Cards.rank_label(table.team_levels[badge.seat % 2])), "%s: seat %d's line shows its team's level: %s" % [where, seat, sub])
+				var beside: Array[int] = []
+				if px == SIZES[2]:
+					beside.assign([0, 2])
+				for p in Probe.name_problems(table, where, beside):
+					fail(p)
 				zone.reset()
-			viewport.queue_free()
-			await frames(2)
+			await at.close()

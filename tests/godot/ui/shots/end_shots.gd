@@ -1,8 +1,8 @@
 extends "res://tests_godot/ui/shots/shot_script.gd"
 ## Screenshots of the ends of issue 54, in a real window (Xvfb): a deal's ceremony on the table
 ## (the player still holding cards) and the match's end screen, then the same screen with a
-## ranked match's rating counted up (the rating staged: +24 → 1226, as an online end would show
-## it). One run plays one match and shoots each end at 1280x720, 1024x768 and 2340x1080, the
+## ranked match's rating counted up (the rating staged: +24 → 1210, crossing Skilled's floor, as
+## an online end would show it). One run plays one match and shoots each end at 1280x720, 1024x768 and 2340x1080, the
 ## window resized in between (start it in a screen at least 2340x1080):
 ##   tools/godot --path godot-project --resolution 2340x1080 --audio-driver Dummy \
 ##       res://tests_godot/ui/shots/end_shots.tscn -- --out DIR --locale en
@@ -65,7 +65,7 @@ func _run() -> bool:
 	var panel: MatchEndPanel = table.events.results.end_panel
 	if panel == null:
 		return _fail("no end screen")
-	panel.show_rating(1226, 24, true)
+	panel.show_rating(1210, 24, true)
 	await _at_every_size(table, "match_end_rated")
 	return deal_shot
 
