@@ -3,8 +3,9 @@
 //! account still logs in, from home and from an address never seen, ahead of the flood (the
 //! hashes done while it waited are counted, not timed); an attacker's request past the queue is
 //! refused as busy with a code, a message and `Retry-After`, and loses nothing (each address
-//! gets exactly its limit of answered tries). Real sockets on loopback, the server in this
-//! process, SQLite and PostgreSQL.
+//! gets exactly its limit of answered tries). When the flood starts, every attacking address's
+//! first try has a clean record: the owner from home goes ahead of those too. Real sockets on
+//! loopback, the server in this process, SQLite and PostgreSQL.
 
 mod common;
 
@@ -114,7 +115,7 @@ async fn attacker(addr: SocketAddr, source: [u8; 4]) -> Tally {
 /// Until the rest lane of the hash queue is full (bounded: the flood fills it or the test fails).
 async fn until_queue_full(s: &Server) {
     for _ in 0..20_000 {
-        if s.app.accounts().hash_queue().1 >= QUEUE {
+        if s.app.accounts().hash_queue().waiting.rest >= QUEUE {
             return;
         }
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
@@ -129,45 +130,52 @@ async fn honest_login(s: &Server, source: [u8; 4], name: &str) {
     assert_eq!(status, 200, "the honest login under the flood: {text}");
 }
 
+/// A server with one hasher, a rest lane of `QUEUE` and `TRIES` logins an address an hour, and
+/// the honest account claimed from home: the server, the account's login name.
+async fn start(db: &str) -> (Server, String) {
+    let url = common::database_url(db);
+    let instance = unique("flood");
+    let tries = TRIES.to_string();
+    let queue = QUEUE.to_string();
+    let args = [
+        "guandan-server",
+        "--listen",
+        "127.0.0.1:0",
+        "--database-url",
+        &url,
+        "--instance",
+        &instance,
+        "--password-hashers",
+        "1",
+        "--password-queue",
+        &queue,
+        "--logins-per-ip-per-hour",
+        &tries,
+        // The listener's limit on requests an address is not what this test is about.
+        "--public-rate",
+        "1000000",
+        "--public-burst",
+        "1000000",
+    ];
+    let s = Server::start(Config::parse_from(args)).await.expect("server starts");
+    let nick = serde_json::to_string(&NewPlayer { nickname: "Honest".into() }).unwrap();
+    let (status, text) = post(HOME, s.addr, PLAYERS_PATH, None, nick).await;
+    let guest: NewPlayerReply = read_reply(status, text.as_bytes()).expect("a guest");
+    let name = unique("honest");
+    let body = login_body(&name, "the honest one!");
+    let (status, text) = post(HOME, s.addr, CLAIM_PATH, Some(&guest.token), body).await;
+    assert_eq!(status, 200, "{text}");
+    (s, name)
+}
+
+/// The honest account's home (where it was claimed).
+const HOME: [u8; 4] = [127, 0, 0, 1];
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_honest_login_goes_ahead_of_a_hash_flood_and_busy_refusals_lose_nothing() {
     for db in databases() {
-        let url = common::database_url(&db);
-        let instance = unique("flood");
-        let tries = TRIES.to_string();
-        let queue = QUEUE.to_string();
-        let args = [
-            "guandan-server",
-            "--listen",
-            "127.0.0.1:0",
-            "--database-url",
-            &url,
-            "--instance",
-            &instance,
-            "--password-hashers",
-            "1",
-            "--password-queue",
-            &queue,
-            "--logins-per-ip-per-hour",
-            &tries,
-            // The listener's limit on requests an address is not what this test is about.
-            "--public-rate",
-            "1000000",
-            "--public-burst",
-            "1000000",
-        ];
-        let s = Server::start(Config::parse_from(args)).await.expect("server starts");
+        let (s, name) = start(&db).await;
         let addr = s.addr;
-        // The honest account, claimed from home.
-        let home = [127, 0, 0, 1];
-        let nick = serde_json::to_string(&NewPlayer { nickname: "Honest".into() }).unwrap();
-        let (status, text) = post(home, addr, PLAYERS_PATH, None, nick).await;
-        let guest: NewPlayerReply = read_reply(status, text.as_bytes()).expect("a guest");
-        let name = unique("honest");
-        let body = login_body(&name, "the honest one!");
-        let (status, text) = post(home, addr, CLAIM_PATH, Some(&guest.token), body).await;
-        assert_eq!(status, 200, "{text}");
-
         // Every attacking address fails once alone first (each one's only clean try), then
         // the flood.
         let sources: Vec<[u8; 4]> = (1..=ATTACKERS).map(|i| [127, 0, 3, i]).collect();
@@ -180,10 +188,10 @@ async fn an_honest_login_goes_ahead_of_a_hash_flood_and_busy_refusals_lose_nothi
         // The owner from home (known there), then from an address never seen (a clean record),
         // each sent while the queue is full (so it waits for the hash under way): no flood hash
         // is given a turn while it waits, where waiting in line would be behind the queue's 8.
-        honest_login(&s, home, &name).await;
+        honest_login(&s, HOME, &name).await;
         honest_login(&s, [127, 0, 9, 1], &name).await;
-        let passed_over = s.app.accounts().hash_queue().2;
-        assert_eq!(passed_over, 0, "{db}: flood hashes went ahead of the owner's logins");
+        let q = s.app.accounts().hash_queue();
+        assert_eq!((q.known_passed_over, q.clean_passed_over), (0, 0), "{db}: flood hashes went ahead of the owner");
 
         let mut tallies = HashMap::new();
         for (src, f) in sources.iter().zip(flood) {
@@ -197,8 +205,48 @@ async fn an_honest_login_goes_ahead_of_a_hash_flood_and_busy_refusals_lose_nothi
             assert!(t.address_limit >= 1, "{db}: address {src} ends at its limit: {t:?}");
         }
         // A flood's names lock nothing of the owner's: one more login from home goes through.
-        let (status, text) = post(home, addr, LOGIN_PATH, None, login_body(&name, "the honest one!")).await;
+        let (status, text) = post(HOME, addr, LOGIN_PATH, None, login_body(&name, "the honest one!")).await;
         assert_eq!(status, 200, "{db}: {text}");
+        s.shutdown().await;
+    }
+}
+
+/// Until the clean lane holds `n` waiters (bounded: the flood's first tries fill it or the test
+/// fails).
+async fn until_clean_waiting(s: &Server, n: usize) {
+    for _ in 0..20_000 {
+        if s.app.accounts().hash_queue().waiting.clean >= n {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+    }
+    panic!("the flood's first tries never queued: {:?}", s.app.accounts().hash_queue());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_owner_from_home_goes_ahead_of_the_first_tries_of_a_flood_that_just_started() {
+    for db in databases() {
+        let (s, name) = start(&db).await;
+        // The owner logs in from home once alone: the name is known there.
+        let (status, text) = post(HOME, s.addr, LOGIN_PATH, None, login_body(&name, "the honest one!")).await;
+        assert_eq!(status, 200, "{db}: {text}");
+        // No warm-up: every attacking address starts with a clean record, so its first try waits
+        // in the clean lane (its others, in doubt, in the rest lane).
+        let sources: Vec<[u8; 4]> = (1..=ATTACKERS).map(|i| [127, 0, 4, i]).collect();
+        let flood: Vec<_> = sources.iter().map(|&src| tokio::spawn(attacker(s.addr, src))).collect();
+        let ahead = usize::from(ATTACKERS) * 2 / 3;
+        until_clean_waiting(&s, ahead).await;
+        let (status, text) = post(HOME, s.addr, LOGIN_PATH, None, login_body(&name, "the honest one!")).await;
+        assert_eq!(status, 200, "{db}: the owner under the flood: {text}");
+        let q = s.app.accounts().hash_queue();
+        // One hash a turn: in one line with the first tries the owner would have waited for
+        // every one that stood before it, and none of them would be left when it was answered.
+        assert_eq!(q.known_passed_over, 0, "{db}: flood hashes went ahead of the owner: {q:?}");
+        assert!(q.waiting.clean > 0, "{db}: the owner went before the flood's first tries, which still wait: {q:?}");
+        for (src, f) in sources.iter().zip(flood) {
+            let t = f.await.expect("attacker");
+            assert_eq!(t.wrong, TRIES, "{db}: address {src:?} answered {t:?}");
+        }
         s.shutdown().await;
     }
 }

@@ -8,6 +8,7 @@
 //! [`guandan_proto::Secret`] (whose `Debug` is `[redacted]`) and are hashed where they arrive.
 
 mod clock;
+mod hash_lines;
 pub mod hash_queue;
 pub mod limits;
 mod live;
@@ -105,9 +106,9 @@ impl Accounts {
         self.passwords.checks()
     }
 
-    /// Logins and claims waiting for a password hash in the (first, rest) lanes, and the most
-    /// hashes that got their turn while a first-lane login waited (the queue's promise: 0).
-    pub fn hash_queue(&self) -> (usize, usize, u64) {
+    /// Logins and claims waiting for a password hash in each lane, and the most hashes that got
+    /// their turn while a known (clean) login waited (the queue's promise for the known lane: 0).
+    pub fn hash_queue(&self) -> hash_queue::QueueNow {
         self.passwords.queue()
     }
 }

@@ -3,11 +3,11 @@
 //! (`$argon2id$v=19$m=19456,t=2,p=1$…`). Hashing runs on the blocking pool, one hash a turn of
 //! the [`HashQueue`] (`--password-hashers` at once, each holding 19 MiB while it runs), so a
 //! burst of logins queues instead of taking every core and the memory of the rooms, and an
-//! honest login is not queued behind a flood (the queue's first lane). An unknown login name is
-//! checked against a dummy hash of the same cost: the answer takes as long as for a wrong
-//! password.
+//! honest login is not queued behind a flood (the queue's known and clean lanes). An unknown
+//! login name is checked against a dummy hash of the same cost: the answer takes as long as for
+//! a wrong password.
 
-use super::hash_queue::{Busy, HashQueue, Lane};
+use super::hash_queue::{Busy, HashQueue, Lane, QueueNow};
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::{Algorithm, Argon2, Params, Version};
 use guandan_proto::Secret;
@@ -52,11 +52,10 @@ impl Passwords {
         self.checks.load(Relaxed)
     }
 
-    /// Waiters in the queue's (first, rest) lanes, and the most turns given to others while a
-    /// first-lane waiter waited.
-    pub fn queue(&self) -> (usize, usize, u64) {
-        let (first, rest) = self.queue.waiting();
-        (first, rest, self.queue.first_passed_over())
+    /// The queue's waiters, and the most turns given to others while a known or clean waiter
+    /// waited.
+    pub fn queue(&self) -> QueueNow {
+        self.queue.now()
     }
 
     /// Runs `work` on the blocking pool in a turn of `lane`, noting its time; a password check
@@ -123,12 +122,12 @@ mod tests {
     async fn hashes_are_salted_argon2id_and_verify() {
         let p = Passwords::new(2, 64);
         let home = IpAddr::from([127, 0, 0, 1]);
-        let a = p.hash(Lane::First, home, "correct horse".into()).await.unwrap();
-        let b = p.hash(Lane::First, home, "correct horse".into()).await.unwrap();
+        let a = p.hash(Lane::Known, home, "correct horse".into()).await.unwrap();
+        let b = p.hash(Lane::Known, home, "correct horse".into()).await.unwrap();
         assert!(a.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{a}");
         assert_ne!(a, b, "salted");
         assert!(!a.contains("correct"));
-        let verify = |pw: &str, stored: Option<String>| p.verify(Lane::First, home, pw.into(), stored);
+        let verify = |pw: &str, stored: Option<String>| p.verify(Lane::Known, home, pw.into(), stored);
         assert_eq!(verify("correct horse", Some(a.clone())).await, Ok(true));
         assert_eq!(verify("correct horsf", Some(a)).await, Ok(false));
         assert_eq!(verify("correct horse", None).await, Ok(false), "no account: never a match");

@@ -1,9 +1,10 @@
 //! Which lane of the password-hash queue a login or claim waits in ([`super::hash_queue`]):
 //! what this instance remembers of each address's and name's recent logins. An address or name
 //! is *in doubt* from the moment it starts a login until one succeeds (an hour at most); a name
-//! that logged in from an address is *known there* for a day. A login waits in the first lane
-//! when its name is known at its address, or when neither the address nor the name is in doubt;
-//! otherwise in the rest lane. A flooding address is thus in the first lane for one try only,
+//! that logged in from an address is *known there* for a day. A login waits in the known lane
+//! when its name is known at its address; else in the clean lane when neither the address nor
+//! the name is in doubt; otherwise in the rest lane. A flooding address is thus in the clean
+//! lane for one try only, never in the known lane (unless it logs in to an account of its own),
 //! and a name it guesses at cannot push its owner, logging in from home, behind the flood. The
 //! record never depends on whether the name exists: its answer tells nothing about accounts.
 
@@ -43,7 +44,13 @@ impl LoginRecord {
         };
         let source_doubted = self.doubted_sources.with(source, now, || Until(now), doubt);
         let name_doubted = self.doubted_names.with(name.to_string(), now, || Until(now), doubt);
-        if known || !(source_doubted || name_doubted) { Lane::First } else { Lane::Rest }
+        if known {
+            Lane::Known
+        } else if !(source_doubted || name_doubted) {
+            Lane::Clean
+        } else {
+            Lane::Rest
+        }
     }
 
     /// `name` logged in (or was claimed) from `source`: neither is in doubt, and the name is
@@ -57,8 +64,8 @@ impl LoginRecord {
     /// A login that never reached its check (refused as busy) leaves no doubt of its own: only a
     /// login under way or failed counts.
     pub fn withdrawn(&self, source: IpAddr, name: &str, now: i64, lane: Lane) {
-        // In the first lane nothing was in doubt before this login started.
-        if lane == Lane::First {
+        // In the clean lane nothing was in doubt before this login started.
+        if lane == Lane::Clean {
             self.doubted_sources.with_existing(&source, |u| u.0 = now);
             self.doubted_names.with_existing(&name.to_string(), |u| u.0 = now);
         }
@@ -75,29 +82,34 @@ mod tests {
     }
 
     #[test]
-    fn an_address_or_name_in_doubt_waits_in_the_rest_lane_until_a_success() {
+    fn a_name_known_at_its_address_is_known_and_one_in_doubt_waits_in_the_rest_lane() {
         let r = LoginRecord::default();
-        assert_eq!(r.lane(ip(1), "ann", 0), Lane::First, "a clean record");
+        assert_eq!(r.lane(ip(1), "ann", 0), Lane::Clean, "a clean record");
         assert_eq!(r.lane(ip(1), "bob", 1), Lane::Rest, "the address is trying already (or failed)");
         assert_eq!(r.lane(ip(2), "ann", 2), Lane::Rest, "the name is in doubt from any address");
-        assert_eq!(r.lane(ip(3), "cy", 3), Lane::First, "others are not touched");
+        assert_eq!(r.lane(ip(3), "cy", 3), Lane::Clean, "others are not touched");
         r.succeeded(ip(1), "ann", 4);
-        assert_eq!(r.lane(ip(1), "ann", 5), Lane::First, "known at this address");
+        assert_eq!(r.lane(ip(1), "ann", 5), Lane::Known, "known at this address");
+        assert_eq!(r.lane(ip(2), "ann", 5), Lane::Rest, "not known elsewhere, and in doubt");
         r.succeeded(ip(1), "ann", 5);
         // A flood guessing at ann from elsewhere: ann from home keeps the first lane.
         for i in 10..40 {
-            assert_eq!(r.lane(ip(i), "ann", 6 + i64::from(i)), if i == 10 { Lane::First } else { Lane::Rest });
+            assert_eq!(r.lane(ip(i), "ann", 6 + i64::from(i)), if i == 10 { Lane::Clean } else { Lane::Rest });
         }
-        assert_eq!(r.lane(ip(1), "ann", 100), Lane::First);
-        // Doubt lasts an hour.
-        assert_eq!(r.lane(ip(3), "dan", HOUR_MS + 10), Lane::First);
+        assert_eq!(r.lane(ip(1), "ann", 100), Lane::Known);
+        // Another name from ann's home is not known there.
+        assert_eq!(r.lane(ip(1), "eve", 101), Lane::Rest);
+        // Doubt lasts an hour; being known, a day.
+        assert_eq!(r.lane(ip(3), "dan", HOUR_MS + 10), Lane::Clean);
+        assert_eq!(r.lane(ip(1), "ann", DAY_MS), Lane::Known);
+        assert_eq!(r.lane(ip(1), "ann", DAY_MS + 200), Lane::Rest, "in doubt since the last try");
     }
 
     #[test]
     fn a_withdrawn_first_try_leaves_no_doubt() {
         let r = LoginRecord::default();
-        assert_eq!(r.lane(ip(1), "ann", 0), Lane::First);
-        r.withdrawn(ip(1), "ann", 1, Lane::First);
-        assert_eq!(r.lane(ip(1), "ann", 2), Lane::First);
+        assert_eq!(r.lane(ip(1), "ann", 0), Lane::Clean);
+        r.withdrawn(ip(1), "ann", 1, Lane::Clean);
+        assert_eq!(r.lane(ip(1), "ann", 2), Lane::Clean);
     }
 }
