@@ -175,7 +175,7 @@ func _on_finished(s: ReviewSummary) -> void:
 		line.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
 		line.mouse_filter = Control.MOUSE_FILTER_STOP
 		line.text = tr("REVIEW_LINE_FMT").format({deal = d.deal_no + 1, mark = tr("REVIEW_MISTAKE" if d.mark == 2 else "REVIEW_INACCURACY"),
-			played = _cards(d.played, d.played_kind), best = _cards(d.best, d.best_kind), cost = "%.1f" % d.cost,
+			played = _cards(d.played, d.played_kind), best = _cards(d.best, d.best_kind), cost = cost_text(d.cost),
 			reason = PlayText.reason(d.reason, Array(d.reason_args)), biggest = tr("REVIEW_BIGGEST") if i == s.biggest else ""})
 		line.gui_input.connect(func(e: InputEvent) -> void:
 			var mb := e as InputEventMouseButton
@@ -187,6 +187,15 @@ func _on_finished(s: ReviewSummary) -> void:
 		var none := UiKit.label("REVIEW_NONE", 17)
 		none.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
 		_list.add_child(none)
+
+
+## A decision's cost as its line shows it: the levels lost ("-0.8"), or, where that rounds to
+## nothing, what the mark is about (L3 marks by its whole measure, which also weighs what a play
+## keeps: a line read "(-0.0)" beside "the biggest").
+static func cost_text(cost: float) -> String:
+	if cost >= 0.05:
+		return "-%.1f" % cost
+	return TranslationServer.translate("REVIEW_KEEP_COST")
 
 
 ## Cards as text ("♠A ♥A"), or the pass.

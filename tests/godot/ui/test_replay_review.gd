@@ -107,3 +107,16 @@ func test_the_review_opens_from_replays_and_jumps_to_a_decision_in_both_language
 		expect(player.current_position() > 0, "at a decision of the deal")
 		viewport.queue_free()
 		await frames(2)
+
+
+## A decision marked for what its play keeps, with no level lost, says so rather than "(-0.0)"
+## (seen online beside "the biggest"); a level cost shows as before.
+func test_a_mark_without_a_level_lost_says_what_it_is_about() -> void:
+	for locale in ["en", "zh_CN"]:
+		TranslationServer.set_locale(locale)
+		expect_eq(ReviewPanel.cost_text(0.8), "-0.8", locale)
+		expect_eq(ReviewPanel.cost_text(0.05), "-0.1", locale)
+		for small in [0.0, 0.02, 0.049]:
+			var text := ReviewPanel.cost_text(small)
+			expect(not text.contains("0.0") and text == TranslationServer.translate("REVIEW_KEEP_COST"), "%s %f: %s" % [locale, small, text])
+		expect_ne(TranslationServer.translate("REVIEW_KEEP_COST"), "REVIEW_KEEP_COST", locale)
