@@ -8,11 +8,15 @@ extends RefCounted
 var orders: Array[PackedInt32Array] = []
 ## Bombs played per seat (straight flushes and four jokers are bombs too).
 var bombs := PackedInt32Array([0, 0, 0, 0])
+## Deals begun (a deal given up part-way began and ends with no finishing order).
+var started := 0
 
 
 ## Counts one shown event (TableEvents calls it for every event it shows).
 func note(event: MatchEvent) -> void:
-	if event is DealEndedEvent:
+	if event is DealStartedEvent:
+		started += 1
+	elif event is DealEndedEvent:
 		orders.append((event as DealEndedEvent).order.duplicate())
 	elif event is CardsPlayedEvent:
 		var e := event as CardsPlayedEvent
@@ -20,9 +24,10 @@ func note(event: MatchEvent) -> void:
 			bombs[e.seat] += 1
 
 
-## Deals finished.
+## Deals played: those finished, and one given up part-way (a surrender in the first deal was
+## "0 deals" on the end screen).
 func deals() -> int:
-	return orders.size()
+	return maxi(orders.size(), started)
 
 
 ## How often `seat` finished in `place` (1 = 头游 … 4 = 末游; a deal ended by a 双下 leaves

@@ -256,3 +256,21 @@ func test_a_ranked_online_end_names_the_players_and_calls_out_the_rank() -> void
 	modal.queue_free()
 	table.queue_free()
 	await frames(1)
+
+
+## A match given up in its first deal played one deal, not "0" (seen on the online end screen
+## after a surrender); finished deals count once however their start was seen.
+func test_a_deal_given_up_part_way_counts_as_played() -> void:
+	var tally := MatchTally.new()
+	tally.note(DealStartedEvent.new())
+	expect_eq(tally.deals(), 1, "a surrender in the first deal: one deal played")
+	var ended := DealEndedEvent.new()
+	ended.order = PackedInt32Array([0, 1, 2, 3])
+	tally.note(ended)
+	expect_eq(tally.deals(), 1, "the same deal, finished")
+	var from_save := MatchTally.new()
+	for i in 2:
+		var e := DealEndedEvent.new()
+		e.order = PackedInt32Array([1, 0, 3, 2])
+		from_save.note(e)
+	expect_eq(from_save.deals(), 2, "deals seen ending count without their starts")
