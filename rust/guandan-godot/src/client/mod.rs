@@ -14,6 +14,7 @@
 
 mod account;
 pub(crate) mod account_requests;
+pub mod following;
 mod ladder;
 mod lobby;
 pub mod mirror;

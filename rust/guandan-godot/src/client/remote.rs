@@ -12,8 +12,6 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Instant;
 
-use guandan_ai::AiProfile;
-use guandan_core::card::CardSet;
 use guandan_core::error::ErrorCode;
 use guandan_core::event::Outcome;
 use guandan_core::game::{ActionKind, Phase, Seat};
@@ -25,7 +23,6 @@ use super::net::Outbox;
 use super::rotate;
 use crate::codes::{self, Fail};
 use crate::forward::Emit;
-use crate::source::MatchSource;
 
 /// How long an intent may go unanswered before the whole state is asked for.
 pub const UNANSWERED: std::time::Duration = std::time::Duration::from_secs(10);
@@ -33,23 +30,23 @@ pub const UNANSWERED: std::time::Duration = std::time::Duration::from_secs(10);
 /// The copy of the room's match and the player's intent in flight.
 #[derive(Default)]
 pub struct RemoteMatch {
-    mirror: Mirror,
+    pub(super) mirror: Mirror,
     /// The player's server seat turned to south.
-    turn: rotate::Turn,
+    pub(super) turn: rotate::Turn,
     /// The action seq of our intent in flight (one at a time), and when it was sent.
-    pending: Option<u64>,
+    pub(super) pending: Option<u64>,
     pending_since: Option<Instant>,
     nonce: u64,
     /// After a reconnect or a gap: applied steps update nothing until the full state.
-    awaiting_state: bool,
+    pub(super) awaiting_state: bool,
     /// The clock of the player's own duty as the server announced it: (the action seq it is
     /// for, when it was heard, its seconds then). Shown only; the server's clock decides.
-    duty_clock: Option<(u64, Instant, f64)>,
+    pub(super) duty_clock: Option<(u64, Instant, f64)>,
     /// Server seats: which are the room's AI seats (`None` outside a room), which the server's
     /// AI hosts for an absent player, and ours.
-    room_ai: Option<[bool; 4]>,
-    hosted: [bool; 4],
-    room_seat: Option<Seat>,
+    pub(super) room_ai: Option<[bool; 4]>,
+    pub(super) hosted: [bool; 4],
+    pub(super) room_seat: Option<Seat>,
     /// Whether the table was last told (controller_changed) that the AI plays the player's seat.
     /// The server's `hosting` and every full state say it again when it differs: its notice
     /// inside an `applied` is lost when that step arrives in a gap (issue 52: after a long
@@ -59,7 +56,7 @@ pub struct RemoteMatch {
     outbox: Option<Outbox>,
     /// An engine follows this match: only then are signals kept for it.
     followed: bool,
-    emits: Vec<Emit>,
+    pub(super) emits: Vec<Emit>,
 }
 
 /// An `applied` message: `actions` actions up to `action_seq`, opened by `seat`'s (server seats).
@@ -147,7 +144,7 @@ impl RemoteMatch {
         }
     }
 
-    fn send(&self, m: ClientMsg) -> Result<(), Fail> {
+    pub(super) fn send(&self, m: ClientMsg) -> Result<(), Fail> {
         match &self.outbox {
             Some(o) => {
                 o.send(m);
@@ -310,7 +307,7 @@ impl RemoteMatch {
         }
     }
 
-    fn seated(&self) -> Result<&PlayerView, Fail> {
+    pub(super) fn seated(&self) -> Result<&PlayerView, Fail> {
         let v = self.view().ok_or_else(|| Fail::new(ErrorCode::NoMatch, "no match is running"))?;
         if v.seat.is_none() {
             return Err(Fail::new(ErrorCode::NotYourSeat, "spectators cannot act"));
@@ -323,7 +320,7 @@ impl RemoteMatch {
 
     /// Checks what only the view can tell before an intent leaves (the rules' own check of a
     /// play is `source::play_kind`; the server checks everything again).
-    fn check(&self, kind: &ActionKind) -> Result<(), Fail> {
+    pub(super) fn check(&self, kind: &ActionKind) -> Result<(), Fail> {
         let v = self.seated()?;
         match kind {
             ActionKind::Pass if v.phase != Phase::Play || v.seat != Some(v.turn) => {
@@ -341,7 +338,7 @@ impl RemoteMatch {
     }
 
     /// Sends an action for the player's seat; one intent in flight at a time.
-    fn intent(&mut self, action: ActionKind) -> Result<(), Fail> {
+    pub(super) fn intent(&mut self, action: ActionKind) -> Result<(), Fail> {
         if self.pending.is_some() {
             return Err(Fail::new(ErrorCode::StateConflict, "an action is already on its way"));
         }
@@ -354,311 +351,5 @@ impl RemoteMatch {
         self.pending = Some(seq);
         self.pending_since = Some(Instant::now());
         Ok(())
-    }
-}
-
-/// An engine's link to the match its client copies: it reads and acts through it, and stops
-/// being told when it lets go (drop).
-pub struct Following(pub Rc<RefCell<RemoteMatch>>);
-
-impl Following {
-    pub fn new(remote: Rc<RefCell<RemoteMatch>>) -> Following {
-        remote.borrow_mut().set_followed(true);
-        Following(remote)
-    }
-}
-
-impl Drop for Following {
-    fn drop(&mut self) {
-        if let Ok(mut r) = self.0.try_borrow_mut() {
-            r.set_followed(false);
-        }
-    }
-}
-
-impl MatchSource for Following {
-    fn view(&self) -> Option<PlayerView> {
-        self.0.borrow().view().cloned()
-    }
-
-    fn local(&self) -> Option<Seat> {
-        self.0.borrow().mirror.seat()
-    }
-
-    fn seen_hand(&self, seat: Seat) -> Option<CardSet> {
-        let r = self.0.borrow();
-        // Its own hand only: a hand the room shows its spectators is `get_shown_hand`'s (the
-        // table's hand row follows `hand_changed`, which never carries another seat's hand).
-        r.view().filter(|v| v.seat == Some(seat)).map(|v| v.hand)
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        self.0.borrow().mirror.outcome
-    }
-
-    fn seed(&self) -> u64 {
-        self.0.borrow().mirror.seed
-    }
-
-    fn state_hash(&self) -> String {
-        self.0.borrow().mirror.state_hash.clone()
-    }
-
-    fn action_count(&self) -> u64 {
-        self.0.borrow().mirror.action_seq
-    }
-
-    fn time_left(&self) -> Option<f64> {
-        let r = self.0.borrow();
-        match r.duty_clock {
-            Some((seq, heard, left)) if seq == r.mirror.action_seq && left > 0.0 => {
-                Some((left - heard.elapsed().as_secs_f64()).max(0.0))
-            }
-            _ => None,
-        }
-    }
-
-    fn is_human(&self, seat: Seat) -> bool {
-        let r = self.0.borrow();
-        r.room_ai.is_some_and(|ai| !ai[r.turn.back(seat) as usize])
-    }
-
-    fn is_auto_play(&self) -> bool {
-        let r = self.0.borrow();
-        r.room_seat.is_some_and(|s| r.hosted[s as usize % 4])
-    }
-
-    fn act(&mut self, kind: ActionKind) -> Result<Vec<Emit>, Fail> {
-        let mut r = self.0.borrow_mut();
-        r.check(&kind)?;
-        r.intent(kind)?;
-        Ok(Vec::new())
-    }
-
-    fn set_auto_play(&mut self, on: bool, _profile: AiProfile) -> Result<Vec<Emit>, Fail> {
-        let r = self.0.borrow();
-        r.seated()?;
-        r.send(ClientMsg::AutoPlay { on })?;
-        Ok(Vec::new())
-    }
-
-    fn prompt_seen(&mut self) -> bool {
-        let r = self.0.borrow();
-        if r.seated().is_err() || r.awaiting_state || r.pending.is_some() {
-            return false;
-        }
-        r.send(ClientMsg::Seen { seq: r.mirror.action_seq }).is_ok()
-    }
-
-    fn take_emits(&mut self) -> Vec<Emit> {
-        std::mem::take(&mut self.0.borrow_mut().emits)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::client::net::Cmd;
-    use guandan_core::game::Match;
-    use guandan_core::rules::RuleConfig;
-    use guandan_proto::{RoomState, SeatInfo};
-
-    fn room(ai: [bool; 4]) -> RoomInfo {
-        RoomInfo {
-            code: "ABCDEF".into(),
-            state: RoomState::Playing,
-            host_seat: 0,
-            rules: "competition".into(),
-            spectator_delay: 1,
-            seats: (0..4u8)
-                .map(|seat| SeatInfo {
-                    seat,
-                    player: (!ai[seat as usize]).then(|| format!("p{seat}")),
-                    ai: ai[seat as usize].then_some(2),
-                    ready: true,
-                    connected: true,
-                    hosted: false,
-                })
-                .collect(),
-            spectators: 0,
-            locked: true,
-            matches: 0,
-            closed: None,
-            practice: false,
-            deal_break_ms: 0,
-            spectator_hands: None,
-        }
-    }
-
-    /// A remote match of seat `seat` (server seats), at its first state, followed, its intents
-    /// going to the returned channel.
-    fn seated(seat: Seat) -> (Following, Match, crossbeam_channel::Receiver<Cmd>) {
-        let (m, _) = Match::new(7, RuleConfig::competition()).expect("a match");
-        let remote = RemoteMatch::shared();
-        let following = Following::new(Rc::clone(&remote));
-        let (outbox, sent) = Outbox::for_test();
-        let mut r = remote.borrow_mut();
-        r.room(&room([false, true, false, true]), Some(seat));
-        r.set_outbox(Some(outbox));
-        r.state(0, &m.state_hash(), m.view(Some(seat)), None, None);
-        drop(r);
-        (following, m, sent)
-    }
-
-    fn intents(sent: &crossbeam_channel::Receiver<Cmd>) -> Vec<ClientMsg> {
-        sent.try_iter().filter_map(|c| if let Cmd::Send(m) = c { Some(m) } else { None }).collect()
-    }
-
-    #[test]
-    fn one_intent_is_in_flight_until_the_server_answers_it() {
-        let (mut f, m, sent) = seated(m_turn());
-        assert!(matches!(f.take_emits()[0], Emit::MatchStarted { local: Some(0), .. }), "the state is announced");
-        let card = f.view().expect("a view").hand.iter().next().expect("a card");
-        let play = ActionKind::Play { cards: vec![card], reading: None };
-        assert_eq!(f.act(ActionKind::Pass).map(|_| ()).map_err(|e| e.code), Err(ErrorCode::CannotPass));
-        f.act(play.clone()).expect("sent");
-        assert_eq!(f.act(play.clone()).map(|_| ()).map_err(|e| e.code), Err(ErrorCode::StateConflict));
-        assert!(matches!(intents(&sent)[..], [ClientMsg::Intent { seq: 0, nonce: 1, .. }]));
-        // Refused as stale: answered, the whole state asked for, and the engine told.
-        f.0.borrow_mut().refused(codes::num(ErrorCode::StaleSeq), "stale".into());
-        assert!(matches!(intents(&sent)[..], [ClientMsg::Resync]));
-        assert_eq!(
-            f.take_emits(),
-            vec![Emit::Error { code: codes::num(ErrorCode::StaleSeq), message: "stale".into() }]
-        );
-        f.act(play).expect("a new intent may leave");
-        assert!(matches!(intents(&sent)[..], [ClientMsg::Intent { seq: 0, nonce: 2, .. }]));
-        assert_eq!(m.seq(), 0);
-    }
-
-    /// The full state of a match under way (a reconnect, a rejoin) is announced as a position
-    /// already played (`Restoring` around it: the table draws it without the deal's flight); the
-    /// first state of a match, before any action, is dealt in as it starts.
-    #[test]
-    fn a_full_state_mid_match_is_announced_as_restoring() {
-        let (mut f, m, _sent) = seated(m_turn());
-        let first = f.take_emits();
-        assert!(!first.iter().any(|e| matches!(e, Emit::Restoring(_))), "the match's start is dealt in");
-        f.0.borrow_mut().state(5, &m.state_hash(), m.view(Some(m_turn())), None, None);
-        let again = f.take_emits();
-        assert_eq!(again.first(), Some(&Emit::Restoring(true)));
-        assert!(matches!(again[1], Emit::MatchStarted { .. }), "then the position: {again:?}");
-        assert_eq!(again.last(), Some(&Emit::Restoring(false)));
-    }
-
-    /// An answer lost on its way must not lock the player out: after a while the whole state
-    /// is asked for (once), and it ends the wait.
-    #[test]
-    fn an_unanswered_intent_asks_for_the_whole_state() {
-        let (mut f, m, sent) = seated(m_turn());
-        let card = f.view().expect("a view").hand.iter().next().expect("a card");
-        f.act(ActionKind::Play { cards: vec![card], reading: None }).expect("sent");
-        let _ = intents(&sent);
-        let sent_at = Instant::now();
-        assert!(!f.0.borrow_mut().check_unanswered(sent_at + UNANSWERED / 2), "not yet");
-        assert!(f.0.borrow_mut().check_unanswered(sent_at + UNANSWERED + UNANSWERED / 10));
-        assert!(matches!(intents(&sent)[..], [ClientMsg::Resync]));
-        assert!(!f.0.borrow_mut().check_unanswered(sent_at + UNANSWERED * 3), "asked once, awaiting the state");
-        assert!(intents(&sent).is_empty());
-        f.0.borrow_mut().state(m.seq(), &m.state_hash(), m.view(Some(m_turn())), None, None);
-        f.act(ActionKind::Play { cards: vec![card], reading: None }).expect("the state ended the wait");
-    }
-
-    fn m_turn() -> Seat {
-        Match::new(7, RuleConfig::competition()).expect("a match").0.turn()
-    }
-
-    #[test]
-    fn nothing_leaves_without_a_connection_and_nothing_is_kept_without_a_follower() {
-        let (mut f, _, _) = seated(m_turn());
-        f.0.borrow_mut().set_outbox(None);
-        let card = f.view().expect("a view").hand.iter().next().expect("a card");
-        let refused = f.act(ActionKind::Play { cards: vec![card], reading: None });
-        assert_eq!(refused.map(|_| ()).map_err(|e| e.code), Err(ErrorCode::Io));
-        assert!(!f.prompt_seen());
-        let remote = Rc::clone(&f.0);
-        drop(f);
-        remote.borrow_mut().refused(codes::num(ErrorCode::StaleSeq), "stale".into());
-        assert!(remote.borrow().emits.is_empty(), "no engine follows: nothing piles up");
-    }
-
-    /// A surrender proposal is no new duty: the proposer's clock runs on (issue 38: it jumped
-    /// back to the whole 30 s).
-    #[test]
-    fn a_surrender_proposal_leaves_the_turn_s_clock_running() {
-        let seat = m_turn();
-        let (f, m, _) = seated(seat);
-        let ten_s_ago = Instant::now() - std::time::Duration::from_secs(10);
-        f.0.borrow_mut().duty_clock = Some((m.seq(), ten_s_ago, 30.0));
-        let left = f.time_left().expect("a clock");
-        assert!((19.0..=20.5).contains(&left), "{left}");
-        let proposed = m.play(&m.action(seat, ActionKind::ProposeSurrender)).expect("a proposal");
-        let step = Step {
-            action_seq: proposed.seq(),
-            actions: 1,
-            state_hash: proposed.state_hash(),
-            events: vec![WireOut::SurrenderProposed { seat }],
-            prompt: Some(proposed.view(Some(seat))),
-            seat,
-        };
-        assert!(f.0.borrow_mut().applied(step, Order::Next).is_none(), "it follows");
-        assert_eq!(f.action_count(), proposed.seq());
-        let left = f.time_left().expect("still a clock");
-        assert!((19.0..=20.5).contains(&left), "the clock ran on: {left} s left");
-    }
-
-    #[test]
-    fn seats_are_the_table_s_turned_to_the_player() {
-        // The player sits at server seat 2; the room's AI seats are 1 and 3.
-        let (f, _, _) = seated(2);
-        assert_eq!(f.local(), Some(0));
-        assert!(f.is_human(0) && f.is_human(2), "the player and their partner");
-        assert!(!f.is_human(1) && !f.is_human(3), "the AI seats, turned");
-        assert!(f.seen_hand(0).is_some() && f.seen_hand(1).is_none() && f.seen_hand(2).is_none());
-        assert!(!f.is_auto_play());
-        f.0.borrow_mut().hosting(2, true);
-        assert!(f.is_auto_play(), "the server's AI hosts the player's seat");
-    }
-
-    fn own_auto(f: &Following) -> Vec<bool> {
-        f.0.borrow_mut()
-            .emits
-            .drain(..)
-            .filter_map(|e| match e {
-                Emit::Runtime(guandan_core::notice::Out::ControllerChanged { seat: 0, ai }) => Some(ai),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// Issue 52: the server's notice that the player's seat was handed back (inside an `applied`)
-    /// came while a full state was awaited and was dropped; the table kept Auto-play on and never
-    /// offered Play/Pass or ran the clock. `hosting` and every full state now bring the table's
-    /// Auto-play in line with the server's seat, once each change, before the turn is announced.
-    #[test]
-    fn the_table_s_auto_play_follows_the_server_s_seat_through_gaps() {
-        let seat = m_turn();
-        let (f, m, _) = seated(seat);
-        assert!(own_auto(&f).is_empty(), "a human seat at the start: nothing to say");
-        // Hosted (the AI took the seat), said by the server's `hosting`.
-        f.0.borrow_mut().hosting(seat, true);
-        assert_eq!(own_auto(&f), vec![true]);
-        f.0.borrow_mut().hosting(seat, true);
-        assert!(own_auto(&f).is_empty(), "said once");
-        // The hand-back's notice was lost in a gap: the full state that follows says it, first.
-        f.0.borrow_mut().reconnected();
-        f.0.borrow_mut().hosted[seat as usize] = false;
-        f.0.borrow_mut().state(m.seq() + 1, &m.state_hash(), m.view(Some(seat)), None, Some(20.0));
-        let emits: Vec<Emit> = f.0.borrow_mut().emits.clone();
-        let auto_at = emits.iter().position(|e| {
-            matches!(e, Emit::Runtime(guandan_core::notice::Out::ControllerChanged { seat: 0, ai: false }))
-        });
-        let turn_at =
-            emits.iter().position(|e| matches!(e, Emit::Runtime(guandan_core::notice::Out::TurnStarted { .. })));
-        assert!(auto_at.is_some() && auto_at < turn_at, "Auto-play off before the turn: {emits:?}");
-        assert_eq!(own_auto(&f), vec![false]);
-        // The server's `hosting` off after that changes nothing more.
-        f.0.borrow_mut().hosting(seat, false);
-        assert!(own_auto(&f).is_empty());
     }
 }

@@ -44,7 +44,7 @@ use guandan_runtime::{Notice, Runtime, RuntimeConfig};
 
 use crate::args;
 use crate::client::GuandanClient;
-use crate::client::remote::Following;
+use crate::client::following::Following;
 use crate::codes::{self, Fail};
 use crate::convert::{self, ids};
 use crate::forward::Emit;
