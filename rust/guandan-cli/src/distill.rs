@@ -36,6 +36,18 @@ pub struct DistillArgs {
     ai: String,
 }
 
+/// The committed ranker generation the teacher's search uses (its profile's 0 = the latest, made
+/// concrete so the file still says which after a later generation is committed); 1 when the
+/// search uses none.
+fn teacher_generation(teacher: &AiProfile) -> u8 {
+    let uses_ranker = teacher.search.prior_ranker || teacher.search.rollout_ranker;
+    match teacher.ranker_generation {
+        _ if !uses_ranker => 1,
+        0 => guandan_ai::ranker::agent::LATEST,
+        n => n,
+    }
+}
+
 pub fn run(args: DistillArgs) -> Result<ExitCode, Usage> {
     let DistillArgs { deals, seed, threads, out, iterations, rules, ai } = args;
     let teacher = arena_profile(&ai)?;
@@ -55,6 +67,7 @@ pub fn run(args: DistillArgs) -> Result<ExitCode, Usage> {
         rules: rule_config.name.clone(),
         iterations,
         search: teacher.search,
+        ranker_generation: teacher_generation(&teacher),
     };
     let done = prepare(&out, &header)?;
     if done >= deals {

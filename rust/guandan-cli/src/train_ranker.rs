@@ -66,6 +66,14 @@ struct LabelSource<'a> {
     deals: u32,
     /// The labelling L3's search switches (a later generation's teacher uses the ranker).
     search: guandan_ai::agent::SearchConfig,
+    /// The ranker generation that search used; left out when 1 (or none), as in the label
+    /// header, so the first two generations' sidecars are made again unchanged.
+    #[serde(skip_serializing_if = "is_first_generation")]
+    ranker_generation: u8,
+}
+
+fn is_first_generation(g: &u8) -> bool {
+    *g == 1
 }
 
 pub fn run(args: TrainRankerArgs) -> Result<ExitCode, Usage> {
@@ -99,6 +107,7 @@ pub fn run(args: TrainRankerArgs) -> Result<ExitCode, Usage> {
             seed: header.seed,
             deals: file.deals,
             search: header.search,
+            ranker_generation: header.ranker_generation,
         });
         deals += file.deals;
         decisions.extend(file.decisions);

@@ -58,6 +58,19 @@ pub struct Header {
     /// files read back the same whatever today's default search is.
     #[serde(default = "first_teacher", skip_serializing_if = "is_first_teacher")]
     pub search: SearchConfig,
+    /// The committed ranker generation the labelling search used (`search.prior_ranker` or
+    /// `rollout_ranker`); absent when it is 1 (or no ranker is used), so the first two
+    /// generations' files, written before the field, read back byte for byte.
+    #[serde(default = "first_generation", skip_serializing_if = "is_first_generation")]
+    pub ranker_generation: u8,
+}
+
+fn first_generation() -> u8 {
+    1
+}
+
+fn is_first_generation(g: &u8) -> bool {
+    *g == 1
 }
 
 fn first_teacher() -> SearchConfig {
@@ -223,6 +236,7 @@ mod tests {
             rules: "competition".into(),
             iterations: 24,
             search: SearchConfig::V2,
+            ranker_generation: 1,
         }
     }
 
@@ -236,7 +250,14 @@ mod tests {
         let ranked = Header { search: SearchConfig { rollout_ranker: true, ..SearchConfig::V2 }, ..header() };
         let line = header_line(&ranked);
         assert!(line.contains("\"rollout_ranker\":true"), "{line}");
-        assert_eq!(read(&line).unwrap().header, Some(ranked));
+        assert!(!line.contains("ranker_generation"), "{line}");
+        assert_eq!(read(&line).unwrap().header, Some(ranked.clone()));
+        // A later generation's teacher says which ranker it searched with: a resume with another
+        // generation is refused by the header comparison.
+        let later = Header { ranker_generation: 2, ..ranked };
+        let line = header_line(&later);
+        assert!(line.contains("\"ranker_generation\":2"), "{line}");
+        assert_eq!(read(&line).unwrap().header, Some(later));
     }
 
     fn decision(deal: u32) -> DecisionLabel {
