@@ -33,6 +33,12 @@ var _result_shown := false
 ## The room closed while the player still had its match's end to see or was reading it: said on
 ## the result's panel, which stays until the player leaves it.
 var _closed_text := ""
+## The room shown (its code and rules) and whether it is ranked (a quick match's), kept past
+## the room's close for the rating's catch-up.
+var _room_code := ""
+var _room_rules := ""
+var _ranked := false
+var _catch_up: RatingCatchUp
 ## The table's own checks (Online.check_invariants: tests, the chaos tour), or null.
 var invariants: SessionInvariants
 ## The hands a spectator is shown (one CardsLeftRow per seat), and the action count they show.
@@ -219,6 +225,11 @@ func _place_overlay() -> void:
 func _on_room(room: OnlineRoom) -> void:
 	if room == null:
 		return
+	if String(room.code) != _room_code:
+		_room_code = String(room.code)
+		_ranked = false
+	_room_rules = String(room.rules)
+	_ranked = _ranked or Online.in_quick_room()
 	if reconnect_layer.visible and room.state in ["idle", "waiting", "ready_check"] \
 			and not table.match_over:
 		# Back after the match ended and its vote closed: the room is a lobby again. Say so there.
@@ -437,8 +448,28 @@ func _on_room_closed(reason: String) -> void:
 		_closed_text = text
 		if _result_shown:
 			table.modal.add_line(text)
+		# Back after the room closed (the rejoin refused): the result, not "resyncing…", and
+		# the rating the server said while the player was away.
+		reconnect_layer.visible = false
+		_catch_up_rating()
 		return
 	_gone_back(text)
+
+
+## A ranked match's rating not heard from the server (it is said once, to the room): read from
+## the player's profile, which names the match by its room.
+func _catch_up_rating() -> void:
+	if not _ranked or _rating_line != "" or _catch_up != null or Online.client.is_spectator():
+		return
+	_catch_up = RatingCatchUp.new()
+	_catch_up.ask(_room_rules, _room_code, _on_caught_up_rating)
+
+
+func _on_caught_up_rating(rules: String, rating: int, change: int) -> void:
+	if not is_inside_tree() or table == null or _rating_line != "":
+		return
+	_on_rating(rules, rating, change, 0)
+	table.events.results.take_rating(rating, change)
 
 
 ## Leaves the quick match's finished table and waits for another of the same rules.

@@ -207,6 +207,11 @@ func _listen_for_rating() -> void:
 
 
 func _on_rating(_rules: String, new_rating: int, change: int, _matches: int) -> void:
+	take_rating(new_rating, change)
+
+
+## A ranked match's rating (the server's word, or the profile's when the player missed it).
+func take_rating(new_rating: int, change: int) -> void:
 	rating = new_rating
 	rating_change = change
 	if end_panel != null and is_instance_valid(end_panel):

@@ -249,6 +249,12 @@ pub struct RatingPoint {
     pub rating: i64,
     /// By this match.
     pub change: i64,
+    /// The match: its room's code and its number in that room (a player who comes back after
+    /// the room closed finds the rating of the match they saw end). Empty/0 from an older server.
+    #[serde(default)]
+    pub room: String,
+    #[serde(default)]
+    pub match_no: u32,
 }
 
 /// Figures over the player's latest stored matches (ranked or not).
@@ -327,6 +333,16 @@ mod tests {
             assert!(!shown.contains(secret), "{shown}");
         }
         assert_eq!(bearer(&Secret::from("t0")), "Bearer t0");
+    }
+
+    /// A point names its match; an older server's point (without) still reads, as "" and 0.
+    #[test]
+    fn rating_points_name_their_match_and_read_old_answers() {
+        let p = RatingPoint { at: 5, rating: 1024, change: 24, room: "K7QX2M".into(), match_no: 3 };
+        let v = serde_json::to_value(&p).unwrap();
+        assert_eq!(v, serde_json::json!({"at": 5, "rating": 1024, "change": 24, "room": "K7QX2M", "match_no": 3}));
+        let old: RatingPoint = serde_json::from_str(r#"{"at":5,"rating":1024,"change":24}"#).unwrap();
+        assert_eq!((old.room.as_str(), old.match_no), ("", 0));
     }
 
     #[test]

@@ -95,6 +95,9 @@ pub enum Event {
     Latency(Duration),
     /// Any other message, with its place in the action sequence.
     Message(Box<ServerMsg>, Order),
+    /// The room this session went back to after a drop is gone (the server refused the rejoin
+    /// as `room_not_found`: it closed while we were away). The session holds no room any more.
+    RoomGone { code: String, message: String },
 }
 
 /// What to do after the connection dropped.
@@ -126,6 +129,8 @@ pub struct Session {
     welcomed_before: bool,
     /// The room to go back to after a drop: its code and our seat (`None` = spectator).
     room: Option<(String, Option<Seat>)>,
+    /// The rejoin sent after a welcome, not answered yet (its refusal means the room is gone).
+    rejoining: bool,
     /// The last action seq of the room's match this client has seen (`None`: no state yet).
     last_seq: Option<u64>,
     /// A gap asked for the whole state, not yet arrived; when it was last asked for.
@@ -150,6 +155,7 @@ impl Session {
             link: Link::Down,
             welcomed_before: false,
             room: None,
+            rejoining: false,
             last_seq: None,
             awaiting_state: false,
             asked_state_at: None,
@@ -167,6 +173,7 @@ impl Session {
         self.last_sent = Some(now);
         self.ping_at = None;
         self.pending = None;
+        self.rejoining = false;
         ClientMsg::Hello {
             protocol_version: PROTOCOL_VERSION,
             player_id: self.player_id.clone(),
@@ -311,6 +318,7 @@ impl Session {
                     self.welcomed_before = true;
                     self.backoff.reset();
                     if reconnect && let Some((code, seat)) = self.room.clone() {
+                        self.rejoining = true;
                         send.push(match seat {
                             Some(_) => ClientMsg::JoinRoom { code, last_action_seq: self.last_seq },
                             None => ClientMsg::Spectate { code },
@@ -343,7 +351,16 @@ impl Session {
             },
             ServerMsg::Joined { code, seat } => {
                 self.room = Some((code.clone(), *seat));
+                self.rejoining = false;
                 Order::Next
+            }
+            ServerMsg::Error { code, message, seq: None, .. }
+                if self.rejoining && *code == ErrorCode::RoomNotFound.code() =>
+            {
+                self.rejoining = false;
+                let gone = self.room.take().map(|(code, _)| code).unwrap_or_default();
+                self.forget_match();
+                return (Event::RoomGone { code: gone, message: message.clone() }, send);
             }
             ServerMsg::Room { room } if room.state == RoomState::Destroyed => {
                 self.room = None;

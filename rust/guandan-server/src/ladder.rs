@@ -19,7 +19,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use guandan_proto::ErrorCode;
-use guandan_proto::http::{Leaderboard, LeaderboardEntry, PlayerProfile, ProfileStats, RatingPoint, RulesRating};
+use guandan_proto::http::{Leaderboard, LeaderboardEntry, PlayerProfile, ProfileStats, RulesRating};
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -243,7 +243,7 @@ pub async fn profile(State(app): State<Arc<App>>, Path(id): Path<String>) -> Res
     };
     for (rules, row, shown) in rows {
         let history = match app.db().rating_history(&id, &rules, HISTORY).await {
-            Ok(h) => h.into_iter().map(|(at, rating, change)| RatingPoint { at, rating, change }).collect(),
+            Ok(h) => h,
             Err(e) => return db_error(e),
         };
         ratings.push(RulesRating {

@@ -214,3 +214,36 @@ async fn auto_play_the_player_chose_survives_a_reconnect() {
         after.iter().map(|m| format!("{m:?}").chars().take(160).collect::<String>()).collect::<Vec<_>>()
     );
 }
+
+/// A player back after its room closed (the rejoin refused as `room_not_found`) is told the room
+/// is gone — the game shows that (and a finished match's result) instead of waiting behind
+/// "resyncing…" for a state that never comes — and the session does not go back to it again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rejoin_of_a_room_closed_while_away_says_the_room_is_gone() {
+    let server = server("gone", &[]);
+    let mut host = Client::new(server.addr, "south").await;
+    let code = create_room(&mut host, 12, None).await;
+    let joined = ServerMsg::Joined { code: code.clone(), seat: Some(0) };
+    assert!(matches!(host.session.received(joined, Instant::now()).0, Event::Message(..)));
+    // The room closes behind the session's back (as it would while the player is away), and the
+    // connection drops.
+    host.send_text(serde_json::to_string(&ClientMsg::Disband).unwrap()).await;
+    host.until(
+        "the room's close",
+        |m| matches!(m, ServerMsg::Room { room } if room.state == guandan_proto::RoomState::Destroyed),
+    )
+    .await;
+    host.session.dropped(Instant::now(), 0);
+    host.reconnect(server.addr).await;
+    // The session's rejoin after the welcome, as the game sends it.
+    assert_eq!(host.session.room(), Some((code.as_str(), Some(0))));
+    host.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: None }).await;
+    let refusal = host.until("the refusal", |m| matches!(m, ServerMsg::Error { .. })).await;
+    let (event, answers) = host.session.received(refusal.clone(), Instant::now());
+    assert!(
+        matches!(&event, Event::RoomGone { code: gone, .. } if *gone == code),
+        "the refused rejoin is the room gone: {event:?} ({refusal:?})"
+    );
+    assert!(answers.is_empty());
+    assert_eq!(host.session.room(), None, "nothing to go back to");
+}

@@ -82,11 +82,22 @@ async fn ranked_matches_move_human_ratings_and_never_store_ai_seats() {
         assert_eq!((row.matches, row.wins, row.draws), (3, 1, 1), "{db_name}");
         let history = db.rating_history(&p[0], rules, 50).await.unwrap();
         assert_eq!(history.len(), 3);
-        assert_eq!(history[0].1 - history[0].2, 1000, "{db_name}: the first change is from a new player's 1000");
+        assert_eq!(
+            history[0].rating - history[0].change,
+            1000,
+            "{db_name}: the first change is from a new player's 1000"
+        );
         for w in history.windows(2) {
-            assert_eq!(w[1].1 - w[0].1, w[1].2, "{db_name}: each change is the step between shown ratings");
+            assert_eq!(
+                w[1].rating - w[0].rating,
+                w[1].change,
+                "{db_name}: each change is the step between shown ratings"
+            );
         }
-        assert_eq!(history[2].1, drawn[0].rating);
+        assert_eq!(history[2].rating, drawn[0].rating);
+        // Each point names the match it rated (a player back after the room closed finds it).
+        let named: Vec<(&str, u32)> = history.iter().map(|h| (h.room.as_str(), h.match_no)).collect();
+        assert_eq!(named, vec![(code.as_str(), 0), (code.as_str(), 1), (code.as_str(), 2)], "{db_name}");
         db.close().await;
     }
 }

@@ -203,6 +203,7 @@ impl Link {
                 Event::Latency(_) => return Ok((ServerMsg::Pong, Order::Next)),
                 Event::Welcomed { .. } => {}
                 Event::Refused(r) => return Err(format!("refused: {}", r.message())),
+                Event::RoomGone { code, message } => return Err(format!("room {code} is gone: {message}")),
             }
         }
     }

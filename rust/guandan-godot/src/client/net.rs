@@ -67,6 +67,12 @@ pub enum NetEvent {
     /// A server message and its place in the action sequence (a gap has already asked for the
     /// whole state).
     Message(Box<ServerMsg>, Order),
+    /// The room the session rejoined after a drop closed while it was away (the session holds no
+    /// room any more).
+    RoomGone {
+        code: String,
+        message: String,
+    },
     /// Round trip of the last heartbeat, ms.
     Latency(f64),
     /// The server left a heartbeat unanswered for [`UNSTABLE`] (`true`), or answered again.
@@ -447,6 +453,7 @@ impl Worker {
                 }
                 Event::Latency(rtt) => self.emit(NetEvent::Latency(rtt.as_secs_f64() * 1000.0)),
                 Event::Message(m, order) => self.emit(NetEvent::Message(m, order)),
+                Event::RoomGone { code, message } => self.emit(NetEvent::RoomGone { code, message }),
             }
             for a in answers {
                 session.sending(&a, Instant::now());

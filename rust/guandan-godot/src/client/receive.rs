@@ -54,6 +54,15 @@ impl GuandanClient {
                 drop(remote);
                 self.queue.push_back(Conn::Connected(player_id));
             }
+            // The table shows the room as closed (a finished match keeps its result on screen);
+            // the rejoin's refusal is not a stray error the table would never answer.
+            NetEvent::RoomGone { code, message } => {
+                godot_print!("GuandanClient: room {code} closed while away: {message}");
+                if self.in_room {
+                    self.reset_room();
+                    self.queue.push_back(Conn::RoomClosed("away".into()));
+                }
+            }
             NetEvent::Latency(ms) => {
                 self.latency_ms = ms;
                 self.queue.push_back(Conn::LatencyChanged(ms));

@@ -97,6 +97,12 @@ pub struct RatingPoint {
     rating: i64,
     #[var(no_set)]
     change: i64,
+    /// The match it rated: its room's code and number in the room ("" and 0 from an older
+    /// server).
+    #[var(no_set)]
+    room: GString,
+    #[var(no_set)]
+    match_no: i64,
 }
 
 /// A player's rating under one rules preset.
@@ -119,7 +125,15 @@ pub struct Rating {
 }
 
 fn rating(r: &RulesRating) -> Gd<Rating> {
-    let point = |h: &Point| Gd::from_object(RatingPoint { at: h.at, rating: h.rating, change: h.change });
+    let point = |h: &Point| {
+        Gd::from_object(RatingPoint {
+            at: h.at,
+            rating: h.rating,
+            change: h.change,
+            room: h.room.as_str().into(),
+            match_no: i64::from(h.match_no),
+        })
+    };
     Gd::from_object(Rating {
         rules: r.rules.as_str().into(),
         rating: r.rating,

@@ -171,6 +171,38 @@ fn a_reconnect_goes_back_to_the_room_with_the_last_seq() {
     assert_eq!(s.received(welcome(), t).1, Vec::new());
 }
 
+/// A room that closed while the player was away refuses the rejoin: the session says the room
+/// is gone (not a stray error the table would never answer) and does not go back to it again. A
+/// `room_not_found` to a join the player asked for while seated is only a message.
+#[test]
+fn a_refused_rejoin_means_the_room_is_gone() {
+    let (mut s, t) = seated(SessionConfig::default());
+    order(&mut s, state(4), t);
+    let refusal = || ServerMsg::error(ErrorCode::RoomNotFound, "the room is closed");
+    // While seated, a refused join of another code leaves our room as it was.
+    assert!(matches!(s.received(refusal(), t).0, Event::Message(..)));
+    assert_eq!(s.room(), Some(("ROOMAA", Some(2))));
+    s.dropped(t, 0);
+    s.opened(t);
+    let (_, send) = s.received(welcome(), t);
+    assert_eq!(send[0], ClientMsg::JoinRoom { code: "ROOMAA".into(), last_action_seq: Some(4) });
+    let (e, send) = s.received(refusal(), t);
+    assert_eq!(e, Event::RoomGone { code: "ROOMAA".into(), message: "the room is closed".into() });
+    assert!(send.is_empty());
+    assert_eq!(s.room(), None);
+    s.dropped(t, 0);
+    s.opened(t);
+    assert_eq!(s.received(welcome(), t).1, Vec::new(), "nothing to go back to");
+    // A rejoin that is answered is not gone: a later refusal is a message again.
+    let (mut s, t) = seated(SessionConfig::default());
+    s.dropped(t, 0);
+    s.opened(t);
+    s.received(welcome(), t);
+    s.received(ServerMsg::Joined { code: "ROOMAA".into(), seat: Some(2) }, t);
+    assert!(matches!(s.received(refusal(), t).0, Event::Message(..)));
+    assert_eq!(s.room(), Some(("ROOMAA", Some(2))));
+}
+
 #[test]
 fn the_backoff_is_reset_by_a_welcome_and_runs_out() {
     let (mut s, t) = seated(SessionConfig::default());

@@ -7,6 +7,7 @@
 use super::{Db, DbError, RankedPlayer, RatingRow, now_ms};
 use futures_util::TryStreamExt;
 use guandan_core::stats::PlayerStats;
+use guandan_proto::http::RatingPoint;
 use sqlx::{Any, Row, Transaction};
 
 /// One ranking page: `$1` rules, `$2` least rated matches, `$3` rows, `$4` rows skipped. The
@@ -34,10 +35,10 @@ impl Db {
         Ok(v)
     }
 
-    /// A player's latest `limit` rated matches under `rules` as (at, shown, change), oldest first.
-    pub async fn rating_history(&self, player: &str, rules: &str, limit: i64) -> Result<Vec<(i64, i64, i64)>, DbError> {
+    /// A player's latest `limit` rated matches under `rules`, oldest first.
+    pub async fn rating_history(&self, player: &str, rules: &str, limit: i64) -> Result<Vec<RatingPoint>, DbError> {
         let rows = sqlx::query(
-            "SELECT at, shown, change FROM rating_history WHERE player_id = $1 AND rules = $2
+            "SELECT at, shown, change, room_code, match_no FROM rating_history WHERE player_id = $1 AND rules = $2
              ORDER BY matches DESC LIMIT $3",
         )
         .bind(player)
@@ -47,7 +48,14 @@ impl Db {
         .await?;
         let mut v = Vec::with_capacity(rows.len());
         for r in rows.iter().rev() {
-            v.push((r.try_get("at")?, r.try_get("shown")?, r.try_get("change")?));
+            let match_no: i64 = r.try_get("match_no")?;
+            v.push(RatingPoint {
+                at: r.try_get("at")?,
+                rating: r.try_get("shown")?,
+                change: r.try_get("change")?,
+                room: r.try_get("room_code")?,
+                match_no: u32::try_from(match_no).unwrap_or(u32::MAX),
+            });
         }
         Ok(v)
     }
