@@ -34,7 +34,7 @@ var _result_shown := false
 ## the result's panel, which stays until the player leaves it.
 var _closed_text := ""
 ## The room shown (its code and rules) and whether it is ranked (a quick match's), kept past
-## the room's close for the rating's catch-up.
+## the room's close (the rating's catch-up, the end's "Find another table").
 var _room_code := ""
 var _room_rules := ""
 var _ranked := false
@@ -300,7 +300,7 @@ func _on_match_panel(_event: MatchEndedEvent) -> void:
 	_vote = {}
 	vote_status.visible = false
 	var again: Button = table.modal.button(&"again")
-	if again != null and Online.in_quick_room():
+	if again != null and (_ranked or Online.in_quick_room()):
 		again.text = tr("QUICK_AGAIN")
 	if _rating_line != "":
 		table.modal.add_line(_rating_line)
