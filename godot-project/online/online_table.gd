@@ -457,9 +457,10 @@ func _on_room_closed(reason: String) -> void:
 
 
 ## A ranked match's rating not heard from the server (it is said once, to the room): read from
-## the player's profile, which names the match by its room.
+## the player's profile, which names the match by its room (a room that was not ranked has no
+## point there: nothing is shown).
 func _catch_up_rating() -> void:
-	if not _ranked or _rating_line != "" or _catch_up != null or Online.client.is_spectator():
+	if _room_code == "" or _rating_line != "" or _catch_up != null or Online.client.is_spectator():
 		return
 	_catch_up = RatingCatchUp.new()
 	_catch_up.ask(_room_rules, _room_code, _on_caught_up_rating)

@@ -10,13 +10,19 @@ extends Node
 ## server has closed the room (KEEP_S). Writes what it saw as JSON (--out) and quits: 0 when it
 ## ran to the end.
 ##
-## Args after `--`: --server HOST:PORT --nick NAME --out PATH [--auto-play 1] [--timeout S]
+## With --missed-rating 1 (tools/test-online --away-at-rating: the relay cuts the connection at the
+## `rating` message and refuses the player until the room has closed) the rating is never heard:
+## the result must stay, say the room closed while away, and show the rating read from the
+## player's profile (RatingCatchUp).
+##
+## Args after `--`: --server HOST:PORT --nick NAME --out PATH [--auto-play 1] [--missed-rating 1]
+## [--timeout S]
 
 ## How long the result must stay up after the rating came (the server closes a finished quick
 ## match's room 30 s after its end).
 const KEEP_S := 35.0
 
-var _args := {"timeout": "900", "auto-play": "0"}
+var _args := {"timeout": "900", "auto-play": "0", "missed-rating": "0"}
 var _screen: Control
 var _table: Table
 var _last_acted := -1
@@ -79,6 +85,9 @@ func _run() -> void:
 		_report.action_count = engine.get_action_count())
 	if not await _wait(func() -> bool: return _over, float(_args.timeout)):
 		return _finish(false, "the match did not end")
+	if String(_args["missed-rating"]) == "1":
+		await _finish_missed()
+		return
 	if not await _wait(func() -> bool: return not _rating.is_empty() and _panel_says(str(_rating[0][0])), 60.0):
 		return _finish(false, "no rating on the result's panel (%s)" % [_rating])
 	_report.rating = _rating[0]
@@ -86,6 +95,20 @@ func _run() -> void:
 	await get_tree().create_timer(KEEP_S).timeout
 	_report.result_kept = is_instance_valid(_screen) and _screen.is_inside_tree() and _table.modal.is_open() \
 		and _panel_says(str(_rating[0][0]))
+	_finish(true)
+
+
+## The rating never heard (the relay cut it): read from the profile once the room is gone.
+func _finish_missed() -> void:
+	var results: ResultEvents = _table.events.results
+	var shown := func() -> bool: return results.rating >= 0 and _panel_says(str(results.rating))
+	if not await _wait(shown, 90.0):
+		return _finish(false, "no rating read from the profile on the result's panel (heard %s, room closed %s)"
+			% [_rating, _report.room_closed])
+	_report.rating = [results.rating, results.rating_change]
+	_report.rating_heard = _rating.duplicate()
+	_report.rating_on_panel = true
+	_report.result_kept = _table.modal.is_open() and _panel_says(tr("ONLINE_ROOM_CLOSED_AWAY"))
 	_finish(true)
 
 
