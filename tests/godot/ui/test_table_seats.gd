@@ -6,7 +6,7 @@ extends GdTestSuite
 ## have the turn, and its second line is the team's level; no portrait overlaps a play, the plaque
 ## or the hand; every seat's name and level stand under its portrait, clear of the plays and the
 ## other seats (layout_probe.gd's name_problems; North's and the player's lines stood beside the
-## portrait; at 2340×1080 they still do, see name_problems).
+## portrait, at 2340×1080 until North stood beside its play there).
 
 const FakePlays := preload("res://tests_godot/ui/fake_plays.gd")
 const Probe := preload("res://tests_godot/ui/layout_probe.gd")
