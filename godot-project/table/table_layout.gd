@@ -130,8 +130,12 @@ static func apply(t: Control) -> void:
 	var me_drop := bar_h - 6.0 - GAP * 0.5
 	var north_aside := wide and _need(STACKED_PLAY_H, north_t, counter_h, sides_h, me_flat, true) <= rest
 	var stack := north_aside or _need(STACKED_PLAY_H, north_flat, counter_h, sides_h, me_flat, false) <= rest
-	var stack_me := stack and _need(least_play, north_t if north_aside else north_flat, counter_h, sides_h,
-		me.shape_height(true) - me_drop, north_aside) <= rest
+	# Beside North on a wide view the player stacks down to STACKED_PLAY_H plays (a deal's end, when
+	# a finishing place adds a line to every seat; during play the plays keep PLAY_SHARE).
+	var north_h := north_t if north_aside else north_flat
+	var me_stacked := me.shape_height(true) - me_drop
+	var stack_me := stack and (_need(least_play, north_h, counter_h, sides_h, me_stacked, north_aside) <= rest
+		or north_aside and _need(STACKED_PLAY_H, north_h, counter_h, sides_h, me_stacked, true) <= rest)
 	var me_h := me.shape_height(true) - me_drop if stack_me else me_flat
 	var stack_north := north_aside or stack and _need(least_play, north_t, counter_h, sides_h, me_h, false) <= rest
 	for b: SeatBadge in badges:
