@@ -19,7 +19,8 @@ extends RefCounted
 ## box. The tribute lines use the side band's centre, which is empty until the first play.
 ## Phones and tablets differ only in card sizes (UiLayout). Wide views (aspect ≥ WIDE_ASPECT) get
 ## larger plays, and the side plays start near the centre rather than at their badges; their
-## prompt row moves into the action bar, left of the buttons, and its band goes to the plays.
+## prompt row moves into the action bar, left of the buttons, and its band goes to the plays;
+## North stands beside its play (North's row goes too) and the player's seat left of the prompt.
 ## The felt's oval is centred in the table's space (the whole width with the sidebar closed), its
 ## rim inside the frame.
 
@@ -271,8 +272,8 @@ static func apply(t: Control) -> void:
 	zone.relayout(t.level)
 
 	# A deal's ceremony card grows up from the action bar over the felt's centre: on a wide view
-	# the side seats (their lines beside at a deal's end) step up clear of it, not above the
-	# table's space (West: nor over the card counter).
+	# a side seat that reaches down to it steps up clear of it, not above the table's space (West:
+	# nor over the card counter; neither over North).
 	var modal: Modal = t.modal
 	if wide and modal.on_table and modal.is_open():
 		var card_top := DealCeremony.card_rect(t as Table).position.y
