@@ -227,3 +227,21 @@ func test_account_and_settings_fit_the_screen_without_scrolling() -> void:
 				await frames(1)
 	expect_eq(looked, LOCALES.size() * SIZES.size() * 2, "screens looked at")
 	expect_eq(problems, [] as Array[String], "Account and Settings fit the screen with nothing to scroll")
+
+
+## The middle column holds one form at a time: a guest picks claiming its account or logging in to
+## another (what keeps Account within a phone's screen).
+func test_account_shows_claiming_or_logging_in_one_at_a_time() -> void:
+	var screen: Control = load("res://online/account.tscn").instantiate()
+	add_child(screen)
+	await frames(2)
+	var claim := screen.find_child("ClaimPanel", true, false) as Control
+	var login := screen.find_child("LoginPanel", true, false) as Control
+	expect(claim.is_visible_in_tree() and not login.is_visible_in_tree(), "a guest sees the claim form first")
+	(screen.find_child("ChooseLogin", true, false) as Button).pressed.emit()
+	expect(login.is_visible_in_tree() and not claim.is_visible_in_tree(), "Log in shows the login form alone")
+	expect((screen.find_child("ChooseLogin", true, false) as Button).button_pressed, "its switch shows the choice")
+	(screen.find_child("ChooseClaim", true, false) as Button).pressed.emit()
+	expect(claim.is_visible_in_tree() and not login.is_visible_in_tree(), "Claim shows the claim form again")
+	screen.queue_free()
+	await frames(1)
