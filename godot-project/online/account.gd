@@ -6,10 +6,15 @@ extends Control
 ## and log out everywhere (after a question). A new session (log in, transfer code) is kept by
 ## Online for that server and used at the next connection. Every failure is said in words; a
 ## password is never shown, logged or kept.
+## Laid out in three columns that fit a phone's landscape without scrolling (issue 54): who and
+## log out; claiming or logging in, one at a time (a guest picks which); the transfer code.
 
 @onready var _current: Label = %Current
 @onready var _sessions: Label = %Sessions
 @onready var _claim_panel: Control = %ClaimPanel
+@onready var _login_panel: Control = %LoginPanel
+@onready var _choose_claim: Button = %ChooseClaim
+@onready var _choose_login: Button = %ChooseLogin
 @onready var _claim_name: LineEdit = %ClaimName
 @onready var _claim_password: LineEdit = %ClaimPassword
 @onready var _claim_repeat: LineEdit = %ClaimRepeat
@@ -28,6 +33,9 @@ var server := ""
 var account: AccountAnswer = null
 ## The request waiting for its answer ("" = none).
 var waiting := ""
+## A guest's choice between claiming its account and logging in to another (the middle column
+## shows one); a claimed account only logs in.
+var logging_in := false
 
 
 func _ready() -> void:
@@ -39,12 +47,18 @@ func _ready() -> void:
 	%LogOut.pressed.connect(log_out)
 	%LogOutEverywhere.pressed.connect(func() -> void: _confirm_everywhere.popup_centered())
 	_confirm_everywhere.confirmed.connect(log_out_everywhere)
+	var choice := ButtonGroup.new()
+	for b: Button in [_choose_claim, _choose_login]:
+		b.button_group = choice
+	_choose_claim.pressed.connect(choose.bind(false))
+	_choose_login.pressed.connect(choose.bind(true))
 	Online.client.account_done.connect(_on_done)
 	Online.client.account_failed.connect(_on_failed)
 	server = String(Settings.get_value(&"online_server"))
 	(%Server as Label).text = tr("ACCOUNT_SERVER_FMT").format({server = server})
 	_code.visible = false
 	_code_expiry.visible = false
+	_say("")
 	refresh()
 	%Back.grab_focus.call_deferred()
 
@@ -197,13 +211,26 @@ func _show_account() -> void:
 	else:
 		_current.text = tr("ACCOUNT_GUEST_FMT").format({nickname = String(account.nickname)})
 		_sessions.text = tr("ACCOUNT_GUEST_NOTE")
-	_claim_panel.visible = not claimed
+	_claim_panel.visible = not claimed and not logging_in
+	_login_panel.visible = claimed or logging_in
+	(%Choice as Control).visible = not claimed
+	(%LoginTitle as Control).visible = claimed
+	_choose_claim.set_pressed_no_signal(not logging_in)
+	_choose_login.set_pressed_no_signal(logging_in)
 	for b: Button in [%MakeCode, %LogOut, %LogOutEverywhere]:
 		b.disabled = account == null or waiting != ""
 
 
+## Shows the claim form (false) or the login form (true) in the middle column.
+func choose(login: bool) -> void:
+	logging_in = login
+	_show_account()
+
+
 func _say(text: String) -> void:
 	_status.text = text
+	# No empty line over the columns: the screen fits a phone without scrolling.
+	_status.visible = text != ""
 
 
 func _set_busy(busy: bool) -> void:

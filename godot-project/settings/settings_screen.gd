@@ -3,9 +3,10 @@ extends Control
 ## Settings screen: every player setting (autoload Settings, saved to user://settings.cfg as soon
 ## as it changes).
 ##
-## The rows are in settings_screen.tscn: in its two cards' grids (Grid: the game; Grid2: display
-## and online), a Label and a control named after the setting's key; side by side on a landscape
-## screen, one over the other on a narrow one. The control's type says how it edits the setting: a CheckButton toggles it, an
+## The rows are in settings_screen.tscn: in its three cards' grids (Grid: the game; Grid2: the
+## table's aids; Grid3: display and online), a Label and a control named after the setting's key;
+## side by side on a landscape screen, so a phone's landscape shows them all without scrolling
+## (issue 54), one over the other on a narrow one. The control's type says how it edits the setting: a CheckButton toggles it, an
 ## HSlider sets a number (the slider's own min, max and step), an OptionButton picks item i of its
 ## metadata "values", a LineEdit sets a text (saved when the player presses Enter or leaves the
 ## field). Adding a setting is a key in Settings.DEFAULTS and a row in the scene.
@@ -13,7 +14,7 @@ extends Control
 ## Where Back goes (the Online home opens Settings for its server address); reset on leaving.
 static var back_to := &"menu"
 
-@onready var _grids: Array[GridContainer] = [%Grid, %Grid2]
+@onready var _grids: Array[GridContainer] = [%Grid, %Grid2, %Grid3]
 
 var _controls := {}  # key -> Control
 

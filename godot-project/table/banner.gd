@@ -7,6 +7,10 @@ extends Label
 signal announced
 
 var _tween: Tween
+## The width the table's layout gives the banner (0: its own size). A label grows to its text at
+## the large size and would then never shrink back into a narrower prompt (at 2340×1080 the
+## player's seat stands left of it, issue 54).
+var room := 0.0
 ## The look (table_default.tres unless a tool or test chose another).
 var style: TableStyle = TableStyle.current()
 
@@ -56,9 +60,13 @@ func refit() -> void:
 func _fit() -> void:
 	var font := get_theme_font(&"font")
 	var fs := style.banner_font_size
-	while fs > style.banner_min_font_size and font.get_string_size(text, HORIZONTAL_ALIGNMENT_LEFT, -1, fs).x + 24.0 > size.x:
+	var w := room if room > 0.0 else size.x
+	while fs > style.banner_min_font_size and font.get_string_size(text, HORIZONTAL_ALIGNMENT_LEFT, -1, fs).x + 24.0 > w:
 		fs -= 2
 	add_theme_font_size_override(&"font_size", fs)
+	if room > 0.0:
+		update_minimum_size()  # the cached least size is still the old font's
+		size.x = room
 
 
 ## Hides the banner at once: the next play is on the table, the announcement is stale.

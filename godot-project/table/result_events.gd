@@ -103,8 +103,10 @@ func open_ceremony(e: DealEndedEvent, deal_no: int, buttons: Array) -> void:
 	table.banner.dismiss()
 	table.modal.open_on_table(tr("DEAL_ENDED_FMT").format({n = deal_no + 1}) + " — " + title, [card], buttons,
 		DealCeremony.card_rect(table), &"", true)
-	# Placed again once the card has its size (its rect grows up when the card needs it).
+	# Placed again once the card has its size (its rect grows up when the card needs it); the
+	# table's layout keeps a wide view's side seats clear of it (TableLayout).
 	_place_card.call_deferred()
+	table._layout_later()
 
 
 func _place_card() -> void:

@@ -19,7 +19,8 @@ extends RefCounted
 ## box. The tribute lines use the side band's centre, which is empty until the first play.
 ## Phones and tablets differ only in card sizes (UiLayout). Wide views (aspect ≥ WIDE_ASPECT) get
 ## larger plays, and the side plays start near the centre rather than at their badges; their
-## prompt row moves into the action bar, left of the buttons, and its band goes to the plays.
+## prompt row moves into the action bar, left of the buttons, and its band goes to the plays;
+## North stands beside its play (North's row goes too) and the player's seat left of the prompt.
 ## The felt's oval is centred in the table's space (the whole width with the sidebar closed), its
 ## rim inside the frame.
 
@@ -116,38 +117,48 @@ static func apply(t: Control) -> void:
 	# where the bands leave plays of STACKED_PLAY_H that way (a wide view: of PLAY_SHARE of the
 	# hand's cards); else the lines stand beside it (a short view, a phone's larger text). The side
 	# seats span two bands and stack first; the player's stacked seat reaches down beside the action
-	# bar's buttons (me_drop), so its row needs only the part above the bar (not on a wide view:
-	# its prompt stands there); last North, whose lines push every band down. At 2340×1080 the
-	# player and North keep their lines beside (README, issue 54).
+	# bar's buttons (me_drop; on a wide view its prompt moves right of it), so its row needs only
+	# the part above the bar; last North, whose lines push every band down — on a wide view North
+	# stands beside its play instead, in the play's band (north_aside: the width is there, the
+	# height is not; at 2340×1080 North's lines under it took the plays below 0.6 of the hand).
 	var least_play := STACKED_PLAY_H
 	if wide:
 		least_play = maxf(least_play, PLAY_SHARE * HandView.fitted_card_height(card_h, s.x, 27))
 	var sides_h := maxf(west.shape_height(true), east.shape_height(true))
-	var stack := maxf(north.shape_height(false), counter_h) + _bands(STACKED_PLAY_H, sides_h, me.shape_height(false)) <= rest
+	var north_flat := north.shape_height(false)
+	var north_t := north.shape_height(true)
+	var me_flat := me.shape_height(false)
 	var me_drop := bar_h - 6.0 - GAP * 0.5
-	var stack_me := stack and not wide and maxf(north.shape_height(false), counter_h) \
-		+ _bands(least_play, sides_h, me.shape_height(true) - me_drop) <= rest
-	var me_h := me.shape_height(true) - me_drop if stack_me else me.shape_height(false)
-	var stack_north := stack and maxf(north.shape_height(true), counter_h) + _bands(least_play, sides_h, me_h) <= rest
+	var north_aside := wide and _need(STACKED_PLAY_H, north_t, counter_h, sides_h, me_flat, true) <= rest
+	var stack := north_aside or _need(STACKED_PLAY_H, north_flat, counter_h, sides_h, me_flat, false) <= rest
+	# Beside North on a wide view the player stacks down to STACKED_PLAY_H plays (a deal's end, when
+	# a finishing place adds a line to every seat; during play the plays keep PLAY_SHARE).
+	var north_h := north_t if north_aside else north_flat
+	var me_stacked := me.shape_height(true) - me_drop
+	var stack_me := stack and (_need(least_play, north_h, counter_h, sides_h, me_stacked, north_aside) <= rest
+		or north_aside and _need(STACKED_PLAY_H, north_h, counter_h, sides_h, me_stacked, true) <= rest)
+	var me_h := me.shape_height(true) - me_drop if stack_me else me_flat
+	var stack_north := north_aside or stack and _need(least_play, north_t, counter_h, sides_h, me_h, false) <= rest
 	for b: SeatBadge in badges:
 		var want := stack_north if b == north else stack_me if b == me else stack
 		if b.stacked != want:
 			b.stacked = want
 			b.reset_size()
-	# North's row holds North's seat (and the card counter at its left).
-	var north_row := maxf(north.size.y, counter_h)
-	var free := rest - north_row
+	# North's row holds North's seat (and the card counter at its left); beside its play, none.
+	var north_row := 0.0 if north_aside else maxf(north.size.y, counter_h)
 	var side_h := maxf(west.shape_height(stack), east.shape_height(stack))
 	var share := 0.68 if tablet else PLAY_SHARE_WIDE if wide else PLAY_SHARE
 	var play_h := clampf(card_h * share, 56.0, 150.0)
 	# Squeezed until the bands fit (never under 40 px).
 	var me_row := me.size.y - (me_drop if stack_me else 0.0)
-	while play_h > 40.0 and _bands(play_h, side_h, me_row) > free:
+	while play_h > 40.0 and _need(play_h, north.size.y, counter_h, side_h, me_row, north_aside) > rest:
 		play_h -= 2.0
 	play_h = maxf(play_h, 40.0)
-	var side_row := maxf(play_h, side_h - play_h - GAP * 0.5)
+	# North's play band (with North and the card counter in it when North stands aside).
+	var north_band := maxf(play_h, maxf(north.size.y, counter_h)) if north_aside else play_h
+	var side_row := maxf(play_h, side_h - north_band - GAP * 0.5)
 	var south_h := maxf(play_h, me_row)
-	var used := NORTH_CLEAR + north_row + play_h + side_row + prompt_h + south_h
+	var used := NORTH_CLEAR + north_row + north_band + side_row + prompt_h + south_h
 	var gap := clampf((m.size.y - used) / (3.0 if wide else 4.0), GAP * 0.5, 40.0)
 	var zone: PlayZone = t.zone
 	zone.card_height = play_h
@@ -160,30 +171,46 @@ static func apply(t: Control) -> void:
 	if counter.visible:
 		counter.position = Vector2(m.position.x + 6.0, y)
 		north_left = counter.position.x + counter.size.x + GAP
-	north.position = Vector2(maxf(m.get_center().x - north.size.x / 2.0, north_left), y + (north_row - north.size.y) / 2.0)
-	y += north_row + gap
+	# Aside: North left of its play, the play's box (NORTH_PLAY_CARDS wide) centred on the table.
+	var north_w := play_h / CardView.ASPECT * NORTH_PLAY_CARDS
+	if north_aside:
+		north.position = Vector2(maxf(m.get_center().x - north_w / 2.0 - GAP - north.size.x, north_left), y)
+	else:
+		north.position = Vector2(maxf(m.get_center().x - north.size.x / 2.0, north_left), y + (north_row - north.size.y) / 2.0)
+		y += north_row + gap
 	var north_play_y := y
-	y += play_h + gap
+	y += north_band + gap
 	var side_y := y
 
 	# West and East at the edges, their portraits as level with their plays as the bands allow.
 	var margin := TableStyle.current().seat_margin
 	var span_end := side_y + side_row
-	west.position = Vector2(m.position.x + margin, _side_top(west, north_play_y, side_y, side_row, span_end))
-	east.position = Vector2(m.end.x - east.size.x - margin, _side_top(east, north_play_y, side_y, side_row, span_end))
+	# Below the card counter when it shares North's play band.
+	var side_least := north_play_y + (counter_h + GAP if north_aside and counter_h > 0.0 else 0.0)
+	west.position = Vector2(m.position.x + margin, _side_top(west, side_least, side_y, side_row, span_end))
+	east.position = Vector2(m.end.x - east.size.x - margin, _side_top(east, side_least, side_y, side_row, span_end))
 	var wx := west.position.x + west.size.x + GAP
 	var ex := east.position.x - GAP
 
 	# North's play under North, between the side seats where they reach into its band: centred
 	# under North, moved aside (still under North) when North stands near a side seat.
 	var nc := north.position.x + north.size.x / 2.0
-	var band_end := north_play_y + play_h
+	var band_end := north_play_y + north_band
 	var nl := wx if west.position.y < band_end else m.position.x + 6.0
 	var nr := ex if east.position.y < band_end else m.end.x - 6.0
-	var half := maxf(minf(nc - nl, nr - nc), 0.0)
-	var want_w := minf(maxf(nr - nl, 1.0), maxf(2.0 * half, play_h / CardView.ASPECT * NORTH_PLAY_CARDS))
-	var nx := clampf(nc - want_w / 2.0, nl, maxf(nr - want_w, nl))
-	zone.set_slot(2, Rect2(nx, north_play_y, want_w, play_h), 0)
+	var want_w: float
+	var nx: float
+	if north_aside:
+		# From North's side toward the centre and on, as West's play starts at West.
+		nx = north.position.x + north.size.x + GAP
+		want_w = maxf(minf(north_w, nr - nx), 1.0)
+		nc = nx + want_w / 2.0
+		zone.set_slot(2, Rect2(nx, north_play_y + (north_band - play_h) / 2.0, want_w, play_h), 1)
+	else:
+		var half := maxf(minf(nc - nl, nr - nc), 0.0)
+		want_w = minf(maxf(nr - nl, 1.0), maxf(2.0 * half, north_w))
+		nx = clampf(nc - want_w / 2.0, nl, maxf(nr - want_w, nl))
+		zone.set_slot(2, Rect2(nx, north_play_y, want_w, play_h), 0)
 
 	# The side plays, each from its seat toward the centre.
 	var mid_x := (wx + ex) / 2.0
@@ -214,16 +241,19 @@ static func apply(t: Control) -> void:
 	if wide:
 		# The buttons centred between the prompt and the clock: the prompt's lines get what is left.
 		# (a banner needs about a third of the width: the buttons move right of centre for it).
+		# The player's stacked seat stands at the bar's left: the prompt starts right of it.
+		var left := me.position.x + me.size.x + GAP if stack_me else 6.0
 		var buttons_w := _buttons_width(t.action_bar)
-		var centred := (s.x - buttons_w) / 2.0 - GAP - 6.0
-		var most := clock.position.x - GAP - buttons_w - GAP - 6.0
-		prompt = Rect2(6.0, bar_y, maxf(maxf(centred, minf(s.x * PROMPT_SHARE_WIDE, most)), 1.0), bar_h - 6.0)
+		var centred := (s.x - buttons_w) / 2.0 - GAP - left
+		var most := clock.position.x - GAP - buttons_w - GAP - left
+		prompt = Rect2(left, bar_y, maxf(maxf(centred, minf(s.x * PROMPT_SHARE_WIDE, most)), 1.0), bar_h - 6.0)
 		t.action_bar.position.x = prompt.end.x + GAP
 		t.action_bar.size.x = maxf(clock.position.x - GAP - t.action_bar.position.x, 1.0)
 		y -= PROMPT_H + gap
 	t.status.position = prompt.position
 	t.status.size = prompt.size
 	var banner: Banner = t.banner
+	banner.room = prompt.size.x
 	banner.position = prompt.position
 	banner.size = prompt.size
 	banner.refit()
@@ -240,6 +270,21 @@ static func apply(t: Control) -> void:
 	var side := me.position.x + me.size.x + GAP - m.position.x
 	zone.set_slot(0, Rect2(m.position.x + side, y + (south_h - play_h) / 2.0, maxf(m.size.x - 2.0 * side, 1.0), play_h), 0)
 	zone.relayout(t.level)
+
+	# A deal's ceremony card grows up from the action bar over the felt's centre: on a wide view
+	# a side seat that reaches down to it steps up clear of it, not above the table's space (West:
+	# nor over the card counter; neither over North).
+	var modal: Modal = t.modal
+	if wide and modal.on_table and modal.is_open():
+		var card_top := DealCeremony.card_rect(t as Table).position.y
+		var k := maxf(frame.get_global_transform().get_scale().y, 0.01)
+		for b: SeatBadge in [west, east]:
+			var over := (b.get_global_rect().end.y + GAP - card_top) / k
+			var highest := m.position.y + NORTH_CLEAR + (counter_h + GAP if b == west and counter_h > 0.0 else 0.0)
+			if b.position.x < north.position.x + north.size.x and north.position.x < b.position.x + b.size.x:
+				highest = maxf(highest, north.position.y + north.size.y + GAP)
+			if over > 0.0:
+				b.position.y = maxf(b.position.y - over, highest)
 
 	# Without a column of its own (the history closed) the hint's "why" stands right of North.
 	if side_w <= 0.0:
@@ -281,10 +326,15 @@ static func _edge_x(oval: Rect2, y: float) -> float:
 	return c.x - oval.size.x / 2.0 * sqrt(1.0 - k * k)
 
 
-## Height the three play bands need for plays `play_h` high: North's play, the side band (West and
-## East's seats, `side_h` high, span it and North's band) and the player's row (its seat `me_h`).
-static func _bands(play_h: float, side_h: float, me_h: float) -> float:
-	return play_h + maxf(play_h, side_h - play_h - GAP * 0.5) + maxf(play_h, me_h)
+## Height North's row and the three play bands need for plays `play_h` high: North's row (its seat
+## `north_h` and the card counter `counter_h`; with `aside`, both stand in North's play band
+## instead), North's play, the side band (West and East's seats, `side_h` high, span it and North's
+## band) and the player's row (its seat `me_h`).
+static func _need(play_h: float, north_h: float, counter_h: float, side_h: float, me_h: float, aside: bool) -> float:
+	var north_row := maxf(north_h, counter_h)
+	var north_band := maxf(play_h, north_row) if aside else play_h
+	var bands := north_band + maxf(play_h, side_h - north_band - GAP * 0.5) + maxf(play_h, me_h)
+	return bands if aside else north_row + bands
 
 
 ## The top of a side seat `b`: its portrait level with the side band's middle, kept between the top

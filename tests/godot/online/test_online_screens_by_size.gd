@@ -5,6 +5,8 @@ extends GdTestSuite
 ## floors). The home's Quick match is wholly in sight. Each screen's content — everything shown but its top bar — is a centred column at most
 ## MAX_CONTENT lp wide, never a form stretched edge to edge; no shown control overlaps another; no
 ## text is cut (a label's lines all shown, a button's words inside it) or off the screen.
+## Account and Settings fit the screen as a shipped app's do: nothing needs scrolling, nothing is
+## cut by a scroll (fit_problems).
 
 const SIZES: Array[Vector2i] = [Vector2i(1280, 720), Vector2i(1024, 768), Vector2i(2340, 1080)]
 const LOCALES: Array[String] = ["en", "zh_CN"]
@@ -134,6 +136,27 @@ static func layout_problems(screen: Control, where: String) -> Array[String]:
 	return problems
 
 
+## Whether `screen` fits its window: no scroll container needs scrolling (its content no taller or
+## wider than itself) and every control shown lies wholly in sight ([] when it fits).
+static func fit_problems(screen: Control, where: String) -> Array[String]:
+	var problems: Array[String] = []
+	for n in screen.find_children("*", "ScrollContainer", true, false):
+		var sc := n as ScrollContainer
+		if not sc.is_visible_in_tree():
+			continue
+		for child in sc.get_children():
+			var c := child as Control
+			if c == null or c is ScrollBar or not c.visible:
+				continue
+			var need := c.get_combined_minimum_size()
+			if need.y > sc.size.y + 0.5 or need.x > sc.size.x + 0.5:
+				problems.append("%s: %s needs scrolling (its content %s in %s lp)" % [where, sc.name, need, sc.size])
+	for c in shown_items(screen):
+		if not sight(c).is_equal_approx(c.get_global_rect()):
+			problems.append("%s: %s %s is cut by a scroll (%s in sight)" % [where, c.name, c.get_global_rect(), sight(c)])
+	return problems
+
+
 ## A leaderboard page as the server sends it: 8 players, the player's own third.
 static func _board(me: String) -> LeaderboardPage:
 	var entries := []
@@ -173,3 +196,52 @@ func test_online_screens_are_centred_columns_at_every_size_in_both_languages() -
 		expect_logged("fetch_leaderboard: rejected with code %d" % GuandanEngine.ERR_BAD_ARGUMENT)
 	expect_eq(looked, LOCALES.size() * SIZES.size() * SCREENS.size(), "screens looked at")
 	expect_eq(problems, [] as Array[String], "the online screens are centred columns with nothing overlapping or cut")
+
+
+## Account and Settings on a phone's landscape (issue 54): the whole screen at once, as a shipped
+## app lays them out (they scrolled at 2340×1080).
+func test_account_and_settings_fit_the_screen_without_scrolling() -> void:
+	var problems: Array[String] = []
+	var looked := 0
+	for locale in LOCALES:
+		Settings.set_value(&"locale", locale)
+		for px in SIZES:
+			for path in ["res://online/account.tscn", "res://settings/settings_screen.tscn"]:
+				var vp: SubViewport = preload("res://tests_godot/ui/test_menu_layout.gd").stretched_viewport(px)
+				add_child(vp)
+				var screen: Control = load(path).instantiate()
+				vp.add_child(screen)
+				await frames(6)  # the Readability floors are applied deferred, then the layout settles
+				problems.append_array(fit_problems(screen, "%s %s %dx%d" % [path.get_file(), locale, px.x, px.y]))
+				if path.ends_with("account.tscn"):
+					# The fullest it gets: a status line and a transfer code shown.
+					screen.call(&"_say", tr("ACCOUNT_ERR_WRONG_LOGIN"))
+					for n: String in ["TransferCode", "TransferExpiry"]:
+						(screen.get_node("%" + n) as Label).visible = true
+					(screen.get_node(^"%TransferCode") as Label).text = "K7P2Q-X4M9R"
+					(screen.get_node(^"%TransferExpiry") as Label).text = tr("ACCOUNT_CODE_EXPIRY_FMT").format({minutes = 10})
+					await frames(3)
+					problems.append_array(fit_problems(screen, "account.tscn %s %dx%d with a code and a status line" % [locale, px.x, px.y]))
+				looked += 1
+				vp.queue_free()
+				await frames(1)
+	expect_eq(looked, LOCALES.size() * SIZES.size() * 2, "screens looked at")
+	expect_eq(problems, [] as Array[String], "Account and Settings fit the screen with nothing to scroll")
+
+
+## The middle column holds one form at a time: a guest picks claiming its account or logging in to
+## another (what keeps Account within a phone's screen).
+func test_account_shows_claiming_or_logging_in_one_at_a_time() -> void:
+	var screen: Control = load("res://online/account.tscn").instantiate()
+	add_child(screen)
+	await frames(2)
+	var claim := screen.find_child("ClaimPanel", true, false) as Control
+	var login := screen.find_child("LoginPanel", true, false) as Control
+	expect(claim.is_visible_in_tree() and not login.is_visible_in_tree(), "a guest sees the claim form first")
+	(screen.find_child("ChooseLogin", true, false) as Button).pressed.emit()
+	expect(login.is_visible_in_tree() and not claim.is_visible_in_tree(), "Log in shows the login form alone")
+	expect((screen.find_child("ChooseLogin", true, false) as Button).button_pressed, "its switch shows the choice")
+	(screen.find_child("ChooseClaim", true, false) as Button).pressed.emit()
+	expect(claim.is_visible_in_tree() and not login.is_visible_in_tree(), "Claim shows the claim form again")
+	screen.queue_free()
+	await frames(1)

@@ -147,10 +147,7 @@ static func places(table: Table) -> Dictionary:
 ## the portrait's foot, at least half of it (or half the portrait's width) in the portrait's
 ## column — and clear of every play and of the other seats, the plaque and the hand
 ## (messages starting with `where`).
-## A wide view (2340×1080) whose bands cannot hold North's lines under its portrait with the plays
-## at 0.6 of the hand's cards, nor the player's beside its prompt, keeps them beside the portrait
-## (TableLayout; README, issue 54): `beside` lists the seats that may be unstacked.
-static func name_problems(table: Table, where: String, beside: Array[int] = []) -> PackedStringArray:
+static func name_problems(table: Table, where: String) -> PackedStringArray:
 	var out := PackedStringArray()
 	var others := {"level plaque": (table.plaque as Control).get_global_rect(), "hand": table.hand.get_global_rect()}
 	for seat in 4:
@@ -159,7 +156,7 @@ static func name_problems(table: Table, where: String, beside: Array[int] = []) 
 			others["seat %d play" % seat] = r
 	for seat in 4:
 		var badge: SeatBadge = table.badges[seat]
-		if not shown(badge) or (seat in beside and not badge.stacked):
+		if not shown(badge):
 			continue
 		var face := badge.avatar().get_global_rect()
 		for line: Label in [badge.get_node(^"%SeatName") as Label, badge.get_node(^"%Sub") as Label]:

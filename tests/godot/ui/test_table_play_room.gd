@@ -72,8 +72,8 @@ func test_plays_use_the_room_at_2340x1080() -> void:
 	await at.close()
 
 
-## Each seat's play between its portrait and the felt's centre: North's under North and above the
-## centre, West's right of West and left of the centre, East's mirrored, the player's above the hand
+## Each seat's play between its portrait and the felt's centre: North's right of North (beside it
+## on this wide view) and above the centre, West's right of West and left of the centre, East's mirrored, the player's above the hand
 ## and below the centre.
 func _expect_own_bands(where: String) -> void:
 	var zone: PlayZone = table.zone
@@ -85,8 +85,10 @@ func _expect_own_bands(where: String) -> void:
 	var p1 := zone.group_rect(1)
 	var p2 := zone.group_rect(2)
 	var p3 := zone.group_rect(3)
-	expect(p2.position.y >= face[2].end.y - 1.0 and p2.get_center().y < centre.y, "%s: North's play %s between North %s and the centre %s" % [
-		where, p2, face[2], centre])
+	# North stands beside its play here (the view has the width, not the height: TableLayout): the
+	# play starts right of North's portrait, level with it, short of the centre and above it.
+	expect(p2.position.x >= face[2].end.x - 1.0 and p2.position.x < centre.x and p2.position.y < face[2].end.y
+		and p2.get_center().y < centre.y, "%s: North's play %s between North %s and the centre %s" % [where, p2, face[2], centre])
 	expect(p3.position.x >= face[3].end.x - 1.0 and p3.get_center().x < centre.x, "%s: West's play %s between West %s and the centre %s" % [
 		where, p3, face[3], centre])
 	expect(p1.end.x <= face[1].position.x + 1.0 and p1.get_center().x > centre.x, "%s: East's play %s between East %s and the centre %s" % [

@@ -6,7 +6,7 @@ extends GdTestSuite
 ## have the turn, and its second line is the team's level; no portrait overlaps a play, the plaque
 ## or the hand; every seat's name and level stand under its portrait, clear of the plays and the
 ## other seats (layout_probe.gd's name_problems; North's and the player's lines stood beside the
-## portrait; at 2340×1080 they still do, see name_problems).
+## portrait, at 2340×1080 until North stood beside its play there).
 
 const FakePlays := preload("res://tests_godot/ui/fake_plays.gd")
 const Probe := preload("res://tests_godot/ui/layout_probe.gd")
@@ -77,10 +77,7 @@ func test_portraits_sit_on_the_felt_s_rim_and_no_seat_is_a_box() -> void:
 					var sub := (badge.get_node(^"%Sub") as Label).text
 					expect(not sub.contains(tr("TEAM_THEM")) and not sub.contains(tr("TEAM_US")), "%s: seat %d's line is not its team: %s" % [where, seat, sub])
 					expect(sub.contains(Cards.rank_label(table.team_levels[badge.seat % 2])), "%s: seat %d's line shows its team's level: %s" % [where, seat, sub])
-				var beside: Array[int] = []
-				if px == SIZES[2]:
-					beside.assign([0, 2])
-				for p in Probe.name_problems(table, where, beside):
+				for p in Probe.name_problems(table, where):
 					fail(p)
 				zone.reset()
 			await at.close()
