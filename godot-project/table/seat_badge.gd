@@ -291,7 +291,10 @@ func _update() -> void:
 	_sub.text = _sub_text(thinking)
 	_place.text = UiKit.place_text(place) if place > 0 else ""
 	_auto.text = tr("AUTO_PLAY_LABEL")
-	_auto.visible = auto_play
+	# At a deal's end the finishing place takes the Auto-play line's room (the seat's frame still
+	# says it, and the deal's panel offers to take the seat back): a fourth line laid every seat's
+	# lines beside its portrait on a phone's screen.
+	_auto.visible = auto_play and place == 0
 	_place.visible = place > 0
 	_avatar.seat = seat
 	_avatar.face_key = title.hash() if title != "" else seat * 7 + 3
