@@ -158,7 +158,7 @@ mod tests {
                 "invalid tribute or return: no return is due during Play".to_string(),
             ),
             (
-                RuleError::InvalidTribute(TributeFault::NotOwed { seat: 2, exchange: Exchange::Tribute }),
+                RuleError::InvalidTribute(TributeFault::NotOwed { seat: Seat::TWO, exchange: Exchange::Tribute }),
                 "invalid tribute or return: seat 2 owes no tribute".to_string(),
             ),
             (
@@ -169,7 +169,10 @@ mod tests {
                 RuleError::StateConflict(Conflict::SeatOutOfRange(9)),
                 "state conflict: seat 9 out of range 0-3".to_string(),
             ),
-            (RuleError::StateConflict(Conflict::AlreadyVoted(1)), "state conflict: seat 1 already voted".to_string()),
+            (
+                RuleError::StateConflict(Conflict::AlreadyVoted(Seat::ONE)),
+                "state conflict: seat 1 already voted".to_string(),
+            ),
             (
                 RuleError::StateConflict(Conflict::UnknownRevision(99)),
                 format!("state conflict: {}", crate::rules::check_revision(99).expect_err("revision 99 is unknown")),
