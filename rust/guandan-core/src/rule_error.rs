@@ -109,9 +109,8 @@ pub enum Conflict {
     WrongPhase(Phase),
     #[error("expected seq {expected}, got {got}")]
     WrongSeq { expected: u64, got: u64 },
-    #[error("seat {0} out of range 0-3")]
-    SeatOutOfRange(u8),
-    /// A dealt position names a leader or a finishing order outside the four seats.
+    /// A dealt position's previous finishing order is not the four seats once each (a seat
+    /// outside 0-3 cannot be held at all: it is refused where the number is read).
     #[error("seat out of range")]
     SetupSeats,
     #[error("a surrender vote is already open")]
@@ -164,10 +163,6 @@ mod tests {
             (
                 RuleError::StateConflict(Conflict::WrongSeq { expected: 3, got: 5 }),
                 "state conflict: expected seq 3, got 5".to_string(),
-            ),
-            (
-                RuleError::StateConflict(Conflict::SeatOutOfRange(9)),
-                "state conflict: seat 9 out of range 0-3".to_string(),
             ),
             (
                 RuleError::StateConflict(Conflict::AlreadyVoted(Seat::ONE)),

@@ -89,6 +89,12 @@ impl From<Seat> for i64 {
     }
 }
 
+impl From<Seat> for i32 {
+    fn from(s: Seat) -> i32 {
+        i32::from(s.0)
+    }
+}
+
 impl From<Seat> for usize {
     fn from(s: Seat) -> usize {
         s.index()
