@@ -146,16 +146,15 @@ impl Setup {
         self.validate_finished()?;
         self.validate_tributes()?;
         self.validate_phase()?;
-        if let Some(s) = self.surrender {
-            if Team::of(s.proposer) != s.team
+        if let Some(s) = self.surrender
+            && (Team::of(s.proposer) != s.team
                 || s.accepted & s.proposer.bit() == 0
                 || s.accepted > 0b1111
                 || s.refused > 0b1111
                 || s.accepted & s.refused != 0
-                || Seat::ALL.iter().any(|&seat| s.refused & seat.bit() != 0 && Team::of(seat) == s.team)
-            {
-                return Err(SetupError::Surrender("proposer, team and votes disagree".into()));
-            }
+                || Seat::ALL.iter().any(|&seat| s.refused & seat.bit() != 0 && Team::of(seat) == s.team))
+        {
+            return Err(SetupError::Surrender("proposer, team and votes disagree".into()));
         }
         Ok(())
     }
@@ -209,10 +208,10 @@ impl Setup {
             return bad("tribute without a previous deal");
         }
         for t in &self.tributes {
-            if let Some(r) = t.receiver {
-                if r == t.payer || t.card.is_none() {
-                    return bad("a routed tribute must carry a card to another seat");
-                }
+            if let Some(r) = t.receiver
+                && (r == t.payer || t.card.is_none())
+            {
+                return bad("a routed tribute must carry a card to another seat");
             }
             if t.returned.is_some() && !t.return_owed {
                 return bad("a return that was not owed");

@@ -71,7 +71,7 @@ impl GuandanClient {
     #[func]
     pub fn set_seat(&mut self, seat: i64, ai_level: i64) -> i64 {
         let r = (|| {
-            let seat = Seat::try_from(seat).map_err(|e| Fail::bad_argument(&e.to_string()))?;
+            let seat = Seat::try_from(seat).map_err(|e| Fail::bad_argument(e.to_string()))?;
             let setting = match ai_level {
                 0 => SeatSetting::Open,
                 1..=3 => SeatSetting::Ai { level: ai_level as u8 },
@@ -95,7 +95,7 @@ impl GuandanClient {
     #[func]
     pub fn change_seat(&mut self, seat: i64) -> i64 {
         let r = Seat::try_from(seat)
-            .map_err(|e| Fail::bad_argument(&e.to_string()))
+            .map_err(|e| Fail::bad_argument(e.to_string()))
             .and_then(|seat| self.send(ClientMsg::ChangeSeat { seat }));
         self.finish("change_seat", r)
     }
