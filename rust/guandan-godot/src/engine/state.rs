@@ -67,7 +67,7 @@ impl GuandanEngine {
     /// The team of a seat (0 or 1); -1 for a bad seat.
     #[func]
     pub fn get_team_of(&self, seat: i64) -> i64 {
-        if (0..4).contains(&seat) { seat % 2 } else { -1 }
+        Seat::try_from(seat).map_or(-1, |s| i64::from(u8::from(s.team())))
     }
 
     /// The seat the engine acts for (the first human seat; online the player, always 0: the
