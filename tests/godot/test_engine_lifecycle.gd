@@ -48,6 +48,8 @@ func test_malformed_start_arguments_are_rejected() -> void:
 	expect(not engine.has_match(), "nothing started")
 	expect_eq(engine.get_seat_hand(9), PackedInt32Array())
 	expect_eq(engine.get_team_of(-1), -1)
+	expect_eq(engine.get_team_of(4), -1)
+	expect_eq([engine.get_team_of(0), engine.get_team_of(1), engine.get_team_of(2), engine.get_team_of(3)], [0, 1, 0, 1])
 	# Any int seed works, and "human" is a human seat.
 	expect_eq(engine.start_match(null, ["human", 1, 1, 1], -9223372036854775807 - 1), GuandanEngine.OK)
 	expect_eq(engine.get_seed(), -9223372036854775807 - 1)

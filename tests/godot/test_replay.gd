@@ -108,6 +108,10 @@ func test_corrupt_files_give_codes_never_crashes() -> void:
 	expect_eq(recorder.load(JUNK), GuandanEngine.ERR_LOG_MALFORMED)
 	expect_logged("not UTF-8")
 	expect_eq(recorder.load_text(good), GuandanEngine.OK, "the good text still loads")
+	# A seat outside 0-3 has no hand (GDScript's int becomes a Seat, or nothing).
+	expect_eq(recorder.get_hand(0).size(), 27, "seat 0's hand at the start")
+	expect_eq(recorder.get_hand(4), PackedInt32Array(), "no seat 4")
+	expect_eq(recorder.get_hand(-1), PackedInt32Array(), "no seat -1")
 
 
 func test_stepping_and_seeking_restore_the_same_states() -> void:

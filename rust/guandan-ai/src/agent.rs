@@ -2,7 +2,7 @@
 
 use guandan_core::card::{Card, CardSet};
 use guandan_core::combo::{Play, rank_order};
-use guandan_core::game::{ActionKind, Match, Phase};
+use guandan_core::game::{ActionKind, Match, Phase, Seat};
 use guandan_core::view::PlayerView;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -494,7 +494,7 @@ pub fn duty(view: &PlayerView) -> Option<Phase> {
 }
 
 /// Runs an agent on the seat that must act in `m` (a convenience for arenas and tests).
-pub fn act(agent: &mut dyn Agent, m: &Match, rng: &mut ChaCha8Rng) -> Option<(u8, Decision)> {
+pub fn act(agent: &mut dyn Agent, m: &Match, rng: &mut ChaCha8Rng) -> Option<(Seat, Decision)> {
     let seat = *m.to_act().first()?;
     let view = m.view(Some(seat));
     Some((seat, agent.decide(&view, rng, &Budget::unlimited())))

@@ -5,7 +5,7 @@ use crate::agent::{Budget, MAX_AI_DECISION_MS};
 use crate::percentile::nearest_rank;
 use crate::{AiProfile, make_agent};
 use guandan_core::deal::{below, deal_hands, deal_rng};
-use guandan_core::game::{DealSetup, Event, Match, Team, deal_gain, team_of};
+use guandan_core::game::{DealSetup, Event, Match, Seat, Team, deal_gain, team_of};
 use guandan_core::rules::RuleConfig;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -87,7 +87,7 @@ pub struct ArenaReport {
 pub fn deal_setup(seed: u64, i: u32, rules: &RuleConfig) -> DealSetup {
     let mut rng = deal_rng(seed, i);
     let hands = deal_hands(&mut rng);
-    let leader = below(&mut rng, 4) as u8;
+    let leader = Seat::ALL[below(&mut rng, 4) as usize];
     DealSetup {
         rules: rules.clone(),
         seed: seed ^ i as u64,
@@ -122,7 +122,7 @@ impl<'a> Table<'a> {
     /// One decision of the seat to act, applied; `false` when nobody is to act.
     fn step(&mut self, m: &mut Match, seed: u64, events: &mut Vec<Event>) -> bool {
         let Some(&seat) = m.to_act().first() else { return false };
-        let is_a = (seat % 2 == 0) == self.a_even;
+        let is_a = (seat.team() == Team::ZERO) == self.a_even;
         let who = if is_a { 0 } else { 1 };
         let view = m.view(Some(seat));
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ m.seq().wrapping_mul(0x9e37_79b9_7f4a_7c15));

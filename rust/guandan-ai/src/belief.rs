@@ -124,7 +124,7 @@ fn from_history(view: &PlayerView, on: Inferences, b: &mut Beliefs) {
     let mut left = view.card_counts;
     for t in &view.history {
         if let Some(p) = &t.play {
-            left[t.seat as usize] += p.cards.len() as u8;
+            left[t.seat.index()] += p.cards.len() as u8;
         }
     }
     let mut table: Option<(Seat, guandan_core::combo::Play)> = None;
@@ -135,9 +135,9 @@ fn from_history(view: &PlayerView, on: Inferences, b: &mut Beliefs) {
                     && let Some((owner, led)) = table
                     && owner != t.seat
                 {
-                    kept_group(view, &p, &led, wilds, &mut b.rank[t.seat as usize]);
+                    kept_group(view, &p, &led, wilds, &mut b.rank[t.seat.index()]);
                 }
-                left[t.seat as usize] = left[t.seat as usize].saturating_sub(p.cards.len() as u8);
+                left[t.seat.index()] = left[t.seat.index()].saturating_sub(p.cards.len() as u8);
                 table = Some((t.seat, p));
             }
             None => {
@@ -146,8 +146,8 @@ fn from_history(view: &PlayerView, on: Inferences, b: &mut Beliefs) {
                     continue;
                 }
                 let k = p.pattern.kind;
-                if on.no_bomb && !k.is_bomb() && left[owner as usize] <= CLOSE_TO_OUT && left[owner as usize] > 0 {
-                    let nb = &mut b.no_bomb[t.seat as usize];
+                if on.no_bomb && !k.is_bomb() && left[owner.index()] <= CLOSE_TO_OUT && left[owner.index()] > 0 {
+                    let nb = &mut b.no_bomb[t.seat.index()];
                     *nb = 1.0 - (1.0 - *nb) * (1.0 - NO_BOMB_PASS);
                 }
                 if !on.passes || !matches!(k, PlayKind::Single | PlayKind::Pair | PlayKind::Trips) {
@@ -162,7 +162,7 @@ fn from_history(view: &PlayerView, on: Inferences, b: &mut Beliefs) {
                 };
                 for r in 2..=16u8 {
                     if rank_order(r, view.level) > o {
-                        b.rank[t.seat as usize][r as usize] *= factor;
+                        b.rank[t.seat.index()][r as usize] *= factor;
                     }
                 }
             }
@@ -205,7 +205,7 @@ fn from_tribute(view: &PlayerView, b: &mut Beliefs) {
         let o = rank_order(Card::from_id(card).rank().0, view.level);
         for r in 2..=16u8 {
             if rank_order(r, view.level) > o {
-                b.rank[t.from as usize][r as usize] *= if r == view.level.0 { TRIBUTE_LEVEL } else { TRIBUTE_ABOVE };
+                b.rank[t.from.index()][r as usize] *= if r == view.level.0 { TRIBUTE_LEVEL } else { TRIBUTE_ABOVE };
             }
         }
     }
@@ -221,13 +221,13 @@ fn known_cards(view: &PlayerView) -> [CardSet; 4] {
             && !view.played.contains(c)
             && to != me
         {
-            known[to as usize].insert(c);
+            known[to.index()].insert(c);
         }
         if t.to == Some(me)
             && let Some(c) = t.returned
             && !view.played.contains(c)
         {
-            known[t.from as usize].insert(c);
+            known[t.from.index()].insert(c);
         }
     }
     known
@@ -249,7 +249,7 @@ const NO_BOMB_TRIES: usize = 24;
 
 /// One world consistent with the view: the other seats' hands drawn from the unseen cards.
 pub fn sample_world(view: &PlayerView, beliefs: &Beliefs, rng: &mut ChaCha8Rng) -> [CardSet; 4] {
-    let me = view.seat.unwrap_or(0) as usize;
+    let me = view.seat.unwrap_or(Seat::ZERO).index();
     if beliefs.no_bomb.iter().all(|&p| p <= 0.0) {
         return draw(view, beliefs, rng);
     }
@@ -276,7 +276,7 @@ fn unit(rng: &mut ChaCha8Rng) -> f32 {
 
 /// The hands drawn card by card with probability ∝ (cards still to fill × the seat's weight).
 fn draw(view: &PlayerView, beliefs: &Beliefs, rng: &mut ChaCha8Rng) -> [CardSet; 4] {
-    let me = view.seat.unwrap_or(0) as usize;
+    let me = view.seat.unwrap_or(Seat::ZERO).index();
     let known = known_cards(view);
     let mut hands = [CardSet::EMPTY; 4];
     hands[me] = view.hand;
@@ -391,7 +391,7 @@ mod tests {
             for i in 0..20 {
                 let mut r = ChaCha8Rng::seed_from_u64(i);
                 let hands = sample_world(&v, &b, &mut r);
-                assert_eq!(hands[seat as usize], v.hand);
+                assert_eq!(hands[seat.index()], v.hand);
                 let mut all = v.played;
                 for (s, h) in hands.iter().enumerate() {
                     assert_eq!(h.len(), m.hands()[s].len(), "seat {s}");
@@ -407,9 +407,14 @@ mod tests {
     #[test]
     fn a_received_tribute_caps_the_payers_ranks() {
         let (m, _) = Match::new(12, RuleConfig::competition()).unwrap();
-        let mut v = m.view(Some(0));
+        let mut v = m.view(Some(Seat::ZERO));
         let nine = CardSet::parse("S9").unwrap().iter().next().unwrap();
-        v.tributes = vec![guandan_core::view::SeenTribute { from: 1, to: Some(0), card: Some(nine), returned: None }];
+        v.tributes = vec![guandan_core::view::SeenTribute {
+            from: Seat::ONE,
+            to: Some(Seat::ZERO),
+            card: Some(nine),
+            returned: None,
+        }];
         let without = infer(&v, Inferences { tribute: false, ..Inferences::V2 }).rank;
         let b = infer(&v, Inferences::V2).rank;
         let level = v.level.0 as usize;
@@ -418,7 +423,7 @@ mod tests {
         assert_eq!(b[1][5], without[1][5]);
         assert_eq!((b[0], b[2], b[3]), (without[0], without[2], without[3]));
         // Somebody else's tribute (not seen by the viewer's seat) teaches nothing.
-        v.tributes[0].to = Some(2);
+        v.tributes[0].to = Some(Seat::TWO);
         assert_eq!(infer(&v, Inferences::V2).rank, without);
     }
 
@@ -434,9 +439,9 @@ mod tests {
     #[test]
     fn kept_groups_and_missing_bombs() {
         let (m, _) = Match::new(12, RuleConfig::competition()).unwrap();
-        let mut v = m.view(Some(0));
+        let mut v = m.view(Some(Seat::ZERO));
         let level = v.level;
-        v.history = vec![play(1, "S5", level), play(2, "D7", level), play(3, "SK", level)];
+        v.history = vec![play(Seat::ONE, "S5", level), play(Seat::TWO, "D7", level), play(Seat::THREE, "SK", level)];
         let b = infer(&v, Inferences { kept_groups: true, ..Inferences::NONE });
         assert!(b.rank[2][7] < 1.0 && b.rank[3][13] < 1.0, "both followed a single");
         assert_eq!(b.rank[2].iter().filter(|&&w| w < 1.0).count(), 1, "only the rank played");
@@ -444,7 +449,7 @@ mod tests {
         assert_eq!(b.no_bomb, [0.0; 4]);
         // Seat 1 leads a pair and keeps 3 cards; seat 2 passes: seat 2 probably holds no bomb.
         v.card_counts = [27, 3, 27, 27];
-        v.history = vec![play(1, "S5 D5", level), guandan_core::game::Turn { seat: 2, play: None }];
+        v.history = vec![play(Seat::ONE, "S5 D5", level), guandan_core::game::Turn { seat: Seat::TWO, play: None }];
         let b = infer(&v, Inferences { no_bomb: true, ..Inferences::NONE });
         assert!(b.no_bomb[2] > 0.5);
         assert_eq!((b.no_bomb[0], b.no_bomb[1], b.no_bomb[3]), (0.0, 0.0, 0.0));

@@ -11,6 +11,7 @@ use guandan_core::card::{Card, CardSet};
 use guandan_core::combo::wild_set;
 use guandan_core::game::{Match, Phase};
 use guandan_core::rules::RuleConfig;
+use guandan_core::seat::Seat;
 use guandan_core::view::PlayerView;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -169,7 +170,7 @@ fn measure(
     effects: &mut [Effect],
     bins: &mut [Bin],
 ) {
-    let me = view.seat.unwrap_or(0) as usize;
+    let me = view.seat.unwrap_or(Seat::ZERO).index();
     let wilds = wild_set(view.level, &view.rules);
     let unseen = CardSet::FULL.minus(view.hand).minus(view.played);
     let open: Vec<usize> = ranks(unseen).collect();

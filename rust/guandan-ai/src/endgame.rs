@@ -209,13 +209,13 @@ mod tests {
         let (full, _) = Match::new(seed, RuleConfig::competition()).unwrap();
         let mut hands = [CardSet::EMPTY; 4];
         for s in 0..4 {
-            for id in full.hand(s as Seat).iter().take(sizes[s]) {
+            for id in full.hand(Seat::ALL[s]).iter().take(sizes[s]) {
                 hands[s].insert(id);
             }
         }
         // L3's worlds are built the same way: the view's position with the given hands.
-        let mut view = full.view(Some(0));
-        view.turn = 0;
+        let mut view = full.view(Some(Seat::ZERO));
+        view.turn = Seat::ZERO;
         crate::belief::world(&view, hands).expect("a valid world")
     }
 
@@ -253,14 +253,14 @@ mod tests {
         for seed in 0..40u64 {
             let sizes = std::array::from_fn(|_| 1 + (rng.next_u64() % 3) as usize);
             let m = endgame(seed, sizes);
-            let Some(solved) = solve(&m, 0, 200_000) else { continue };
+            let Some(solved) = solve(&m, Seat::ZERO, 200_000) else { continue };
             decided += 1;
             assert_eq!(solved.value, minimax(&m, 0), "seed {seed}, hands {sizes:?}");
             // The action it names reaches that value.
             let mut s = Solver { team: 0, nodes: 0, limit: u64::MAX, table: HashMap::new(), events: Vec::new() };
             assert_eq!(s.after(&m, &solved.action, WORST, BEST), Some(solved.value), "seed {seed}");
             // And the other team sees the same deal from the other side.
-            let theirs = solve(&m, 1, 200_000).expect("the same position fits the same budget");
+            let theirs = solve(&m, Seat::ONE, 200_000).expect("the same position fits the same budget");
             assert_eq!(theirs.value, -solved.value, "seed {seed}");
         }
         assert!(decided >= 30, "only {decided} of 40 small endgames solved within the budget");
@@ -270,8 +270,8 @@ mod tests {
     fn a_seat_that_can_go_out_at_once_is_told_to() {
         // Seat 0 holds one card and leads: playing it finishes first, whatever follows.
         let m = endgame(3, [1, 5, 4, 5]);
-        let solved = solve(&m, 0, 100_000).expect("solved");
-        let hand = m.hand(0);
+        let solved = solve(&m, Seat::ZERO, 100_000).expect("solved");
+        let hand = m.hand(Seat::ZERO);
         assert!(
             matches!(&solved.action, ActionKind::Play { cards, .. } if cards.len() == 1 && hand.contains(cards[0]))
         );
@@ -281,12 +281,12 @@ mod tests {
     #[test]
     fn over_the_budget_it_gives_up() {
         let m = endgame(5, [8, 8, 8, 8]);
-        assert_eq!(solve(&m, 0, 50), None);
+        assert_eq!(solve(&m, Seat::ZERO, 50), None);
     }
 
     #[test]
     fn the_same_position_gives_the_same_answer() {
         let m = endgame(11, [3, 3, 2, 3]);
-        assert_eq!(solve(&m, 0, 500_000), solve(&m, 0, 500_000));
+        assert_eq!(solve(&m, Seat::ZERO, 500_000), solve(&m, Seat::ZERO, 500_000));
     }
 }

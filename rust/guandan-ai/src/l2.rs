@@ -6,6 +6,7 @@ use crate::plan::{Evaluation, evaluate};
 use guandan_core::card::CardSet;
 use guandan_core::combo::{Play, PlayKind, rank_order, wild_set};
 use guandan_core::game::{ActionKind, Match, Phase, partner_of, team_of};
+use guandan_core::seat::Seat;
 use guandan_core::view::PlayerView;
 use rand_chacha::ChaCha8Rng;
 
@@ -23,14 +24,14 @@ impl L2 {
 /// Context of one decision.
 pub struct Situation<'a> {
     pub view: &'a PlayerView,
-    pub seat: u8,
+    pub seat: Seat,
     pub wilds: CardSet,
     pub weights: &'a Weights,
     /// Fewest cards held by an opponent still in.
     pub opp_min: u8,
     pub partner_cards: u8,
     /// The table's last play and whether the partner made it.
-    pub table: Option<(u8, Play)>,
+    pub table: Option<(Seat, Play)>,
     pub partner_on_table: bool,
     /// Next opponent in turn order still in.
     pub next_opp_cards: u8,
@@ -42,16 +43,16 @@ pub struct Situation<'a> {
 
 impl<'a> Situation<'a> {
     pub fn new(view: &'a PlayerView, weights: &'a Weights) -> Self {
-        let seat = view.seat.unwrap_or(0);
+        let seat = view.seat.unwrap_or(Seat::ZERO);
         let wilds = wild_set(view.level, &view.rules);
         let counts = view.card_counts;
-        let opp_min = (0..4u8)
-            .filter(|&s| team_of(s) != team_of(seat) && counts[s as usize] > 0)
-            .map(|s| counts[s as usize])
+        let opp_min = Seat::ALL
+            .into_iter()
+            .filter(|&s| team_of(s) != team_of(seat) && counts[s.index()] > 0)
+            .map(|s| counts[s.index()])
             .min()
             .unwrap_or(27);
-        let next_opp =
-            (1..4u8).map(|d| (seat + d) % 4).find(|&s| counts[s as usize] > 0 && team_of(s) != team_of(seat));
+        let next_opp = (1..4u8).map(|d| seat.after(d)).find(|&s| counts[s.index()] > 0 && team_of(s) != team_of(seat));
         let table = view.table;
         let mine = view.team_levels[team_of(seat).index()].0 as f32;
         let theirs = view.team_levels[team_of(seat).other().index()].0 as f32;
@@ -69,10 +70,10 @@ impl<'a> Situation<'a> {
             wilds,
             weights,
             opp_min,
-            partner_cards: counts[partner_of(seat) as usize],
+            partner_cards: counts[partner_of(seat).index()],
             partner_on_table: table.is_some_and(|(s, _)| s == partner_of(seat)),
             table,
-            next_opp_cards: next_opp.map_or(27, |s| counts[s as usize]),
+            next_opp_cards: next_opp.map_or(27, |s| counts[s.index()]),
             current: evaluate(view.hand, wilds, view.level, weights),
             aggression: aggression.clamp(0.7, 1.6),
         }

@@ -279,7 +279,7 @@ impl L3 {
         count: usize,
         budget: &Budget,
     ) -> RoundResult {
-        let me = view.seat.unwrap_or(0);
+        let me = view.seat.unwrap_or(Seat::ZERO);
         let threads = (self.threads as usize).min(count).max(1);
         let empty = || RoundResult { sums: vec![0.0f32; alive.len()], worlds: 0, evaluations: 0, solved: 0 };
         let per_thread: Vec<RoundResult> = std::thread::scope(|scope| {
@@ -655,11 +655,11 @@ mod tests {
     fn the_win_bonus_counts_the_deal_itself() {
         let rules = RuleConfig::competition();
         // Seats 0 and 2 first and second: a double down, 3 levels.
-        let order = [0, 2, 1, 3];
-        assert_eq!(outcome(&order, &rules, 0, 0.0), 3.0);
-        assert_eq!(outcome(&order, &rules, 2, 1.0), 4.0);
-        assert_eq!(outcome(&order, &rules, 1, 1.0), -4.0);
-        assert_eq!(outcome(&[1, 0, 2, 3], &rules, 3, 0.5), 1.5);
+        let order = [Seat::ZERO, Seat::TWO, Seat::ONE, Seat::THREE];
+        assert_eq!(outcome(&order, &rules, Seat::ZERO, 0.0), 3.0);
+        assert_eq!(outcome(&order, &rules, Seat::TWO, 1.0), 4.0);
+        assert_eq!(outcome(&order, &rules, Seat::ONE, 1.0), -4.0);
+        assert_eq!(outcome(&[Seat::ONE, Seat::ZERO, Seat::TWO, Seat::THREE], &rules, Seat::THREE, 0.5), 1.5);
     }
 
     /// The pass and the best bomb join L2's top few when asked; nothing else does.
@@ -820,7 +820,7 @@ mod tests {
         let endgame = |m: &Match| {
             m.phase() == Phase::Play
                 && m.table().is_none()
-                && m.hands()[m.turn() as usize].len() >= 3
+                && m.hands()[m.turn().index()].len() >= 3
                 && m.hands().iter().map(|h| h.len()).sum::<usize>() <= 40
         };
         while !endgame(&m) {
@@ -884,7 +884,7 @@ mod tests {
         }
         let seat = m.turn();
         let mut setup = m.to_setup();
-        let (a, b) = (((seat + 1) % 4) as usize, ((seat + 3) % 4) as usize);
+        let (a, b) = (seat.after(1).index(), seat.after(3).index());
         // Swap one card between two hidden hands (same counts, different cards).
         let ca = setup.hands[a].iter().next().unwrap();
         let cb = setup.hands[b].iter().next().unwrap();

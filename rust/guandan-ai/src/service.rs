@@ -7,6 +7,7 @@
 use crate::agent::{Budget, Decision, MAX_AI_DECISION_MS};
 use crate::{AiProfile, l1, make_agent};
 use crossbeam_channel::{Receiver, Sender, unbounded};
+use guandan_core::seat::Seat;
 use guandan_core::view::PlayerView;
 use parking_lot::Mutex;
 use rand_chacha::ChaCha8Rng;
@@ -33,7 +34,7 @@ pub struct AiRequest {
 pub struct AiResult {
     pub id: u64,
     pub generation: u64,
-    pub seat: u8,
+    pub seat: Seat,
     /// The `seq` of the state the decision was made for.
     pub seq: u64,
     pub decision: Decision,
@@ -86,7 +87,7 @@ fn run_job(job: &Job) -> AiResult {
     AiResult {
         id: job.id,
         generation: job.req.generation,
-        seat: job.req.view.seat.unwrap_or(0),
+        seat: job.req.view.seat.unwrap_or(Seat::ZERO),
         seq: job.req.view.seq,
         decision,
         elapsed: started.elapsed(),
@@ -210,7 +211,7 @@ impl AiService {
                 out.push(AiResult {
                     id,
                     generation: p.req.generation,
-                    seat: p.req.view.seat.unwrap_or(0),
+                    seat: p.req.view.seat.unwrap_or(Seat::ZERO),
                     seq: p.req.view.seq,
                     decision: l1::l1_decision(&p.req.view),
                     elapsed: p.started.elapsed(),

@@ -6,6 +6,7 @@ use guandan_ai::percentile::nearest_rank;
 use guandan_ai::{AiLevel, AiProfile, advisor, endgame, l3, make_agent};
 use guandan_core::game::{Match, Phase};
 use guandan_core::rules::RuleConfig;
+use guandan_core::seat::Seat;
 use guandan_core::sim::random_action;
 use guandan_core::view::PlayerView;
 use rand_chacha::ChaCha8Rng;
@@ -234,7 +235,7 @@ fn endgames(views: &[PlayerView], seed: u64) {
             let hands =
                 guandan_ai::belief::sample_world(v, &guandan_ai::belief::infer(v, Default::default()), &mut rng);
             let Some(world) = l3::world(v, hands) else { continue };
-            let me = v.seat.unwrap_or(0);
+            let me = v.seat.unwrap_or(Seat::ZERO);
             let mut out = None;
             samples.push(time(|| out = endgame::solve(&world, me, NODE_LIMIT)));
             if let Some(s) = out {

@@ -3,6 +3,7 @@
 
 use guandan_ai::{AiLevel, AiProfile};
 use guandan_core::card::CardSet;
+use guandan_core::game::Seat;
 use guandan_core::rules::{PRESETS, RuleConfig};
 
 /// A usage error: message on stderr, exit code 2.
@@ -77,6 +78,12 @@ pub fn rules_arg(name: &str) -> Result<RuleConfig, Usage> {
         return RuleConfig::from_json(&text).map_err(|e| Usage(format!("{name}: {e}")));
     }
     Err(Usage(format!("unknown rules {name:?}: use one of {} or a .json file", PRESETS.join(", "))))
+}
+
+/// A seat on the command line: 0–3, anything else refused with the range.
+pub fn seat_arg(text: &str) -> Result<Seat, String> {
+    let n: i64 = text.trim().parse().map_err(|_| format!("seat {text:?} is not a number 0-3"))?;
+    Seat::try_from(n).map_err(|e| e.to_string())
 }
 
 pub fn cards_arg(text: &str) -> Result<CardSet, Usage> {

@@ -82,7 +82,7 @@ async fn join(addr: Server, args: &JoinArgs, level: AiLevel) -> Result<(), Strin
         level,
         drop_rate: 0.0,
         think: Duration::from_millis(args.think_ms),
-        seed: args.seed ^ u64::from(seat),
+        seed: args.seed ^ u64::from(u8::from(seat)),
         totals: Default::default(),
     };
     let (seen, match_no, _) = swarm::player::play(addr.clone(), ws, seat, how).await?;

@@ -3,7 +3,7 @@
 //! serves it (`GET /v1/matches/CODE/N`, `{meta, log}`); and `guandan review-bench`: what a review
 //! costs and marks, on deals an AI played.
 
-use crate::input::{Usage, arena_profile};
+use crate::input::{Usage, arena_profile, seat_arg};
 use clap::Args;
 use guandan_ai::agent::{Agent, Budget};
 use guandan_ai::review::{
@@ -23,8 +23,8 @@ pub struct ReviewArgs {
     /// The record: JSON Lines, or a stored online match (`{meta, log}`).
     file: String,
     /// The seat reviewed (0 south … 3 west).
-    #[arg(long, default_value_t = 0)]
-    seat: u8,
+    #[arg(long, default_value = "0", value_parser = seat_arg)]
+    seat: Seat,
     /// The whole review as one JSON object.
     #[arg(long)]
     json: bool,
@@ -163,7 +163,7 @@ pub fn bench(args: ReviewBenchArgs) -> Result<ExitCode, Usage> {
     for seed in args.seed..args.seed + args.deals {
         let log = first_deal(seed, &profile);
         let start = Instant::now();
-        let r = review(&log, 0, &cfg, &l3, |_, _| {}).map_err(|e| Usage(format!("seed {seed}: {e}")))?;
+        let r = review(&log, Seat::ZERO, &cfg, &l3, |_, _| {}).map_err(|e| Usage(format!("seed {seed}: {e}")))?;
         times.push(start.elapsed().as_secs_f64());
         moves += r.moves;
         inaccuracies += r.inaccuracies;
@@ -208,7 +208,7 @@ fn first_deal(seed: u64, profile: &guandan_ai::AiProfile) -> MatchLog {
     let mut events = Vec::new();
     while m.deal_no() == 0 && !m.is_over() {
         let seat: Seat = m.to_act()[0];
-        let agent: &mut dyn Agent = if seat == 0 { me.as_mut() } else { l2.as_mut() };
+        let agent: &mut dyn Agent = if seat == Seat::ZERO { me.as_mut() } else { l2.as_mut() };
         let d = agent.decide(&m.view(Some(seat)), &mut rng, &Budget::untimed());
         let a = m.action(seat, d.action);
         events.clear();

@@ -99,7 +99,7 @@ impl Mock {
         for e in events {
             let msg = match e {
                 Event::DealStarted { .. } => Some(json!({"type": "notify", "stage": "beginning",
-                    "handCards": notation(self.m.hands()[self.me as usize]), "myPos": self.me})),
+                    "handCards": notation(self.m.hands()[self.me.index()]), "myPos": self.me})),
                 Event::TributeGiven { from, to, card } => {
                     self.tributes.push(json!([from, to, Card::from_id(*card).notation()]));
                     None
@@ -142,7 +142,7 @@ impl Mock {
     /// The bot's turn: the act message, its answer, and the engine action it stands for.
     fn bot_turn(&mut self) -> ActionKind {
         let me = self.me;
-        let hand = self.m.hands()[me as usize];
+        let hand = self.m.hands()[me.index()];
         let (stage, entries): (&str, Vec<Entry>) = match self.m.phase() {
             Phase::Tribute | Phase::Return => {
                 let tribute = self.m.phase() == Phase::Tribute;
@@ -287,7 +287,7 @@ fn play_match(seed: u64, me: Seat, max_deals: u32, args: &[&str]) -> Mock {
 #[test]
 fn the_bot_plays_whole_deals_on_a_mock_platform_like_l2_on_the_true_view() {
     let mut stages = [0usize; 3];
-    for (seed, me) in [(1u64, 1u8), (2, 0), (3, 3), (4, 2)] {
+    for (seed, me) in [(1u64, Seat::ONE), (2, Seat::ZERO), (3, Seat::THREE), (4, Seat::TWO)] {
         let mock = play_match(seed, me, 8, &["--ai", "L2"]);
         assert!(mock.m.deal_no() >= 3 || mock.m.is_over(), "seed {seed}: only {} deals", mock.m.deal_no());
         for (total, n) in stages.iter_mut().zip(mock.stages) {
@@ -305,7 +305,7 @@ fn the_bot_plays_whole_deals_on_a_mock_platform_like_l2_on_the_true_view() {
 /// L3 under a small time budget: every answer legal and mapped (its choices are its own).
 #[test]
 fn l3_plays_legally_on_the_mock_platform() {
-    let mock = play_match(9, 2, 3, &["--ai", "L3", "--budget-ms", "5"]);
+    let mock = play_match(9, Seat::TWO, 3, &["--ai", "L3", "--budget-ms", "5"]);
     assert!(mock.acts > 30, "only {} acts", mock.acts);
     let log = mock.bot.finish();
     assert!(!log.contains("falling back") && !log.contains("panicked"), "{log}");

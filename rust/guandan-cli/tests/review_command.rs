@@ -79,8 +79,10 @@ fn a_tampered_or_malformed_record_is_refused_with_a_message() {
     }
     let out = guandan(&["review", tampered.to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("refused"));
-    // A seat out of range is refused too; a missing file is a usage error (exit 2).
-    assert_eq!(guandan(&["review", record.to_str().unwrap(), "--seat", "7"]).status.code(), Some(1));
+    // A seat out of range and a missing file are usage errors (exit 2), the seat's with its range.
+    let out = guandan(&["review", record.to_str().unwrap(), "--seat", "7"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("seat 7 is out of range 0-3"));
     assert_eq!(guandan(&["review", "/nonexistent/x.jsonl"]).status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -103,7 +103,7 @@ mod tests {
     #[test]
     fn a_view_reads_back_and_refuses_cards_outside_the_decks() {
         let (m, _) = Match::new(9, RuleConfig::competition()).unwrap();
-        let v = m.view(Some(2));
+        let v = m.view(Some(crate::seat::Seat::TWO));
         let mut json = serde_json::to_value(&v).unwrap();
         assert_eq!(json["hand"].as_array().unwrap().len(), 27, "the hand as a list of ids");
         assert_eq!(serde_json::from_value::<PlayerView>(json.clone()).unwrap(), v);

@@ -156,18 +156,19 @@ mod tests {
             let log = MatchLog::parse(&text).unwrap();
             let mut steps = 0;
             log.replay_with(|_, _, _, m| {
-                for seat in 0..4u8 {
+                for seat in Seat::ALL {
                     let view = m.view(Some(seat));
                     let c = Counter::of_view(&view);
                     assert_eq!(c, brute_force(&view), "{file}: seat {seat} at seq {}", m.seq());
-                    let all_hands = (0..4u8).fold(CardSet::EMPTY, |a, s| a.union(m.hand(s)));
+                    let all_hands = Seat::ALL.into_iter().fold(CardSet::EMPTY, |a, s| a.union(m.hand(s)));
                     let in_transit = m
                         .tributes()
                         .iter()
                         .filter_map(|t| t.card)
                         .filter(|&id| !all_hands.contains(id) && !m.played().contains(id))
                         .fold(CardSet::EMPTY, |a, id| a.with(id));
-                    let others = (0..4u8).filter(|&s| s != seat).fold(in_transit, |a, s| a.union(m.hand(s)));
+                    let others =
+                        Seat::ALL.into_iter().filter(|&s| s != seat).fold(in_transit, |a, s| a.union(m.hand(s)));
                     assert_eq!(c, Counter::of_unseen(others, m.level()), "{file}: seat {seat}");
                     assert_eq!(c.total() as usize, others.len());
                     assert_eq!(SeenCards::of_view(&view).unwrap().counter(), c);
@@ -183,7 +184,7 @@ mod tests {
     fn a_fresh_deal_counts_every_card_not_in_the_hand() {
         let hands = crate::deal::deal_for_seed(7);
         let (m, _) = crate::game::Match::new(7, crate::rules::RuleConfig::competition()).unwrap();
-        let view = m.view(Some(0));
+        let view = m.view(Some(Seat::ZERO));
         assert_eq!(view.hand, hands[0]);
         let c = Counter::of_view(&view);
         assert_eq!(c.total(), 81);
@@ -196,13 +197,13 @@ mod tests {
 
     #[test]
     fn other_seats_hands_and_notices_change_nothing_but_plays() {
-        let mut s = SeenCards::new(1);
+        let mut s = SeenCards::new(Seat::ONE);
         s.apply(&Out::DealStarted { deal_no: 0, level: Rank(5), declarer: None });
         assert_eq!(s.counter().total(), 108);
         let hand = CardSet::FULL.iter().take(27).fold(CardSet::EMPTY, CardSet::with);
-        s.apply(&Out::HandChanged { seat: 2, hand });
+        s.apply(&Out::HandChanged { seat: Seat::TWO, hand });
         assert_eq!(s.counter().total(), 108, "another seat's hand is not ours");
-        s.apply(&Out::HandChanged { seat: 1, hand });
+        s.apply(&Out::HandChanged { seat: Seat::ONE, hand });
         assert_eq!(s.counter().total(), 81);
         s.apply(&Out::DealStarted { deal_no: 1, level: Rank(6), declarer: None });
         assert_eq!(s.counter().total(), 108, "a new deal forgets the last");

@@ -4,7 +4,7 @@
 
 use crate::card::{Card, CardSet, Rank};
 use crate::combo::classify;
-use crate::game::{Action, ActionKind, Match};
+use crate::game::{Action, ActionKind, Match, Seat};
 use crate::log::MatchLog;
 use crate::movegen;
 use crate::rules::RuleConfig;
@@ -70,7 +70,7 @@ pub fn engine(data: &[u8]) {
         if m.is_over() {
             break;
         }
-        let seat = b.next().unwrap_or(0) % 5;
+        let seat = Seat::ALL[usize::from(b.next().unwrap_or(0) % 4)];
         let kind = match op % 8 {
             // Mostly legal moves, picked by index, so matches get deep.
             0..=3 => {
@@ -96,7 +96,7 @@ pub fn engine(data: &[u8]) {
             // A few cards of the acting seat's own hand: often a combination, sometimes with an
             // explicit reading (any of the selection's readings, or one of another selection).
             4 => {
-                let hand = m.hands[m.turn as usize].ids();
+                let hand = m.hands[m.turn.index()].ids();
                 let n = b.next().unwrap_or(0) % 6 + 1;
                 let cards: Vec<u8> = (0..n)
                     .filter_map(|_| hand.get(b.next().unwrap_or(0) as usize % hand.len().max(1)).copied())
@@ -109,7 +109,7 @@ pub fn engine(data: &[u8]) {
                 let cards: Vec<u8> = (0..n).map(|_| b.next().unwrap_or(0)).collect();
                 ActionKind::Play { cards, reading: None }
             }
-            6 if seat.is_multiple_of(2) => ActionKind::Pass,
+            6 if u8::from(seat).is_multiple_of(2) => ActionKind::Pass,
             6 => ActionKind::Tribute { card: b.next().unwrap_or(0) },
             _ => ActionKind::Return { card: b.next().unwrap_or(0) },
         };
@@ -150,7 +150,7 @@ pub fn engine(data: &[u8]) {
     }
     // Generated moves are legal and legal moves are generated (for the seat to act, if playing).
     if m.phase == crate::game::Phase::Play {
-        let hand = m.hands[m.turn as usize];
+        let hand = m.hands[m.turn.index()];
         for p in m.legal_plays() {
             assert!(p.cards.is_subset(hand));
             assert!(classify(p.cards, m.level, &m.rules).iter().any(|r| r.pattern == p.pattern));

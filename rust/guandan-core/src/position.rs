@@ -101,9 +101,13 @@ mod tests {
         let mut s = base.clone();
         s.hands[0] = s.hands[0].minus(CardSet::EMPTY.with(s.hands[0].iter().next().unwrap()));
         assert!(matches!(Match::from_setup(&s), Err(SetupError::Cards(_))));
-        let mut s = base.clone();
-        s.turn = 9;
-        assert_eq!(Match::from_setup(&s), Err(SetupError::Seat(9)));
+        // A seat out of range cannot be held in a `Setup`: the file is refused as it is read.
+        let json = serde_json::to_string(&base).unwrap();
+        let turn = format!(r#""turn":{}"#, base.turn);
+        assert!(json.contains(&turn), "{json}");
+        let err = serde_json::from_str::<crate::setup::Setup>(&json.replace(&turn, r#""turn":9"#)).unwrap_err();
+        let err = err.to_string();
+        assert!(err.contains("seat 9 is out of range 0-3"), "{err}");
         let mut s = base.clone();
         s.seating = [0, 0, 1, 2];
         assert!(matches!(Match::from_setup(&s), Err(SetupError::Seating(_))));

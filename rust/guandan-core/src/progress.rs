@@ -38,7 +38,7 @@ fn is_zero(v: &u8) -> bool {
 impl Surrender {
     /// Whether `seat` has voted (or proposed).
     pub fn voted(&self, seat: Seat) -> bool {
-        (self.accepted | self.refused) & (1 << seat) != 0
+        (self.accepted | self.refused) & seat.bit() != 0
     }
 
     /// Acceptances from the opposing team so far.
@@ -49,7 +49,7 @@ impl Surrender {
 
 /// The seats of a team as bits.
 pub(crate) fn team_mask(team: Team) -> u8 {
-    (0..4u8).filter(|&s| team_of(s) == team).fold(0, |m, s| m | (1 << s))
+    Seat::ALL.into_iter().filter(|&s| team_of(s) == team).fold(0, |m, s| m | s.bit())
 }
 
 /// One entry of the public history of the current deal.

@@ -109,9 +109,8 @@ pub enum Conflict {
     WrongPhase(Phase),
     #[error("expected seq {expected}, got {got}")]
     WrongSeq { expected: u64, got: u64 },
-    #[error("seat {0} out of range 0-3")]
-    SeatOutOfRange(u8),
-    /// A dealt position names a leader or a finishing order outside the four seats.
+    /// A dealt position's previous finishing order is not the four seats once each (a seat
+    /// outside 0-3 cannot be held at all: it is refused where the number is read).
     #[error("seat out of range")]
     SetupSeats,
     #[error("a surrender vote is already open")]
@@ -158,7 +157,7 @@ mod tests {
                 "invalid tribute or return: no return is due during Play".to_string(),
             ),
             (
-                RuleError::InvalidTribute(TributeFault::NotOwed { seat: 2, exchange: Exchange::Tribute }),
+                RuleError::InvalidTribute(TributeFault::NotOwed { seat: Seat::TWO, exchange: Exchange::Tribute }),
                 "invalid tribute or return: seat 2 owes no tribute".to_string(),
             ),
             (
@@ -166,10 +165,9 @@ mod tests {
                 "state conflict: expected seq 3, got 5".to_string(),
             ),
             (
-                RuleError::StateConflict(Conflict::SeatOutOfRange(9)),
-                "state conflict: seat 9 out of range 0-3".to_string(),
+                RuleError::StateConflict(Conflict::AlreadyVoted(Seat::ONE)),
+                "state conflict: seat 1 already voted".to_string(),
             ),
-            (RuleError::StateConflict(Conflict::AlreadyVoted(1)), "state conflict: seat 1 already voted".to_string()),
             (
                 RuleError::StateConflict(Conflict::UnknownRevision(99)),
                 format!("state conflict: {}", crate::rules::check_revision(99).expect_err("revision 99 is unknown")),

@@ -73,8 +73,6 @@ fn is_current_revision(r: &u32) -> bool {
 pub enum SetupError {
     #[error("invalid rules: {0}")]
     Rules(String),
-    #[error("seat {0} is out of range 0-3")]
-    Seat(Seat),
     #[error("seating {0:?} is not a permutation of 0-3")]
     Seating([u8; 4]),
     #[error("level {0} is out of range 2-14")]
@@ -100,8 +98,13 @@ impl SetupError {
 }
 
 pub(crate) fn is_permutation(seats: &[Seat; 4]) -> bool {
-    let mask = seats.iter().fold(0u8, |m, &s| if s < 4 { m | 1 << s } else { m });
-    seats.iter().all(|&s| s < 4) && mask == 0b1111
+    seats.iter().fold(0u8, |m, &s| m | s.bit()) == 0b1111
+}
+
+/// The same for the seating, which is a map of bare numbers.
+fn is_seating(seating: &[u8; 4]) -> bool {
+    let mask = seating.iter().fold(0u8, |m, &s| if s < 4 { m | 1 << s } else { m });
+    seating.iter().all(|&s| s < 4) && mask == 0b1111
 }
 
 /// The cards in hands, played this deal and on their way as tribute, each exactly once (else an
@@ -119,16 +122,12 @@ pub(crate) fn accounted_cards(hands: &[CardSet; 4], played: CardSet, tributes: &
     Ok(all)
 }
 
-fn seat_ok(seat: Seat) -> Result<(), SetupError> {
-    if seat < 4 { Ok(()) } else { Err(SetupError::Seat(seat)) }
-}
-
 impl Setup {
     /// Checks that the position is one the rules can hold.
     pub fn validate(&self) -> Result<(), SetupError> {
         self.rules.validate().map_err(SetupError::Rules)?;
         check_revision(self.rules_revision).map_err(SetupError::Rules)?;
-        if !is_permutation(&self.seating) {
+        if !is_seating(&self.seating) {
             return Err(SetupError::Seating(self.seating));
         }
         for r in self.team_levels.iter().chain([&self.level]) {
@@ -143,22 +142,19 @@ impl Setup {
                 problem: format!("level {} is not the declarer's level {}", self.level.0, expected_level.0),
             });
         }
-        seat_ok(self.turn)?;
         self.validate_cards()?;
         self.validate_finished()?;
         self.validate_tributes()?;
         self.validate_phase()?;
-        if let Some(s) = self.surrender {
-            seat_ok(s.proposer)?;
-            if Team::of(s.proposer) != s.team
-                || s.accepted & (1 << s.proposer) == 0
+        if let Some(s) = self.surrender
+            && (Team::of(s.proposer) != s.team
+                || s.accepted & s.proposer.bit() == 0
                 || s.accepted > 0b1111
                 || s.refused > 0b1111
                 || s.accepted & s.refused != 0
-                || (0..4u8).any(|seat| s.refused & (1 << seat) != 0 && Team::of(seat) == s.team)
-            {
-                return Err(SetupError::Surrender("proposer, team and votes disagree".into()));
-            }
+                || Seat::ALL.iter().any(|&seat| s.refused & seat.bit() != 0 && Team::of(seat) == s.team))
+        {
+            return Err(SetupError::Surrender("proposer, team and votes disagree".into()));
         }
         Ok(())
     }
@@ -171,7 +167,6 @@ impl Setup {
         }
         let mut seen = CardSet::EMPTY;
         for t in &self.history {
-            seat_ok(t.seat)?;
             if let Some(p) = t.play {
                 if !seen.intersect(p.cards).is_empty() || !p.cards.is_subset(self.played) {
                     return Err(SetupError::Cards("the history plays a card twice or one not played".into()));
@@ -185,12 +180,11 @@ impl Setup {
     fn validate_finished(&self) -> Result<(), SetupError> {
         let mut seen = 0u8;
         for &s in &self.finished {
-            seat_ok(s)?;
-            if seen & (1 << s) != 0 {
+            if seen & s.bit() != 0 {
                 return Err(SetupError::Finished(format!("seat {s} twice")));
             }
-            seen |= 1 << s;
-            if !self.hands[s as usize].is_empty() {
+            seen |= s.bit();
+            if !self.hands[s.index()].is_empty() {
                 return Err(SetupError::Finished(format!("seat {s} went out but holds cards")));
             }
         }
@@ -214,12 +208,10 @@ impl Setup {
             return bad("tribute without a previous deal");
         }
         for t in &self.tributes {
-            seat_ok(t.payer)?;
-            if let Some(r) = t.receiver {
-                seat_ok(r)?;
-                if r == t.payer || t.card.is_none() {
-                    return bad("a routed tribute must carry a card to another seat");
-                }
+            if let Some(r) = t.receiver
+                && (r == t.payer || t.card.is_none())
+            {
+                return bad("a routed tribute must carry a card to another seat");
             }
             if t.returned.is_some() && !t.return_owed {
                 return bad("a return that was not owed");
@@ -235,7 +227,7 @@ impl Setup {
 
     fn validate_phase(&self) -> Result<(), SetupError> {
         let problem = |m: String| Err(SetupError::Phase { phase: self.phase, problem: m });
-        let active = |s: Seat| !self.hands[s as usize].is_empty();
+        let active = |s: Seat| !self.hands[s.index()].is_empty();
         let owed_return = self.tributes.iter().any(|t| t.return_owed && t.returned.is_none());
         let unpaid = self.tributes.iter().any(|t| t.card.is_none());
         if (self.phase == Phase::MatchOver) != self.outcome.is_some() {
@@ -253,14 +245,13 @@ impl Setup {
                 if !active(self.turn) {
                     return problem(format!("seat {} is to play but holds no cards", self.turn));
                 }
-                let out = (0..4).filter(|&s| !active(s)).count();
+                let out = Seat::ALL.into_iter().filter(|&s| !active(s)).count();
                 if out != self.finished.len() {
                     return problem("seats without cards must be in the finishing order".into());
                 }
                 let actives = 4 - out as u8;
                 match &self.table {
                     None if self.passes != 0 => problem("passes without a play on the table".into()),
-                    Some((seat, _)) if *seat > 3 => Err(SetupError::Seat(*seat)),
                     Some((_, play)) if !play.cards.is_subset(self.played) => {
                         Err(SetupError::Table("the table holds cards not played".into()))
                     }

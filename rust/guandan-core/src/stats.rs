@@ -106,7 +106,7 @@ pub struct Stats {
 /// The name statistics file a seat under: the host's name, else `AI Lx (seat n)` for an AI seat,
 /// else `Seat n`.
 pub fn player_key(log: &MatchLog, seat: Seat) -> String {
-    let meta = log.header.meta.as_ref().map(|m| &m.players[seat as usize]);
+    let meta = log.header.meta.as_ref().map(|m| &m.players[seat.index()]);
     match meta {
         Some(p) if !p.name.is_empty() => p.name.clone(),
         Some(p) if p.ai.is_some() => format!("AI {} (seat {seat})", p.ai.as_deref().unwrap_or("")),
@@ -117,8 +117,8 @@ pub fn player_key(log: &MatchLog, seat: Seat) -> String {
 /// The kind of opposition `seat` faced: `vs L2` when both opponents are that AI level.
 fn opposition(log: &MatchLog, seat: Seat) -> String {
     let Some(meta) = &log.header.meta else { return "vs unknown".into() };
-    let a = &meta.players[((seat + 1) % 4) as usize].ai;
-    let b = &meta.players[((seat + 3) % 4) as usize].ai;
+    let a = &meta.players[seat.after(1).index()].ai;
+    let b = &meta.players[seat.after(3).index()].ai;
     match (a, b) {
         (Some(x), Some(y)) if x == y => format!("vs {x}"),
         (None, None) => "vs humans".into(),
@@ -140,14 +140,14 @@ fn seat_figures(log: &MatchLog) -> Result<([PlayerStats; 4], crate::game::Match,
     let final_state = log.replay_with(|i, action, events, m| {
         let seat = action.seat;
         if let Some(ms) = log.think_ms.get(i).copied().flatten() {
-            per_seat[seat as usize].timed_decisions += 1;
-            per_seat[seat as usize].think_ms_total += u64::from(ms);
+            per_seat[seat.index()].timed_decisions += 1;
+            per_seat[seat.index()].think_ms_total += u64::from(ms);
         }
         for e in events {
             match e {
                 Event::TributeGiven { .. } => deal_had_tribute = true,
                 Event::Played { seat, play } => {
-                    let s = &mut per_seat[*seat as usize];
+                    let s = &mut per_seat[seat.index()];
                     s.plays += 1;
                     s.bomb_plays += u32::from(play.pattern.kind.is_bomb());
                     if !play.pure {
@@ -159,8 +159,8 @@ fn seat_figures(log: &MatchLog) -> Result<([PlayerStats; 4], crate::game::Match,
                     deals += 1;
                     let double = partner_place(order) == 1;
                     let gained = levels_after[winner.index()].0.saturating_sub(levels_before[winner.index()].0);
-                    for (s, st) in per_seat.iter_mut().enumerate() {
-                        let won = team_of(s as Seat) == *winner;
+                    for (s, st) in Seat::ALL.into_iter().zip(per_seat.iter_mut()) {
+                        let won = team_of(s) == *winner;
                         st.record.deals += 1;
                         st.record.deals_won += u32::from(won);
                         st.double_downs += u32::from(won && double);
@@ -179,10 +179,10 @@ fn seat_figures(log: &MatchLog) -> Result<([PlayerStats; 4], crate::game::Match,
     })?;
     let outcome = final_state.outcome();
     let winner: Option<Team> = outcome.and_then(|o| o.winner());
-    for (s, st) in per_seat.iter_mut().enumerate() {
+    for (s, st) in Seat::ALL.into_iter().zip(per_seat.iter_mut()) {
         st.record.matches = u32::from(outcome.is_some());
         st.record.unfinished = u32::from(outcome.is_none());
-        st.record.matches_won = u32::from(winner == Some(team_of(s as Seat)));
+        st.record.matches_won = u32::from(winner == Some(team_of(s)));
     }
     Ok((per_seat, final_state, deals))
 }
@@ -192,8 +192,7 @@ impl Stats {
     pub fn add(&mut self, log: &MatchLog) -> Result<(), LogError> {
         let (per_seat, final_state, deals) = seat_figures(log)?;
         let outcome = final_state.outcome();
-        for (s, mut st) in per_seat.into_iter().enumerate() {
-            let seat = s as Seat;
+        for (seat, mut st) in Seat::ALL.into_iter().zip(per_seat) {
             let vs = st.by_opponents.entry(opposition(log, seat)).or_default();
             *vs = st.record.clone();
             self.players.entry(player_key(log, seat)).or_default().merge(&st);
@@ -202,7 +201,7 @@ impl Stats {
             seed: log.header.seed,
             rules: log.header.rules.name.clone(),
             mode: log.header.meta.as_ref().map(|m| m.mode.clone()).unwrap_or_default(),
-            players: std::array::from_fn(|s| player_key(log, s as Seat)),
+            players: Seat::ALL.map(|s| player_key(log, s)),
             actions: log.actions.len(),
             deals,
             outcome,

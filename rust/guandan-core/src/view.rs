@@ -128,7 +128,7 @@ impl Match {
             level: self.level,
             team_levels: self.team_levels,
             declarer: self.declarer,
-            hand: seat.map_or(CardSet::EMPTY, |s| self.hands[s as usize]),
+            hand: seat.map_or(CardSet::EMPTY, |s| self.hands[s.index()]),
             card_counts: std::array::from_fn(|i| self.hands[i].len() as u8),
             turn: self.turn,
             to_act,
@@ -157,7 +157,11 @@ impl Match {
                 _ => CardSet::EMPTY,
             },
             shown_hands: team.map_or_else(Vec::new, |t| {
-                (0..4u8).filter(|&s| t.has(s)).map(|s| ShownHand { seat: s, hand: self.hands[s as usize] }).collect()
+                Seat::ALL
+                    .into_iter()
+                    .filter(|&s| t.has(s))
+                    .map(|s| ShownHand { seat: s, hand: self.hands[s.index()] })
+                    .collect()
             }),
         }
     }
@@ -170,15 +174,18 @@ mod tests {
     #[test]
     fn a_view_holds_only_its_own_hand() {
         let (m, _) = Match::new(3, RuleConfig::competition()).unwrap();
-        for s in 0..4u8 {
+        for s in Seat::ALL {
             let v = m.view(Some(s));
-            assert_eq!(v.hand, m.hands[s as usize]);
-            for other in (0..4u8).filter(|&o| o != s) {
-                assert!(v.hand.intersect(m.hands[other as usize]).is_empty());
+            assert_eq!(v.hand, m.hands[s.index()]);
+            for other in Seat::ALL.into_iter().filter(|&o| o != s) {
+                assert!(v.hand.intersect(m.hands[other.index()]).is_empty());
             }
         }
         assert!(m.view(None).hand.is_empty());
-        assert!((0..4u8).all(|s| m.view(Some(s)).shown_hands.is_empty()) && m.view(None).shown_hands.is_empty());
+        assert!(
+            Seat::ALL.into_iter().all(|s| m.view(Some(s)).shown_hands.is_empty())
+                && m.view(None).shown_hands.is_empty()
+        );
         assert_eq!(m.view(None).card_counts, [27; 4]);
     }
 
@@ -198,9 +205,9 @@ mod tests {
                 assert_eq!(v.seat, None);
                 assert!(v.hand.is_empty());
                 let seats: Vec<Seat> = v.shown_hands.iter().map(|h| h.seat).collect();
-                assert_eq!(seats, (0..4u8).filter(|&s| team.has(s)).collect::<Vec<_>>());
+                assert_eq!(seats, Seat::ALL.into_iter().filter(|&s| team.has(s)).collect::<Vec<_>>());
                 for h in &v.shown_hands {
-                    assert_eq!(h.hand, m.hands[h.seat as usize]);
+                    assert_eq!(h.hand, m.hands[h.seat.index()]);
                 }
                 // Cards the team gave the other team (or got and returned) it knows of.
                 let given = m
@@ -210,8 +217,8 @@ mod tests {
                     .flat_map(|t| [t.card, t.returned])
                     .flatten()
                     .fold(CardSet::EMPTY, CardSet::with);
-                for s in (0..4u8).filter(|&s| !team.has(s)) {
-                    let other = m.hands[s as usize].minus(given);
+                for s in Seat::ALL.into_iter().filter(|&s| !team.has(s)) {
+                    let other = m.hands[s.index()].minus(given);
                     assert!(v.cards().intersect(other).is_empty(), "team {team} saw seat {s}'s cards");
                 }
                 for (seen, t) in v.tributes.iter().zip(m.tributes.iter()) {
@@ -229,7 +236,7 @@ mod tests {
             m.apply(&a).unwrap();
         }
         assert!(tributes_checked > 0, "a tribute was seen by a team");
-        let json = serde_json::to_value(m.view(Some(0))).unwrap();
+        let json = serde_json::to_value(m.view(Some(Seat::ZERO))).unwrap();
         assert!(json.get("shown_hands").is_none());
         let json = serde_json::to_value(m.team_view(Team::ONE)).unwrap();
         assert_eq!(json["shown_hands"].as_array().map(Vec::len), Some(2));

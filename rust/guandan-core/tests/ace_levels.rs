@@ -7,7 +7,7 @@ use guandan_core::deal::{deal_hands, deal_rng};
 use guandan_core::event::Event;
 use guandan_core::game::Match;
 use guandan_core::rules::{AcePass, RuleConfig};
-use guandan_core::seat::Team;
+use guandan_core::seat::{Seat, Team};
 use guandan_core::setup::DealSetup;
 use guandan_core::sim::random_action;
 use proptest::prelude::*;
@@ -75,7 +75,7 @@ fn setup(seed: u64, r: RuleConfig, levels: [u8; 2], failures: [u8; 2], declarer:
         declarer: Team::new(declarer),
         last_order: None,
         hands: deal_hands(&mut deal_rng(seed, 5)),
-        leader: (seed % 4) as u8,
+        leader: Seat::ALL[(seed % 4) as usize],
     }
 }
 

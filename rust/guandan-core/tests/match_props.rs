@@ -2,7 +2,7 @@
 //! leak hidden cards, and malformed actions are rejected without changing anything.
 
 use guandan_core::card::CardSet;
-use guandan_core::game::{Action, ActionKind, ErrorCode, Match};
+use guandan_core::game::{Action, ActionKind, ErrorCode, Match, Seat};
 use guandan_core::log::MatchLog;
 use guandan_core::rules::RuleConfig;
 use guandan_core::sim::{check_conservation, random_action, random_match};
@@ -42,10 +42,10 @@ proptest! {
             let a = random_action(&m, &mut rng).unwrap();
             m.apply(&a).unwrap();
         }
-        for seat in 0..4u8 {
+        for seat in Seat::ALL {
             let v = m.view(Some(seat));
-            prop_assert_eq!(v.hand, m.hands()[seat as usize]);
-            let hidden = (0..4u8).filter(|&o| o != seat).fold(CardSet::EMPTY, |s, o| s.union(m.hands()[o as usize]));
+            prop_assert_eq!(v.hand, m.hands()[seat.index()]);
+            let hidden = Seat::ALL.into_iter().filter(|&o| o != seat).fold(CardSet::EMPTY, |s, o| s.union(m.hands()[o.index()]));
             prop_assert!(v.hand.intersect(hidden).is_empty());
             for t in &v.tributes {
                 if let Some(c) = t.card {
@@ -55,7 +55,7 @@ proptest! {
             let json = serde_json::to_string(&v).unwrap();
             // Dealing two other seats' cards differently (same counts) must not change this
             // seat's view.
-            let (a, b) = (((seat + 1) % 4) as usize, ((seat + 2) % 4) as usize);
+            let (a, b) = (seat.after(1).index(), seat.after(2).index());
             let mut setup = m.to_setup();
             let pool = setup.hands[a].union(setup.hands[b]).ids();
             let (to_b, to_a) = pool.split_at(setup.hands[b].len());
@@ -67,7 +67,8 @@ proptest! {
         check_conservation(&m).map_err(TestCaseError::fail)?;
     }
 
-    /// Garbage actions never panic and never change the state when rejected.
+    /// Garbage actions never panic and never change the state when rejected; a seat outside 0-3
+    /// cannot even be read into an action.
     #[test]
     fn malformed_actions_are_rejected_cleanly(seed in any::<u64>(), seat in 0u8..8, seq_off in 0u64..3,
         cards in prop::collection::vec(0u8..=255, 0..12), kind in 0u8..8) {
@@ -82,7 +83,18 @@ proptest! {
             6 => ActionKind::ProposeSurrender,
             _ => ActionKind::Play { cards: vec![], reading: None },
         };
-        let action = Action { seq: m.seq() + seq_off, seat, kind };
+        let mut json = serde_json::to_value(m.action(Seat::ZERO, kind)).unwrap();
+        json["seq"] = (m.seq() + seq_off).into();
+        json["seat"] = seat.into();
+        let action = match serde_json::from_value::<Action>(json) {
+            Ok(action) => action,
+            Err(e) => {
+                prop_assert!(seat >= 4, "seat {seat} refused: {e}");
+                prop_assert!(e.to_string().contains("out of range 0-3"), "{e}");
+                return Ok(());
+            }
+        };
+        prop_assert!(seat < 4);
         let mut after = m.clone();
         match after.apply(&action) {
             Ok(_) => prop_assert!(after.seq() == m.seq() + 1),
@@ -98,20 +110,19 @@ proptest! {
 fn bad_input_gets_its_error_code() {
     let (m, _) = Match::new(11, RuleConfig::competition()).unwrap();
     let turn = m.turn();
-    let own = m.hands()[turn as usize].ids();
-    let other = m.hands()[((turn + 1) % 4) as usize].ids()[0];
+    let own = m.hands()[turn.index()].ids();
+    let other = m.hands()[turn.next().index()].ids()[0];
     let play = |cards: Vec<u8>| ActionKind::Play { cards, reading: None };
     let cases: Vec<(Action, ErrorCode)> = vec![
         (m.action(turn, play(vec![])), ErrorCode::InvalidCards),
         (m.action(turn, play(vec![own[0], own[0]])), ErrorCode::InvalidCards),
         (m.action(turn, play(vec![200])), ErrorCode::InvalidCards),
         (m.action(turn, play(vec![other])), ErrorCode::CardNotFound),
-        (m.action((turn + 1) % 4, play(vec![other])), ErrorCode::NotYourTurn),
+        (m.action(turn.next(), play(vec![other])), ErrorCode::NotYourTurn),
         (m.action(turn, ActionKind::Pass), ErrorCode::CannotPass),
         (m.action(turn, ActionKind::Tribute { card: own[0] }), ErrorCode::InvalidTribute),
         (m.action(turn, ActionKind::Return { card: own[0] }), ErrorCode::InvalidTribute),
         (Action { seq: 5, seat: turn, kind: play(vec![own[0]]) }, ErrorCode::StateConflict),
-        (m.action(9, ActionKind::Pass), ErrorCode::StateConflict),
         (m.action(turn, ActionKind::SurrenderVote { accept: true }), ErrorCode::StateConflict),
     ];
     for (action, code) in cases {
@@ -138,6 +149,11 @@ fn corrupt_logs_are_rejected_or_recovered() {
     // Garbage, empty, wrong version, tampered hash.
     assert_eq!(MatchLog::parse("").unwrap_err().code(), ErrorCode::LogEmpty);
     assert_eq!(MatchLog::parse("{not json").unwrap_err().code(), ErrorCode::LogMalformed);
+    // An action by a seat that does not exist: the record is malformed, read no further.
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    assert!(lines[1].contains(r#""seat":"#), "{}", lines[1]);
+    lines[1] = with_seat(&lines[1], 7);
+    assert_eq!(MatchLog::parse(&lines.join("\n")).unwrap_err().code(), ErrorCode::LogMalformed);
     assert_eq!(
         MatchLog::parse(&text.replacen("\"version\":1", "\"version\":99", 1)).unwrap_err().code(),
         ErrorCode::LogVersion
@@ -177,4 +193,11 @@ fn no_shuffle_matches_replay_to_the_same_hash_and_deal_from_the_played_order() {
     let b = other.replay_to(first_deal_end).unwrap();
     assert_eq!(a.deal_no(), 1);
     assert_ne!(a.hands(), b.hands());
+}
+
+/// `line` with its first `"seat":N` set to `seat`.
+fn with_seat(line: &str, seat: u8) -> String {
+    let at = line.find(r#""seat":"#).unwrap() + r#""seat":"#.len();
+    let end = at + line[at..].find(|c: char| !c.is_ascii_digit()).unwrap();
+    format!("{}{seat}{}", &line[..at], &line[end..])
 }

@@ -5,7 +5,7 @@
 
 use guandan_core::card::{CardId, CardSet};
 use guandan_core::combo::{Pattern, classify};
-use guandan_core::game::{ActionKind, Event, Match, Reading, RuleError};
+use guandan_core::game::{ActionKind, Event, Match, Reading, RuleError, Seat};
 use guandan_core::movegen;
 use guandan_core::rules::RuleConfig;
 use guandan_core::sim::random_action;
@@ -71,7 +71,7 @@ proptest! {
                 break;
             }
             if step % 7 == 0 {
-                for seat in 0..4u8 {
+                for seat in Seat::ALL {
                     let v = m.view(Some(seat));
                     for _ in 0..4 {
                         let ids = selection(&m, &v, &mut rng);

@@ -6,7 +6,7 @@
 
 use guandan_core::card::{Card, CardSet, Rank};
 use guandan_core::combo::{beats, choose_reading, classify};
-use guandan_core::game::{Action, ActionKind, DealSetup, Event, Match, Team};
+use guandan_core::game::{Action, ActionKind, DealSetup, Event, Match, Seat, Team};
 use guandan_core::movegen;
 use guandan_core::rules::RuleConfig;
 use serde_json::Value;
@@ -179,12 +179,12 @@ fn run_scenario(s: &Value) {
         declarer: s.get("declarer").and_then(Value::as_u64).and_then(|d| Team::new(d as u8)),
         last_order: s.get("last_order").map(|v| serde_json::from_value(v.clone()).unwrap()),
         hands: [hands[0], hands[1], hands[2], hands[3]],
-        leader: s.get("leader").and_then(Value::as_u64).unwrap_or(0) as u8,
+        leader: s.get("leader").map_or(Seat::ZERO, |v| serde_json::from_value(v.clone()).unwrap()),
     };
     let (mut m, mut events) = Match::from_deal(&setup).unwrap();
     for (i, step) in s["steps"].as_array().unwrap().iter().enumerate() {
-        let seat = step["seat"].as_u64().unwrap() as u8;
-        let hand = m.hands()[seat as usize];
+        let seat: Seat = serde_json::from_value(step["seat"].clone()).unwrap();
+        let hand = m.hands()[seat.index()];
         let kind = if let Some(c) = step.get("play") {
             ActionKind::Play { cards: ids_in(hand, c.as_str().unwrap()), reading: None }
         } else if step.get("pass").is_some() {
@@ -232,7 +232,7 @@ fn run_scenario(s: &Value) {
         assert_eq!(serde_json::to_value(m.phase()).unwrap(), *p, "{name}: phase");
     }
     if let Some(t) = x.get("turn") {
-        assert_eq!(m.turn() as u64, t.as_u64().unwrap(), "{name}: turn");
+        assert_eq!(u64::from(u8::from(m.turn())), t.as_u64().unwrap(), "{name}: turn");
     }
     if let Some(l) = x.get("team_levels") {
         assert_eq!(serde_json::to_value(m.team_levels()).unwrap(), *l, "{name}: team levels");

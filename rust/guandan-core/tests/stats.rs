@@ -1,5 +1,6 @@
 //! Statistics from recorded matches, checked against figures worked out by hand.
 
+use guandan_core::game::Seat;
 use guandan_core::log::{MatchLog, MatchMeta, PlayerMeta};
 use guandan_core::stats::{Stats, seat_stats};
 
@@ -68,7 +69,7 @@ fn players_are_named_from_the_record_and_split_by_opposition() {
         mode: "match".into(),
     });
     // A record's thinking times are the player's decision times.
-    log.think_ms = log.actions.iter().map(|a| (a.seat == 0).then_some(500)).collect();
+    log.think_ms = log.actions.iter().map(|a| (a.seat == Seat::ZERO).then_some(500)).collect();
     let mut stats = Stats::default();
     stats.add(&log).unwrap();
     stats.add(&log).unwrap();

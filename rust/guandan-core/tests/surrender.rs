@@ -1,7 +1,7 @@
 //! Surrender votes: the proposer's partner must agree; then `surrender_opponent_accepts` of the
 //! opponents (1 = the design spec's rule, 2 = unanimous, what old records implied).
 
-use guandan_core::game::{ActionKind, EndReason, Event, Match, Phase, Team};
+use guandan_core::game::{ActionKind, EndReason, Event, Match, Phase, Seat, Team};
 use guandan_core::rules::RuleConfig;
 
 fn start(opponent_accepts: u8) -> Match {
@@ -10,7 +10,7 @@ fn start(opponent_accepts: u8) -> Match {
 }
 
 fn vote(m: &mut Match, seat: u8, kind: ActionKind) -> Vec<Event> {
-    m.apply(&m.action(seat, kind)).unwrap()
+    m.apply(&m.action(Seat::new(seat).unwrap(), kind)).unwrap()
 }
 
 fn accept(m: &mut Match, seat: u8) -> Vec<Event> {
@@ -32,7 +32,7 @@ fn one_opponent_refusing_and_one_accepting_ends_the_match() {
     assert!(accept(&mut m, 2).is_empty());
     assert!(refuse(&mut m, 1).is_empty(), "one refusal leaves the vote open");
     assert!(m.surrender().is_some());
-    let again = m.apply(&m.action(1, ActionKind::SurrenderVote { accept: true }));
+    let again = m.apply(&m.action(Seat::ONE, ActionKind::SurrenderVote { accept: true }));
     assert!(again.is_err(), "a seat votes once");
     assert!(surrendered(&accept(&mut m, 3)));
     assert_eq!(m.phase(), Phase::MatchOver);
@@ -45,7 +45,7 @@ fn both_opponents_refusing_lets_play_continue() {
     accept(&mut m, 2);
     refuse(&mut m, 3);
     let events = refuse(&mut m, 1);
-    assert!(matches!(events[..], [Event::SurrenderRejected { seat: 1 }]), "{events:?}");
+    assert!(matches!(events[..], [Event::SurrenderRejected { seat: Seat::ONE }]), "{events:?}");
     assert!(m.surrender().is_none());
     assert_eq!(m.phase(), Phase::Play);
 }
@@ -54,7 +54,7 @@ fn both_opponents_refusing_lets_play_continue() {
 fn the_partner_refusing_closes_the_vote_at_once() {
     let mut m = start(1);
     vote(&mut m, 1, ActionKind::ProposeSurrender);
-    assert!(matches!(refuse(&mut m, 3)[..], [Event::SurrenderRejected { seat: 3 }]));
+    assert!(matches!(refuse(&mut m, 3)[..], [Event::SurrenderRejected { seat: Seat::THREE }]));
     assert!(m.surrender().is_none());
 }
 
@@ -76,6 +76,6 @@ fn unanimous_rules_end_only_when_all_accept_and_close_on_any_refusal() {
     let mut m = start(2);
     vote(&mut m, 0, ActionKind::ProposeSurrender);
     accept(&mut m, 2);
-    assert!(matches!(refuse(&mut m, 1)[..], [Event::SurrenderRejected { seat: 1 }]));
+    assert!(matches!(refuse(&mut m, 1)[..], [Event::SurrenderRejected { seat: Seat::ONE }]));
     assert!(m.surrender().is_none());
 }

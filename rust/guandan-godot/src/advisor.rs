@@ -8,6 +8,7 @@ use guandan_ai::AiProfile;
 use guandan_ai::advisor::{self, SelectionInfo};
 use guandan_core::CardSet;
 use guandan_core::combo::{Play, beats, choose_reading, classify};
+use guandan_core::seat::Seat;
 use guandan_core::view::PlayerView;
 
 use crate::args;
@@ -144,7 +145,7 @@ impl MoveAdvisor {
     #[func]
     pub fn ai_trace(&self, seat: i64) -> Option<Gd<AiTrace>> {
         let engine = self.engine_gd("ai_trace")?;
-        let Some(seat) = u8::try_from(seat).ok().filter(|s| *s < 4) else {
+        let Some(seat) = Seat::try_from(seat).ok() else {
             godot_warn!("MoveAdvisor.ai_trace: seat {seat} is not 0..3");
             return None;
         };

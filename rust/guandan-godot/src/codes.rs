@@ -68,6 +68,7 @@ pub fn describe(code: i64) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use guandan_core::seat::Seat;
 
     /// The `msgstr` of `msgid` in a gettext file, if it has one that is not empty.
     fn translated(po: &str, msgid: &str) -> Option<String> {
@@ -104,7 +105,7 @@ mod tests {
         assert_eq!(Fail::from(e).code, ErrorCode::InvalidCards);
         assert_eq!(Fail::from(LogError::Empty).num(), 20);
         assert_eq!(Fail::from(LogError::Version(9)).code, ErrorCode::LogVersion);
-        assert_eq!(Fail::from(RuntimeError::NotHuman(2)).code, ErrorCode::NotHuman);
+        assert_eq!(Fail::from(RuntimeError::NotHuman(Seat::TWO)).code, ErrorCode::NotHuman);
     }
 
     #[test]

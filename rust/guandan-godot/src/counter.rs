@@ -7,6 +7,7 @@
 use godot::prelude::*;
 use guandan_core::card::Rank;
 use guandan_core::counter::SeenCards;
+use guandan_core::seat::Seat;
 
 use crate::args;
 use crate::engine::GuandanEngine;
@@ -25,7 +26,7 @@ impl UnseenCards {
     /// unchanged).
     #[func]
     pub fn start(&mut self, seat: i64) {
-        match u8::try_from(seat).ok().filter(|s| *s < 4) {
+        match Seat::try_from(seat).ok() {
             Some(s) => self.seen = Some(SeenCards::new(s)),
             None => godot_warn!("UnseenCards.start: seat {seat} is not 0..3"),
         }

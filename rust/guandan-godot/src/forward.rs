@@ -49,7 +49,7 @@ pub struct Forwarder {
 impl Forwarder {
     /// The viewer of a new or resumed match.
     pub fn new(rt: &Runtime) -> Forwarder {
-        let owners = (0..4u8).filter(|&s| !rt.is_ai(s)).fold(0, |m, s| m | 1 << s);
+        let owners = Seat::ALL.into_iter().filter(|&s| !rt.is_ai(s)).fold(0, |m, s| m | s.bit());
         Forwarder { viewer: choose(rt, Viewer::Omniscient, owners), sent_hand: None, fixed: false, owners }
     }
 
@@ -121,7 +121,7 @@ impl Forwarder {
 /// The viewer for the runtime's state: omniscient without owned seats; the human that must act
 /// (the current one first); else the current owned seat; else the first owned seat.
 fn choose(rt: &Runtime, current: Viewer, owners: u8) -> Viewer {
-    let humans: Vec<Seat> = (0..4u8).filter(|&s| owners & (1 << s) != 0).collect();
+    let humans: Vec<Seat> = Seat::ALL.into_iter().filter(|&s| owners & s.bit() != 0).collect();
     let Some(&first) = humans.first() else { return Viewer::Omniscient };
     let duties = rt.human_duties();
     match current {
@@ -203,20 +203,20 @@ mod tests {
     fn one_human_sees_only_their_hand() {
         let (mut rt, notices) = start(3, [Controller::Human, ai(), ai(), ai()]);
         let mut fw = Forwarder::new(&rt);
-        assert_eq!(fw.viewer(), Viewer::Seat(0));
+        assert_eq!(fw.viewer(), Viewer::Seat(Seat::ZERO));
         let first = fw.forward(&rt, &notices);
-        assert_eq!(first[0], Emit::MatchStarted { seed: 3, local: Some(0) });
-        assert_eq!(hands_in(&first), vec![(0, rt.state().hand(0))]);
+        assert_eq!(first[0], Emit::MatchStarted { seed: 3, local: Some(Seat::ZERO) });
+        assert_eq!(hands_in(&first), vec![(Seat::ZERO, rt.state().hand(Seat::ZERO))]);
         let mut batches = 0;
         play_out(
             &mut rt,
             &mut fw,
             |rt, fw, emits| {
                 batches += 1;
-                assert_eq!(fw.viewer(), Viewer::Seat(0), "one human: the viewer never changes");
+                assert_eq!(fw.viewer(), Viewer::Seat(Seat::ZERO), "one human: the viewer never changes");
                 for (seat, hand) in hands_in(emits) {
-                    assert_eq!(seat, 0);
-                    assert_eq!(hand, rt.state().hand(0));
+                    assert_eq!(seat, Seat::ZERO);
+                    assert_eq!(hand, rt.state().hand(Seat::ZERO));
                 }
                 assert!(!emits.iter().any(|e| matches!(e, Emit::ViewerChanged { .. })));
             },
@@ -301,24 +301,24 @@ mod tests {
         let mut fw = Forwarder::new(&rt);
         fw.forward(&rt, &notices);
         // Hand the seat to the AI: the change is announced, the viewer stays seat 0.
-        let n = rt.set_controller(0, ai());
+        let n = rt.set_controller(Seat::ZERO, ai());
         let emits = fw.forward(&rt, &n);
-        assert!(emits.contains(&Emit::Runtime(Out::ControllerChanged { seat: 0, ai: true })));
-        assert_eq!(fw.viewer(), Viewer::Seat(0));
+        assert!(emits.contains(&Emit::Runtime(Out::ControllerChanged { seat: Seat::ZERO, ai: true })));
+        assert_eq!(fw.viewer(), Viewer::Seat(Seat::ZERO));
         let mut ai_actions = 0;
         for _ in 0..200 {
             let Some(n) = rt.decide_now() else { break };
             ai_actions += 1;
             for e in fw.forward(&rt, &n) {
                 if let Emit::Runtime(Out::HandChanged { seat, .. }) = e {
-                    assert_eq!(seat, 0, "only the owner's hand");
+                    assert_eq!(seat, Seat::ZERO, "only the owner's hand");
                 }
                 if let Emit::Runtime(Out::TributeGiven { from, to, card: Some(_) }) = e {
-                    assert!(from == 0 || to == 0, "a card of someone else's exchange");
+                    assert!(from == Seat::ZERO || to == Seat::ZERO, "a card of someone else's exchange");
                 }
                 assert!(!matches!(e, Emit::ViewerChanged { .. }));
             }
-            assert_eq!(fw.viewer(), Viewer::Seat(0));
+            assert_eq!(fw.viewer(), Viewer::Seat(Seat::ZERO));
             if rt.state().is_over() {
                 break;
             }
@@ -326,10 +326,10 @@ mod tests {
         assert!(ai_actions >= 200 || rt.state().is_over(), "every seat, seat 0 too, was played by the AI");
         assert!(rt.human_duties().is_empty());
         // Take it back: seat 0 is human again and the runtime waits for it when it must act.
-        let n = rt.set_controller(0, Controller::Human);
+        let n = rt.set_controller(Seat::ZERO, Controller::Human);
         let emits = fw.forward(&rt, &n);
-        assert!(emits.contains(&Emit::Runtime(Out::ControllerChanged { seat: 0, ai: false })));
-        assert_eq!(fw.local(), Some(0));
-        assert!(!rt.is_ai(0));
+        assert!(emits.contains(&Emit::Runtime(Out::ControllerChanged { seat: Seat::ZERO, ai: false })));
+        assert_eq!(fw.local(), Some(Seat::ZERO));
+        assert!(!rt.is_ai(Seat::ZERO));
     }
 }

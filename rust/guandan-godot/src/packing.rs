@@ -55,8 +55,9 @@ pub fn seats(seats: &[Seat]) -> PackedInt32Array {
     seats.iter().map(|&s| i32::from(s)).collect()
 }
 
-pub fn opt_seat(s: Option<u8>) -> i64 {
-    s.map_or(-1, i64::from)
+/// A seat (or team) for GDScript, -1 for none.
+pub fn opt_seat<T: Into<u8>>(s: Option<T>) -> i64 {
+    s.map_or(-1, |s| i64::from(s.into()))
 }
 
 /// The two teams' levels `[team 0, team 1]`.

@@ -11,6 +11,7 @@
 use godot::prelude::*;
 use guandan_core::game::Match;
 use guandan_core::log::{LogError, MatchLog};
+use guandan_core::seat::Seat;
 
 use crate::codes::{self, Fail};
 use crate::convert::{ids, recorded_signal};
@@ -365,8 +366,8 @@ impl ReplayRecorder {
     /// A hand at the current position (replays show every hand).
     #[func]
     pub fn get_hand(&self, seat: i64) -> PackedInt32Array {
-        match (self.current(), usize::try_from(seat).ok().filter(|&s| s < 4)) {
-            (Some(m), Some(s)) => ids(m.hands()[s]),
+        match (self.current(), Seat::try_from(seat).ok()) {
+            (Some(m), Some(s)) => ids(m.hand(s)),
             _ => PackedInt32Array::new(),
         }
     }

@@ -12,6 +12,7 @@ use guandan_ai::review::{
     save_cached,
 };
 use guandan_core::log::MatchLog;
+use guandan_core::seat::Seat;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -125,7 +126,7 @@ impl DealReviewer {
             let _ = tx.send(Reply::Done(Box::new(Err(message))));
             false
         };
-        let Some(seat) = u8::try_from(seat).ok().filter(|s| *s < 4) else {
+        let Some(seat) = Seat::try_from(seat).ok() else {
             return refuse(format!("seat {seat} is not 0..3"));
         };
         let Some(worlds) = u32::try_from(worlds).ok().filter(|w| (1..=4096).contains(w)) else {
@@ -166,7 +167,7 @@ impl DealReviewer {
 
 /// The review of `seat` kept at `path` for this record and budget, if there is one that can be
 /// used (a damaged or stale cache is only reported: the caller reviews again).
-fn cached(path: &Path, log: &MatchLog, seat: u8, cfg: &ReviewConfig) -> Option<Review> {
+fn cached(path: &Path, log: &MatchLog, seat: Seat, cfg: &ReviewConfig) -> Option<Review> {
     let hash = log.replay().ok()?.state_hash();
     match load_cached(path, &hash, seat, cfg) {
         Ok(hit) => hit,

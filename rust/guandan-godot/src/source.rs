@@ -124,7 +124,7 @@ mod tests {
         assert_eq!(code(&[mine[0]], 5), Err(ErrorCode::BadArgument));
         assert_eq!(code(&[mine[0]], -2), Err(ErrorCode::BadArgument));
         assert_eq!(code(&[-5], -1), Err(ErrorCode::InvalidCards));
-        let next = m.view(Some((m.turn() + 1) % 4));
+        let next = m.view(Some(m.turn().next()));
         let theirs: Vec<i32> = next.hand.iter().take(1).map(i32::from).collect();
         assert_eq!(play_kind(&next, &theirs, -1).map(|_| ()).map_err(|f| f.code), Err(ErrorCode::NotYourTurn));
         let spectator = m.view(None);
@@ -160,7 +160,7 @@ mod tests {
                     break;
                 }
                 if step % 9 == 0 {
-                    for seat in 0..4u8 {
+                    for seat in Seat::ALL {
                         let v = m.view(Some(seat));
                         let leads = movegen::generate(v.hand, None, v.level, &v.rules);
                         let hand: Vec<i32> = v.hand.iter().map(i32::from).collect();

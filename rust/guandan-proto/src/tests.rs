@@ -9,6 +9,15 @@ fn bad_frames_get_their_codes() {
     assert_eq!(code(r#"{"type":"fly"}"#), ErrorCode::UnknownMessage);
     assert_eq!(code(r#"{"type":"intent","seq":"x"}"#), ErrorCode::MalformedMessage);
     assert_eq!(code(r#"{"type":"ready","ready":true,"extra":1}"#), ErrorCode::MalformedMessage);
+    // A seat is 0-3 as it is read: anything else is refused with the range, never reaches a room.
+    for bad in [r#"{"type":"change_seat","seat":4}"#, r#"{"type":"set_seat","seat":7,"setting":{"kind":"open"}}"#] {
+        let e = decode_client(bad).unwrap_err();
+        assert!(e.code == ErrorCode::MalformedMessage && e.message.contains("out of range 0-3"), "{e:?}");
+    }
+    assert_eq!(
+        decode_client(r#"{"type":"change_seat","seat":3}"#).unwrap(),
+        ClientMsg::ChangeSeat { seat: guandan_core::game::Seat::THREE }
+    );
     // A hello's refusal never quotes what it held (a token in the wrong field).
     let e = decode_client(r#"{"type":"hello","protocol_version":"tok-123","player_id":"p","token":"t"}"#).unwrap_err();
     assert!(e.code == ErrorCode::MalformedMessage && !e.message.contains("tok-123"), "{e:?}");

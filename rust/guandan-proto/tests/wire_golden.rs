@@ -8,7 +8,7 @@ use guandan_core::combo::Play;
 use guandan_core::event::{EndReason, Outcome};
 use guandan_core::game::{ActionKind, Match, Phase};
 use guandan_core::rules::RuleConfig;
-use guandan_core::seat::Team;
+use guandan_core::seat::{Seat, Team};
 use guandan_core::sim::random_action;
 use guandan_proto::{CLIENT_TYPES, ClientMsg, RoomInfo, RoomState, SeatInfo, SeatSetting, ServerMsg, WireOut};
 use rand_chacha::ChaCha8Rng;
@@ -45,7 +45,7 @@ fn sample() -> Sample {
     Sample { play: play.unwrap(), tribute: tribute.unwrap(), ret: ret.unwrap(), last_play: last_play.unwrap() }
 }
 
-fn state(m: &Match, seat: Option<u8>, outcome: Option<Outcome>, time_left_s: Option<f64>) -> ServerMsg {
+fn state(m: &Match, seat: Option<Seat>, outcome: Option<Outcome>, time_left_s: Option<f64>) -> ServerMsg {
     ServerMsg::State { action_seq: m.seq(), state_hash: m.state_hash(), view: m.view(seat), outcome, time_left_s }
 }
 
@@ -55,34 +55,34 @@ fn every_event(s: &Sample) -> Vec<WireOut> {
         WireOut::MatchStarted { seed: u64::MAX },
         WireOut::DealStarted { deal_no: 2, level: Rank(3), declarer: Some(Team::ZERO) },
         WireOut::DealStarted { deal_no: 1, level: Rank(2), declarer: None },
-        WireOut::HandChanged { seat: 1, hand: s.play.view(Some(1)).hand },
-        WireOut::TributePhase { payers: vec![1, 3], resisted: false },
-        WireOut::TributeGiven { from: 1, to: 0, card: Some(107) },
-        WireOut::TributeGiven { from: 1, to: 0, card: None },
-        WireOut::ReturnPhase { receivers: vec![0] },
-        WireOut::ReturnGiven { from: 0, to: 1, card: Some(0) },
-        WireOut::ReturnGiven { from: 0, to: 1, card: None },
-        WireOut::TurnStarted { seat: 2, can_pass: true, time_limit_s: 25.5 },
-        WireOut::TurnStarted { seat: 3, can_pass: false, time_limit_s: 0.0 },
-        WireOut::CardsPlayed { seat: 3, play: s.last_play },
-        WireOut::Passed { seat: 0 },
-        WireOut::TableCleared { leader: 3 },
-        WireOut::PartnerTakesLead { seat: 1 },
-        WireOut::CardsLeft { seat: 2, count: 9 },
-        WireOut::PlayerFinished { seat: 2, place: 1 },
+        WireOut::HandChanged { seat: Seat::ONE, hand: s.play.view(Some(Seat::ONE)).hand },
+        WireOut::TributePhase { payers: vec![Seat::ONE, Seat::THREE], resisted: false },
+        WireOut::TributeGiven { from: Seat::ONE, to: Seat::ZERO, card: Some(107) },
+        WireOut::TributeGiven { from: Seat::ONE, to: Seat::ZERO, card: None },
+        WireOut::ReturnPhase { receivers: vec![Seat::ZERO] },
+        WireOut::ReturnGiven { from: Seat::ZERO, to: Seat::ONE, card: Some(0) },
+        WireOut::ReturnGiven { from: Seat::ZERO, to: Seat::ONE, card: None },
+        WireOut::TurnStarted { seat: Seat::TWO, can_pass: true, time_limit_s: 25.5 },
+        WireOut::TurnStarted { seat: Seat::THREE, can_pass: false, time_limit_s: 0.0 },
+        WireOut::CardsPlayed { seat: Seat::THREE, play: s.last_play },
+        WireOut::Passed { seat: Seat::ZERO },
+        WireOut::TableCleared { leader: Seat::THREE },
+        WireOut::PartnerTakesLead { seat: Seat::ONE },
+        WireOut::CardsLeft { seat: Seat::TWO, count: 9 },
+        WireOut::PlayerFinished { seat: Seat::TWO, place: 1 },
         WireOut::DealEnded {
-            order: [2, 0, 1, 3],
+            order: [Seat::TWO, Seat::ZERO, Seat::ONE, Seat::THREE],
             winner: Team::ZERO,
             levels_before: [Rank(2), Rank(2)],
             levels_after: levels,
         },
-        WireOut::SurrenderProposed { seat: 1 },
-        WireOut::SurrenderVoted { seat: 3, accept: false },
+        WireOut::SurrenderProposed { seat: Seat::ONE },
+        WireOut::SurrenderVoted { seat: Seat::THREE, accept: false },
         WireOut::MatchEnded { outcome: Outcome::Decisive { team: Team::ONE, reason: EndReason::Surrender } },
         WireOut::MatchEnded { outcome: Outcome::Draw { reason: EndReason::TimeUp } },
-        WireOut::ControllerChanged { seat: 2, ai: true },
-        WireOut::AiDecided { seat: 2, elapsed_ms: 12.25, fell_back: false },
-        WireOut::TimedOut { seat: 0 },
+        WireOut::ControllerChanged { seat: Seat::TWO, ai: true },
+        WireOut::AiDecided { seat: Seat::TWO, elapsed_ms: 12.25, fell_back: false },
+        WireOut::TimedOut { seat: Seat::ZERO },
     ]
 }
 
@@ -91,21 +91,21 @@ fn server_messages(s: &Sample) -> Vec<ServerMsg> {
         seat,
         player: player.map(String::from),
         ai,
-        ready: seat % 2 == 0,
+        ready: seat.team() == Team::ZERO,
         connected: player.is_some(),
-        hosted: seat == 3,
+        hosted: seat == Seat::THREE,
     };
     let room = |practice, deal_break_ms, spectator_hands| RoomInfo {
         code: "AB23XY".into(),
         state: RoomState::Playing,
-        host_seat: 0,
+        host_seat: Seat::ZERO,
         rules: "competition".into(),
         spectator_delay: 3,
         seats: vec![
-            seat(0, Some("甲"), None),
-            seat(1, None, Some(2)),
-            seat(2, Some("b\"c"), None),
-            seat(3, None, None),
+            seat(Seat::ZERO, Some("甲"), None),
+            seat(Seat::ONE, None, Some(2)),
+            seat(Seat::TWO, Some("b\"c"), None),
+            seat(Seat::THREE, None, None),
         ],
         spectators: 4,
         locked: true,
@@ -120,23 +120,28 @@ fn server_messages(s: &Sample) -> Vec<ServerMsg> {
         ServerMsg::Error { code: 47, name: "room_full".into(), message: "room is full".into(), seq: None },
         ServerMsg::Error { code: 51, name: "stale_seq".into(), message: "x".into(), seq: Some(12) },
         ServerMsg::Redirect { code: "AB23XY".into(), instance: "b".into(), url: "ws://b/v1/ws".into() },
-        ServerMsg::Joined { code: "AB23XY".into(), seat: Some(2) },
+        ServerMsg::Joined { code: "AB23XY".into(), seat: Some(Seat::TWO) },
         ServerMsg::Joined { code: "AB23XY".into(), seat: None },
         ServerMsg::Room { room: room(false, 0, None) },
         ServerMsg::Room { room: room(true, 4000, None) },
     ];
     for m in [&s.play, &s.tribute, &s.ret] {
-        msgs.extend((0..4).map(|k| state(m, Some(k), None, Some(17.5))));
+        msgs.extend(Seat::ALL.map(|k| state(m, Some(k), None, Some(17.5))));
         msgs.push(state(m, None, None, None));
     }
-    msgs.push(state(&s.ret, Some(1), Some(Outcome::Decisive { team: Team::ZERO, reason: EndReason::AceWon }), None));
+    msgs.push(state(
+        &s.ret,
+        Some(Seat::ONE),
+        Some(Outcome::Decisive { team: Team::ZERO, reason: EndReason::AceWon }),
+        None,
+    ));
     let prompt = |m: &Match| m.to_act().first().map(|&k| m.light_view(k));
     for (m, events) in [(&s.play, every_event(s)), (&s.tribute, Vec::new()), (&s.ret, every_event(s)[..3].to_vec())] {
         msgs.push(ServerMsg::Applied {
             action_seq: m.seq(),
             actions: 2,
             state_hash: m.state_hash(),
-            seat: 1,
+            seat: Seat::ONE,
             events,
             prompt: prompt(m),
         });
@@ -145,12 +150,12 @@ fn server_messages(s: &Sample) -> Vec<ServerMsg> {
         action_seq: 9,
         actions: 0,
         state_hash: "h".into(),
-        seat: 0,
-        events: vec![WireOut::ControllerChanged { seat: 0, ai: false }],
+        seat: Seat::ZERO,
+        events: vec![WireOut::ControllerChanged { seat: Seat::ZERO, ai: false }],
         prompt: None,
     });
     msgs.extend([
-        ServerMsg::Hosting { seat: 3, on: true },
+        ServerMsg::Hosting { seat: Seat::THREE, on: true },
         ServerMsg::Pong,
         ServerMsg::MatchStored { code: "AB23XY".into(), match_no: 2 },
         ServerMsg::Bye { code: 1001, message: "shutdown".into() },
@@ -189,8 +194,8 @@ fn client_messages(s: &Sample) -> Vec<ClientMsg> {
         ClientMsg::CreateRoom { rules: None, spectator_delay: None, seed: None, spectator_hands: None },
         ClientMsg::JoinRoom { code: "ABCDEF".into(), last_action_seq: Some(12) },
         ClientMsg::Spectate { code: "ABCDEF".into() },
-        ClientMsg::SetSeat { seat: 2, setting: SeatSetting::Ai { level: 1 } },
-        ClientMsg::SetSeat { seat: 1, setting: SeatSetting::Open },
+        ClientMsg::SetSeat { seat: Seat::TWO, setting: SeatSetting::Ai { level: 1 } },
+        ClientMsg::SetSeat { seat: Seat::ONE, setting: SeatSetting::Open },
         ClientMsg::Ready { ready: true },
         ClientMsg::Start,
         ClientMsg::Intent { seq: 3, nonce: 99, action: ActionKind::Pass },
@@ -206,7 +211,7 @@ fn client_messages(s: &Sample) -> Vec<ClientMsg> {
         ClientMsg::Rematch { accept: false },
         ClientMsg::Leave,
         ClientMsg::Disband,
-        ClientMsg::ChangeSeat { seat: 3 },
+        ClientMsg::ChangeSeat { seat: Seat::THREE },
         ClientMsg::AutoPlay { on: true },
         ClientMsg::Seen { seq: 40 },
         ClientMsg::QueueJoin { rules: Some("huaian".into()) },

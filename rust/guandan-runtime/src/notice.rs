@@ -55,17 +55,17 @@ pub enum Audience {
 
 impl Audience {
     pub fn seats(seats: &[Seat]) -> u8 {
-        seats.iter().fold(0, |m, &s| m | 1 << s)
+        seats.iter().fold(0, |m, &s| m | s.bit())
     }
 
     pub fn includes(self, viewer: Viewer) -> bool {
         match (self, viewer) {
             (Audience::Everyone, _) => true,
             (Audience::Only(_), Viewer::Omniscient) => true,
-            (Audience::Only(mask), Viewer::Seat(s)) => mask & (1 << s) != 0,
+            (Audience::Only(mask), Viewer::Seat(s)) => mask & (s.bit()) != 0,
             (Audience::Only(_), Viewer::Spectator) => false,
             (Audience::Except(_), Viewer::Omniscient) => false,
-            (Audience::Except(mask), Viewer::Seat(s)) => mask & (1 << s) == 0,
+            (Audience::Except(mask), Viewer::Seat(s)) => mask & (s.bit()) == 0,
             (Audience::Except(_), Viewer::Spectator) => true,
             // A team's viewer is inside a notice for either of its seats: of each Only/Except
             // pair exactly one reaches it.
@@ -77,7 +77,7 @@ impl Audience {
 
 /// The seat mask of a team's two seats.
 fn team_mask(t: Team) -> u8 {
-    Audience::seats(&[t.index() as Seat, t.index() as Seat + 2])
+    Seat::ALL.into_iter().filter(|&s| t.has(s)).fold(0, |m, s| m | s.bit())
 }
 
 /// An [`Out`] with its recipients and the number of actions applied when it happened.
@@ -109,10 +109,10 @@ mod tests {
 
     #[test]
     fn audiences_split_private_information() {
-        let only = Audience::Only(Audience::seats(&[1, 3]));
-        let except = Audience::Except(Audience::seats(&[1, 3]));
-        for s in 0..4u8 {
-            let inside = s == 1 || s == 3;
+        let only = Audience::Only(Audience::seats(&[Seat::ONE, Seat::THREE]));
+        let except = Audience::Except(Audience::seats(&[Seat::ONE, Seat::THREE]));
+        for s in Seat::ALL {
+            let inside = s == Seat::ONE || s == Seat::THREE;
             assert_eq!(only.includes(Viewer::Seat(s)), inside);
             assert_eq!(except.includes(Viewer::Seat(s)), !inside);
         }
@@ -126,15 +126,15 @@ mod tests {
         for mask in 1..16u8 {
             for team in Team::BOTH {
                 let v = Viewer::Team(team);
-                let touches = (0..4u8).any(|s| mask & (1 << s) != 0 && team.has(s));
+                let touches = Seat::ALL.into_iter().any(|s| mask & s.bit() != 0 && team.has(s));
                 assert_eq!(Audience::Only(mask).includes(v), touches, "only {mask:04b} {team}");
                 assert_eq!(Audience::Except(mask).includes(v), !touches, "except {mask:04b} {team}");
                 assert!(Audience::Everyone.includes(v));
             }
         }
         // A hand notice (its own seat only) reaches that seat's team viewer and no other.
-        for s in 0..4u8 {
-            let hand = Audience::Only(1 << s);
+        for s in Seat::ALL {
+            let hand = Audience::Only(s.bit());
             assert!(hand.includes(Viewer::Team(Team::of(s))));
             assert!(!hand.includes(Viewer::Team(Team::of(s).other())));
         }

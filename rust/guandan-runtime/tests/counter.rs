@@ -24,11 +24,11 @@ fn truly_unseen(m: &Match, seat: Seat, hands: &[CardSet; 4]) -> CardSet {
         .flatten()
         .filter(|&id| routing && !held.contains(id) && !m.played().contains(id))
         .fold(CardSet::EMPTY, CardSet::with);
-    (0..4u8).filter(|&s| s != seat).fold(in_transit, |a, s| a.union(hands[s as usize]))
+    Seat::ALL.into_iter().filter(|&s| s != seat).fold(in_transit, |a, s| a.union(hands[s.index()]))
 }
 
 fn hands_of(m: &Match) -> [CardSet; 4] {
-    std::array::from_fn(|s| m.hand(s as Seat))
+    Seat::ALL.map(|s| m.hand(s))
 }
 
 /// What the deals covered, so the test shows it met every case it claims.
@@ -57,9 +57,9 @@ fn check_matches(rules: &RuleConfig, first_seed: u64, deals: u32, cov: &mut Cove
             clocks: false,
         };
         let (mut rt, notices) = Runtime::start(cfg).unwrap();
-        let mut seen: [SeenCards; 4] = std::array::from_fn(|s| SeenCards::new(s as Seat));
-        for (s, counter) in seen.iter_mut().enumerate() {
-            for out in for_viewer(&notices, Viewer::Seat(s as Seat)) {
+        let mut seen: [SeenCards; 4] = Seat::ALL.map(SeenCards::new);
+        for (s, counter) in Seat::ALL.into_iter().zip(seen.iter_mut()) {
+            for out in for_viewer(&notices, Viewer::Seat(s)) {
                 counter.apply(&out);
             }
         }
@@ -75,7 +75,7 @@ fn check_matches(rules: &RuleConfig, first_seed: u64, deals: u32, cov: &mut Cove
             let mut after = hands_of(&before);
             if let ActionKind::Play { cards, .. } = &a.kind {
                 let cards = cards.iter().fold(CardSet::EMPTY, |s, &id| s.with(id));
-                after[a.seat as usize] = after[a.seat as usize].minus(cards);
+                after[a.seat.index()] = after[a.seat.index()].minus(cards);
                 let level = before.level();
                 if cards.iter().any(|id| Card::from_id(id).is_wild(level)) {
                     cov.wild_plays += 1;
@@ -83,8 +83,7 @@ fn check_matches(rules: &RuleConfig, first_seed: u64, deals: u32, cov: &mut Cove
             }
             let notices = rt.act(a.seat, a.kind.clone()).expect("random legal actions are accepted");
             let m = rt.state();
-            for (s, counter) in seen.iter_mut().enumerate() {
-                let seat = s as Seat;
+            for (seat, counter) in Seat::ALL.into_iter().zip(seen.iter_mut()) {
                 let mut new_deal = false;
                 for out in for_viewer(&notices, Viewer::Seat(seat)) {
                     counter.apply(&out);
@@ -172,17 +171,17 @@ fn at_a_deals_last_play_the_current_position_is_already_the_next_deal() {
         deal_ends += 1;
         let ActionKind::Play { cards, .. } = &a.kind else { panic!("a deal ends on a play") };
         let mut after = hands_of(&before);
-        after[a.seat as usize] = after[a.seat as usize].minus(cards.iter().fold(CardSet::EMPTY, |s, &id| s.with(id)));
-        let mut fed = SeenCards::of_view(&before.view(Some(0))).unwrap();
-        for out in for_viewer(&notices, Viewer::Seat(0)) {
+        after[a.seat.index()] = after[a.seat.index()].minus(cards.iter().fold(CardSet::EMPTY, |s, &id| s.with(id)));
+        let mut fed = SeenCards::of_view(&before.view(Some(Seat::ZERO))).unwrap();
+        for out in for_viewer(&notices, Viewer::Seat(Seat::ZERO)) {
             fed.apply(&out);
             if matches!(out, Out::DealEnded { .. }) {
                 break;
             }
         }
-        let truth = Counter::of_unseen(truly_unseen(&before, 0, &after), before.level());
+        let truth = Counter::of_unseen(truly_unseen(&before, Seat::ZERO, &after), before.level());
         assert_eq!(fed.counter(), truth, "fed the notices: right at the deal's end");
-        let sampled = Counter::of_view(&rt.view(Viewer::Seat(0)));
+        let sampled = Counter::of_view(&rt.view(Viewer::Seat(Seat::ZERO)));
         assert_ne!(sampled, truth, "read from the position: already the next deal's");
     }
     assert_eq!(deal_ends, 5);

@@ -7,6 +7,7 @@ use guandan_core::card::CardSet;
 use guandan_core::game::{ActionKind, ErrorCode, Phase, Team};
 use guandan_core::log::MatchLog;
 use guandan_core::rules::RuleConfig;
+use guandan_core::seat::Seat;
 use guandan_core::sim::random_action;
 use guandan_runtime::{Controller, Notice, Out, Runtime, RuntimeConfig, Viewer, for_viewer};
 use rand_chacha::ChaCha8Rng;
@@ -24,10 +25,10 @@ fn config(seed: u64, seats: [Controller; 4]) -> RuntimeConfig {
 /// Every notice a viewer receives holds only what that viewer may see.
 fn check_private(notices: &[Notice]) {
     let viewers = [
-        Viewer::Seat(0),
-        Viewer::Seat(1),
-        Viewer::Seat(2),
-        Viewer::Seat(3),
+        Viewer::Seat(Seat::ZERO),
+        Viewer::Seat(Seat::ONE),
+        Viewer::Seat(Seat::TWO),
+        Viewer::Seat(Seat::THREE),
         Viewer::Spectator,
         Viewer::Team(Team::ZERO),
         Viewer::Team(Team::ONE),
@@ -102,7 +103,7 @@ fn hot_seat_humans_each_see_their_own_hand_only() {
     notices.extend(play_out(&mut rt, 3));
     check_private(&notices);
     // Each human seat was told its hands, and the last one it was told is the hand it holds.
-    for seat in [0u8, 2] {
+    for seat in [Seat::ZERO, Seat::TWO] {
         let hands: Vec<CardSet> = for_viewer(&notices, Viewer::Seat(seat))
             .into_iter()
             .filter_map(|o| match o {
@@ -136,13 +137,12 @@ fn refused_actions_leave_state_and_log_alone() {
     let (mut rt, _) = Runtime::start(config(8, seats)).unwrap();
     let hash = rt.state().state_hash();
     let turn = rt.state().turn();
-    let wrong = (0..4u8).find(|&s| s != turn && s != 2).unwrap();
-    if turn != 2 {
+    let wrong = Seat::ALL.into_iter().find(|&s| s != turn && s != Seat::TWO).unwrap();
+    if turn != Seat::TWO {
         assert_eq!(rt.act(wrong, ActionKind::Pass).unwrap_err().code(), ErrorCode::NotYourTurn);
         assert_eq!(rt.act(turn, ActionKind::Pass).unwrap_err().code(), ErrorCode::CannotPass);
     }
-    assert_eq!(rt.act(2, ActionKind::Pass).unwrap_err().code(), ErrorCode::NotHuman);
-    assert_eq!(rt.act(7, ActionKind::Pass).unwrap_err().code(), ErrorCode::BadArgument);
+    assert_eq!(rt.act(Seat::TWO, ActionKind::Pass).unwrap_err().code(), ErrorCode::NotHuman);
     assert_eq!(rt.state().state_hash(), hash);
     assert!(rt.log().actions.is_empty());
 }
@@ -228,7 +228,7 @@ fn resume_announces_every_phase() {
             }
             Phase::MatchOver => assert!(outs.iter().any(|o| matches!(o, Out::MatchEnded { .. }))),
         }
-        for seat in 0..4u8 {
+        for seat in Seat::ALL {
             let told = for_viewer(&notices, Viewer::Seat(seat)).into_iter().find_map(|o| match o {
                 Out::HandChanged { hand, .. } => Some(hand),
                 _ => None,
@@ -272,7 +272,13 @@ fn resume_replaying_deal_announces_the_deal_as_it_was_played() {
         assert_eq!(resumed.state().state_hash(), state.state_hash());
         seen.insert(format!("{:?}", state.phase()));
         check_private(&got);
-        for viewer in [Viewer::Seat(0), Viewer::Seat(1), Viewer::Seat(2), Viewer::Seat(3), Viewer::Spectator] {
+        for viewer in [
+            Viewer::Seat(Seat::ZERO),
+            Viewer::Seat(Seat::ONE),
+            Viewer::Seat(Seat::TWO),
+            Viewer::Seat(Seat::THREE),
+            Viewer::Spectator,
+        ] {
             assert_eq!(for_viewer(&got, viewer), for_viewer(&expected, viewer), "after {n} actions, for {viewer:?}");
         }
     }
@@ -293,7 +299,7 @@ fn resume_replaying_deal_gives_the_turn_its_time() {
             rt.act(a.seat, a.kind).unwrap();
         }
     }
-    while rt.state().turn() != 0 || rt.state().phase() != Phase::Play {
+    while rt.state().turn() != Seat::ZERO || rt.state().phase() != Phase::Play {
         if rt.decide_now().is_none() {
             let a = random_action(rt.state(), &mut rng).unwrap();
             rt.act(a.seat, a.kind).unwrap();
@@ -301,7 +307,7 @@ fn resume_replaying_deal_gives_the_turn_its_time() {
     }
     let (_, got) = Runtime::resume_replaying_deal(rt.log().clone(), seats(), true).unwrap();
     let limit = f64::from(RuleConfig::competition().turn_time_limit_s);
-    let turns: Vec<(u8, f64)> = for_viewer(&got, Viewer::Seat(0))
+    let turns: Vec<(Seat, f64)> = for_viewer(&got, Viewer::Seat(Seat::ZERO))
         .into_iter()
         .filter_map(|o| match o {
             Out::TurnStarted { seat, time_limit_s, .. } => Some((seat, time_limit_s)),
@@ -309,9 +315,9 @@ fn resume_replaying_deal_gives_the_turn_its_time() {
         })
         .collect();
     assert!(turns.len() > 1, "the deal's turns are announced");
-    assert_eq!(turns.last().map(|t| t.0), Some(0), "the last announced turn is the player's");
+    assert_eq!(turns.last().map(|t| t.0), Some(Seat::ZERO), "the last announced turn is the player's");
     for (seat, t) in turns {
-        assert_eq!(t, if seat == 0 { limit } else { 0.0 }, "seat {seat}");
+        assert_eq!(t, if seat == Seat::ZERO { limit } else { 0.0 }, "seat {seat}");
     }
 }
 
@@ -376,7 +382,7 @@ fn a_prompt_seen_late_restarts_the_clock_within_its_credit() {
     let seq = rt.state().seq();
     rt.tick(Duration::from_secs(3)).unwrap();
     // Another seat, or a notice about an earlier state: nothing.
-    assert_eq!(rt.prompt_seen((turn + 1) % 4, seq, credit), None);
+    assert_eq!(rt.prompt_seen(turn.next(), seq, credit), None);
     assert_eq!(rt.prompt_seen(turn, seq.wrapping_sub(1), credit), None);
     assert_eq!(rt.time_left(turn), Some(7.0));
     assert_eq!(rt.prompt_seen(turn, seq, credit), Some(3.0));
@@ -428,7 +434,7 @@ fn prompts_seen_never_leave_the_clock_below_zero() {
 fn surrender_is_voted_by_ai_seats_at_once() {
     let seats = [Controller::Human, ai(AiLevel::L1), ai(AiLevel::L1), ai(AiLevel::L1)];
     let (mut rt, _) = Runtime::start(config(12, seats)).unwrap();
-    let notices = rt.act(0, ActionKind::ProposeSurrender).unwrap();
+    let notices = rt.act(Seat::ZERO, ActionKind::ProposeSurrender).unwrap();
     let votes = notices.iter().filter(|n| matches!(n.out, Out::SurrenderVoted { accept: true, .. })).count();
     assert_eq!(votes, 3);
     assert!(matches!(notices.last().map(|n| &n.out), Some(Out::MatchEnded { .. })));
@@ -442,21 +448,27 @@ fn a_stand_in_refuses_a_surrender_for_its_absent_human() {
     // The partner is away: the vote closes on its refusal and the match goes on.
     let seats = [Controller::Human, ai(AiLevel::L1), stand_in(), ai(AiLevel::L1)];
     let (mut rt, _) = Runtime::start(config(12, seats)).unwrap();
-    let notices = rt.act(0, ActionKind::ProposeSurrender).unwrap();
-    assert!(notices.iter().any(|n| matches!(n.out, Out::SurrenderVoted { seat: 2, accept: false })), "{notices:?}");
+    let notices = rt.act(Seat::ZERO, ActionKind::ProposeSurrender).unwrap();
+    assert!(
+        notices.iter().any(|n| matches!(n.out, Out::SurrenderVoted { seat: Seat::TWO, accept: false })),
+        "{notices:?}"
+    );
     assert!(!rt.state().is_over() && rt.state().surrender().is_none(), "the vote closed and the match goes on");
     // Taken back by its human, the seat votes again by hand.
-    rt.set_controller(2, Controller::Human);
-    rt.act(0, ActionKind::ProposeSurrender).unwrap();
+    rt.set_controller(Seat::TWO, Controller::Human);
+    rt.act(Seat::ZERO, ActionKind::ProposeSurrender).unwrap();
     assert!(rt.state().surrender().is_some(), "the vote waits for the human partner");
     // An away opponent refuses; the other (an AI) accepts, which is enough by the spec's rule.
     let seats = [Controller::Human, stand_in(), Controller::Human, ai(AiLevel::L1)];
     let mut cfg = config(13, seats);
     cfg.rules.surrender_opponent_accepts = 1;
     let (mut rt, _) = Runtime::start(cfg).unwrap();
-    let mut notices = rt.act(0, ActionKind::ProposeSurrender).unwrap();
-    notices.extend(rt.act(2, ActionKind::SurrenderVote { accept: true }).unwrap());
-    assert!(notices.iter().any(|n| matches!(n.out, Out::SurrenderVoted { seat: 1, accept: false })), "{notices:?}");
+    let mut notices = rt.act(Seat::ZERO, ActionKind::ProposeSurrender).unwrap();
+    notices.extend(rt.act(Seat::TWO, ActionKind::SurrenderVote { accept: true }).unwrap());
+    assert!(
+        notices.iter().any(|n| matches!(n.out, Out::SurrenderVoted { seat: Seat::ONE, accept: false })),
+        "{notices:?}"
+    );
     assert!(rt.state().is_over(), "one opponent's acceptance ends it");
 }
 
@@ -468,12 +480,12 @@ fn the_record_names_ai_levels_and_times_decisions() {
     let levels: Vec<Option<String>> = meta.players.iter().map(|p| p.ai.clone()).collect();
     assert_eq!(levels, [None, Some("L2".into()), Some("L1".into()), Some("L3".into())]);
     // Seat 0 thinks 2.5 s (clocks off: not enforced, still measured), then acts.
-    while rt.state().turn() != 0 {
+    while rt.state().turn() != Seat::ZERO {
         rt.decide_now().unwrap();
     }
     rt.tick(Duration::from_millis(2500)).unwrap();
     let play = rt.state().legal_plays()[0];
-    rt.act(0, guandan_core::game::Match::play_kind(&play)).unwrap();
+    rt.act(Seat::ZERO, guandan_core::game::Match::play_kind(&play)).unwrap();
     let n = rt.log().actions.len();
     assert_eq!(rt.log().think_ms[n - 1], Some(2500));
     assert!(rt.log().think_ms[..n - 1].iter().all(Option::is_some), "AI decisions carry their time");
@@ -564,7 +576,7 @@ fn a_team_viewer_follows_its_team_s_hands_as_the_seats_do() {
     let (mut rt, mut notices) = Runtime::start(config(5, seats)).unwrap();
     notices.extend(play_out(&mut rt, 5));
     check_private(&notices);
-    let hands = |v: Viewer, seat: u8| -> Vec<CardSet> {
+    let hands = |v: Viewer, seat: Seat| -> Vec<CardSet> {
         for_viewer(&notices, v)
             .into_iter()
             .filter_map(|o| match o {
@@ -573,7 +585,7 @@ fn a_team_viewer_follows_its_team_s_hands_as_the_seats_do() {
             })
             .collect()
     };
-    for seat in 0..4u8 {
+    for seat in Seat::ALL {
         let own = hands(Viewer::Seat(seat), seat);
         assert!(own.len() > 10, "a whole match changes a hand often");
         assert_eq!(hands(Viewer::Team(Team::of(seat)), seat), own);
@@ -600,7 +612,7 @@ fn a_team_viewer_follows_its_team_s_hands_as_the_seats_do() {
 
 /// A runtime with clocks at a 10 s turn, humans in seats 0 and 2 and L1 AI in 1 and 3, at the
 /// first play duty of a human; returns it with that human's seat.
-fn at_a_human_turn(policy: Option<guandan_runtime::SurrenderPolicy>) -> (Runtime, u8) {
+fn at_a_human_turn(policy: Option<guandan_runtime::SurrenderPolicy>) -> (Runtime, Seat) {
     let mut rules = RuleConfig::competition();
     rules.turn_time_limit_s = 10;
     let seats = [Controller::Human, ai(AiLevel::L1), Controller::Human, ai(AiLevel::L1)];
@@ -617,9 +629,9 @@ fn at_a_human_turn(policy: Option<guandan_runtime::SurrenderPolicy>) -> (Runtime
 
 /// The turn's seat proposes to surrender and its human partner refuses (the AI opponents accept
 /// at once): two actions, and the vote is closed.
-fn propose_and_refuse(rt: &mut Runtime, turn: u8) {
+fn propose_and_refuse(rt: &mut Runtime, turn: Seat) {
     rt.act(turn, ActionKind::ProposeSurrender).unwrap();
-    rt.act((turn + 2) % 4, ActionKind::SurrenderVote { accept: false }).unwrap();
+    rt.act(turn.partner(), ActionKind::SurrenderVote { accept: false }).unwrap();
     assert!(rt.state().surrender().is_none(), "the partner's refusal closes the vote");
     assert_eq!(rt.state().turn(), turn, "still the same duty");
 }
@@ -673,29 +685,29 @@ fn surrender_proposals_per_deal_are_limited_by_the_policy() {
     // Offline: as many as the players like.
     let (mut rt, _) = Runtime::start(config(21, humans())).unwrap();
     for _ in 0..3 {
-        rt.act(0, ActionKind::ProposeSurrender).unwrap();
-        rt.act(2, ActionKind::SurrenderVote { accept: false }).unwrap();
+        rt.act(Seat::ZERO, ActionKind::ProposeSurrender).unwrap();
+        rt.act(Seat::TWO, ActionKind::SurrenderVote { accept: false }).unwrap();
     }
     // Online: one per team and deal.
     let (mut rt, _) = Runtime::start(config(21, humans())).unwrap();
     rt.set_surrender_policy(SurrenderPolicy::ONLINE);
-    rt.act(0, ActionKind::ProposeSurrender).unwrap();
-    rt.act(2, ActionKind::SurrenderVote { accept: false }).unwrap();
+    rt.act(Seat::ZERO, ActionKind::ProposeSurrender).unwrap();
+    rt.act(Seat::TWO, ActionKind::SurrenderVote { accept: false }).unwrap();
     let hash = rt.state().state_hash();
-    for seat in [0, 2] {
+    for seat in [Seat::ZERO, Seat::TWO] {
         let e = rt.act(seat, ActionKind::ProposeSurrender).unwrap_err();
         assert_eq!(e, RuntimeError::ProposalLimit(1));
         assert_eq!(e.code(), ErrorCode::SurrenderRefused);
     }
     assert_eq!(rt.state().state_hash(), hash, "a refused proposal changes nothing");
     // The other team has its own.
-    rt.act(1, ActionKind::ProposeSurrender).unwrap();
-    rt.act(3, ActionKind::SurrenderVote { accept: false }).unwrap();
-    assert!(rt.act(3, ActionKind::ProposeSurrender).is_err());
+    rt.act(Seat::ONE, ActionKind::ProposeSurrender).unwrap();
+    rt.act(Seat::THREE, ActionKind::SurrenderVote { accept: false }).unwrap();
+    assert!(rt.act(Seat::THREE, ActionKind::ProposeSurrender).is_err());
     // Resumed from its record, the match still counts this deal's proposals.
     let (mut back, _) = Runtime::resume(rt.log().clone(), humans(), false).unwrap();
     back.set_surrender_policy(SurrenderPolicy::ONLINE);
-    assert_eq!(back.act(2, ActionKind::ProposeSurrender).unwrap_err(), RuntimeError::ProposalLimit(1));
+    assert_eq!(back.act(Seat::TWO, ActionKind::ProposeSurrender).unwrap_err(), RuntimeError::ProposalLimit(1));
     // The next deal: one more each.
     let mut rng = ChaCha8Rng::seed_from_u64(21);
     let deal = rt.state().deal_no();
@@ -703,9 +715,9 @@ fn surrender_proposals_per_deal_are_limited_by_the_policy() {
         let a = random_action(rt.state(), &mut rng).unwrap();
         rt.act(a.seat, a.kind).unwrap();
     }
-    rt.act(2, ActionKind::ProposeSurrender).unwrap();
-    rt.act(0, ActionKind::SurrenderVote { accept: false }).unwrap();
-    assert!(rt.act(0, ActionKind::ProposeSurrender).is_err());
+    rt.act(Seat::TWO, ActionKind::ProposeSurrender).unwrap();
+    rt.act(Seat::ZERO, ActionKind::SurrenderVote { accept: false }).unwrap();
+    assert!(rt.act(Seat::ZERO, ActionKind::ProposeSurrender).is_err());
 }
 
 /// A ranked room's policy: an AI seat never agrees (no rating lost or handed out through the
@@ -720,8 +732,11 @@ fn in_a_ranked_room_ai_seats_refuse_and_a_stand_in_follows_its_partner() {
     cfg.rules.surrender_opponent_accepts = 1;
     let (mut rt, _) = Runtime::start(cfg).unwrap();
     rt.set_surrender_policy(SurrenderPolicy::RANKED);
-    let notices = rt.act(0, ActionKind::ProposeSurrender).unwrap();
-    assert!(notices.iter().any(|n| matches!(n.out, Out::SurrenderVoted { seat: 2, accept: false })), "{notices:?}");
+    let notices = rt.act(Seat::ZERO, ActionKind::ProposeSurrender).unwrap();
+    assert!(
+        notices.iter().any(|n| matches!(n.out, Out::SurrenderVoted { seat: Seat::TWO, accept: false })),
+        "{notices:?}"
+    );
     assert!(!rt.state().is_over() && rt.state().surrender().is_none());
     // Two humans may give up against AI opponents, who accept: the humans take the loss.
     let seats = [Controller::Human, ai(AiLevel::L1), Controller::Human, ai(AiLevel::L1)];
@@ -729,9 +744,12 @@ fn in_a_ranked_room_ai_seats_refuse_and_a_stand_in_follows_its_partner() {
     cfg.rules.surrender_opponent_accepts = 1;
     let (mut rt, _) = Runtime::start(cfg).unwrap();
     rt.set_surrender_policy(SurrenderPolicy::RANKED);
-    let mut notices = rt.act(0, ActionKind::ProposeSurrender).unwrap();
-    notices.extend(rt.act(2, ActionKind::SurrenderVote { accept: true }).unwrap());
-    assert!(notices.iter().any(|n| matches!(n.out, Out::SurrenderVoted { seat: 1 | 3, accept: true })), "{notices:?}");
+    let mut notices = rt.act(Seat::ZERO, ActionKind::ProposeSurrender).unwrap();
+    notices.extend(rt.act(Seat::TWO, ActionKind::SurrenderVote { accept: true }).unwrap());
+    assert!(
+        notices.iter().any(|n| matches!(n.out, Out::SurrenderVoted { seat: Seat::ONE | Seat::THREE, accept: true })),
+        "{notices:?}"
+    );
     assert!(rt.state().is_over(), "{notices:?}");
     // A stand-in accepts its partner's proposal and refuses an opponent's.
     let seats = [Controller::Human, Controller::Human, stand_in(), Controller::Human];
@@ -739,12 +757,18 @@ fn in_a_ranked_room_ai_seats_refuse_and_a_stand_in_follows_its_partner() {
     cfg.rules.surrender_opponent_accepts = 1;
     let (mut rt, _) = Runtime::start(cfg).unwrap();
     rt.set_surrender_policy(SurrenderPolicy::RANKED);
-    let notices = rt.act(1, ActionKind::ProposeSurrender).unwrap();
-    assert!(notices.iter().any(|n| matches!(n.out, Out::SurrenderVoted { seat: 2, accept: false })), "{notices:?}");
-    rt.act(3, ActionKind::SurrenderVote { accept: false }).unwrap();
-    let notices = rt.act(0, ActionKind::ProposeSurrender).unwrap();
-    assert!(notices.iter().any(|n| matches!(n.out, Out::SurrenderVoted { seat: 2, accept: true })), "{notices:?}");
-    rt.act(1, ActionKind::SurrenderVote { accept: true }).unwrap();
+    let notices = rt.act(Seat::ONE, ActionKind::ProposeSurrender).unwrap();
+    assert!(
+        notices.iter().any(|n| matches!(n.out, Out::SurrenderVoted { seat: Seat::TWO, accept: false })),
+        "{notices:?}"
+    );
+    rt.act(Seat::THREE, ActionKind::SurrenderVote { accept: false }).unwrap();
+    let notices = rt.act(Seat::ZERO, ActionKind::ProposeSurrender).unwrap();
+    assert!(
+        notices.iter().any(|n| matches!(n.out, Out::SurrenderVoted { seat: Seat::TWO, accept: true })),
+        "{notices:?}"
+    );
+    rt.act(Seat::ONE, ActionKind::SurrenderVote { accept: true }).unwrap();
     assert!(rt.state().is_over(), "the partner who stayed gave up");
 }
 
@@ -770,7 +794,7 @@ fn timeouts_in_a_row_are_counted_until_the_player_acts() {
     }
     // A surrender proposal is not the duty: the count stands.
     rt.act(turn, ActionKind::ProposeSurrender).unwrap();
-    rt.act((turn + 2) % 4, ActionKind::SurrenderVote { accept: false }).unwrap();
+    rt.act(turn.partner(), ActionKind::SurrenderVote { accept: false }).unwrap();
     assert_eq!(rt.timeouts_in_a_row(turn), 2);
     let kind = guandan_ai::l1::l1_decision(&rt.state().view(Some(turn))).action;
     rt.act(turn, kind).unwrap();

@@ -91,8 +91,8 @@ impl Game {
             return None;
         }
         let mut events = vec![Out::SurrenderProposed { seat: s.proposer }];
-        for voter in (0..4u8).filter(|&v| v != s.proposer && s.voted(v)) {
-            events.push(Out::SurrenderVoted { seat: voter, accept: s.accepted & (1 << voter) != 0 });
+        for voter in Seat::ALL.into_iter().filter(|&v| v != s.proposer && s.voted(v)) {
+            events.push(Out::SurrenderVoted { seat: voter, accept: s.accepted & voter.bit() != 0 });
         }
         Some(ServerMsg::Applied {
             action_seq: self.action_seq(),
@@ -265,17 +265,17 @@ mod tests {
             let kind = guandan_ai::l1::l1_decision(&m.view(Some(seat))).action;
             let notices = g.act(seat, kind).unwrap();
             stored.extend(g.take_unsaved().into_iter().map(|(_, _, line)| line));
-            live.push(g.applied_msg(&notices, 1, seat, Viewer::Seat(2), false));
+            live.push(g.applied_msg(&notices, 1, seat, Viewer::Seat(Seat::TWO), false));
         }
         assert!(g.rt_ref().log().actions.is_empty(), "stored actions are not kept in memory");
         assert_eq!(stored.len(), 40);
         let log = g.record(&stored).expect("the stored lines are the record");
         assert_eq!(log.replay().unwrap().state_hash(), g.state().state_hash());
-        let missed = Game::catch_up(&log, 10, Viewer::Seat(2)).expect("catch-up");
+        let missed = Game::catch_up(&log, 10, Viewer::Seat(Seat::TWO)).expect("catch-up");
         assert_eq!(missed.len(), 30);
         assert_eq!(&missed[..29], &live[10..39], "same messages as sent live");
-        assert!(Game::catch_up(&log, 41, Viewer::Seat(2)).is_none());
-        assert_eq!(Game::catch_up(&log, 40, Viewer::Seat(2)).map(|v| v.len()), Some(0));
+        assert!(Game::catch_up(&log, 41, Viewer::Seat(Seat::TWO)).is_none());
+        assert_eq!(Game::catch_up(&log, 40, Viewer::Seat(Seat::TWO)).map(|v| v.len()), Some(0));
         // A record missing a stored action is refused, never replayed short.
         assert!(g.record(&stored[..39]).is_err());
         // A stored line with a thinking time still reads as a plain action (restore reads them so).

@@ -11,6 +11,7 @@ mod common;
 
 use common::{Client, ServerProc, database_url, databases, http_from, register, ws_from};
 use guandan_core::game::ActionKind;
+use guandan_core::seat::Seat;
 use guandan_proto::http::{Leaderboard, PlayerProfile, leaderboard_path, player_path};
 use guandan_proto::{ClientMsg, ServerMsg, WireOut};
 use guandan_server::db::{Db, MatchResult};
@@ -95,7 +96,7 @@ async fn ranked_table(addr: SocketAddr, tag: &str) -> Vec<Client> {
     }
     common::start_when_ready(&mut clients).await;
     for (i, c) in clients.iter().enumerate() {
-        assert_eq!(c.seat, Some(i as u8), "{}", c.name);
+        assert_eq!(c.seat, Seat::from_index(i), "{}", c.name);
     }
     clients
 }
@@ -104,7 +105,7 @@ async fn ranked_table(addr: SocketAddr, tag: &str) -> Vec<Client> {
 /// match ends by surrender and is stored (`present`: the seats still connected see it stored).
 async fn arranged_surrender(c: &mut [Client], proposer: usize, opponent: usize, present: &[usize]) {
     let partner = (proposer + 2) % 4;
-    let proposed = WireOut::SurrenderProposed { seat: proposer as u8 };
+    let proposed = WireOut::SurrenderProposed { seat: Seat::ALL[proposer] };
     let mut seq = None;
     for _ in 0..10 {
         let at = c[proposer].last_seq;
@@ -266,14 +267,18 @@ async fn a_profile_never_replays_logs_on_a_request() {
             db.add_player(id, "profiled").await.unwrap();
         }
         let room = unique("P");
-        let result = |player: &String, seat: u8| MatchResult {
+        let result = |player: &String, seat: Seat| MatchResult {
             player: player.clone(),
             seat,
-            won: seat.is_multiple_of(2),
+            won: seat.team() == guandan_core::seat::Team::ZERO,
             draw: false,
-            figures: figures[seat as usize].clone(),
+            figures: figures[seat.index()].clone(),
         };
-        assert!(db.finish_match(&room, 0, "{}", &log.to_jsonl(), &[result(&kept, 1), result(&old, 2)]).await.unwrap());
+        assert!(
+            db.finish_match(&room, 0, "{}", &log.to_jsonl(), &[result(&kept, Seat::ONE), result(&old, Seat::TWO)])
+                .await
+                .unwrap()
+        );
         db.close().await;
         // Unreadable logs; and `old` as if stored before figures were kept.
         sqlx::any::install_default_drivers();

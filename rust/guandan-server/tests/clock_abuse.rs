@@ -9,6 +9,7 @@ mod common;
 
 use common::*;
 use guandan_core::game::{ActionKind, Phase};
+use guandan_core::seat::Seat;
 use guandan_proto::{ClientMsg, ErrorCode, SeatSetting, ServerMsg, WireOut};
 use std::time::{Duration, Instant};
 
@@ -51,7 +52,7 @@ fn code_of(c: &Client) -> String {
 async fn host_and_three_ai(addr: std::net::SocketAddr, seed: u64) -> Client {
     let mut host = Client::new(addr, "south").await;
     create_room(&mut host, seed, None).await;
-    for seat in 1..4 {
+    for seat in [Seat::ONE, Seat::TWO, Seat::THREE] {
         host.send(&ClientMsg::SetSeat { seat, setting: SeatSetting::Ai { level: 1 } }).await;
     }
     host.send(&ClientMsg::Ready { ready: true }).await;
@@ -86,12 +87,12 @@ async fn proposing_refusing_and_seeing_cannot_hold_a_duty_past_the_limit() {
     let server = server("cycle", &["--seen-grace-ms", &GRACE_MS.to_string()]);
     let mut host = Client::new(server.addr, "south").await;
     let code = create_room(&mut host, 21, None).await;
-    host.send(&ClientMsg::SetSeat { seat: 1, setting: SeatSetting::Ai { level: 1 } }).await;
+    host.send(&ClientMsg::SetSeat { seat: Seat::ONE, setting: SeatSetting::Ai { level: 1 } }).await;
     let mut partner = Client::new(server.addr, "north").await;
     partner.send(&ClientMsg::JoinRoom { code, last_action_seq: None }).await;
     partner.until("joined", |m| matches!(m, ServerMsg::Joined { .. })).await;
-    assert_eq!(partner.seat, Some(2));
-    host.send(&ClientMsg::SetSeat { seat: 3, setting: SeatSetting::Ai { level: 1 } }).await;
+    assert_eq!(partner.seat, Some(Seat::TWO));
+    host.send(&ClientMsg::SetSeat { seat: Seat::THREE, setting: SeatSetting::Ai { level: 1 } }).await;
     let mut c = vec![host, partner];
     start_when_ready(&mut c).await;
     // Both play (L1) until south is to play.
@@ -117,7 +118,7 @@ async fn proposing_refusing_and_seeing_cannot_hold_a_duty_past_the_limit() {
     assert_eq!(c[0].last_seq, seq, "the table moved on without south");
     // Propose; the partner refuses; south sees its prompt again.
     propose(&mut c[0]).await;
-    let refused = WireOut::SurrenderVoted { seat: 2, accept: false };
+    let refused = WireOut::SurrenderVoted { seat: Seat::TWO, accept: false };
     let vote_seq = c[0].last_seq;
     c[1].sync_to(vote_seq).await;
     c[1].intent(vote_seq, ActionKind::SurrenderVote { accept: false }).await;
@@ -134,10 +135,9 @@ async fn proposing_refusing_and_seeing_cannot_hold_a_duty_past_the_limit() {
         let until = Instant::now() + Duration::from_secs(3);
         let mut answer = None;
         while answer.is_none() && Instant::now() < until {
-            answer = x
-                .try_recv(Duration::from_millis(100))
-                .await
-                .filter(|m| matches!(m, ServerMsg::Error { .. }) || has(m, &WireOut::SurrenderProposed { seat: 0 }));
+            answer = x.try_recv(Duration::from_millis(100)).await.filter(|m| {
+                matches!(m, ServerMsg::Error { .. }) || has(m, &WireOut::SurrenderProposed { seat: Seat::ZERO })
+            });
         }
         answers.push((x.name.clone(), answer));
     }
@@ -145,7 +145,7 @@ async fn proposing_refusing_and_seeing_cannot_hold_a_duty_past_the_limit() {
     c[0].send(&ClientMsg::Seen { seq }).await;
     // The duty ends by the limit and the grace (the tick is 0.5 s; a margin for the loopback).
     let latest = prompted + Duration::from_millis(TURN_LIMIT * 1000 + GRACE_MS + 1500);
-    let timed_out = WireOut::TimedOut { seat: 0 };
+    let timed_out = WireOut::TimedOut { seat: Seat::ZERO };
     let mut at = None;
     while at.is_none() && Instant::now() < latest {
         for x in c.iter_mut() {
@@ -177,7 +177,7 @@ async fn a_player_who_never_acts_is_handed_to_the_ai_and_takes_the_seat_back_by_
     let mut host = host_and_three_ai(server.addr, 22).await;
     // South does nothing: two of its duties time out, then the AI takes the seat.
     let deadline = Instant::now() + Duration::from_secs(2 * TURN_LIMIT + 20);
-    let timed_out = WireOut::TimedOut { seat: 0 };
+    let timed_out = WireOut::TimedOut { seat: Seat::ZERO };
     let mut timeouts = 0;
     loop {
         assert!(Instant::now() < deadline, "south was not handed to the AI ({timeouts} timeouts)");
@@ -185,7 +185,7 @@ async fn a_player_who_never_acts_is_handed_to_the_ai_and_takes_the_seat_back_by_
         if has(&m, &timed_out) {
             timeouts += 1;
         }
-        if matches!(m, ServerMsg::Hosting { seat: 0, on: true }) {
+        if matches!(m, ServerMsg::Hosting { seat: Seat::ZERO, on: true }) {
             break;
         }
     }
@@ -194,13 +194,13 @@ async fn a_player_who_never_acts_is_handed_to_the_ai_and_takes_the_seat_back_by_
     // The AI plays the seat: an action of south's that is no timeout.
     host.until(
         "the AI plays south",
-        |m| matches!(m, ServerMsg::Applied { seat: 0, actions: 1.., events, .. } if !events.contains(&timed_out)),
+        |m| matches!(m, ServerMsg::Applied { seat: Seat::ZERO, actions: 1.., events, .. } if !events.contains(&timed_out)),
     )
     .await;
     // South acts again (any intent): the seat is its own again.
     let seq = host.last_seq;
     host.intent(seq, ActionKind::Pass).await;
-    host.until("the seat back", |m| matches!(m, ServerMsg::Hosting { seat: 0, on: false })).await;
+    host.until("the seat back", |m| matches!(m, ServerMsg::Hosting { seat: Seat::ZERO, on: false })).await;
     let deadline = Instant::now() + Duration::from_secs(TURN_LIMIT);
     while host.prompt.is_none() {
         assert!(Instant::now() < deadline, "south is not asked for its duty again");
@@ -210,7 +210,7 @@ async fn a_player_who_never_acts_is_handed_to_the_ai_and_takes_the_seat_back_by_
     host.act().await;
     host.until(
         "south's own action",
-        |m| matches!(m, ServerMsg::Applied { seat: 0, actions: 1.., events, .. } if !events.contains(&timed_out)),
+        |m| matches!(m, ServerMsg::Applied { seat: Seat::ZERO, actions: 1.., events, .. } if !events.contains(&timed_out)),
     )
     .await;
 }
@@ -222,7 +222,7 @@ async fn in_a_ranked_room_an_ai_partner_refuses_a_surrender() {
     let server = server("ranked-ai", &["--test-ranked-rooms"]);
     let mut host = host_and_three_ai(server.addr, 23).await;
     let m = propose(&mut host).await;
-    assert!(has(&m, &WireOut::SurrenderVoted { seat: 2, accept: false }), "the AI partner refuses: {m:?}");
+    assert!(has(&m, &WireOut::SurrenderVoted { seat: Seat::TWO, accept: false }), "the AI partner refuses: {m:?}");
     let ServerMsg::Applied { events, .. } = &m else { unreachable!() };
     assert!(!events.iter().any(|e| matches!(e, WireOut::MatchEnded { .. })), "the match was given up: {m:?}");
     // The match goes on.
@@ -243,20 +243,23 @@ async fn in_a_ranked_room_a_stand_in_accepts_its_partners_proposal() {
     play(&mut c, 4).await;
     c[2].send(&ClientMsg::AutoPlay { on: true }).await;
     for x in c.iter_mut() {
-        x.until("seat 2 on auto-play", |m| matches!(m, ServerMsg::Hosting { seat: 2, on: true })).await;
+        x.until("seat 2 on auto-play", |m| matches!(m, ServerMsg::Hosting { seat: Seat::TWO, on: true })).await;
     }
     // The opponents propose: the stand-in refuses; east's partner too, which closes the vote.
     let m = propose(&mut c[1]).await;
-    assert!(has(&m, &WireOut::SurrenderVoted { seat: 2, accept: false }), "{m:?}");
+    assert!(has(&m, &WireOut::SurrenderVoted { seat: Seat::TWO, accept: false }), "{m:?}");
     let seq = c[1].last_seq;
     c[3].sync_to(seq).await;
     c[3].intent(seq, ActionKind::SurrenderVote { accept: false }).await;
-    c[1].until("the vote closed", |m| has(m, &WireOut::SurrenderVoted { seat: 3, accept: false })).await;
+    c[1].until("the vote closed", |m| has(m, &WireOut::SurrenderVoted { seat: Seat::THREE, accept: false })).await;
     // Its partner proposes: the stand-in agrees; an opponent accepts and the match ends.
     let seq = c[1].last_seq;
     c[0].sync_to(seq).await;
     let m = propose(&mut c[0]).await;
-    assert!(has(&m, &WireOut::SurrenderVoted { seat: 2, accept: true }), "the stand-in follows its partner: {m:?}");
+    assert!(
+        has(&m, &WireOut::SurrenderVoted { seat: Seat::TWO, accept: true }),
+        "the stand-in follows its partner: {m:?}"
+    );
     let seq = c[0].last_seq;
     c[1].sync_to(seq).await;
     c[1].intent(seq, ActionKind::SurrenderVote { accept: true }).await;

@@ -7,6 +7,7 @@
 mod common;
 
 use common::*;
+use guandan_core::seat::Seat;
 use guandan_proto::{ClientMsg, Event, Order, SeatSetting, ServerMsg};
 use std::time::{Duration, Instant};
 
@@ -21,7 +22,7 @@ async fn a_player_back_after_being_hosted_gets_its_turn_with_a_clock() {
     let server = server("comeback", &["--heartbeat-timeout-ms", "1000", "--ai-pace-ms", "6000"]);
     let mut host = Client::new(server.addr, "south").await;
     let code = create_room(&mut host, 11, None).await;
-    for seat in 1..4 {
+    for seat in [Seat::ONE, Seat::TWO, Seat::THREE] {
         host.send(&ClientMsg::SetSeat { seat, setting: SeatSetting::Ai { level: 1 } }).await;
     }
     host.send(&ClientMsg::Ready { ready: true }).await;
@@ -69,7 +70,7 @@ async fn a_player_back_after_being_hosted_gets_its_turn_with_a_clock() {
             }
             (ServerMsg::Applied { prompt: Some(_), events, .. }, Order::Next) => {
                 prompted_with_clock = events.iter().any(|e| {
-                    matches!(e, guandan_proto::WireOut::TurnStarted { seat: 0, time_limit_s, .. } if *time_limit_s > 1.0)
+                    matches!(e, guandan_proto::WireOut::TurnStarted { seat: Seat::ZERO, time_limit_s, .. } if *time_limit_s > 1.0)
                 }) || matches!(
                     m,
                     ServerMsg::Applied { prompt: Some(ref p), .. } if p.phase != guandan_core::game::Phase::Play
@@ -85,7 +86,7 @@ async fn a_player_back_after_being_hosted_gets_its_turn_with_a_clock() {
     assert!(prompted_with_clock, "never prompted with a running clock after the rejoin: {placed:#?}");
     // And the seat is the player's: its play is taken.
     back.act().await;
-    back.until("south's own play", |m| matches!(m, ServerMsg::Applied { seat: 0, .. })).await;
+    back.until("south's own play", |m| matches!(m, ServerMsg::Applied { seat: Seat::ZERO, .. })).await;
     assert!(back.errors().is_empty(), "{:?}", back.errors());
 }
 
@@ -124,11 +125,11 @@ async fn a_quick_match_room_closes_as_match_over() {
         c.until("state", |m| matches!(m, ServerMsg::State { .. })).await;
     }
     // Seat 0's team gives up: the partner and an opponent accept.
-    let by_seat = |clients: &[Client], s: u8| clients.iter().position(|c| c.seat == Some(s)).unwrap();
+    let by_seat = |clients: &[Client], s: Seat| clients.iter().position(|c| c.seat == Some(s)).unwrap();
     let steps = [
-        (0, guandan_core::game::ActionKind::ProposeSurrender),
-        (2, guandan_core::game::ActionKind::SurrenderVote { accept: true }),
-        (1, guandan_core::game::ActionKind::SurrenderVote { accept: true }),
+        (Seat::ZERO, guandan_core::game::ActionKind::ProposeSurrender),
+        (Seat::TWO, guandan_core::game::ActionKind::SurrenderVote { accept: true }),
+        (Seat::ONE, guandan_core::game::ActionKind::SurrenderVote { accept: true }),
     ];
     for (seq, (seat, action)) in (clients[0].last_seq..).zip(steps) {
         let i = by_seat(&clients, seat);
@@ -166,14 +167,14 @@ async fn auto_play_the_player_chose_survives_a_reconnect() {
     let server = server("keep-auto", &["--heartbeat-timeout-ms", "1000", "--ai-pace-ms", "400"]);
     let mut host = Client::new(server.addr, "south").await;
     let code = create_room(&mut host, 12, None).await;
-    for seat in 1..4 {
+    for seat in [Seat::ONE, Seat::TWO, Seat::THREE] {
         host.send(&ClientMsg::SetSeat { seat, setting: SeatSetting::Ai { level: 1 } }).await;
     }
     host.send(&ClientMsg::Ready { ready: true }).await;
     host.send(&ClientMsg::Start).await;
     host.until("the match", |m| matches!(m, ServerMsg::State { .. } | ServerMsg::Applied { .. })).await;
     host.send(&ClientMsg::AutoPlay { on: true }).await;
-    host.until("auto-play on", |m| matches!(m, ServerMsg::Hosting { seat: 0, on: true })).await;
+    host.until("auto-play on", |m| matches!(m, ServerMsg::Hosting { seat: Seat::ZERO, on: true })).await;
     let (id, token, last) = (host.player_id.clone(), host.token.clone(), host.last_seq);
     drop(host);
     tokio::time::sleep(Duration::from_millis(2500)).await;
@@ -194,13 +195,13 @@ async fn auto_play_the_player_chose_survives_a_reconnect() {
         }
         got
     };
-    assert!(!got.iter().any(|m| matches!(m, ServerMsg::Hosting { seat: 0, on: false })), "{got:?}");
+    assert!(!got.iter().any(|m| matches!(m, ServerMsg::Hosting { seat: Seat::ZERO, on: false })), "{got:?}");
     back.send(&ClientMsg::AutoPlay { on: false }).await;
     let mut after = Vec::new();
     let until = Instant::now() + Duration::from_secs(10);
     while let Some(left) = until.checked_duration_since(Instant::now()) {
         match back.try_recv(left.min(Duration::from_millis(300))).await {
-            Some(m @ ServerMsg::Hosting { seat: 0, on: false }) => {
+            Some(m @ ServerMsg::Hosting { seat: Seat::ZERO, on: false }) => {
                 after.push(m);
                 break;
             }
@@ -209,7 +210,7 @@ async fn auto_play_the_player_chose_survives_a_reconnect() {
         }
     }
     assert!(
-        matches!(after.last(), Some(ServerMsg::Hosting { seat: 0, on: false })),
+        matches!(after.last(), Some(ServerMsg::Hosting { seat: Seat::ZERO, on: false })),
         "Auto-play off takes the seat back: {:?}",
         after.iter().map(|m| format!("{m:?}").chars().take(160).collect::<String>()).collect::<Vec<_>>()
     );

@@ -7,6 +7,7 @@ mod common;
 use common::*;
 use futures_util::{SinkExt, StreamExt};
 use guandan_core::log::MatchLog;
+use guandan_core::seat::Seat;
 use guandan_proto::http::{NewPlayerReply, read_reply};
 use guandan_proto::{ClientMsg, ErrorCode, RoomState, SeatSetting, ServerMsg};
 use std::time::{Duration, Instant};
@@ -99,7 +100,7 @@ async fn play_seat(c: &mut Client, n: usize) {
 }
 
 async fn ai_fill(host: &mut Client) {
-    for seat in 1..4 {
+    for seat in [Seat::ONE, Seat::TWO, Seat::THREE] {
         host.send(&ClientMsg::SetSeat { seat, setting: SeatSetting::Ai { level: 1 } }).await;
     }
     room_until(host, "AI seats", |r| r.seats.iter().skip(1).all(|s| s.ai.is_some())).await;
@@ -523,7 +524,7 @@ async fn the_host_role_passes_on_and_an_empty_lobby_closes() {
         let g1_seat = guests[0].seat.expect("seat");
         let room = room_until(&mut guests[0], "a new host", |r| r.seats[0].player.is_none()).await;
         assert_eq!(room.host_seat, g1_seat, "[{db}] the next player hosts: {room:?}");
-        guests[0].send(&ClientMsg::SetSeat { seat: 0, setting: SeatSetting::Ai { level: 1 } }).await;
+        guests[0].send(&ClientMsg::SetSeat { seat: Seat::ZERO, setting: SeatSetting::Ai { level: 1 } }).await;
         room_until(&mut guests[0], "an AI seat set by the new host", |r| r.seats[0].ai == Some(1)).await;
         assert!(guests[0].errors().is_empty(), "{:?}", guests[0].errors());
 
@@ -533,7 +534,7 @@ async fn the_host_role_passes_on_and_an_empty_lobby_closes() {
         drop(g1);
         let g2_seat = guests[0].seat.expect("seat");
         let room = room_until(&mut guests[0], "g2 hosts", |r| {
-            r.host_seat == g2_seat && r.seats[g1_seat as usize].player.is_none()
+            r.host_seat == g2_seat && r.seats[g1_seat.index()].player.is_none()
         })
         .await;
         assert_eq!(room.host_seat, g2_seat);

@@ -347,18 +347,18 @@ async fn a_second_connection_of_an_account_takes_its_seat_and_the_first_is_told_
         assert!(ended, "[{db}] the replaced connection was not closed");
         // The second holds the seat: it may move it (a lobby seat); the room sees one player,
         // connected.
-        let to = (seat + 1) % 4;
+        let to = seat.next();
         second.send(&ClientMsg::ChangeSeat { seat: to }).await;
         let moved = second.until("moved", |m| matches!(m, ServerMsg::Joined { .. } | ServerMsg::Error { .. })).await;
         assert!(matches!(moved, ServerMsg::Joined { seat: Some(s), .. } if s == to), "[{db}] {moved:?}");
         let room = second
             .until(
                 "the room after the move",
-                |m| matches!(m, ServerMsg::Room { room } if room.seats[to as usize].player.is_some()),
+                |m| matches!(m, ServerMsg::Room { room } if room.seats[to.index()].player.is_some()),
             )
             .await;
         let ServerMsg::Room { room } = room else { unreachable!() };
-        assert!(room.seats[to as usize].connected);
+        assert!(room.seats[to.index()].connected);
         assert_eq!(room.seats.iter().filter(|s| s.player.is_some()).count(), 1, "[{db}] {room:?}");
         assert!(second.errors().is_empty(), "[{db}] {:?}", second.errors());
         assert_eq!(metric(addr, "guandan_sessions_replaced_total"), Some(1.0));

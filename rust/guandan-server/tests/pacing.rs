@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use futures_util::{SinkExt, StreamExt};
-use guandan_core::game::ActionKind;
+use guandan_core::game::{ActionKind, Seat};
 use guandan_proto::{ClientMsg, ErrorCode, SeatSetting, ServerMsg};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -68,7 +68,7 @@ async fn a_client_that_stops_reading_is_disconnected_with_slow_consumer() {
         .expect("ws handshake");
         let mut slow = Client::over(ws, "slow", player_id, token).await;
         create_room(&mut slow, 99, None).await;
-        for seat in 1..4 {
+        for seat in [Seat::ONE, Seat::TWO, Seat::THREE] {
             slow.send(&ClientMsg::SetSeat { seat, setting: SeatSetting::Ai { level: 1 } }).await;
         }
         start_when_ready(std::slice::from_mut(&mut slow)).await;

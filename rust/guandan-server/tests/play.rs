@@ -4,6 +4,7 @@
 
 mod common;
 use common::*;
+use guandan_core::seat::Seat;
 use guandan_proto::{ClientMsg, SeatSetting, ServerMsg};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -64,7 +65,7 @@ async fn ai_seats_and_a_delayed_spectator() {
         let server = ServerProc::start(&url, &format!("spec-{}", std::process::id()), "127.0.0.1:0", &[]);
         let mut host = Client::new(server.addr, "host").await;
         let code = create_room(&mut host, 77, Some(3)).await;
-        for (seat, level) in [(1, 1), (2, 2), (3, 1)] {
+        for (seat, level) in [(Seat::ONE, 1), (Seat::TWO, 2), (Seat::THREE, 1)] {
             host.send(&ClientMsg::SetSeat { seat, setting: SeatSetting::Ai { level } }).await;
         }
         let mut spectator = Client::new(server.addr, "watcher").await;
@@ -112,7 +113,7 @@ async fn ai_seats_and_a_delayed_spectator() {
         spectator.stored().await;
         let (_, log) = stored_log(server.addr, &code, match_no);
         let states = states(&log);
-        scan(&clients[0], &log, &states, Some(0), Some(0));
+        scan(&clients[0], &log, &states, Some(Seat::ZERO), Some(0));
         let seen = scan(&spectator, &log, &states, None, None);
         let spectator_actions = spectator.log.iter().filter(|m| matches!(m, ServerMsg::Applied { .. })).count();
         assert_eq!(spectator_actions, log.actions.len(), "the spectator saw every action once, delayed");

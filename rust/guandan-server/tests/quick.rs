@@ -6,6 +6,7 @@
 mod common;
 use common::*;
 use guandan_core::game::ActionKind;
+use guandan_core::seat::Seat;
 use guandan_proto::{ClientMsg, ErrorCode, ServerMsg};
 use std::collections::BTreeSet;
 
@@ -73,12 +74,12 @@ async fn four_queued_players_are_seated_together_at_a_ranked_table() {
         // It is a real match: a few actions go round, then seat 0's team gives up and the
         // finished match is stored as ranked.
         play(&mut clients, 8).await;
-        let by_seat = |clients: &[Client], s: u8| clients.iter().position(|c| c.seat == Some(s)).unwrap();
+        let by_seat = |clients: &[Client], s: Seat| clients.iter().position(|c| c.seat == Some(s)).unwrap();
         // Seat 0 proposes; its partner (seat 2) and one opponent (seat 1) accept.
         let steps = [
-            (0, ActionKind::ProposeSurrender),
-            (2, ActionKind::SurrenderVote { accept: true }),
-            (1, ActionKind::SurrenderVote { accept: true }),
+            (Seat::ZERO, ActionKind::ProposeSurrender),
+            (Seat::TWO, ActionKind::SurrenderVote { accept: true }),
+            (Seat::ONE, ActionKind::SurrenderVote { accept: true }),
         ];
         for (seq, (seat, action)) in (clients[0].last_seq..).zip(steps) {
             let i = by_seat(&clients, seat);

@@ -8,6 +8,7 @@ mod common;
 
 use common::{Client, ServerProc, database_url, databases, http};
 use guandan_core::rules::RuleConfig;
+use guandan_core::seat::Seat;
 use guandan_proto::http::{HttpError, Leaderboard, PlayerProfile, leaderboard_path, player_path, read_reply};
 use guandan_proto::{ClientMsg, SeatSetting, ServerMsg};
 use guandan_server::db::Db;
@@ -176,7 +177,8 @@ async fn leaderboard_and_profiles_are_public_json() {
         let (end, log) = guandan_core::sim::random_match(77, RuleConfig::preset(rules).unwrap(), 200_000).unwrap();
         let won = end.outcome().and_then(|o| o.winner()).map(|t| t.index()) == Some(0);
         let want = guandan_core::stats::seat_stats(&log).unwrap()[2].clone();
-        let results = [MatchResult { player: veteran.clone(), seat: 2, won, draw: false, figures: want.clone() }];
+        let results =
+            [MatchResult { player: veteran.clone(), seat: Seat::TWO, won, draw: false, figures: want.clone() }];
         assert!(db.finish_match(&code, 99, "{}", &log.to_jsonl(), &results).await.unwrap());
         db.close().await;
 
@@ -280,7 +282,7 @@ async fn a_ranked_room_rates_its_humans_when_the_match_is_stored() {
             let server = ServerProc::start(&url, &unique("ranked"), "127.0.0.1:0", flags);
             let mut host = Client::new(server.addr, "ranked host").await;
             let code = common::create_dealt_room(&mut host, "competition").await;
-            for seat in 1..4 {
+            for seat in [Seat::ONE, Seat::TWO, Seat::THREE] {
                 host.send(&ClientMsg::SetSeat { seat, setting: SeatSetting::Ai { level: 1 } }).await;
             }
             host.until(

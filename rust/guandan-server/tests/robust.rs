@@ -5,6 +5,7 @@ mod common;
 use common::*;
 use futures_util::{SinkExt, StreamExt};
 use guandan_core::game::ActionKind;
+use guandan_core::seat::Seat;
 use guandan_proto::{ClientMsg, ErrorCode, ServerMsg};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -249,18 +250,24 @@ async fn heartbeat_loss_hosting_and_reconnect_with_catch_up() {
         let _ = east.ws.close(None).await;
         let left_at = east.last_seq;
         for _ in 0..200 {
-            if c[0].log.iter().any(|m| matches!(m, ServerMsg::Hosting { seat: 1, on: true })) {
+            if c[0].log.iter().any(|m| matches!(m, ServerMsg::Hosting { seat: Seat::ONE, on: true })) {
                 break;
             }
             play(&mut c, 1).await;
         }
-        assert!(c[0].log.iter().any(|m| matches!(m, ServerMsg::Hosting { seat: 1, on: true })), "hosting announced");
+        assert!(
+            c[0].log.iter().any(|m| matches!(m, ServerMsg::Hosting { seat: Seat::ONE, on: true })),
+            "hosting announced"
+        );
         // The AI plays east's seat while the others play on.
         let mut ai_moves = 0;
         for _ in 0..200 {
             play(&mut c, 1).await;
-            let logged =
-                c[0].log.iter().filter(|m| matches!(m, ServerMsg::Applied { seat: 1, actions: 1.., .. })).count();
+            let logged = c[0]
+                .log
+                .iter()
+                .filter(|m| matches!(m, ServerMsg::Applied { seat: Seat::ONE, actions: 1.., .. }))
+                .count();
             ai_moves = logged;
             if logged >= 3 && c[0].last_seq > left_at + 15 {
                 break;
@@ -271,7 +278,7 @@ async fn heartbeat_loss_hosting_and_reconnect_with_catch_up() {
         // Back with the last action seq received: the missed actions arrive, in order.
         east.reconnect(server.addr).await;
         east.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: Some(left_at) }).await;
-        east.until("joined", |m| matches!(m, ServerMsg::Joined { seat: Some(1), .. })).await;
+        east.until("joined", |m| matches!(m, ServerMsg::Joined { seat: Some(Seat::ONE), .. })).await;
         let target = c[0].last_seq;
         east.sync_to(target).await;
         let caught: Vec<u64> = east
@@ -284,7 +291,7 @@ async fn heartbeat_loss_hosting_and_reconnect_with_catch_up() {
             .collect();
         assert_eq!(caught, (left_at + 1..=target).collect::<Vec<_>>(), "catch-up: every missed action once");
         assert!(missed as usize == caught.len());
-        c[0].until("hosting off", |m| matches!(m, ServerMsg::Hosting { seat: 1, on: false })).await;
+        c[0].until("hosting off", |m| matches!(m, ServerMsg::Hosting { seat: Seat::ONE, on: false })).await;
         c.insert(1, east);
         play(&mut c, 20_000).await;
         let no = wait_stored(&mut c).await;
@@ -347,7 +354,7 @@ async fn surrender_with_an_opponents_veto() {
         let server = ServerProc::start(&database_url(&db), &format!("sur-{}", std::process::id()), "127.0.0.1:0", &[]);
         let (code, mut c) = four_player_room(server.addr, 808).await;
         play(&mut c, 10).await;
-        let heard = |c: &Client, seat: u8, accept: bool| {
+        let heard = |c: &Client, seat: Seat, accept: bool| {
             c.log
                 .iter()
                 .filter(|m| {
@@ -369,7 +376,12 @@ async fn surrender_with_an_opponents_veto() {
         // Both opponents refuse: the vote closes on the second refusal and play continues.
         vote(&mut c, &[(0, ActionKind::ProposeSurrender), (2, yes.clone()), (1, no.clone()), (3, no.clone())]).await;
         for x in c.iter() {
-            assert_eq!((heard(x, 1, false), heard(x, 3, false)), (1, 1), "{}: everyone hears both refusals", x.name);
+            assert_eq!(
+                (heard(x, Seat::ONE, false), heard(x, Seat::THREE, false)),
+                (1, 1),
+                "{}: everyone hears both refusals",
+                x.name
+            );
             assert!(x.errors().is_empty(), "{}: {:?}", x.name, x.errors());
         }
         for x in c.iter_mut() {
@@ -411,7 +423,7 @@ async fn a_lobby_seat_is_kept_for_the_grace_then_freed() {
         let mut guest = Client::new(server.addr, "guest").await;
         let join = ClientMsg::JoinRoom { code: code.clone(), last_action_seq: None };
         guest.send(&join).await;
-        guest.until("joined", |m| matches!(m, ServerMsg::Joined { seat: Some(1), .. })).await;
+        guest.until("joined", |m| matches!(m, ServerMsg::Joined { seat: Some(Seat::ONE), .. })).await;
         let away = |m: &ServerMsg| matches!(m, ServerMsg::Room { room } if room.seats[1].player.is_some() && !room.seats[1].connected);
         let free = |m: &ServerMsg| matches!(m, ServerMsg::Room { room } if room.seats[1].player.is_none());
         // Dropped: the seat stays taken, and the player gets it back.
@@ -420,7 +432,7 @@ async fn a_lobby_seat_is_kept_for_the_grace_then_freed() {
         let from = host.log.len();
         guest.reconnect(server.addr).await;
         guest.send(&join).await;
-        guest.until("joined again", |m| matches!(m, ServerMsg::Joined { seat: Some(1), .. })).await;
+        guest.until("joined again", |m| matches!(m, ServerMsg::Joined { seat: Some(Seat::ONE), .. })).await;
         host.until("guest back", |m| matches!(m, ServerMsg::Room { room } if room.seats[1].connected)).await;
         assert!(!host.log[from..].iter().any(free), "the seat was kept while the guest was away");
         // Away past the grace: the seat is freed.
@@ -462,8 +474,8 @@ async fn two_instances_redirect_to_the_rooms_owner() {
     let (id, token) = (guest.player_id.clone(), guest.token.clone());
     let mut guest = Client::login(a.addr, "guest-b", id, token).await;
     guest.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: None }).await;
-    guest.until("joined", |m| matches!(m, ServerMsg::Joined { seat: Some(1), .. })).await;
-    for (seat, level) in [(2, 1), (3, 1)] {
+    guest.until("joined", |m| matches!(m, ServerMsg::Joined { seat: Some(Seat::ONE), .. })).await;
+    for (seat, level) in [(Seat::TWO, 1), (Seat::THREE, 1)] {
         host.send(&ClientMsg::SetSeat { seat, setting: guandan_proto::SeatSetting::Ai { level } }).await;
     }
     // The guest's `ready` must not overtake the host's seat settings (another connection).
@@ -489,7 +501,7 @@ async fn a_proposal_answered_by_ai_votes_is_the_proposers_action() {
         ServerProc::start(&database_url("sqlite"), &format!("prop-{}", std::process::id()), "127.0.0.1:0", &[]);
     let mut host = Client::new(server.addr, "south").await;
     create_room(&mut host, 31, None).await;
-    for seat in 1..4 {
+    for seat in [Seat::ONE, Seat::TWO, Seat::THREE] {
         host.send(&ClientMsg::SetSeat { seat, setting: guandan_proto::SeatSetting::Ai { level: 1 } }).await;
     }
     host.send(&ClientMsg::Ready { ready: true }).await;
@@ -512,8 +524,8 @@ async fn a_proposal_answered_by_ai_votes_is_the_proposers_action() {
         host.until("the proposal", |m| matches!(m, ServerMsg::Applied { action_seq, .. } if *action_seq > seq)).await;
     let ServerMsg::Applied { seat, actions, events, .. } = &m else { unreachable!() };
     assert!(*actions >= 2, "the AI seats' votes come with the proposal: {m:?}");
-    assert!(events.contains(&guandan_proto::WireOut::SurrenderProposed { seat: 0 }), "{m:?}");
-    assert_eq!(*seat, 0, "the message names the proposer, whose action opened it: {m:?}");
+    assert!(events.contains(&guandan_proto::WireOut::SurrenderProposed { seat: Seat::ZERO }), "{m:?}");
+    assert_eq!(*seat, Seat::ZERO, "the message names the proposer, whose action opened it: {m:?}");
     assert!(host.errors().is_empty(), "{:?}", host.errors());
 }
 
@@ -528,7 +540,7 @@ async fn a_vote_overtaken_by_a_play_still_answers_the_vote() {
         ServerProc::start(&database_url("sqlite"), &format!("late-vote-{}", std::process::id()), "127.0.0.1:0", &[]);
     let (_code, mut c) = four_player_room(server.addr, 909).await;
     for (i, x) in c.iter().enumerate() {
-        assert_eq!(x.seat, Some(i as u8), "{}", x.name);
+        assert_eq!(x.seat, Seat::from_index(i), "{}", x.name);
     }
     play(&mut c, 6).await;
     // Whoever is to act plays after the proposal; the proposing team is the other one, whose
@@ -556,7 +568,7 @@ async fn a_vote_overtaken_by_a_play_still_answers_the_vote() {
     }
     // The voter's state is the one before the play: its vote carries that seq.
     c[voter].intent(seq + 1, ActionKind::SurrenderVote { accept: false }).await;
-    let refused = guandan_proto::WireOut::SurrenderVoted { seat: voter as u8, accept: false };
+    let refused = guandan_proto::WireOut::SurrenderVoted { seat: Seat::ALL[voter], accept: false };
     let m = c[voter]
         .until("the vote or a refusal", |m| {
             matches!(m, ServerMsg::Error { .. })
@@ -577,8 +589,8 @@ async fn the_ai_playing_for_an_absent_player_does_not_give_up_for_them() {
     let (_code, mut c) = four_player_room(server.addr, 910).await;
     play(&mut c, 4).await;
     c[2].send(&ClientMsg::AutoPlay { on: true }).await;
-    c[0].until("seat 2 on auto-play", |m| matches!(m, ServerMsg::Hosting { seat: 2, on: true })).await;
-    let proposed = guandan_proto::WireOut::SurrenderProposed { seat: 0 };
+    c[0].until("seat 2 on auto-play", |m| matches!(m, ServerMsg::Hosting { seat: Seat::TWO, on: true })).await;
+    let proposed = guandan_proto::WireOut::SurrenderProposed { seat: Seat::ZERO };
     let mut answer = None;
     for _ in 0..10 {
         let seq = c[0].last_seq;
@@ -597,7 +609,7 @@ async fn the_ai_playing_for_an_absent_player_does_not_give_up_for_them() {
     }
     let events = answer.expect("the proposal was never taken");
     assert!(
-        events.contains(&guandan_proto::WireOut::SurrenderVoted { seat: 2, accept: false }),
+        events.contains(&guandan_proto::WireOut::SurrenderVoted { seat: Seat::TWO, accept: false }),
         "the stand-in refuses for its player: {events:?}"
     );
     assert!(
@@ -629,7 +641,7 @@ async fn an_open_vote_follows_the_full_state_of_a_player_who_has_not_answered() 
     let (server, code, mut c, seq) = proposed_in_a_room("vote-back", 911).await;
     let asked = |m: &ServerMsg| {
         matches!(m, ServerMsg::Applied { actions: 0, events, .. }
-            if events.contains(&guandan_proto::WireOut::SurrenderProposed { seat: 0 }))
+            if events.contains(&guandan_proto::WireOut::SurrenderProposed { seat: Seat::ZERO }))
     };
     let after_state = |c: &mut Client| {
         let from = c.log.iter().rposition(|m| matches!(m, ServerMsg::State { .. })).expect("a full state");
@@ -653,7 +665,7 @@ async fn an_open_vote_follows_the_full_state_of_a_player_who_has_not_answered() 
     c[2].intent(seq + 1, ActionKind::SurrenderVote { accept: false }).await;
     c[2].until("the refusal", |m| {
         matches!(m, ServerMsg::Applied { events, .. }
-        if events.contains(&guandan_proto::WireOut::SurrenderVoted { seat: 2, accept: false }))
+        if events.contains(&guandan_proto::WireOut::SurrenderVoted { seat: Seat::TWO, accept: false }))
     })
     .await;
     assert!(c[2].errors().is_empty(), "{:?}", c[2].errors());
@@ -667,7 +679,7 @@ async fn an_open_vote_follows_the_full_state_of_a_player_who_has_not_answered() 
 async fn a_vote_answered_by_a_stand_in_is_stored_like_any_action() {
     let (_server, _code, mut c, seq) = proposed_in_a_room("vote-hand", 912).await;
     c[2].send(&ClientMsg::AutoPlay { on: true }).await;
-    let refusal = guandan_proto::WireOut::SurrenderVoted { seat: 2, accept: false };
+    let refusal = guandan_proto::WireOut::SurrenderVoted { seat: Seat::TWO, accept: false };
     let m = c[0]
         .until(
             "the stand-in's refusal",

@@ -4,6 +4,7 @@
 mod common;
 use common::*;
 use guandan_core::game::ActionKind;
+use guandan_core::seat::Seat;
 use guandan_proto::{ClientMsg, ErrorCode, ServerMsg};
 
 async fn expect_error(c: &mut Client, code: ErrorCode) {
@@ -24,45 +25,51 @@ async fn change_seat_in_the_lobby_only_to_a_free_seat() {
         let code = create_room(&mut host, 77, None).await;
         let mut east = Client::new(addr, "east").await;
         east.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: None }).await;
-        east.until("joined", |m| matches!(m, ServerMsg::Joined { seat: Some(1), .. })).await;
+        east.until("joined", |m| matches!(m, ServerMsg::Joined { seat: Some(Seat::ONE), .. })).await;
         // Taken, out of range, spectator: refused, nothing moves.
-        east.send(&ClientMsg::ChangeSeat { seat: 0 }).await;
+        east.send(&ClientMsg::ChangeSeat { seat: Seat::ZERO }).await;
         expect_error(&mut east, ErrorCode::NotYourSeat).await;
-        east.send(&ClientMsg::ChangeSeat { seat: 4 }).await;
-        expect_error(&mut east, ErrorCode::BadArgument).await;
+        // A seat outside 0-3 is no message at all: refused as it is read, with its reason.
+        east.send_text(r#"{"type":"change_seat","seat":4}"#.into()).await;
+        let m = east.until("an error", |m| matches!(m, ServerMsg::Error { .. })).await;
+        assert!(
+            matches!(&m, ServerMsg::Error { code, message, .. }
+                if *code == ErrorCode::MalformedMessage.code() && message.contains("seat 4 is out of range 0-3")),
+            "{m:?}"
+        );
         let mut watcher = Client::new(addr, "watcher").await;
         watcher.send(&ClientMsg::Spectate { code: code.clone() }).await;
         watcher.until("joined", |m| matches!(m, ServerMsg::Joined { seat: None, .. })).await;
-        watcher.send(&ClientMsg::ChangeSeat { seat: 2 }).await;
+        watcher.send(&ClientMsg::ChangeSeat { seat: Seat::TWO }).await;
         expect_error(&mut watcher, ErrorCode::NotYourSeat).await;
         // A free seat: east moves to seat 2; everyone sees seat 1 open and seat 2 taken.
-        east.send(&ClientMsg::ChangeSeat { seat: 2 }).await;
-        east.until("joined seat 2", |m| matches!(m, ServerMsg::Joined { seat: Some(2), .. })).await;
+        east.send(&ClientMsg::ChangeSeat { seat: Seat::TWO }).await;
+        east.until("joined seat 2", |m| matches!(m, ServerMsg::Joined { seat: Some(Seat::TWO), .. })).await;
         let r = host
             .until("east in seat 2", |m| matches!(m, ServerMsg::Room { room } if room.seats[2].player.is_some()))
             .await;
         let ServerMsg::Room { room: r } = r else { unreachable!() };
         assert_eq!(r.seats[1].player, None);
         assert_eq!(r.seats[2].player.as_deref(), Some("east"));
-        assert_eq!(east.seat, Some(2));
+        assert_eq!(east.seat, Some(Seat::TWO));
         // The host moves too and stays host.
-        host.send(&ClientMsg::ChangeSeat { seat: 3 }).await;
-        host.until("joined seat 3", |m| matches!(m, ServerMsg::Joined { seat: Some(3), .. })).await;
+        host.send(&ClientMsg::ChangeSeat { seat: Seat::THREE }).await;
+        host.until("joined seat 3", |m| matches!(m, ServerMsg::Joined { seat: Some(Seat::THREE), .. })).await;
         let r = host
             .until("north in seat 3", |m| matches!(m, ServerMsg::Room { room } if room.seats[3].player.is_some()))
             .await;
         let ServerMsg::Room { room: r } = r else { unreachable!() };
-        assert_eq!((r.host_seat, r.seats[3].player.as_deref()), (3, Some("north")));
+        assert_eq!((r.host_seat, r.seats[3].player.as_deref()), (Seat::THREE, Some("north")));
         // Fill and start: seats are locked during the match.
         let mut a = Client::new(addr, "a").await;
         a.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: None }).await;
-        a.until("joined", |m| matches!(m, ServerMsg::Joined { seat: Some(0), .. })).await;
+        a.until("joined", |m| matches!(m, ServerMsg::Joined { seat: Some(Seat::ZERO), .. })).await;
         let mut b = Client::new(addr, "b").await;
         b.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: None }).await;
-        b.until("joined", |m| matches!(m, ServerMsg::Joined { seat: Some(1), .. })).await;
+        b.until("joined", |m| matches!(m, ServerMsg::Joined { seat: Some(Seat::ONE), .. })).await;
         let mut c = vec![host, a, b, east];
         start_when_ready(&mut c).await;
-        c[1].send(&ClientMsg::ChangeSeat { seat: 0 }).await;
+        c[1].send(&ClientMsg::ChangeSeat { seat: Seat::ZERO }).await;
         expect_error(&mut c[1], ErrorCode::RoomLocked).await;
     }
 }
@@ -88,7 +95,7 @@ async fn auto_play_hands_the_seat_to_the_ai_and_back() {
         play(&mut c, 10).await;
         c[1].send(&ClientMsg::AutoPlay { on: true }).await;
         for x in c.iter_mut() {
-            x.until("hosting on", |m| matches!(m, ServerMsg::Hosting { seat: 1, on: true })).await;
+            x.until("hosting on", |m| matches!(m, ServerMsg::Hosting { seat: Seat::ONE, on: true })).await;
         }
         // The seat's stale prompt is gone: its human no longer acts.
         c[1].prompt = None;
@@ -100,7 +107,7 @@ async fn auto_play_hands_the_seat_to_the_ai_and_back() {
                 .log
                 .iter()
                 .filter(
-                    |m| matches!(m, ServerMsg::Applied { seat: 1, actions: 1.., action_seq, .. } if *action_seq > at),
+                    |m| matches!(m, ServerMsg::Applied { seat: Seat::ONE, actions: 1.., action_seq, .. } if *action_seq > at),
                 )
                 .count();
             if ai_moves >= 2 {
@@ -121,7 +128,7 @@ async fn auto_play_hands_the_seat_to_the_ai_and_back() {
         // Tap to take over: the seat is the human's again, and the match plays to its end.
         c[1].send(&ClientMsg::AutoPlay { on: false }).await;
         for x in c.iter_mut() {
-            x.until("hosting off", |m| matches!(m, ServerMsg::Hosting { seat: 1, on: false })).await;
+            x.until("hosting off", |m| matches!(m, ServerMsg::Hosting { seat: Seat::ONE, on: false })).await;
         }
         c[1].log.retain(|m| !matches!(m, ServerMsg::Error { .. }));
         play(&mut c, 20_000).await;

@@ -12,7 +12,7 @@ use guandan_proto::{ClientMsg, ErrorCode, RoomInfo, SeatSetting, ServerMsg, Wire
 /// team's hands, less the tribute and return cards the team's seats gave or got.
 fn hidden_from(m: &Match, team: Option<Team>) -> CardSet {
     let Some(t) = team else { return hidden(m, None) };
-    let mut s = (0..4u8).filter(|&x| !t.has(x)).fold(CardSet::EMPTY, |s, x| s.union(m.hand(x)));
+    let mut s = Seat::ALL.into_iter().filter(|&x| !t.has(x)).fold(CardSet::EMPTY, |s, x| s.union(m.hand(x)));
     for tr in m.tributes() {
         if t.has(tr.payer) || tr.receiver.is_some_and(|r| t.has(r)) {
             for c in [tr.card, tr.returned].into_iter().flatten() {
@@ -46,8 +46,11 @@ fn check_spectator(c: &Client, from: usize, states: &[Match], team: Option<Team>
             ServerMsg::State { view, .. } => {
                 assert!(view.seat.is_none() && view.hand.is_empty(), "{}: a spectator's state has no own hand", c.name);
                 let shown: Vec<(Seat, CardSet)> = view.shown_hands.iter().map(|h| (h.seat, h.hand)).collect();
-                let want: Vec<(Seat, CardSet)> =
-                    (0..4u8).filter(|&s| team.is_some_and(|t| t.has(s))).map(|s| (s, st.hand(s))).collect();
+                let want: Vec<(Seat, CardSet)> = Seat::ALL
+                    .into_iter()
+                    .filter(|&s| team.is_some_and(|t| t.has(s)))
+                    .map(|s| (s, st.hand(s)))
+                    .collect();
                 assert_eq!(shown, want, "{}: the hands shown at {seq}", c.name);
             }
             ServerMsg::Applied { events, prompt, .. } => {
@@ -56,7 +59,7 @@ fn check_spectator(c: &Client, from: usize, states: &[Match], team: Option<Team>
                     if let WireOut::HandChanged { seat, hand } = e {
                         assert!(team.is_some_and(|t| t.has(*seat)), "{}: seat {seat}'s hand at {seq}", c.name);
                         assert_eq!(*hand, st.hand(*seat), "{}: seat {seat}'s hand at {seq}", c.name);
-                        told[*seat as usize].push(*hand);
+                        told[seat.index()].push(*hand);
                     }
                 }
             }
@@ -170,8 +173,8 @@ async fn a_friend_room_spectator_sees_exactly_the_allowed_team_s_hands() {
         };
         let mut east = Client::new(server.addr, "east").await;
         east.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: None }).await;
-        east.until("joined", |m| matches!(m, ServerMsg::Joined { seat: Some(1), .. })).await;
-        for seat in [2, 3] {
+        east.until("joined", |m| matches!(m, ServerMsg::Joined { seat: Some(Seat::ONE), .. })).await;
+        for seat in [Seat::TWO, Seat::THREE] {
             host.send(&ClientMsg::SetSeat { seat, setting: SeatSetting::Ai { level: 1 } }).await;
         }
         let mut early = Client::new(server.addr, "early watcher").await;
@@ -211,7 +214,7 @@ async fn a_friend_room_spectator_sees_exactly_the_allowed_team_s_hands() {
             assert!(c.errors().is_empty(), "{:?}", c.errors());
         }
         let (told, n) = check_spectator(early, 0, &states, Some(Team::ONE));
-        assert_eq!(told[1], hand_updates(&clients[1], 1), "the spectator follows seat 1's hand as seat 1 does");
+        assert_eq!(told[1], hand_updates(&clients[1], Seat::ONE), "the spectator follows seat 1's hand as seat 1 does");
         assert!(told[1].len() > 10 && told[3].len() > 10, "both hands of team 1 shown: {told:?}");
         assert!(told[0].is_empty() && told[2].is_empty());
         assert!(n >= log.actions.len(), "the early spectator saw the whole match ({n} messages)");
@@ -267,7 +270,7 @@ async fn without_the_setting_spectators_see_no_hand() {
         let server = ServerProc::start(&url, &format!("nohands-{}", std::process::id()), "127.0.0.1:0", &[]);
         let mut host = Client::new(server.addr, "north").await;
         let code = create_room(&mut host, 20_261_227, Some(0)).await;
-        for seat in 1..4 {
+        for seat in [Seat::ONE, Seat::TWO, Seat::THREE] {
             host.send(&ClientMsg::SetSeat { seat, setting: SeatSetting::Ai { level: 1 } }).await;
         }
         assert_eq!(room_now(&mut host).await.spectator_hands, None);

@@ -8,6 +8,7 @@
 mod common;
 
 use common::*;
+use guandan_core::seat::Seat;
 use guandan_proto::{ClientMsg, SeatSetting, ServerMsg, WireOut};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -24,7 +25,7 @@ fn server(name: &str, flags: &[&str]) -> ServerProc {
 async fn room_with_ai(addr: std::net::SocketAddr, seed: u64) -> Client {
     let mut host = Client::new(addr, "south").await;
     create_room(&mut host, seed, None).await;
-    for seat in 1..4 {
+    for seat in [Seat::ONE, Seat::TWO, Seat::THREE] {
         host.send(&ClientMsg::SetSeat { seat, setting: SeatSetting::Ai { level: 1 } }).await;
     }
     host
@@ -64,7 +65,7 @@ async fn until_prompted_to_play(c: &mut Client) -> u64 {
 }
 
 /// The actions of `seat` among `msgs` (a timeout the server made for it included).
-fn acted_for(msgs: &[ServerMsg], seat: u8) -> Vec<&ServerMsg> {
+fn acted_for(msgs: &[ServerMsg], seat: Seat) -> Vec<&ServerMsg> {
     msgs.iter().filter(|m| matches!(m, ServerMsg::Applied { seat: s, .. } if *s == seat)).collect()
 }
 
@@ -80,12 +81,12 @@ async fn time_in_the_lobby_is_not_the_first_turns() {
     let seq = until_prompted_to_play(&mut host).await;
     // Well inside the turn limit: nothing happens for south.
     let got = idle(&mut host, Duration::from_secs(4)).await;
-    let acted = acted_for(&got, 0);
+    let acted = acted_for(&got, Seat::ZERO);
     assert!(acted.is_empty(), "south was acted for within 4 s of its first prompt: {acted:?}");
     assert_eq!(host.last_seq, seq, "the table moved on without south");
     // And south's own play is taken.
     host.act().await;
-    host.until("south's play", |m| matches!(m, ServerMsg::Applied { seat: 0, .. })).await;
+    host.until("south's play", |m| matches!(m, ServerMsg::Applied { seat: Seat::ZERO, .. })).await;
     assert!(host.errors().is_empty(), "{:?}", host.errors());
 }
 
@@ -108,14 +109,14 @@ async fn a_stopped_server_costs_no_one_the_seat_or_the_turn() {
     // see the difference (before: timed out about 14 s after the resume).
     let got = idle(&mut host, Duration::from_secs(TURN_LIMIT - 14)).await;
     assert!(
-        !got.iter().any(|m| matches!(m, ServerMsg::Hosting { seat: 0, on: true })),
+        !got.iter().any(|m| matches!(m, ServerMsg::Hosting { seat: Seat::ZERO, on: true })),
         "south was handed to the AI although its heartbeats were waiting"
     );
-    let acted = acted_for(&got, 0);
+    let acted = acted_for(&got, Seat::ZERO);
     assert!(acted.is_empty(), "south was acted for: {acted:?}");
     assert_eq!(host.last_seq, seq, "the table moved on without south");
     host.act().await;
-    host.until("south's play", |m| matches!(m, ServerMsg::Applied { seat: 0, .. })).await;
+    host.until("south's play", |m| matches!(m, ServerMsg::Applied { seat: Seat::ZERO, .. })).await;
     assert!(host.errors().is_empty(), "{:?}", host.errors());
 }
 
@@ -144,7 +145,7 @@ async fn ai_and_hosted_seats_act_at_the_rooms_pace() {
         let m = host.recv().await;
         if let ServerMsg::Applied { seat, actions, .. } = m {
             let now = Instant::now();
-            if seat != 0
+            if seat != Seat::ZERO
                 && actions == 1
                 && let Some(t) = last
             {
@@ -239,7 +240,7 @@ async fn a_prompt_seen_late_restarts_the_clock_within_the_grace() {
         _ => unreachable!(),
     }
     let early = idle(&mut host, Duration::from_secs(8).saturating_sub(prompted.elapsed())).await;
-    assert!(acted_for(&early, 0).is_empty(), "south was acted for within 8 s: {early:?}");
+    assert!(acted_for(&early, Seat::ZERO).is_empty(), "south was acted for within 8 s: {early:?}");
     // A spectator has no prompt to see.
     let code = match host.log.iter().find(|m| matches!(m, ServerMsg::Joined { .. })) {
         Some(ServerMsg::Joined { code, .. }) => code.clone(),
@@ -259,13 +260,13 @@ async fn a_prompt_seen_late_restarts_the_clock_within_the_grace() {
     host.send(&ClientMsg::Seen { seq }).await;
     let before =
         idle(&mut host, (prompted + Duration::from_millis(31_300)).saturating_duration_since(Instant::now())).await;
-    assert!(acted_for(&before, 0).is_empty(), "south timed out before the grace it was given: {before:?}");
+    assert!(acted_for(&before, Seat::ZERO).is_empty(), "south timed out before the grace it was given: {before:?}");
     assert_eq!(host.last_seq, seq, "the table moved on without south");
     assert_eq!(metric(server.addr, "guandan_prompts_seen_total"), Some(1.0), "only south's current sight counts");
     let after =
         idle(&mut host, (prompted + Duration::from_millis(35_500)).saturating_duration_since(Instant::now())).await;
     assert!(
-        !acted_for(&after, 0).is_empty(),
+        !acted_for(&after, Seat::ZERO).is_empty(),
         "south's turn did not time out within the limit and the grace: {after:?}"
     );
     assert!(host.errors().is_empty(), "{:?}", host.errors());
@@ -333,7 +334,7 @@ async fn a_deals_end_is_followed_by_the_rooms_break() {
         if host.prompt.is_some() {
             host.act().await;
         }
-        if let Some(ServerMsg::Applied { seat: 1..=3, actions: 1.., .. }) =
+        if let Some(ServerMsg::Applied { seat: Seat::ONE | Seat::TWO | Seat::THREE, actions: 1.., .. }) =
             host.try_recv(Duration::from_millis(300)).await
         {
             break;
@@ -356,29 +357,31 @@ async fn a_seat_taken_back_from_auto_play_is_told_its_duty() {
     until_prompted_to_play(&mut host).await;
     host.act().await;
     host.send(&ClientMsg::AutoPlay { on: true }).await;
-    host.until("the AI hosts south", |m| matches!(m, ServerMsg::Hosting { seat: 0, on: true })).await;
+    host.until("the AI hosts south", |m| matches!(m, ServerMsg::Hosting { seat: Seat::ZERO, on: true })).await;
     // South's next turn comes while its AI waits the pace: the seat is taken back then.
     host.until("south's turn under the AI", |m| {
         matches!(m, ServerMsg::Applied { events, .. }
-            if events.iter().any(|e| matches!(e, WireOut::TurnStarted { seat: 0, .. })))
+            if events.iter().any(|e| matches!(e, WireOut::TurnStarted { seat: Seat::ZERO, .. })))
     })
     .await;
     host.send(&ClientMsg::AutoPlay { on: false }).await;
     let told = host
         .until("the seat back", |m| {
             matches!(m, ServerMsg::Applied { actions: 0, events, .. }
-                if events.iter().any(|e| matches!(e, WireOut::ControllerChanged { seat: 0, ai: false })))
+                if events.iter().any(|e| matches!(e, WireOut::ControllerChanged { seat: Seat::ZERO, ai: false })))
         })
         .await;
     let ServerMsg::Applied { events, .. } = &told else { unreachable!() };
     assert!(
-        events.iter().any(|e| matches!(e, WireOut::TurnStarted { seat: 0, time_limit_s, .. } if *time_limit_s > 0.0)),
+        events
+            .iter()
+            .any(|e| matches!(e, WireOut::TurnStarted { seat: Seat::ZERO, time_limit_s, .. } if *time_limit_s > 0.0)),
         "south was not told its turn with its time: {events:?}"
     );
     // And it is south's to play: its own play is taken.
     assert!(host.prompt.is_some(), "no prompt with the seat back");
     host.act().await;
-    host.until("south's own play", |m| matches!(m, ServerMsg::Applied { seat: 0, actions: 1, .. })).await;
+    host.until("south's own play", |m| matches!(m, ServerMsg::Applied { seat: Seat::ZERO, actions: 1, .. })).await;
     assert!(host.errors().is_empty(), "{:?}", host.errors());
 }
 
@@ -391,24 +394,25 @@ async fn taking_a_seat_back_while_a_hard_ai_thinks_does_not_stop_the_room() {
     let server = server("take-back-l3", &["--ai-pace-ms", "0", "--deal-break-ms", "0"]);
     let mut host = Client::new(server.addr, "south").await;
     create_room(&mut host, 17, None).await;
-    for seat in 1..4 {
+    for seat in [Seat::ONE, Seat::TWO, Seat::THREE] {
         host.send(&ClientMsg::SetSeat { seat, setting: SeatSetting::Ai { level: 3 } }).await;
     }
     start(&mut host).await;
     until_prompted_to_play(&mut host).await;
     host.act().await;
     host.send(&ClientMsg::AutoPlay { on: true }).await;
-    host.until("the AI hosts south", |m| matches!(m, ServerMsg::Hosting { seat: 0, on: true })).await;
+    host.until("the AI hosts south", |m| matches!(m, ServerMsg::Hosting { seat: Seat::ZERO, on: true })).await;
     // South's AI (the fast hosting level) plays; East's hard AI starts thinking at once.
-    host.until("south's AI plays", |m| matches!(m, ServerMsg::Applied { seat: 0, actions: 1.., .. })).await;
+    host.until("south's AI plays", |m| matches!(m, ServerMsg::Applied { seat: Seat::ZERO, actions: 1.., .. })).await;
     host.send(&ClientMsg::AutoPlay { on: false }).await;
-    host.until("the seat back", |m| matches!(m, ServerMsg::Hosting { seat: 0, on: false })).await;
+    host.until("the seat back", |m| matches!(m, ServerMsg::Hosting { seat: Seat::ZERO, on: false })).await;
     // The other seats go on playing until South is to act again.
     let deadline = Instant::now() + Duration::from_secs(90);
     let mut others = 0;
     while host.prompt.is_none() || others == 0 {
         assert!(Instant::now() < deadline, "the room stopped: {others} AI actions after the seat was taken back");
-        if let Some(ServerMsg::Applied { seat: 1..=3, actions: 1.., .. }) = host.try_recv(Duration::from_secs(1)).await
+        if let Some(ServerMsg::Applied { seat: Seat::ONE | Seat::TWO | Seat::THREE, actions: 1.., .. }) =
+            host.try_recv(Duration::from_secs(1)).await
         {
             others += 1;
         }

@@ -6,6 +6,7 @@
 mod common;
 use common::*;
 use futures_util::{SinkExt, StreamExt};
+use guandan_core::game::Seat;
 use guandan_proto::http::{
     HEALTH_PATH, METRICS_PATH, NewPlayer, NewPlayerReply, PLAYERS_PATH, RoomDirectoryEntry, WS_PATH, read_reply,
 };
@@ -306,7 +307,7 @@ async fn a_guest_registers_over_https_and_plays_over_wss() {
         .await;
     let code = match until(&mut ws, "joined", |m| matches!(m, ServerMsg::Joined { .. })).await {
         ServerMsg::Joined { code, seat, .. } => {
-            assert_eq!(seat, Some(0));
+            assert_eq!(seat, Some(Seat::ZERO));
             code
         }
         _ => unreachable!(),
@@ -356,7 +357,7 @@ async fn a_changed_certificate_is_served_to_new_connections_and_old_ones_go_on()
     // Opened before the reload: the WebSocket still talks, and a TLS connection that finished
     // its handshake with A then makes requests.
     still_talks(&mut ws).await;
-    send(&mut ws, &ClientMsg::SetSeat { seat: 1, setting: guandan_proto::SeatSetting::Ai { level: 1 } }).await;
+    send(&mut ws, &ClientMsg::SetSeat { seat: Seat::ONE, setting: guandan_proto::SeatSetting::Ai { level: 1 } }).await;
     until(&mut ws, "an AI seated", |m| matches!(m, ServerMsg::Room { room } if room.seats[1].ai.is_some())).await;
     let (status, _) = https(held, "GET", HEALTH_PATH, "").await;
     assert_eq!(status, 200);

@@ -87,8 +87,16 @@ func test_bad_input_is_refused_with_a_code_and_changes_nothing() -> void:
 	expect_logged("GuandanClient.set_spectator_hands")
 	expect_eq(c.set_spectator_hands(1), c.ERR_IO, "a good team, offline: nothing to send to")
 	expect_logged("GuandanClient.set_spectator_hands")
+	# A seat is 0-3 (a Seat on the Rust side): anything else is refused before sending, with the range.
+	expect_eq(c.set_seat(7, 1), GuandanEngine.ERR_BAD_ARGUMENT, "no seat 7")
+	expect_logged("GuandanClient.set_seat")
+	expect(c.get_last_error().contains("out of range 0-3"), "the range is said: %s" % c.get_last_error())
+	expect_eq(c.change_seat(-1), GuandanEngine.ERR_BAD_ARGUMENT, "no seat -1")
+	expect_logged("GuandanClient.change_seat")
+	expect_eq(c.set_seat(3, 1), c.ERR_IO, "a good seat, offline: nothing to send to")
+	expect_logged("GuandanClient.set_seat")
 	expect(not c.has_match(), "no match copied")
-	expect_eq(errors.size(), 9, "every refusal was also an error signal")
+	expect_eq(errors.size(), 12, "every refusal was also an error signal")
 	c.error.disconnect(on_error)
 
 

@@ -2,7 +2,7 @@
 
 use super::reasons::CLOSE_TO_OUT;
 use super::*;
-use guandan_core::game::{DealSetup, Match};
+use guandan_core::game::{DealSetup, Match, Seat};
 use guandan_core::rules::RuleConfig;
 
 /// A first deal at level 2 (competition rules) with these hands, `leader` to lead.
@@ -26,13 +26,13 @@ fn view_with(hand: &str, table: Option<&str>) -> PlayerView {
     let other = CardSet::parse("D9 D9 C9 C9").unwrap().minus(h);
     let spare: Vec<u8> = CardSet::FULL.minus(h).minus(other).iter().take(2).collect();
     let hands = [h, other, CardSet::EMPTY.with(spare[0]), CardSet::EMPTY.with(spare[1])];
-    let mut m = deal(hands, if table.is_some() { 1 } else { 0 });
+    let mut m = deal(hands, if table.is_some() { Seat::ONE } else { Seat::ZERO });
     if let Some(t) = table {
         let cards = CardSet::parse(t).unwrap().intersect(m.hands()[1]);
-        let a = m.action(1, guandan_core::game::ActionKind::Play { cards: cards.ids(), reading: None });
+        let a = m.action(Seat::ONE, guandan_core::game::ActionKind::Play { cards: cards.ids(), reading: None });
         m.apply(&a).unwrap();
     }
-    m.view(Some(0))
+    m.view(Some(Seat::ZERO))
 }
 
 #[test]
@@ -64,10 +64,10 @@ fn following_with(hand: &str, table: &str, n: usize) -> PlayerView {
     let t = CardSet::parse(table).unwrap();
     let rest: Vec<u8> = CardSet::FULL.minus(h).minus(t).iter().collect();
     let part = |k: usize| CardSet::from_ids(&rest[k * n..(k + 1) * n]);
-    let mut m = deal([h, part(0), part(1), t.union(part(2))], 3);
-    let a = m.action(3, guandan_core::game::ActionKind::Play { cards: t.ids(), reading: None });
+    let mut m = deal([h, part(0), part(1), t.union(part(2))], Seat::THREE);
+    let a = m.action(Seat::THREE, guandan_core::game::ActionKind::Play { cards: t.ids(), reading: None });
     m.apply(&a).unwrap();
-    m.view(Some(0))
+    m.view(Some(Seat::ZERO))
 }
 
 /// Every hint that splits a triple or a bomb has no same-kind, same-size play that keeps
@@ -294,9 +294,10 @@ fn follow_hints_keep_the_cheapest_beater_and_their_reasons_are_true() {
         let (_, t) = v.table.unwrap();
         let a = check_unbroken(&v);
         let cheapest = cheapest_plain_beater(&v, &legal, wilds);
-        let opp_min = (0..4u8)
-            .filter(|&s| Some(s) != v.seat && Some(s) != v.seat.map(partner_of) && v.card_counts[s as usize] > 0)
-            .map(|s| v.card_counts[s as usize])
+        let opp_min = Seat::ALL
+            .into_iter()
+            .filter(|&s| Some(s) != v.seat && Some(s) != v.seat.map(partner_of) && v.card_counts[s.index()] > 0)
+            .map(|s| v.card_counts[s.index()])
             .min()
             .unwrap_or(27);
         if let Some(c) = cheapest {

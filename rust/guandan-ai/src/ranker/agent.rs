@@ -129,7 +129,7 @@ mod tests {
                 differs += usize::from(d.action != l2_decision(&view, &Weights::default(), false).action);
                 if m.phase() == Phase::Play {
                     let mut setup = m.to_setup();
-                    let (a, b) = (((seat + 1) % 4) as usize, ((seat + 3) % 4) as usize);
+                    let (a, b) = (seat.after(1).index(), seat.after(3).index());
                     if let (Some(ca), Some(cb)) = (setup.hands[a].iter().next(), setup.hands[b].iter().last()) {
                         setup.hands[a] = setup.hands[a].minus(CardSet::EMPTY.with(ca)).with(cb);
                         setup.hands[b] = setup.hands[b].minus(CardSet::EMPTY.with(cb)).with(ca);

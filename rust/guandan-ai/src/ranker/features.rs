@@ -13,7 +13,7 @@ use crate::l2::{Situation, danger};
 use crate::plan::{broken_group, evaluate};
 use guandan_core::card::{Card, CardSet, Rank};
 use guandan_core::combo::{PlayKind, rank_order};
-use guandan_core::game::{partner_of, team_of};
+use guandan_core::game::{Seat, partner_of, team_of};
 use guandan_core::view::PlayerView;
 
 /// Number of features per candidate.
@@ -132,8 +132,8 @@ fn put(f: &mut [f32; COUNT], name: &str, v: f32) {
     f[index(name)] = v;
 }
 
-fn rel(seat: u8, d: u8) -> u8 {
-    (seat + d) % 4
+fn rel(seat: Seat, d: u8) -> Seat {
+    seat.after(d)
 }
 
 impl<'a> Context<'a> {
@@ -163,7 +163,7 @@ impl<'a> Context<'a> {
         }
         put(&mut f, "passes_since_table/3", view.passes as f32 / 3.0);
         let counts = view.card_counts;
-        let cards = |d: u8| counts[rel(seat, d) as usize] as f32 / 27.0;
+        let cards = |d: u8| counts[rel(seat, d).index()] as f32 / 27.0;
         put(&mut f, "my_cards/27", cards(0));
         put(&mut f, "next_cards/27", cards(1));
         put(&mut f, "partner_cards/27", cards(2));
@@ -341,7 +341,7 @@ mod tests {
             let cands = ranked_candidates(&view, &w);
             let mine = for_candidates(&view, &w, &cands);
             for (a, b) in [(1u8, 2u8), (1, 3), (2, 3)] {
-                let (a, b) = (rel(seat, a) as usize, rel(seat, b) as usize);
+                let (a, b) = (rel(seat, a).index(), rel(seat, b).index());
                 let mut setup = m.to_setup();
                 let (Some(ca), Some(cb)) = (setup.hands[a].iter().last(), setup.hands[b].iter().next()) else {
                     continue;

@@ -11,7 +11,7 @@ use crate::AiProfile;
 use crate::agent::{Budget, SearchConfig};
 use crate::arena::deal_setup;
 use crate::l3::L3;
-use guandan_core::game::{Event, Match};
+use guandan_core::game::{Event, Match, Seat};
 use guandan_core::rules::RuleConfig;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -38,7 +38,7 @@ pub struct CandidateLabel {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DecisionLabel {
     pub deal: u32,
-    pub seat: u8,
+    pub seat: Seat,
     /// The match's action count at the decision.
     pub seq: u64,
     pub candidates: Vec<CandidateLabel>,
@@ -262,7 +262,7 @@ mod tests {
 
     fn decision(deal: u32) -> DecisionLabel {
         let c = CandidateLabel { f: vec![1; features::COUNT], l2: 1.5, mean: -0.25, worlds: 4, chosen: true };
-        DecisionLabel { deal, seat: 1, seq: 9, candidates: vec![c] }
+        DecisionLabel { deal, seat: Seat::ONE, seq: 9, candidates: vec![c] }
     }
 
     #[test]

@@ -340,6 +340,7 @@ pub fn float_correction(layers: &[FloatLayer], f: &[i16]) -> f32 {
 mod tests {
     use super::*;
     use crate::ranker::labels::CandidateLabel;
+    use guandan_core::seat::Seat;
 
     /// A learnable toy: the search prefers the candidate whose feature 20 is set, which L2's
     /// score does not see. Training must learn it (loss falls, held-out top-1 rises), and twice
@@ -359,7 +360,7 @@ mod tests {
                         CandidateLabel { f, l2, mean: if k == good { 1.0 } else { -0.5 }, worlds: 8, chosen: k == good }
                     })
                     .collect();
-                DecisionLabel { deal: n / 10, seat: 0, seq: n as u64, candidates }
+                DecisionLabel { deal: n / 10, seat: Seat::ZERO, seq: n as u64, candidates }
             })
             .collect();
         let cfg = TrainConfig { epochs: 12, ..TrainConfig::default() };

@@ -116,7 +116,7 @@ mod tests {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/replay-corpus");
         let log = parse_record(&std::fs::read_to_string(dir.join("good_unfinished_match.jsonl")).unwrap()).unwrap();
         let cfg = ReviewConfig { worlds: 2, ..ReviewConfig::default() };
-        let r = review(&log, 1, &cfg, &reviewer(1), |_, _| {}).unwrap();
+        let r = review(&log, Seat::ONE, &cfg, &reviewer(1), |_, _| {}).unwrap();
         let tmp = std::env::temp_dir().join(format!("guandan-review-cache-{name}-{}", std::process::id()));
         std::fs::create_dir_all(&tmp).unwrap();
         (r, tmp)
@@ -127,16 +127,16 @@ mod tests {
         let (r, dir) = reviewed("saved");
         let path = cache_path(&dir.join("m.jsonl"));
         assert!(path.to_string_lossy().ends_with("m.jsonl.review.json"));
-        assert_eq!(load_cached(&path, &r.record_hash, 1, &r.config), Ok(None), "no cache yet");
+        assert_eq!(load_cached(&path, &r.record_hash, Seat::ONE, &r.config), Ok(None), "no cache yet");
         save_cached(&path, &r).unwrap();
-        assert_eq!(load_cached(&path, &r.record_hash, 1, &r.config), Ok(Some(r.clone())));
+        assert_eq!(load_cached(&path, &r.record_hash, Seat::ONE, &r.config), Ok(Some(r.clone())));
         // Another seat or budget: not this review, no error.
-        assert_eq!(load_cached(&path, &r.record_hash, 2, &r.config), Ok(None));
+        assert_eq!(load_cached(&path, &r.record_hash, Seat::TWO, &r.config), Ok(None));
         let more = ReviewConfig { worlds: 3, ..r.config };
-        assert_eq!(load_cached(&path, &r.record_hash, 1, &more), Ok(None));
+        assert_eq!(load_cached(&path, &r.record_hash, Seat::ONE, &more), Ok(None));
         // Another record: refused with the hash code, the file left as it was.
         let before = std::fs::read_to_string(&path).unwrap();
-        let e = load_cached(&path, "0123", 1, &r.config).unwrap_err();
+        let e = load_cached(&path, "0123", Seat::ONE, &r.config).unwrap_err();
         assert_eq!(e.code(), ErrorCode::LogHash);
         assert!(e.to_string().contains("another record"), "{e}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), before);
@@ -156,7 +156,7 @@ mod tests {
         .unwrap();
         let load = |text: String| {
             std::fs::write(&path, text).unwrap();
-            load_cached(&path, &r.record_hash, 1, &r.config)
+            load_cached(&path, &r.record_hash, Seat::ONE, &r.config)
         };
         assert_eq!(load(good.to_string()), Ok(Some(r.clone())));
         let mut newer = good.clone();
@@ -175,7 +175,7 @@ mod tests {
         let e = load(text[..text.len() / 2].to_string()).unwrap_err();
         assert_eq!(e.code(), ErrorCode::LogMalformed);
         assert!(e.to_string().starts_with("review cache "), "{e}");
-        let dir_as_file = load_cached(&dir, &r.record_hash, 1, &r.config).unwrap_err();
+        let dir_as_file = load_cached(&dir, &r.record_hash, Seat::ONE, &r.config).unwrap_err();
         assert_eq!(dir_as_file.code(), ErrorCode::Io);
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -151,8 +151,6 @@ pub struct Review {
 pub enum ReviewError {
     #[error("the record does not replay: {0}")]
     Log(#[from] LogError),
-    #[error("seat {0} is not 0..3")]
-    Seat(u8),
     #[error("worlds must be 1..=4096, not {0}")]
     Worlds(u32),
     #[error("the record holds no deal {0} (deals are numbered from 0)")]
@@ -250,9 +248,6 @@ pub fn review_deal_cancellable(
     cancel: &AtomicBool,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<Review, ReviewError> {
-    if seat > 3 {
-        return Err(ReviewError::Seat(seat));
-    }
     if cfg.worlds == 0 || cfg.worlds > 4096 {
         return Err(ReviewError::Worlds(cfg.worlds));
     }

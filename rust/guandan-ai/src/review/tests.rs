@@ -55,15 +55,15 @@ fn planted_from(first: u64, partner: u8) -> (MatchLog, usize, Rank) {
         let mut planted = None;
         while m.deal_no() < 4 && !m.is_over() && planted.is_none_or(|(_, _, d)| d == m.deal_no()) {
             let seat = m.to_act()[0];
-            if planted.is_none() && seat == 0 && m.phase() == Phase::Play {
-                let view = m.view(Some(0));
-                if let Some((2, single)) = view.table
+            if planted.is_none() && seat == Seat::ZERO && m.phase() == Phase::Play {
+                let view = m.view(Some(Seat::ZERO));
+                if let Some((Seat::TWO, single)) = view.table
                     && single.pattern.kind == PlayKind::Single
                     && view.card_counts[2] <= partner
                     && let Some((rank, p)) = bomb_that_beats(&view, &single)
                 {
                     planted = Some((log.actions.len(), rank, m.deal_no()));
-                    apply(&mut m, &mut log, 0, Match::play_kind(&p));
+                    apply(&mut m, &mut log, Seat::ZERO, Match::play_kind(&p));
                     continue;
                 }
             }
@@ -84,7 +84,7 @@ fn quick() -> ReviewConfig {
 fn breaking_a_bomb_to_beat_the_partners_single_is_a_mistake_with_the_right_better_play() {
     let (log, at, rank) = planted_blunder();
     let l3 = reviewer(1);
-    let r = review(&log, 0, &quick(), &l3, |_, _| {}).unwrap();
+    let r = review(&log, Seat::ZERO, &quick(), &l3, |_, _| {}).unwrap();
     let m = r.deals.iter().flat_map(|d| &d.moves).find(|m| m.action == at).expect("the planted play is reviewed");
     assert_eq!(m.mark, Mark::Mistake, "{m:?}");
     // The better play keeps the bomb: a pass, or a play without a card of that rank.
@@ -98,12 +98,12 @@ fn breaking_a_bomb_to_beat_the_partners_single_is_a_mistake_with_the_right_bette
 fn the_same_record_seed_and_worlds_give_the_same_review_and_another_seed_may_differ_only_in_values() {
     let (log, _, _) = planted_blunder();
     let cfg = ReviewConfig { worlds: 8, ..ReviewConfig::default() };
-    let a = review(&log, 0, &cfg, &reviewer(1), |_, _| {}).unwrap();
-    let b = review(&log, 0, &cfg, &reviewer(2), |_, _| {}).unwrap();
+    let a = review(&log, Seat::ZERO, &cfg, &reviewer(1), |_, _| {}).unwrap();
+    let b = review(&log, Seat::ZERO, &cfg, &reviewer(2), |_, _| {}).unwrap();
     assert_eq!(a, b, "threads never change a review");
     assert_eq!(a.record_hash, log.replay().unwrap().state_hash());
     let mut progress = Vec::new();
-    review(&log, 2, &cfg, &reviewer(1), |done, total| progress.push((done, total))).unwrap();
+    review(&log, Seat::TWO, &cfg, &reviewer(1), |done, total| progress.push((done, total))).unwrap();
     assert!(
         !progress.is_empty()
             && progress.iter().all(|&(d, t)| d <= t)
@@ -121,7 +121,7 @@ fn a_damaged_or_tampered_record_is_refused_with_a_message() {
     if let ActionKind::Play { cards, .. } = &mut tampered.actions[at].kind {
         cards[0] = (cards[0] + 1) % 108;
     }
-    let e = review(&tampered, 0, &quick(), &l3, |_, _| {}).unwrap_err();
+    let e = review(&tampered, Seat::ZERO, &quick(), &l3, |_, _| {}).unwrap_err();
     assert!(matches!(e, ReviewError::Log(_)), "{e}");
     assert!(e.to_string().contains("does not replay"), "{e}");
     // Malformed text, a stored match without its log, a bad seat and a bad budget.
@@ -130,9 +130,8 @@ fn a_damaged_or_tampered_record_is_refused_with_a_message() {
     assert!(matches!(parse_record(&broken), Err(ReviewError::Log(LogError::Malformed { .. }))));
     assert!(parse_record("{\"meta\":{}}").unwrap_err().to_string().contains("without its log"));
     assert!(parse_record("not a record").is_err());
-    assert_eq!(review(&log, 4, &quick(), &l3, |_, _| {}), Err(ReviewError::Seat(4)));
     let none = ReviewConfig { worlds: 0, ..quick() };
-    assert_eq!(review(&log, 0, &none, &l3, |_, _| {}), Err(ReviewError::Worlds(0)));
+    assert_eq!(review(&log, Seat::ZERO, &none, &l3, |_, _| {}), Err(ReviewError::Worlds(0)));
     // A stored online match (the server's `{meta, log}`) reads as its log.
     let stored = serde_json::json!({ "meta": { "deals": 1 }, "log": text }).to_string();
     assert_eq!(parse_record(&stored).unwrap(), MatchLog::parse(&text).unwrap());
@@ -151,13 +150,13 @@ fn l3_reviewing_its_own_play_marks_almost_nothing() {
         let mut l2 = crate::l2::L2::new(crate::agent::Weights::default(), false);
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         while m.deal_no() == 0 && !m.is_over() {
-            if m.to_act()[0] == 0 {
+            if m.to_act()[0] == Seat::ZERO {
                 step(&mut m, &mut log, &mut l3, &mut rng);
             } else {
                 step(&mut m, &mut log, &mut l2, &mut rng);
             }
         }
-        let r = review(&log, 0, &quick(), &reviewer(1), |_, _| {}).unwrap();
+        let r = review(&log, Seat::ZERO, &quick(), &reviewer(1), |_, _| {}).unwrap();
         mistakes += r.mistakes;
         inaccuracies += r.inaccuracies;
         moves += r.moves;
@@ -182,7 +181,7 @@ fn every_cost_lies_within_the_level_scale_and_marks_follow_the_costs() {
         let log = parse_record(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap();
         let scale = level_scale(&log.header.rules, &l3);
         assert!(scale > 0.0 && scale <= 24.0);
-        for seat in 0..4u8 {
+        for seat in Seat::ALL {
             let r = review(&log, seat, &cfg, &l3, |_, _| {}).unwrap();
             let moves: Vec<&ReviewedMove> = r.deals.iter().flat_map(|d| &d.moves).collect();
             for m in &moves {
@@ -227,7 +226,7 @@ fn a_cancelled_review_stops_at_the_next_decision() {
     let cancel = AtomicBool::new(false);
     let mut valued = 0;
     // Cancelled after the first decision: no second one is valued.
-    let r = review_cancellable(&log, 0, &cfg, &reviewer(1), &cancel, |done, total| {
+    let r = review_cancellable(&log, Seat::ZERO, &cfg, &reviewer(1), &cancel, |done, total| {
         assert!(total > 1, "the match has more than one decision of seat 0");
         valued = done;
         cancel.store(true, Ordering::Relaxed);
@@ -235,7 +234,7 @@ fn a_cancelled_review_stops_at_the_next_decision() {
     assert!(matches!(r, Err(ReviewError::Cancelled)), "{r:?}");
     assert_eq!(valued, 1);
     // Cancelled before it starts: nothing is valued.
-    let r = review_cancellable(&log, 0, &cfg, &reviewer(1), &cancel, |_, _| panic!("no decision is valued"));
+    let r = review_cancellable(&log, Seat::ZERO, &cfg, &reviewer(1), &cancel, |_, _| panic!("no decision is valued"));
     assert!(matches!(r, Err(ReviewError::Cancelled)), "{r:?}");
 }
 
@@ -245,19 +244,21 @@ fn a_deals_review_is_that_deals_part_of_the_whole_review_and_a_missing_deal_is_r
     let log = parse_record(&std::fs::read_to_string(dir.join("good_unfinished_match.jsonl")).unwrap()).unwrap();
     let cfg = ReviewConfig { worlds: 2, ..ReviewConfig::default() };
     let l3 = reviewer(1);
-    let whole = review(&log, 1, &cfg, &l3, |_, _| {}).unwrap();
+    let whole = review(&log, Seat::ONE, &cfg, &l3, |_, _| {}).unwrap();
     assert!(whole.deals.len() >= 2, "the record holds {} deals", whole.deals.len());
     let never = AtomicBool::new(false);
     for deal in &whole.deals {
         let mut totals = Vec::new();
         let one =
-            review_deal_cancellable(&log, 1, Some(deal.deal_no), &cfg, &l3, &never, |_, t| totals.push(t)).unwrap();
+            review_deal_cancellable(&log, Seat::ONE, Some(deal.deal_no), &cfg, &l3, &never, |_, t| totals.push(t))
+                .unwrap();
         assert_eq!(one.deals, vec![deal.clone()], "deal {}", deal.deal_no);
         assert_eq!(one.record_hash, whole.record_hash);
         // The progress counts that deal's decisions only.
         assert_eq!(totals.first().copied(), Some(deal.moves.len() + deal.forced as usize));
     }
     let last = log.replay().unwrap().deal_no();
-    let r = review_deal_cancellable(&log, 1, Some(last + 1), &cfg, &l3, &never, |_, _| panic!("nothing is valued"));
+    let r =
+        review_deal_cancellable(&log, Seat::ONE, Some(last + 1), &cfg, &l3, &never, |_, _| panic!("nothing is valued"));
     assert_eq!(r, Err(ReviewError::Deal(last + 1)));
 }

@@ -50,7 +50,7 @@ impl Bot {
             profile,
             rules,
             seed,
-            template: m.view(Some(0)),
+            template: m.view(Some(Seat::ZERO)),
             my_pos: None,
             deals: 0,
             turns: Vec::new(),
@@ -123,8 +123,8 @@ impl Bot {
 
     /// A card moved from one seat to another (tribute or return).
     pub(super) fn moved(&mut self, from: Seat, to: Seat) {
-        self.start_counts[from as usize] = self.start_counts[from as usize].saturating_sub(1);
-        self.start_counts[to as usize] = self.start_counts[to as usize].saturating_add(1);
+        self.start_counts[from.index()] = self.start_counts[from.index()].saturating_sub(1);
+        self.start_counts[to.index()] = self.start_counts[to.index()].saturating_add(1);
     }
 
     pub(super) fn notify(&mut self, msg: &Message, text: &str) {
@@ -250,7 +250,7 @@ impl Bot {
         log(format!(
             "{} seat {} {}: {} -> {index} {} ({:.1} ms)",
             self.agent.name(),
-            view.seat.unwrap_or(0),
+            view.seat.unwrap_or(Seat::ZERO),
             match (phase, view.table.is_some()) {
                 (Phase::Tribute, _) => "tribute",
                 (Phase::Return, _) => "return",
@@ -268,7 +268,7 @@ impl Bot {
     pub(super) fn view(&mut self, msg: &Message, list: &[Act], phase: Phase) -> Option<PlayerView> {
         let me = seat(&msg.my_pos).or(self.my_pos).unwrap_or_else(|| {
             log("no seat known yet (no beginning notification): assuming seat 0");
-            0
+            Seat::ZERO
         });
         self.my_pos = Some(me);
         let level = msg.cur_rank.0.as_ref().and_then(WireRank::level).or(self.level).unwrap_or(Rank::TWO);
@@ -296,7 +296,7 @@ impl Bot {
                 Act::Play { kind, rank, cards: Some(cards) } => {
                     let ids = ids_for(cards, hand.union(played));
                     played = played.union(ids);
-                    let left = &mut counts[t.seat as usize];
+                    let left = &mut counts[t.seat.index()];
                     *left = left.saturating_sub(cards.len() as u8);
                     if *left == 0 && !finished.contains(&t.seat) {
                         finished.push(t.seat);
@@ -316,16 +316,16 @@ impl Bot {
                 counts[s] = rest as u8;
             }
         }
-        counts[me as usize] = hand.len().min(u8::MAX as usize) as u8;
+        counts[me.index()] = hand.len().min(u8::MAX as usize) as u8;
         let following = matches!(list.first(), Some(Act::Pass));
         let table = if phase == Phase::Play && following {
             let owner = seat(&msg.greater_pos)
                 .filter(|&s| s != me)
                 .or_else(|| self.turns.iter().rev().find(|t| matches!(t.act, Act::Play { .. })).map(|t| t.seat))
                 .filter(|&s| s != me)
-                .unwrap_or((me + 3) % 4);
+                .unwrap_or(me.after(3));
             let from_msg = msg.greater_action.0.as_ref().map(Act::from_wire);
-            let from_area = public.get(owner as usize).and_then(|p| p.play_area.0.as_ref()).map(Act::from_wire);
+            let from_area = public.get(owner.index()).and_then(|p| p.play_area.0.as_ref()).map(Act::from_wire);
             let from_history =
                 self.turns.iter().rev().find(|t| matches!(t.act, Act::Play { .. })).map(|t| t.act.clone());
             let play = [from_msg, from_area, from_history].into_iter().flatten().find_map(|a| match a {
@@ -351,12 +351,12 @@ impl Bot {
             0
         };
         // Seats the platform says are out but whose last play we missed.
-        for s in 0..4u8 {
-            if counts[s as usize] == 0 && !finished.contains(&s) {
+        for s in Seat::ALL {
+            if counts[s.index()] == 0 && !finished.contains(&s) {
                 finished.push(s);
             }
         }
-        finished.retain(|&s| counts[s as usize] == 0);
+        finished.retain(|&s| counts[s.index()] == 0);
         let team_levels = {
             let mine = msg.self_rank.0.as_ref().and_then(WireRank::level).unwrap_or(level);
             let theirs = msg.oppo_rank.0.as_ref().and_then(WireRank::level).unwrap_or(Rank::TWO);

@@ -6,7 +6,7 @@ use super::wire::*;
 use guandan_ai::{AiLevel, AiProfile};
 use guandan_core::card::{Card, CardSet, Rank};
 use guandan_core::combo::{PlayKind, classify};
-use guandan_core::game::{ActionKind, Match, Phase};
+use guandan_core::game::{ActionKind, Match, Phase, Seat};
 use guandan_core::rules::RuleConfig;
 use guandan_core::view::PlayerView;
 use serde_json::Value;
@@ -178,15 +178,15 @@ fn notifications_build_the_history_and_the_table() {
     .unwrap();
     let list: Vec<Act> = msg.action_list.0.iter().flatten().map(Act::from_value).collect();
     let v = b.view(&msg, &list, Phase::Play).unwrap();
-    assert_eq!(v.seat, Some(2));
+    assert_eq!(v.seat, Some(Seat::TWO));
     let (owner, table) = v.table.unwrap();
-    assert_eq!((owner, table.pattern.kind, table.pattern.rank), (0, PlayKind::Pair, 8));
+    assert_eq!((owner, table.pattern.kind, table.pattern.rank), (Seat::ZERO, PlayKind::Pair, 8));
     assert_eq!(v.passes, 1);
     assert_eq!(v.history.len(), 2);
     assert_eq!(v.played.len(), 2);
     assert!(v.played.intersect(v.hand).is_empty());
     assert_eq!(v.card_counts, [25, 27, 4, 27]);
     b.handle_text(r#"{"type":"notify","stage":"episodeOver","order":[0,2,1,3]}"#);
-    assert_eq!(b.last_order, Some([0, 2, 1, 3]));
+    assert_eq!(b.last_order, Some([Seat::ZERO, Seat::TWO, Seat::ONE, Seat::THREE]));
     assert!(b.turns.is_empty());
 }

@@ -144,7 +144,7 @@ pub(super) fn seat(v: &Lenient<WireInt>) -> Option<Seat> {
 }
 
 pub(super) fn seat_of(v: i64) -> Option<Seat> {
-    (0..4).contains(&v).then_some(v as Seat)
+    Seat::try_from(v).ok()
 }
 
 /// A card in competition notation, leniently (`s10`, `C10` and `CT` are all the ten of clubs).

@@ -6,6 +6,7 @@ use super::link::{HEARTBEAT, Link, rejoin};
 use super::tally::{Seen, Totals};
 use guandan_ai::{AiLevel, AiProfile, Budget, make_agent};
 use guandan_core::event::ActionKind;
+use guandan_core::seat::Seat;
 use guandan_proto::{ClientMsg, ServerMsg, WireOut};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -25,7 +26,7 @@ pub(crate) struct Client {
 /// One seat's client until the match is stored: acts on prompts, heartbeats, drops and rejoins.
 /// A connection the server closed (restart, shutdown, too slow to read) is come back to the
 /// same way as a drop, with backoff ([`rejoin`]).
-pub(crate) async fn play(addr: Server, mut link: Link, seat: u8, how: Client) -> Result<(Seen, u32, Link), String> {
+pub(crate) async fn play(addr: Server, mut link: Link, seat: Seat, how: Client) -> Result<(Seen, u32, Link), String> {
     let Client { level, drop_rate, think, seed, totals } = how;
     let mut agent = make_agent(&AiProfile::level(level));
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -48,7 +49,7 @@ pub(crate) async fn play(addr: Server, mut link: Link, seat: u8, how: Client) ->
                         for seq in action_seq.saturating_sub(u64::from(actions)) + 1..=action_seq {
                             seen.count(seq);
                         }
-                        if seat == 0 {
+                        if seat == Seat::ZERO {
                             totals.latency.actions_heard(u64::from(actions));
                         }
                         for e in &events {
@@ -181,7 +182,7 @@ async fn reconnect(
     link: Link,
     jitter: &mut ChaCha8Rng,
     lost: &mut u32,
-    seat: u8,
+    seat: Seat,
     why: &str,
 ) -> Result<Link, String> {
     *lost += 1;
@@ -256,13 +257,13 @@ struct Ending {
 
 impl Ending {
     /// What this seat sends now, if anything (and marks it sent).
-    fn next(&mut self, seat: u8) -> Option<ActionKind> {
+    fn next(&mut self, seat: Seat) -> Option<ActionKind> {
         if self.sent || self.confirmed {
             return None;
         }
         let kind = match seat {
-            0 if !self.vote_open => ActionKind::ProposeSurrender,
-            1 | 2 if self.vote_open => ActionKind::SurrenderVote { accept: true },
+            Seat::ZERO if !self.vote_open => ActionKind::ProposeSurrender,
+            Seat::ONE | Seat::TWO if self.vote_open => ActionKind::SurrenderVote { accept: true },
             _ => return None,
         };
         self.sent = true;
@@ -270,7 +271,7 @@ impl Ending {
     }
 
     /// An announcement: the vote's course, and this seat's part in it.
-    fn heard(&mut self, seat: u8, e: &WireOut) {
+    fn heard(&mut self, seat: Seat, e: &WireOut) {
         match e {
             WireOut::SurrenderProposed { seat: s } => {
                 self.vote_open = true;

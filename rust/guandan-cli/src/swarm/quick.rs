@@ -7,6 +7,7 @@
 //! spread of the tables they formed.
 
 use super::link::Server;
+use guandan_core::seat::Seat;
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -196,7 +197,7 @@ async fn player(
 /// Where a queued client's table is.
 enum Seated {
     /// On this connection's instance: the room and seat.
-    Here(String, u8),
+    Here(String, Seat),
     /// On another instance: the room and where to go.
     There(String, Server),
 }

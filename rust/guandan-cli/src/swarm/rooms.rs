@@ -11,6 +11,7 @@ use super::server_proc::{self, PeakRss};
 use super::tally::{Totals, verify};
 use futures_util::{SinkExt, StreamExt};
 use guandan_ai::AiLevel;
+use guandan_core::seat::Seat;
 use guandan_proto::{ClientMsg, ServerMsg};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::sync::Arc;
@@ -233,8 +234,8 @@ async fn room(addr: Server, i: usize, args: &SwarmArgs, level: AiLevel, totals: 
         eprintln!("swarm: all {} rooms playing", args.rooms);
     }
     let mut players = Vec::new();
-    for (s, ws) in socks.into_iter().enumerate() {
-        let seed = args.seed ^ ((i as u64) << 8) ^ s as u64;
+    for (seat, ws) in Seat::ALL.into_iter().zip(socks) {
+        let seed = args.seed ^ ((i as u64) << 8) ^ u64::from(u8::from(seat));
         let how = Client {
             level,
             drop_rate: args.drop_rate,
@@ -242,7 +243,6 @@ async fn room(addr: Server, i: usize, args: &SwarmArgs, level: AiLevel, totals: 
             seed,
             totals: totals.clone(),
         };
-        let seat = s as u8;
         players.push(tokio::spawn({
             let addr = addr.clone();
             async move { play(addr, ws, seat, how).await }

@@ -108,7 +108,7 @@ impl Match {
             phase: self.phase,
             turn: self.turn,
             // A seat past the four holds nothing (the action's seat is checked before).
-            hand: self.hands.get(seat as usize).copied().unwrap_or(CardSet::EMPTY),
+            hand: self.hands.get(seat.index()).copied().unwrap_or(CardSet::EMPTY),
             table: self.table.as_ref().map(|t| &t.1),
             level: self.level,
             rules: &self.rules,

@@ -19,9 +19,9 @@ impl Match {
     pub(super) fn end_deal(&mut self, events: &mut Vec<Event>) {
         // Finishing order; players still holding cards follow by fewer cards left, then play order.
         let mut order: ArrayVec<Seat, 4> = self.finished.clone();
-        let mut rest: ArrayVec<Seat, 4> = (0..4).filter(|&s| self.active(s)).collect();
-        let after = *self.finished.last().unwrap_or(&0);
-        rest.sort_by_key(|&s| (self.hands[s as usize].len(), (s + 4 - after) % 4));
+        let mut rest: ArrayVec<Seat, 4> = Seat::ALL.into_iter().filter(|&s| self.active(s)).collect();
+        let after = self.finished.last().map_or(0, |s| s.index());
+        rest.sort_by_key(|&s| (self.hands[s.index()].len(), (s.index() + 4 - after) % 4));
         order.extend(rest);
         let order: [Seat; 4] = [order[0], order[1], order[2], order[3]];
         let winner = team_of(order[0]);
@@ -87,7 +87,7 @@ impl Match {
         if self.surrender.is_some() {
             return Err(RuleError::StateConflict(Conflict::VoteOpen));
         }
-        self.surrender = Some(Surrender { team: team_of(seat), proposer: seat, accepted: 1 << seat, refused: 0 });
+        self.surrender = Some(Surrender { team: team_of(seat), proposer: seat, accepted: seat.bit(), refused: 0 });
         events.push(Event::SurrenderProposed { seat });
         Ok(())
     }
@@ -111,7 +111,7 @@ impl Match {
         let needed = u32::from(self.rules.surrender_opponent_accepts.clamp(1, 2));
         if !accept {
             let own_team = team_of(seat) == s.team;
-            s.refused |= 1 << seat;
+            s.refused |= seat.bit();
             let open_opponents = (!(s.accepted | s.refused) & !team_mask(s.team) & 0b1111).count_ones();
             if own_team || s.opponent_accepts() + open_opponents < needed {
                 self.surrender = None;
@@ -121,7 +121,7 @@ impl Match {
             }
             return Ok(());
         }
-        s.accepted |= 1 << seat;
+        s.accepted |= seat.bit();
         self.surrender = Some(s);
         let team = team_mask(s.team);
         if s.accepted & team == team && s.opponent_accepts() >= needed {

@@ -116,7 +116,7 @@ impl Match {
             level: Rank::TWO,
             phase: Phase::Play,
             hands: [CardSet::EMPTY; 4],
-            turn: 0,
+            turn: Seat::ZERO,
             table: None,
             passes: 0,
             finished: ArrayVec::new(),
@@ -144,7 +144,7 @@ impl Match {
             }
             all = all.union(h);
         }
-        if setup.leader > 3 || setup.last_order.is_some_and(|o| !crate::setup::is_permutation(&o)) {
+        if setup.last_order.is_some_and(|o| !crate::setup::is_permutation(&o)) {
             return Err(RuleError::StateConflict(Conflict::SetupSeats));
         }
         m.team_levels = setup.team_levels;
@@ -205,7 +205,7 @@ impl Match {
         &self.hands
     }
     pub fn hand(&self, seat: Seat) -> CardSet {
-        self.hands.get(seat as usize).copied().unwrap_or(CardSet::EMPTY)
+        self.hands.get(seat.index()).copied().unwrap_or(CardSet::EMPTY)
     }
     /// The seat to play (meaningful in the play phase).
     pub fn turn(&self) -> Seat {
@@ -263,11 +263,11 @@ impl Match {
     }
 
     fn active(&self, seat: Seat) -> bool {
-        !self.hands[seat as usize].is_empty()
+        !self.hands[seat.index()].is_empty()
     }
 
     fn active_count(&self) -> u8 {
-        (0..4).filter(|&s| self.active(s)).count() as u8
+        Seat::ALL.into_iter().filter(|&s| self.active(s)).count() as u8
     }
 
     fn next_active(&self, seat: Seat) -> Seat {
@@ -289,7 +289,7 @@ impl Match {
             }
             _ => deal_hands(&mut rng),
         };
-        let first_leader = below(&mut rng, 4) as Seat;
+        let first_leader = Seat::ALL[below(&mut rng, 4) as usize];
         self.setup_deal(hands, first_leader, events);
     }
 
@@ -320,7 +320,7 @@ impl Match {
         let double_down = team_of(order[0]) == team_of(order[1]);
         let payers: ArrayVec<Seat, 2> =
             if double_down { [order[2], order[3]].into_iter().collect() } else { [order[3]].into_iter().collect() };
-        let big = |s: Seat| self.hands[s as usize].count(Card::BIG_JOKER);
+        let big = |s: Seat| self.hands[s.index()].count(Card::BIG_JOKER);
         let resisted = match (payers.len(), self.rules.resist) {
             (1, _) => big(payers[0]) == 2,
             (_, ResistRule::Jointly) => payers.iter().map(|&s| big(s)).sum::<u8>() == 2,
@@ -362,9 +362,6 @@ impl Match {
     pub fn apply_into(&mut self, action: &Action, events: &mut Vec<Event>) -> Result<(), RuleError> {
         if action.seq != self.seq {
             return Err(RuleError::StateConflict(Conflict::WrongSeq { expected: self.seq, got: action.seq }));
-        }
-        if action.seat > 3 {
-            return Err(RuleError::StateConflict(Conflict::SeatOutOfRange(action.seat)));
         }
         if self.phase == Phase::MatchOver {
             return Err(RuleError::GameOver);
@@ -430,8 +427,7 @@ impl Match {
                 if self.can_pass() {
                     self.do_pass(seat, events);
                 } else {
-                    let id =
-                        smallest_single(self.hands[seat as usize], self.level).ok_or(RuleError::HandEmpty(seat))?;
+                    let id = smallest_single(self.hands[seat.index()], self.level).ok_or(RuleError::HandEmpty(seat))?;
                     let play = classify(CardSet::EMPTY.with(id), self.level, &self.rules)[0];
                     self.do_play(seat, play, events);
                 }

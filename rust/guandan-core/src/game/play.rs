@@ -11,7 +11,7 @@ impl Match {
 
     /// Every distinct legal play for the seat to act (PASS not included).
     pub fn legal_plays(&self) -> movegen::MoveList {
-        let hand = self.hands[self.turn as usize];
+        let hand = self.hands[self.turn.index()];
         movegen::generate(hand, self.table.as_ref().map(|t| &t.1), self.level, &self.rules)
     }
 
@@ -20,7 +20,7 @@ impl Match {
     }
 
     pub(super) fn do_play(&mut self, seat: Seat, play: Play, events: &mut Vec<Event>) {
-        let hand = &mut self.hands[seat as usize];
+        let hand = &mut self.hands[seat.index()];
         *hand = hand.minus(play.cards);
         let left = hand.len() as u8;
         self.played = self.played.union(play.cards);

@@ -13,14 +13,14 @@ impl Match {
 
     /// Cards the seat may give as tribute: the highest by single order (wilds excluded unless allowed).
     pub fn tribute_options(&self, seat: Seat) -> CardSet {
-        let hand = self.hands[seat as usize];
+        let hand = self.hands[seat.index()];
         let pool = if self.rules.wilds_as_tribute { hand } else { hand.minus(self.wilds()) };
         self.extreme_cards(pool, true)
     }
 
     /// Cards the seat may return (empty when the seat owes no return).
     pub fn return_options(&self, seat: Seat) -> CardSet {
-        let hand = self.hands[seat as usize];
+        let hand = self.hands[seat.index()];
         let wilds = self.wilds();
         let max = if self.rules.return_max_rank == 0 { 16 } else { self.rules.return_max_rank };
         let ok = |id: &CardId| {
@@ -51,13 +51,13 @@ impl Match {
         let Some(i) = self.pending_tribute(seat) else {
             return Err(RuleError::InvalidTribute(TributeFault::NotOwed { seat, exchange: Exchange::Tribute }));
         };
-        if card as usize >= crate::card::DECK_SIZE || !self.hands[seat as usize].contains(card) {
+        if card as usize >= crate::card::DECK_SIZE || !self.hands[seat.index()].contains(card) {
             return Err(RuleError::CardNotFound(card));
         }
         if !self.tribute_options(seat).contains(card) {
             return Err(RuleError::InvalidTribute(TributeFault::NotHighest(Card::from_id(card))));
         }
-        self.hands[seat as usize].remove(card);
+        self.hands[seat.index()].remove(card);
         self.tributes[i].card = Some(card);
         if self.tributes.iter().all(|t| t.card.is_some()) {
             self.route_tributes(events);
@@ -77,7 +77,7 @@ impl Match {
             let tie_first = {
                 let step = |s: Seat| match self.rules.tribute_tie {
                     TributeTie::NextInPlayOrder => next_seat(s),
-                    TributeTie::NextClockwise => (s + 3) % 4,
+                    TributeTie::NextClockwise => s.after(3),
                 };
                 let mut s = step(order[0]);
                 while !self.tributes.iter().any(|t| t.payer == s) {
@@ -100,13 +100,13 @@ impl Match {
         };
         for t in self.tributes.iter_mut() {
             if let (Some(to), Some(card)) = (t.receiver, t.card) {
-                self.hands[to as usize].insert(card);
+                self.hands[to.index()].insert(card);
                 events.push(Event::TributeGiven { from: t.payer, to, card });
             }
         }
         self.tribute_leader = Some(leader);
         for i in 0..self.tributes.len() {
-            let to = self.tributes[i].receiver.unwrap_or(0);
+            let to = self.tributes[i].receiver.unwrap_or(Seat::ZERO);
             self.tributes[i].return_owed = !self.return_options(to).is_empty();
         }
         if self.tributes.iter().any(|t| t.return_owed) {
@@ -128,19 +128,19 @@ impl Match {
         else {
             return Err(RuleError::InvalidTribute(TributeFault::NotOwed { seat, exchange: Exchange::Return }));
         };
-        if card as usize >= crate::card::DECK_SIZE || !self.hands[seat as usize].contains(card) {
+        if card as usize >= crate::card::DECK_SIZE || !self.hands[seat.index()].contains(card) {
             return Err(RuleError::CardNotFound(card));
         }
         if !self.return_options(seat).contains(card) {
             return Err(RuleError::InvalidTribute(TributeFault::MayNotReturn(Card::from_id(card))));
         }
         let to = self.tributes[i].payer;
-        self.hands[seat as usize].remove(card);
-        self.hands[to as usize].insert(card);
+        self.hands[seat.index()].remove(card);
+        self.hands[to.index()].insert(card);
         self.tributes[i].returned = Some(card);
         events.push(Event::ReturnGiven { from: seat, to, card });
         if self.tributes.iter().all(|t| !t.return_owed || t.returned.is_some()) {
-            let leader = self.tribute_leader.unwrap_or(0);
+            let leader = self.tribute_leader.unwrap_or(Seat::ZERO);
             self.begin_play(leader, events);
         }
         Ok(())

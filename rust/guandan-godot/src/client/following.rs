@@ -79,12 +79,12 @@ impl MatchSource for Following {
 
     fn is_human(&self, seat: Seat) -> bool {
         let r = self.0.borrow();
-        r.room_ai.is_some_and(|ai| !ai[r.turn.back(seat) as usize])
+        r.room_ai.is_some_and(|ai| !ai[r.turn.back(seat).index()])
     }
 
     fn is_auto_play(&self) -> bool {
         let r = self.0.borrow();
-        r.room_seat.is_some_and(|s| r.hosted[s as usize % 4])
+        r.room_seat.is_some_and(|s| r.hosted[s.index() % 4])
     }
 
     fn act(&mut self, kind: ActionKind) -> Result<Vec<Emit>, Fail> {
@@ -132,14 +132,15 @@ mod tests {
         RoomInfo {
             code: "ABCDEF".into(),
             state: RoomState::Playing,
-            host_seat: 0,
+            host_seat: Seat::ZERO,
             rules: "competition".into(),
             spectator_delay: 1,
-            seats: (0..4u8)
+            seats: Seat::ALL
+                .into_iter()
                 .map(|seat| SeatInfo {
                     seat,
-                    player: (!ai[seat as usize]).then(|| format!("p{seat}")),
-                    ai: ai[seat as usize].then_some(2),
+                    player: (!ai[seat.index()]).then(|| format!("p{seat}")),
+                    ai: ai[seat.index()].then_some(2),
                     ready: true,
                     connected: true,
                     hosted: false,
@@ -177,7 +178,10 @@ mod tests {
     #[test]
     fn one_intent_is_in_flight_until_the_server_answers_it() {
         let (mut f, m, sent) = seated(m_turn());
-        assert!(matches!(f.take_emits()[0], Emit::MatchStarted { local: Some(0), .. }), "the state is announced");
+        assert!(
+            matches!(f.take_emits()[0], Emit::MatchStarted { local: Some(Seat::ZERO), .. }),
+            "the state is announced"
+        );
         let card = f.view().expect("a view").hand.iter().next().expect("a card");
         let play = ActionKind::Play { cards: vec![card], reading: None };
         assert_eq!(f.act(ActionKind::Pass).map(|_| ()).map_err(|e| e.code), Err(ErrorCode::CannotPass));
@@ -275,13 +279,15 @@ mod tests {
     #[test]
     fn seats_are_the_table_s_turned_to_the_player() {
         // The player sits at server seat 2; the room's AI seats are 1 and 3.
-        let (f, _, _) = seated(2);
-        assert_eq!(f.local(), Some(0));
-        assert!(f.is_human(0) && f.is_human(2), "the player and their partner");
-        assert!(!f.is_human(1) && !f.is_human(3), "the AI seats, turned");
-        assert!(f.seen_hand(0).is_some() && f.seen_hand(1).is_none() && f.seen_hand(2).is_none());
+        let (f, _, _) = seated(Seat::TWO);
+        assert_eq!(f.local(), Some(Seat::ZERO));
+        assert!(f.is_human(Seat::ZERO) && f.is_human(Seat::TWO), "the player and their partner");
+        assert!(!f.is_human(Seat::ONE) && !f.is_human(Seat::THREE), "the AI seats, turned");
+        assert!(
+            f.seen_hand(Seat::ZERO).is_some() && f.seen_hand(Seat::ONE).is_none() && f.seen_hand(Seat::TWO).is_none()
+        );
         assert!(!f.is_auto_play());
-        f.0.borrow_mut().hosting(2, true);
+        f.0.borrow_mut().hosting(Seat::TWO, true);
         assert!(f.is_auto_play(), "the server's AI hosts the player's seat");
     }
 
@@ -290,7 +296,7 @@ mod tests {
             .emits
             .drain(..)
             .filter_map(|e| match e {
-                Emit::Runtime(guandan_core::notice::Out::ControllerChanged { seat: 0, ai }) => Some(ai),
+                Emit::Runtime(guandan_core::notice::Out::ControllerChanged { seat: Seat::ZERO, ai }) => Some(ai),
                 _ => None,
             })
             .collect()
@@ -312,11 +318,11 @@ mod tests {
         assert!(own_auto(&f).is_empty(), "said once");
         // The hand-back's notice was lost in a gap: the full state that follows says it, first.
         f.0.borrow_mut().reconnected();
-        f.0.borrow_mut().hosted[seat as usize] = false;
+        f.0.borrow_mut().hosted[seat.index()] = false;
         f.0.borrow_mut().state(m.seq() + 1, &m.state_hash(), m.view(Some(seat)), None, Some(20.0));
         let emits: Vec<Emit> = f.0.borrow_mut().emits.clone();
         let auto_at = emits.iter().position(|e| {
-            matches!(e, Emit::Runtime(guandan_core::notice::Out::ControllerChanged { seat: 0, ai: false }))
+            matches!(e, Emit::Runtime(guandan_core::notice::Out::ControllerChanged { seat: Seat::ZERO, ai: false }))
         });
         let turn_at =
             emits.iter().position(|e| matches!(e, Emit::Runtime(guandan_core::notice::Out::TurnStarted { .. })));

@@ -3,6 +3,7 @@
 
 use godot::prelude::*;
 use guandan_core::error::ErrorCode;
+use guandan_core::seat::Seat;
 use guandan_proto::{ClientMsg, SeatSetting, parse_room_code};
 
 use super::GuandanClient;
@@ -70,7 +71,7 @@ impl GuandanClient {
     #[func]
     pub fn set_seat(&mut self, seat: i64, ai_level: i64) -> i64 {
         let r = (|| {
-            let seat = u8::try_from(seat).ok().filter(|s| *s < 4).ok_or_else(|| Fail::bad_argument("seat: 0 to 3"))?;
+            let seat = Seat::try_from(seat).map_err(|e| Fail::bad_argument(e.to_string()))?;
             let setting = match ai_level {
                 0 => SeatSetting::Open,
                 1..=3 => SeatSetting::Ai { level: ai_level as u8 },
@@ -93,10 +94,8 @@ impl GuandanClient {
     /// In the lobby: moves the player to the free `seat` (answered by `room_joined` with it).
     #[func]
     pub fn change_seat(&mut self, seat: i64) -> i64 {
-        let r = u8::try_from(seat)
-            .ok()
-            .filter(|s| *s < 4)
-            .ok_or_else(|| Fail::bad_argument("seat: 0 to 3"))
+        let r = Seat::try_from(seat)
+            .map_err(|e| Fail::bad_argument(e.to_string()))
             .and_then(|seat| self.send(ClientMsg::ChangeSeat { seat }));
         self.finish("change_seat", r)
     }

@@ -167,7 +167,7 @@ fn apply(v: &mut PlayerView, exchanges: &mut Vec<(Seat, Seat)>, o: &Out) {
         Out::HandChanged { seat, hand } => {
             if v.seat == Some(*seat) {
                 v.hand = *hand;
-                v.card_counts[*seat as usize] = hand.len() as u8;
+                v.card_counts[seat.index()] = hand.len() as u8;
             } else {
                 match v.shown_hands.iter_mut().find(|h| h.seat == *seat) {
                     Some(h) => h.hand = *hand,
@@ -176,7 +176,7 @@ fn apply(v: &mut PlayerView, exchanges: &mut Vec<(Seat, Seat)>, o: &Out) {
                         v.shown_hands.sort_by_key(|h| h.seat);
                     }
                 }
-                v.card_counts[*seat as usize] = hand.len() as u8;
+                v.card_counts[seat.index()] = hand.len() as u8;
             }
         }
         Out::TributePhase { payers, resisted } => {
@@ -191,11 +191,11 @@ fn apply(v: &mut PlayerView, exchanges: &mut Vec<(Seat, Seat)>, o: &Out) {
             exchanges.push((*from, *to));
             let mut counts = [27u8; 4];
             for (f, t) in exchanges.iter() {
-                counts[*f as usize] = counts[*f as usize].saturating_sub(1);
-                counts[*t as usize] = counts[*t as usize].saturating_add(1);
+                counts[f.index()] = counts[f.index()].saturating_sub(1);
+                counts[t.index()] = counts[t.index()].saturating_add(1);
             }
             if let Some(me) = v.seat {
-                counts[me as usize] = v.card_counts[me as usize];
+                counts[me.index()] = v.card_counts[me.index()];
             }
             v.card_counts = counts;
             if matches!(o, Out::ReturnGiven { .. }) {
@@ -228,7 +228,7 @@ fn apply(v: &mut PlayerView, exchanges: &mut Vec<(Seat, Seat)>, o: &Out) {
             v.played = v.played.union(play.cards);
             v.history.push(Turn { seat: *seat, play: Some(*play) });
             let n = play.cards.len() as u8;
-            v.card_counts[*seat as usize] = v.card_counts[*seat as usize].saturating_sub(n);
+            v.card_counts[seat.index()] = v.card_counts[seat.index()].saturating_sub(n);
             if v.seat == Some(*seat) {
                 v.hand = v.hand.minus(play.cards);
             }
@@ -243,12 +243,12 @@ fn apply(v: &mut PlayerView, exchanges: &mut Vec<(Seat, Seat)>, o: &Out) {
             v.table = None;
             v.passes = 0;
         }
-        Out::CardsLeft { seat, count } => v.card_counts[*seat as usize] = *count,
+        Out::CardsLeft { seat, count } => v.card_counts[seat.index()] = *count,
         Out::PlayerFinished { seat, .. } => {
             if !v.finished.contains(seat) {
                 v.finished.push(*seat);
             }
-            v.card_counts[*seat as usize] = 0;
+            v.card_counts[seat.index()] = 0;
         }
         Out::DealEnded { order, levels_after, .. } => {
             v.table = None;
@@ -284,7 +284,7 @@ pub fn announce(v: &PlayerView, seed: u64, time_left: Option<f64>) -> Vec<Emit> 
             None => Out::Passed { seat: t.seat },
         }));
     }
-    for seat in (0..4u8).filter(|s| !v.finished.contains(s)) {
+    for seat in Seat::ALL.into_iter().filter(|s| !v.finished.contains(s)) {
         out.push(Emit::Runtime(Out::CardsLeft { seat, count: shown_count(v, seat) }));
     }
     for (i, s) in v.finished.iter().enumerate() {
@@ -303,7 +303,11 @@ pub fn announce(v: &PlayerView, seed: u64, time_left: Option<f64>) -> Vec<Emit> 
             }
             out.push(Emit::Runtime(Out::TributePhase { payers, resisted: false }));
             for t in v.tributes.iter().filter(|t| t.to.is_some() && !v.to_act.contains(&t.from)) {
-                out.push(Emit::Runtime(Out::TributeGiven { from: t.from, to: t.to.unwrap_or(0), card: t.card }));
+                out.push(Emit::Runtime(Out::TributeGiven {
+                    from: t.from,
+                    to: t.to.unwrap_or(Seat::ZERO),
+                    card: t.card,
+                }));
             }
         }
         Phase::Return => {
@@ -336,7 +340,7 @@ fn shown_count(v: &PlayerView, seat: Seat) -> u8 {
         && v.seat != Some(seat)
         && v.tributes.iter().any(|t| t.from == seat && t.to.is_none())
         && !v.to_act.contains(&seat);
-    v.card_counts[seat as usize] + u8::from(in_transit)
+    v.card_counts[seat.index()] + u8::from(in_transit)
 }
 
 /// Where the trick on the table begins in the deal's history: a trick ends when every other
@@ -346,21 +350,21 @@ pub fn current_trick_start(v: &PlayerView) -> usize {
     let mut counts = v.card_counts.map(i32::from);
     for t in &v.history {
         if let Some(p) = t.play {
-            counts[t.seat as usize] += p.cards.len() as i32;
+            counts[t.seat.index()] += p.cards.len() as i32;
         }
     }
     let (mut start, mut last, mut passes) = (0, None, 0);
     for (i, t) in v.history.iter().enumerate() {
         match t.play {
             Some(p) => {
-                counts[t.seat as usize] -= p.cards.len() as i32;
+                counts[t.seat.index()] -= p.cards.len() as i32;
                 last = Some(t.seat);
                 passes = 0;
             }
             None => passes += 1,
         }
         if let (Some(l), None) = (last, t.play) {
-            let others = (0..4u8).filter(|&s| s != l && counts[s as usize] > 0).count();
+            let others = Seat::ALL.into_iter().filter(|&s| s != l && counts[s.index()] > 0).count();
             if passes >= others {
                 start = i + 1;
                 last = None;

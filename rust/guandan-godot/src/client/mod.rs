@@ -27,6 +27,7 @@ mod requests;
 pub mod rotate;
 mod signals;
 
+use guandan_core::seat::Seat;
 use std::cell::RefCell;
 use std::collections::{BTreeSet, VecDeque};
 use std::rc::Rc;
@@ -69,7 +70,7 @@ enum Conn {
     RoomJoined(String, i64),
     RoomChanged(Box<RoomInfo>),
     RoomClosed(String),
-    HostingChanged(u8, bool),
+    HostingChanged(Seat, bool),
     LatencyChanged(f64),
     Unstable(bool),
     Leaderboard(Box<guandan_proto::http::Leaderboard>),

@@ -540,6 +540,7 @@ fn register(server: &Endpoint, trust: &Trust, nickname: &str) -> Result<(String,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use guandan_core::seat::Seat;
     use guandan_proto::tls::test_pki::{Pki, Served, TlsServerStream, self_signed, serve_once};
     use std::net::TcpStream;
 
@@ -641,7 +642,7 @@ mod tests {
         let second = std::thread::spawn(move || {
             let (mut ws, hello) = instance(b, "b");
             let join = next_msg(&mut ws);
-            let joined = ServerMsg::Joined { code: "K7QX2M".into(), seat: Some(2) };
+            let joined = ServerMsg::Joined { code: "K7QX2M".into(), seat: Some(Seat::TWO) };
             ws.send(Message::text(serde_json::to_string(&joined).unwrap())).unwrap();
             // Held open until the client closes (its Leave, then the close frame).
             let _ = next_msg(&mut ws);
@@ -652,7 +653,7 @@ mod tests {
         let deadline = Instant::now() + Duration::from_secs(10);
         while !joined && Instant::now() < deadline {
             match net.poll() {
-                Some(NetEvent::Message(m, _)) => joined = matches!(*m, ServerMsg::Joined { seat: Some(2), .. }),
+                Some(NetEvent::Message(m, _)) => joined = matches!(*m, ServerMsg::Joined { seat: Some(Seat::TWO), .. }),
                 Some(NetEvent::Failed { message, .. }) => panic!("the client gave up: {message}"),
                 _ => std::thread::sleep(Duration::from_millis(5)),
             }
@@ -861,7 +862,7 @@ mod tests {
             ws.send(Message::text(serde_json::to_string(&welcome).unwrap())).unwrap();
             // A heartbeat comes after 2.5 s of quiet: the client's polling reads kept working.
             let beat = next_msg_tls(&mut ws, true);
-            let joined = ServerMsg::Joined { code: "K7QX2M".into(), seat: Some(1) };
+            let joined = ServerMsg::Joined { code: "K7QX2M".into(), seat: Some(Seat::ONE) };
             ws.send(Message::text(serde_json::to_string(&joined).unwrap())).unwrap();
             let leave = next_msg_tls(&mut ws, false);
             (hello, beat, leave)
@@ -875,7 +876,7 @@ mod tests {
         let mut joined = false;
         while !joined && Instant::now() < deadline {
             match net.poll() {
-                Some(NetEvent::Message(m, _)) => joined = matches!(*m, ServerMsg::Joined { seat: Some(1), .. }),
+                Some(NetEvent::Message(m, _)) => joined = matches!(*m, ServerMsg::Joined { seat: Some(Seat::ONE), .. }),
                 Some(NetEvent::Failed { message, .. }) => panic!("the client gave up: {message}"),
                 _ => std::thread::sleep(Duration::from_millis(5)),
             }

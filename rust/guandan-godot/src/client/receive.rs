@@ -4,6 +4,7 @@
 
 use godot::prelude::*;
 use guandan_core::error::ErrorCode;
+use guandan_core::seat::Seat;
 use guandan_proto::{Order, Refusal, ServerMsg};
 
 use super::net::{Net, NetEvent};
@@ -127,11 +128,11 @@ impl GuandanClient {
             }
             ServerMsg::Room { room } => {
                 for s in &room.seats {
-                    if let Some(h) = self.hosted.get_mut(s.seat as usize) {
+                    if let Some(h) = self.hosted.get_mut(s.seat.index()) {
                         *h = s.hosted;
                     }
                 }
-                let seat = u8::try_from(self.room_seat).ok();
+                let seat = Seat::try_from(self.room_seat).ok();
                 self.remote.borrow_mut().room(&room, seat);
                 let destroyed = room.state == guandan_proto::RoomState::Destroyed;
                 // Why, named for what happened (an older server says nothing: "closed").
@@ -171,7 +172,7 @@ impl GuandanClient {
                 }
             }
             ServerMsg::Hosting { seat, on } => {
-                if let Some(h) = self.hosted.get_mut(seat as usize) {
+                if let Some(h) = self.hosted.get_mut(seat.index()) {
                     *h = on;
                 }
                 self.remote.borrow_mut().hosting(seat, on);

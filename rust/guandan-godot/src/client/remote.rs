@@ -158,10 +158,10 @@ impl RemoteMatch {
     pub fn room(&mut self, room: &RoomInfo, seat: Option<Seat>) {
         let mut ai = [false; 4];
         for s in &room.seats {
-            if let Some(i) = ai.get_mut(s.seat as usize) {
+            if let Some(i) = ai.get_mut(s.seat.index()) {
                 *i = s.ai.is_some();
             }
-            if let Some(h) = self.hosted.get_mut(s.seat as usize) {
+            if let Some(h) = self.hosted.get_mut(s.seat.index()) {
                 *h = s.hosted;
             }
         }
@@ -173,7 +173,7 @@ impl RemoteMatch {
     }
 
     pub fn hosting(&mut self, seat: Seat, on: bool) {
-        if let Some(h) = self.hosted.get_mut(seat as usize) {
+        if let Some(h) = self.hosted.get_mut(seat.index()) {
             *h = on;
         }
         if self.room_seat == Some(seat) && self.mirror.view.is_some() && !self.awaiting_state {
@@ -185,13 +185,13 @@ impl RemoteMatch {
     fn show_auto(&mut self, ai: bool) {
         if self.auto_shown != ai {
             self.auto_shown = ai;
-            self.emit([Emit::Runtime(guandan_core::notice::Out::ControllerChanged { seat: 0, ai })]);
+            self.emit([Emit::Runtime(guandan_core::notice::Out::ControllerChanged { seat: Seat::ZERO, ai })]);
         }
     }
 
     /// Whether the server's AI plays the player's own seat now (as the server last said).
     fn own_seat_hosted(&self) -> bool {
-        self.room_seat.is_some_and(|s| self.hosted[s as usize % 4])
+        self.room_seat.is_some_and(|s| self.hosted[s.index() % 4])
     }
 
     /// The server refused our intent: it is answered. A copy behind or ahead of the match
@@ -213,7 +213,7 @@ impl RemoteMatch {
         outcome: Option<Outcome>,
         time_left_s: Option<f64>,
     ) -> StateTaken {
-        self.turn = rotate::Turn(view.seat.unwrap_or(0));
+        self.turn = rotate::Turn(view.seat.unwrap_or(Seat::ZERO));
         self.turn.view(&mut view);
         let outcome = outcome.map(|o| self.turn.outcome(o));
         self.duty_clock = time_left_s.map(|t| (action_seq, Instant::now(), t));
@@ -237,7 +237,10 @@ impl RemoteMatch {
         let hosted = self.own_seat_hosted();
         if view_seated && self.auto_shown != hosted {
             self.auto_shown = hosted;
-            emits.insert(0, Emit::Runtime(guandan_core::notice::Out::ControllerChanged { seat: 0, ai: hosted }));
+            emits.insert(
+                0,
+                Emit::Runtime(guandan_core::notice::Out::ControllerChanged { seat: Seat::ZERO, ai: hosted }),
+            );
         }
         self.emit(emits);
         taken
@@ -271,7 +274,7 @@ impl RemoteMatch {
             (Some(_), Some((_, heard, left))) if vote_only => Some((action_seq, heard, left)),
             (p, _) => p.map(|p| {
                 let own_turn = events.iter().find_map(|e| match e {
-                    WireOut::TurnStarted { seat: 0, time_limit_s, .. } => Some(*time_limit_s),
+                    WireOut::TurnStarted { seat: Seat::ZERO, time_limit_s, .. } => Some(*time_limit_s),
                     _ => None,
                 });
                 (action_seq, Instant::now(), own_turn.unwrap_or(f64::from(p.rules.turn_time_limit_s)))
@@ -290,7 +293,7 @@ impl RemoteMatch {
             Ok(_) | Err(_) if self.awaiting_state => None,
             Ok(emits) => {
                 for e in &emits {
-                    if let Emit::Runtime(guandan_core::notice::Out::ControllerChanged { seat: 0, ai }) = e {
+                    if let Emit::Runtime(guandan_core::notice::Out::ControllerChanged { seat: Seat::ZERO, ai }) = e {
                         self.auto_shown = *ai;
                     }
                 }

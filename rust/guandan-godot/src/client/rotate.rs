@@ -9,21 +9,36 @@ use guandan_core::game::{Seat, Team};
 use guandan_proto::{TableView, WireOut};
 
 /// A turn of the table by `k` seats (0 = none).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Turn(pub u8);
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Turn(pub Seat);
+
+impl Default for Turn {
+    fn default() -> Turn {
+        Turn(Seat::ZERO)
+    }
+}
 
 impl Turn {
     pub fn seat(self, s: Seat) -> Seat {
-        (s + 4 - self.0 % 4) % 4
+        s.after(4 - u8::from(self.0))
     }
 
     /// The server seat of a table seat.
     pub fn back(self, s: Seat) -> Seat {
-        (s + self.0) % 4
+        s.after(u8::from(self.0))
+    }
+
+    /// The turn that undoes this one.
+    pub fn inverse(self) -> Turn {
+        Turn(Seat::ZERO.after(4 - u8::from(self.0)))
+    }
+
+    fn odd(self) -> bool {
+        self.0.team() == Team::ONE
     }
 
     pub fn team(self, t: Team) -> Team {
-        Team::new(u8::from(t) ^ (self.0 & 1)).unwrap_or(t)
+        if self.odd() { t.other() } else { t }
     }
 
     fn seats(self, v: &mut [Seat]) {
@@ -35,15 +50,15 @@ impl Turn {
     /// Arrays indexed by seat: entry `s` moves to `seat(s)`.
     fn by_seat<T: Copy>(self, a: [T; 4]) -> [T; 4] {
         let mut out = a;
-        for (s, v) in a.into_iter().enumerate() {
-            out[self.seat(s as Seat) as usize] = v;
+        for (s, v) in Seat::ALL.into_iter().zip(a) {
+            out[self.seat(s).index()] = v;
         }
         out
     }
 
     /// Arrays indexed by team.
     fn by_team<T: Copy>(self, a: [T; 2]) -> [T; 2] {
-        if self.0 & 1 == 1 { [a[1], a[0]] } else { a }
+        if self.odd() { [a[1], a[0]] } else { a }
     }
 
     pub fn outcome(self, o: Outcome) -> Outcome {
@@ -54,7 +69,7 @@ impl Turn {
     }
 
     pub fn view(self, v: &mut TableView) {
-        if self.0 == 0 {
+        if self.0 == Seat::ZERO {
             return;
         }
         v.seat = v.seat.map(|s| self.seat(s));
@@ -84,7 +99,7 @@ impl Turn {
     }
 
     pub fn out(self, w: &mut WireOut) {
-        if self.0 == 0 {
+        if self.0 == Seat::ZERO {
             return;
         }
         match w {
@@ -128,32 +143,32 @@ mod tests {
 
     #[test]
     fn the_player_sits_south_partners_stay_partners_and_turning_back_restores() {
-        for k in 0..4u8 {
+        for k in Seat::ALL {
             let t = Turn(k);
-            assert_eq!(t.seat(k), 0, "the player is south");
-            assert_eq!(t.seat((k + 2) % 4), 2, "the partner is north");
-            assert_eq!(t.seat((k + 1) % 4), 1, "the next to play is east");
+            assert_eq!(t.seat(k), Seat::ZERO, "the player is south");
+            assert_eq!(t.seat(k.partner()), Seat::TWO, "the partner is north");
+            assert_eq!(t.seat(k.next()), Seat::ONE, "the next to play is east");
             assert_eq!(t.team(Team::of(k)), Team::ZERO, "the player's team is team 0");
-            for s in 0..4u8 {
+            for s in Seat::ALL {
                 assert_eq!(t.back(t.seat(s)), s);
                 assert_eq!(t.team(Team::of(s)), Team::of(t.seat(s)), "a seat's team turns with it");
             }
         }
         let (m, _) = Match::new(3, RuleConfig::competition()).unwrap();
-        for k in 0..4u8 {
+        for k in Seat::ALL {
             let real = m.view(Some(k));
             let mut v = real.clone();
             Turn(k).view(&mut v);
-            assert_eq!(v.seat, Some(0));
+            assert_eq!(v.seat, Some(Seat::ZERO));
             assert_eq!(v.hand, real.hand);
-            assert_eq!(v.card_counts[0], real.card_counts[k as usize]);
-            Turn((4 - k) % 4).view(&mut v);
+            assert_eq!(v.card_counts[0], real.card_counts[k.index()]);
+            Turn(k).inverse().view(&mut v);
             assert_eq!(v, real, "turning by k then by -k gives the view back");
         }
         // Shown hands turn with their seats: each stays with its cards.
         for team in Team::BOTH {
             let real = m.team_view(team);
-            for k in 0..4u8 {
+            for k in Seat::ALL {
                 let mut v = real.clone();
                 Turn(k).view(&mut v);
                 assert_eq!(v.shown_hands.len(), 2);
@@ -162,7 +177,7 @@ mod tests {
                     assert!(team.has(back));
                     assert_eq!(h.hand, m.hand(back), "seat {back}'s hand turned by {k}");
                 }
-                Turn((4 - k) % 4).view(&mut v);
+                Turn(k).inverse().view(&mut v);
                 assert_eq!(v, real);
             }
         }

@@ -141,7 +141,7 @@ impl GuandanEngine {
             return false; // stale: the runtime dropped it
         }
         if let Some(trace) = trace {
-            self.traces[seat as usize] = Some(trace);
+            self.traces[seat.index()] = Some(trace);
         }
         self.forward_notices(&notices);
         self.after_change();

@@ -74,7 +74,7 @@ impl MatchSource for LocalMatch {
     }
 
     fn is_human(&self, seat: Seat) -> bool {
-        seat < 4 && !self.rt.is_ai(seat)
+        !self.rt.is_ai(seat)
     }
 
     fn is_auto_play(&self) -> bool {

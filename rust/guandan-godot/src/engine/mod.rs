@@ -478,7 +478,7 @@ impl GuandanEngine {
     }
 
     pub(crate) fn trace(&self, seat: Seat) -> Option<&Trace> {
-        self.traces.get(seat as usize)?.as_ref()
+        self.traces.get(seat.index())?.as_ref()
     }
 
     /// Makes `rt` the running match (dropping the old one) and announces it.

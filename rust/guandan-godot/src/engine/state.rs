@@ -67,7 +67,7 @@ impl GuandanEngine {
     /// The team of a seat (0 or 1); -1 for a bad seat.
     #[func]
     pub fn get_team_of(&self, seat: i64) -> i64 {
-        if (0..4).contains(&seat) { seat % 2 } else { -1 }
+        Seat::try_from(seat).map_or(-1, |s| i64::from(u8::from(s.team())))
     }
 
     /// The seat the engine acts for (the first human seat; online the player, always 0: the
@@ -80,7 +80,7 @@ impl GuandanEngine {
     /// Whether `seat` is played by a person (online: not an AI seat of the room).
     #[func]
     pub fn is_human(&self, seat: i64) -> bool {
-        let Some(seat) = u8::try_from(seat).ok().filter(|s| *s < 4) else { return false };
+        let Some(seat) = Seat::try_from(seat).ok() else { return false };
         self.source().is_some_and(|s| s.is_human(seat))
     }
 
@@ -123,7 +123,7 @@ impl GuandanEngine {
     #[func]
     pub fn get_seat_hand(&self, seat: i64) -> PackedInt32Array {
         let Some(src) = self.source().filter(|s| s.view().is_some()) else { return PackedInt32Array::new() };
-        let Some(seat) = u8::try_from(seat).ok().filter(|s| *s < 4) else {
+        let Some(seat) = Seat::try_from(seat).ok() else {
             godot_warn!("GuandanEngine.get_seat_hand: seat {seat} is not 0..3");
             return PackedInt32Array::new();
         };
@@ -221,7 +221,7 @@ impl GuandanEngine {
     #[func]
     pub fn get_surrender(&self) -> Option<Gd<SurrenderProposal>> {
         let v = self.runtime()?.state().surrender()?;
-        let accepted: Vec<Seat> = (0..4u8).filter(|b| v.accepted & (1 << b) != 0).collect();
+        let accepted: Vec<Seat> = Seat::ALL.into_iter().filter(|b| v.accepted & b.bit() != 0).collect();
         Some(SurrenderProposal::make(i64::from(u8::from(v.team)), v.proposer, &accepted))
     }
 

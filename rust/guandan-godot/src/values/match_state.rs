@@ -97,7 +97,7 @@ impl MatchState {
             can_pass: v.can_pass(),
             table: v.table.as_ref().map(|(seat, play)| Turn::make(*seat, Some(play))),
             card_counts: v.card_counts.iter().map(|&c| i32::from(c)).collect(),
-            hands: (0..4u8).map(|s| hand(s).map(ids).unwrap_or_default()).collect(),
+            hands: Seat::ALL.into_iter().map(|s| hand(s).map(ids).unwrap_or_default()).collect(),
             finished: seats(&v.finished),
             last_order: v.last_order.map(|o| seats(&o)).unwrap_or_default(),
             history_length: v.history.len() as i64,

@@ -6,7 +6,7 @@ use proptest::prelude::*;
 
 fn view() -> TableView {
     let (m, _) = Match::new(7, RuleConfig::competition()).unwrap();
-    m.view(Some(0))
+    m.view(Some(Seat::ZERO))
 }
 
 fn state(seq: u64) -> ServerMsg {
@@ -14,7 +14,14 @@ fn state(seq: u64) -> ServerMsg {
 }
 
 fn applied(seq: u64, actions: u32) -> ServerMsg {
-    ServerMsg::Applied { action_seq: seq, actions, state_hash: "h".into(), seat: 1, events: Vec::new(), prompt: None }
+    ServerMsg::Applied {
+        action_seq: seq,
+        actions,
+        state_hash: "h".into(),
+        seat: Seat::ONE,
+        events: Vec::new(),
+        prompt: None,
+    }
 }
 
 fn welcome() -> ServerMsg {
@@ -35,7 +42,7 @@ fn seated(cfg: SessionConfig) -> (Session, Instant) {
     let (e, send) = s.received(welcome(), t);
     assert_eq!(e, Event::Welcomed { player_id: "p".into(), reconnect: false });
     assert!(send.is_empty());
-    s.received(ServerMsg::Joined { code: "ROOMAA".into(), seat: Some(2) }, t);
+    s.received(ServerMsg::Joined { code: "ROOMAA".into(), seat: Some(Seat::TWO) }, t);
     (s, t)
 }
 
@@ -156,7 +163,7 @@ fn a_reconnect_goes_back_to_the_room_with_the_last_seq() {
     let (_, send) = s.received(welcome(), t);
     assert_eq!(send, vec![ClientMsg::Spectate { code: "ROOMBB".into() }]);
     // A state asked for on a connection that dropped is asked for again.
-    s.received(ServerMsg::Joined { code: "ROOMBB".into(), seat: Some(1) }, t);
+    s.received(ServerMsg::Joined { code: "ROOMBB".into(), seat: Some(Seat::ONE) }, t);
     order(&mut s, state(2), t);
     let (o, send) = order(&mut s, applied(9, 1), t);
     assert_eq!((o, send), (Order::Gap { expected: 3, got_first: 9 }, vec![ClientMsg::Resync]));

@@ -6,7 +6,7 @@ use super::*;
 /// The seed of one AI decision: a function of the match seed, the action number and the seat,
 /// so AI matches are reproducible whatever the host's threads do.
 pub fn decision_seed(match_seed: u64, seq: u64, seat: Seat) -> u64 {
-    match_seed ^ seq.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (u64::from(seat) << 56)
+    match_seed ^ seq.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (u64::from(u8::from(seat)) << 56)
 }
 
 /// The AI decision the runtime waits for.
@@ -96,7 +96,7 @@ impl Runtime {
     pub(super) fn ai_votes(&mut self) -> Vec<Notice> {
         let mut notices = Vec::new();
         while let Some(s) = self.m.surrender() {
-            let Some(seat) = (0..4u8).find(|&seat| self.is_ai(seat) && !s.voted(seat)) else { break };
+            let Some(seat) = Seat::ALL.into_iter().find(|&seat| self.is_ai(seat) && !s.voted(seat)) else { break };
             let rule = match self.controller(seat) {
                 Some(Controller::StandIn(_)) => self.surrender.stand_in,
                 _ => self.surrender.ai,

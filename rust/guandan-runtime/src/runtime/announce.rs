@@ -57,8 +57,8 @@ impl Runtime {
                         }
                     };
                     private_pair(&mut out, seq, from, to, make, *card);
-                    hand_at[from as usize] = Some(out.len());
-                    hand_at[to as usize] = Some(out.len());
+                    hand_at[from.index()] = Some(out.len());
+                    hand_at[to.index()] = Some(out.len());
                 }
                 Event::TurnStarted { seat, can_pass } => out.push(all(Out::TurnStarted {
                     seat: *seat,
@@ -67,7 +67,7 @@ impl Runtime {
                 })),
                 Event::Played { seat, play } => {
                     out.push(all(Out::CardsPlayed { seat: *seat, play: *play }));
-                    hand_at[*seat as usize] = Some(out.len());
+                    hand_at[seat.index()] = Some(out.len());
                 }
                 Event::Passed { seat } => out.push(all(Out::Passed { seat: *seat })),
                 Event::TableCleared { leader } => out.push(all(Out::TableCleared { leader: *leader })),
@@ -88,15 +88,16 @@ impl Runtime {
             }
         }
         // Hand updates, back to front so earlier positions stay valid.
-        let mut updates: Vec<(usize, Seat)> = (0..4u8)
-            .filter(|&s| self.m.hand(s) != self.reported[s as usize])
-            .map(|s| (hand_at[s as usize].unwrap_or(out.len()), s))
+        let mut updates: Vec<(usize, Seat)> = Seat::ALL
+            .into_iter()
+            .filter(|&s| self.m.hand(s) != self.reported[s.index()])
+            .map(|s| (hand_at[s.index()].unwrap_or(out.len()), s))
             .collect();
         updates.sort_unstable();
         for &(at, seat) in updates.iter().rev() {
             let hand = self.m.hand(seat);
-            self.reported[seat as usize] = hand;
-            out.insert(at, Notice { seq, audience: Audience::Only(1 << seat), out: Out::HandChanged { seat, hand } });
+            self.reported[seat.index()] = hand;
+            out.insert(at, Notice { seq, audience: Audience::Only(seat.bit()), out: Out::HandChanged { seat, hand } });
         }
         if routed && self.m.phase() == Phase::Return {
             out.push(all(Out::ReturnPhase { receivers: self.m.to_act().to_vec() }));
@@ -113,10 +114,10 @@ impl Runtime {
             all(Out::MatchStarted { seed: m.seed() }),
             all(Out::DealStarted { deal_no: m.deal_no(), level: m.level(), declarer: m.declarer() }),
         ];
-        for seat in 0..4u8 {
+        for seat in Seat::ALL {
             let hand = m.hand(seat);
-            self.reported[seat as usize] = hand;
-            out.push(Notice { seq, audience: Audience::Only(1 << seat), out: Out::HandChanged { seat, hand } });
+            self.reported[seat.index()] = hand;
+            out.push(Notice { seq, audience: Audience::Only(seat.bit()), out: Out::HandChanged { seat, hand } });
         }
         let payers: Vec<Seat> = m.tributes().iter().map(|t| t.payer).collect();
         match m.phase() {

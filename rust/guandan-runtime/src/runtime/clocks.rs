@@ -16,7 +16,7 @@ impl Runtime {
     /// How many of `seat`'s duties in a row its human let time out (0 once it does a duty
     /// itself, or the seat changes hands): a host hands a seat that does nothing to the AI.
     pub fn timeouts_in_a_row(&self, seat: Seat) -> u32 {
-        self.timeouts.get(seat as usize).copied().unwrap_or(0)
+        self.timeouts.get(seat.index()).copied().unwrap_or(0)
     }
 
     /// Advances the clocks by `elapsed`: a human duty past the turn limit times out (pass, the
@@ -38,7 +38,7 @@ impl Runtime {
         }
         let minutes = self.m.rules().max_match_minutes;
         if minutes > 0 && self.match_clock >= f64::from(minutes) * 60.0 {
-            return Ok(self.apply(0, ActionKind::TimeUp)?);
+            return Ok(self.apply(Seat::ZERO, ActionKind::TimeUp)?);
         }
         let duties = self.human_duties();
         let Some(&first) = duties.first() else { return Ok(Vec::new()) };
@@ -52,7 +52,7 @@ impl Runtime {
                 notices.push(Notice::everyone(self.m.seq(), Out::TimedOut { seat }));
                 let think = Duration::from_secs_f64(self.current_turn_clock());
                 notices.extend(self.apply_timed(seat, ActionKind::Timeout, Some(think))?);
-                self.timeouts[seat as usize] += 1;
+                self.timeouts[seat.index()] += 1;
             }
         }
         Ok(notices)

@@ -44,8 +44,6 @@ pub enum RuntimeError {
     Rule(#[from] RuleError),
     #[error("seat {0} is played by the AI")]
     NotHuman(Seat),
-    #[error("seat {0} is not 0-3")]
-    BadSeat(u8),
     #[error("your team has made its {0} surrender proposal(s) of this deal")]
     ProposalLimit(u8),
 }
@@ -55,7 +53,6 @@ impl RuntimeError {
         match self {
             RuntimeError::Rule(e) => e.code(),
             RuntimeError::NotHuman(_) => ErrorCode::NotHuman,
-            RuntimeError::BadSeat(_) => ErrorCode::BadArgument,
             RuntimeError::ProposalLimit(_) => ErrorCode::SurrenderRefused,
         }
     }
@@ -265,7 +262,7 @@ impl Runtime {
     }
 
     pub fn controller(&self, seat: Seat) -> Option<&Controller> {
-        self.seats.get(seat as usize)
+        self.seats.get(seat.index())
     }
 
     pub fn is_ai(&self, seat: Seat) -> bool {
@@ -298,9 +295,6 @@ impl Runtime {
     /// illegal action, or a surrender proposal past the policy's limit for the deal. AI seats
     /// then vote on an open surrender at once (as the [`SurrenderPolicy`] says).
     pub fn act(&mut self, seat: Seat, kind: ActionKind) -> Result<Vec<Notice>, RuntimeError> {
-        if seat > 3 {
-            return Err(RuntimeError::BadSeat(seat));
-        }
         if self.is_ai(seat) {
             return Err(RuntimeError::NotHuman(seat));
         }
@@ -316,7 +310,7 @@ impl Runtime {
             self.proposals[Team::of(seat).index()] += 1;
         }
         if duty {
-            self.timeouts[seat as usize] = 0;
+            self.timeouts[seat.index()] = 0;
         }
         Ok(notices)
     }
@@ -333,11 +327,11 @@ impl Runtime {
     /// Hands a seat to the AI or back to its human (auto-play, hosting). A decision in flight
     /// for that seat is dropped when it arrives.
     pub fn set_controller(&mut self, seat: Seat, controller: Controller) -> Vec<Notice> {
-        let Some(slot) = self.seats.get_mut(seat as usize) else { return Vec::new() };
+        let Some(slot) = self.seats.get_mut(seat.index()) else { return Vec::new() };
         let was_ai = slot.is_ai();
         *slot = controller;
         let ai = slot.is_ai();
-        self.timeouts[seat as usize] = 0;
+        self.timeouts[seat.index()] = 0;
         if self.pending.is_some_and(|p| p.seat == seat) {
             self.pending = None;
         }

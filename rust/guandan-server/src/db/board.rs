@@ -6,6 +6,7 @@
 
 use super::{Db, DbError, RankedPlayer, RatingRow, now_ms};
 use futures_util::TryStreamExt;
+use guandan_core::seat::Seat;
 use guandan_core::stats::PlayerStats;
 use guandan_proto::http::RatingPoint;
 use sqlx::{Any, Row, Transaction};
@@ -142,11 +143,16 @@ impl Db {
         while let Some(r) = rows.try_next().await? {
             let seat: i64 = r.try_get("seat")?;
             let log: String = r.try_get("log")?;
+            // A row naming no seat counts nothing (the database is read as any other input).
+            let seat = match Seat::try_from(seat) {
+                Ok(seat) => seat,
+                Err(e) => {
+                    tracing::warn!(error = %e, "a stored match result names no seat; left out of a profile");
+                    continue;
+                }
+            };
             // Replaying a record is CPU work (≈ 2 ms): off the async workers.
-            let figures =
-                tokio::task::spawn_blocking(move || seat_figures(&log, u8::try_from(seat).unwrap_or(u8::MAX)))
-                    .await
-                    .unwrap_or_default();
+            let figures = tokio::task::spawn_blocking(move || seat_figures(&log, seat)).await.unwrap_or_default();
             total.merge(&figures);
         }
         drop(rows);
@@ -248,10 +254,10 @@ fn parse_figures(json: &str) -> PlayerStats {
 }
 
 /// One seat's figures in a stored record (JSON Lines); a record that does not replay gives none.
-pub fn seat_figures(log: &str, seat: u8) -> PlayerStats {
+pub fn seat_figures(log: &str, seat: Seat) -> PlayerStats {
     let Ok(log) = guandan_core::log::MatchLog::parse(log) else { return PlayerStats::default() };
     match guandan_core::stats::seat_stats(&log) {
-        Ok(seats) => seats.get(usize::from(seat)).cloned().unwrap_or_default(),
+        Ok(seats) => seats.get(seat.index()).cloned().unwrap_or_default(),
         Err(e) => {
             tracing::warn!(error = %e, "a stored match does not replay; left out of a profile");
             PlayerStats::default()

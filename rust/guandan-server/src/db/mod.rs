@@ -12,6 +12,7 @@ mod seats;
 
 pub use accounts::{ClaimOutcome, SessionRow};
 pub use board::seat_figures;
+use guandan_core::seat::Seat;
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Executor, Row};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -85,7 +86,7 @@ pub struct RoomRow {
 #[derive(Clone, Debug)]
 pub struct MatchResult {
     pub player: String,
-    pub seat: u8,
+    pub seat: Seat,
     pub won: bool,
     pub draw: bool,
     pub figures: guandan_core::stats::PlayerStats,
@@ -233,16 +234,19 @@ mod tests {
         db.append_actions(&[("ABCDEF".into(), 0, 0, "a0".into()), ("ABCDEF".into(), 0, 1, "a1".into())]).await.unwrap();
         assert!(db.append_actions(&[("ABCDEF".into(), 0, 1, "dup".into())]).await.is_err());
         assert_eq!(db.actions("ABCDEF", 0).await.unwrap(), vec!["a0", "a1"]);
-        let result = |seat: u8, won: bool, bombs: u32| MatchResult {
+        let result = |seat: Seat, won: bool, bombs: u32| MatchResult {
             player: "p1".into(),
             seat,
             won,
             draw: false,
             figures: guandan_core::stats::PlayerStats { bomb_plays: bombs, ..Default::default() },
         };
-        assert!(db.finish_match("ABCDEF", 0, "{}", "log", &[result(0, true, 2)]).await.unwrap());
-        assert!(db.finish_match("ABCDEF", 1, "{}", "log", &[result(2, false, 3)]).await.unwrap());
-        assert!(!db.finish_match("ABCDEF", 1, "{}", "log", &[result(2, false, 3)]).await.unwrap(), "stored once");
+        assert!(db.finish_match("ABCDEF", 0, "{}", "log", &[result(Seat::ZERO, true, 2)]).await.unwrap());
+        assert!(db.finish_match("ABCDEF", 1, "{}", "log", &[result(Seat::TWO, false, 3)]).await.unwrap());
+        assert!(
+            !db.finish_match("ABCDEF", 1, "{}", "log", &[result(Seat::TWO, false, 3)]).await.unwrap(),
+            "stored once"
+        );
         assert_eq!(db.stats("p1").await.unwrap(), (2, 1, 0));
         // The profile's figures add up as matches are stored (the repeat added nothing).
         assert_eq!(db.profile_figures("p1").await.unwrap().map(|f| f.bomb_plays), Some(5));

@@ -9,6 +9,7 @@
 pub mod store;
 pub mod tables;
 
+use guandan_core::seat::Seat;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
@@ -145,7 +146,7 @@ async fn open_table(app: &Arc<App>, preset: &str, t: &Formed) -> bool {
         match app.db().player(id).await {
             Ok(Some(nickname)) => {
                 let nickname = guandan_proto::displayable_nickname(&nickname);
-                players[seat as usize] = Some(PlayerRef { id: id.to_string(), nickname });
+                players[seat.index()] = Some(PlayerRef { id: id.to_string(), nickname });
             }
             Ok(None) => return false,
             Err(e) => {
@@ -161,7 +162,7 @@ async fn open_table(app: &Arc<App>, preset: &str, t: &Formed) -> bool {
             return false;
         }
     };
-    let claims: Vec<(&str, u8)> = t.players().map(|(seat, p)| (p, seat)).collect();
+    let claims: Vec<(&str, Seat)> = t.players().map(|(seat, p)| (p, seat)).collect();
     let claimed = match app.db().queue_claim(&code, &app.cfg().instance, &claims).await {
         Ok(c) => c,
         Err(e) => {

@@ -3,6 +3,7 @@
 //! one transaction that succeeds only if every player in it is still waiting: two instances
 //! forming tables at once never seat a player twice.
 
+use guandan_core::seat::Seat;
 use sqlx::Row;
 
 use crate::db::{Db, DbError, now_ms};
@@ -92,13 +93,13 @@ impl Db {
     /// none: false when one of them is no longer waiting (left, or seated by another instance
     /// meanwhile) or, on PostgreSQL, holds a seat in another room (one seat per account across
     /// instances: the holds are taken in the same transaction).
-    pub async fn queue_claim(&self, code: &str, instance: &str, seats: &[(&str, u8)]) -> Result<bool, DbError> {
+    pub async fn queue_claim(&self, code: &str, instance: &str, seats: &[(&str, Seat)]) -> Result<bool, DbError> {
         let mut tx = self.pool.begin().await?;
         for &(player, seat) in seats {
             let done =
                 sqlx::query("UPDATE queue SET room_code = $1, seat = $2 WHERE player_id = $3 AND room_code IS NULL")
                     .bind(code)
-                    .bind(i64::from(seat))
+                    .bind(i64::from(u8::from(seat)))
                     .bind(player)
                     .execute(&mut *tx)
                     .await?;

@@ -6,6 +6,7 @@
 //! for long. Four candidates make a table, split into the two most even teams; after
 //! `ai_fill_ms` the longest waiter gets a table with whoever is near enough and the server's AI
 //! in the empty seats, at a level matched to the players' ratings.
+use guandan_core::seat::Seat;
 
 /// One player waiting.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,8 +54,8 @@ pub struct Formed {
 }
 
 impl Formed {
-    pub fn players(&self) -> impl Iterator<Item = (u8, &str)> {
-        self.seats.iter().enumerate().filter_map(|(i, p)| p.as_deref().map(|p| (i as u8, p)))
+    pub fn players(&self) -> impl Iterator<Item = (Seat, &str)> {
+        Seat::ALL.into_iter().zip(&self.seats).filter_map(|(seat, p)| p.as_deref().map(|p| (seat, p)))
     }
 }
 

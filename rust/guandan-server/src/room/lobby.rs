@@ -174,7 +174,7 @@ impl Room {
             let gone = self.seats.away_past(grace, now);
             if !gone.is_empty() {
                 for seat in gone {
-                    tracing::info!(seat, "lobby seat freed: its player stayed away past the grace");
+                    tracing::info!(seat = %seat, "lobby seat freed: its player stayed away past the grace");
                     self.free_lobby_seat(seat);
                 }
                 if self.close_if_empty().await {
@@ -342,7 +342,7 @@ impl Room {
             return;
         }
         if let Some((seat, p)) = self.seats.next_player(from) {
-            tracing::info!(seat, "the host left: the next player hosts");
+            tracing::info!(seat = %seat, "the host left: the next player hosts");
             self.stored.pass_host(p.id.clone());
         }
     }
@@ -358,9 +358,6 @@ impl Room {
         }
         if self.state.locked() {
             return self.refuse(conn, ErrorCode::RoomLocked, "seats are fixed while a match runs", None);
-        }
-        if seat > 3 {
-            return self.refuse(conn, ErrorCode::BadArgument, "seat is 0-3", None);
         }
         if self.seats[seat].player.is_some() {
             return self.refuse(conn, ErrorCode::NotYourSeat, "a player sits there", None);

@@ -404,7 +404,7 @@ impl Room {
     }
 
     fn info(&self) -> RoomInfo {
-        let host_seat = self.seats.of_player(&self.stored.host).unwrap_or(0);
+        let host_seat = self.seats.of_player(&self.stored.host).unwrap_or(Seat::ZERO);
         RoomInfo {
             code: self.code.clone(),
             state: self.state,

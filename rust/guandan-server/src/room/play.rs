@@ -112,7 +112,7 @@ impl Play {
         let g = self.game.as_mut()?;
         let before = g.action_seq();
         Some(g.rt().tick(elapsed).map(|notices| {
-            let seat = g.rt_ref().log().actions.last().map_or(0, |a| a.seat);
+            let seat = g.rt_ref().log().actions.last().map_or(Seat::ZERO, |a| a.seat);
             Step { before, notices, seat }
         }))
     }
@@ -149,7 +149,7 @@ impl Room {
             // A hosted seat has no human duty: nothing is given back.
             if let Some(given) = g.rt().prompt_seen(seat, seq, grace) {
                 self.app.metrics().prompts_seen.inc();
-                tracing::debug!(seat, seq, given, "prompt seen: the turn's clock restarts");
+                tracing::debug!(seat = %seat, seq, given, "prompt seen: the turn's clock restarts");
             }
         }
     }
@@ -193,7 +193,7 @@ impl Room {
         if self.seats[seat].hosted_idle && self.seats[seat].hosted {
             // Handed to the AI for letting its duties time out: the player acts again, so the
             // seat is its own again (its duty told anew), and the intent is checked as any other.
-            tracing::info!(seat, "seat taken back from the AI by an intent");
+            tracing::info!(seat = %seat, "seat taken back from the AI by an intent");
             self.take_back(seat).await;
         }
         let Some(next_seq) = self.play.seq() else {

@@ -67,11 +67,12 @@ impl Room {
                     .stored
                     .seats
                     .iter()
+                    .zip(Seat::ALL)
                     .enumerate()
-                    .filter_map(|(i, (p, _))| {
+                    .filter_map(|(i, ((p, _), seat))| {
                         p.as_ref().map(|p| MatchResult {
                             player: p.id.clone(),
-                            seat: i as u8,
+                            seat,
                             won: winner_team == Some((i % 2) as u8),
                             draw: winner_team.is_none(),
                             figures: figures[i].clone(),
@@ -127,8 +128,8 @@ impl Room {
         };
         let humans = std::array::from_fn(|i| self.stored.seats[i].0.is_some());
         // Left: said `leave`, or away with the AI playing for the seat when the match ended.
-        let left = std::array::from_fn(|i| {
-            let s = &self.seats[i as Seat];
+        let left = Seat::ALL.map(|i| {
+            let s = &self.seats[i];
             s.player.is_some() && (s.left_match || (s.hosted && s.conn.is_none()))
         });
         let verdicts = crate::ratings::verdicts(ending, humans, left);

@@ -17,9 +17,6 @@ impl Room {
         let Some(from) = self.seat_of(conn) else {
             return self.refuse(conn, ErrorCode::NotYourSeat, "spectators have no seat to move", None);
         };
-        if seat > 3 {
-            return self.refuse(conn, ErrorCode::BadArgument, "seat is 0-3", None);
-        }
         if self.state.locked() {
             return self.refuse(conn, ErrorCode::RoomLocked, "seats are fixed while a match runs", None);
         }
@@ -54,7 +51,7 @@ impl Room {
             return self.send_room_to(conn);
         }
         if on {
-            tracing::info!(seat, "seat handed to the AI by its player");
+            tracing::info!(seat = %seat, "seat handed to the AI by its player");
             self.host_present(seat, false).await;
             self.seats.chose_auto_play(seat);
         } else {
@@ -66,12 +63,12 @@ impl Room {
     pub(super) async fn host_lost_seats(&mut self, now: tokio::time::Instant) {
         let hb = self.app.cfg().heartbeat_timeout();
         if self.state.in_game() {
-            for seat in 0..4u8 {
+            for seat in Seat::ALL {
                 let s = &self.seats[seat];
                 if s.lost_at.is_some_and(|at| at + hb <= now) && !s.hosted && s.player.is_some() {
                     self.seats.host(seat, false);
                     self.transition(RoomEvent::HeartbeatLost);
-                    tracing::info!(seat, "seat hosted by the AI");
+                    tracing::info!(seat = %seat, "seat hosted by the AI");
                     let profile = ai_profile(self.app.cfg().hosting_ai);
                     self.hand_seat(seat, Controller::StandIn(profile), false).await;
                     self.broadcast(&ServerMsg::Hosting { seat, on: true });
@@ -114,11 +111,11 @@ impl Room {
         if n == 0 || !self.state.in_game() {
             return;
         }
-        for seat in 0..4u8 {
+        for seat in Seat::ALL {
             let idle = self.play.timed_out_in_a_row(seat, n);
             let s = &self.seats[seat];
             if idle && !s.hosted && s.player.is_some() {
-                tracing::info!(seat, timeouts = n, "seat handed to the AI: its duties timed out in a row");
+                tracing::info!(seat = %seat, timeouts = n, "seat handed to the AI: its duties timed out in a row");
                 self.host_present(seat, true).await;
             }
         }

@@ -50,7 +50,7 @@ pub(super) struct Seats([Slot; 4]);
 impl std::ops::Index<Seat> for Seats {
     type Output = Slot;
     fn index(&self, seat: Seat) -> &Slot {
-        &self.0[seat as usize]
+        &self.0[seat.index()]
     }
 }
 
@@ -95,7 +95,7 @@ impl Seats {
 
     /// The seat of this account's player.
     pub(super) fn of_player(&self, id: &str) -> Option<Seat> {
-        self.0.iter().position(|s| s.player.as_ref().is_some_and(|p| p.id == id)).map(|i| i as Seat)
+        self.0.iter().position(|s| s.player.as_ref().is_some_and(|p| p.id == id)).and_then(Seat::from_index)
     }
 
     /// The connection of this account's player, when it sits here and is connected.
@@ -104,12 +104,12 @@ impl Seats {
     }
 
     pub(super) fn first_free(&self) -> Option<Seat> {
-        self.0.iter().position(|s| !s.taken()).map(|i| i as Seat)
+        self.0.iter().position(|s| !s.taken()).and_then(Seat::from_index)
     }
 
     /// The next player after seat `from` in seat order (`from` itself last).
     pub(super) fn next_player(&self, from: Seat) -> Option<(Seat, &PlayerRef)> {
-        (1..=4).map(|k| (from as usize + k) % 4).find_map(|i| self.0[i].player.as_ref().map(|p| (i as Seat, p)))
+        (1..=4).map(|k| from.after(k)).find_map(|i| self[i].player.as_ref().map(|p| (i, p)))
     }
 
     /// Whether every player voted on a rematch.
@@ -136,7 +136,8 @@ impl Seats {
 
     /// Seats whose player is away since a time `wait` has passed at `now`.
     pub(super) fn away_past(&self, wait: std::time::Duration, now: Instant) -> Vec<Seat> {
-        (0..4u8)
+        Seat::ALL
+            .into_iter()
             .filter(|&i| {
                 let s = &self[i];
                 s.player.is_some() && s.conn.is_none() && s.lost_at.is_some_and(|at| at + wait <= now)
@@ -146,7 +147,8 @@ impl Seats {
 
     /// What the room's info says of each seat.
     pub(super) fn infos(&self) -> Vec<SeatInfo> {
-        (0..4u8)
+        Seat::ALL
+            .into_iter()
             .map(|i| {
                 let s = &self[i];
                 SeatInfo {
@@ -165,7 +167,7 @@ impl Seats {
 
     /// A new player takes a free seat in the lobby.
     pub(super) fn sit(&mut self, seat: Seat, player: PlayerRef, conn: ConnId) {
-        let s = &mut self.0[seat as usize];
+        let s = &mut self.0[seat.index()];
         s.player = Some(player);
         s.conn = Some(conn);
         s.ready = false;
@@ -174,7 +176,7 @@ impl Seats {
     /// A player comes back to its seat on `conn`: the seat is the human's again. Returns the
     /// connection that held the seat before, and whether the AI hosted the seat.
     pub(super) fn back(&mut self, seat: Seat, conn: ConnId) -> (Option<ConnId>, bool) {
-        let s = &mut self.0[seat as usize];
+        let s = &mut self.0[seat.index()];
         let old = s.conn.replace(conn);
         s.lost_at = None;
         s.left_match = false;
@@ -187,7 +189,7 @@ impl Seats {
 
     /// The seat's connection `conn` is gone since `silent_since` (a newer one may hold it).
     pub(super) fn lost(&mut self, seat: Seat, conn: ConnId, silent_since: Instant) {
-        let s = &mut self.0[seat as usize];
+        let s = &mut self.0[seat.index()];
         if s.conn == Some(conn) {
             s.conn = None;
             s.lost_at = Some(silent_since);
@@ -205,31 +207,31 @@ impl Seats {
 
     /// The seat's player left the running match (`leave`).
     pub(super) fn left_match(&mut self, seat: Seat) {
-        self.0[seat as usize].left_match = true;
+        self.0[seat.index()].left_match = true;
     }
 
     /// The seat becomes free.
     pub(super) fn free(&mut self, seat: Seat) {
-        self.0[seat as usize] = Slot::default();
+        self.0[seat.index()] = Slot::default();
     }
 
     /// Moves what sits at `from` to the free seat `to`.
     pub(super) fn move_to(&mut self, from: Seat, to: Seat) {
-        let moved = std::mem::take(&mut self.0[from as usize]);
-        self.0[to as usize] = moved;
+        let moved = std::mem::take(&mut self.0[from.index()]);
+        self.0[to.index()] = moved;
     }
 
     pub(super) fn set_ai(&mut self, seat: Seat, level: u8) {
-        self.0[seat as usize].ai = Some(level);
+        self.0[seat.index()].ai = Some(level);
     }
 
     /// The seat's AI leaves; true when there was one.
     pub(super) fn clear_ai(&mut self, seat: Seat) -> bool {
-        self.0[seat as usize].ai.take().is_some()
+        self.0[seat.index()].ai.take().is_some()
     }
 
     pub(super) fn set_ready(&mut self, seat: Seat, ready: bool) {
-        self.0[seat as usize].ready = ready;
+        self.0[seat.index()].ready = ready;
     }
 
     /// The ready check timed out: nobody is ready.
@@ -250,19 +252,19 @@ impl Seats {
 
     /// The AI hosts the seat (`idle`: because its present player let its duties time out).
     pub(super) fn host(&mut self, seat: Seat, idle: bool) {
-        let s = &mut self.0[seat as usize];
+        let s = &mut self.0[seat.index()];
         s.hosted = true;
         s.hosted_idle = idle;
     }
 
     /// The seat's player turned Auto-play on (it stays on across reconnects until turned off).
     pub(super) fn chose_auto_play(&mut self, seat: Seat) {
-        self.0[seat as usize].hosted_chosen = true;
+        self.0[seat.index()].hosted_chosen = true;
     }
 
     /// The seat's player takes it back from the AI.
     pub(super) fn unhost(&mut self, seat: Seat) {
-        let s = &mut self.0[seat as usize];
+        let s = &mut self.0[seat.index()];
         s.hosted = false;
         s.hosted_idle = false;
         s.hosted_chosen = false;
@@ -270,18 +272,18 @@ impl Seats {
 
     /// The seat's player asked for what already is: an intent no longer takes the seat back.
     pub(super) fn keep_hosting(&mut self, seat: Seat) {
-        self.0[seat as usize].hosted_idle = false;
-        self.0[seat as usize].hosted_chosen = true;
+        self.0[seat.index()].hosted_idle = false;
+        self.0[seat.index()].hosted_chosen = true;
     }
 
     /// The seat's missed actions were rebuilt from the stored log just now.
     pub(super) fn replayed(&mut self, seat: Seat) {
-        self.0[seat as usize].last_catch_up = Some(Instant::now());
+        self.0[seat.index()].last_catch_up = Some(Instant::now());
     }
 
     /// The seat's intent `seq` with `nonce` was applied.
     pub(super) fn intent_applied(&mut self, seat: Seat, seq: u64, nonce: u64) {
-        let s = &mut self.0[seat as usize];
+        let s = &mut self.0[seat.index()];
         s.last_ack = Some(seq);
         s.nonces.push_back(nonce);
         if s.nonces.len() > RECENT_NONCES {
@@ -290,7 +292,7 @@ impl Seats {
     }
 
     pub(super) fn vote(&mut self, seat: Seat, accept: bool) {
-        self.0[seat as usize].rematch = Some(accept);
+        self.0[seat.index()].rematch = Some(accept);
     }
 
     /// The rematch vote closed: nobody is ready or hosted, and players who declined (or did not

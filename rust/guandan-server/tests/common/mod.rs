@@ -516,7 +516,7 @@ pub async fn four_player_room(addr: SocketAddr, seed: u64) -> (String, Vec<Clien
 /// refused ("no ready check now"); the run then waited for an all-ready that never came.
 pub async fn start_when_ready(clients: &mut [Client]) {
     for c in clients.iter_mut() {
-        let seat = c.seat.expect("a seated client") as usize;
+        let seat = c.seat.expect("a seated client").index();
         c.send(&ClientMsg::Ready { ready: true }).await;
         let m = c
             .until("its own ready", |m| {
@@ -646,7 +646,7 @@ fn check_plays(m: &ServerMsg, log: &MatchLog, who: &str) {
 /// the viewer itself gave as tribute or return this deal.
 pub fn hidden(m: &Match, viewer: Option<Seat>) -> CardSet {
     let mut s = CardSet::EMPTY;
-    for t in 0..4u8 {
+    for t in Seat::ALL {
         if Some(t) != viewer {
             s = s.union(m.hand(t));
         }

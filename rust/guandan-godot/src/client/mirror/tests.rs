@@ -53,7 +53,7 @@ fn same(mirror: &PlayerView, real: &PlayerView, at: u64) {
         assert_eq!(mirror.card_counts, real.card_counts, "counts at {at}");
     }
     if let Some(s) = real.seat {
-        assert_eq!(mirror.card_counts[s as usize], real.card_counts[s as usize], "own count at {at}");
+        assert_eq!(mirror.card_counts[s.index()], real.card_counts[s.index()], "own count at {at}");
     }
     assert_eq!(mirror.table, real.table, "table at {at}");
     assert_eq!(mirror.played, real.played, "played at {at}");
@@ -91,13 +91,13 @@ impl TableCounts {
             let Emit::Runtime(o) = e else { continue };
             match o {
                 Out::DealStarted { .. } => self.counts = [27; 4],
-                Out::CardsLeft { seat, count } => self.counts[*seat as usize] = i32::from(*count),
-                Out::CardsPlayed { seat, play } => self.counts[*seat as usize] -= play.cards.len() as i32,
-                Out::PlayerFinished { seat, .. } => self.counts[*seat as usize] = 0,
-                Out::HandChanged { seat, hand } => self.counts[*seat as usize] = hand.len() as i32,
+                Out::CardsLeft { seat, count } => self.counts[seat.index()] = i32::from(*count),
+                Out::CardsPlayed { seat, play } => self.counts[seat.index()] -= play.cards.len() as i32,
+                Out::PlayerFinished { seat, .. } => self.counts[seat.index()] = 0,
+                Out::HandChanged { seat, hand } => self.counts[seat.index()] = hand.len() as i32,
                 Out::TributeGiven { from, to, .. } | Out::ReturnGiven { from, to, .. } if !restoring => {
-                    self.counts[*from as usize] -= 1;
-                    self.counts[*to as usize] += 1;
+                    self.counts[from.index()] -= 1;
+                    self.counts[to.index()] += 1;
                 }
                 _ => {}
             }
@@ -109,10 +109,10 @@ impl TableCounts {
         if real.phase != Phase::Play {
             return;
         }
-        for s in (0..4u8).filter(|s| real.seat != Some(*s)) {
+        for s in Seat::ALL.into_iter().filter(|s| real.seat != Some(*s)) {
             assert_eq!(
-                self.counts[s as usize],
-                i32::from(real.card_counts[s as usize]),
+                self.counts[s.index()],
+                i32::from(real.card_counts[s.index()]),
                 "table count of seat {s} at {at}"
             );
         }
@@ -153,11 +153,11 @@ fn follow_with(seed: u64, v: Viewer, resync: impl Fn(u64, &PlayerView) -> bool) 
                 let m = rt.state();
                 let kind = match m.phase() {
                     Phase::Play => m.legal_plays().first().map_or(ActionKind::Pass, Match::play_kind),
-                    Phase::Tribute => ActionKind::Tribute { card: m.tribute_options(0).ids()[0] },
-                    Phase::Return => ActionKind::Return { card: m.return_options(0).ids()[0] },
+                    Phase::Tribute => ActionKind::Tribute { card: m.tribute_options(Seat::ZERO).ids()[0] },
+                    Phase::Return => ActionKind::Return { card: m.return_options(Seat::ZERO).ids()[0] },
                     Phase::MatchOver => unreachable!(),
                 };
-                rt.act(0, kind).expect("a legal action")
+                rt.act(Seat::ZERO, kind).expect("a legal action")
             }
         };
         let (seq, n, hash, events, prompt) = applied(&rt, &notices, 1, v);
@@ -203,7 +203,7 @@ fn follow_with(seed: u64, v: Viewer, resync: impl Fn(u64, &PlayerView) -> bool) 
                 let in_transit = in_transit(&real, s);
                 assert_eq!(
                     c,
-                    real.card_counts[s as usize] + u8::from(in_transit),
+                    real.card_counts[s.index()] + u8::from(in_transit),
                     "announced count of seat {s} at {seq}"
                 );
                 in_transit_states += u32::from(in_transit);
@@ -218,7 +218,7 @@ fn follow_with(seed: u64, v: Viewer, resync: impl Fn(u64, &PlayerView) -> bool) 
 
 #[test]
 fn a_seat_mirror_equals_the_runtime_view_all_match() {
-    follow(21, Viewer::Seat(0), 0);
+    follow(21, Viewer::Seat(Seat::ZERO), 0);
 }
 
 #[test]
@@ -236,7 +236,7 @@ fn a_team_spectator_mirror_keeps_that_team_s_hands() {
 
 #[test]
 fn full_states_midway_keep_the_mirror_exact() {
-    follow(23, Viewer::Seat(0), 37);
+    follow(23, Viewer::Seat(Seat::ZERO), 37);
     follow(24, Viewer::Spectator, 11);
 }
 
@@ -246,8 +246,9 @@ fn full_states_midway_keep_the_mirror_exact() {
 /// every action of a match.
 #[test]
 fn a_full_state_mid_tribute_keeps_the_tables_counts() {
-    let mid_tribute = |_: u64, real: &PlayerView| (0..4u8).any(|s| in_transit(real, s));
-    let restored = follow_with(27, Viewer::Spectator, mid_tribute) + follow_with(28, Viewer::Seat(0), mid_tribute);
+    let mid_tribute = |_: u64, real: &PlayerView| Seat::ALL.into_iter().any(|s| in_transit(real, s));
+    let restored =
+        follow_with(27, Viewer::Spectator, mid_tribute) + follow_with(28, Viewer::Seat(Seat::ZERO), mid_tribute);
     assert!(restored > 0, "no full state came between two tributes: the case is not tested");
     follow(29, Viewer::Spectator, 1);
 }
@@ -256,16 +257,16 @@ fn a_full_state_mid_tribute_keeps_the_tables_counts() {
 fn a_gap_is_reported_and_old_messages_are_ignored() {
     let (mut rt, _) = start(5);
     let mut mirror = Mirror::default();
-    let (seq, hash, tv) = state(&rt, Viewer::Seat(0));
+    let (seq, hash, tv) = state(&rt, Viewer::Seat(Seat::ZERO));
     mirror.full_state(seq, &hash, &tv, None, None);
     let mut msgs = Vec::new();
     for _ in 0..3 {
         let notices = rt.decide_now().unwrap_or_else(|| {
             let m = rt.state();
             let kind = m.legal_plays().first().map_or(ActionKind::Pass, Match::play_kind);
-            rt.act(0, kind).unwrap()
+            rt.act(Seat::ZERO, kind).unwrap()
         });
-        msgs.push(applied(&rt, &notices, 1, Viewer::Seat(0)));
+        msgs.push(applied(&rt, &notices, 1, Viewer::Seat(Seat::ZERO)));
     }
     let (s, n, h, e, p) = &msgs[1];
     let gap = mirror.applied(*s, *n, h, e, p.as_ref()).unwrap_err();
@@ -277,7 +278,7 @@ fn a_gap_is_reported_and_old_messages_are_ignored() {
     }
     let (s, n, h, e, p) = &msgs[0];
     assert_eq!(mirror.applied(*s, *n, h, e, p.as_ref()).unwrap(), Vec::new(), "a repeat is ignored");
-    same(mirror.view.as_ref().unwrap(), &rt.view(Viewer::Seat(0)), rt.state().seq());
+    same(mirror.view.as_ref().unwrap(), &rt.view(Viewer::Seat(Seat::ZERO)), rt.state().seq());
 }
 
 /// A player in seat 1 (odd: the teams swap too): every message turned as the client turns it;
@@ -294,7 +295,7 @@ fn a_player_in_seat_1_is_turned_south_all_match() {
         clocks: false,
     };
     let (mut rt, _) = Runtime::start(cfg).unwrap();
-    let (me, v, turn) = (1u8, Viewer::Seat(1), Turn(1));
+    let (me, v, turn) = (Seat::ONE, Viewer::Seat(Seat::ONE), Turn(Seat::ONE));
     let turned = |rt: &Runtime| {
         let mut tv = rt.view(v);
         turn.view(&mut tv);
@@ -304,7 +305,7 @@ fn a_player_in_seat_1_is_turned_south_all_match() {
     let (seq, hash, mut tv) = state(&rt, v);
     turn.view(&mut tv);
     mirror.full_state(seq, &hash, &tv, None, None);
-    assert_eq!(mirror.seat(), Some(0), "the player sits south");
+    assert_eq!(mirror.seat(), Some(Seat::ZERO), "the player sits south");
     let mut steps = 0;
     while !rt.state().is_over() && steps < 5000 {
         steps += 1;
@@ -331,7 +332,7 @@ fn a_player_in_seat_1_is_turned_south_all_match() {
         let emits = mirror.applied(seq, n, &hash, &events, prompt.as_ref()).expect("no gap");
         for e in &emits {
             if let Emit::Runtime(Out::HandChanged { seat, .. }) = e {
-                assert_eq!(*seat, 0, "only the player's own hand, at south");
+                assert_eq!(*seat, Seat::ZERO, "only the player's own hand, at south");
             }
         }
         same(mirror.view.as_ref().unwrap(), &turned(&rt), seq);
@@ -358,11 +359,11 @@ fn a_finished_match_announced_whole_ends_with_its_result() {
             let m = rt.state();
             let kind = match m.phase() {
                 Phase::Play => m.legal_plays().first().map_or(ActionKind::Pass, Match::play_kind),
-                Phase::Tribute => ActionKind::Tribute { card: m.tribute_options(0).ids()[0] },
-                Phase::Return => ActionKind::Return { card: m.return_options(0).ids()[0] },
+                Phase::Tribute => ActionKind::Tribute { card: m.tribute_options(Seat::ZERO).ids()[0] },
+                Phase::Return => ActionKind::Return { card: m.return_options(Seat::ZERO).ids()[0] },
                 Phase::MatchOver => unreachable!(),
             };
-            rt.act(0, kind).expect("a legal action");
+            rt.act(Seat::ZERO, kind).expect("a legal action");
         }
     }
     let outcome = rt.state().outcome().expect("the match ended");
@@ -375,12 +376,12 @@ fn a_finished_match_announced_whole_ends_with_its_result() {
             })
             .collect()
     };
-    let (seq, hash, tv) = state(&rt, Viewer::Seat(0));
+    let (seq, hash, tv) = state(&rt, Viewer::Seat(Seat::ZERO));
     let mut fresh = Mirror::default();
     assert_eq!(ends(&fresh.full_state(seq, &hash, &tv, Some(outcome), None)), vec![outcome], "told by the server");
     // Announced again without the field (an older server): the mirror remembers the end.
     assert_eq!(ends(&fresh.full_state(seq, &hash, &tv, None, None)), vec![outcome], "remembered");
-    let (seq0, hash0, tv0) = state(&start(31).0, Viewer::Seat(0));
+    let (seq0, hash0, tv0) = state(&start(31).0, Viewer::Seat(Seat::ZERO));
     assert!(ends(&fresh.full_state(seq0, &hash0, &tv0, None, None)).is_empty(), "a running match has no end");
 }
 
@@ -389,15 +390,15 @@ fn a_finished_match_announced_whole_ends_with_its_result() {
 #[test]
 fn a_full_state_at_the_players_turn_shows_its_clock() {
     let (mut rt, _) = start(32);
-    while !(rt.state().phase() == Phase::Play && rt.state().to_act().contains(&0)) {
+    while !(rt.state().phase() == Phase::Play && rt.state().to_act().contains(&Seat::ZERO)) {
         rt.decide_now().expect("only AI seats act before south");
     }
-    let (seq, hash, tv) = state(&rt, Viewer::Seat(0));
+    let (seq, hash, tv) = state(&rt, Viewer::Seat(Seat::ZERO));
     let clock = |emits: &[Emit]| -> Vec<f64> {
         emits
             .iter()
             .filter_map(|e| match e {
-                Emit::Runtime(Out::TurnStarted { seat: 0, time_limit_s, .. }) => Some(*time_limit_s),
+                Emit::Runtime(Out::TurnStarted { seat: Seat::ZERO, time_limit_s, .. }) => Some(*time_limit_s),
                 _ => None,
             })
             .collect()
