@@ -224,7 +224,7 @@ async fn a_rejoin_of_a_room_closed_while_away_says_the_room_is_gone() {
     let server = server("gone", &[]);
     let mut host = Client::new(server.addr, "south").await;
     let code = create_room(&mut host, 12, None).await;
-    let joined = ServerMsg::Joined { code: code.clone(), seat: Some(0) };
+    let joined = ServerMsg::Joined { code: code.clone(), seat: Some(Seat::ZERO) };
     assert!(matches!(host.session.received(joined, Instant::now()).0, Event::Message(..)));
     // The room closes behind the session's back (as it would while the player is away), and the
     // connection drops.
@@ -237,7 +237,7 @@ async fn a_rejoin_of_a_room_closed_while_away_says_the_room_is_gone() {
     host.session.dropped(Instant::now(), 0);
     host.reconnect(server.addr).await;
     // The session's rejoin after the welcome, as the game sends it.
-    assert_eq!(host.session.room(), Some((code.as_str(), Some(0))));
+    assert_eq!(host.session.room(), Some((code.as_str(), Some(Seat::ZERO))));
     host.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: None }).await;
     let refusal = host.until("the refusal", |m| matches!(m, ServerMsg::Error { .. })).await;
     let (event, answers) = host.session.received(refusal.clone(), Instant::now());

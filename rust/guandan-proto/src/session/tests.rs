@@ -188,7 +188,7 @@ fn a_refused_rejoin_means_the_room_is_gone() {
     let refusal = || ServerMsg::error(ErrorCode::RoomNotFound, "the room is closed");
     // While seated, a refused join of another code leaves our room as it was.
     assert!(matches!(s.received(refusal(), t).0, Event::Message(..)));
-    assert_eq!(s.room(), Some(("ROOMAA", Some(2))));
+    assert_eq!(s.room(), Some(("ROOMAA", Some(Seat::TWO))));
     s.dropped(t, 0);
     s.opened(t);
     let (_, send) = s.received(welcome(), t);
@@ -205,9 +205,9 @@ fn a_refused_rejoin_means_the_room_is_gone() {
     s.dropped(t, 0);
     s.opened(t);
     s.received(welcome(), t);
-    s.received(ServerMsg::Joined { code: "ROOMAA".into(), seat: Some(2) }, t);
+    s.received(ServerMsg::Joined { code: "ROOMAA".into(), seat: Some(Seat::TWO) }, t);
     assert!(matches!(s.received(refusal(), t).0, Event::Message(..)));
-    assert_eq!(s.room(), Some(("ROOMAA", Some(2))));
+    assert_eq!(s.room(), Some(("ROOMAA", Some(Seat::TWO))));
 }
 
 #[test]
