@@ -116,11 +116,16 @@ impl Server {
         for r in &rooms {
             let _ = r.send(room::RoomCmd::Shutdown).await;
         }
-        // A room's receiver is dropped when its task ends, after its last write.
+        // A room closes its receiver after its last write, a moment before its task leaves the
+        // registry (`Room::ended`): `closed` answers at the first, so the registry is waited for
+        // too (a shutdown under load found a room still listed and left its lease to run out).
         let wait = Duration::from_secs(5);
         let stopped = tokio::time::timeout(wait, async {
             for r in &rooms {
                 r.closed().await;
+            }
+            while !self.app.rooms().lock().is_empty() {
+                tokio::time::sleep(Duration::from_millis(5)).await;
             }
         })
         .await
