@@ -212,7 +212,7 @@ pub struct AiProfile {
     /// 40: `L2+`, the default L2 since it measured stronger; off in `v1`/`v2`, the arena's `L2v2`).
     pub ranker: bool,
     /// Which committed ranker generation the ranker switches use (`ranker::agent::generation`:
-    /// 1 = `ranker-g1`; 0 = the latest).
+    /// 1 = `ranker-g1`; 0 = today's, `ranker::agent::DEFAULT`).
     pub ranker_generation: u8,
 }
 

@@ -735,7 +735,7 @@ mod tests {
     fn position_where_the_ranker_overrules_l2(seed: u64) -> PlayerView {
         let (mut m, _) = Match::new(seed, RuleConfig::competition()).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let ranker = crate::ranker::agent::latest().expect("the committed ranker loads");
+        let ranker = crate::ranker::agent::current().expect("the committed ranker loads");
         let w = Weights::default();
         for _ in 0..2_000 {
             if m.phase() == Phase::Play {
@@ -757,7 +757,7 @@ mod tests {
     fn ranker_plies_hand_the_playout_back_to_l2() {
         let view = position_where_the_ranker_overrules_l2(17);
         let weights = Weights::default();
-        let ranker = crate::ranker::agent::latest().unwrap();
+        let ranker = crate::ranker::agent::current().unwrap();
         let ranked = ranker.rank(&view, &weights, crate::ranker::agent::WIDTH)[0].play;
         let ranked = ranked.map_or(ActionKind::Pass, |p| Match::play_kind(&p));
         let l2 = l2_decision(&view, &weights, false).action;
@@ -778,7 +778,7 @@ mod tests {
     fn the_ranker_prior_chooses_what_is_searched() {
         let view = position_where_the_ranker_overrules_l2(29);
         let weights = Weights::default();
-        let ranker = crate::ranker::agent::latest().unwrap();
+        let ranker = crate::ranker::agent::current().unwrap();
         let searched = |prior_ranker: bool| {
             let p = crate::AiProfile {
                 iterations: 16,

@@ -43,7 +43,7 @@ fn teacher_generation(teacher: &AiProfile) -> u8 {
     let uses_ranker = teacher.search.prior_ranker || teacher.search.rollout_ranker;
     match teacher.ranker_generation {
         _ if !uses_ranker => 1,
-        0 => guandan_ai::ranker::agent::LATEST,
+        0 => guandan_ai::ranker::agent::DEFAULT,
         n => n,
     }
 }

@@ -22,10 +22,10 @@ impl<E: std::fmt::Display> From<E> for Usage {
 /// level (L3's search on 2 threads with a larger budget); `L3xN` L3 with N times its budget.
 pub fn arena_profile(name: &str) -> Result<AiProfile, Usage> {
     let profile = named_profile(name)?;
-    let latest = guandan_ai::ranker::agent::LATEST;
-    if profile.ranker_generation > latest {
+    let committed = guandan_ai::ranker::agent::COMMITTED;
+    if profile.ranker_generation > committed {
         return Err(Usage(format!(
-            "{name}: ranker_generation {} is not committed (1 to {latest}, or 0 for the latest)",
+            "{name}: ranker_generation {} is not committed (1 to {committed}, or 0 for today's)",
             profile.ranker_generation
         )));
     }

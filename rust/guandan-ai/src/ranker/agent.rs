@@ -13,23 +13,33 @@ use std::sync::OnceLock;
 
 /// The committed generations' weights, first to latest, each made by `guandan train-ranker` (its
 /// sidecar `ranker-gN.json` says from which labels and with which command).
-static GENERATIONS: [&[u8]; 2] =
-    [include_bytes!("../../weights/ranker-g1.bin"), include_bytes!("../../weights/ranker-g2.bin")];
+static GENERATIONS: [&[u8]; 3] = [
+    include_bytes!("../../weights/ranker-g1.bin"),
+    include_bytes!("../../weights/ranker-g2.bin"),
+    include_bytes!("../../weights/ranker-g3.bin"),
+];
 
-/// The latest generation: what `AiProfile::ranker_generation` 0 means.
-pub const LATEST: u8 = GENERATIONS.len() as u8;
+/// How many generations are committed: a profile may name 1 to this.
+pub const COMMITTED: u8 = GENERATIONS.len() as u8;
 
-/// Generation `n` of the committed rankers (1 = `ranker-g1`; 0 = the latest). `None` for a
+/// The generation today's levels use, what `AiProfile::ranker_generation` 0 means: the latest
+/// that measured stronger than the one before (docs/ai.md, "Generations"). A later generation
+/// may be committed to be measured (the arena's `L2gN`, a profile's `ranker_generation`) before
+/// it is, or without ever being, the default.
+pub const DEFAULT: u8 = 2;
+const _: () = assert!(DEFAULT >= 1 && DEFAULT <= COMMITTED, "the default generation is a committed one");
+
+/// Generation `n` of the committed rankers (1 = `ranker-g1`; 0 = [`DEFAULT`]). `None` for a
 /// generation not committed, or if an embedded file were damaged (a test reads them all).
 pub fn generation(n: u8) -> Option<&'static Ranker> {
     static RANKERS: OnceLock<Vec<Option<Ranker>>> = OnceLock::new();
     let all = RANKERS.get_or_init(|| GENERATIONS.iter().map(|b| Ranker::from_bytes(b).ok()).collect());
-    let n = if n == 0 { all.len() } else { usize::from(n) };
-    all.get(n.checked_sub(1)?)?.as_ref()
+    let n = if n == 0 { DEFAULT } else { n };
+    all.get(usize::from(n).checked_sub(1)?)?.as_ref()
 }
 
-/// The latest committed ranker.
-pub fn latest() -> Option<&'static Ranker> {
+/// The ranker today's levels use (generation [`DEFAULT`]).
+pub fn current() -> Option<&'static Ranker> {
     generation(0)
 }
 
@@ -104,12 +114,12 @@ mod tests {
 
     #[test]
     fn the_committed_weights_read() {
-        for n in 1..=LATEST {
+        for n in 1..=COMMITTED {
             let r = generation(n).unwrap_or_else(|| panic!("weights/ranker-g{n}.bin is not a valid ranker"));
             assert_eq!(r.net().inputs(), super::super::features::COUNT);
         }
-        assert!(std::ptr::eq(latest().unwrap(), generation(LATEST).unwrap()));
-        assert!(generation(LATEST + 1).is_none());
+        assert!(std::ptr::eq(current().unwrap(), generation(DEFAULT).unwrap()));
+        assert!(generation(COMMITTED + 1).is_none());
     }
 
     /// L2+ sees only the view (hidden cards swapped, same decision), plays legal moves, and
