@@ -103,6 +103,13 @@ var ai_level := 0:
 	set(v):
 		ai_level = v
 		_update()
+## Whether the finishing place is a line under the name (the layout drops it where it keeps the
+## lines from standing under the portrait; the portrait's medal still says it).
+var place_line := true:
+	set(v):
+		if v != place_line:
+			place_line = v
+			_update()
 
 @onready var _name: Label = %SeatName
 @onready var _sub: Label = %Sub
@@ -295,7 +302,7 @@ func _update() -> void:
 	# says it, and the deal's panel offers to take the seat back): a fourth line laid every seat's
 	# lines beside its portrait on a phone's screen.
 	_auto.visible = auto_play and place == 0
-	_place.visible = place > 0
+	_place.visible = place > 0 and place_line
 	_avatar.seat = seat
 	_avatar.face_key = title.hash() if title != "" else seat * 7 + 3
 	_avatar.ai = ai_level > 0

@@ -124,21 +124,26 @@ static func apply(t: Control) -> void:
 	var least_play := STACKED_PLAY_H
 	if wide:
 		least_play = maxf(least_play, PLAY_SHARE * HandView.fitted_card_height(card_h, s.x, 27))
-	var sides_h := maxf(west.shape_height(true), east.shape_height(true))
-	var north_flat := north.shape_height(false)
-	var north_t := north.shape_height(true)
-	var me_flat := me.shape_height(false)
 	var me_drop := bar_h - 6.0 - GAP * 0.5
-	var north_aside := wide and _need(STACKED_PLAY_H, north_t, counter_h, sides_h, me_flat, true) <= rest
-	var stack := north_aside or _need(STACKED_PLAY_H, north_flat, counter_h, sides_h, me_flat, false) <= rest
-	# Beside North on a wide view the player stacks down to STACKED_PLAY_H plays (a deal's end, when
-	# a finishing place adds a line to every seat; during play the plays keep PLAY_SHARE).
-	var north_h := north_t if north_aside else north_flat
-	var me_stacked := me.shape_height(true) - me_drop
-	var stack_me := stack and (_need(least_play, north_h, counter_h, sides_h, me_stacked, north_aside) <= rest
-		or north_aside and _need(STACKED_PLAY_H, north_h, counter_h, sides_h, me_stacked, true) <= rest)
-	var me_h := me.shape_height(true) - me_drop if stack_me else me_flat
-	var stack_north := north_aside or stack and _need(least_play, north_t, counter_h, sides_h, me_h, false) <= rest
+	for b: SeatBadge in badges:
+		b.place_line = true
+	var st := _stacking(badges, least_play, counter_h, rest, wide, me_drop)
+	# At a deal's end the finishing place is every seat's third line; where it keeps a seat's lines
+	# from standing under its portrait (North's and the player's at 1280×720) and the seats stand
+	# so without it, the portrait's medal says the place alone.
+	if not (st[1] and st[2] and st[3]) and badges.any(func(b: SeatBadge) -> bool: return b.place > 0):
+		for b: SeatBadge in badges:
+			b.place_line = false
+		var without := _stacking(badges, least_play, counter_h, rest, wide, me_drop)
+		if without[1] and without[2] and without[3]:
+			st = without
+		else:
+			for b: SeatBadge in badges:
+				b.place_line = true
+	var north_aside: bool = st[0]
+	var stack: bool = st[1]
+	var stack_me: bool = st[2]
+	var stack_north: bool = st[3]
 	for b: SeatBadge in badges:
 		var want := stack_north if b == north else stack_me if b == me else stack
 		if b.stacked != want:
@@ -271,11 +276,12 @@ static func apply(t: Control) -> void:
 	zone.set_slot(0, Rect2(m.position.x + side, y + (south_h - play_h) / 2.0, maxf(m.size.x - 2.0 * side, 1.0), play_h), 0)
 	zone.relayout(t.level)
 
-	# A deal's ceremony card grows up from the action bar over the felt's centre: on a wide view
-	# a side seat that reaches down to it steps up clear of it, not above the table's space (West:
-	# nor over the card counter; neither over North).
+	# A deal's ceremony card grows up from the action bar over the felt's centre: a side seat that
+	# reaches down to it steps up clear of it, not above the table's space (West: nor over the card
+	# counter; neither over North). (At 1280×720 with the history open, East's seat, its lines
+	# under its portrait at a deal's end, met the card's corner.)
 	var modal: Modal = t.modal
-	if wide and modal.on_table and modal.is_open():
+	if modal.on_table and modal.is_open():
 		var card_top := DealCeremony.card_rect(t as Table).position.y
 		var k := maxf(frame.get_global_transform().get_scale().y, 0.01)
 		for b: SeatBadge in [west, east]:
@@ -303,6 +309,29 @@ static func apply(t: Control) -> void:
 
 
 ## The player's seat `me` at `y`, its portrait on the oval's left edge (not left of the table's space `m`).
+## Which seats stand with their lines under the portrait: [north_aside, the side seats (stack),
+## the player, North], from the seats' shapes as they are now.
+static func _stacking(badges: Array[SeatBadge], least_play: float, counter_h: float, rest: float, wide: bool,
+		me_drop: float) -> Array[bool]:
+	var me := badges[0]
+	var north := badges[2]
+	var sides_h := maxf(badges[3].shape_height(true), badges[1].shape_height(true))
+	var north_flat := north.shape_height(false)
+	var north_t := north.shape_height(true)
+	var me_flat := me.shape_height(false)
+	var north_aside := wide and _need(STACKED_PLAY_H, north_t, counter_h, sides_h, me_flat, true) <= rest
+	var stack := north_aside or _need(STACKED_PLAY_H, north_flat, counter_h, sides_h, me_flat, false) <= rest
+	# Beside North on a wide view the player stacks down to STACKED_PLAY_H plays (a deal's end, when
+	# a finishing place adds a line to every seat; during play the plays keep PLAY_SHARE).
+	var north_h := north_t if north_aside else north_flat
+	var me_stacked := me.shape_height(true) - me_drop
+	var stack_me := stack and (_need(least_play, north_h, counter_h, sides_h, me_stacked, north_aside) <= rest
+		or north_aside and _need(STACKED_PLAY_H, north_h, counter_h, sides_h, me_stacked, true) <= rest)
+	var me_h := me.shape_height(true) - me_drop if stack_me else me_flat
+	var stack_north := north_aside or stack and _need(least_play, north_t, counter_h, sides_h, me_h, false) <= rest
+	return [north_aside, stack, stack_me, stack_north]
+
+
 static func _place_me(me: SeatBadge, oval: Rect2, y: float, m: Rect2) -> void:
 	var x := _edge_x(oval, y + me.portrait_middle()) - me.portrait_left() - me.portrait_size() / 2.0
 	me.position = Vector2(maxf(x, m.position.x + 6.0), y)

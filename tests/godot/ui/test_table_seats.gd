@@ -83,15 +83,15 @@ func test_portraits_sit_on_the_felt_s_rim_and_no_seat_is_a_box() -> void:
 			await at.close()
 
 
-## A deal's end: every seat has its finishing place as a line, the player on Auto-play too, and
-## the sides still hold cards. The lines stay under the portraits (at 2340×1080 the player's
+## A deal's end: every seat has its finishing place, the player on Auto-play too, and the sides
+## still hold cards. The lines stay under the portraits at every size (at 2340×1080 the player's
 ## fourth line, "AI Auto-Play", laid every seat's lines beside its portrait: seen in a real
-## window; the place now takes that line's room). Not at 1280×720: there a third line does not fit
-## North's and the player's bands at a deal's end (README, issue 54).
+## window; the place now takes that line's room; at 1280×720 a third line did not fit North's and
+## the player's bands: there the portrait's medal says the place alone).
 func test_names_stay_under_the_portraits_at_a_deal_s_end_on_auto_play() -> void:
 	for locale in ["en", "zh_CN"]:
 		Settings.set_value(&"locale", locale)
-		for px in [Vector2i(1024, 768), Vector2i(2340, 1080)]:
+		for px in SIZES:
 			var at := await TableAt.open(self, px) as TableAt
 			table = at.table
 			var counts := [0, 15, 0, 3]
