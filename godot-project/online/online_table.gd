@@ -449,9 +449,10 @@ func _on_room_closed(reason: String) -> void:
 		if _result_shown:
 			table.modal.add_line(text)
 		# Back after the room closed (the rejoin refused): the result, not "resyncing…", and
-		# the rating the server said while the player was away.
+		# the rating the server said while the player was away (any other close comes after it).
 		reconnect_layer.visible = false
-		_catch_up_rating()
+		if reason == "away":
+			_catch_up_rating()
 		return
 	_gone_back(text)
 
