@@ -110,6 +110,14 @@ var place_line := true:
 		if v != place_line:
 			place_line = v
 			_update()
+## Whether "AI Auto-Play" is a line under the name (the layout drops it from the player's own seat
+## where it keeps the lines from standing under the portraits: the lit Auto-play switch and the
+## blinking frame still say it).
+var auto_line := true:
+	set(v):
+		if v != auto_line:
+			auto_line = v
+			_update()
 
 @onready var _name: Label = %SeatName
 @onready var _sub: Label = %Sub
@@ -301,7 +309,7 @@ func _update() -> void:
 	# At a deal's end the finishing place takes the Auto-play line's room (the seat's frame still
 	# says it, and the deal's panel offers to take the seat back): a fourth line laid every seat's
 	# lines beside its portrait on a phone's screen.
-	_auto.visible = auto_play and place == 0
+	_auto.visible = auto_play and place == 0 and auto_line
 	_place.visible = place > 0 and place_line
 	_avatar.seat = seat
 	_avatar.face_key = title.hash() if title != "" else seat * 7 + 3

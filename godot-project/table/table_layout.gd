@@ -127,7 +127,18 @@ static func apply(t: Control) -> void:
 	var me_drop := bar_h - 6.0 - GAP * 0.5
 	for b: SeatBadge in badges:
 		b.place_line = true
+	me.auto_line = true
 	var st := _stacking(badges, least_play, counter_h, rest, wide, me_drop)
+	# The player on Auto-play: its third line kept North's and the player's lines from standing
+	# under their portraits at 1280×720 (seen in a window); there the lit Auto-play switch and the
+	# seat's blinking frame say it alone.
+	if not (st[1] and st[2] and st[3]) and me.auto_play:
+		me.auto_line = false
+		var bare := _stacking(badges, least_play, counter_h, rest, wide, me_drop)
+		if bare[1] and bare[2] and bare[3]:
+			st = bare
+		else:
+			me.auto_line = true
 	# At a deal's end the finishing place is every seat's third line; where it keeps a seat's lines
 	# from standing under its portrait (North's and the player's at 1280×720) and the seats stand
 	# so without it, the portrait's medal says the place alone.

@@ -108,3 +108,37 @@ func test_names_stay_under_the_portraits_at_a_deal_s_end_on_auto_play() -> void:
 			for p in Probe.name_problems(table, where):
 				fail(p)
 			await at.close()
+
+
+## Mid-deal with the player on Auto-play and a play before every seat: every seat's lines stand
+## under its portrait (seen in a real window at 1280×720: the player's "AI Auto-Play" line laid
+## North's lines beside its portrait; there the lit Auto-play switch and the blinking frame say it).
+## Another seat on Auto-play too (online: a player away) keeps its line: only the player's own
+## line, which the switch repeats, gives way.
+func test_names_stay_under_the_portraits_with_the_player_on_auto_play() -> void:
+	for locale in ["en", "zh_CN"]:
+		Settings.set_value(&"locale", locale)
+		for px in SIZES:
+			var at := await TableAt.open(self, px) as TableAt
+			table = at.table
+			var zone: PlayZone = table.zone
+			var counts := [13, 15, 13, 17]
+			for seat in 4:
+				(table.badges[seat] as SeatBadge).count = counts[seat]
+				zone.show_play(seat, FakePlays.free_cards(table, [5, 6, 7, 8, 9]), zone.global_position, [], table.level)
+			var me: SeatBadge = table.badges[0]
+			var west: SeatBadge = table.badges[3]
+			me.auto_play = true
+			await frames(3)
+			var where := "%s %dx%d mid-deal, Auto-play" % [locale, px.x, px.y]
+			for seat in 4:
+				var badge: SeatBadge = table.badges[seat]
+				expect(badge.stacked, "%s: seat %d's lines stand under its portrait" % [where, seat])
+			expect(me.is_blinking(), "%s: the player's frame says Auto-play" % where)
+			for p in Probe.name_problems(table, where):
+				fail(p)
+			west.auto_play = true
+			await frames(3)
+			expect((west.get_node(^"%AutoPlay") as Label).visible, "%s: West's Auto-play line stays" % where)
+			zone.reset()
+			await at.close()
