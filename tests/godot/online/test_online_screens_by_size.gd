@@ -283,3 +283,27 @@ func test_account_shows_claiming_or_logging_in_one_at_a_time() -> void:
 	expect(claim.is_visible_in_tree() and not login.is_visible_in_tree(), "Claim shows the claim form again")
 	screen.queue_free()
 	await frames(1)
+
+
+## A hint shortened to fit its field keeps the whole rule at hand: the field's tooltip says it, in
+## both languages (the login name's rule is also what the server's refusal of a bad name says).
+func test_a_short_hint_keeps_its_whole_rule_in_the_tooltip() -> void:
+	var fields := {"res://online/account.tscn": ["ClaimName"],
+		"res://settings/settings_screen.tscn": ["online_server", "online_ca_file"]}
+	var looked := 0
+	for locale in LOCALES:
+		Settings.set_value(&"locale", locale)
+		for path: String in fields:
+			var screen: Control = load(path).instantiate()
+			add_child(screen)
+			await frames(2)
+			for n: String in fields[path]:
+				var field := screen.find_child(n, true, false) as LineEdit
+				var hint := field.tr(field.placeholder_text)
+				var rule := field.tr(field.tooltip_text)
+				expect(field.tooltip_text != "" and rule != field.tooltip_text, "%s %s: its tooltip is a translated rule ('%s')" % [locale, n, rule])
+				expect(rule.length() > hint.length(), "%s %s: the tooltip '%s' says more than the hint '%s'" % [locale, n, rule, hint])
+				looked += 1
+			screen.queue_free()
+			await frames(1)
+	expect_eq(looked, 6, "fields looked at")
