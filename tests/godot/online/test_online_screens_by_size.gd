@@ -4,7 +4,8 @@ extends GdTestSuite
 ## a SubViewport stretched like the game's window (2340×1080 is 1560×720 lp, with the phone's
 ## floors). The home's Quick match is wholly in sight. Each screen's content — everything shown but its top bar — is a centred column at most
 ## MAX_CONTENT lp wide, never a form stretched edge to edge; no shown control overlaps another; no
-## text is cut (a label's lines all shown, a button's words inside it) or off the screen.
+## text is cut (a label's lines all shown, a button's words inside it, a field's hint inside the
+## field) or off the screen; a row's caption beside its control is on one line, at most two.
 ## Account and Settings fit the screen as a shipped app's do: nothing needs scrolling, nothing is
 ## cut by a scroll (fit_problems).
 
@@ -14,6 +15,8 @@ const SCREENS: Array[String] = ["res://online/online_menu.tscn", "res://online/a
 	"res://settings/settings_screen.tscn", "res://online/leaderboard.tscn"]
 ## The widest a screen's content may be (lp; the window is 1280 lp across at 16:9, 1560 on a phone).
 const MAX_CONTENT := 1160.0
+## The most lines a row's caption (a Label beside its control in a grid) may wrap to.
+const MAX_CAPTION_LINES := 2
 ## How far off the centre the content may sit (lp): a scroll bar's width.
 const CENTRE_SLACK := 16.0
 
@@ -90,6 +93,8 @@ static func _text_cut(c: Control) -> String:
 		if w > l.size.x + 1.0 and l.auto_translate_mode != Node.AUTO_TRANSLATE_MODE_DISABLED:
 			return "is %d lp for %d lp of text" % [l.size.x, w]
 		return ""
+	if c is LineEdit:
+		return _hint_cut(c as LineEdit)
 	if c is Button and not (c is OptionButton) and (c as Button).text != "":
 		var b := c as Button
 		var font := b.get_theme_font(&"font")
@@ -99,6 +104,36 @@ static func _text_cut(c: Control) -> String:
 			w += b.icon.get_width()
 		if w > b.size.x + 1.0:
 			return "is %d lp for %d lp of text" % [b.size.x, w]
+	return ""
+
+
+## Whether `field`'s hint (its placeholder) is cut: wider than the room for text inside the field.
+## Checked whether or not the field holds text now: the hint shows as soon as it is emptied.
+static func _hint_cut(field: LineEdit) -> String:
+	if field.placeholder_text == "":
+		return ""
+	var hint := field.tr(field.placeholder_text) if field.auto_translate_mode != Node.AUTO_TRANSLATE_MODE_DISABLED else field.placeholder_text
+	var font := field.get_theme_font(&"font")
+	var w := font.get_string_size(hint, HORIZONTAL_ALIGNMENT_LEFT, -1, field.get_theme_font_size(&"font_size")).x
+	var box := field.get_theme_stylebox(&"normal")
+	var room := field.size.x - box.get_margin(SIDE_LEFT) - box.get_margin(SIDE_RIGHT)
+	if field.right_icon != null:
+		room -= field.right_icon.get_width()
+	elif field.clear_button_enabled:
+		room -= field.get_theme_icon(&"clear").get_width()
+	if w > room + 1.0:
+		return "its hint '%s' is %d lp in %d lp of room" % [hint, w, room]
+	return ""
+
+
+## A setting's or a field's caption (a Label beside its control in a GridContainer) on more than
+## two lines: a shipped app's row label reads at a glance, on one line, at most two.
+static func _caption_too_tall(c: Control) -> String:
+	if not (c is Label and c.get_parent() is GridContainer):
+		return ""
+	var l := c as Label
+	if l.get_line_count() > MAX_CAPTION_LINES:
+		return "wraps to %d lines (at most %d beside its control)" % [l.get_line_count(), MAX_CAPTION_LINES]
 	return ""
 
 
@@ -118,6 +153,9 @@ static func layout_problems(screen: Control, where: String) -> Array[String]:
 		var cut := _text_cut(c)
 		if cut != "":
 			problems.append("%s: %s's text is cut (%s)" % [where, c.name, cut])
+		var tall := _caption_too_tall(c)
+		if tall != "":
+			problems.append("%s: %s '%s' %s" % [where, c.name, c.tr((c as Label).text), tall])
 		if not _in_top_bar(c):
 			content = r if content.size == Vector2.ZERO else content.merge(r)
 	if content.size.x > MAX_CONTENT + 0.5:
@@ -245,3 +283,27 @@ func test_account_shows_claiming_or_logging_in_one_at_a_time() -> void:
 	expect(claim.is_visible_in_tree() and not login.is_visible_in_tree(), "Claim shows the claim form again")
 	screen.queue_free()
 	await frames(1)
+
+
+## A hint shortened to fit its field keeps the whole rule at hand: the field's tooltip says it, in
+## both languages (the login name's rule is also what the server's refusal of a bad name says).
+func test_a_short_hint_keeps_its_whole_rule_in_the_tooltip() -> void:
+	var fields := {"res://online/account.tscn": ["ClaimName"],
+		"res://settings/settings_screen.tscn": ["online_server", "online_ca_file"]}
+	var looked := 0
+	for locale in LOCALES:
+		Settings.set_value(&"locale", locale)
+		for path: String in fields:
+			var screen: Control = load(path).instantiate()
+			add_child(screen)
+			await frames(2)
+			for n: String in fields[path]:
+				var field := screen.find_child(n, true, false) as LineEdit
+				var hint := field.tr(field.placeholder_text)
+				var rule := field.tr(field.tooltip_text)
+				expect(field.tooltip_text != "" and rule != field.tooltip_text, "%s %s: its tooltip is a translated rule ('%s')" % [locale, n, rule])
+				expect(rule.length() > hint.length(), "%s %s: the tooltip '%s' says more than the hint '%s'" % [locale, n, rule, hint])
+				looked += 1
+			screen.queue_free()
+			await frames(1)
+	expect_eq(looked, 6, "fields looked at")
