@@ -4,6 +4,7 @@
 mod common;
 use common::*;
 use futures_util::{SinkExt, StreamExt};
+use guandan_core::card::CardId;
 use guandan_core::game::ActionKind;
 use guandan_core::seat::Seat;
 use guandan_proto::{ClientMsg, ErrorCode, ServerMsg};
@@ -117,10 +118,18 @@ async fn every_bad_input_gets_its_code_and_changes_nothing() {
         expect_error(&mut c[idle], ErrorCode::StaleSeq).await;
         c[idle].intent(next + 5, ActionKind::Pass).await;
         expect_error(&mut c[idle], ErrorCode::StateConflict).await;
-        c[idle].intent(next, ActionKind::Play { cards: vec![0], reading: None }).await;
+        c[idle].intent(next, ActionKind::Play { cards: vec![CardId::ALL[0]], reading: None }).await;
         let m = c[idle].until("error", |m| matches!(m, ServerMsg::Error { .. })).await;
         assert_eq!(code_of(&m), Some(ErrorCode::NotYourTurn.code()), "{m:?}");
-        c[actor].intent(next, ActionKind::Play { cards: vec![200], reading: None }).await;
+        // A card id past the decks is refused as it is read (it cannot make an action), with
+        // the id and the range; the room never sees it.
+        let bad_id = format!(r#"{{"type":"intent","seq":{next},"nonce":77,"action":{{"type":"play","cards":[200]}}}}"#);
+        c[actor].send_text(bad_id).await;
+        let m = c[actor].until("error", |m| matches!(m, ServerMsg::Error { .. })).await;
+        assert_eq!(code_of(&m), Some(ErrorCode::MalformedMessage.code()), "card 200: {m:?}");
+        assert!(format!("{m:?}").contains("card id 200 is out of range 0-107"), "{m:?}");
+        let other = CardId::ALL.into_iter().find(|&id| !c[actor].prompt.as_ref().is_some_and(|v| v.hand.contains(id)));
+        c[actor].intent(next, ActionKind::Play { cards: other.into_iter().collect(), reading: None }).await;
         let m = c[actor].until("error", |m| matches!(m, ServerMsg::Error { .. })).await;
         assert!(matches!(code_of(&m), Some(1 | 4)), "illegal cards: {m:?}");
         c[actor].intent(next, ActionKind::Timeout).await;
@@ -179,12 +188,28 @@ async fn random_intents_against_a_live_room() {
             let who = (rng.next_u32() % 4) as usize;
             let next = c[who].last_seq;
             let seq = (next + (rng.next_u32() % 5) as u64).saturating_sub(2);
-            let cards: Vec<u8> = (0..(rng.next_u32() % 4)).map(|_| (rng.next_u32() % 112) as u8).collect();
+            // Ids up to 111: one past the decks cannot make an action, so it goes as raw text
+            // (and is refused as it is read, `malformed_message`).
+            let numbers: Vec<u64> = (0..(rng.next_u32() % 4)).map(|_| u64::from(rng.next_u32() % 112)).collect();
+            let cards: Option<Vec<CardId>> = numbers.iter().map(|&n| CardId::try_from(n as i64).ok()).collect();
+            let any_card = |rng: &mut ChaCha8Rng| CardId::ALL[rng.next_u32() as usize % CardId::ALL.len()];
             let action = match rng.next_u32() % 6 {
                 0 => ActionKind::Pass,
-                1 => ActionKind::Play { cards, reading: None },
-                2 => ActionKind::Tribute { card: (rng.next_u32() % 108) as u8 },
-                3 => ActionKind::Return { card: (rng.next_u32() % 108) as u8 },
+                1 => match cards {
+                    Some(cards) => ActionKind::Play { cards, reading: None },
+                    None => {
+                        let text = format!(
+                            r#"{{"type":"intent","seq":{seq},"nonce":{},"action":{{"type":"play","cards":{numbers:?}}}}}"#,
+                            1_000_000 + i
+                        );
+                        c[who].send_text(text).await;
+                        let m = c[who].until("an error", |m| matches!(m, ServerMsg::Error { .. })).await;
+                        assert_eq!(code_of(&m), Some(ErrorCode::MalformedMessage.code()), "{numbers:?}: {m:?}");
+                        continue;
+                    }
+                },
+                2 => ActionKind::Tribute { card: any_card(&mut rng) },
+                3 => ActionKind::Return { card: any_card(&mut rng) },
                 4 => ActionKind::SurrenderVote { accept: rng.next_u32() % 2 == 0 },
                 _ => ActionKind::Play { cards: vec![], reading: None },
             };
