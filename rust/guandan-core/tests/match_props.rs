@@ -3,7 +3,7 @@
 
 use guandan_core::card::{CardId, CardSet};
 use guandan_core::game::{Action, ActionKind, ErrorCode, Match, Seat};
-use guandan_core::log::MatchLog;
+use guandan_core::log::{LogError, MatchLog};
 use guandan_core::rules::RuleConfig;
 use guandan_core::sim::{check_conservation, random_action, random_match};
 use proptest::prelude::*;
@@ -165,6 +165,16 @@ fn corrupt_logs_are_rejected_or_recovered() {
     assert!(lines[1].contains(r#""seat":"#), "{}", lines[1]);
     lines[1] = with_seat(&lines[1], 7);
     assert_eq!(MatchLog::parse(&lines.join("\n")).unwrap_err().code(), ErrorCode::LogMalformed);
+    // So is a card id past the decks (before card ids were a type, it read and the replay
+    // refused it): read no further, the actions before it kept.
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let at = lines.iter().position(|l| l.contains(r#""cards":["#)).expect("a play in the record");
+    lines[at] = lines[at].replacen(r#""cards":["#, r#""cards":[200,"#, 1);
+    let e = MatchLog::parse(&lines.join("\n")).unwrap_err();
+    assert!(matches!(e, LogError::Malformed { line, .. } if line == at + 1), "{e}");
+    let (prefix, err) = MatchLog::parse_lenient(&lines.join("\n")).unwrap();
+    assert_eq!(err.map(|e| e.code()), Some(ErrorCode::LogMalformed));
+    assert!(prefix.actions.len() < at && prefix.replay().is_ok(), "the actions before it kept");
     assert_eq!(
         MatchLog::parse(&text.replacen("\"version\":1", "\"version\":99", 1)).unwrap_err().code(),
         ErrorCode::LogVersion
