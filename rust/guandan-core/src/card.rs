@@ -336,8 +336,7 @@ impl CardSet {
     pub fn try_from_ids(ids: &[i64]) -> Result<CardSet, ParseError> {
         let mut s = CardSet::EMPTY;
         for &i in ids {
-            let id =
-                CardId::try_from(i).map_err(|_| ParseError::IdOutOfRange(i.clamp(0, u32::MAX as i64) as u32))?;
+            let id = CardId::try_from(i).map_err(|_| ParseError::IdOutOfRange(i.clamp(0, u32::MAX as i64) as u32))?;
             if s.contains(id) {
                 return Err(ParseError::DuplicateId(u32::from(id.0)));
             }

@@ -115,10 +115,8 @@ mod tests {
         assert_eq!(all, CardSet::FULL);
         // Runs of three consecutive cards (mod the cut) land in one hand.
         let seat_of = |id: CardId| hands.iter().position(|h| h.contains(id)).unwrap();
-        let together = CardId::ALL
-            .windows(3)
-            .filter(|w| seat_of(w[0]) == seat_of(w[1]) && seat_of(w[0]) == seat_of(w[2]))
-            .count();
+        let together =
+            CardId::ALL.windows(3).filter(|w| seat_of(w[0]) == seat_of(w[1]) && seat_of(w[0]) == seat_of(w[2])).count();
         assert!(together >= 30, "{together}");
     }
 

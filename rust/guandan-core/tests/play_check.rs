@@ -34,7 +34,9 @@ fn selection(m: &Match, v: &PlayerView, rng: &mut ChaCha8Rng) -> Vec<CardId> {
         _ => hand.iter().take(1 + pick(rng, 3)).copied().collect(),
     };
     match pick(rng, 8) {
-        0 => ids.push(CardId::ALL.into_iter().find(|&c| !v.hand.contains(c) && !m.played().contains(c)).unwrap_or(CardId::ALL[0])),
+        0 => ids.push(
+            CardId::ALL.into_iter().find(|&c| !v.hand.contains(c) && !m.played().contains(c)).unwrap_or(CardId::ALL[0]),
+        ),
         1 => ids.push(CardId::ALL[pick(rng, CardId::ALL.len())]),
         2 => {
             if let Some(&c) = ids.first() {
