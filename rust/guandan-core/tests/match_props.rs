@@ -172,6 +172,7 @@ fn corrupt_logs_are_rejected_or_recovered() {
     lines[at] = lines[at].replacen(r#""cards":["#, r#""cards":[200,"#, 1);
     let e = MatchLog::parse(&lines.join("\n")).unwrap_err();
     assert!(matches!(e, LogError::Malformed { line, .. } if line == at + 1), "{e}");
+    assert!(e.to_string().contains("card id 200 is out of range 0-107"), "{e}");
     let (prefix, err) = MatchLog::parse_lenient(&lines.join("\n")).unwrap();
     assert_eq!(err.map(|e| e.code()), Some(ErrorCode::LogMalformed));
     assert!(prefix.actions.len() < at && prefix.replay().is_ok(), "the actions before it kept");
