@@ -29,6 +29,16 @@ func test_card_notation_rejects_bad_ids() -> void:
 		expect_logged("card id %d is not in 0..107" % id)
 
 
+func test_card_heat_of_refuses_an_id_past_the_decks() -> void:
+	for id in [-1, 108, 200]:
+		expect(CardHeat.of(id, 1.0, 0.0, 0.0, 0.0) == null, "id %d" % id)
+		expect_logged("CardHeat.of: card id %d is not in 0..107" % id)
+	var heat := CardHeat.of(107, 2.0, 0.5, 0.0, -1.0)
+	expect(heat != null, "107 is a card")
+	if heat != null:
+		expect_eq([heat.card, heat.bomb, heat.danger], [107, 1.0, 0.0], "weights clamped to 0-1")
+
+
 func test_hand_notation() -> void:
 	var advisor := MoveAdvisor.new()
 	expect_eq(advisor.hand_notation(PackedInt32Array([107, 0, 54, 13])), "S2 S2 H2 HR")

@@ -90,14 +90,17 @@ func _try_bad_plays(hand: PackedInt32Array) -> int:
 	if not _checked.has("not owned"):
 		_expect_code(_engine.play(PackedInt32Array([not_in(hand)])), GuandanEngine.ERR_CARD_NOT_FOUND, "not owned")
 		_expect_code(_engine.play(PackedInt32Array([500])), GuandanEngine.ERR_INVALID_CARDS, "out of range")
+		_expect_code(_engine.play(PackedInt32Array([hand[0], 200])), GuandanEngine.ERR_INVALID_CARDS, "card 200")
 		_expect_code(_engine.play(PackedInt32Array([hand[0], hand[0]])), GuandanEngine.ERR_INVALID_CARDS, "twice")
 		_expect_code(_engine.play(PackedInt32Array()), GuandanEngine.ERR_INVALID_CARDS, "empty")
 		_expect_code(_engine.play(PackedInt32Array([hand[0]]), 99), GuandanEngine.ERR_BAD_ARGUMENT, "bad reading")
 		_expect_code(_engine.play(PackedInt32Array([hand[0]]), -2), GuandanEngine.ERR_BAD_ARGUMENT, "bad reading")
 		_expect_code(_engine.give_tribute(hand[0]), GuandanEngine.ERR_INVALID_TRIBUTE, "tribute in play")
 		_expect_code(_engine.give_tribute(-1), GuandanEngine.ERR_INVALID_CARDS, "tribute out of range")
+		_expect_code(_engine.give_tribute(200), GuandanEngine.ERR_INVALID_CARDS, "tribute card 200")
+		_expect_code(_engine.return_card(108), GuandanEngine.ERR_INVALID_CARDS, "return card 108")
 		_expect_code(_engine.return_card(hand[0]), GuandanEngine.ERR_INVALID_TRIBUTE, "return in play")
-		failed += 9
+		failed += 12
 	var pair := non_combination(_advisor, hand)
 	if not pair.is_empty() and not _checked.has("no combination"):
 		_expect_code(_engine.play(pair), GuandanEngine.ERR_INVALID_CARDS, "no combination")

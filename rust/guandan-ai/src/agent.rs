@@ -1,6 +1,6 @@
 //! The agent interface: a seat's view in, an action (and optionally its reasons) out.
 
-use guandan_core::card::{Card, CardSet};
+use guandan_core::card::{Card, CardId, CardSet};
 use guandan_core::combo::{Play, rank_order};
 use guandan_core::game::{ActionKind, Match, Phase, Seat};
 use guandan_core::view::PlayerView;
@@ -392,7 +392,7 @@ impl AiProfile {
 pub struct Candidate {
     /// `None` = pass (or the tribute/return card in `card`).
     pub play: Option<Play>,
-    pub card: Option<u8>,
+    pub card: Option<CardId>,
     pub score: f32,
     pub hand: f32,
     pub partner: f32,
@@ -477,13 +477,13 @@ pub fn legal_plays(view: &PlayerView) -> guandan_core::movegen::MoveList {
 }
 
 /// Card order value for a single card under the view's level.
-pub fn card_order(id: u8, view: &PlayerView) -> u8 {
+pub fn card_order(id: CardId, view: &PlayerView) -> u8 {
     rank_order(Card::from_id(id).rank().0, view.level)
 }
 
 /// The forced part of tribute and return: choose among allowed cards by a preference (lower key
 /// first). Returns `None` when nothing is owed.
-pub fn pick_card(options: CardSet, key: impl Fn(u8) -> i64) -> Option<u8> {
+pub fn pick_card(options: CardSet, key: impl Fn(CardId) -> i64) -> Option<CardId> {
     options.iter().min_by_key(|&id| (key(id), id))
 }
 

@@ -1,6 +1,7 @@
 //! L1 (easy): the smallest legal combination; never passes when it can play.
 
 use crate::agent::{Agent, Budget, Decision, card_order, duty, legal_plays, pick_card};
+use guandan_core::card::CardId;
 use guandan_core::combo::{Play, rank_order};
 use guandan_core::game::{ActionKind, Match, Phase};
 use guandan_core::view::PlayerView;
@@ -20,11 +21,11 @@ pub fn smallness(p: &Play, view: &PlayerView) -> (bool, u8, u8) {
 pub fn l1_decision(view: &PlayerView) -> Decision {
     let action = match duty(view) {
         Some(Phase::Tribute) => {
-            let card = pick_card(view.tribute_options, |_| 0).unwrap_or(0);
+            let card = pick_card(view.tribute_options, |_| 0).unwrap_or(CardId::ALL[0]);
             ActionKind::Tribute { card }
         }
         Some(Phase::Return) => {
-            let card = pick_card(view.return_options, |id| card_order(id, view) as i64).unwrap_or(0);
+            let card = pick_card(view.return_options, |id| card_order(id, view) as i64).unwrap_or(CardId::ALL[0]);
             ActionKind::Return { card }
         }
         _ => {

@@ -3,7 +3,7 @@
 
 use crate::agent::{Agent, Budget, Candidate, Decision, Trace, Weights, duty, legal_plays};
 use crate::plan::{Evaluation, evaluate};
-use guandan_core::card::CardSet;
+use guandan_core::card::{CardId, CardSet};
 use guandan_core::combo::{Play, PlayKind, rank_order, wild_set};
 use guandan_core::game::{ActionKind, Match, Phase, partner_of, team_of};
 use guandan_core::seat::Seat;
@@ -215,7 +215,7 @@ pub fn ranked_candidates(view: &PlayerView, weights: &Weights) -> Vec<Candidate>
 }
 
 /// The card (among allowed ones) whose loss hurts the plan least.
-pub fn best_card_to_give(view: &PlayerView, options: CardSet, weights: &Weights) -> Option<(u8, Vec<Candidate>)> {
+pub fn best_card_to_give(view: &PlayerView, options: CardSet, weights: &Weights) -> Option<(CardId, Vec<Candidate>)> {
     let wilds = wild_set(view.level, &view.rules);
     let mut cands: Vec<Candidate> = options
         .iter()
@@ -259,7 +259,7 @@ pub fn l2_decision(view: &PlayerView, weights: &Weights, trace: bool) -> Decisio
         Some(Phase::Tribute) | Some(Phase::Return) => {
             let tribute = view.phase == Phase::Tribute;
             let options = if tribute { view.tribute_options } else { view.return_options };
-            let (card, cands) = best_card_to_give(view, options, weights).unwrap_or((0, Vec::new()));
+            let (card, cands) = best_card_to_give(view, options, weights).unwrap_or((CardId::ALL[0], Vec::new()));
             let action = if tribute { ActionKind::Tribute { card } } else { ActionKind::Return { card } };
             let key = if tribute { "reason.tribute_forced" } else { "reason.return_least_useful" };
             let trace = trace.then(|| Trace {

@@ -6,7 +6,7 @@
 use guandan_ai::agent::Candidate;
 use guandan_ai::l2::best_card_to_give;
 use guandan_ai::{AiLevel, AiProfile, Budget, make_agent};
-use guandan_core::card::{Card, CardSet};
+use guandan_core::card::{Card, CardId, CardSet};
 use guandan_core::combo::Play;
 use guandan_core::game::{ActionKind, Event, Match, Phase, Seat, Team, team_of};
 use guandan_core::movegen;
@@ -74,7 +74,7 @@ const PASS: [&str; 3] = ["PASS", "PASS", "PASS"];
 enum Entry {
     Pass,
     Play(Play),
-    Card(u8),
+    Card(CardId),
 }
 
 struct Mock {

@@ -7,10 +7,112 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// Stable card identifier, 0–107.
-pub type CardId = u8;
 /// Number of cards in the two decks.
 pub const DECK_SIZE: usize = 108;
+
+/// A card's stable id, 0–107 (deck × 54 + value). The field is private, so every `CardId` in
+/// hand names one of the 108 cards: the range is checked once, where a number comes in (wire and
+/// files through serde's `try_from`, FFI and CLI through [`CardId::new`] / `TryFrom`), never
+/// inside the rules. Serialized as its number, so JSON, bincode and stored records are unchanged.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "u8", into = "u8")]
+pub struct CardId(u8);
+
+/// A number that names no card (kept wide, as the front end or the file gave it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("card id {0} is out of range 0-107")]
+pub struct CardIdOutOfRange(pub i64);
+
+impl CardId {
+    /// The 108 ids in increasing order.
+    pub const ALL: [CardId; DECK_SIZE] = {
+        let mut all = [CardId(0); DECK_SIZE];
+        let mut i = 0;
+        while i < DECK_SIZE {
+            all[i] = CardId(i as u8);
+            i += 1;
+        }
+        all
+    };
+
+    /// `Some` for 0–107.
+    pub const fn new(n: u8) -> Option<CardId> {
+        if (n as usize) < DECK_SIZE { Some(CardId(n)) } else { None }
+    }
+
+    /// The id at `index` 0–107 (e.g. a position in a deck array); `None` beyond.
+    pub const fn from_index(index: usize) -> Option<CardId> {
+        if index < DECK_SIZE { Some(CardId(index as u8)) } else { None }
+    }
+
+    /// 0–107, to index per-card data or shift a bit mask.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The card's rule value (equal for both copies).
+    pub const fn card(self) -> Card {
+        Card(self.0 % VALUES as u8)
+    }
+
+    /// Ids from the front end (any integer width), each checked; the first one out of range is
+    /// the error.
+    pub fn try_from_all<I: Copy + Into<i64>>(ids: &[I]) -> Result<Vec<CardId>, CardIdOutOfRange> {
+        ids.iter().map(|&i| CardId::try_from(i.into())).collect()
+    }
+}
+
+impl TryFrom<u8> for CardId {
+    type Error = CardIdOutOfRange;
+    fn try_from(n: u8) -> Result<Self, Self::Error> {
+        CardId::new(n).ok_or(CardIdOutOfRange(i64::from(n)))
+    }
+}
+
+impl TryFrom<i64> for CardId {
+    type Error = CardIdOutOfRange;
+    fn try_from(n: i64) -> Result<Self, Self::Error> {
+        u8::try_from(n).ok().and_then(CardId::new).ok_or(CardIdOutOfRange(n))
+    }
+}
+
+impl From<CardId> for u8 {
+    fn from(id: CardId) -> u8 {
+        id.0
+    }
+}
+
+impl From<CardId> for i64 {
+    fn from(id: CardId) -> i64 {
+        i64::from(id.0)
+    }
+}
+
+impl From<CardId> for i32 {
+    fn from(id: CardId) -> i32 {
+        i32::from(id.0)
+    }
+}
+
+impl From<CardId> for usize {
+    fn from(id: CardId) -> usize {
+        id.index()
+    }
+}
+
+/// The bare number, as logs and the rules' messages have always written a card id.
+impl fmt::Display for CardId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// The bare number too, so debug dumps read as they did when an id was a `u8`.
+impl fmt::Debug for CardId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
 /// Number of distinct card values (52 + 2 jokers).
 pub const VALUES: usize = 54;
 
@@ -138,12 +240,14 @@ impl Card {
     }
 
     pub fn from_id(id: CardId) -> Card {
-        Card(id % VALUES as u8)
+        id.card()
     }
 
-    /// The two ids that carry this value.
+    /// The two ids that carry this value. (A value past 53 cannot come from a card; it is
+    /// taken modulo 54, so the ids stay in the decks.)
     pub fn ids(self) -> [CardId; 2] {
-        [self.0, self.0 + VALUES as u8]
+        let v = self.0 % VALUES as u8;
+        [CardId(v), CardId(v + VALUES as u8)]
     }
 
     pub fn suit(self) -> Suit {
@@ -232,28 +336,26 @@ impl CardSet {
     pub fn try_from_ids(ids: &[i64]) -> Result<CardSet, ParseError> {
         let mut s = CardSet::EMPTY;
         for &i in ids {
-            if !(0..DECK_SIZE as i64).contains(&i) {
-                return Err(ParseError::IdOutOfRange(i.clamp(0, u32::MAX as i64) as u32));
+            let id = CardId::try_from(i).map_err(|_| ParseError::IdOutOfRange(i.clamp(0, u32::MAX as i64) as u32))?;
+            if s.contains(id) {
+                return Err(ParseError::DuplicateId(u32::from(id.0)));
             }
-            if s.contains(i as CardId) {
-                return Err(ParseError::DuplicateId(i as u32));
-            }
-            s.insert(i as CardId);
+            s.insert(id);
         }
         Ok(s)
     }
 
     #[inline]
     pub fn contains(self, id: CardId) -> bool {
-        (self.0 >> id) & 1 == 1
+        (self.0 >> id.0) & 1 == 1
     }
     #[inline]
     pub fn insert(&mut self, id: CardId) {
-        self.0 |= 1u128 << id;
+        self.0 |= 1u128 << id.0;
     }
     #[inline]
     pub fn remove(&mut self, id: CardId) {
-        self.0 &= !(1u128 << id);
+        self.0 &= !(1u128 << id.0);
     }
     #[inline]
     pub fn with(mut self, id: CardId) -> CardSet {
@@ -285,14 +387,14 @@ impl CardSet {
         CardSet(self.0 & other.0)
     }
 
-    /// Ids in increasing order.
+    /// Ids in increasing order (bits past the 108 cards, which no id can set, are not ids).
     pub fn iter(self) -> impl Iterator<Item = CardId> {
-        let mut bits = self.0;
+        let mut bits = self.0 & CardSet::FULL.0;
         std::iter::from_fn(move || {
             if bits == 0 {
                 return None;
             }
-            let i = bits.trailing_zeros() as CardId;
+            let i = CardId(bits.trailing_zeros() as u8);
             bits &= bits - 1;
             Some(i)
         })
@@ -369,7 +471,7 @@ mod tests {
     #[test]
     fn parse_set_assigns_second_copy_and_rejects_third() {
         let s = CardSet::parse("S2 S2").unwrap();
-        assert_eq!(s.ids(), vec![0, 54]);
+        assert_eq!(s.ids(), vec![CardId(0), CardId(54)]);
         assert!(matches!(CardSet::parse("S2 S2 S2"), Err(ParseError::TooManyCopies(_))));
     }
 
@@ -379,6 +481,36 @@ mod tests {
         assert!(matches!(CardSet::try_from_ids(&[-1]), Err(ParseError::IdOutOfRange(0))));
         assert!(matches!(CardSet::try_from_ids(&[3, 3]), Err(ParseError::DuplicateId(3))));
         assert_eq!(CardSet::try_from_ids(&[0, 107]).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn card_ids_are_their_number_on_the_wire_and_refuse_others() {
+        let id = CardId::new(107).unwrap();
+        assert_eq!(serde_json::to_string(&id).unwrap(), "107");
+        assert_eq!(serde_json::to_string(&[CardId::ALL[0], id]).unwrap(), "[0,107]");
+        assert_eq!(serde_json::from_str::<CardId>("53").map(u8::from).unwrap(), 53);
+        for bad in ["108", "255", "256", "-1", "\"3\"", "1.5"] {
+            assert!(serde_json::from_str::<CardId>(bad).is_err(), "{bad} accepted");
+        }
+        let err = serde_json::from_str::<CardId>("108").unwrap_err().to_string();
+        assert!(err.contains("card id 108 is out of range 0-107"), "{err}");
+        assert_eq!(CardId::try_from(200u8), Err(CardIdOutOfRange(200)));
+        assert_eq!(CardId::try_from(-1i64), Err(CardIdOutOfRange(-1)));
+        assert_eq!(CardId::try_from(i64::MAX), Err(CardIdOutOfRange(i64::MAX)));
+        assert_eq!(CardId::try_from(0i64).map(usize::from), Ok(0));
+        assert_eq!((CardId::new(108), CardId::from_index(108)), (None, None));
+        assert_eq!(CardId::try_from_all(&[3i32, 200, 4]), Err(CardIdOutOfRange(200)));
+        assert_eq!(format!("{} {:?}", id, id), "107 107");
+    }
+
+    #[test]
+    fn all_ids_are_the_decks_in_order() {
+        assert_eq!(CardId::ALL.len(), DECK_SIZE);
+        assert!(CardId::ALL.iter().enumerate().all(|(i, id)| id.index() == i));
+        assert_eq!(CardSet::FULL.ids(), CardId::ALL.to_vec());
+        assert_eq!(CardId::ALL[54].card(), CardId::ALL[0].card());
+        assert_eq!(CardSet(u128::MAX).len(), 128);
+        assert_eq!(CardSet(u128::MAX).iter().count(), DECK_SIZE, "bits past the decks are no ids");
     }
 
     #[test]

@@ -124,7 +124,7 @@ impl SeenCards {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::card::DECK_SIZE;
+    use crate::card::CardId;
     use crate::log::MatchLog;
 
     /// Brute force from what the player saw: every id that is neither in the hand nor in one of
@@ -137,7 +137,7 @@ mod tests {
             }
         }
         let mut c = Counter::default();
-        for id in 0..DECK_SIZE as u8 {
+        for id in CardId::ALL {
             if view.hand.contains(id) || played.contains(&id) {
                 continue;
             }

@@ -26,7 +26,7 @@ pub fn below(rng: &mut ChaCha8Rng, n: u32) -> u32 {
 
 /// A shuffled deck (Fisher–Yates).
 pub fn shuffled_deck(rng: &mut ChaCha8Rng) -> [CardId; DECK_SIZE] {
-    let mut deck: [CardId; DECK_SIZE] = std::array::from_fn(|i| i as CardId);
+    let mut deck: [CardId; DECK_SIZE] = CardId::ALL;
     for i in (1..DECK_SIZE).rev() {
         let j = below(rng, i as u32 + 1) as usize;
         deck.swap(i, j);
@@ -105,7 +105,7 @@ mod tests {
 
     #[test]
     fn unshuffled_deals_keep_packets_together() {
-        let deck: Vec<CardId> = (0..DECK_SIZE as CardId).collect();
+        let deck: Vec<CardId> = CardId::ALL.to_vec();
         let hands = deal_unshuffled(&deck, 3, &mut deal_rng(4, 1));
         let mut all = CardSet::EMPTY;
         for h in hands {
@@ -115,11 +115,11 @@ mod tests {
         assert_eq!(all, CardSet::FULL);
         // Runs of three consecutive cards (mod the cut) land in one hand.
         let seat_of = |id: CardId| hands.iter().position(|h| h.contains(id)).unwrap();
-        let together = (0..DECK_SIZE as CardId - 2)
-            .filter(|&i| seat_of(i) == seat_of(i + 1) && seat_of(i) == seat_of(i + 2))
-            .count();
+        let together =
+            CardId::ALL.windows(3).filter(|w| seat_of(w[0]) == seat_of(w[1]) && seat_of(w[0]) == seat_of(w[2])).count();
         assert!(together >= 30, "{together}");
     }
 
-    const GOLDEN_SEED1_SEAT0_FIRST5: [CardId; 5] = [2, 6, 7, 9, 10];
+    const GOLDEN_SEED1_SEAT0_FIRST5: [CardId; 5] =
+        [CardId::ALL[2], CardId::ALL[6], CardId::ALL[7], CardId::ALL[9], CardId::ALL[10]];
 }

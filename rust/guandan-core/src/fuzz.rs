@@ -2,7 +2,7 @@
 //! `guandan fuzz` driver. Each takes arbitrary bytes; a panic is a finding (either the code under
 //! test panicked, or an invariant below failed).
 
-use crate::card::{Card, CardSet, Rank};
+use crate::card::{Card, CardId, CardSet, DECK_SIZE, Rank};
 use crate::combo::classify;
 use crate::game::{Action, ActionKind, Match, Seat};
 use crate::log::MatchLog;
@@ -30,7 +30,7 @@ pub fn parsers(data: &[u8]) {
 /// An explicit reading for a play of `cards`: one of its own readings (by `pick`), or, one time
 /// in four, the first reading of the acting hand's first generated play (usually wrong for these
 /// cards, which the engine must refuse cleanly).
-fn pick_reading(m: &Match, cards: &[u8], pick: u8) -> Option<crate::combo::Pattern> {
+fn pick_reading(m: &Match, cards: &[CardId], pick: u8) -> Option<crate::combo::Pattern> {
     let set = CardSet::from_ids(cards);
     let readings = classify(set, m.level, &m.rules);
     match pick % 4 {
@@ -38,6 +38,12 @@ fn pick_reading(m: &Match, cards: &[u8], pick: u8) -> Option<crate::combo::Patte
         1 => m.legal_plays().first().map(|p| p.pattern),
         _ => readings.get(pick as usize % readings.len().max(1)).map(|p| p.pattern),
     }
+}
+
+/// Any byte as a card id (an id past the decks cannot be held: the wire and the files refuse it
+/// where they read it, see `card::tests`).
+fn any_id(b: u8) -> CardId {
+    CardId::ALL[usize::from(b) % DECK_SIZE]
 }
 
 /// Reads bytes as a stream of small numbers.
@@ -80,10 +86,10 @@ pub fn engine(data: &[u8]) {
                 let pick = b.next().unwrap_or(0) as usize;
                 let kind = match m.phase {
                     crate::game::Phase::Tribute => {
-                        ActionKind::Tribute { card: m.tribute_options(s).iter().next().unwrap_or(0) }
+                        ActionKind::Tribute { card: m.tribute_options(s).iter().next().unwrap_or(CardId::ALL[0]) }
                     }
                     crate::game::Phase::Return => {
-                        ActionKind::Return { card: m.return_options(s).iter().next().unwrap_or(0) }
+                        ActionKind::Return { card: m.return_options(s).iter().next().unwrap_or(CardId::ALL[0]) }
                     }
                     _ if plays.is_empty() || (m.can_pass() && pick.is_multiple_of(5)) => ActionKind::Pass,
                     _ => Match::play_kind(&plays[pick % plays.len()]),
@@ -98,7 +104,7 @@ pub fn engine(data: &[u8]) {
             4 => {
                 let hand = m.hands[m.turn.index()].ids();
                 let n = b.next().unwrap_or(0) % 6 + 1;
-                let cards: Vec<u8> = (0..n)
+                let cards: Vec<CardId> = (0..n)
                     .filter_map(|_| hand.get(b.next().unwrap_or(0) as usize % hand.len().max(1)).copied())
                     .collect();
                 let reading = pick_reading(&m, &cards, b.next().unwrap_or(0));
@@ -106,12 +112,12 @@ pub fn engine(data: &[u8]) {
             }
             5 => {
                 let n = b.next().unwrap_or(0) % 12;
-                let cards: Vec<u8> = (0..n).map(|_| b.next().unwrap_or(0)).collect();
+                let cards: Vec<CardId> = (0..n).map(|_| any_id(b.next().unwrap_or(0))).collect();
                 ActionKind::Play { cards, reading: None }
             }
             6 if u8::from(seat).is_multiple_of(2) => ActionKind::Pass,
-            6 => ActionKind::Tribute { card: b.next().unwrap_or(0) },
-            _ => ActionKind::Return { card: b.next().unwrap_or(0) },
+            6 => ActionKind::Tribute { card: any_id(b.next().unwrap_or(0)) },
+            _ => ActionKind::Return { card: any_id(b.next().unwrap_or(0)) },
         };
         let seat = if op % 8 == 4 { m.turn } else { seat };
         let seq_skew = u64::from(b.next().unwrap_or(0).is_multiple_of(3));

@@ -83,6 +83,17 @@ pub enum LogError {
     Checkpoint { checkpoint: u64, problem: String },
 }
 
+/// Why a line is neither an action nor a checkpoint, in the words of the one it looks like (the
+/// untagged `Line`'s own error names no field: "card id 200 is out of range 0-107" does).
+fn line_error(line: &str, e: serde_json::Error) -> String {
+    let specific = if line.contains("\"checkpoint\"") {
+        serde_json::from_str::<Checkpoint>(line).err()
+    } else {
+        serde_json::from_str::<Action>(line).err()
+    };
+    specific.unwrap_or(e).to_string()
+}
+
 impl LogError {
     pub fn code(&self) -> ErrorCode {
         match self {
@@ -239,7 +250,7 @@ impl MatchLog {
                     }
                     log.checkpoints.push(c)
                 }
-                Err(e) => return Ok((log, Some(LogError::Malformed { line: i + 1, message: e.to_string() }))),
+                Err(e) => return Ok((log, Some(LogError::Malformed { line: i + 1, message: line_error(line, e) }))),
             }
         }
         Ok((log, None))

@@ -171,7 +171,7 @@ impl<'a> Gen<'a> {
                     match self.plain_straight_swap(cards) {
                         Some(swapped) => cards = swapped,
                         None if self.c.w > 0 => {
-                            let hi_card = cards.iter().last().unwrap_or(0);
+                            let hi_card = cards.iter().last().unwrap_or(CardId::ALL[0]);
                             let lowest = cards.iter().min_by_key(|&id| Card::from_id(id).rank()).unwrap_or(hi_card);
                             cards.remove(lowest);
                             self.take_wilds(1, &mut cards);
@@ -227,7 +227,7 @@ impl<'a> Gen<'a> {
 }
 
 fn joker_ids() -> CardSet {
-    CardSet::from_ids(&[52, 53, 106, 107])
+    CardSet::from_ids(&[52, 53, 106, 107].map(|i| CardId::ALL[i]))
 }
 
 fn one_suit(cards: CardSet) -> bool {

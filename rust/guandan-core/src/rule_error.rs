@@ -2,7 +2,7 @@
 //! the text a player reads (`Display`) is the one the rules have always written. Each variant
 //! maps to one [`ErrorCode`] (sent on the wire with the text; the values themselves never are).
 
-use crate::card::{Card, CardId, CardSet};
+use crate::card::{Card, CardId, CardIdOutOfRange, CardSet};
 use crate::combo::Pattern;
 use crate::error::ErrorCode;
 use crate::event::Phase;
@@ -54,7 +54,8 @@ impl RuleError {
 pub enum InvalidCardsReason {
     #[error("no cards")]
     NoCards,
-    /// An id outside the deck (wide, as the front end sent it).
+    /// An id outside the deck (wide, as the front end sent it): refused where a front end's
+    /// number becomes a [`CardId`] (the rules never meet one), in the words it always had.
     #[error("card id {0} out of range 0-107")]
     OutOfRange(i64),
     #[error("card id {0} listed twice")]
@@ -68,6 +69,12 @@ pub enum InvalidCardsReason {
     NoSuchReading { index: usize, count: usize },
     #[error("a card is in two hands")]
     InTwoHands,
+}
+
+impl From<CardIdOutOfRange> for RuleError {
+    fn from(e: CardIdOutOfRange) -> Self {
+        RuleError::InvalidCards(InvalidCardsReason::OutOfRange(e.0))
+    }
 }
 
 /// Which of the two exchanges after a deal.
@@ -145,7 +152,7 @@ mod tests {
                 "invalid cards: card id 200 out of range 0-107".to_string(),
             ),
             (
-                RuleError::InvalidCards(InvalidCardsReason::ListedTwice(4)),
+                RuleError::InvalidCards(InvalidCardsReason::ListedTwice(crate::card::CardId::ALL[4])),
                 "invalid cards: card id 4 listed twice".to_string(),
             ),
             (

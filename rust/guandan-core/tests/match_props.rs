@@ -1,9 +1,9 @@
 //! Properties of whole matches: legal moves are accepted, replay reproduces the state, views never
 //! leak hidden cards, and malformed actions are rejected without changing anything.
 
-use guandan_core::card::CardSet;
+use guandan_core::card::{CardId, CardSet};
 use guandan_core::game::{Action, ActionKind, ErrorCode, Match, Seat};
-use guandan_core::log::MatchLog;
+use guandan_core::log::{LogError, MatchLog};
 use guandan_core::rules::RuleConfig;
 use guandan_core::sim::{check_conservation, random_action, random_match};
 use proptest::prelude::*;
@@ -68,33 +68,45 @@ proptest! {
     }
 
     /// Garbage actions never panic and never change the state when rejected; a seat outside 0-3
-    /// cannot even be read into an action.
+    /// or a card id outside 0-107 cannot even be read into an action.
     #[test]
     fn malformed_actions_are_rejected_cleanly(seed in any::<u64>(), seat in 0u8..8, seq_off in 0u64..3,
         cards in prop::collection::vec(0u8..=255, 0..12), kind in 0u8..8) {
         let (m, _) = Match::new(seed, RuleConfig::competition()).unwrap();
-        let kind = match kind {
-            0 => ActionKind::Play { cards: cards.clone(), reading: None },
+        // The numbers go into the JSON as they came: the action is written with a stand-in id.
+        let stand_in = CardId::ALL[0];
+        let first = cards.first().copied().unwrap_or(0);
+        let (kind, sent) = match kind {
+            0 => (ActionKind::Play { cards: vec![stand_in], reading: None }, cards.clone()),
+            2 => (ActionKind::Tribute { card: stand_in }, vec![first]),
+            3 => (ActionKind::Return { card: stand_in }, vec![first]),
+            k => (match k {
             1 => ActionKind::Pass,
-            2 => ActionKind::Tribute { card: cards.first().copied().unwrap_or(0) },
-            3 => ActionKind::Return { card: cards.first().copied().unwrap_or(0) },
             4 => ActionKind::Timeout,
             5 => ActionKind::SurrenderVote { accept: true },
             6 => ActionKind::ProposeSurrender,
             _ => ActionKind::Play { cards: vec![], reading: None },
+            }, vec![]),
         };
         let mut json = serde_json::to_value(m.action(Seat::ZERO, kind)).unwrap();
         json["seq"] = (m.seq() + seq_off).into();
         json["seat"] = seat.into();
+        if json.get("cards").is_some() {
+            json["cards"] = sent.clone().into();
+        } else if json.get("card").is_some() {
+            json["card"] = first.into();
+        }
+        let bad_card = sent.iter().find(|&&c| c >= 108);
         let action = match serde_json::from_value::<Action>(json) {
             Ok(action) => action,
             Err(e) => {
-                prop_assert!(seat >= 4, "seat {seat} refused: {e}");
-                prop_assert!(e.to_string().contains("out of range 0-3"), "{e}");
+                let e = e.to_string();
+                prop_assert!(seat >= 4 || bad_card.is_some(), "seat {seat}, cards {sent:?} refused: {e}");
+                prop_assert!(e.contains("out of range 0-3") || e.contains("out of range 0-107"), "{e}");
                 return Ok(());
             }
         };
-        prop_assert!(seat < 4);
+        prop_assert!(seat < 4 && bad_card.is_none(), "seat {seat}, cards {sent:?} read");
         let mut after = m.clone();
         match after.apply(&action) {
             Ok(_) => prop_assert!(after.seq() == m.seq() + 1),
@@ -112,11 +124,10 @@ fn bad_input_gets_its_error_code() {
     let turn = m.turn();
     let own = m.hands()[turn.index()].ids();
     let other = m.hands()[turn.next().index()].ids()[0];
-    let play = |cards: Vec<u8>| ActionKind::Play { cards, reading: None };
+    let play = |cards: Vec<CardId>| ActionKind::Play { cards, reading: None };
     let cases: Vec<(Action, ErrorCode)> = vec![
         (m.action(turn, play(vec![])), ErrorCode::InvalidCards),
         (m.action(turn, play(vec![own[0], own[0]])), ErrorCode::InvalidCards),
-        (m.action(turn, play(vec![200])), ErrorCode::InvalidCards),
         (m.action(turn, play(vec![other])), ErrorCode::CardNotFound),
         (m.action(turn.next(), play(vec![other])), ErrorCode::NotYourTurn),
         (m.action(turn, ActionKind::Pass), ErrorCode::CannotPass),
@@ -154,6 +165,17 @@ fn corrupt_logs_are_rejected_or_recovered() {
     assert!(lines[1].contains(r#""seat":"#), "{}", lines[1]);
     lines[1] = with_seat(&lines[1], 7);
     assert_eq!(MatchLog::parse(&lines.join("\n")).unwrap_err().code(), ErrorCode::LogMalformed);
+    // So is a card id past the decks (before card ids were a type, it read and the replay
+    // refused it): read no further, the actions before it kept.
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let at = lines.iter().position(|l| l.contains(r#""cards":["#)).expect("a play in the record");
+    lines[at] = lines[at].replacen(r#""cards":["#, r#""cards":[200,"#, 1);
+    let e = MatchLog::parse(&lines.join("\n")).unwrap_err();
+    assert!(matches!(e, LogError::Malformed { line, .. } if line == at + 1), "{e}");
+    assert!(e.to_string().contains("card id 200 is out of range 0-107"), "{e}");
+    let (prefix, err) = MatchLog::parse_lenient(&lines.join("\n")).unwrap();
+    assert_eq!(err.map(|e| e.code()), Some(ErrorCode::LogMalformed));
+    assert!(prefix.actions.len() < at && prefix.replay().is_ok(), "the actions before it kept");
     assert_eq!(
         MatchLog::parse(&text.replacen("\"version\":1", "\"version\":99", 1)).unwrap_err().code(),
         ErrorCode::LogVersion

@@ -1,7 +1,7 @@
 //! Move generation is complete and sound: on random small hands, the generator's distinct plays
 //! equal the plays found by classifying every sub-multiset of the hand.
 
-use guandan_core::card::{Card, CardSet, Rank, Suit};
+use guandan_core::card::{Card, CardId, CardSet, Rank, Suit};
 use guandan_core::combo::{Pattern, beats, classify, wild_set};
 use guandan_core::movegen::{card_choices, generate};
 use guandan_core::rules::RuleConfig;
@@ -18,14 +18,14 @@ fn brute_force(
     let wilds = hand.intersect(wild_set(level, rules));
     let naturals = hand.minus(wilds);
     // Group natural ids by value so copies are interchangeable.
-    let mut groups: Vec<Vec<u8>> = Vec::new();
+    let mut groups: Vec<Vec<CardId>> = Vec::new();
     for v in 0..54u8 {
-        let ids: Vec<u8> = naturals.ids_of(Card(v)).collect();
+        let ids: Vec<CardId> = naturals.ids_of(Card(v)).collect();
         if !ids.is_empty() {
             groups.push(ids);
         }
     }
-    let wild_ids: Vec<u8> = wilds.iter().collect();
+    let wild_ids: Vec<CardId> = wilds.iter().collect();
     let mut out = BTreeSet::new();
     let mut counts = vec![0usize; groups.len()];
     loop {

@@ -20,7 +20,8 @@ fn preset(i: u8) -> RuleConfig {
 }
 
 /// A selection a player might make: a whole combination of the hand (often), a few cards of it,
-/// or one spoilt by a card elsewhere, a repeat, an id past the deck, or nothing.
+/// or one spoilt by a card elsewhere, any card of the decks, a repeat, or nothing. (An id past
+/// the decks cannot be held: it is refused where a number comes in, see `card_id_edges.rs`.)
 fn selection(m: &Match, v: &PlayerView, rng: &mut ChaCha8Rng) -> Vec<CardId> {
     let hand = v.hand.ids();
     let pick = |rng: &mut ChaCha8Rng, n: usize| (rng.next_u32() as usize) % n.max(1);
@@ -33,8 +34,10 @@ fn selection(m: &Match, v: &PlayerView, rng: &mut ChaCha8Rng) -> Vec<CardId> {
         _ => hand.iter().take(1 + pick(rng, 3)).copied().collect(),
     };
     match pick(rng, 8) {
-        0 => ids.push((0..108u8).find(|&c| !v.hand.contains(c) && !m.played().contains(c)).unwrap_or(0)),
-        1 => ids.push(108 + pick(rng, 148) as u8),
+        0 => ids.push(
+            CardId::ALL.into_iter().find(|&c| !v.hand.contains(c) && !m.played().contains(c)).unwrap_or(CardId::ALL[0]),
+        ),
+        1 => ids.push(CardId::ALL[pick(rng, CardId::ALL.len())]),
         2 => {
             if let Some(&c) = ids.first() {
                 ids.push(c);

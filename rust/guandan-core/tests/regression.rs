@@ -4,7 +4,7 @@
 //! a leading `@variant` picks a rule variant. `scenarios.json` holds match situations with the
 //! actions taken and the expected outcome.
 
-use guandan_core::card::{Card, CardSet, Rank};
+use guandan_core::card::{Card, CardId, CardSet, Rank};
 use guandan_core::combo::{beats, choose_reading, classify};
 use guandan_core::game::{Action, ActionKind, DealSetup, Event, Match, Seat, Team};
 use guandan_core::movegen;
@@ -130,7 +130,7 @@ fn event_tag(e: &Event) -> String {
 }
 
 /// Ids in `hand` for the cards written in notation.
-fn ids_in(hand: CardSet, text: &str) -> Vec<u8> {
+fn ids_in(hand: CardSet, text: &str) -> Vec<CardId> {
     let mut taken = CardSet::EMPTY;
     text.split_whitespace()
         .map(|t| {

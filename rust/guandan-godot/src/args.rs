@@ -1,7 +1,7 @@
 //! Conversions of GDScript arguments into rule types. Pure Rust (no Godot calls), so the
 //! validation that guards every `#[func]` is unit-tested without an engine.
 
-use guandan_core::card::{CardId, DECK_SIZE};
+use guandan_core::card::CardId;
 use guandan_core::{Card, CardSet, ParseError};
 
 /// GDScript ints are signed 64-bit; seeds are `u64`. Every int is accepted and its bits
@@ -17,7 +17,7 @@ pub fn seed_to_int(seed: u64) -> i64 {
 
 /// A card id from GDScript, if it names one of the 108 cards.
 pub fn card_id(id: i64) -> Option<CardId> {
-    (0..DECK_SIZE as i64).contains(&id).then_some(id as CardId)
+    CardId::try_from(id).ok()
 }
 
 /// A card's competition notation (`S2`, `HT`, `SB`, `HR`), if the id is valid.
@@ -50,8 +50,8 @@ mod tests {
 
     #[test]
     fn card_ids_are_range_checked() {
-        assert_eq!(card_id(0), Some(0));
-        assert_eq!(card_id(107), Some(107));
+        assert_eq!(card_id(0), Some(CardId::ALL[0]));
+        assert_eq!(card_id(107).map(u8::from), Some(107));
         for bad in [-1, 108, 255, 256, i64::MIN, i64::MAX] {
             assert_eq!(card_id(bad), None, "{bad}");
         }

@@ -11,6 +11,7 @@ use guandan_ai::review::{
     Mark, Review, ReviewConfig, ReviewError, cache_path, load_cached, parse_record, review_deal_cancellable, reviewer,
     save_cached,
 };
+use guandan_core::card::CardId;
 use guandan_core::log::MatchLog;
 use guandan_core::seat::Seat;
 use std::path::{Path, PathBuf};
@@ -268,7 +269,7 @@ impl ReviewSummary {
                 if r.biggest == Some((di, mi)) {
                     biggest = decisions.len() as i64;
                 }
-                let cards = |ids: &[u8]| ids.iter().map(|&i| i32::from(i)).collect::<PackedInt32Array>();
+                let cards = |ids: &[CardId]| ids.iter().map(|&i| i32::from(i)).collect::<PackedInt32Array>();
                 let args: PackedStringArray = m.reason_args.iter().map(|a| GString::from(a.as_str())).collect();
                 decisions.push(&Gd::from_object(ReviewedDecision {
                     action: m.action as i64,

@@ -9,7 +9,7 @@
 //! may see and the outcome), so a getter cannot show online what a player may not see.
 
 use guandan_ai::AiProfile;
-use guandan_core::card::CardSet;
+use guandan_core::card::{CardId, CardSet};
 use guandan_core::combo::wild_set;
 use guandan_core::error::ErrorCode;
 use guandan_core::event::Outcome;
@@ -73,7 +73,10 @@ pub(crate) fn play_kind(view: &PlayerView, card_ids: &[i32], reading: i64) -> Re
     };
     // A reading index past the list is a wrong argument of the call (actions name a reading,
     // not an index), as GDScript has always been told; every other refusal is the rules'.
-    let play = check.play(card_ids, reading).map_err(|e| match e {
+    // The numbers become card ids here, the edge: one past the decks is `invalid_cards` in the
+    // words the rules always used ("card id 200 out of range 0-107").
+    let ids = CardId::try_from_all(card_ids).map_err(|e| Fail::from(RuleError::from(e)))?;
+    let play = check.play(&ids, reading).map_err(|e| match e {
         RuleError::InvalidCards(InvalidCardsReason::NoSuchReading { .. }) => Fail::bad_argument(e.to_string()),
         e => Fail::from(e),
     })?;
@@ -115,7 +118,7 @@ mod tests {
     fn selections_the_rules_refuse_are_refused_with_their_code() {
         let (m, v) = first_turn();
         let mine: Vec<i32> = v.hand.iter().map(i32::from).collect();
-        let other = (0..108).find(|c| !v.hand.contains(*c as u8)).expect("a card elsewhere");
+        let other = CardId::ALL.into_iter().find(|&c| !v.hand.contains(c)).map(i32::from).expect("a card elsewhere");
         let code = |ids: &[i32], r: i64| play_kind(&v, ids, r).map(|_| ()).map_err(|f| f.code);
         assert_eq!(code(&[], -1), Err(ErrorCode::InvalidCards));
         assert_eq!(code(&[mine[0], mine[0]], -1), Err(ErrorCode::InvalidCards));
@@ -182,7 +185,12 @@ mod tests {
                             }
                             let reading = walk.next(4) as i64 - 1;
                             let by_table = play_kind(&v, &ids, reading);
-                            let cards: Vec<u8> = ids.iter().map(|&i| i as u8).collect();
+                            // An id past the decks cannot make an action at all (the wire refuses
+                            // it); the table refuses it with the rules' code.
+                            let Ok(cards) = CardId::try_from_all(&ids) else {
+                                assert_eq!(by_table.map(|_| ()).map_err(|f| f.code), Err(ErrorCode::InvalidCards));
+                                continue;
+                            };
                             let set = args::card_set(&ids).unwrap_or_default();
                             let readings = classify(set, v.level, &v.rules);
                             let want = match usize::try_from(reading).map(|i| readings.get(i)) {

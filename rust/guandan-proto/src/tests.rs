@@ -18,6 +18,21 @@ fn bad_frames_get_their_codes() {
         decode_client(r#"{"type":"change_seat","seat":3}"#).unwrap(),
         ClientMsg::ChangeSeat { seat: guandan_core::game::Seat::THREE }
     );
+    // So is a card id 0-107: one past the decks never reaches a room (it was `invalid_cards`
+    // from the room before card ids were a type), and the refusal names it and the range.
+    for (bad, id) in [
+        (r#"{"type":"intent","seq":3,"nonce":1,"action":{"type":"play","cards":[3,200]}}"#, 200),
+        (r#"{"type":"intent","seq":3,"nonce":1,"action":{"type":"tribute","card":108}}"#, 108),
+        (r#"{"type":"intent","seq":3,"nonce":1,"action":{"type":"return","card":255}}"#, 255),
+    ] {
+        let e = decode_client(bad).unwrap_err();
+        let named = format!("card id {id} is out of range 0-107");
+        assert!(e.code == ErrorCode::MalformedMessage && e.message.contains(&named), "{e:?}");
+    }
+    let good = r#"{"type":"intent","seq":3,"nonce":1,"action":{"type":"play","cards":[0,107]}}"#;
+    let cards = [0, 107].map(|n| guandan_core::card::CardId::new(n).unwrap()).to_vec();
+    let action = guandan_core::game::ActionKind::Play { cards, reading: None };
+    assert_eq!(decode_client(good), Ok(ClientMsg::Intent { seq: 3, nonce: 1, action }));
     // A hello's refusal never quotes what it held (a token in the wrong field).
     let e = decode_client(r#"{"type":"hello","protocol_version":"tok-123","player_id":"p","token":"t"}"#).unwrap_err();
     assert!(e.code == ErrorCode::MalformedMessage && !e.message.contains("tok-123"), "{e:?}");
@@ -79,6 +94,36 @@ proptest! {
         }
     }
 
+    /// Any number past the decks in a play, a tribute or a return is refused as it is read, with
+    /// the id; one in the decks reads back as itself.
+    #[test]
+    fn card_ids_past_the_decks_are_refused_at_decode(id in any::<u8>(), others in prop::collection::vec(0u8..108, 0..4),
+        at in any::<prop::sample::Index>(), kind in 0usize..3) {
+        let mut cards = others.clone();
+        cards.insert(at.index(cards.len() + 1), id);
+        let action = match kind {
+            0 => format!(r#"{{"type":"play","cards":{cards:?}}}"#),
+            1 => format!(r#"{{"type":"tribute","card":{id}}}"#),
+            _ => format!(r#"{{"type":"return","card":{id}}}"#),
+        };
+        let text = format!(r#"{{"type":"intent","seq":9,"nonce":2,"action":{action}}}"#);
+        match decode_client(&text) {
+            Ok(ClientMsg::Intent { action, .. }) => {
+                prop_assert!(id < 108, "{id} read into {action:?}");
+                let back = serde_json::to_value(&action).unwrap();
+                let sent: serde_json::Value = serde_json::from_str(&action_json(&text)).unwrap();
+                prop_assert_eq!(back, sent);
+            }
+            Ok(other) => prop_assert!(false, "{other:?}"),
+            Err(e) => {
+                prop_assert!(id >= 108, "{id} refused: {e:?}");
+                prop_assert_eq!(e.code, ErrorCode::MalformedMessage);
+                let named = format!("card id {id} is out of range 0-107");
+                prop_assert!(e.message.contains(&named), "{:?}", e);
+            }
+        }
+    }
+
     /// Structured but arbitrary JSON: decoded messages re-encode to something that decodes equal.
     #[test]
     fn decoder_is_consistent_on_json(v in json_value()) {
@@ -91,4 +136,10 @@ proptest! {
             Err(e) => prop_assert!(!e.message.is_empty()),
         }
     }
+}
+
+/// The `action` object of an intent's text.
+fn action_json(text: &str) -> String {
+    let v: serde_json::Value = serde_json::from_str(text).unwrap();
+    v["action"].to_string()
 }

@@ -3,7 +3,7 @@
 //! event kind) and compared with `golden/wire.jsonl`. Regenerate only for a deliberate protocol
 //! change: `GOLDEN_UPDATE=1 cargo test -p guandan-proto --test wire_golden`.
 
-use guandan_core::card::Rank;
+use guandan_core::card::{CardId, Rank};
 use guandan_core::combo::Play;
 use guandan_core::event::{EndReason, Outcome};
 use guandan_core::game::{ActionKind, Match, Phase};
@@ -57,10 +57,10 @@ fn every_event(s: &Sample) -> Vec<WireOut> {
         WireOut::DealStarted { deal_no: 1, level: Rank(2), declarer: None },
         WireOut::HandChanged { seat: Seat::ONE, hand: s.play.view(Some(Seat::ONE)).hand },
         WireOut::TributePhase { payers: vec![Seat::ONE, Seat::THREE], resisted: false },
-        WireOut::TributeGiven { from: Seat::ONE, to: Seat::ZERO, card: Some(107) },
+        WireOut::TributeGiven { from: Seat::ONE, to: Seat::ZERO, card: CardId::new(107) },
         WireOut::TributeGiven { from: Seat::ONE, to: Seat::ZERO, card: None },
         WireOut::ReturnPhase { receivers: vec![Seat::ZERO] },
-        WireOut::ReturnGiven { from: Seat::ZERO, to: Seat::ONE, card: Some(0) },
+        WireOut::ReturnGiven { from: Seat::ZERO, to: Seat::ONE, card: CardId::new(0) },
         WireOut::ReturnGiven { from: Seat::ZERO, to: Seat::ONE, card: None },
         WireOut::TurnStarted { seat: Seat::TWO, can_pass: true, time_limit_s: 25.5 },
         WireOut::TurnStarted { seat: Seat::THREE, can_pass: false, time_limit_s: 0.0 },
@@ -205,7 +205,7 @@ fn client_messages(s: &Sample) -> Vec<ClientMsg> {
             nonce: 2,
             action: ActionKind::Play { cards: s.last_play.cards.ids(), reading: Some(s.last_play.pattern) },
         },
-        ClientMsg::Intent { seq: 6, nonce: 3, action: ActionKind::Tribute { card: 53 } },
+        ClientMsg::Intent { seq: 6, nonce: 3, action: ActionKind::Tribute { card: CardId::ALL[53] } },
         ClientMsg::Intent { seq: 7, nonce: 4, action: ActionKind::SurrenderVote { accept: true } },
         ClientMsg::Resync,
         ClientMsg::Rematch { accept: false },

@@ -6,7 +6,7 @@ use super::*;
 /// Per-card weights for the training heat map, each 0–1.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct CardHeat {
-    pub id: u8,
+    pub id: CardId,
     /// Part of a bomb (or one card short of one).
     pub bomb: f32,
     /// Part of a straight, three pairs, steel plate or straight flush the hand can play.

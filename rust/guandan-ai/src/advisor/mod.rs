@@ -16,7 +16,7 @@ use reasons::{ReasonContext, hint_reason};
 
 use crate::agent::{AiProfile, legal_plays};
 use crate::plan::broken_group;
-use guandan_core::card::{Card, CardSet, Suit};
+use guandan_core::card::{Card, CardId, CardSet, Suit};
 use guandan_core::combo::{Play, PlayKind, beats, classify, position_rank, rank_order, wild_set};
 use guandan_core::game::partner_of;
 use guandan_core::view::PlayerView;

@@ -73,7 +73,7 @@ pub(super) fn hint_reason(play: Option<&Play>, ctx: &ReasonContext) -> (String, 
                 && let Some(q) = cheaper_than_top(p, ctx)
             {
                 // A joker or a bomb where a cheaper play would do: what it keeps whole.
-                let rank = Card::from_id(q.cards.iter().next().unwrap_or(0)).rank();
+                let rank = Card::from_id(q.cards.iter().next().unwrap_or(CardId::ALL[0])).rank();
                 let held = view.hand.minus(wilds).iter().filter(|&id| Card::from_id(id).rank() == rank).count();
                 args.push(held.to_string());
                 args.push(rank.char().to_string());
@@ -134,7 +134,7 @@ fn sequence_holding(p: &Play, hand: CardSet, view: &PlayerView, wilds: CardSet) 
     if p.pattern.kind.is_sequence() {
         return None;
     }
-    let rank = |id: u8| Card::from_id(id).rank();
+    let rank = |id: CardId| Card::from_id(id).rank();
     guandan_core::movegen::leads(hand, view.level, &view.rules).into_iter().find(|s| {
         s.pattern.kind.is_sequence()
             && p.cards.iter().all(|id| s.cards.minus(wilds).iter().any(|x| rank(x) == rank(id)))

@@ -13,7 +13,7 @@ pub struct Completion {
 /// A wild that would complete the selection, and what it would stand for.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct WildSnap {
-    pub wild: u8,
+    pub wild: CardId,
     pub play: Play,
     /// Rank the wild stands for (2–14).
     pub as_rank: u8,

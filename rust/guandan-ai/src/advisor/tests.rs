@@ -24,7 +24,7 @@ fn deal(hands: [CardSet; 4], leader: guandan_core::game::Seat) -> Match {
 fn view_with(hand: &str, table: Option<&str>) -> PlayerView {
     let h = CardSet::parse(hand).unwrap();
     let other = CardSet::parse("D9 D9 C9 C9").unwrap().minus(h);
-    let spare: Vec<u8> = CardSet::FULL.minus(h).minus(other).iter().take(2).collect();
+    let spare: Vec<CardId> = CardSet::FULL.minus(h).minus(other).iter().take(2).collect();
     let hands = [h, other, CardSet::EMPTY.with(spare[0]), CardSet::EMPTY.with(spare[1])];
     let mut m = deal(hands, if table.is_some() { Seat::ONE } else { Seat::ZERO });
     if let Some(t) = table {
@@ -62,7 +62,7 @@ fn view_following_crowded(hand: &str, table: &str) -> PlayerView {
 fn following_with(hand: &str, table: &str, n: usize) -> PlayerView {
     let h = CardSet::parse(hand).unwrap();
     let t = CardSet::parse(table).unwrap();
-    let rest: Vec<u8> = CardSet::FULL.minus(h).minus(t).iter().collect();
+    let rest: Vec<CardId> = CardSet::FULL.minus(h).minus(t).iter().collect();
     let part = |k: usize| CardSet::from_ids(&rest[k * n..(k + 1) * n]);
     let mut m = deal([h, part(0), part(1), t.union(part(2))], Seat::THREE);
     let a = m.action(Seat::THREE, guandan_core::game::ActionKind::Play { cards: t.ids(), reading: None });

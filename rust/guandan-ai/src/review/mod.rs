@@ -21,6 +21,7 @@
 
 use crate::agent::{AiLevel, AiProfile, Candidate};
 use crate::l3::L3;
+use guandan_core::card::CardId;
 use guandan_core::combo::Play;
 use guandan_core::game::{ActionKind, Match, Phase, Seat};
 use guandan_core::log::{LogError, MatchLog};
@@ -60,7 +61,7 @@ pub enum Mark {
 /// A play as the review shows it: its card ids (empty for a pass), its kind and rank.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShownPlay {
-    pub cards: Vec<u8>,
+    pub cards: Vec<CardId>,
     /// `pass`, or the kind's name (`Single`, `Bomb`, …).
     pub kind: String,
     pub rank: String,

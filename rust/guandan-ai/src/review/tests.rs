@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::agent::{Agent, Budget};
-use guandan_core::card::{Card, Rank};
+use guandan_core::card::{Card, CardId, Rank};
 use guandan_core::combo::PlayKind;
 use guandan_core::rules::RuleConfig;
 use rand_chacha::ChaCha8Rng;
@@ -119,7 +119,7 @@ fn a_damaged_or_tampered_record_is_refused_with_a_message() {
     // checkpoints or the rules refuse it).
     let mut tampered = log.clone();
     if let ActionKind::Play { cards, .. } = &mut tampered.actions[at].kind {
-        cards[0] = (cards[0] + 1) % 108;
+        cards[0] = CardId::ALL[(cards[0].index() + 1) % CardId::ALL.len()];
     }
     let e = review(&tampered, Seat::ZERO, &quick(), &l3, |_, _| {}).unwrap_err();
     assert!(matches!(e, ReviewError::Log(_)), "{e}");

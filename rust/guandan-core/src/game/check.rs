@@ -50,21 +50,16 @@ impl PlayCheck<'_> {
         }
     }
 
-    /// The play these card ids make now as `reading`. Ids come as the front end sent them
-    /// (any integer width); each is checked against the deck.
-    pub fn play<I: Copy + Into<i64>>(&self, ids: &[I], reading: Reading<'_>) -> Result<Play, RuleError> {
+    /// The play these card ids make now as `reading`. The ids are in the decks by their type (a
+    /// front end's numbers are checked where they come in: [`CardId::try_from_all`]).
+    pub fn play(&self, ids: &[CardId], reading: Reading<'_>) -> Result<Play, RuleError> {
         self.turn()?;
         let bad = |reason| Err(RuleError::InvalidCards(reason));
         if ids.is_empty() {
             return bad(InvalidCardsReason::NoCards);
         }
         let mut set = CardSet::EMPTY;
-        for &wide in ids {
-            let wide: i64 = wide.into();
-            let id = match CardId::try_from(wide) {
-                Ok(id) if (id as usize) < crate::card::DECK_SIZE => id,
-                _ => return bad(InvalidCardsReason::OutOfRange(wide)),
-            };
+        for &id in ids {
             if set.contains(id) {
                 return bad(InvalidCardsReason::ListedTwice(id));
             }

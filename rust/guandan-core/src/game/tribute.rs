@@ -51,7 +51,7 @@ impl Match {
         let Some(i) = self.pending_tribute(seat) else {
             return Err(RuleError::InvalidTribute(TributeFault::NotOwed { seat, exchange: Exchange::Tribute }));
         };
-        if card as usize >= crate::card::DECK_SIZE || !self.hands[seat.index()].contains(card) {
+        if !self.hands[seat.index()].contains(card) {
             return Err(RuleError::CardNotFound(card));
         }
         if !self.tribute_options(seat).contains(card) {
@@ -128,7 +128,7 @@ impl Match {
         else {
             return Err(RuleError::InvalidTribute(TributeFault::NotOwed { seat, exchange: Exchange::Return }));
         };
-        if card as usize >= crate::card::DECK_SIZE || !self.hands[seat.index()].contains(card) {
+        if !self.hands[seat.index()].contains(card) {
             return Err(RuleError::CardNotFound(card));
         }
         if !self.return_options(seat).contains(card) {

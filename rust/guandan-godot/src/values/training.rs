@@ -47,7 +47,7 @@ impl CardHeat {
     /// null with a warning for a bad card id.
     #[func]
     pub fn of(card: i64, bomb: f64, straight: f64, wild: f64, danger: f64) -> Option<Gd<CardHeat>> {
-        if !(0..108).contains(&card) {
+        if crate::args::card_id(card).is_none() {
             godot_warn!("CardHeat.of: card id {card} is not in 0..107");
             return None;
         }
