@@ -27,9 +27,13 @@ func _ready() -> void:
 	_add_own()
 	for entry in entries():
 		_add_entry(entry)
-	(func() -> void:
-		if is_inside_tree():
-			%Back.grab_focus()).call_deferred()
+	_focus_back.call_deferred()
+
+
+## Deferred as a method (a deferred lambda of a freed screen pointed at freed memory).
+func _focus_back() -> void:
+	if is_inside_tree():
+		%Back.grab_focus()
 
 
 ## Sizes the RimRoom spacer so the column's content ends where the backdrop's clear part ends.

@@ -84,9 +84,13 @@ func _ready() -> void:
 	# Deferred: the menu may already be gone by then (a match requested at once). A seat held
 	# online comes first.
 	var first := _return_online if _return_online.visible else _training
-	(func() -> void:
-		if first.is_inside_tree():
-			first.grab_focus()).call_deferred()
+	_focus_first.call_deferred(first)
+
+
+## Deferred as a method (a deferred lambda of a freed menu pointed at freed memory).
+func _focus_first(first: Control) -> void:
+	if is_instance_valid(first) and first.is_inside_tree():
+		first.grab_focus()
 
 
 func _notification(what: int) -> void:

@@ -250,9 +250,15 @@ func _layout_later() -> void:
 	if _layout_queued:
 		return
 	_layout_queued = true
-	(func() -> void:
-		_layout_queued = false
-		_layout()).call_deferred()
+	# A method, not a lambda: a deferred lambda holds the node's bare pointer, and a table freed
+	# before the call left it pointing at whatever took the memory ("Trying to call a lambda with
+	# an invalid instance" on a plain Control); a deferred method of a freed node is dropped.
+	_layout_queued_now.call_deferred()
+
+
+func _layout_queued_now() -> void:
+	_layout_queued = false
+	_layout()
 
 
 ## The felt under the table (the "felt" group) draws its oval here (global); Rect2() gives the
