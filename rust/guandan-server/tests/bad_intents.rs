@@ -21,20 +21,6 @@ fn code_of(m: &ServerMsg) -> Option<i32> {
     }
 }
 
-async fn expect_error(c: &mut Client, code: ErrorCode) {
-    let m = c.until("an error", |m| matches!(m, ServerMsg::Error { .. })).await;
-    assert_eq!(code_of(&m), Some(code.code()), "{}: expected {code:?}, got {m:?}", c.name);
-}
-
-/// The state hash a client gets on resync.
-async fn resync_hash(c: &mut Client) -> String {
-    c.send(&ClientMsg::Resync).await;
-    match c.until("state", |m| matches!(m, ServerMsg::State { .. })).await {
-        ServerMsg::State { state_hash, .. } => state_hash,
-        _ => unreachable!(),
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_bad_input_gets_its_code_and_changes_nothing() {
     for db in databases() {
@@ -78,7 +64,7 @@ async fn every_bad_input_gets_its_code_and_changes_nothing() {
         let before: Vec<String> = {
             let mut v = Vec::new();
             for x in c.iter_mut() {
-                v.push(resync_hash(x).await);
+                v.push(x.resync_hash().await);
             }
             v
         };
@@ -86,39 +72,39 @@ async fn every_bad_input_gets_its_code_and_changes_nothing() {
 
         // Frames: malformed, unknown type, oversize (the connection stays usable).
         c[1].send_text("{not json".into()).await;
-        expect_error(&mut c[1], ErrorCode::MalformedMessage).await;
+        c[1].expect_error(ErrorCode::MalformedMessage).await;
         c[1].send_text(r#"{"type":"teleport"}"#.into()).await;
-        expect_error(&mut c[1], ErrorCode::UnknownMessage).await;
+        c[1].expect_error(ErrorCode::UnknownMessage).await;
         c[1].send_text(r#"{"type":"intent","seq":"soon"}"#.into()).await;
-        expect_error(&mut c[1], ErrorCode::MalformedMessage).await;
+        c[1].expect_error(ErrorCode::MalformedMessage).await;
         c[1].send_text(format!(r#"{{"type":"heartbeat","pad":"{}"}}"#, "x".repeat(20_000))).await;
-        expect_error(&mut c[1], ErrorCode::FrameTooLarge).await;
+        c[1].expect_error(ErrorCode::FrameTooLarge).await;
         c[1].send(&ClientMsg::Heartbeat).await;
         c[1].until("pong", |m| matches!(m, ServerMsg::Pong)).await;
         // Rooms: no such room, a malformed code, a full room, a locked room, not the host.
         c[1].send(&ClientMsg::JoinRoom { code: "ZZZZZZ".into(), last_action_seq: None }).await;
-        expect_error(&mut c[1], ErrorCode::RoomNotFound).await;
+        c[1].expect_error(ErrorCode::RoomNotFound).await;
         c[1].send(&ClientMsg::Spectate { code: "no!".into() }).await;
-        expect_error(&mut c[1], ErrorCode::RoomNotFound).await;
+        c[1].expect_error(ErrorCode::RoomNotFound).await;
         let mut fifth = Client::new(addr, "fifth").await;
         fifth.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: None }).await;
-        expect_error(&mut fifth, ErrorCode::RoomLocked).await;
+        fifth.expect_error(ErrorCode::RoomLocked).await;
         fifth.intent(0, ActionKind::Pass).await;
-        expect_error(&mut fifth, ErrorCode::RoomNotFound).await;
+        fifth.expect_error(ErrorCode::RoomNotFound).await;
         c[1].send(&ClientMsg::Start).await;
-        expect_error(&mut c[1], ErrorCode::NotHost).await;
+        c[1].expect_error(ErrorCode::NotHost).await;
         c[1].send(&ClientMsg::Disband).await;
-        expect_error(&mut c[1], ErrorCode::NotHost).await;
+        c[1].expect_error(ErrorCode::NotHost).await;
         c[0].send(&ClientMsg::Disband).await;
-        expect_error(&mut c[0], ErrorCode::BadRoomState).await;
+        c[0].expect_error(ErrorCode::BadRoomState).await;
         // Intents: stale, ahead, repeated, out of turn, illegal cards, server-only actions.
         let next = c[0].last_seq;
         let actor = c.iter().position(|x| x.prompt.is_some()).expect("someone must act");
         let idle = (actor + 1) % 4;
         c[idle].intent(next.saturating_sub(1), ActionKind::Pass).await;
-        expect_error(&mut c[idle], ErrorCode::StaleSeq).await;
+        c[idle].expect_error(ErrorCode::StaleSeq).await;
         c[idle].intent(next + 5, ActionKind::Pass).await;
-        expect_error(&mut c[idle], ErrorCode::StateConflict).await;
+        c[idle].expect_error(ErrorCode::StateConflict).await;
         c[idle].intent(next, ActionKind::Play { cards: vec![CardId::ALL[0]], reading: None }).await;
         let m = c[idle].until("error", |m| matches!(m, ServerMsg::Error { .. })).await;
         assert_eq!(code_of(&m), Some(ErrorCode::NotYourTurn.code()), "{m:?}");
@@ -134,7 +120,7 @@ async fn every_bad_input_gets_its_code_and_changes_nothing() {
         let m = c[actor].until("error", |m| matches!(m, ServerMsg::Error { .. })).await;
         assert!(matches!(code_of(&m), Some(1 | 4)), "illegal cards: {m:?}");
         c[actor].intent(next, ActionKind::Timeout).await;
-        expect_error(&mut c[actor], ErrorCode::BadArgument).await;
+        c[actor].expect_error(ErrorCode::BadArgument).await;
         // Flooding: a burst over the limit is refused, not applied.
         for _ in 0..60 {
             c[2].send(&ClientMsg::Heartbeat).await;
@@ -144,7 +130,7 @@ async fn every_bad_input_gets_its_code_and_changes_nothing() {
 
         // Nothing changed.
         for (i, x) in c.iter_mut().enumerate() {
-            assert_eq!(resync_hash(x).await, before[i], "{}: state changed by bad input", x.name);
+            assert_eq!(x.resync_hash().await, before[i], "{}: state changed by bad input", x.name);
         }
         // A legal action with a repeated nonce/seq after it was applied: duplicate.
         let view = c[actor].prompt.clone().expect("prompt kept");
@@ -158,7 +144,7 @@ async fn every_bad_input_gets_its_code_and_changes_nothing() {
         }
         let dup = ClientMsg::Intent { seq, nonce: 999_999, action: ActionKind::Pass };
         c[actor].send(&dup).await;
-        expect_error(&mut c[actor], ErrorCode::DuplicateSeq).await;
+        c[actor].expect_error(ErrorCode::DuplicateSeq).await;
         // The match goes on normally.
         let errors_before: Vec<usize> = c.iter().map(|x| x.errors().len()).collect();
         for x in c.iter_mut() {
@@ -244,7 +230,7 @@ async fn random_intents_against_a_live_room() {
         assert!(past_the_decks > 0, "the stream sent a card id past the decks");
         let mut hashes = Vec::new();
         for x in c.iter_mut() {
-            hashes.push(resync_hash(x).await);
+            hashes.push(x.resync_hash().await);
         }
         assert!(hashes.iter().all(|h| *h == hashes[0]), "every seat agrees after the fuzz");
         for x in c.iter_mut() {

@@ -16,19 +16,11 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-async fn resync_hash(c: &mut Client) -> String {
-    c.send(&ClientMsg::Resync).await;
-    match c.until("state", |m| matches!(m, ServerMsg::State { .. })).await {
-        ServerMsg::State { state_hash, .. } => state_hash,
-        _ => unreachable!(),
-    }
-}
-
 /// Every client's view has the same state hash (a second writer would fork the room).
 async fn one_state(c: &mut [Client]) -> String {
-    let first = resync_hash(&mut c[0]).await;
+    let first = c[0].resync_hash().await;
     for x in c[1..].iter_mut() {
-        assert_eq!(resync_hash(x).await, first, "{}: the same state as north", x.name);
+        assert_eq!(x.resync_hash().await, first, "{}: the same state as north", x.name);
     }
     first
 }

@@ -8,15 +8,6 @@ use guandan_core::seat::Seat;
 use guandan_proto::{ClientMsg, ServerMsg};
 use std::time::Duration;
 
-/// The state hash a client gets on resync.
-async fn resync_hash(c: &mut Client) -> String {
-    c.send(&ClientMsg::Resync).await;
-    match c.until("state", |m| matches!(m, ServerMsg::State { .. })).await {
-        ServerMsg::State { state_hash, .. } => state_hash,
-        _ => unreachable!(),
-    }
-}
-
 /// Heartbeat loss → HOSTING (the AI plays the seat) → reconnect with the last action seq →
 /// the missed actions, in order → the human plays again; the match finishes, nothing leaked.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -99,7 +90,7 @@ async fn restart_mid_match_restores_the_same_hash() {
         let (code, mut c) = four_player_room(server.addr, 31337).await;
         play(&mut c, 150).await;
         let seq = c[0].last_seq;
-        let hash = resync_hash(&mut c[0]).await;
+        let hash = c[0].resync_hash().await;
         server.kill_and_restart();
         for x in c.iter_mut() {
             x.reconnect(server.addr).await;
@@ -109,7 +100,7 @@ async fn restart_mid_match_restores_the_same_hash() {
             x.until("joined", |m| matches!(m, ServerMsg::Joined { .. })).await;
         }
         for x in c.iter_mut() {
-            assert_eq!(resync_hash(x).await, hash, "{}: restored to the same state", x.name);
+            assert_eq!(x.resync_hash().await, hash, "{}: restored to the same state", x.name);
             assert_eq!(x.last_seq, seq);
         }
         play(&mut c, 20_000).await;

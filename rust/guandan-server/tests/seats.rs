@@ -7,15 +7,6 @@ use guandan_core::game::ActionKind;
 use guandan_core::seat::Seat;
 use guandan_proto::{ClientMsg, ErrorCode, ServerMsg};
 
-async fn expect_error(c: &mut Client, code: ErrorCode) {
-    let m = c.until("an error", |m| matches!(m, ServerMsg::Error { .. })).await;
-    assert!(
-        matches!(&m, ServerMsg::Error { code: got, .. } if *got == code.code()),
-        "{}: {code:?} expected, got {m:?}",
-        c.name
-    );
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn change_seat_in_the_lobby_only_to_a_free_seat() {
     for db in databases() {
@@ -28,7 +19,7 @@ async fn change_seat_in_the_lobby_only_to_a_free_seat() {
         east.until("joined", |m| matches!(m, ServerMsg::Joined { seat: Some(Seat::ONE), .. })).await;
         // Taken, out of range, spectator: refused, nothing moves.
         east.send(&ClientMsg::ChangeSeat { seat: Seat::ZERO }).await;
-        expect_error(&mut east, ErrorCode::NotYourSeat).await;
+        east.expect_error(ErrorCode::NotYourSeat).await;
         // A seat outside 0-3 is no message at all: refused as it is read, with its reason.
         east.send_text(r#"{"type":"change_seat","seat":4}"#.into()).await;
         let m = east.until("an error", |m| matches!(m, ServerMsg::Error { .. })).await;
@@ -41,7 +32,7 @@ async fn change_seat_in_the_lobby_only_to_a_free_seat() {
         watcher.send(&ClientMsg::Spectate { code: code.clone() }).await;
         watcher.until("joined", |m| matches!(m, ServerMsg::Joined { seat: None, .. })).await;
         watcher.send(&ClientMsg::ChangeSeat { seat: Seat::TWO }).await;
-        expect_error(&mut watcher, ErrorCode::NotYourSeat).await;
+        watcher.expect_error(ErrorCode::NotYourSeat).await;
         // A free seat: east moves to seat 2; everyone sees seat 1 open and seat 2 taken.
         east.send(&ClientMsg::ChangeSeat { seat: Seat::TWO }).await;
         east.until("joined seat 2", |m| matches!(m, ServerMsg::Joined { seat: Some(Seat::TWO), .. })).await;
@@ -70,7 +61,7 @@ async fn change_seat_in_the_lobby_only_to_a_free_seat() {
         let mut c = vec![host, a, b, east];
         start_when_ready(&mut c).await;
         c[1].send(&ClientMsg::ChangeSeat { seat: Seat::ZERO }).await;
-        expect_error(&mut c[1], ErrorCode::RoomLocked).await;
+        c[1].expect_error(ErrorCode::RoomLocked).await;
     }
 }
 
@@ -89,7 +80,7 @@ async fn auto_play_hands_the_seat_to_the_ai_and_back() {
         let _code = create_room(&mut host, 4242, None).await;
         // Not in a match: refused.
         host.send(&ClientMsg::AutoPlay { on: true }).await;
-        expect_error(&mut host, ErrorCode::BadRoomState).await;
+        host.expect_error(ErrorCode::BadRoomState).await;
         drop(host);
         let (code, mut c) = four_player_room(addr, 4243).await;
         play(&mut c, 10).await;
@@ -118,7 +109,7 @@ async fn auto_play_hands_the_seat_to_the_ai_and_back() {
         // The human cannot act while the AI plays its seat.
         let seq = c[1].last_seq;
         c[1].intent(seq, ActionKind::Pass).await;
-        expect_error(&mut c[1], ErrorCode::NotHuman).await;
+        c[1].expect_error(ErrorCode::NotHuman).await;
         let r = c[1].log.iter().rev().find_map(|m| match m {
             ServerMsg::Room { room } => Some(room.clone()),
             _ => None,

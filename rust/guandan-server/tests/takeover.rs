@@ -13,14 +13,6 @@ use std::time::Duration;
 /// A short lease, so the test waits well under a second for a dead owner's lease to run out.
 const LEASE: &[&str] = &["--lease-ms", "600"];
 
-async fn resync_hash(c: &mut Client) -> String {
-    c.send(&ClientMsg::Resync).await;
-    match c.until("state", |m| matches!(m, ServerMsg::State { .. })).await {
-        ServerMsg::State { state_hash, .. } => state_hash,
-        _ => unreachable!(),
-    }
-}
-
 /// Waits for the answer to a join: it must be `joined` (an error or a redirect fails the test at
 /// once instead of waiting on heartbeats).
 async fn expect_joined(c: &mut Client) {
@@ -82,7 +74,7 @@ async fn a_dead_instances_room_is_taken_over_and_finished() {
         assert_eq!(metric(b.addr, "guandan_rooms_taken_over_total"), Some(0.0));
         play(&mut c, 40).await;
         let seq = c[0].last_seq;
-        let hash = resync_hash(&mut c[0]).await;
+        let hash = c[0].resync_hash().await;
 
         a.kill();
         let mut redirects = 0;
@@ -108,7 +100,7 @@ async fn a_dead_instances_room_is_taken_over_and_finished() {
             }
         }
         for x in c.iter_mut() {
-            assert_eq!(resync_hash(x).await, hash, "{}: taken over at the same state", x.name);
+            assert_eq!(x.resync_hash().await, hash, "{}: taken over at the same state", x.name);
             assert_eq!(x.last_seq, seq);
         }
         assert_eq!(metric(b.addr, "guandan_rooms_taken_over_total"), Some(1.0));
@@ -230,7 +222,7 @@ async fn a_lapsed_owner_stops_a_room_taken_from_it() {
         let (code, mut c) = four_player_room(a.addr, 99).await;
         play(&mut c, 20).await;
         let seq = c[0].last_seq;
-        let hash = resync_hash(&mut c[0]).await;
+        let hash = c[0].resync_hash().await;
         let store = Db::connect(&url).await.expect("database");
 
         // Three players move to B; the first join there takes the room over.
@@ -294,7 +286,7 @@ async fn a_lapsed_owner_stops_a_room_taken_from_it() {
         p.send(&ClientMsg::JoinRoom { code: code.clone(), last_action_seq: Some(seq) }).await;
         expect_joined(p).await;
         for x in c.iter_mut() {
-            assert_eq!(resync_hash(x).await, hash, "{}: the same state on B", x.name);
+            assert_eq!(x.resync_hash().await, hash, "{}: the same state on B", x.name);
         }
         let n = play(&mut c, 30).await;
         assert!(n >= seq + 30, "the match goes on on B");
