@@ -26,13 +26,13 @@ func test_card_notation_rejects_bad_ids() -> void:
 	var advisor := MoveAdvisor.new()
 	for id in [-1, 108, 1 << 40]:
 		expect_eq(advisor.card_notation(id), "", "id %d" % id)
-		expect_logged("card id %d is not in 0..107" % id)
+		expect_logged("MoveAdvisor.card_notation: card id %d is out of range 0-107" % id)
 
 
 func test_card_heat_of_refuses_an_id_past_the_decks() -> void:
 	for id in [-1, 108, 200]:
 		expect(CardHeat.of(id, 1.0, 0.0, 0.0, 0.0) == null, "id %d" % id)
-		expect_logged("CardHeat.of: card id %d is not in 0..107" % id)
+		expect_logged("CardHeat.of: card id %d is out of range 0-107" % id)
 	var heat := CardHeat.of(107, 2.0, 0.5, 0.0, -1.0)
 	expect(heat != null, "107 is a card")
 	if heat != null:

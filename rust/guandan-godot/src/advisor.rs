@@ -162,13 +162,13 @@ impl MoveAdvisor {
     }
 
     /// Competition notation of one card id (`S2`, `HT`, `SB` small joker, `HR` big joker).
-    /// An id outside 0..107 gives `""` and a warning.
+    /// An id outside 0-107 gives `""` and a warning.
     #[func]
     pub fn card_notation(&self, id: i64) -> GString {
         match args::card_notation(id) {
-            Some(text) => GString::from(text.as_str()),
-            None => {
-                godot_warn!("MoveAdvisor.card_notation: card id {id} is not in 0..107");
+            Ok(text) => GString::from(text.as_str()),
+            Err(e) => {
+                godot_warn!("MoveAdvisor.card_notation: {e}");
                 GString::new()
             }
         }

@@ -1,7 +1,7 @@
 //! Conversions of GDScript arguments into rule types. Pure Rust (no Godot calls), so the
 //! validation that guards every `#[func]` is unit-tested without an engine.
 
-use guandan_core::card::CardId;
+use guandan_core::card::{CardId, CardIdOutOfRange};
 use guandan_core::{Card, CardSet, ParseError};
 
 /// GDScript ints are signed 64-bit; seeds are `u64`. Every int is accepted and its bits
@@ -15,13 +15,14 @@ pub fn seed_to_int(seed: u64) -> i64 {
     seed as i64
 }
 
-/// A card id from GDScript, if it names one of the 108 cards.
-pub fn card_id(id: i64) -> Option<CardId> {
-    CardId::try_from(id).ok()
+/// A card id from GDScript, or the core's refusal ("card id 200 is out of range 0-107", the
+/// wording the server and the record loader use too).
+pub fn card_id(id: i64) -> Result<CardId, CardIdOutOfRange> {
+    CardId::try_from(id)
 }
 
 /// A card's competition notation (`S2`, `HT`, `SB`, `HR`), if the id is valid.
-pub fn card_notation(id: i64) -> Option<String> {
+pub fn card_notation(id: i64) -> Result<String, CardIdOutOfRange> {
     card_id(id).map(|id| Card::from_id(id).notation())
 }
 
@@ -50,20 +51,21 @@ mod tests {
 
     #[test]
     fn card_ids_are_range_checked() {
-        assert_eq!(card_id(0), Some(CardId::ALL[0]));
-        assert_eq!(card_id(107).map(u8::from), Some(107));
+        assert_eq!(card_id(0), Ok(CardId::ALL[0]));
+        assert_eq!(card_id(107).map(u8::from), Ok(107));
         for bad in [-1, 108, 255, 256, i64::MIN, i64::MAX] {
-            assert_eq!(card_id(bad), None, "{bad}");
+            assert_eq!(card_id(bad), Err(CardIdOutOfRange(bad)), "{bad}");
         }
+        assert_eq!(card_id(200).unwrap_err().to_string(), "card id 200 is out of range 0-107");
     }
 
     #[test]
     fn notation_of_both_copies_and_jokers() {
-        assert_eq!(card_notation(0).as_deref(), Some("S2"));
-        assert_eq!(card_notation(54).as_deref(), Some("S2"));
-        assert_eq!(card_notation(52).as_deref(), Some("SB"));
-        assert_eq!(card_notation(107).as_deref(), Some("HR"));
-        assert_eq!(card_notation(108), None);
+        assert_eq!(card_notation(0).as_deref(), Ok("S2"));
+        assert_eq!(card_notation(54).as_deref(), Ok("S2"));
+        assert_eq!(card_notation(52).as_deref(), Ok("SB"));
+        assert_eq!(card_notation(107).as_deref(), Ok("HR"));
+        assert_eq!(card_notation(108), Err(CardIdOutOfRange(108)));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::codes::Fail;
 use crate::resources::{AiProfileRes, GuandanRules};
 
 pub(super) fn checked_card(id: i64) -> Result<CardId, Fail> {
-    args::card_id(id).ok_or_else(|| Fail::new(ErrorCode::InvalidCards, format!("card id {id} is not in 0..107")))
+    args::card_id(id).map_err(|e| Fail::new(ErrorCode::InvalidCards, e.to_string()))
 }
 
 pub(super) fn parse_rules(rules: Option<Gd<GuandanRules>>) -> Result<RuleConfig, Fail> {

@@ -47,8 +47,8 @@ impl CardHeat {
     /// null with a warning for a bad card id.
     #[func]
     pub fn of(card: i64, bomb: f64, straight: f64, wild: f64, danger: f64) -> Option<Gd<CardHeat>> {
-        if crate::args::card_id(card).is_none() {
-            godot_warn!("CardHeat.of: card id {card} is not in 0..107");
+        if let Err(e) = crate::args::card_id(card) {
+            godot_warn!("CardHeat.of: {e}");
             return None;
         }
         let w = |x: f64| x.clamp(0.0, 1.0);
