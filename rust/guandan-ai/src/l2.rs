@@ -236,19 +236,15 @@ pub fn best_card_to_give(view: &PlayerView, options: CardSet, weights: &Weights)
     Some((cands.first()?.card?, cands))
 }
 
-/// Reason key for a chosen candidate (localized in Godot).
+/// Why a chosen candidate (a message key localized in Godot, with its arguments): a play L2
+/// scored for the partner's sake says so; anything else is said in the hints' words
+/// ([`crate::advisor::reason_of_play`], true of the hand and the table).
 pub fn reason_for(c: &Candidate, view: &PlayerView) -> (String, Vec<String>) {
-    let partner_on_table = view.table.is_some_and(|(s, _)| Some(s) == view.seat.map(partner_of));
     match &c.play {
-        None if partner_on_table => ("reason.pass_partner_winning".into(), vec![]),
-        None => ("reason.pass_save_cards".into(), vec![]),
-        Some(p) if p.cards == view.hand => ("reason.go_out".into(), vec![]),
-        Some(p) if p.pattern.kind.is_bomb() => ("reason.bomb_to_stop".into(), vec![p.pattern.kind.name().into()]),
-        Some(p) if c.partner > 0.5 => ("reason.feed_partner".into(), vec![p.pattern.kind.name().into()]),
-        Some(p) if view.table.is_none() => {
-            ("reason.lead_weak_group".into(), vec![p.pattern.kind.name().into(), p.pattern.rank_text()])
+        Some(p) if c.partner > 0.5 && !p.pattern.kind.is_bomb() && p.cards != view.hand => {
+            ("reason.feed_partner".into(), vec![p.pattern.kind.name().into()])
         }
-        Some(p) => ("reason.take_lead".into(), vec![p.pattern.kind.name().into(), p.pattern.rank_text()]),
+        play => crate::advisor::reason_of_play(view, play.as_ref()),
     }
 }
 

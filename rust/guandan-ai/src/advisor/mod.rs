@@ -37,6 +37,16 @@ pub struct Advice {
     pub hints: Vec<Hint>,
 }
 
+/// Why `play` (None = pass) is played, in the hints' words and true of this hand and table,
+/// whoever chose it: the AI's traces and a review's best play say why as a hint would.
+pub fn reason_of_play(view: &PlayerView, play: Option<&Play>) -> (String, Vec<String>) {
+    let wilds = wild_set(view.level, &view.rules);
+    let legal = legal_plays(view);
+    let cheapest = cheapest_plain_beater(view, &legal, wilds);
+    let opp_min = crate::l2::Situation::new(view, &crate::agent::Weights::default()).opp_min;
+    hint_reason(play, &ReasonContext { view, legal: &legal, wilds, cheapest, opp_min })
+}
+
 /// Hints for the view's seat, best first (at most `limit`). Empty when it is not the seat's turn.
 ///
 /// A hint never splits a bomb or a triple when a legal play of the same kind and size leaves

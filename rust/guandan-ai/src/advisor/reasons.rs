@@ -45,8 +45,11 @@ pub(super) fn hint_reason(play: Option<&Play>, ctx: &ReasonContext) -> (String, 
     if p.cards == view.hand {
         return ("reason.go_out".into(), vec![]);
     }
-    if let Some((rank, held)) = broken_group(p, view.hand, wilds) {
-        // Only when no play of this kind and size keeps every group whole (see advise).
+    if let Some((rank, held)) = broken_group(p, view.hand, wilds)
+        && unbroken_alternative(p, legal, view, wilds).is_none()
+    {
+        // The words say no play of this kind and size keeps every group whole: a hint is such a
+        // play already (see advise); another player's choice may not be.
         let mut args = kind_rank(p);
         args.push(held.to_string());
         args.push(guandan_core::card::Rank(rank).char().to_string());

@@ -476,3 +476,59 @@ fn a_bomb_against_a_single_goes_after_the_cheaper_single_unless_it_stops_an_oppo
         assert_eq!(h.reason, "reason.top_keeps_group", "{h:?}");
     }
 }
+
+/// The AI's trace says why in the hints' words: wherever L2 plays the advisor's first hint, its
+/// reason is the hint's (or that it plays for its partner, which only L2's scoring knows); the
+/// older vague key ("take the lead") is never given.
+#[test]
+fn the_ai_gives_its_reasons_in_the_hints_words() {
+    use guandan_core::sim::random_action;
+    use rand_core::SeedableRng;
+    let (mut same, mut partner) = (0, 0);
+    for seed in 0..4u64 {
+        let (mut m, _) = Match::new(500 + seed, RuleConfig::competition()).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        while m.deal_no() == 0 {
+            let seat = m.to_act()[0];
+            if m.phase() == guandan_core::game::Phase::Play {
+                let view = m.view(Some(seat));
+                let trace = crate::l2::l2_decision(&view, &AiProfile::default().weights, true).trace.expect("traced");
+                assert_ne!(trace.reason, "reason.take_lead");
+                let chosen = trace.candidates[0].play.map(|p| p.cards);
+                let first = advise(&view, &AiProfile::default(), 1).hints.into_iter().next();
+                if let Some(h) = first.filter(|h| h.play.map(|p| p.cards) == chosen) {
+                    if trace.reason == "reason.feed_partner" {
+                        partner += 1;
+                    } else {
+                        assert_eq!((&trace.reason, &trace.reason_args), (&h.reason, &h.reason_args), "{view:?}");
+                        same += 1;
+                    }
+                }
+            }
+            let a = random_action(&m, &mut rng).unwrap();
+            m.apply(&a).unwrap();
+        }
+    }
+    assert!(same >= 200, "only {same} decisions where L2 played the first hint (and {partner} for its partner)");
+}
+
+/// A play that splits a group where another of its kind keeps them whole is not told "no
+/// other keeps your groups whole" (the AI's or a review's best play is not a hint); where it is
+/// the only one, it is.
+#[test]
+fn a_split_is_called_forced_only_when_it_is() {
+    let v = view_with("S7 H7 D7 S9 H9 SK", None);
+    let pair_of = |ids: &str| {
+        let cards = CardSet::parse(ids).unwrap();
+        legal_plays(&v).into_iter().find(|p| p.cards == cards).expect("a legal pair")
+    };
+    let (key, _) = reason_of_play(&v, Some(&pair_of("S7 H7")));
+    assert_ne!(key, "reason.splits_group", "the 9s are a pair that splits nothing");
+    let (key, _) = reason_of_play(&v, Some(&pair_of("S9 H9")));
+    assert_ne!(key, "reason.splits_group");
+    let v = view_with("S7 H7 D7 SK", None);
+    let cards = CardSet::parse("S7 H7").unwrap();
+    let pair = legal_plays(&v).into_iter().find(|p| p.cards == cards).expect("a legal pair");
+    let (key, args) = reason_of_play(&v, Some(&pair));
+    assert_eq!((key.as_str(), args[2].as_str(), args[3].as_str()), ("reason.splits_group", "3", "7"));
+}

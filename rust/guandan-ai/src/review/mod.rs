@@ -380,12 +380,12 @@ pub fn level_scale(rules: &RuleConfig, l3: &L3) -> f32 {
 }
 
 /// The best play's reason in the hint's words: the advisor's reason when it hints that play,
-/// else L2's.
+/// else the same words worked out for that play.
 fn reason_of(view: &PlayerView, best: &Candidate) -> (String, Vec<String>) {
     let advice = crate::advisor::advise(view, &AiProfile::default(), 64);
     match advice.hints.iter().find(|h| h.play.map(|p| p.cards) == best.play.map(|p| p.cards)) {
         Some(h) => (h.reason.clone(), h.reason_args.clone()),
-        None => crate::l2::reason_for(best, view),
+        None => crate::advisor::reason_of_play(view, best.play.as_ref()),
     }
 }
 
