@@ -10,6 +10,10 @@ extends Control
 const CREDITS_PATH := "res://credits/credits.cfg"
 const TITLE_COLOR := Color(0.98, 0.85, 0.45)
 const DIM_COLOR := Color(0.85, 0.88, 0.85)
+## Lines a block of licence text holds at most. A licence is laid down as a column of such blocks
+## so the renderer skips those off screen: one Label of the Rust crates' texts (≈ 190 KB, 4,000
+## lines) would be drawn whole whenever any of it shows.
+const LICENCE_BLOCK_LINES := 40
 
 @onready var _content: VBoxContainer = %Content
 
@@ -83,6 +87,24 @@ static func licence_text(entry: Dictionary) -> String:
 	return f.get_as_text()
 
 
+## `text` cut into blocks of at most `most` lines, each ending at a blank line where one is in its
+## second half; joined with "\n" they are `text` again.
+static func licence_blocks(text: String, most := LICENCE_BLOCK_LINES) -> PackedStringArray:
+	var lines := text.split("\n")
+	var out := PackedStringArray()
+	var start := 0
+	while start < lines.size():
+		var end := mini(start + most, lines.size())
+		var cut := end
+		while end < lines.size() and cut > start + most / 2 and not lines[cut - 1].strip_edges().is_empty():
+			cut -= 1
+		if end < lines.size() and cut > start + most / 2:
+			end = cut
+		out.append("\n".join(lines.slice(start, end)))
+		start = end
+	return out
+
+
 ## Whether a res:// path is one of an entry's files (its patterns may use "*").
 static func covers(entry: Dictionary, path: String) -> bool:
 	for pattern: String in entry.files:
@@ -96,6 +118,19 @@ static func localized(entry: Dictionary, key: String) -> String:
 	var zh := TranslationServer.get_locale().begins_with("zh")
 	var text: String = entry.get(key + ("_zh" if zh else "_en"), "")
 	return text if not text.is_empty() else str(entry.get(key + "_en", ""))
+
+
+## Opens or closes an entry's licence text, laying its blocks down the first time.
+func _toggle_licence(full: VBoxContainer, toggle: Button, text: String) -> void:
+	if full.get_child_count() == 0:
+		for block in licence_blocks(text):
+			var label := UiKit.label(block, 18, DIM_COLOR)
+			label.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
+			label.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
+			label.size_flags_horizontal = Control.SIZE_EXPAND_FILL
+			full.add_child(label)
+	full.visible = not full.visible
+	toggle.text = "CREDITS_HIDE_LICENCE" if full.visible else "CREDITS_SHOW_LICENCE"
 
 
 ## What the game made itself, first: most of what a player sees.
@@ -152,18 +187,15 @@ func _add_entry(entry: Dictionary) -> void:
 		more.text = "CREDITS_HIDE_DETAILS" if details.visible else "CREDITS_SHOW_DETAILS")
 	buttons.add_child(more)
 	var text := licence_text(entry)
-	var full := UiKit.label(text, 18, DIM_COLOR)
+	# Filled with the text's blocks when first opened.
+	var full := UiKit.vbox(0)
 	full.name = "LicenceText"
-	full.auto_translate_mode = Node.AUTO_TRANSLATE_MODE_DISABLED
-	full.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
 	full.size_flags_horizontal = Control.SIZE_EXPAND_FILL
 	full.visible = false
 	if not text.is_empty():
 		var toggle := UiKit.button("CREDITS_SHOW_LICENCE", Callable(), 20, Vector2(240, 48))
 		toggle.name = "ShowLicence"
-		toggle.pressed.connect(func() -> void:
-			full.visible = not full.visible
-			toggle.text = "CREDITS_HIDE_LICENCE" if full.visible else "CREDITS_SHOW_LICENCE")
+		toggle.pressed.connect(_toggle_licence.bind(full, toggle, text))
 		buttons.add_child(toggle)
 	box.add_child(details)
 	if not text.is_empty():

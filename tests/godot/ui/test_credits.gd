@@ -101,10 +101,10 @@ func test_the_credits_screen_lists_every_entry_in_both_languages() -> void:
 		# The licence text opens and closes under its button.
 		var court := screen.find_child("Entry_court_cards", true, false)
 		var toggle := court.find_child("ShowLicence", true, false) as Button
-		var text := court.get_node(^"LicenceText") as Label
+		var text := court.get_node(^"LicenceText") as VBoxContainer
 		expect(not text.visible, "licence text closed at first")
 		toggle.pressed.emit()
-		expect(text.visible and text.text.contains("LESSER GENERAL PUBLIC"), "licence text shown")
+		expect(text.visible and _shown(text).contains("LESSER GENERAL PUBLIC"), "licence text shown")
 		toggle.pressed.emit()
 		expect(not text.visible, "and hidden again")
 		# Written for players (issue 39): what, who, licence; paths and package names only behind
@@ -214,6 +214,54 @@ func test_jokers_are_told_apart() -> void:
 ## At the table layout test's sizes (tests/godot/ui/test_table_layout.gd SIZES), with every licence
 ## text open: nothing sticks out sideways (long lines wrap), Back and the title are on screen, and
 ## the list scrolls instead of pushing anything off the bottom.
+## The text an opened licence shows: its blocks' labels, in order.
+func _shown(licence: VBoxContainer) -> String:
+	var parts := PackedStringArray()
+	for block in licence.get_children():
+		parts.append((block as Label).text)
+	return "\n".join(parts)
+
+
+## Every licence is laid down in blocks of at most LICENCE_BLOCK_LINES lines that make up its
+## whole text, cut at blank lines where a paragraph allows.
+func test_licence_blocks_keep_the_whole_text() -> void:
+	var texts := ["", "one line", "a\n\nb\n", "\n".join(range(100).map(func(i: int) -> String: return "line %d" % i))]
+	for e in CreditsScreen.entries():
+		texts.append(CreditsScreen.licence_text(e))
+	for text: String in texts:
+		var blocks := CreditsScreen.licence_blocks(text)
+		expect_eq("\n".join(blocks), text, "blocks make up the text (%d characters)" % text.length())
+		for block in blocks:
+			expect(block.split("\n").size() <= CreditsScreen.LICENCE_BLOCK_LINES, "a block of %d lines" % block.split("\n").size())
+	var paragraphs := "\n".join(range(30).map(func(i: int) -> String: return "word\nword\n"))
+	for block in CreditsScreen.licence_blocks(paragraphs).slice(0, -1):
+		expect(block.ends_with("\n"), "a block ends at a blank line: %s" % block.right(20))
+
+
+## The Rust crates built into the extension ship their licence texts (tools/gen-licences): each
+## crate with its version and licence, gdext's under the MPL, shown in many blocks.
+func test_the_rust_crates_licences_are_shipped_in_full() -> void:
+	Settings.use_file_for_tests("")
+	var crates: Array = CreditsScreen.entries().filter(func(e: Dictionary) -> bool: return e.id == "rust_crates")
+	expect_eq(crates.size(), 1, "the Rust crates' entry")
+	if crates.is_empty():
+		return
+	var text := CreditsScreen.licence_text(crates[0])
+	for words in ["serde_json ", "tungstenite ", "rustls ", "godot-core 0.5.5: MPL-2.0", "Mozilla Public License",
+			"Permission is hereby granted", "Apache License"]:
+		expect(text.contains(words), "the crates' licences name '%s'" % words)
+	var screen: Control = await _credits_screen()
+	var entry := screen.find_child("Entry_rust_crates", true, false)
+	var toggle := entry.find_child("ShowLicence", true, false) as Button
+	var shown := entry.get_node(^"LicenceText") as VBoxContainer
+	toggle.pressed.emit()
+	await frames(2)
+	expect(shown.get_child_count() > 50, "laid down in blocks (%d)" % shown.get_child_count())
+	expect_eq(_shown(shown), text, "the whole text")
+	screen.queue_free()
+	await frames(1)
+
+
 func test_the_credits_screen_fits_every_layout_size() -> void:
 	Settings.use_file_for_tests("")
 	var vp := SubViewport.new()
