@@ -50,6 +50,10 @@ extends Resource
 ## … and how long the table's flow holds for it: the next event (an AI's play, the player's turn)
 ## waits this much longer. 0: no freeze.
 @export_range(0.0, 3.0, 0.05, "suffix:s") var big_moment_freeze_s := 0.9
+## The fireworks of a match won (TableStyle "Fireworks"); they go on behind the end screen …
+@export_range(0.5, 8.0, 0.1, "suffix:s") var fireworks_s := 3.6
+## … which waits this long for them (at least the big moment's freeze).
+@export_range(0.0, 8.0, 0.1, "suffix:s") var fireworks_freeze_s := 2.2
 
 
 ## `seconds` at the player's animation speed: 0 when animations are off. Unlike

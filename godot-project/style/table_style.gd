@@ -343,6 +343,30 @@ const DEFAULT_PATH := "res://resources/style/table_default.tres"
 		big_moment_lift = v
 		emit_changed()
 
+@export_group("Fireworks")
+## Fireworks over the felt when the player's side wins the match (PacingProfile fireworks_s):
+## this many bursts, one after another, each opening into a ring of sparks.
+@export_range(0, 20, 1) var fireworks_bursts := 7:
+	set(v):
+		fireworks_bursts = v
+		emit_changed()
+@export_range(4, 120, 1) var fireworks_sparks := 40:
+	set(v):
+		fireworks_sparks = v
+		emit_changed()
+## A burst's radius as a share of the table's height.
+@export_range(0.03, 0.5, 0.01) var fireworks_radius := 0.13:
+	set(v):
+		fireworks_radius = v
+		emit_changed()
+## The bursts' colours, taken in turn: gold, the teams' jade and crimson lightened (the plain
+## team colours vanish on the dimmed felt), white.
+@export var fireworks_colors: Array[Color] = [Color(1.0, 0.85, 0.4), Color(0.6, 1.0, 0.85),
+		Color(1.0, 0.5, 0.56), Color(1.0, 0.97, 0.9)]:
+	set(v):
+		fireworks_colors = v
+		emit_changed()
+
 @export_group("Heat map")
 ## Training's heat map: a bar above each card in the colour of its strongest use, and a legend
 ## swatch per colour in the sidebar. Alpha is the bar's at full weight (the weight scales it);

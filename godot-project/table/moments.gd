@@ -25,6 +25,8 @@ var last_effect := {}
 var freeze_s := 0.0
 ## The full-table effect of the big moments.
 var big := BigMoment.new()
+## The fireworks of a match won (over the big moment's dimmed felt).
+var fireworks := Fireworks.new()
 
 var _label := UiKit.overlay_text(&"WordArt")
 var _label_tween: Tween
@@ -44,6 +46,8 @@ func _ready() -> void:
 	add_child(_label)
 	big.name = &"BigMoment"
 	add_child(big)
+	fireworks.name = &"Fireworks"
+	add_child(fireworks)
 
 
 ## The word-art a play shows, or "" for a quiet one.

@@ -157,6 +157,9 @@ func on_match_ended(e: MatchEndedEvent) -> void:
 			var name := Wording.winner("MOMENT_MATCH_WON", "MATCH_LOST", "MOMENT_MATCH_WON_BY_FMT", winner, my_team,
 				table.spectator)
 			var freeze: float = table.big_moment(name)
+			# The player's side: fireworks, and the end screen waits while they are launched.
+			if winner == my_team and not table.spectator and table.fireworks() > 0:
+				freeze = maxf(freeze, PacingProfile.scaled(table.pacing.fireworks_freeze_s))
 			if freeze > 0.0:
 				await events.freeze(freeze)
 				if closing:

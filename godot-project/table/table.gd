@@ -507,6 +507,19 @@ func big_moment(title: String) -> float:
 	return moments.big.start(title, Rect2(), to_moments * oval, keep_off, pacing)
 
 
+## Fireworks over the felt (the player's side won the match), clear of the seats, the plaque and
+## (while it shows) the big moment's name. Returns the bursts shown (0: none — low-performance
+## mode, animations off).
+func fireworks() -> int:
+	var to_moments := moments.get_global_transform().affine_inverse()
+	var keep_off: Array[Rect2] = []
+	for r in word_art_keep_off():
+		keep_off.append(to_moments * r)
+	var title := moments.big.title_global_rect()
+	var name_at := to_moments * title if title.has_area() else Rect2()
+	return moments.fireworks.start(to_moments * oval, keep_off, pacing, name_at, PacingProfile.scaled(pacing.big_moment_s))
+
+
 ## The cards of `seat`'s play rise for its big moment and settle back (relative moves, so a
 ## relayout meanwhile keeps its own places).
 func _lift_play(seat: int) -> void:
