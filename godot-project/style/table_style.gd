@@ -69,6 +69,17 @@ const DEFAULT_PATH := "res://resources/style/table_default.tres"
 	set(v):
 		light_strength = v
 		emit_changed()
+## The seal watermark in the middle of the cloth (a square seal of 掼蛋, read right to left):
+## colour (its alpha is the watermark's strength; 0 hides it) and side as a share of the oval's
+## height. Baked into the felt, so it costs nothing a frame.
+@export var seal_color := Color(0.85, 0.28, 0.35, 0.06):
+	set(v):
+		seal_color = v
+		emit_changed()
+@export_range(0.1, 0.9, 0.01) var seal_size := 0.36:
+	set(v):
+		seal_size = v
+		emit_changed()
 
 @export_group("Seats")
 ## Gap between the west/east seat badges and the edge of the playing area.

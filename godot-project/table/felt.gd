@@ -2,7 +2,8 @@ extends Control
 ## The table cloth behind every screen: a procedural felt shader, or a flat colour in
 ## low-performance mode. Colours and grain come from the TableStyle (table_default.tres).
 ## While a table is on screen it asks for an oval (the "felt" group's show_table): the cloth then
-## becomes an oval with a lacquer rim, a spotlight over the play and the floor around it.
+## becomes an oval with a lacquer rim, a spotlight over the play, a seal watermark in its middle
+## (FeltSeal) and the floor around it.
 ## The cloth never moves, so the shader runs once per change (style, size, oval) into a texture
 ## of the window's own pixels, and each frame only copies it: a full-screen shader every frame
 ## was the table's dearest draw under software rendering (tools/test-ui perf).
@@ -22,6 +23,8 @@ var _bake := SubViewport.new()
 ## What the last bake was made of (pixels, oval in pixels, rim width); a style change clears it.
 var _baked := []
 var _cloth := ColorRect.new()
+## The seal watermark, baked with the cloth (only while a table's oval is shown).
+var _seal := FeltSeal.new()
 var _material := ShaderMaterial.new()
 
 
@@ -39,6 +42,9 @@ func _ready() -> void:
 	_bake.transparent_bg = false
 	_bake.render_target_update_mode = SubViewport.UPDATE_DISABLED
 	_bake.add_child(_cloth)
+	_seal.name = &"Seal"
+	_seal.visible = false
+	_bake.add_child(_seal)
 	add_child(_bake)
 	style = TableStyle.current()
 	style.changed.connect(_apply)
@@ -97,6 +103,10 @@ func _apply_oval() -> void:
 	_baked = key
 	bakes += 1
 	_bake.size = px
+	if r.has_area():
+		_seal.place(r.get_center(), r.size.y * style.seal_size, style.seal_color)
+	else:
+		_seal.visible = false
 	_material.set_shader_parameter(&"size_px", Vector2(px))
 	_material.set_shader_parameter(&"oval_centre", r.get_center())
 	_material.set_shader_parameter(&"oval_size", r.size / 2.0)

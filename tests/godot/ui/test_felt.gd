@@ -114,3 +114,36 @@ func test_a_deal_played_on_the_table_bakes_the_felt_once() -> void:
 	table.queue_free()
 	vp.queue_free()
 	await frames(2)
+
+
+## The seal watermark (visual brief: 6 % opacity) is baked with the cloth, centred on the table's
+## oval at the style's share of its height, in the style's colour; no seal on the plain cloth of
+## the other screens, nor with its colour's alpha at 0.
+func test_the_seal_is_baked_in_the_middle_of_the_oval() -> void:
+	var style := TableStyle.current()
+	expect(is_equal_approx(style.seal_color.a, 0.06), "a 6 % watermark by default")
+	var vp := TestMenuLayout.stretched_viewport(Vector2i(1280, 720))
+	add_child(vp)
+	var felt: Control = preload("res://table/felt.gd").new()
+	vp.add_child(felt)
+	await frames(1)
+	var seal := _bake(felt).get_node(^"Seal") as FeltSeal
+	expect(not seal.visible, "no table: no seal")
+	var oval := Rect2(Vector2(100, 80), Vector2(600, 400))
+	felt.show_table(oval)
+	var centre: Vector2 = felt.shader_material().get_shader_parameter(&"oval_centre")
+	var half: Vector2 = felt.shader_material().get_shader_parameter(&"oval_size")
+	expect(seal.visible, "a table: the seal")
+	expect(seal.get_rect().get_center().is_equal_approx(centre), "centred on the oval (%s, %s)" % [seal.get_rect(), centre])
+	expect(is_equal_approx(seal.size.y, half.y * 2.0 * style.seal_size), "its side a share of the oval's height")
+	expect_eq(seal.modulate, style.seal_color, "in the style's colour")
+	felt.show_table(Rect2())
+	expect(not seal.visible, "the table left: no seal")
+	var clear := style.duplicate() as TableStyle
+	clear.seal_color.a = 0.0
+	felt.style.changed.disconnect(felt._apply)
+	felt.style = clear
+	felt.show_table(oval)
+	expect(not seal.visible, "alpha 0: no seal")
+	vp.queue_free()
+	await frames(1)
