@@ -25,6 +25,8 @@ var _float_room := Rect2()
 ## What the heat map's colours mean (in the sidebar while the heat map is on).
 @onready var heat_legend: GridContainer = %HeatLegend
 
+## The floating why panel's width when the reason fits in it (the sidebar column's).
+const FLOAT_WHY_W := 320.0
 const LEGEND_KEYS := {"bomb": "HEAT_LEGEND_BOMB", "straight": "HEAT_LEGEND_STRAIGHT", "wild": "HEAT_LEGEND_WILD",
 	"danger": "HEAT_LEGEND_DANGER"}
 
@@ -65,8 +67,10 @@ func _why_framing_x() -> float:
 
 
 ## Without the sidebar's column (the history closed) the sidebar holds only the why panel and
-## stands in `room` (frame coordinates: right of North, above East), at most the column's width,
-## its lines cut to the room's height; shown only while the panel has something to say.
+## stands in `room` (frame coordinates: right of North, above East), the column's width or wider
+## where the whole reason needs it (a reason cut mid-sentence told the player nothing: the CI's
+## 1280×720 shot), its lines at most the room's height (then ending in "…"); shown only while the
+## panel has something to say.
 func float_why(room: Rect2) -> void:
 	_float_room = room
 	_place_floating_why()
@@ -81,15 +85,29 @@ func _place_floating_why() -> void:
 	sidebar.visible = wanted
 	if not wanted:
 		return
-	var w := minf(320.0, room.size.x)
-	_why_label.custom_minimum_size = Vector2(maxf(w - _why_framing_x(), 0.0), 0.0)
 	var font := _why_label.get_theme_font(&"font")
-	var line_h := font.get_height(_why_label.get_theme_font_size(&"font_size")) + _why_label.get_theme_constant(&"line_spacing")
+	var font_size := _why_label.get_theme_font_size(&"font_size")
+	var line_h := font.get_height(font_size) + _why_label.get_theme_constant(&"line_spacing")
 	var panel := _why.get_theme_stylebox(&"panel")
 	var framing := panel.get_minimum_size().y if panel != null else 0.0
-	_why_label.max_lines_visible = maxi(int((room.size.y - framing) / maxf(line_h, 1.0)), 1)
+	var most := maxi(int((room.size.y - framing) / maxf(line_h, 1.0)), 1)
+	var w := minf(FLOAT_WHY_W, room.size.x)
+	while w < room.size.x and why_lines(w - _why_framing_x(), font, font_size) > most:
+		w = minf(w + 32.0, room.size.x)
+	_why_label.custom_minimum_size = Vector2(maxf(w - _why_framing_x(), 0.0), 0.0)
+	_why_label.max_lines_visible = most
 	sidebar.position = Vector2(room.end.x - w, room.position.y)
 	sidebar.size = Vector2(w, room.size.y)
+
+
+## How many lines the why text takes at `width` (as its label wraps it).
+func why_lines(width: float, font: Font, font_size: int) -> int:
+	if _why_label.text.is_empty() or width <= 0.0:
+		return 0
+	var flags := TextServer.BREAK_MANDATORY | TextServer.BREAK_WORD_BOUND | TextServer.BREAK_ADAPTIVE
+	var line_h := font.get_height(font_size)
+	var h := font.get_multiline_string_size(_why_label.text, HORIZONTAL_ALIGNMENT_LEFT, width, font_size, -1, flags).y
+	return ceili(h / maxf(line_h, 1.0) - 0.01)
 
 
 ## The player changed the hinted selection: the why panel no longer explains it.

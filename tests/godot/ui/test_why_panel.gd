@@ -97,6 +97,13 @@ func _why_problem() -> String:
 		return "the panel %s is outside the window %s (sidebar %s: %s)" % [panel.get_global_rect(), shown, table.sidebar.get_global_rect(), parts]
 	if label.size.x < 100.0:
 		return "the text is %d px wide" % label.size.x
+	# A reason cut mid-sentence tells nothing: where it does not fit, the floating panel takes the
+	# room's whole width first.
+	var room: Rect2 = table.training._float_room
+	if table.training._floating and label.get_line_count() > label.get_visible_line_count() \
+			and table.sidebar.size.x < room.size.x - 1.0:
+		return "the reason is cut (%d of %d lines) in a panel %d px wide of the room's %d" % [
+			label.get_visible_line_count(), label.get_line_count(), table.sidebar.size.x, room.size.x]
 	return ""
 
 
@@ -127,3 +134,40 @@ func test_the_why_panel_is_readable_at_every_hint_size_and_language() -> void:
 		await frames(2)
 	expect(checked >= 2 * 3 * 4 * 3, "checked %d" % checked)
 	expect(problems.is_empty(), "%d unreadable: %s" % [problems.size(), "\n".join(problems.slice(0, 8))])
+
+
+## Without the sidebar's column (no history, heat map or AI overlay) the why panel floats right of
+## North (the CI's 1280×720 training shot cut "… without breaking" there): a reason that does not
+## fit the column's width widens the panel into the room first, so it is cut ("…") only where the
+## whole room is too small.
+func test_the_floating_why_panel_shows_the_whole_reason() -> void:
+	Settings.set_value(&"ai_debug", false)
+	Settings.set_value(&"heat_map", false)
+	Settings.set_value(&"history_open", false)
+	var problems: Array[String] = []
+	var floated := 0
+	var widened := 0
+	for locale: String in ["en", "zh_CN"]:
+		TranslationServer.set_locale(locale)
+		await _open(SIZES[0])
+		if not expect(await _reach_a_follow_with_hints(4), "%s: a follow with 4 or more hints" % locale):
+			return
+		var n: int = table.controller.advice.hints(5).size()
+		for i in n:
+			table.training.next_hint()
+			for at in SIZES:
+				viewport.size = at
+				await frames(8)
+				if not table.training._floating:
+					problems.append("%s %s: the panel is in a column" % [locale, at])
+					continue
+				floated += 1
+				widened += int(table.sidebar.size.x > float(table.training.FLOAT_WHY_W) + 1.0)
+				var why := _why_problem()
+				if why != "":
+					problems.append("%s %s hint %d/%d: %s" % [locale, at, i + 1, n, why])
+		viewport.queue_free()
+		await frames(2)
+	expect(floated >= 2 * 3 * 4, "floating panels checked: %d" % floated)
+	print("why panels floated: %d, widened past the column's width: %d" % [floated, widened])
+	expect(problems.is_empty(), "%d problems: %s" % [problems.size(), "\n".join(problems.slice(0, 8))])
