@@ -107,15 +107,23 @@ func _why_problem() -> String:
 	return ""
 
 
+## A training table in `locale` at a follow with 4 or more hints: how many (up to 5); -1 (and a
+## failure) when none was reached.
+func _hints_at_a_follow(locale: String) -> int:
+	TranslationServer.set_locale(locale)
+	await _open(SIZES[0])
+	if not expect(await _reach_a_follow_with_hints(4), "%s: a follow with 4 or more hints" % locale):
+		return -1
+	return table.controller.advice.hints(5).size()
+
+
 func test_the_why_panel_is_readable_at_every_hint_size_and_language() -> void:
 	var problems: Array[String] = []
 	var checked := 0
 	for locale: String in ["en", "zh_CN"]:
-		TranslationServer.set_locale(locale)
-		await _open(SIZES[0])
-		if not expect(await _reach_a_follow_with_hints(4), "%s: a follow with 4 or more hints" % locale):
+		var n: int = await _hints_at_a_follow(locale)
+		if n < 0:
 			return
-		var n: int = table.controller.advice.hints(5).size()
 		for i in n:
 			table.training.next_hint()
 			# The history opened and closed with the hint up, at every size.
@@ -148,11 +156,9 @@ func test_the_floating_why_panel_shows_the_whole_reason() -> void:
 	var floated := 0
 	var widened := 0
 	for locale: String in ["en", "zh_CN"]:
-		TranslationServer.set_locale(locale)
-		await _open(SIZES[0])
-		if not expect(await _reach_a_follow_with_hints(4), "%s: a follow with 4 or more hints" % locale):
+		var n: int = await _hints_at_a_follow(locale)
+		if n < 0:
 			return
-		var n: int = table.controller.advice.hints(5).size()
 		for i in n:
 			table.training.next_hint()
 			for at in SIZES:
