@@ -46,12 +46,7 @@ impl<'a> Situation<'a> {
         let seat = view.seat.unwrap_or(Seat::ZERO);
         let wilds = wild_set(view.level, &view.rules);
         let counts = view.card_counts;
-        let opp_min = Seat::ALL
-            .into_iter()
-            .filter(|&s| team_of(s) != team_of(seat) && counts[s.index()] > 0)
-            .map(|s| counts[s.index()])
-            .min()
-            .unwrap_or(27);
+        let opp_min = crate::reasons::opp_min(view);
         let next_opp = (1..4u8).map(|d| seat.after(d)).find(|&s| counts[s.index()] > 0 && team_of(s) != team_of(seat));
         let table = view.table;
         let mine = view.team_levels[team_of(seat).index()].0 as f32;
@@ -238,13 +233,13 @@ pub fn best_card_to_give(view: &PlayerView, options: CardSet, weights: &Weights)
 
 /// Why a chosen candidate (a message key localized in Godot, with its arguments): a play L2
 /// scored for the partner's sake says so; anything else is said in the hints' words
-/// ([`crate::advisor::reason_of_play`], true of the hand and the table).
+/// ([`crate::reasons::reason_of_play`], true of the hand and the table).
 pub fn reason_for(c: &Candidate, view: &PlayerView) -> (String, Vec<String>) {
     match &c.play {
         Some(p) if c.partner > 0.5 && !p.pattern.kind.is_bomb() && p.cards != view.hand => {
             ("reason.feed_partner".into(), vec![p.pattern.kind.name().into()])
         }
-        play => crate::advisor::reason_of_play(view, play.as_ref()),
+        play => crate::reasons::reason_of_play(view, play.as_ref()),
     }
 }
 

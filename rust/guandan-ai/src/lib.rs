@@ -16,6 +16,7 @@ pub mod l3;
 pub mod percentile;
 pub mod plan;
 pub mod ranker;
+pub mod reasons;
 pub mod review;
 pub mod service;
 pub mod tune;

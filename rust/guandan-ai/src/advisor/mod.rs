@@ -4,7 +4,6 @@
 //! words live in Godot's translations.
 
 mod heat;
-mod reasons;
 mod selection;
 #[cfg(test)]
 mod tests;
@@ -12,7 +11,10 @@ mod tests;
 pub use heat::{CardHeat, heat_map};
 pub use selection::{Completion, SelectionInfo, WildSnap, selection};
 
-use reasons::{ReasonContext, hint_reason};
+pub use crate::reasons::reason_of_play;
+use crate::reasons::{
+    ReasonContext, cheaper_than_top, cheapest_plain_beater, hint_reason, is_plain, opp_min, unbroken_alternative,
+};
 
 use crate::agent::{AiProfile, legal_plays};
 use crate::plan::broken_group;
@@ -37,16 +39,6 @@ pub struct Advice {
     pub hints: Vec<Hint>,
 }
 
-/// Why `play` (None = pass) is played, in the hints' words and true of this hand and table,
-/// whoever chose it: the AI's traces and a review's best play say why as a hint would.
-pub fn reason_of_play(view: &PlayerView, play: Option<&Play>) -> (String, Vec<String>) {
-    let wilds = wild_set(view.level, &view.rules);
-    let legal = legal_plays(view);
-    let cheapest = cheapest_plain_beater(view, &legal, wilds);
-    let opp_min = crate::l2::Situation::new(view, &crate::agent::Weights::default()).opp_min;
-    hint_reason(play, &ReasonContext { view, legal: &legal, wilds, cheapest, opp_min })
-}
-
 /// Hints for the view's seat, best first (at most `limit`). Empty when it is not the seat's turn.
 ///
 /// A hint never splits a bomb or a triple when a legal play of the same kind and size leaves
@@ -67,7 +59,7 @@ pub fn advise(view: &PlayerView, profile: &AiProfile, limit: usize) -> Advice {
     let wilds = wild_set(view.level, &view.rules);
     let legal = legal_plays(view);
     let cheapest = cheapest_plain_beater(view, &legal, wilds);
-    let opp_min = crate::l2::Situation::new(view, &profile.weights).opp_min;
+    let opp_min = opp_min(view);
     let ctx = ReasonContext { view, legal: &legal, wilds, cheapest, opp_min };
     let is_cheapest = |p: &Play| cheapest.is_some_and(|c| c.pattern == p.pattern && is_plain(p, view.hand, wilds));
     // The cheapest beater's place and score in the ranking.
@@ -111,29 +103,6 @@ pub fn advise(view: &PlayerView, profile: &AiProfile, limit: usize) -> Advice {
     Advice { hints }
 }
 
-/// A joker or a bomb: what a hand keeps for the end of a deal.
-fn is_top(p: &Play) -> bool {
-    p.pattern.kind.is_bomb() || p.cards.iter().any(|id| Card::from_id(id).rank().0 >= 15)
-}
-
-/// Following, against `top` (a joker or a bomb that beats the table): the lowest play of the
-/// table's kind and size that is neither, spends no wild, splits no triple or bomb and is lower
-/// than `top` — it beats the table too, at the price of taking a card out of a pair.
-fn cheaper_than_top(top: &Play, ctx: &ReasonContext) -> Option<Play> {
-    let (_, t) = ctx.view.table?;
-    if !is_top(top) || top.cards == ctx.view.hand {
-        return None;
-    }
-    ctx.legal
-        .iter()
-        .filter(|q| q.pattern.kind == t.pattern.kind && q.cards.len() == t.cards.len() && !is_top(q))
-        .filter(|q| q.cards.intersect(ctx.wilds).is_empty())
-        .filter(|q| broken_group(q, ctx.view.hand, ctx.wilds).is_none())
-        .filter(|q| q.pattern.kind != top.pattern.kind || order_of(q, ctx.view) < order_of(top, ctx.view))
-        .min_by_key(|q| order_of(q, ctx.view))
-        .copied()
-}
-
 /// A first hint that spends a joker or a bomb where a cheaper play of the table's kind beats the
 /// table too goes second, after that cheaper play (issue 53: the Big Joker was hint 1 against a
 /// single Q with A♠ A♥ held); its reason says what it keeps whole (`reason.top_keeps_group`).
@@ -154,46 +123,4 @@ fn cheaper_first(hints: &mut Vec<Hint>, ctx: &ReasonContext) {
     };
     hints.insert(0, hint);
     hints.truncate(limit);
-}
-
-/// Among the legal plays, one of the same kind and size as `p` that splits no group: the lowest.
-fn unbroken_alternative(p: &Play, legal: &[Play], view: &PlayerView, wilds: CardSet) -> Option<Play> {
-    legal
-        .iter()
-        .filter(|q| q.pattern.kind == p.pattern.kind && q.cards.len() == p.cards.len())
-        .filter(|q| broken_group(q, view.hand, wilds).is_none())
-        .min_by_key(|q| order_of(q, view))
-        .copied()
-}
-
-/// Whether `q` keeps the hand's groups whole and spends no wild: a play of one or two ranks
-/// (single, pair, triple, full house, bomb) takes every natural card of each rank it uses, so a
-/// single never comes out of a pair; a sequence splits no triple or bomb.
-fn is_plain(q: &Play, hand: CardSet, wilds: CardSet) -> bool {
-    if !q.cards.intersect(wilds).is_empty() {
-        return false;
-    }
-    if q.pattern.kind.is_sequence() {
-        return broken_group(q, hand, wilds).is_none();
-    }
-    let natural = hand.minus(wilds);
-    let of_rank = |set: CardSet, r| set.iter().filter(|&id| Card::from_id(id).rank() == r).count();
-    q.cards.iter().all(|id| of_rank(natural, Card::from_id(id).rank()) == of_rank(q.cards, Card::from_id(id).rank()))
-}
-
-/// When following: the cheapest legal play of the table's kind and size that is plain
-/// ([`is_plain`]) — what a player answers with unless there is a reason to play higher.
-fn cheapest_plain_beater(view: &PlayerView, legal: &[Play], wilds: CardSet) -> Option<Play> {
-    let (_, t) = view.table?;
-    legal
-        .iter()
-        .filter(|q| q.pattern.kind == t.pattern.kind && q.cards.len() == t.cards.len())
-        .filter(|q| is_plain(q, view.hand, wilds))
-        .min_by_key(|q| order_of(q, view))
-        .copied()
-}
-
-/// Strength order of a play among plays of its kind (level rank above A for groups).
-fn order_of(p: &Play, view: &PlayerView) -> u8 {
-    if p.pattern.kind.is_sequence() { p.pattern.rank } else { rank_order(p.pattern.rank, view.level) }
 }

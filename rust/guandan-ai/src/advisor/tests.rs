@@ -1,7 +1,7 @@
 //! The advisor's tests: hints and their reasons, selections, the heat map.
 
-use super::reasons::CLOSE_TO_OUT;
 use super::*;
+use crate::reasons::{CLOSE_TO_OUT, is_top, order_of};
 use guandan_core::game::{DealSetup, Match, Seat};
 use guandan_core::rules::RuleConfig;
 
